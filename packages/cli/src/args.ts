@@ -1,0 +1,127 @@
+/**
+ * A strict argv parser over citty's `ArgsDef`. citty's own parser is
+ * `strict: false` (unknown flags pass silently) and has no repeatable or
+ * optional-value flags; gh has both (`--label a --label b`, `--json [fields]`).
+ */
+import type { ArgDef, ArgsDef } from "citty";
+import { UsageError } from "@forge/core";
+
+/** citty's ArgDef plus what gh's flags need. */
+export type FlagDef = ArgDef & {
+  /** Repeatable; each value is also split on commas (gh's StringSlice). */
+  multiple?: boolean;
+  /** May appear without a value (`--json` alone); takes the next token only if `acceptsValue` says so. */
+  optionalValue?: boolean;
+  acceptsValue?: (token: string) => boolean;
+};
+
+/** A command's flag table. */
+export type FlagsDef = Record<string, FlagDef>;
+
+/** Parsed values: strings, booleans, string lists, and positionals under `_`. */
+export type Parsed = { _: string[] } & Record<string, string | boolean | string[] | undefined>;
+
+/**
+ * Parse `argv` against `defs`, strictly: an unknown flag, a missing value, a
+ * bad enum value or an extra positional is a UsageError.
+ * @param argv the tokens after the command path
+ * @param defs the flag table (positionals declared with `type: "positional"`)
+ * @returns parsed values; `help: true` when -h/--help was seen before `--`
+ * @throws UsageError
+ * @example parseArgv(["-l", "bug,ui", "x"], {label: {type: "string", alias: "l", multiple: true}, ref: {type: "positional"}})
+ */
+export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { help?: boolean } {
+  const out: Parsed & { help?: boolean } = { _: [] };
+  const byName = new Map<string, [string, FlagDef]>();
+  for (const [name, d] of Object.entries(defs)) {
+    if (d.type === "positional") continue;
+    byName.set(`--${name}`, [name, d]);
+    for (const a of aliases(d)) byName.set(a.length === 1 ? `-${a}` : `--${a}`, [name, d]);
+  }
+  let i = 0;
+  let rest = false;
+  while (i < argv.length) {
+    const tok = argv[i++]!;
+    if (rest || tok === "-" || !tok.startsWith("-")) {
+      out._.push(tok);
+      continue;
+    }
+    if (tok === "--") {
+      rest = true;
+      continue;
+    }
+    if (tok === "-h" || tok === "--help") {
+      out.help = true;
+      continue;
+    }
+    let flag = tok;
+    let inline: string | undefined;
+    const eq = tok.startsWith("--") ? tok.indexOf("=") : -1;
+    if (eq > 0) {
+      flag = tok.slice(0, eq);
+      inline = tok.slice(eq + 1);
+    } else if (!tok.startsWith("--") && tok.length > 2) {
+      flag = tok.slice(0, 2);
+      inline = tok.slice(2);
+    }
+    const hit = byName.get(flag);
+    if (!hit) throw new UsageError(`unknown flag '${flag.slice(0, 40)}'`);
+    const [name, d] = hit;
+    if (d.type === "boolean") {
+      if (inline !== undefined) throw new UsageError(`flag '${flag}' takes no value`);
+      out[name] = true;
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i];
+      if (d.optionalValue) {
+        if (next !== undefined && d.acceptsValue?.(next)) {
+          value = next;
+          i++;
+        } else value = "";
+      } else {
+        if (next === undefined || (next.startsWith("-") && next !== "-")) throw new UsageError(`flag '${flag}' needs a value`);
+        value = next;
+        i++;
+      }
+    }
+    if (d.type === "enum" && d.options && !d.options.includes(value)) {
+      throw new UsageError(`invalid value for '${flag}': '${value.slice(0, 40)}' (one of ${d.options.join("|")})`);
+    }
+    if (d.multiple) {
+      const list = (out[name] as string[] | undefined) ?? [];
+      for (const v of value.split(",")) if (v.trim() !== "") list.push(v.trim());
+      out[name] = list;
+    } else {
+      if (out[name] !== undefined && !d.optionalValue) throw new UsageError(`flag '${flag}' given twice`);
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * Check positionals against the declared ones and put them under their names.
+ * @throws UsageError for a missing or extra positional
+ */
+export function bindPositionals(parsed: Parsed, defs: FlagsDef): void {
+  const pos = Object.entries(defs).filter(([, d]) => d.type === "positional");
+  if (parsed._.length > pos.length) throw new UsageError(`unexpected argument '${parsed._[pos.length]!.slice(0, 40)}'`);
+  pos.forEach(([name, d], k) => {
+    const v = parsed._[k];
+    if (v === undefined && d.required) throw new UsageError(`missing <${d.valueHint ?? name}>`);
+    parsed[name] = v;
+  });
+}
+
+/** The aliases of a flag, as a list. */
+export function aliases(d: ArgDef): string[] {
+  const a = (d as { alias?: string | string[] }).alias;
+  return a === undefined ? [] : Array.isArray(a) ? a : [a];
+}
+
+/** The flag table of a citty command (args may not be lazy here). */
+export function flagsOf(args: ArgsDef | undefined): FlagsDef {
+  return (args ?? {}) as FlagsDef;
+}

@@ -1,0 +1,26 @@
+import { defineCommand as cittyDefine, type CommandDef, type CommandMeta } from "citty";
+import type { FlagsDef, Parsed } from "./args.js";
+import type { Ctx } from "./main.js";
+
+/** A verb: citty's command shape with forge's flag table and context. */
+export interface ForgeCommand {
+  meta: CommandMeta;
+  args: FlagsDef;
+  /** Returns an exit code (default 0). */
+  run: (c: { args: Parsed; data: Ctx; rawArgs: string[] }) => unknown;
+}
+
+/**
+ * Define a verb (citty's `defineCommand`, typed for forge's parser).
+ * @example export default defineCommand({ meta: { name: "list" }, args: {}, run: () => 0 })
+ */
+export function defineCommand(def: ForgeCommand): ForgeCommand {
+  return cittyDefine(def as unknown as CommandDef) as unknown as ForgeCommand;
+}
+
+/**
+ * Define a noun executable: meta plus lazily loaded verbs.
+ */
+export function defineNoun(def: { meta: CommandMeta; subCommands: Record<string, () => Promise<ForgeCommand>> }): CommandDef {
+  return cittyDefine(def as unknown as CommandDef);
+}

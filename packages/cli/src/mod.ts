@@ -1,0 +1,15 @@
+/**
+ * @module
+ * The shared CLI kit on citty: `main()` with strict flags and exit codes,
+ * compact usage within the budgets, `--json [fields]` / `--jq` output,
+ * refs from JSON lines on stdin, aligned tables, the stderr logger.
+ */
+export { aliases, bindPositionals, parseArgv, type FlagDef, type FlagsDef, type Parsed } from "./args.js";
+export { eachRef, type Batch } from "./batch.js";
+export { type Io, processIo, useColor } from "./io.js";
+export { createLogger } from "./logger.js";
+export { type Command, type Ctx, main, oneLine, reportError } from "./main.js";
+export { emit, isFieldList, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
+export { formatTable, paint } from "./table.js";
+export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
+export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";

@@ -1,0 +1,148 @@
+/**
+ * Output: JSON lines, `--jq` through the system jq, or human text, written
+ * with back-pressure (a slow reader gets every byte; nothing is lost by
+ * exiting early) and a quiet stop when the reader goes away (`| head -1`).
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { ForgeError, UsageError } from "@forge/core";
+import type { Io } from "./io.js";
+import { formatTable } from "./table.js";
+
+/** A writer over stdout that respects back-pressure and swallows EPIPE. */
+export class Out {
+  #stream: NodeJS.WritableStream;
+  #buf = "";
+  /** The reader has gone away: stop producing. */
+  closed = false;
+  constructor(stream: NodeJS.WritableStream) {
+    this.#stream = stream;
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") this.closed = true;
+    });
+  }
+  /** Queue text; flushes in 64 KiB chunks. */
+  async write(s: string): Promise<void> {
+    if (this.closed) return;
+    this.#buf += s;
+    if (this.#buf.length >= 65536) await this.flush();
+  }
+  /** Write what is queued, waiting for `drain` if the pipe is full. */
+  async flush(): Promise<void> {
+    if (this.closed || this.#buf === "") return;
+    const chunk = this.#buf;
+    this.#buf = "";
+    let ok: boolean;
+    try {
+      ok = this.#stream.write(chunk);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EPIPE") {
+        this.closed = true;
+        return;
+      }
+      throw err;
+    }
+    if (!ok && !this.closed) await Promise.race([once(this.#stream, "drain"), once(this.#stream, "close")]).catch(() => undefined);
+  }
+}
+
+/** `--json [fields]`: `null` fields means every field. */
+export interface JsonRequest {
+  fields: string[] | null;
+}
+
+/** How a command's records become text. */
+export interface RenderOptions<R> {
+  json: JsonRequest | null;
+  jq?: string;
+  /** jq gets one object instead of an array (a single-ref `view`). */
+  single?: boolean;
+  /** Human output: a table row per record… */
+  row?: (rec: R, tty: boolean) => string[];
+  /** …or a block of text per record. */
+  text?: (rec: R, tty: boolean) => string;
+  /** Column headers for the TTY table. */
+  header?: string[];
+}
+
+/**
+ * Check a `--json` field list against a kind's fields (gh's "Available
+ * fields" message).
+ * @throws UsageError naming the unknown field and listing the valid ones
+ */
+export function parseJsonFields(value: string | undefined, all: readonly string[]): JsonRequest | null {
+  if (value === undefined) return null;
+  if (value === "") return { fields: null };
+  const fields = value.split(",").map((f) => f.trim()).filter(Boolean);
+  for (const f of fields) if (!all.includes(f)) throw new UsageError(`unknown JSON field '${f.slice(0, 30)}'; available: ${all.join(",")}`);
+  return { fields };
+}
+
+/** Whether a token is a field list (so `--json` may take it as its value). */
+export function isFieldList(all: readonly string[]): (tok: string) => boolean {
+  return (tok) => tok.split(",").every((f) => all.includes(f));
+}
+
+function project(rec: Record<string, unknown>, fields: string[] | null): Record<string, unknown> {
+  if (!fields) return rec;
+  const out: Record<string, unknown> = {};
+  // gh prints the keys sorted, whatever order they were asked in.
+  for (const k of [...fields].sort()) out[k] = rec[k];
+  return out;
+}
+
+/**
+ * Write records the way the options ask: JSON lines streamed as they come,
+ * jq output, a tab-separated or aligned table, or text blocks.
+ * @returns once everything is written (or the reader has gone)
+ */
+export async function emit<R extends object>(io: Io, out: Out, records: AsyncIterable<R> | Iterable<R>, opts: RenderOptions<R>): Promise<void> {
+  const tty = io.stdout.isTTY === true;
+  if (opts.jq !== undefined) {
+    const all: Record<string, unknown>[] = [];
+    for await (const r of records) all.push(project(r as Record<string, unknown>, opts.json?.fields ?? null));
+    if (opts.single && all.length === 1) await runJq(io, out, opts.jq, all[0], tty);
+    else await runJq(io, out, opts.jq, all, tty);
+  } else if (opts.json) {
+    for await (const r of records) {
+      if (out.closed) break;
+      await out.write(JSON.stringify(project(r as Record<string, unknown>, opts.json.fields)) + "\n");
+    }
+  } else if (opts.row) {
+    if (tty) {
+      const rows: string[][] = [];
+      for await (const r of records) rows.push(opts.row(r, true));
+      if (rows.length) await out.write(formatTable(opts.header ? [opts.header, ...rows] : rows));
+    } else {
+      for await (const r of records) {
+        if (out.closed) break;
+        await out.write(opts.row(r, false).join("\t") + "\n");
+      }
+    }
+  } else if (opts.text) {
+    for await (const r of records) await out.write(opts.text(r, tty));
+  } else {
+    // No human rendering (manipulators confirm on stderr): still do the work.
+    for await (const _ of records);
+  }
+  await out.flush();
+}
+
+async function runJq(io: Io, out: Out, expr: string, input: unknown, tty: boolean): Promise<void> {
+  const child = spawn("jq", tty ? ["-r", expr] : ["-r", "-c", expr], { stdio: ["pipe", "pipe", "pipe"], env: io.env as NodeJS.ProcessEnv });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.on("spawn", resolve);
+    child.on("error", (err: NodeJS.ErrnoException) => reject(err.code === "ENOENT" ? new ForgeError("--jq needs jq on PATH", "E_NO_JQ", 1) : err));
+  });
+  await spawned;
+  let errText = "";
+  child.stderr.on("data", (d: Buffer) => (errText += d.toString()));
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(JSON.stringify(input));
+  for await (const chunk of child.stdout) await out.write((chunk as Buffer).toString());
+  const [code] = (child.exitCode !== null ? [child.exitCode] : await once(child, "close")) as [number | null];
+  if (code !== 0) {
+    const line = errText.split("\n").find((l) => l.trim() !== "") ?? `exit ${code}`;
+    throw new ForgeError(`jq: ${line.replace(/^jq: (error: )?/, "").slice(0, 200)}`, "E_JQ", 1);
+  }
+}

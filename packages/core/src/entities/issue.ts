@@ -1,0 +1,214 @@
+/**
+ * Issues: the gh-shaped JSON model and the operations on
+ * `.forge/issues/<id>/`. Returns data, never prints.
+ */
+import { randomUUID } from "node:crypto";
+import { readdirSync, renameSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ConflictError, UsageError } from "../errors.js";
+import { formatFrontmatter } from "../frontmatter/parse.js";
+import { atomicWrite } from "../store/atomic_write.js";
+import { createDirAtomic } from "../store/create_dir.js";
+import { archiveDir, commentsDir, displayPath, entityDir, entityFile, ISSUES, type Store } from "../store/store.js";
+import { isUuid } from "../time.js";
+import type { LabelDef, MilestoneDef } from "./defs.js";
+import { loadFile, type LoadedEntity, type LoadedFile, saveFile } from "./load.js";
+import { COMMENT, ISSUE, toFrontmatter } from "./schema.js";
+
+/** A comment in gh's JSON shape. */
+export interface CommentJson {
+  author: { login: string };
+  body: string;
+  createdAt: string;
+  id: string;
+}
+
+/** An issue in gh's `issue list/view --json` shape (keys sorted, as gh prints them). */
+export interface IssueJson {
+  assignees: Array<{ login: string }>;
+  author: { login: string };
+  body: string;
+  closed: boolean;
+  closedAt: string | null;
+  comments?: CommentJson[];
+  createdAt: string;
+  id: string;
+  isArchived: boolean;
+  labels: LabelDef[];
+  milestone: { title: string; description: string; dueOn: string | null } | null;
+  number: number;
+  state: "OPEN" | "CLOSED";
+  title: string;
+  updatedAt: string;
+}
+
+/** Every `--json` field of an issue. */
+export const ISSUE_FIELDS: readonly string[] = [
+  "assignees", "author", "body", "closed", "closedAt", "comments", "createdAt", "id", "isArchived",
+  "labels", "milestone", "number", "state", "title", "updatedAt",
+];
+
+/** What an issue needs besides its own file to become JSON. */
+export interface IssueContext {
+  labels: Map<string, LabelDef>;
+  milestones: Map<string, MilestoneDef>;
+}
+
+/**
+ * The body as gh shows it: the stored body without its final newline.
+ * @example bodyOf("hi\n") // "hi"
+ */
+export function bodyOf(stored: string): string {
+  return stored.endsWith("\n") ? stored.slice(0, -1) : stored;
+}
+
+/** Store a body: text plus one final newline (none when empty). */
+export function storedBody(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : text + "\n";
+}
+
+/**
+ * An issue as gh-shaped JSON. `updatedAt` is derived: the latest of
+ * `createdAt`, `closedAt` and `reopenedAt` (no stored stamp that every edit
+ * would rewrite, so edits of different fields merge cleanly).
+ * @param e the loaded issue
+ * @param number its derived number
+ * @param ctx label and milestone definitions
+ * @param comments included when given
+ */
+export function issueToJson(e: LoadedEntity, number: number, ctx: IssueContext, comments?: CommentJson[]): IssueJson {
+  const d = e.data;
+  const closedAt = (d.closedAt as string | undefined) ?? null;
+  const created = d.createdAt as string;
+  let updated = created;
+  for (const t of [closedAt, d.reopenedAt as string | undefined]) if (t && t > updated) updated = t;
+  const ms = d.milestone as string | undefined;
+  const msDef = ms === undefined ? undefined : ctx.milestones.get(ms);
+  const out: IssueJson = {
+    assignees: (d.assignees as string[]).map((login) => ({ login })),
+    author: { login: d.author as string },
+    body: bodyOf(e.body),
+    closed: d.state === "closed",
+    closedAt: d.state === "closed" ? closedAt : null,
+    createdAt: created,
+    id: e.ref.id,
+    isArchived: e.ref.archived,
+    labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
+    milestone: ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
+    number,
+    state: d.state === "closed" ? "CLOSED" : "OPEN",
+    title: d.title as string,
+    updatedAt: updated,
+  };
+  if (comments) return pick(out, comments);
+  return out;
+}
+
+function pick(out: IssueJson, comments: CommentJson[]): IssueJson {
+  // Keep gh's alphabetical key order with `comments` in its place.
+  const { assignees, author, body, closed, closedAt, ...rest } = out;
+  return { assignees, author, body, closed, closedAt, comments, ...rest };
+}
+
+/** Input for `createIssue`. */
+export interface NewIssue {
+  title: string;
+  body: string;
+  author: string;
+  labels: string[];
+  assignees: string[];
+  milestone?: string;
+  /** Clock and id generator, injectable for tests. */
+  now: string;
+  id?: string;
+}
+
+/**
+ * Create an issue: a new folder with `issue.md`, made atomically.
+ * @returns the new issue's id
+ * @throws UsageError for a bad title; ConflictError on an id clash
+ */
+export function createIssue(store: Store, input: NewIssue): string {
+  const id = input.id ?? randomUUID();
+  checkTitle(input.title);
+  const data = {
+    title: input.title, id, state: "open", author: input.author, milestone: input.milestone,
+    createdAt: input.now, labels: uniq(input.labels), assignees: uniq(input.assignees),
+  };
+  const text = formatFrontmatter(toFrontmatter(ISSUE, data), storedBody(input.body));
+  createDirAtomic(entityDir(store, ISSUES, id), { [ISSUES.file]: text });
+  return id;
+}
+
+/** Reject titles that cannot be stored on one line. */
+export function checkTitle(title: string): void {
+  if (title.trim() === "") throw new UsageError("title must not be empty");
+  if (/[\r\n]/.test(title)) throw new UsageError("title must be one line");
+}
+
+/** A change to apply to an issue's owning file. */
+export type IssueChange = (data: Record<string, unknown>) => { body?: string } | void;
+
+/**
+ * Rewrite an issue's owning file with `change` applied, atomically; known
+ * fields in schema order, unknown fields kept.
+ * @returns the issue as reloaded from the new bytes
+ */
+export function updateIssue(e: LoadedEntity, change: IssueChange): LoadedEntity {
+  const data = structuredClone(e.data);
+  const r = change(data);
+  const body = r && r.body !== undefined ? storedBody(r.body) : e.body;
+  if (typeof data.title === "string") checkTitle(data.title);
+  saveFile(ISSUE, e.path, data, e.extra, body);
+  return { ...e, data, body };
+}
+
+/**
+ * Append a comment: a new file `comments/<id>.md`, never an edit.
+ * @returns the comment as JSON
+ */
+export function addComment(store: Store, e: LoadedEntity, input: { body: string; author: string; now: string; id?: string }): CommentJson {
+  if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
+  const id = input.id ?? randomUUID();
+  const path = join(commentsDir(store, ISSUES, e.ref.id, e.ref.archived), `${id}.md`);
+  const text = formatFrontmatter(toFrontmatter(COMMENT, { id, author: input.author, createdAt: input.now }), storedBody(input.body));
+  atomicWrite(path, text, { exclusive: true });
+  return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
+}
+
+/**
+ * Read an issue's comments, oldest first (by `(createdAt, id)`).
+ * @throws InvalidFileError for a bad comment file
+ */
+export async function loadComments(store: Store, e: LoadedEntity): Promise<CommentJson[]> {
+  const dir = commentsDir(store, ISSUES, e.ref.id, e.ref.archived);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)));
+  } catch {
+    return [];
+  }
+  const files: LoadedFile[] = [];
+  for (const n of names) files.push(await loadFile(store, COMMENT, join(dir, n)));
+  return files
+    .map((f) => ({ author: { login: f.data.author as string }, body: bodyOf(f.body), createdAt: f.data.createdAt as string, id: f.data.id as string }))
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Move an issue's folder to `.forge/archive/issues/<id>/`. Its number, and
+ * every other number, stays the same (archived issues are still ranked).
+ * @throws ConflictError if it is already archived
+ */
+export function archiveIssue(store: Store, e: LoadedEntity): LoadedEntity {
+  if (e.ref.archived) throw new ConflictError(`${displayPath(store, entityDir(store, ISSUES, e.ref.id, true))} is already archived`);
+  mkdirSync(archiveDir(store, ISSUES), { recursive: true });
+  renameSync(entityDir(store, ISSUES, e.ref.id), entityDir(store, ISSUES, e.ref.id, true));
+  const ref = { id: e.ref.id, archived: true };
+  const path = entityFile(store, ISSUES, e.ref.id, true);
+  return { ...e, ref, path, file: displayPath(store, path) };
+}
+
+function uniq(xs: string[]): string[] {
+  return [...new Set(xs)];
+}

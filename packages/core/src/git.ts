@@ -1,0 +1,25 @@
+import { execFile } from "node:child_process";
+
+/** The result of a git run. */
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/**
+ * Run git with an argv array (never a shell, SEC-04). Hooks are off for
+ * every call (`core.hooksPath=/dev/null`, SEC-06).
+ * @param args git's arguments, e.g. `["config", "user.name"]`
+ * @param opts `cwd`, `env`, `input`
+ * @returns stdout, stderr and the exit code (never throws on a non-zero exit)
+ * @example await git(["rev-parse", "HEAD"], { cwd })
+ */
+export function git(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    execFile("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+      if (err && typeof (err as NodeJS.ErrnoException).code === "string") return reject(err);
+      resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { UsageError } from "../errors.js";
+
+/** One record read from JSON lines, or the error for its line. */
+export type JsonLine = { line: number; value: Record<string, unknown>; error?: undefined } | { line: number; error: Error; value?: undefined };
+
+/**
+ * Read JSON lines from a stream: blank lines skipped, one result per
+ * non-blank line. A bad line yields an error naming its line number with at
+ * most 30 characters of it, so one bad record never stops the batch.
+ * @param input a byte stream (e.g. `process.stdin`)
+ * @example for await (const r of readJsonLines(process.stdin)) …
+ */
+export async function* readJsonLines(input: AsyncIterable<Buffer | string>): AsyncGenerator<JsonLine> {
+  let buf = "";
+  let line = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of input) {
+    buf += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const text = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      line++;
+      const r = parseLine(text, line);
+      if (r) yield r;
+    }
+  }
+  buf += decoder.decode();
+  if (buf !== "") {
+    const r = parseLine(buf, ++line);
+    if (r) yield r;
+  }
+}
+
+function parseLine(text: string, line: number): JsonLine | undefined {
+  const t = text.trim();
+  if (t === "") return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
+    return { line, value: v as Record<string, unknown> };
+  } catch {
+    const excerpt = t.length > 30 ? t.slice(0, 30) + "…" : t;
+    return { line, error: new UsageError(`stdin line ${line}: not a JSON object: ${JSON.stringify(excerpt)}`) };
+  }
+}
+
+/**
+ * The ref a JSON record names: its `id`, else its `number`.
+ * @throws UsageError when it has neither
+ * @example refOfRecord({number: 3}, 1) // "3"
+ */
+export function refOfRecord(v: Record<string, unknown>, line: number): string {
+  if (typeof v.id === "string" && v.id !== "") return v.id;
+  if (typeof v.number === "number" && Number.isSafeInteger(v.number)) return String(v.number);
+  throw new UsageError(`stdin line ${line}: record has no 'id' or 'number'`);
+}

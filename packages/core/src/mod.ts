@@ -1,0 +1,34 @@
+/**
+ * @module
+ * forge's store: finding it, its folder layout, frontmatter in and out with
+ * the SEC-01 limits, atomic writes, schema v1, derived numbers, refs, and the
+ * gh-shaped JSON models. Never prints, never exits, never reads argv.
+ */
+export { AmbiguousRefError, ConflictError, ForgeError, InvalidFileError, isForgeError, NotFoundError, UsageError } from "./errors.js";
+export { formatTimestamp, isTimestamp, isUuid } from "./time.js";
+export { findStore, type FindStoreOptions } from "./store/find_store.js";
+export {
+  archiveDir, cacheDir, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
+  milestonesFile, openStore, storeAt, type KindLayout, type Store,
+} from "./store/store.js";
+export { atomicWrite } from "./store/atomic_write.js";
+export { createDirAtomic } from "./store/create_dir.js";
+export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
+export { readStoreFile } from "./store/read_file.js";
+export { formatFrontmatter, MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "./frontmatter/parse.js";
+export { formatCanonical, parseCanonical, type FmData } from "./frontmatter/canonical.js";
+export {
+  CI_RUN, COMMENT, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
+  type EntitySchema, type FieldSpec, type Validated,
+} from "./entities/schema.js";
+export { loadEntity, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
+export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry } from "./entities/order.js";
+export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
+export {
+  addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
+  type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
+} from "./entities/issue.js";
+export { resolveRef, type Resolved } from "./refs/resolve_ref.js";
+export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
+export { git, type GitResult } from "./git.js";
+export { currentAuthor, expandMe } from "./author.js";

@@ -1,0 +1,45 @@
+import { AmbiguousRefError, NotFoundError, UsageError } from "../errors.js";
+import type { EntityRef } from "../store/entities_dir.js";
+import type { OrderEntry } from "../entities/order.js";
+
+/** A resolved ref: the entity and its derived number. */
+export interface Resolved {
+  readonly ref: EntityRef;
+  readonly number: number;
+}
+
+const NUMBER = /^#?([1-9][0-9]{0,8})$/;
+const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/;
+
+/**
+ * Resolve a user's ref against a ranked kind: a number (`12` or `#12`), a
+ * full id, or a unique id prefix of at least 4 hex characters. (`-`, for
+ * JSON lines on stdin, is handled by the caller.)
+ * @param entries the kind's order (number = index + 1)
+ * @param input the ref as typed
+ * @param noun for messages, e.g. `issue`
+ * @returns the entity and its number
+ * @throws UsageError for a malformed ref; NotFoundError; AmbiguousRefError
+ * @example resolveRef(entries, "#2", "issue") // {ref: entries[1].ref, number: 2}
+ */
+export function resolveRef(entries: readonly OrderEntry[], input: string, noun: string): Resolved {
+  const n = NUMBER.exec(input);
+  if (n) {
+    const num = Number(n[1]);
+    const e = entries[num - 1];
+    if (!e) throw new NotFoundError(`no ${noun} #${num}`);
+    return { ref: e.ref, number: num };
+  }
+  const p = input.toLowerCase();
+  if (!PREFIX.test(p)) {
+    throw new UsageError(`invalid ${noun} ref '${input.slice(0, 40)}' (a number, an id, or an id prefix of 4+ hex digits)`);
+  }
+  let found = -1;
+  for (let i = 0; i < entries.length; i++) {
+    if (!entries[i]!.ref.id.startsWith(p)) continue;
+    if (found >= 0) throw new AmbiguousRefError(`${noun} ref '${input}' matches more than one ${noun}`);
+    found = i;
+  }
+  if (found < 0) throw new NotFoundError(`no ${noun} matches '${input.slice(0, 40)}'`);
+  return { ref: entries[found]!.ref, number: found + 1 };
+}

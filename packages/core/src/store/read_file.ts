@@ -1,0 +1,53 @@
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { InvalidFileError, NotFoundError } from "../errors.js";
+import { MAX_FILE_BYTES } from "../frontmatter/parse.js";
+import { displayPath, isInside, type Store } from "./store.js";
+
+/**
+ * Read a file of the store as UTF-8, refusing what SEC-01/02 say to refuse:
+ * a symlink that resolves outside `.forge/` (its content is never read),
+ * anything but a regular file, and files over 256 KiB (checked with fstat,
+ * before reading a byte).
+ * @param store the store
+ * @param abs the absolute path (built by `store.ts`)
+ * @returns the text
+ * @throws NotFoundError when missing; InvalidFileError when refused
+ */
+export function readStoreFile(store: Store, abs: string): string {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
+    if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
+    fd = openFollowingInside(store, abs);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
+    if (st.size > MAX_FILE_BYTES) throw new InvalidFileError(displayPath(store, abs), `larger than ${MAX_FILE_BYTES / 1024} KiB`);
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.toString("utf8", 0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The final component is a symlink: follow it only if it stays in the store. */
+function openFollowingInside(store: Store, abs: string): number {
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    throw new InvalidFileError(displayPath(store, abs), "dangling symlink");
+  }
+  if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, abs), "symlink points outside .forge/ (refused)");
+  return openSync(real, constants.O_RDONLY);
+}

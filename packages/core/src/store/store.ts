@@ -1,0 +1,101 @@
+/**
+ * The store handle and the folder layout. This file is the only place that
+ * knows where things live under `.forge/` (DESIGN §3).
+ */
+import { realpathSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { findStore, type FindStoreOptions } from "./find_store.js";
+
+/** An open store. */
+export interface Store {
+  /** Absolute path of `.forge/`. */
+  readonly dir: string;
+  /** The folder that holds `.forge/` (the repository root, usually). */
+  readonly root: string;
+  /** `dir` with every symlink resolved, for prefix checks (SEC-02). */
+  readonly real: string;
+}
+
+/**
+ * Open the store found from `opts` (see `findStore`).
+ * @throws NotFoundError when there is no store
+ */
+export function openStore(opts: FindStoreOptions = {}): Store {
+  return storeAt(findStore(opts));
+}
+
+/** A store handle for a known `.forge/` folder. */
+export function storeAt(dir: string): Store {
+  return { dir, root: dirname(dir), real: realpathSync(dir) };
+}
+
+/** Where one kind of folder-per-entity record lives. */
+export interface KindLayout {
+  /** The kind's plural folder name, e.g. `issues`. */
+  readonly plural: string;
+  /** The owning file inside each entity folder, e.g. `issue.md`. */
+  readonly file: string;
+  /** The singular noun, for messages. */
+  readonly noun: string;
+}
+
+/** Issues: `.forge/issues/<id>/issue.md`. */
+export const ISSUES: KindLayout = { plural: "issues", file: "issue.md", noun: "issue" };
+
+/** The live folder of a kind. */
+export function kindDir(store: Store, kind: KindLayout): string {
+  return join(store.dir, kind.plural);
+}
+
+/** The archive folder of a kind (`.forge/archive/<kind>/`). */
+export function archiveDir(store: Store, kind: KindLayout): string {
+  return join(store.dir, "archive", kind.plural);
+}
+
+/** The folder of one entity, live or archived. */
+export function entityDir(store: Store, kind: KindLayout, id: string, archived = false): string {
+  return join(archived ? archiveDir(store, kind) : kindDir(store, kind), id);
+}
+
+/** The owning file of one entity. */
+export function entityFile(store: Store, kind: KindLayout, id: string, archived = false): string {
+  return join(entityDir(store, kind, id, archived), kind.file);
+}
+
+/** The append-only comments folder of one entity. */
+export function commentsDir(store: Store, kind: KindLayout, id: string, archived = false): string {
+  return join(entityDir(store, kind, id, archived), "comments");
+}
+
+/** `labels.md`, the label definitions. */
+export function labelsFile(store: Store): string {
+  return join(store.dir, "labels.md");
+}
+
+/** `milestones.md`, the milestone definitions. */
+export function milestonesFile(store: Store): string {
+  return join(store.dir, "milestones.md");
+}
+
+/** The rebuildable cache folder (self-ignoring; deleting it changes no answer). */
+export function cacheDir(store: Store): string {
+  return join(store.dir, ".cache");
+}
+
+/**
+ * A path for messages: relative to the repository root, e.g.
+ * `.forge/issues/<id>/issue.md`. Never absolute, so errors do not leak the
+ * machine's layout (SEC-10).
+ */
+export function displayPath(store: Store, abs: string): string {
+  const r = relative(store.root, abs);
+  return sep === "/" ? r : r.split(sep).join("/");
+}
+
+/**
+ * Whether `real` (a realpath) is inside the store.
+ * @example isInside(store, store.real + "/issues") // true
+ */
+export function isInside(store: Store, real: string): boolean {
+  return real === store.real || real.startsWith(store.real + sep);
+}

@@ -1,0 +1,76 @@
+/**
+ * `forge`: dispatch `forge <noun> …` to `forge-<noun> …` the way git runs
+ * `git-<cmd>`; `forge init [dir]`; `forge --skill`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { UsageError } from "@forge/core";
+import { type Io, processIo, reportError } from "@forge/cli";
+import { initStore } from "./init.js";
+import { SKILL } from "./skill.js";
+
+/** The nouns that ship today (others on PATH as forge-<noun> still run). */
+export const NOUNS = ["issue"];
+
+/** The version every executable reports. */
+export const VERSION = "0.1.0";
+
+/** Root help, within 12 lines / 300 bytes. */
+export function rootHelp(): string {
+  return [
+    `forge ${VERSION} - gh's issues, PRs and CI as files in .forge/`,
+    "usage: forge <noun> <verb> [flags]  (runs forge-<noun>)",
+    `nouns: ${NOUNS.join(" ")}`,
+    "forge init [dir]  make .forge/",
+    "forge --skill     the contract, for agents",
+    "forge <noun> -h   a noun's verbs",
+  ].join("\n") + "\n";
+}
+
+/**
+ * Run `forge` with `argv`.
+ * @returns the exit code (a dispatched noun's own code)
+ */
+export async function forgeMain(argv: string[], io: Io = processIo(), self: string = process.argv[1] ?? ""): Promise<number> {
+  const first = argv[0];
+  try {
+    if (first === undefined || first === "-h" || first === "--help") return write(io, rootHelp());
+    if (first === "-v" || first === "--version") return write(io, `forge ${VERSION}\n`);
+    if (first === "--skill") return write(io, SKILL);
+    if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
+    if (first === "init") return init(io, argv.slice(1));
+    if (!/^[a-z][a-z0-9-]{0,30}$/.test(first)) throw new UsageError(`unknown noun '${first.slice(0, 40)}'`);
+    return await dispatch(first, argv.slice(1), self);
+  } catch (err) {
+    return reportError(io, "forge", err);
+  }
+}
+
+function write(io: Io, s: string): number {
+  io.stdout.write(s);
+  return 0;
+}
+
+function init(io: Io, rest: string[]): number {
+  if (rest.includes("-h") || rest.includes("--help")) return write(io, "usage: forge init [<dir>]\nMake .forge/ (and its .gitignore) in dir or here\n");
+  const bad = rest.find((a) => a.startsWith("-"));
+  if (bad) throw new UsageError(`unknown flag '${bad.slice(0, 40)}'`);
+  if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]!.slice(0, 40)}'`);
+  const { path, existed } = initStore(rest[0] ?? io.cwd);
+  return write(io, `${existed ? "Reinitialized existing" : "Initialized empty"} forge store in ${path}/\n`);
+}
+
+/** Run `forge-<noun>`: the sibling of this executable first, then PATH. */
+function dispatch(noun: string, rest: string[], self: string): Promise<number> {
+  const sibling = self ? join(dirname(self), `forge-${noun}`) : "";
+  const [cmd, args] = sibling && existsSync(sibling) ? [process.execPath, [sibling, ...rest]] : [`forge-${noun}`, rest];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit" });
+    child.on("error", (err: NodeJS.ErrnoException) => {
+      reject(err.code === "ENOENT" ? new UsageError(`unknown noun '${noun}' (no forge-${noun})`) : err);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? 130 : 128 + 15)));
+  });
+}
+

@@ -1,0 +1,106 @@
+/**
+ * What every issue verb shares: opening the store, resolving refs to loaded
+ * issues with their numbers, the JSON model, the flags and the renderers.
+ */
+import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import {
+  entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
+  resolveRef, UsageError, type IssueContext, type IssueJson, type LoadedEntity, type OrderEntry, type Store,
+} from "@forge/core";
+import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+
+/** An open issue store with lazily loaded order and definitions. */
+export class Issues {
+  readonly store: Store;
+  #order: OrderEntry[] | undefined;
+  #defs: IssueContext | undefined;
+  constructor(io: Io) {
+    this.store = openStore({ cwd: io.cwd, env: io.env });
+  }
+  /** The ranked issues (number = index + 1). */
+  async order(): Promise<OrderEntry[]> {
+    return (this.#order ??= (await entityOrder(this.store, ISSUES, ISSUE)).entries);
+  }
+  /** Forget the order (after a create). */
+  invalidate(): void {
+    this.#order = undefined;
+  }
+  /** Label and milestone definitions. */
+  async defs(): Promise<IssueContext> {
+    return (this.#defs ??= { labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store) });
+  }
+  /** Resolve a ref and load the issue. */
+  async get(ref: string): Promise<{ issue: LoadedEntity; number: number }> {
+    const r = resolveRef(await this.order(), ref, "issue");
+    return { issue: await loadEntity(this.store, ISSUES, ISSUE, r.ref), number: r.number };
+  }
+  /** The gh-shaped JSON of a loaded issue. */
+  async json(issue: LoadedEntity, number: number, withComments: boolean): Promise<IssueJson> {
+    const comments = withComments ? await loadComments(this.store, issue) : undefined;
+    return issueToJson(issue, number, await this.defs(), comments);
+  }
+}
+
+/** `--json [fields]` and `--jq`, as gh spells them. */
+export const JSON_FLAGS: Record<string, FlagDef> = {
+  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(ISSUE_FIELDS), description: "JSON lines" },
+  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
+};
+
+/** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
+export function jsonRequest(args: Parsed): JsonRequest | null {
+  const req = parseJsonFields(args.json as string | undefined, ISSUE_FIELDS);
+  return req ?? (args.jq !== undefined ? { fields: null } : null);
+}
+
+/** Whether the request needs comments loaded. */
+export function wantsComments(req: JsonRequest | null, byDefault: boolean): boolean {
+  if (!req) return false;
+  return req.fields ? req.fields.includes("comments") : byDefault;
+}
+
+/** A list row: `#12 title labels updated` on a TTY, `12 STATE title labels updated` off it. */
+export function issueRow(i: IssueJson, tty: boolean): string[] {
+  const labels = i.labels.map((l) => l.name).join(", ");
+  if (!tty) return [String(i.number), i.state, i.title, labels, i.updatedAt];
+  return [paint(`#${i.number}`, i.state === "OPEN" ? 32 : 35, tty), i.title, labels, i.updatedAt];
+}
+
+/** Render options for commands that print issue records. */
+export function issueRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<IssueJson> {
+  return { json: req, jq: args.jq as string | undefined, single, row: issueRow, header: ["ID", "TITLE", "LABELS", "UPDATED"] };
+}
+
+/** A confirmation line for stderr (gh prints these there, never on stdout). */
+export function confirm(ctx: Ctx, verb: string, i: IssueJson): void {
+  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
+  ctx.io.stderr.write(`${tick}${verb} issue #${i.number} (${i.title})\n`);
+}
+
+/**
+ * The body from `--body` or `--body-file` (`-` reads stdin).
+ * @throws UsageError when both are given or stdin is taken by refs
+ */
+export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
+  const body = args.body as string | undefined;
+  const file = args["body-file"] as string | undefined;
+  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
+  if (file === undefined) return body;
+  if (file === "-") {
+    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
+  } catch {
+    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
+  }
+}
+
+/** A list flag's values (`--label a,b --label c`). */
+export function listArg(args: Parsed, name: string): string[] {
+  return (args[name] as string[] | undefined) ?? [];
+}

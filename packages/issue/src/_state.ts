@@ -1,0 +1,59 @@
+/**
+ * close and reopen: the same walk over refs, a different state change.
+ */
+import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
+import { eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest } from "./_shared.js";
+import { updateIssue } from "@forge/core";
+
+/** Options of `close` / `reopen`. */
+export interface StateOptions {
+  ref: string;
+  comment?: string;
+}
+
+/** Flags shared by close and reopen. */
+export const STATE_ARGS = {
+  ref: { type: "positional", required: true, valueHint: "ref|-" },
+  comment: { type: "string", alias: "c", description: "add a comment" },
+  ...JSON_FLAGS,
+} as const;
+
+/**
+ * Set each issue's state, adding the comment first when asked. An issue
+ * already in that state is left as it is, with a note on stderr.
+ */
+export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | "closed", batch: Batch): AsyncGenerator<IssueJson> {
+  const issues = new Issues(ctx.io);
+  const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
+    let { issue, number } = await issues.get(ref);
+    if (issue.data.state === to) {
+      const rec = await issues.json(issue, number, false);
+      ctx.io.stderr.write(`! Issue #${number} (${rec.title}) is already ${to}\n`);
+      return rec;
+    }
+    const now = formatTimestamp();
+    if (opts.comment !== undefined) addComment(issues.store, issue, { body: opts.comment, author, now });
+    issue = updateIssue(issue, (d) => {
+      d.state = to;
+      if (to === "closed") d.closedAt = now;
+      else {
+        delete d.closedAt;
+        d.reopenedAt = now;
+      }
+    });
+    const rec = await issues.json(issue, number, false);
+    confirm(ctx, to === "closed" ? "Closed" : "Reopened", rec);
+    return rec;
+  });
+}
+
+/** The whole `run` of close/reopen. */
+export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
+  const req = jsonRequest(args);
+  const batch = { failed: 0 };
+  const records = setIssueState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch);
+  await emit(ctx.io, ctx.out, records, { ...issueRender(args, req, args.ref !== "-"), row: undefined });
+  return batch.failed ? 1 : 0;
+}

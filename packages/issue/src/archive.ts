@@ -1,0 +1,32 @@
+
+import { archiveIssue, type IssueJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest } from "./_shared.js";
+
+/**
+ * Move each issue's folder to `.forge/archive/issues/`. Nothing is deleted
+ * and no number changes (archived issues stay in the order).
+ */
+export async function* archiveIssues(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<IssueJson> {
+  const issues = new Issues(ctx.io);
+  yield* eachRef(ctx, ref, batch, async (r) => {
+    const { issue, number } = await issues.get(r);
+    const rec = await issues.json(archiveIssue(issues.store, issue), number, false);
+    confirm(ctx, "Archived", rec);
+    return rec;
+  });
+}
+
+export default defineCommand({
+  meta: { name: "archive", description: "Archive issues (moved, never deleted)" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    await emit(ctx.io, ctx.out, archiveIssues(ctx, args.ref as string, batch), { ...issueRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

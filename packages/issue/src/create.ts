@@ -1,0 +1,57 @@
+
+import { createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, loadEntity, resolveRef, type IssueJson } from "@forge/core";
+import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
+
+/** Options of `forge-issue create`. */
+export interface CreateIssueOptions {
+  title: string;
+  body: string;
+  labels: string[];
+  assignees: string[];
+  milestone?: string;
+}
+
+/** argv → options. */
+export function parseCreateOptions(args: Parsed, body: string | undefined): CreateIssueOptions {
+  return {
+    title: (args.title as string | undefined) ?? "",
+    body: body ?? "",
+    labels: listArg(args, "label"),
+    assignees: listArg(args, "assignee"),
+    milestone: args.milestone as string | undefined,
+  };
+}
+
+/**
+ * Create an issue and return it as JSON.
+ * @throws UsageError for an empty or multi-line title
+ */
+export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<IssueJson> {
+  const issues = new Issues(ctx.io);
+  const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
+  const id = createIssue(issues.store, {
+    title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
+    milestone: opts.milestone, now: formatTimestamp(),
+  });
+  const r = resolveRef(await issues.order(), id, "issue");
+  return issues.json(await loadEntity(issues.store, ISSUES, ISSUE, r.ref), r.number, false);
+}
+
+export default defineCommand({
+  meta: { name: "create", description: "Create an issue" },
+  args: {
+    title: { type: "string", alias: "t", required: true, description: "title" },
+    body: { type: "string", alias: "b", description: "body" },
+    "body-file": { type: "string", alias: "F", description: "body from file (- for stdin)" },
+    label: { type: "string", alias: "l", multiple: true },
+    assignee: { type: "string", alias: "a", multiple: true },
+    milestone: { type: "string", alias: "m" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const rec = await createIssues(ctx, parseCreateOptions(args, await readBody(ctx, args)));
+    await emit(ctx.io, ctx.out, [rec], issueRender(args, req, true));
+  },
+});

@@ -1,0 +1,92 @@
+
+import { currentAuthor, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
+
+/** Options of `forge-issue edit`. */
+export interface EditIssueOptions {
+  ref: string;
+  title?: string;
+  body?: string;
+  addLabels: string[];
+  removeLabels: string[];
+  addAssignees: string[];
+  removeAssignees: string[];
+  milestone?: string;
+  removeMilestone: boolean;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError when nothing would change or flags clash
+ */
+export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditIssueOptions> {
+  const ref = args.ref as string;
+  const o: EditIssueOptions = {
+    ref,
+    title: args.title as string | undefined,
+    body: await readBody(ctx, args, ref === "-"),
+    addLabels: listArg(args, "add-label"),
+    removeLabels: listArg(args, "remove-label"),
+    addAssignees: listArg(args, "add-assignee"),
+    removeAssignees: listArg(args, "remove-assignee"),
+    milestone: args.milestone as string | undefined,
+    removeMilestone: args["remove-milestone"] === true,
+  };
+  if (o.milestone !== undefined && o.removeMilestone) throw new UsageError("specify only one of --milestone and --remove-milestone");
+  const changes = [o.title, o.body, o.milestone].filter((x) => x !== undefined).length +
+    o.addLabels.length + o.removeLabels.length + o.addAssignees.length + o.removeAssignees.length + (o.removeMilestone ? 1 : 0);
+  if (changes === 0) throw new UsageError("nothing to edit");
+  return o;
+}
+
+/** Apply the edit to each issue; only the owning file's changed lines move. */
+export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): AsyncGenerator<IssueJson> {
+  const issues = new Issues(ctx.io);
+  const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
+  const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  yield* eachRef(ctx, o.ref, batch, async (ref) => {
+    const { issue, number } = await issues.get(ref);
+    const updated = updateIssue(issue, (d) => {
+      if (o.title !== undefined) d.title = o.title;
+      d.labels = edit(d.labels as string[], o.addLabels, o.removeLabels);
+      d.assignees = edit(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
+      if (o.milestone !== undefined) d.milestone = o.milestone;
+      if (o.removeMilestone) delete d.milestone;
+      return { body: o.body };
+    });
+    const rec = await issues.json(updated, number, false);
+    confirm(ctx, "Edited", rec);
+    return rec;
+  });
+}
+
+function edit(list: string[], add: string[], remove: string[]): string[] {
+  const out = list.filter((x) => !remove.includes(x));
+  for (const a of add) if (!out.includes(a)) out.push(a);
+  return out;
+}
+
+export default defineCommand({
+  meta: { name: "edit", description: "Edit issues" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    title: { type: "string", alias: "t" },
+    body: { type: "string", alias: "b" },
+    "body-file": { type: "string", alias: "F" },
+    "add-label": { type: "string", multiple: true },
+    "remove-label": { type: "string", multiple: true },
+    "add-assignee": { type: "string", multiple: true },
+    "remove-assignee": { type: "string", multiple: true },
+    milestone: { type: "string", alias: "m" },
+    "remove-milestone": { type: "boolean" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    const records = editIssues(ctx, await parseEditOptions(ctx, args), batch);
+    await emit(ctx.io, ctx.out, records, { ...issueRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

@@ -1,0 +1,112 @@
+
+import {
+  compareOrder, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, refreshCache, UsageError,
+  type IssueJson, type LoadedEntity, type OrderEntry,
+} from "@forge/core";
+import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
+
+/** Options of `forge-issue list`. */
+export interface ListIssueOptions {
+  state: "open" | "closed" | "all";
+  labels: string[];
+  assignee?: string;
+  author?: string;
+  milestone?: string;
+  search?: string;
+  limit: number;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad --limit
+ */
+export function parseListOptions(args: Parsed): ListIssueOptions {
+  const raw = (args.limit as string | undefined) ?? "30";
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  return {
+    state: ((args.state as string | undefined) ?? "open") as ListIssueOptions["state"],
+    labels: listArg(args, "label"),
+    assignee: args.assignee as string | undefined,
+    author: args.author as string | undefined,
+    milestone: args.milestone as string | undefined,
+    search: args.search as string | undefined,
+    limit: Number(raw),
+  };
+}
+
+/**
+ * The issues that match, newest first, at most `limit`. Reads every owning
+ * file once (numbers need every createdAt), refreshes the order cache, and
+ * reports each unreadable file on stderr (exit 1) without stopping.
+ */
+export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean): Promise<{ records: IssueJson[]; failed: number }> {
+  const issues = new Issues(ctx.io);
+  const store = issues.store;
+  let me: string | undefined;
+  const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
+  const assignee = await who(opts.assignee);
+  const author = await who(opts.author);
+  const loaded: LoadedEntity[] = [];
+  let failed = 0;
+  for (const ref of listEntityRefs(store, ISSUES)) {
+    try {
+      const e = await loadEntity(store, ISSUES, ISSUE, ref);
+      for (const w of e.warnings) ctx.log.warn(w);
+      loaded.push(e);
+    } catch (err) {
+      failed++;
+      ctx.log.error(err);
+    }
+  }
+  const order: OrderEntry[] = loaded.map((e) => ({ ref: e.ref, createdAt: e.data.createdAt as string }));
+  order.sort(compareOrder);
+  refreshCache(store, ISSUES, order);
+  const number = new Map(order.map((e, i) => [e.ref.id, i + 1]));
+  const terms = (opts.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const match = (e: LoadedEntity): boolean => {
+    const d = e.data;
+    if (e.ref.archived) return false;
+    if (opts.state !== "all" && d.state !== opts.state) return false;
+    if (!opts.labels.every((l) => (d.labels as string[]).includes(l))) return false;
+    if (assignee !== undefined && !(d.assignees as string[]).includes(assignee)) return false;
+    if (author !== undefined && d.author !== author) return false;
+    if (opts.milestone !== undefined && d.milestone !== opts.milestone) return false;
+    if (terms.length) {
+      const hay = `${d.title as string}\n${e.body}`.toLowerCase();
+      if (!terms.every((t) => hay.includes(t))) return false;
+    }
+    return true;
+  };
+  const hits = loaded.filter(match).sort((a, b) => number.get(b.ref.id)! - number.get(a.ref.id)!).slice(0, opts.limit);
+  const defs = await issues.defs();
+  const records: IssueJson[] = [];
+  for (const e of hits) {
+    const n = number.get(e.ref.id)!;
+    records.push(withComments ? await issues.json(e, n, true) : issueToJson(e, n, defs));
+  }
+  return { records, failed };
+}
+
+export default defineCommand({
+  meta: { name: "list", description: "List issues, newest first" },
+  args: {
+    state: { type: "enum", alias: "s", options: ["open", "closed", "all"] },
+    label: { type: "string", alias: "l", multiple: true },
+    assignee: { type: "string", alias: "a" },
+    author: { type: "string", alias: "A" },
+    milestone: { type: "string", alias: "m" },
+    search: { type: "string", alias: "S" },
+    limit: { type: "string", alias: "L", description: "max (30)" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const opts = parseListOptions(args);
+    const { records, failed } = await listIssues(ctx, opts, wantsComments(req, false));
+    // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
+    const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
+    await emit(ctx.io, ctx.out, records, issueRender(args, shaped, false));
+    return failed ? 1 : 0;
+  },
+});

@@ -1,0 +1,56 @@
+
+import type { IssueJson } from "@forge/core";
+import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { Issues, JSON_FLAGS, jsonRequest, wantsComments } from "./_shared.js";
+
+/** Options of `forge-issue view`. */
+export interface ViewIssueOptions {
+  ref: string;
+  withComments: boolean;
+}
+
+/** An issue and its comments as text (gh's raw, non-TTY layout). */
+export function formatIssue(i: IssueJson, tty: boolean): string {
+  const lines = [
+    `title:\t${i.title}`,
+    `state:\t${i.state}`,
+    `author:\t${i.author.login}`,
+    `labels:\t${i.labels.map((l) => l.name).join(", ")}`,
+    `comments:\t${i.comments?.length ?? 0}`,
+    `assignees:\t${i.assignees.map((a) => a.login).join(", ")}`,
+    `milestone:\t${i.milestone?.title ?? ""}`,
+    `number:\t${i.number}`,
+    `id:\t${i.id}`,
+    "--",
+    i.body,
+  ];
+  for (const c of i.comments ?? []) lines.push("--", `author:\t${c.author.login}`, `createdAt:\t${c.createdAt}`, "--", c.body);
+  const text = lines.join("\n") + "\n";
+  return tty ? text.replace(/^([a-zA-Z]+):\t/gm, (_, k: string) => `${k}: `) : text;
+}
+
+/** Load one issue (or each ref on stdin) with its comments. */
+export function viewIssues(ctx: Ctx, opts: ViewIssueOptions, batch: Batch): AsyncGenerator<IssueJson> {
+  const issues = new Issues(ctx.io);
+  return eachRef(ctx, opts.ref, batch, async (ref) => {
+    const { issue, number } = await issues.get(ref);
+    for (const w of issue.warnings) ctx.log.warn(w);
+    return issues.json(issue, number, opts.withComments);
+  });
+}
+
+export default defineCommand({
+  meta: { name: "view", description: "Show an issue with its comments" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    const ref = args.ref as string;
+    const records = viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch);
+    await emit(ctx.io, ctx.out, records, { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatIssue });
+    return batch.failed ? 1 : 0;
+  },
+});
