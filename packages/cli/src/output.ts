@@ -42,8 +42,23 @@ export class Out {
       }
       throw err;
     }
-    if (!ok && !this.closed) await Promise.race([once(this.#stream, "drain"), once(this.#stream, "close")]).catch(() => undefined);
+    if (!ok && !this.closed) await drained(this.#stream);
   }
+}
+
+/** Wait for `drain` (or the stream's end), leaving no listener behind. */
+function drained(s: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      s.off("drain", done);
+      s.off("close", done);
+      s.off("error", done);
+      resolve();
+    };
+    s.on("drain", done);
+    s.on("close", done);
+    s.on("error", done);
+  });
 }
 
 /** `--json [fields]`: `null` fields means every field. */
