@@ -21,6 +21,9 @@ export {
   CI_RUN, COMMENT, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
   type EntitySchema, type FieldSpec, type Validated,
 } from "./entities/schema.js";
+export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type CiSettings } from "./entities/ci_env.js";
+export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
+export { wikiTitle } from "./entities/wiki_page.js";
 export { loadEntity, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry } from "./entities/order.js";
 export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
