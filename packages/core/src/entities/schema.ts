@@ -168,7 +168,7 @@ export const PR: EntitySchema = {
     // isDraft sits with the lifecycle fields: beside headSha, marking a PR ready
     // in one clone and pushing a new patch in another would conflict.
     TS("closedAt"), TS("mergedAt"), { name: "isDraft", type: { t: "bool" } }, S("author", true), S("baseRefName", true),
-    S("headRefName", true), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
+    S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
     TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"),
