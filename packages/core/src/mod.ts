@@ -22,7 +22,7 @@ export {
   type EntitySchema, type FieldSpec, type Validated,
 } from "./entities/schema.js";
 export { loadEntity, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry } from "./entities/order.js";
+export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
