@@ -78,10 +78,20 @@ export function parseJsonFields(value: string | undefined, all: readonly string[
   return { fields };
 }
 
-/** Whether a token is a field list (so `--json` may take it as its value). */
+/**
+ * Whether `--json` takes the next token as its value: a list of known fields,
+ * or anything shaped like a field list that cannot be a ref (a number, `#12`,
+ * a hex id prefix, `-`). So `--json titel` is a usage error that lists the
+ * fields (as in gh) rather than a stray argument, and `--json 12` still
+ * leaves `12` as the ref.
+ * @example isFieldList(["title"])("titel") // true (parseJsonFields then rejects it)
+ */
 export function isFieldList(all: readonly string[]): (tok: string) => boolean {
-  return (tok) => tok.split(",").every((f) => all.includes(f));
+  return (tok) => tok.split(",").every((f) => all.includes(f)) || (FIELD_LIST.test(tok) && !HEX_REF.test(tok));
 }
+
+const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(?:,[A-Za-z_][A-Za-z0-9_]*)*,?$/;
+const HEX_REF = /^[0-9a-f]+$/;
 
 function project(rec: Record<string, unknown>, fields: string[] | null): Record<string, unknown> {
   if (!fields) return rec;
