@@ -145,12 +145,14 @@ async function runJq(io: Io, out: Out, expr: string, input: unknown, tty: boolea
     child.on("error", (err: NodeJS.ErrnoException) => reject(err.code === "ENOENT" ? new ForgeError("--jq needs jq on PATH", "E_NO_JQ", 1) : err));
   });
   await spawned;
+  // 'close' comes after stdout and stderr have both ended, so errText is whole.
+  const closed = once(child, "close");
   let errText = "";
   child.stderr.on("data", (d: Buffer) => (errText += d.toString()));
   child.stdin.on("error", () => undefined);
   child.stdin.end(JSON.stringify(input));
   for await (const chunk of child.stdout) await out.write((chunk as Buffer).toString());
-  const [code] = (child.exitCode !== null ? [child.exitCode] : await once(child, "close")) as [number | null];
+  const [code] = (await closed) as [number | null];
   if (code !== 0) {
     const line = errText.split("\n").find((l) => l.trim() !== "") ?? `exit ${code}`;
     throw new ForgeError(`jq: ${line.replace(/^jq: (error: )?/, "").slice(0, 200)}`, "E_JQ", 1);
