@@ -93,10 +93,20 @@ export function parseJsonFields(value: string | undefined, all: readonly string[
   return { fields };
 }
 
-/** Whether a token is a field list (so `--json` may take it as its value). */
+/**
+ * Whether `--json` takes the next token as its value: a list of known fields,
+ * or anything shaped like a field list that cannot be a ref (a number, `#12`,
+ * a hex id prefix, `-`). So `--json titel` is a usage error that lists the
+ * fields (as in gh) rather than a stray argument, and `--json 12` still
+ * leaves `12` as the ref.
+ * @example isFieldList(["title"])("titel") // true (parseJsonFields then rejects it)
+ */
 export function isFieldList(all: readonly string[]): (tok: string) => boolean {
-  return (tok) => tok.split(",").every((f) => all.includes(f));
+  return (tok) => tok.split(",").every((f) => all.includes(f)) || (FIELD_LIST.test(tok) && !HEX_REF.test(tok));
 }
+
+const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(?:,[A-Za-z_][A-Za-z0-9_]*)*,?$/;
+const HEX_REF = /^[0-9a-f]+$/;
 
 function project(rec: Record<string, unknown>, fields: string[] | null): Record<string, unknown> {
   if (!fields) return rec;
@@ -150,12 +160,14 @@ async function runJq(io: Io, out: Out, expr: string, input: unknown, tty: boolea
     child.on("error", (err: NodeJS.ErrnoException) => reject(err.code === "ENOENT" ? new ForgeError("--jq needs jq on PATH", "E_NO_JQ", 1) : err));
   });
   await spawned;
+  // 'close' comes after stdout and stderr have both ended, so errText is whole.
+  const closed = once(child, "close");
   let errText = "";
   child.stderr.on("data", (d: Buffer) => (errText += d.toString()));
   child.stdin.on("error", () => undefined);
   child.stdin.end(JSON.stringify(input));
   for await (const chunk of child.stdout) await out.write((chunk as Buffer).toString());
-  const [code] = (child.exitCode !== null ? [child.exitCode] : await once(child, "close")) as [number | null];
+  const [code] = (await closed) as [number | null];
   if (code !== 0) {
     const line = errText.split("\n").find((l) => l.trim() !== "") ?? `exit ${code}`;
     throw new ForgeError(`jq: ${line.replace(/^jq: (error: )?/, "").slice(0, 200)}`, "E_JQ", 1);

@@ -26,8 +26,14 @@ export interface OrderEntry {
 export interface Order {
   /** Sorted by `(createdAt, id)`; number = index + 1. */
   readonly entries: OrderEntry[];
-  /** One error per entity whose createdAt could not be read. */
-  readonly errors: Error[];
+  /** One per entity whose createdAt could not be read: the entity and why. */
+  readonly errors: Unranked[];
+}
+
+/** An entity left out of the order because its file could not be read. */
+export interface Unranked {
+  readonly ref: EntityRef;
+  readonly error: Error;
 }
 
 /**
@@ -49,7 +55,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const refs = listEntityRefs(store, kind);
   const cached = readCache(store, kind);
   const entries: OrderEntry[] = [];
-  const errors: Error[] = [];
+  const errors: Unranked[] = [];
   let fresh = 0;
   for (const ref of refs) {
     const at = cached.get(ref.id);
@@ -62,7 +68,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
       entries.push({ ref, createdAt: e.data.createdAt as string });
       fresh++;
     } catch (err) {
-      errors.push(err as Error);
+      errors.push({ ref, error: err as Error });
     }
   }
   entries.sort(compareOrder);
