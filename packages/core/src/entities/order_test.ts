@@ -42,5 +42,5 @@ test("entityOrder() reports an unreadable issue and ranks the rest", async (t) =
   const o = await entityOrder(s, ISSUES, ISSUE);
   t.deepEqual(o.entries.map((e) => e.ref.id), [id(1)]);
   t.is(o.errors.length, 1);
-  t.regex(o.errors[0]!.message, /issue\.md: no such file/);
+  t.regex(o.errors[0]!.error.message, /issue\.md: no such file/);
 });
