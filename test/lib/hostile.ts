@@ -56,13 +56,15 @@ export function writeIssue(r: HostileRepo, frontmatter: string, opts: { lang?: s
 
 /**
  * Every path under `.forge/` (symlinks not followed) with what it is: a
- * file's sha256, a symlink's target, or `dir`.
+ * file's sha256, a symlink's target, or `dir`. The rebuildable cache
+ * (`.forge/.cache/`) is left out: readers may refresh it (DESIGN §3).
  */
 export function snapshot(cwd: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (rel: string): void => {
     for (const name of readdirSync(join(cwd, rel)).sort()) {
       const p = `${rel}/${name}`;
+      if (p === ".forge/.cache") continue;
       const st = lstatSync(join(cwd, p));
       if (st.isSymbolicLink()) out[p] = `link ${readlinkSync(join(cwd, p))}`;
       else if (st.isDirectory()) {

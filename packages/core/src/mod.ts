@@ -25,7 +25,7 @@ export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type
 export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
 export { wikiTitle } from "./entities/wiki_page.js";
 export { loadEntity, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
+export { compareOrder, createdAtOf, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,

@@ -1,6 +1,6 @@
 
 import {
-  compareOrder, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, refreshCache, UsageError,
+  compareOrder, createdAtOf, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, refreshCache, UsageError,
   type IssueJson, type LoadedEntity, type OrderEntry,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
@@ -48,6 +48,8 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   const assignee = await who(opts.assignee);
   const author = await who(opts.author);
   const loaded: LoadedEntity[] = [];
+  // Unreadable issues still take their place in the order when their createdAt can be read.
+  const order: OrderEntry[] = [];
   let failed = 0;
   for (const ref of listEntityRefs(store, ISSUES)) {
     try {
@@ -57,9 +59,11 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
     } catch (err) {
       failed++;
       ctx.log.error(err);
+      const at = await createdAtOf(store, ISSUES, ref);
+      if (at !== undefined) order.push({ ref, createdAt: at });
     }
   }
-  const order: OrderEntry[] = loaded.map((e) => ({ ref: e.ref, createdAt: e.data.createdAt as string }));
+  for (const e of loaded) order.push({ ref: e.ref, createdAt: e.data.createdAt as string });
   order.sort(compareOrder);
   refreshCache(store, ISSUES, order);
   const number = new Map(order.map((e, i) => [e.ref.id, i + 1]));

@@ -12,7 +12,10 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWrite } from "../store/atomic_write.js";
 import { listEntityRefs, type EntityRef } from "../store/entities_dir.js";
-import { cacheDir, type KindLayout, type Store } from "../store/store.js";
+import { parseFrontmatter } from "../frontmatter/parse.js";
+import { readStoreFile } from "../store/read_file.js";
+import { cacheDir, displayPath, entityFile, type KindLayout, type Store } from "../store/store.js";
+import { isTimestamp } from "../time.js";
 import { loadEntity } from "./load.js";
 import type { EntitySchema } from "./schema.js";
 
@@ -68,12 +71,34 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
       entries.push({ ref, createdAt: e.data.createdAt as string });
       fresh++;
     } catch (err) {
-      errors.push({ ref, error: err as Error });
+      const at = await createdAtOf(store, kind, ref);
+      if (at === undefined) errors.push({ ref, error: err as Error });
+      else {
+        entries.push({ ref, createdAt: at });
+        fresh++;
+      }
     }
   }
   entries.sort(compareOrder);
   if (fresh > 0 || cached.size !== entries.length) writeCache(store, kind, entries);
   return { entries, errors };
+}
+
+/**
+ * The createdAt of an entity whose file is invalid for another reason (a
+ * missing title, a bad label): enough to rank it, so one broken field does
+ * not shift every later number. `undefined` when even that cannot be read.
+ */
+export async function createdAtOf(store: Store, kind: KindLayout, ref: EntityRef): Promise<string | undefined> {
+  if (ref.escapes) return undefined;
+  try {
+    const path = entityFile(store, kind, ref.id, ref.archived);
+    const fm = await parseFrontmatter(readStoreFile(store, path), displayPath(store, path));
+    const at = fm.data.createdAt;
+    return fm.data.id === ref.id && isTimestamp(at) ? at : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

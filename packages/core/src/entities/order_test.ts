@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdtempSync, rmSync, existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeAt, ISSUES, cacheDir } from "../store/store.js";
@@ -43,4 +43,16 @@ test("entityOrder() reports an unreadable issue and ranks the rest", async (t) =
   t.deepEqual(o.entries.map((e) => e.ref.id), [id(1)]);
   t.is(o.errors.length, 1);
   t.regex(o.errors[0]!.error.message, /issue\.md: no such file/);
+});
+
+test("entityOrder() still ranks an issue whose only fault is another field, so later numbers do not shift", async (t) => {
+  const s = store();
+  createIssue(s, { ...base, title: "first", now: "2026-01-01T00:00:00Z", id: id(1) });
+  createIssue(s, { ...base, title: "second", now: "2026-01-02T00:00:00Z", id: id(2) });
+  const f = join(s.dir, "issues", id(1), "issue.md");
+  writeFileSync(f, readFileSync(f, "utf8").replace("title: first\n", ""));
+  rmSync(cacheDir(s), { recursive: true, force: true });
+  const o = await entityOrder(s, ISSUES, ISSUE);
+  t.deepEqual(o.entries.map((e) => e.ref.id), [id(1), id(2)]);
+  t.deepEqual(o.errors, []);
 });

@@ -1,4 +1,4 @@
-import { AmbiguousRefError, NotFoundError, UsageError } from "../errors.js";
+import { AmbiguousRefError, ForgeError, NotFoundError, UsageError } from "../errors.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import type { OrderEntry, Unranked } from "../entities/order.js";
 
@@ -29,6 +29,9 @@ export function resolveRef(entries: readonly OrderEntry[], input: string, noun: 
   const n = NUMBER.exec(input);
   if (n) {
     const num = Number(n[1]);
+    // An unreadable file could rank anywhere: a number might name the wrong entity.
+    const u = unranked[0];
+    if (u) throw new ForgeError(`cannot resolve #${num} while numbers are uncertain (use an id): ${u.error.message}`, "E_UNCERTAIN_NUMBERS", 1);
     const e = entries[num - 1];
     if (!e) throw new NotFoundError(`no ${noun} #${num}`);
     return { ref: e.ref, number: num };

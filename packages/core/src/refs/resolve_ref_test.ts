@@ -31,3 +31,10 @@ test("resolveRef() rejects text that is neither a number nor hex", (t) => {
   t.throws(() => resolveRef(entries, "hello", "issue"), { message: /invalid issue ref/ });
   t.throws(() => resolveRef(entries, "0", "issue"), { message: /invalid issue ref|no issue/ });
 });
+
+test("resolveRef() refuses a number while an unreadable entity could rank anywhere, but still takes ids", (t) => {
+  const unranked = [{ ref: { id: "cccc0000-0000-4000-8000-000000000009", archived: false }, error: new Error(".forge/issues/c/issue.md: larger than 256 KiB") }];
+  t.throws(() => resolveRef(entries, "1", "issue", unranked), { message: /^cannot resolve #1 while numbers are uncertain \(use an id\): \.forge\/issues\/c\/issue\.md: larger than 256 KiB$/ });
+  t.is(resolveRef(entries, "bbbb", "issue", unranked).number, 3);
+  t.throws(() => resolveRef(entries, "cccc", "issue", unranked), { message: /larger than 256 KiB/ });
+});
