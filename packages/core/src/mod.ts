@@ -35,3 +35,4 @@ export { resolveRef, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
 export { git, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
+export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
