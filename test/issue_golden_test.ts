@@ -8,9 +8,9 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { formatTimestamp } from "@forge/core";
-import { FIXTURE_IDS, writeFixture } from "./lib/fixture.js";
+import { FIXTURE_IDS, fixtureRepo } from "./lib/fixture.js";
 import { golden, scrub } from "./lib/golden.js";
-import { run, tempRepo } from "./lib/run.js";
+import { run } from "./lib/run.js";
 
 interface Case {
   /** Golden base name under test/golden/issue/. */
@@ -118,8 +118,7 @@ const since = formatTimestamp();
 let shared = "";
 
 test.before(async () => {
-  shared = tempRepo();
-  await writeFixture(shared);
+  shared = await fixtureRepo();
 });
 
 async function check(t: ExecutionContext, c: Case, cwd: string): Promise<void> {
@@ -143,8 +142,6 @@ for (const c of READS) {
 
 for (const c of WRITES) {
   test(`forge-issue ${c.args.join(" ").replace(/\n/g, "\\n")} matches golden ${c.name}`, async (t) => {
-    const repo = tempRepo();
-    await writeFixture(repo);
-    await check(t, c, repo);
+    await check(t, c, await fixtureRepo());
   });
 }

@@ -6,14 +6,13 @@
  */
 import test from "ava";
 import { ISSUE_FIELDS, isTimestamp, isUuid } from "@forge/core";
-import { genId, writeFixture, writeManyIssues } from "./lib/fixture.js";
+import { fixtureRepo, genId, writeManyIssues } from "./lib/fixture.js";
 import { jsonl, run, tempRepo } from "./lib/run.js";
 
 let repo = "";
 
 test.before(async () => {
-  repo = tempRepo();
-  await writeFixture(repo);
+  repo = await fixtureRepo();
 });
 
 /** Run a command in the shared fixture repo and expect exit 0. */
@@ -106,8 +105,7 @@ const PROJECTIONS: Array<[string[], string, string[]]> = [
 
 for (const [cmd, fields, keys] of PROJECTIONS) {
   test(`forge-issue ${cmd[0]} --json ${fields} prints exactly those keys, sorted as gh prints them`, async (t) => {
-    const cwd = cmd[0] === "list" || cmd[0] === "view" ? repo : tempRepo();
-    if (cwd !== repo) await writeFixture(cwd);
+    const cwd = cmd[0] === "list" || cmd[0] === "view" ? repo : await fixtureRepo();
     const rows = jsonl(await ok([...cmd, "--json", fields], cwd));
     t.true(rows.length > 0);
     for (const r of rows) t.deepEqual(Object.keys(r), keys);
@@ -143,8 +141,7 @@ const CONFIRMING: string[][] = [
 
 for (const args of CONFIRMING) {
   test(`forge-issue ${args.join(" ")} confirms on stderr and prints nothing on stdout`, async (t) => {
-    const cwd = tempRepo();
-    await writeFixture(cwd);
+    const cwd = await fixtureRepo();
     const r = await run("forge-issue", args, { cwd });
     t.is(r.code, 0, r.stderr);
     t.is(r.stdout, "");

@@ -4,23 +4,15 @@
  * prefixes) as a user types them.
  */
 import test from "ava";
-import { FIXTURE, writeFixture } from "./lib/fixture.js";
+import { FIXTURE, fixtureRepo } from "./lib/fixture.js";
 import { jsonl, run, sh, tempRepo } from "./lib/run.js";
 
-async function fixtureRepo(): Promise<string> {
-  const cwd = tempRepo();
-  await writeFixture(cwd);
-  return cwd;
-}
-
-/** `number → state` for every issue, archived included. */
+/** `number → state` for every issue, archived included (one `view -` over numbers 1..8). */
 async function states(cwd: string): Promise<Record<number, string>> {
-  const out: Record<number, string> = {};
-  for (const n of [1, 2, 3, 4, 5, 6, 7, 8]) {
-    const r = await run("forge-issue", ["view", String(n), "--json", "state"], { cwd });
-    out[n] = String(jsonl(r.stdout)[0]?.state);
-  }
-  return out;
+  const input = [1, 2, 3, 4, 5, 6, 7, 8].map((number) => JSON.stringify({ number })).join("\n");
+  const r = await run("forge-issue", ["view", "-", "--json", "number,state"], { cwd, input });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return Object.fromEntries(jsonl(r.stdout).map((x) => [x.number, x.state]));
 }
 
 test("forge-issue list --label bug --json | forge-issue close - closes exactly the open bug issues", async (t) => {
@@ -136,9 +128,11 @@ const REFS: Array<[string, number]> = [
   ["ABCD5678", 4], ["abcd5678-1234", 4], ["9b8a", 7],
 ];
 
+let shared: Promise<string> | undefined;
+
 for (const [ref, number] of REFS) {
   test(`forge-issue view ${ref} resolves to issue #${number}`, async (t) => {
-    const cwd = await fixtureRepo();
+    const cwd = await (shared ??= fixtureRepo());
     const r = await run("forge-issue", ["view", ref, "--json", "number"], { cwd });
     t.is(r.code, 0, r.stderr);
     t.deepEqual(jsonl(r.stdout), [{ number }]);

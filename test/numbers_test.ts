@@ -75,15 +75,21 @@ async function numbers(cwd: string): Promise<Array<Record<string, unknown>>> {
   return jsonl(r.stdout);
 }
 
-/** The id that `view <n>` resolves to, for n = 1..count. */
+/** The ids that numbers 1..count resolve to (one `view -` fed `{"number": n}` lines). */
 async function viewIds(cwd: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let n = 1; n <= count; n++) {
-    const r = await run("forge-issue", ["view", String(n), "--jq", ".id"], { cwd });
-    if (r.code !== 0) throw new Error(`view ${n}: ${r.stderr}`);
-    ids.push(r.stdout.trim());
-  }
-  return ids;
+  const input = Array.from({ length: count }, (_, i) => JSON.stringify({ number: i + 1 })).join("\n");
+  const r = await run("forge-issue", ["view", "-", "--json", "number,id"], { cwd, input });
+  if (r.code !== 0) throw new Error(`view -: ${r.stderr}`);
+  const rows = jsonl(r.stdout);
+  if (rows.some((x, i) => x.number !== i + 1)) throw new Error(`view - answered out of order: ${r.stdout}`);
+  return rows.map((x) => String(x.id));
+}
+
+/** The id that `view <n>` resolves to, typed as a user would. */
+async function viewId(cwd: string, n: number): Promise<string> {
+  const r = await run("forge-issue", ["view", String(n), "--jq", ".id"], { cwd });
+  if (r.code !== 0) throw new Error(`view ${n}: ${r.stderr}`);
+  return r.stdout.trim();
 }
 
 async function create(cwd: string, author: string, title: string): Promise<void> {
@@ -129,6 +135,7 @@ test("two clones that create issues and pull from each other agree on every numb
   const idsA = await viewIds(a, 6);
   t.deepEqual(await viewIds(b, 6), idsA);
   t.deepEqual(idsA, [...inA].reverse().map((r) => r.id));
+  for (const n of [1, 4, 6]) t.is(await viewId(b, n), idsA[n - 1]);
   // Titles follow creation time: the seed first, then round one, then round two.
   const titles = jsonl((await run("forge-issue", ["list", "--state", "all", "--json", "number,title"], { cwd: a })).stdout);
   t.is(titles.at(-1)!.title, "Seed");
@@ -159,12 +166,13 @@ test("view <n> in the pulling clone resolves the issue the other clone calls n",
   addPeer(b, a);
   // Issues written with fixed times (older than anything b has), so the pull renumbers b's own issue.
   await create(b, "bob", "B's own");
-  const [bOwn] = await viewIds(b, 1);
+  const bOwn = await viewId(b, 1);
   await writeIssues(a, SET.slice(0, 4));
   commitAll(a, "alice's issues");
   const pull = gitTry(b, ["pull", "peer", "main"]);
   t.is(pull.code, 0, pull.out);
-  const idsB = await viewIds(b, 5);
-  t.deepEqual(idsB.slice(0, 4), await viewIds(a, 4));
-  t.is(idsB[4], bOwn, "b's own issue moved from #1 to #5");
+  const idsA = await viewIds(a, 4);
+  t.is(await viewId(b, 1), idsA[0]);
+  t.is(await viewId(b, 5), bOwn, "b's own issue moved from #1 to #5");
+  t.deepEqual(await viewIds(b, 5), [...idsA, bOwn]);
 });

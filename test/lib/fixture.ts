@@ -2,12 +2,14 @@
  * Deterministic stores for end-to-end tests: fixed ids and timestamps, so
  * `list` and `view` output is byte-stable and can be compared with goldens.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   addComment, archiveIssue, createIssue, formatFrontmatter, ISSUE, ISSUES, LABELS, loadEntity, MILESTONES, storeAt,
   toFrontmatter, updateIssue, type Store,
 } from "@forge/core";
+import { tempRepo } from "./run.js";
 
 /** One issue of a fixture store. */
 export interface FixtureIssue {
@@ -115,6 +117,24 @@ export async function writeIssues(repo: string, issues: readonly FixtureIssue[])
 export async function writeFixture(repo: string): Promise<void> {
   writeDefs(storeAt(join(repo, ".forge")));
   await writeIssues(repo, FIXTURE);
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A fresh temp repo holding the golden store: a copy of one repo built once
+ * per test process (much cheaper than `git init` + `forge init` + writes).
+ */
+export async function fixtureRepo(): Promise<string> {
+  template ??= (async () => {
+    const dir = tempRepo("forge-fixture-");
+    await writeFixture(dir);
+    return dir;
+  })();
+  const src = await template;
+  const dst = realpathSync(mkdtempSync(join(tmpdir(), "forge-e2e-")));
+  cpSync(src, dst, { recursive: true });
+  return dst;
 }
 
 /** The id of the n-th generated issue (n from 0): a valid uuid v4 that sorts with n. */
