@@ -6,13 +6,16 @@
  */
 import test from "ava";
 import { genId, writeManyIssues } from "./lib/fixture.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
 import { jsonl, sh, tempRepo } from "./lib/run.js";
+
+test.after.always(removeScratch);
 
 const N = 10_000;
 let repo = "";
 
 test.before(() => {
-  repo = tempRepo("forge-10k-");
+  repo = scratch(tempRepo("forge-10k-"));
   writeManyIssues(repo, N);
 });
 

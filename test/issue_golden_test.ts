@@ -11,6 +11,9 @@ import { formatTimestamp } from "@forge/core";
 import { FIXTURE_IDS, fixtureRepo } from "./lib/fixture.js";
 import { golden, scrub } from "./lib/golden.js";
 import { run } from "./lib/run.js";
+import { removeScratch } from "./lib/scratch.js";
+
+test.after.always(removeScratch);
 
 interface Case {
   /** Golden base name under test/golden/issue/. */

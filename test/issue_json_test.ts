@@ -7,7 +7,10 @@
 import test from "ava";
 import { ISSUE_FIELDS, isTimestamp, isUuid } from "@forge/core";
 import { fixtureRepo, genId, writeManyIssues } from "./lib/fixture.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
 import { jsonl, run, tempRepo } from "./lib/run.js";
+
+test.after.always(removeScratch);
 
 let repo = "";
 
@@ -113,7 +116,7 @@ for (const [cmd, fields, keys] of PROJECTIONS) {
 }
 
 test("forge-issue list shows 30 issues by default, newest first, like gh", async (t) => {
-  const cwd = tempRepo();
+  const cwd = scratch(tempRepo());
   writeManyIssues(cwd, 35);
   const rows = jsonl(await ok(["list", "--json", "number,id"], cwd));
   t.deepEqual(rows.map((r) => r.number), Array.from({ length: 30 }, (_, i) => 35 - i));

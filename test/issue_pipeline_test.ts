@@ -5,7 +5,10 @@
  */
 import test from "ava";
 import { FIXTURE, fixtureRepo } from "./lib/fixture.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
 import { jsonl, run, sh, tempRepo } from "./lib/run.js";
+
+test.after.always(removeScratch);
 
 /** `number → state` for every issue, archived included (one `view -` over numbers 1..8). */
 async function states(cwd: string): Promise<Record<number, string>> {
@@ -115,7 +118,7 @@ test("forge issue list --json | forge issue close - works through the dispatcher
 });
 
 test("forge nope exits 2 with one line on stderr", async (t) => {
-  const cwd = tempRepo();
+  const cwd = scratch(tempRepo());
   const r = await run("forge", ["nope"], { cwd });
   t.is(r.code, 2);
   t.is(r.stdout, "");

@@ -7,7 +7,10 @@
 import test from "ava";
 import { writeFixture } from "./lib/fixture.js";
 import { addPeer, cloneAs, commitAll, gitIn, gitTry, originRepo } from "./lib/clones.js";
+import { removeScratch } from "./lib/scratch.js";
 import { jsonl, run } from "./lib/run.js";
+
+test.after.always(removeScratch);
 
 /** An origin holding the fixture store, and clones for alice (a) and bob (b) that know each other. */
 async function pair(): Promise<{ a: string; b: string }> {

@@ -11,7 +11,10 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type FixtureIssue, writeIssues } from "./lib/fixture.js";
 import { addPeer, cloneAs, commitAll, gitIn, gitTry, originRepo } from "./lib/clones.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
 import { jsonl, run, tempRepo } from "./lib/run.js";
+
+test.after.always(removeScratch);
 
 /** A uuid v4 that does not sort with k (so id order and creation order differ). */
 function hashId(k: number): string {
@@ -55,7 +58,7 @@ test("the shuffles really create the issues in different orders, with ties on cr
 
 for (const [name, order] of ORDERS) {
   test(`forge-issue numbers the same set identically when created ${name}`, async (t) => {
-    const cwd = tempRepo();
+    const cwd = scratch(tempRepo());
     await writeIssues(cwd, order);
     const r = await run("forge-issue", ["list", "--state", "all", "--limit", "100", "--json", "number,id"], { cwd });
     t.is(r.code, 0, r.stderr);
@@ -147,7 +150,7 @@ test("two clones that create issues and pull from each other agree on every numb
 });
 
 test("deleting .forge/.cache changes no number", async (t) => {
-  const cwd = tempRepo();
+  const cwd = scratch(tempRepo());
   await writeIssues(cwd, shuffled(SET, 7));
   const before = await numbers(cwd);
   const ids = await viewIds(cwd, 12);

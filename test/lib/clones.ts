@@ -8,6 +8,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tempRepo } from "./run.js";
+import { scratch } from "./scratch.js";
 
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_TERMINAL_PROMPT: "0" };
 
@@ -24,7 +25,7 @@ export function gitTry(dir: string, args: string[]): { code: number | null; out:
 
 /** A temp repo with an initialised store, committed: the shared origin. */
 export function originRepo(): string {
-  const dir = tempRepo("forge-origin-");
+  const dir = scratch(tempRepo("forge-origin-"));
   gitIn(dir, ["add", "-A"]);
   gitIn(dir, ["commit", "-q", "-m", "forge init"]);
   return dir;
@@ -35,7 +36,7 @@ export function originRepo(): string {
  * `git pull` merges (git asks otherwise when branches have diverged).
  */
 export function cloneAs(origin: string, user: string): string {
-  const dir = join(realpathSync(mkdtempSync(join(tmpdir(), `forge-clone-${user}-`))), "repo");
+  const dir = join(scratch(realpathSync(mkdtempSync(join(tmpdir(), `forge-clone-${user}-`)))), "repo");
   gitIn(origin, ["clone", "-q", origin, dir]);
   gitIn(dir, ["config", "user.name", user]);
   gitIn(dir, ["config", "user.email", `${user}@example.com`]);

@@ -10,6 +10,7 @@ import {
   toFrontmatter, updateIssue, type Store,
 } from "@forge/core";
 import { tempRepo } from "./run.js";
+import { scratch } from "./scratch.js";
 
 /** One issue of a fixture store. */
 export interface FixtureIssue {
@@ -127,12 +128,12 @@ let template: Promise<string> | undefined;
  */
 export async function fixtureRepo(): Promise<string> {
   template ??= (async () => {
-    const dir = tempRepo("forge-fixture-");
+    const dir = scratch(tempRepo("forge-fixture-"));
     await writeFixture(dir);
     return dir;
   })();
   const src = await template;
-  const dst = realpathSync(mkdtempSync(join(tmpdir(), "forge-e2e-")));
+  const dst = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-e2e-"))));
   cpSync(src, dst, { recursive: true });
   return dst;
 }
