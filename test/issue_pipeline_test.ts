@@ -89,6 +89,27 @@ test("forge-issue close - reports a bad line on stderr, goes on, and exits 1", a
   t.is(errs.length, 2, r.stderr);
 });
 
+test("an empty list piped into close - closes nothing and exits 0", async (t) => {
+  const cwd = await fixtureRepo();
+  const r = await sh("forge-issue list --label nope --json | forge-issue close -", { cwd });
+  t.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
+});
+
+test("forge-issue comment - -F - is a usage error: stdin cannot carry both", async (t) => {
+  const cwd = await fixtureRepo();
+  const r = await sh("forge-issue list --json | forge-issue comment - -F -", { cwd });
+  t.is(r.code, 2);
+  t.is(r.stderr.split("\n").length, 2, r.stderr);
+});
+
+test("forge-issue archive - reports an already archived issue and archives the rest", async (t) => {
+  const cwd = await fixtureRepo();
+  const a = await run("forge-issue", ["archive", "-", "--json", "number,isArchived"], { cwd, input: '{"number":7}\n{"number":8}\n' });
+  t.is(a.code, 1);
+  t.deepEqual(jsonl(a.stdout), [{ isArchived: true, number: 8 }]);
+  t.regex(a.stderr, /^forge-issue archive: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\nArchived issue #8 \(Question about setup\)\n$/);
+});
+
 test("forge issue list dispatches to forge-issue list with the same output", async (t) => {
   const cwd = await fixtureRepo();
   for (const args of [["list"], ["list", "--state", "all", "--json"], ["view", "1"], ["list", "--jq", ".[].number"]]) {
