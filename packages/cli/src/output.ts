@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { ForgeError, UsageError } from "@forge/core";
-import type { Io } from "./io.js";
+import { type Io, useColor } from "./io.js";
 import { formatTable } from "./table.js";
 
 /** A writer over stdout that respects back-pressure and swallows EPIPE. */
@@ -72,8 +72,8 @@ export interface RenderOptions<R> {
   jq?: string;
   /** jq gets one object instead of an array (a single-ref `view`). */
   single?: boolean;
-  /** Human output: a table row per record… */
-  row?: (rec: R, tty: boolean) => string[];
+  /** Human output: a table row per record (`color`: a TTY without NO_COLOR)… */
+  row?: (rec: R, tty: boolean, color: boolean) => string[];
   /** …or a block of text per record. */
   text?: (rec: R, tty: boolean) => string;
   /** Column headers for the TTY table. */
@@ -136,12 +136,13 @@ export async function emit<R extends object>(io: Io, out: Out, records: AsyncIte
   } else if (opts.row) {
     if (tty) {
       const rows: string[][] = [];
-      for await (const r of records) rows.push(opts.row(r, true));
+      const color = useColor(io);
+      for await (const r of records) rows.push(opts.row(r, true, color));
       if (rows.length) await out.write(formatTable(opts.header ? [opts.header, ...rows] : rows));
     } else {
       for await (const r of records) {
         if (out.closed) break;
-        await out.write(opts.row(r, false).join("\t") + "\n");
+        await out.write(opts.row(r, false, false).join("\t") + "\n");
       }
     }
   } else if (opts.text) {

@@ -65,11 +65,11 @@ export function wantsComments(req: JsonRequest | null, byDefault: boolean): bool
   return req.fields ? req.fields.includes("comments") : byDefault;
 }
 
-/** A list row: `#12 title labels updated` on a TTY, `12 STATE title labels updated` off it. */
-export function issueRow(i: IssueJson, tty: boolean): string[] {
+/** A list row: `#12 title labels updated` on a TTY (coloured unless NO_COLOR), `12 STATE title labels updated` off it. */
+export function issueRow(i: IssueJson, tty: boolean, color = false): string[] {
   const labels = i.labels.map((l) => l.name).join(", ");
   if (!tty) return [String(i.number), i.state, i.title, labels, i.updatedAt];
-  return [paint(`#${i.number}`, i.state === "OPEN" ? 32 : 35, tty), i.title, labels, i.updatedAt];
+  return [paint(`#${i.number}`, i.state === "OPEN" ? 32 : 35, color), i.title, labels, i.updatedAt];
 }
 
 /** Render options for commands that print issue records. */
