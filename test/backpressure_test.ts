@@ -21,14 +21,14 @@ test.before(() => {
 
 test("forge-issue list --json | (sleep 2; cat) | wc -l delivers all 10,000 lines", async (t) => {
   const r = await sh("forge-issue list --json --limit 100000 | (sleep 2; cat) | wc -l", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stdout.trim(), String(N));
   t.is(r.stderr, "");
 });
 
 test("forge-issue list --json into a slow reader delivers every record whole and in order", async (t) => {
   const r = await sh("forge-issue list --json number,id,title --limit 100000 | (sleep 2; cat)", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stderr, "");
   const rows = jsonl(r.stdout);
   t.is(rows.length, N);
@@ -39,21 +39,21 @@ test("forge-issue list --json into a slow reader delivers every record whole and
 
 test("forge-issue list (human) into a slow reader delivers all 10,000 rows", async (t) => {
   const r = await sh("forge-issue list --limit 100000 | (sleep 2; cat) | wc -l", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stdout.trim(), String(N));
   t.is(r.stderr, "");
 });
 
 test("forge-issue list --jq into a slow reader delivers all 10,000 lines", async (t) => {
   const r = await sh("forge-issue list --limit 100000 --jq '.[].number' | (sleep 2; cat) | wc -l", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stdout.trim(), String(N));
   t.is(r.stderr, "");
 });
 
 test("forge-issue list --json | head -1 exits 0 with no stderr, under pipefail", async (t) => {
   const r = await sh("forge-issue list --json --limit 100000 | head -1", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stderr, "");
   t.deepEqual(jsonl(r.stdout).map((x) => x.number), [N]);
 });
@@ -66,14 +66,14 @@ test("forge-issue list --json | head -1: forge-issue's own status is 0", async (
 
 test("forge-issue list | head -1 (human) exits 0 with no stderr", async (t) => {
   const r = await sh("forge-issue list --limit 100000 | head -1", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stderr, "");
   t.is(r.stdout, `${N}\tOPEN\tIssue ${N - 1}\t${(N - 1) % 2 ? "" : "bug"}\t2021-01-01T02:46:39Z\n`);
 });
 
 test("forge issue list --json | head -1 exits 0 through the dispatcher too", async (t) => {
   const r = await sh("forge issue list --json number --limit 100000 | head -1", { cwd: repo });
-  t.is(r.code, 0);
+  t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stderr, "");
   t.is(r.stdout, `{"number":${N}}\n`);
 });
