@@ -102,8 +102,9 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
 }
 
 /**
- * Check positionals against the declared ones and put them under their names.
- * @throws UsageError for a missing or extra positional
+ * Check positionals against the declared ones and put them under their
+ * names, and check that required flags are there.
+ * @throws UsageError for a missing or extra positional, or a missing required flag
  */
 export function bindPositionals(parsed: Parsed, defs: FlagsDef): void {
   const pos = Object.entries(defs).filter(([, d]) => d.type === "positional");
@@ -113,6 +114,9 @@ export function bindPositionals(parsed: Parsed, defs: FlagsDef): void {
     if (v === undefined && d.required) throw new UsageError(`missing <${d.valueHint ?? name}>`);
     parsed[name] = v;
   });
+  for (const [name, d] of Object.entries(defs)) {
+    if (d.type !== "positional" && d.required && parsed[name] === undefined) throw new UsageError(`missing --${name}`);
+  }
 }
 
 /** The aliases of a flag, as a list. */

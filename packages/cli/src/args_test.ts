@@ -57,3 +57,8 @@ test("bindPositionals() rejects a missing and an extra positional", (t) => {
   bindPositionals(p, defs);
   t.is(p.ref, "7");
 });
+
+test("bindPositionals() rejects a missing required flag", (t) => {
+  const d: FlagsDef = { title: { type: "string", required: true } };
+  t.throws(() => bindPositionals(parseArgv([], d), d), { message: "missing --title" });
+});
