@@ -47,27 +47,56 @@ export function compareOrder(a: { createdAt: string; ref: { id: string } }, b: {
  */
 export async function entityOrder(store: Store, kind: KindLayout, schema: EntitySchema): Promise<Order> {
   const refs = listEntityRefs(store, kind);
-  const cached = readCache(store, kind);
-  const entries: OrderEntry[] = [];
+  const cache = readCache(store, kind);
+  const known: OrderEntry[] = [];
+  const fresh: OrderEntry[] = [];
   const errors: Error[] = [];
-  let fresh = 0;
   for (const ref of refs) {
-    const at = cached.get(ref.id);
-    if (at !== undefined && !ref.escapes) {
-      entries.push({ ref, createdAt: at });
+    const line = cache.line.get(ref.id);
+    if (line !== undefined && !ref.escapes) {
+      known.push({ ref, createdAt: cache.createdAt[line]! });
       continue;
     }
     try {
       const e = await loadEntity(store, kind, schema, ref);
-      entries.push({ ref, createdAt: e.data.createdAt as string });
-      fresh++;
+      fresh.push({ ref, createdAt: e.data.createdAt as string });
     } catch (err) {
       errors.push(err as Error);
     }
   }
-  entries.sort(compareOrder);
-  if (fresh > 0 || cached.size !== entries.length) writeCache(store, kind, entries);
+  const entries = merge(inCacheOrder(known, cache), fresh.sort(compareOrder));
+  if (fresh.length > 0 || cache.line.size !== known.length) writeCache(store, kind, entries);
   return { entries, errors };
+}
+
+/**
+ * Sort entries found in the cache. The cache is written sorted, so its line
+ * positions give the order in one pass; an unsorted or odd cache is sorted
+ * the slow way.
+ */
+function inCacheOrder(known: OrderEntry[], cache: Cache): OrderEntry[] {
+  if (!cache.sorted) return known.sort(compareOrder);
+  const slots: Array<OrderEntry | undefined> = new Array(cache.createdAt.length);
+  for (const e of known) {
+    const i = cache.line.get(e.ref.id)!;
+    if (slots[i] !== undefined) return known.sort(compareOrder); // the same id twice (live and archived)
+    slots[i] = e;
+  }
+  const out: OrderEntry[] = [];
+  for (const e of slots) if (e !== undefined) out.push(e);
+  return out;
+}
+
+/** Merge two sorted lists. */
+function merge(a: OrderEntry[], b: OrderEntry[]): OrderEntry[] {
+  if (b.length === 0) return a;
+  const out: OrderEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(compareOrder(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
 
 /**
@@ -87,19 +116,32 @@ export function writeCache(store: Store, kind: KindLayout, entries: readonly Ord
   }
 }
 
-function readCache(store: Store, kind: KindLayout): Map<string, string> {
-  const m = new Map<string, string>();
+/** The cache as read: id → line, createdAt by line; `sorted` when every line sorts after the one before. */
+interface Cache {
+  readonly line: Map<string, number>;
+  readonly createdAt: string[];
+  readonly sorted: boolean;
+}
+
+function readCache(store: Store, kind: KindLayout): Cache {
+  const cache: Cache = { line: new Map(), createdAt: [], sorted: true };
   let text: string;
   try {
     text = readFileSync(join(cacheDir(store), `${kind.plural}.order`), "utf8");
   } catch {
-    return m;
+    return cache;
   }
+  // Lines are fixed-width "<createdAt> <id>", so comparing lines compares (createdAt, id).
+  let prev = "";
+  let sorted = true;
   for (const line of text.split("\n")) {
-    const sp = line.indexOf(" ");
-    if (sp === 20 && line.length === 57) m.set(line.slice(21), line.slice(0, 20));
+    if (line.indexOf(" ") !== 20 || line.length !== 57) continue;
+    if (line <= prev) sorted = false;
+    prev = line;
+    cache.line.set(line.slice(21), cache.createdAt.length);
+    cache.createdAt.push(line.slice(0, 20));
   }
-  return m;
+  return { ...cache, sorted };
 }
 
 /**
@@ -107,7 +149,7 @@ function readCache(store: Store, kind: KindLayout): Map<string, string> {
  * ranked every file anyway).
  */
 export function refreshCache(store: Store, kind: KindLayout, entries: readonly OrderEntry[]): void {
-  const cached = readCache(store, kind);
-  if (cached.size === entries.length && entries.every((e) => cached.get(e.ref.id) === e.createdAt)) return;
+  const { line, createdAt } = readCache(store, kind);
+  if (line.size === entries.length && entries.every((e) => createdAt[line.get(e.ref.id) ?? -1] === e.createdAt)) return;
   writeCache(store, kind, entries);
 }
