@@ -4,6 +4,7 @@
  */
 import { realpathSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { isUuid } from "../time.js";
 import { findStore, type FindStoreOptions } from "./find_store.js";
 
 /** An open store. */
@@ -54,12 +55,14 @@ export function archiveDir(store: Store, kind: KindLayout): string {
 
 /** The folder of one entity, live or archived. */
 export function entityDir(store: Store, kind: KindLayout, id: string, archived = false): string {
-  return join(archived ? archiveDir(store, kind) : kindDir(store, kind), id);
+  const base = archived ? archiveDir(store, kind) : kindDir(store, kind);
+  // A uuid needs no normalising: concatenation is join() without its cost (list calls this 10,000 times).
+  return isUuid(id) ? base + sep + id : join(base, id);
 }
 
 /** The owning file of one entity. */
 export function entityFile(store: Store, kind: KindLayout, id: string, archived = false): string {
-  return join(entityDir(store, kind, id, archived), kind.file);
+  return entityDir(store, kind, id, archived) + sep + kind.file;
 }
 
 /** The append-only comments folder of one entity. */
@@ -82,12 +85,18 @@ export function cacheDir(store: Store): string {
   return join(store.dir, ".cache");
 }
 
+// "//", "/./", "/../", or a trailing "/", "/." or "/..": a path relative() would normalise.
+const NOT_NORMAL = /\/\.{0,2}(?:\/|$)/;
+
 /**
  * A path for messages: relative to the repository root, e.g.
  * `.forge/issues/<id>/issue.md`. Never absolute, so errors do not leak the
  * machine's layout (SEC-10).
  */
 export function displayPath(store: Store, abs: string): string {
+  // Fast path: a normalised path under the root is the root plus "/" plus the answer.
+  const n = store.root.length;
+  if (sep === "/" && abs.charCodeAt(n) === 47 && abs.startsWith(store.root) && !NOT_NORMAL.test(abs)) return abs.slice(n + 1);
   const r = relative(store.root, abs);
   return sep === "/" ? r : r.split(sep).join("/");
 }
