@@ -59,10 +59,9 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
       ctx.log.error(err);
     }
   }
-  const order: OrderEntry[] = loaded.map((e) => ({ ref: e.ref, createdAt: e.data.createdAt as string }));
+  const order: Array<OrderEntry & { e: LoadedEntity }> = loaded.map((e) => ({ ref: e.ref, createdAt: e.data.createdAt as string, e }));
   order.sort(compareOrder);
   refreshCache(store, ISSUES, order);
-  const number = new Map(order.map((e, i) => [e.ref.id, i + 1]));
   const terms = (opts.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const match = (e: LoadedEntity): boolean => {
     const d = e.data;
@@ -78,12 +77,14 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
     }
     return true;
   };
-  const hits = loaded.filter(match).sort((a, b) => number.get(b.ref.id)! - number.get(a.ref.id)!).slice(0, opts.limit);
+  // Newest first is the order backwards; an issue's number is its index + 1.
+  const hits: number[] = [];
+  for (let i = order.length - 1; i >= 0 && hits.length < opts.limit; i--) if (match(order[i]!.e)) hits.push(i);
   const defs = await issues.defs();
   const records: IssueJson[] = [];
-  for (const e of hits) {
-    const n = number.get(e.ref.id)!;
-    records.push(withComments ? await issues.json(e, n, true) : issueToJson(e, n, defs));
+  for (const i of hits) {
+    const e = order[i]!.e;
+    records.push(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
   }
   return { records, failed };
 }
