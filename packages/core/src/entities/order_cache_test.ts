@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
@@ -35,6 +35,7 @@ test("entityOrder() ranks by (createdAt, id) without a cache and writes one", as
   const { store, want } = makeStore(20);
   t.deepEqual(await ids(store), want);
   t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 20);
+  t.deepEqual(readdirSync(cacheDir(store)).sort(), [".gitignore", "issues.order"]);
 });
 
 test("entityOrder() gives the same order from its own cache", async (t) => {
