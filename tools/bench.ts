@@ -11,7 +11,7 @@
  * Writes `.bench/results.json`.
  */
 import { spawnSync } from "node:child_process";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -171,6 +171,7 @@ function table(rs: Result[]): string {
   return [fmt(head), ...rows.map(fmt)].join("\n") + "\n";
 }
 
+const load0 = loadavg()[0]!.toFixed(1);
 const t0 = performance.now();
 const big = freshStore(`issues-${ISSUES}`, ISSUES);
 const small = freshStore("issues-1", 1);
@@ -188,7 +189,8 @@ for (const c of cases(big, small)) {
     process.stderr.write(`  ${c.name}: ABORTED: ${(err as Error).message}\n`);
   }
 }
-process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}\n` + table(results));
+const load = loadavg()[0]!.toFixed(1);
+process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` + table(results));
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
-const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, warmup: WARMUP, issues: ISSUES };
+const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES };
 writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, results, aborted }, null, 2) + "\n");
