@@ -46,7 +46,8 @@ export async function loadEntity(store: Store, kind: KindLayout, schema: EntityS
   if (ref.escapes) throw new InvalidFileError(displayPath(store, path), "folder is a symlink out of .forge/ (refused)");
   const f = await loadFile(store, schema, path);
   if (f.data.id !== ref.id) throw new InvalidFileError(f.file, "does not match its folder name", "id");
-  return { ...f, ref };
+  // Spelled out: an object spread is slow in code that has not warmed up yet (list runs this 10,000 times).
+  return { path: f.path, file: f.file, data: f.data, extra: f.extra, body: f.body, warnings: f.warnings, ref };
 }
 
 /**
