@@ -117,7 +117,7 @@ export function writeCache(store: Store, kind: KindLayout, entries: readonly Ord
     // fsyncs of atomicWrite() cost a `create` at 10,000 issues more than the rest of the write.
     const path = join(dir, `${kind.plural}.order`);
     tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(tmp, entries.map((e) => `${e.createdAt} ${e.ref.id}\n`).join(""), { flag: "wx" });
+    writeFileSync(tmp, cacheText(entries), { flag: "wx" });
     renameSync(tmp, path);
   } catch {
     // A cache that cannot be written only costs time.
@@ -155,10 +155,18 @@ function readCache(store: Store, kind: KindLayout): Cache {
 
 /**
  * Write the cache only when it differs from `entries` (used by readers that
- * ranked every file anyway).
+ * ranked every file anyway); this also puts an unsorted cache back in order.
  */
 export function refreshCache(store: Store, kind: KindLayout, entries: readonly OrderEntry[]): void {
-  const { line, createdAt } = readCache(store, kind);
-  if (line.size === entries.length && entries.every((e) => createdAt[line.get(e.ref.id) ?? -1] === e.createdAt)) return;
-  writeCache(store, kind, entries);
+  let old = "";
+  try {
+    old = readFileSync(join(cacheDir(store), `${kind.plural}.order`), "utf8");
+  } catch {
+    // none yet
+  }
+  if (old !== cacheText(entries)) writeCache(store, kind, entries);
+}
+
+function cacheText(entries: readonly OrderEntry[]): string {
+  return entries.map((e) => `${e.createdAt} ${e.ref.id}\n`).join("");
 }

@@ -1,10 +1,10 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
 import { createIssue } from "./issue.js";
-import { entityOrder } from "./order.js";
+import { entityOrder, refreshCache } from "./order.js";
 import { ISSUE } from "./schema.js";
 
 const ORDER = (s: Store) => join(cacheDir(s), "issues.order");
@@ -81,4 +81,16 @@ test("entityOrder() drops cached ids whose folders are gone and counts archived 
   t.deepEqual(o.entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
   t.true(o.entries[3]!.ref.archived);
   t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 9);
+});
+
+test("refreshCache() leaves a matching cache alone and sorts a shuffled one", async (t) => {
+  const { store } = makeStore(10);
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  const sorted = readFileSync(ORDER(store), "utf8");
+  const ino = statSync(ORDER(store)).ino;
+  refreshCache(store, ISSUES, o.entries);
+  t.is(statSync(ORDER(store)).ino, ino);
+  writeFileSync(ORDER(store), sorted.split("\n").filter(Boolean).reverse().join("\n") + "\n");
+  refreshCache(store, ISSUES, o.entries);
+  t.is(readFileSync(ORDER(store), "utf8"), sorted);
 });
