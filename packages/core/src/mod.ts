@@ -21,7 +21,7 @@ export {
   CI_RUN, COMMENT, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
   type EntitySchema, type FieldSpec, type Validated,
 } from "./entities/schema.js";
-export { loadEntity, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
+export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry } from "./entities/order.js";
 export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {

@@ -1,6 +1,6 @@
 
 import {
-  compareOrder, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, refreshCache, UsageError,
+  compareOrder, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, loadEntityFast, refreshCache, UsageError,
   type IssueJson, type LoadedEntity, type OrderEntry,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
@@ -51,7 +51,7 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   let failed = 0;
   for (const ref of listEntityRefs(store, ISSUES)) {
     try {
-      const e = await loadEntity(store, ISSUES, ISSUE, ref);
+      const e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
       for (const w of e.warnings) ctx.log.warn(w);
       loaded.push(e);
     } catch (err) {
