@@ -3,7 +3,7 @@
  * knows where things live under `.forge/` (DESIGN §3).
  */
 import { realpathSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { isUuid } from "../time.js";
 import { findStore, type FindStoreOptions } from "./find_store.js";
 
@@ -25,9 +25,10 @@ export function openStore(opts: FindStoreOptions = {}): Store {
   return storeAt(findStore(opts));
 }
 
-/** A store handle for a known `.forge/` folder. */
+/** A store handle for a known `.forge/` folder (made absolute and normalised). */
 export function storeAt(dir: string): Store {
-  return { dir, root: dirname(dir), real: realpathSync(dir) };
+  const abs = resolve(dir);
+  return { dir: abs, root: dirname(abs), real: realpathSync(abs) };
 }
 
 /** Where one kind of folder-per-entity record lives. */
@@ -45,12 +46,13 @@ export const ISSUES: KindLayout = { plural: "issues", file: "issue.md", noun: "i
 
 /** The live folder of a kind. */
 export function kindDir(store: Store, kind: KindLayout): string {
-  return join(store.dir, kind.plural);
+  // Concatenation: `store.dir` is normalised (storeAt) and the names are plain (list calls this per file).
+  return store.dir + sep + kind.plural;
 }
 
 /** The archive folder of a kind (`.forge/archive/<kind>/`). */
 export function archiveDir(store: Store, kind: KindLayout): string {
-  return join(store.dir, "archive", kind.plural);
+  return store.dir + sep + "archive" + sep + kind.plural;
 }
 
 /** The folder of one entity, live or archived. */
