@@ -9,7 +9,7 @@
  * no answer.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
@@ -64,8 +64,17 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
       errors.push(err as Error);
     }
   }
-  const entries = merge(inCacheOrder(known, cache), fresh.sort(compareOrder));
-  if (fresh.length > 0 || cache.line.size !== known.length) writeCache(store, kind, entries);
+  const sorted = inCacheOrder(known, cache);
+  fresh.sort(compareOrder);
+  // The usual `create`: the cache is whole and sorted and the new issues are the newest, so they are appended.
+  const newest = sorted.length === 0 || fresh.length === 0 || compareOrder(sorted[sorted.length - 1]!, fresh[0]!) < 0;
+  if (newest && cache.clean && cache.line.size === known.length) {
+    const entries = fresh.length ? sorted.concat(fresh) : sorted;
+    if (fresh.length > 0) appendCache(store, kind, fresh, entries);
+    return { entries, errors };
+  }
+  const entries = merge(sorted, fresh);
+  writeCache(store, kind, entries);
   return { entries, errors };
 }
 
@@ -125,15 +134,30 @@ export function writeCache(store: Store, kind: KindLayout, entries: readonly Ord
   }
 }
 
-/** The cache as read: id → line, createdAt by line; `sorted` when every line sorts after the one before. */
+/** Add `fresh` (all newer than the cache's last line) to the cache, else write `all`. */
+function appendCache(store: Store, kind: KindLayout, fresh: readonly OrderEntry[], all: readonly OrderEntry[]): void {
+  try {
+    // A short append; a torn or interleaved line is malformed and ignored by readCache().
+    appendFileSync(join(cacheDir(store), `${kind.plural}.order`), cacheText(fresh));
+  } catch {
+    writeCache(store, kind, all);
+  }
+}
+
+/**
+ * The cache as read: id → line, createdAt by line; `sorted` when every line
+ * sorts after the one before; `clean` when sorted and every line is well formed
+ * (so more lines may be appended).
+ */
 interface Cache {
   readonly line: Map<string, number>;
   readonly createdAt: string[];
   readonly sorted: boolean;
+  readonly clean: boolean;
 }
 
 function readCache(store: Store, kind: KindLayout): Cache {
-  const cache: Cache = { line: new Map(), createdAt: [], sorted: true };
+  const cache: Cache = { line: new Map(), createdAt: [], sorted: true, clean: true };
   let text: string;
   try {
     text = readFileSync(join(cacheDir(store), `${kind.plural}.order`), "utf8");
@@ -143,14 +167,20 @@ function readCache(store: Store, kind: KindLayout): Cache {
   // Lines are fixed-width "<createdAt> <id>", so comparing lines compares (createdAt, id).
   let prev = "";
   let sorted = true;
-  for (const line of text.split("\n")) {
-    if (line.indexOf(" ") !== 20 || line.length !== 57) continue;
+  let malformed = 0;
+  const lines = text.split("\n");
+  if (lines.pop() !== "") malformed++; // a torn last line
+  for (const line of lines) {
+    if (line.indexOf(" ") !== 20 || line.length !== 57) {
+      malformed++;
+      continue;
+    }
     if (line <= prev) sorted = false;
     prev = line;
     cache.line.set(line.slice(21), cache.createdAt.length);
     cache.createdAt.push(line.slice(0, 20));
   }
-  return { ...cache, sorted };
+  return { ...cache, sorted, clean: sorted && malformed === 0 };
 }
 
 /**

@@ -94,3 +94,26 @@ test("refreshCache() leaves a matching cache alone and sorts a shuffled one", as
   refreshCache(store, ISSUES, o.entries);
   t.is(readFileSync(ORDER(store), "utf8"), sorted);
 });
+
+test("entityOrder() appends the newest issues to a whole, sorted cache", async (t) => {
+  const { store, want } = makeStore(10);
+  await ids(store);
+  const before = readFileSync(ORDER(store), "utf8");
+  const ino = statSync(ORDER(store)).ino;
+  const id = "ffffffff-0000-4000-8000-000000000003";
+  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
+  t.deepEqual(await ids(store), [...want, id]);
+  t.is(statSync(ORDER(store)).ino, ino);
+  t.is(readFileSync(ORDER(store), "utf8"), `${before}2026-06-01T00:00:00Z ${id}\n`);
+  t.deepEqual(await ids(store), [...want, id]);
+});
+
+test("entityOrder() ignores a torn last line of the cache and still ranks every issue", async (t) => {
+  const { store, want } = makeStore(10);
+  await ids(store);
+  const whole = readFileSync(ORDER(store), "utf8");
+  writeFileSync(ORDER(store), whole.slice(0, -20));
+  t.deepEqual(await ids(store), want);
+  t.is(readFileSync(ORDER(store), "utf8"), whole); // rewritten, not appended to
+  t.deepEqual(await ids(store), want);
+});
