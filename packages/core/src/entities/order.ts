@@ -51,10 +51,18 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const known: OrderEntry[] = [];
   const fresh: OrderEntry[] = [];
   const errors: Error[] = [];
+  // The cache is written sorted, so its line numbers place the cached entries in one pass.
+  const slots: Array<OrderEntry | undefined> = new Array(cache.sorted ? cache.createdAt.length : 0);
+  let placed = cache.sorted;
   for (const ref of refs) {
     const line = cache.line.get(ref.id);
     if (line !== undefined && !ref.escapes) {
-      known.push({ ref, createdAt: cache.createdAt[line]! });
+      const e = { ref, createdAt: cache.createdAt[line]! };
+      known.push(e);
+      if (placed) {
+        if (slots[line] !== undefined) placed = false; // the same id twice (live and archived)
+        slots[line] = e;
+      }
       continue;
     }
     try {
@@ -64,7 +72,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
       errors.push(err as Error);
     }
   }
-  const sorted = inCacheOrder(known, cache);
+  const sorted = placed ? slots.filter((e) => e !== undefined) : known.sort(compareOrder);
   fresh.sort(compareOrder);
   // The usual `create`: the cache is whole and sorted and the new issues are the newest, so they are appended.
   const newest = sorted.length === 0 || fresh.length === 0 || compareOrder(sorted[sorted.length - 1]!, fresh[0]!) < 0;
@@ -76,24 +84,6 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const entries = merge(sorted, fresh);
   writeCache(store, kind, entries);
   return { entries, errors };
-}
-
-/**
- * Sort entries found in the cache. The cache is written sorted, so its line
- * positions give the order in one pass; an unsorted or odd cache is sorted
- * the slow way.
- */
-function inCacheOrder(known: OrderEntry[], cache: Cache): OrderEntry[] {
-  if (!cache.sorted) return known.sort(compareOrder);
-  const slots: Array<OrderEntry | undefined> = new Array(cache.createdAt.length);
-  for (const e of known) {
-    const i = cache.line.get(e.ref.id)!;
-    if (slots[i] !== undefined) return known.sort(compareOrder); // the same id twice (live and archived)
-    slots[i] = e;
-  }
-  const out: OrderEntry[] = [];
-  for (const e of slots) if (e !== undefined) out.push(e);
-  return out;
 }
 
 /** Merge two sorted lists. */

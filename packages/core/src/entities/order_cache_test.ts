@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
@@ -116,4 +116,14 @@ test("entityOrder() ignores a torn last line of the cache and still ranks every 
   t.deepEqual(await ids(store), want);
   t.is(readFileSync(ORDER(store), "utf8"), whole); // rewritten, not appended to
   t.deepEqual(await ids(store), want);
+});
+
+test("entityOrder() ranks an id found both live and archived twice, with or without a cache", async (t) => {
+  const { store, want } = makeStore(6);
+  await ids(store);
+  mkdirSync(join(store.dir, "archive", "issues"), { recursive: true });
+  cpSync(entityDir(store, ISSUES, want[2]!), entityDir(store, ISSUES, want[2]!, true), { recursive: true });
+  const twice = [...want.slice(0, 3), want[2]!, ...want.slice(3)];
+  t.deepEqual(await ids(store), twice);
+  t.deepEqual(await ids(store), twice);
 });
