@@ -13,7 +13,7 @@ const dir = tmpdir("forge-demo-");
 cd(dir);
 const step = async (title, script) => {
   console.log(`\n$ ${title}`);
-  const out = await $({ nothrow: true, quiet: true })`bash -o pipefail -c ${script}`;
+  const out = await $({ nothrow: true, quiet: true })`bash --norc --noprofile -o pipefail -c ${script}`;
   process.stdout.write(out.stdout);
   if (out.stderr) process.stdout.write(out.stderr.replace(/^(?=.)/gm, "  (stderr) "));
   if (out.exitCode !== 0) console.log(`  (exit ${out.exitCode})`);

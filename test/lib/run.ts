@@ -67,7 +67,8 @@ export function run(cmd: string, args: string[], opts: RunOptions): Promise<Ran>
 
 /** Run a shell pipeline (bash -c) in `cwd`, bin/ on PATH. Only for fixed test text, never user input. */
 export function sh(script: string, opts: RunOptions): Promise<Ran> {
-  return run("bash", ["-o", "pipefail", "-c", script], opts);
+  // --norc: Node's stdio pipes are sockets, and Debian's bash then reads ~/.bashrc as if started by sshd.
+  return run("bash", ["--norc", "--noprofile", "-o", "pipefail", "-c", script], opts);
 }
 
 /** A new temp git repository with an initialised store; returns its path. */

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { ForgeError, UsageError } from "@forge/core";
-import type { Io } from "./io.js";
+import { type Io, useColor } from "./io.js";
 import { formatTable } from "./table.js";
 
 /** A writer over stdout that respects back-pressure and swallows EPIPE. */
@@ -42,8 +42,23 @@ export class Out {
       }
       throw err;
     }
-    if (!ok && !this.closed) await Promise.race([once(this.#stream, "drain"), once(this.#stream, "close")]).catch(() => undefined);
+    if (!ok && !this.closed) await drained(this.#stream);
   }
+}
+
+/** Wait for `drain` (or the stream's end), leaving no listener behind. */
+function drained(s: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      s.off("drain", done);
+      s.off("close", done);
+      s.off("error", done);
+      resolve();
+    };
+    s.on("drain", done);
+    s.on("close", done);
+    s.on("error", done);
+  });
 }
 
 /** `--json [fields]`: `null` fields means every field. */
@@ -57,8 +72,8 @@ export interface RenderOptions<R> {
   jq?: string;
   /** jq gets one object instead of an array (a single-ref `view`). */
   single?: boolean;
-  /** Human output: a table row per record… */
-  row?: (rec: R, tty: boolean) => string[];
+  /** Human output: a table row per record (`color`: a TTY without NO_COLOR)… */
+  row?: (rec: R, tty: boolean, color: boolean) => string[];
   /** …or a block of text per record. */
   text?: (rec: R, tty: boolean) => string;
   /** Column headers for the TTY table. */
@@ -78,10 +93,20 @@ export function parseJsonFields(value: string | undefined, all: readonly string[
   return { fields };
 }
 
-/** Whether a token is a field list (so `--json` may take it as its value). */
+/**
+ * Whether `--json` takes the next token as its value: a list of known fields,
+ * or anything shaped like a field list that cannot be a ref (a number, `#12`,
+ * a hex id prefix, `-`). So `--json titel` is a usage error that lists the
+ * fields (as in gh) rather than a stray argument, and `--json 12` still
+ * leaves `12` as the ref.
+ * @example isFieldList(["title"])("titel") // true (parseJsonFields then rejects it)
+ */
 export function isFieldList(all: readonly string[]): (tok: string) => boolean {
-  return (tok) => tok.split(",").every((f) => all.includes(f));
+  return (tok) => tok.split(",").every((f) => all.includes(f)) || (FIELD_LIST.test(tok) && !HEX_REF.test(tok));
 }
+
+const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(?:,[A-Za-z_][A-Za-z0-9_]*)*,?$/;
+const HEX_REF = /^[0-9a-f]+$/;
 
 /** Keep only `sorted` fields (gh prints the keys sorted, whatever order they were asked in). */
 function project(rec: Record<string, unknown>, sorted: string[] | null): Record<string, unknown> {
@@ -112,12 +137,13 @@ export async function emit<R extends object>(io: Io, out: Out, records: AsyncIte
   } else if (opts.row) {
     if (tty) {
       const rows: string[][] = [];
-      for await (const r of records) rows.push(opts.row(r, true));
+      const color = useColor(io);
+      for await (const r of records) rows.push(opts.row(r, true, color));
       if (rows.length) await out.write(formatTable(opts.header ? [opts.header, ...rows] : rows));
     } else {
       for await (const r of records) {
         if (out.closed) break;
-        await out.write(opts.row(r, false).join("\t") + "\n");
+        await out.write(opts.row(r, false, false).join("\t") + "\n");
       }
     }
   } else if (opts.text) {
@@ -136,12 +162,14 @@ async function runJq(io: Io, out: Out, expr: string, input: unknown, tty: boolea
     child.on("error", (err: NodeJS.ErrnoException) => reject(err.code === "ENOENT" ? new ForgeError("--jq needs jq on PATH", "E_NO_JQ", 1) : err));
   });
   await spawned;
+  // 'close' comes after stdout and stderr have both ended, so errText is whole.
+  const closed = once(child, "close");
   let errText = "";
   child.stderr.on("data", (d: Buffer) => (errText += d.toString()));
   child.stdin.on("error", () => undefined);
   child.stdin.end(JSON.stringify(input));
   for await (const chunk of child.stdout) await out.write((chunk as Buffer).toString());
-  const [code] = (child.exitCode !== null ? [child.exitCode] : await once(child, "close")) as [number | null];
+  const [code] = (await closed) as [number | null];
   if (code !== 0) {
     const line = errText.split("\n").find((l) => l.trim() !== "") ?? `exit ${code}`;
     throw new ForgeError(`jq: ${line.replace(/^jq: (error: )?/, "").slice(0, 200)}`, "E_JQ", 1);

@@ -21,8 +21,11 @@ export {
   CI_RUN, COMMENT, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
   type EntitySchema, type FieldSpec, type Validated,
 } from "./entities/schema.js";
+export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type CiSettings } from "./entities/ci_env.js";
+export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
+export { wikiTitle } from "./entities/wiki_page.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { compareOrder, entityOrder, refreshCache, writeCache, type Order, type OrderEntry } from "./entities/order.js";
+export { compareOrder, createdAtOf, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
@@ -32,3 +35,4 @@ export { resolveRef, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
 export { git, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
+export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";

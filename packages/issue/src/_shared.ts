@@ -6,21 +6,24 @@ import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import {
   entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
-  resolveRef, UsageError, type IssueContext, type IssueJson, type LoadedEntity, type OrderEntry, type Store,
+  resolveRef, UsageError, type IssueContext, type IssueJson, type LoadedEntity, type Order, type OrderEntry, type Store,
 } from "@forge/core";
 import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
 
 /** An open issue store with lazily loaded order and definitions. */
 export class Issues {
   readonly store: Store;
-  #order: OrderEntry[] | undefined;
+  #order: Order | undefined;
   #defs: IssueContext | undefined;
   constructor(io: Io) {
     this.store = openStore({ cwd: io.cwd, env: io.env });
   }
   /** The ranked issues (number = index + 1). */
   async order(): Promise<OrderEntry[]> {
-    return (this.#order ??= (await entityOrder(this.store, ISSUES, ISSUE)).entries);
+    return (await this.#ranked()).entries;
+  }
+  async #ranked(): Promise<Order> {
+    return (this.#order ??= await entityOrder(this.store, ISSUES, ISSUE));
   }
   /** Forget the order (after a create). */
   invalidate(): void {
@@ -32,7 +35,9 @@ export class Issues {
   }
   /** Resolve a ref and load the issue. */
   async get(ref: string): Promise<{ issue: LoadedEntity; number: number }> {
-    const r = resolveRef(await this.order(), ref, "issue");
+    const { entries, errors } = await this.#ranked();
+    // An id of an unreadable issue gets that file's error, not "no issue matches".
+    const r = resolveRef(entries, ref, "issue", errors);
     return { issue: await loadEntity(this.store, ISSUES, ISSUE, r.ref), number: r.number };
   }
   /** The gh-shaped JSON of a loaded issue. */
@@ -60,11 +65,11 @@ export function wantsComments(req: JsonRequest | null, byDefault: boolean): bool
   return req.fields ? req.fields.includes("comments") : byDefault;
 }
 
-/** A list row: `#12 title labels updated` on a TTY, `12 STATE title labels updated` off it. */
-export function issueRow(i: IssueJson, tty: boolean): string[] {
+/** A list row: `#12 title labels updated` on a TTY (coloured unless NO_COLOR), `12 STATE title labels updated` off it. */
+export function issueRow(i: IssueJson, tty: boolean, color = false): string[] {
   const labels = i.labels.map((l) => l.name).join(", ");
   if (!tty) return [String(i.number), i.state, i.title, labels, i.updatedAt];
-  return [paint(`#${i.number}`, i.state === "OPEN" ? 32 : 35, tty), i.title, labels, i.updatedAt];
+  return [paint(`#${i.number}`, i.state === "OPEN" ? 32 : 35, color), i.title, labels, i.updatedAt];
 }
 
 /** Render options for commands that print issue records. */

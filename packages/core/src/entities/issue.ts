@@ -181,15 +181,23 @@ export function addComment(store: Store, e: LoadedEntity, input: { body: string;
  * @throws InvalidFileError for a bad comment file
  */
 export async function loadComments(store: Store, e: LoadedEntity): Promise<CommentJson[]> {
-  const dir = commentsDir(store, ISSUES, e.ref.id, e.ref.archived);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)));
-  } catch {
-    return [];
-  }
+  const dirs = [commentsDir(store, ISSUES, e.ref.id, e.ref.archived)];
+  // Comments a merge left in the live folder of an archived issue (see listEntityRefs).
+  if (e.ref.archived) dirs.push(commentsDir(store, ISSUES, e.ref.id, false));
   const files: LoadedFile[] = [];
-  for (const n of names) files.push(await loadFile(store, COMMENT, join(dir, n)));
+  const seen = new Set<string>();
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)) && !seen.has(n));
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      seen.add(n);
+      files.push(await loadFile(store, COMMENT, join(dir, n)));
+    }
+  }
   return files
     .map((f) => ({ author: { login: f.data.author as string }, body: bodyOf(f.body), createdAt: f.data.createdAt as string, id: f.data.id as string }))
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));

@@ -12,7 +12,10 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listEntityRefs, type EntityRef } from "../store/entities_dir.js";
-import { cacheDir, type KindLayout, type Store } from "../store/store.js";
+import { parseFrontmatter } from "../frontmatter/parse.js";
+import { readStoreFile } from "../store/read_file.js";
+import { cacheDir, displayPath, entityFile, type KindLayout, type Store } from "../store/store.js";
+import { isTimestamp } from "../time.js";
 import { loadEntity } from "./load.js";
 import type { EntitySchema } from "./schema.js";
 
@@ -26,8 +29,14 @@ export interface OrderEntry {
 export interface Order {
   /** Sorted by `(createdAt, id)`; number = index + 1. */
   readonly entries: OrderEntry[];
-  /** One error per entity whose createdAt could not be read. */
-  readonly errors: Error[];
+  /** One per entity whose createdAt could not be read: the entity and why. */
+  readonly errors: Unranked[];
+}
+
+/** An entity left out of the order because its file could not be read. */
+export interface Unranked {
+  readonly ref: EntityRef;
+  readonly error: Error;
 }
 
 /**
@@ -50,7 +59,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const cache = readCache(store, kind);
   const known: OrderEntry[] = [];
   const fresh: OrderEntry[] = [];
-  const errors: Error[] = [];
+  const errors: Unranked[] = [];
   // The cache is written sorted, so its line numbers place the cached entries in one pass.
   const slots: Array<OrderEntry | undefined> = new Array(cache.sorted ? cache.createdAt.length : 0);
   let placed = cache.sorted;
@@ -69,7 +78,9 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
       const e = await loadEntity(store, kind, schema, ref);
       fresh.push({ ref, createdAt: e.data.createdAt as string });
     } catch (err) {
-      errors.push(err as Error);
+      const at = await createdAtOf(store, kind, ref);
+      if (at === undefined) errors.push({ ref, error: err as Error });
+      else fresh.push({ ref, createdAt: at });
     }
   }
   const sorted = placed ? slots.filter((e) => e !== undefined) : known.sort(compareOrder);
@@ -96,6 +107,23 @@ function merge(a: OrderEntry[], b: OrderEntry[]): OrderEntry[] {
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
   return out;
+}
+
+/**
+ * The createdAt of an entity whose file is invalid for another reason (a
+ * missing title, a bad label): enough to rank it, so one broken field does
+ * not shift every later number. `undefined` when even that cannot be read.
+ */
+export async function createdAtOf(store: Store, kind: KindLayout, ref: EntityRef): Promise<string | undefined> {
+  if (ref.escapes) return undefined;
+  try {
+    const path = entityFile(store, kind, ref.id, ref.archived);
+    const fm = await parseFrontmatter(readStoreFile(store, path), displayPath(store, path));
+    const at = fm.data.createdAt;
+    return fm.data.id === ref.id && isTimestamp(at) ? at : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -177,8 +177,10 @@ export const PR: EntitySchema = {
   kind: "pr",
   fields: [
     S("title", true), ID, { name: "state", type: { t: "enum", values: ["open", "closed", "merged"] }, required: true },
-    TS("closedAt"), TS("mergedAt"), S("author", true), S("baseRefName", true), S("headRefName", true),
-    { name: "isDraft", type: { t: "bool" } }, S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
+    // isDraft sits with the lifecycle fields: beside headSha, marking a PR ready
+    // in one clone and pushing a new patch in another would conflict.
+    TS("closedAt"), TS("mergedAt"), { name: "isDraft", type: { t: "bool" } }, S("author", true), S("baseRefName", true),
+    S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
     TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"),

@@ -1,6 +1,6 @@
-import { AmbiguousRefError, NotFoundError, UsageError } from "../errors.js";
+import { AmbiguousRefError, ForgeError, NotFoundError, UsageError } from "../errors.js";
 import type { EntityRef } from "../store/entities_dir.js";
-import type { OrderEntry } from "../entities/order.js";
+import type { OrderEntry, Unranked } from "../entities/order.js";
 
 /** A resolved ref: the entity and its derived number. */
 export interface Resolved {
@@ -18,14 +18,20 @@ const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/;
  * @param entries the kind's order (number = index + 1)
  * @param input the ref as typed
  * @param noun for messages, e.g. `issue`
+ * @param unranked entities left out of the order (unreadable files): an id
+ *   or prefix that matches only one of them throws that file's error, so the
+ *   message names the file instead of saying nothing matches
  * @returns the entity and its number
- * @throws UsageError for a malformed ref; NotFoundError; AmbiguousRefError
+ * @throws UsageError for a malformed ref; NotFoundError; AmbiguousRefError; the unranked entity's error
  * @example resolveRef(entries, "#2", "issue") // {ref: entries[1].ref, number: 2}
  */
-export function resolveRef(entries: readonly OrderEntry[], input: string, noun: string): Resolved {
+export function resolveRef(entries: readonly OrderEntry[], input: string, noun: string, unranked: readonly Unranked[] = []): Resolved {
   const n = NUMBER.exec(input);
   if (n) {
     const num = Number(n[1]);
+    // An unreadable file could rank anywhere: a number might name the wrong entity.
+    const u = unranked[0];
+    if (u) throw new ForgeError(`cannot resolve #${num} while numbers are uncertain (use an id): ${u.error.message}`, "E_UNCERTAIN_NUMBERS", 1);
     const e = entries[num - 1];
     if (!e) throw new NotFoundError(`no ${noun} #${num}`);
     return { ref: e.ref, number: num };
@@ -40,6 +46,9 @@ export function resolveRef(entries: readonly OrderEntry[], input: string, noun: 
     if (found >= 0) throw new AmbiguousRefError(`${noun} ref '${input}' matches more than one ${noun}`);
     found = i;
   }
-  if (found < 0) throw new NotFoundError(`no ${noun} matches '${input.slice(0, 40)}'`);
+  if (found < 0) {
+    const bad = unranked.find((u) => u.ref.id.startsWith(p));
+    throw bad ? bad.error : new NotFoundError(`no ${noun} matches '${input.slice(0, 40)}'`);
+  }
   return { ref: entries[found]!.ref, number: found + 1 };
 }

@@ -1,7 +1,7 @@
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { isUuid } from "../time.js";
-import { archiveDir, isInside, kindDir, type KindLayout, type Store } from "./store.js";
+import { archiveDir, entityFile, isInside, kindDir, type KindLayout, type Store } from "./store.js";
 
 /** One entity folder found on disk. */
 export interface EntityRef {
@@ -40,7 +40,27 @@ export function listEntityRefs(store: Store, kind: KindLayout): EntityRef[] {
       }
     }
   }
-  return out;
+  return oneRefPerId(store, kind, out);
+}
+
+/**
+ * One ref per id. A merge can leave an id in both places: one clone archived
+ * the entity while the other added a comment, so git moved the owning file
+ * to the archive and left `comments/<id>.md` in the live folder. Counting
+ * both would shift every later number. The folder that holds the owning file
+ * wins (the archived one when both do); the live folder's comments are still
+ * read (`loadComments`).
+ */
+function oneRefPerId(store: Store, kind: KindLayout, refs: EntityRef[]): EntityRef[] {
+  const archived = new Set(refs.filter((r) => r.archived).map((r) => r.id));
+  if (archived.size === 0) return refs;
+  const drop = new Set<EntityRef>();
+  for (const r of refs) {
+    if (r.archived || !archived.has(r.id)) continue;
+    const keepLive = existsSync(entityFile(store, kind, r.id)) && !existsSync(entityFile(store, kind, r.id, true));
+    drop.add(keepLive ? refs.find((x) => x.archived && x.id === r.id)! : r);
+  }
+  return drop.size ? refs.filter((r) => !drop.has(r)) : refs;
 }
 
 /** A folder that exists, is not a symlink out of the store. */

@@ -1,0 +1,75 @@
+import test from "ava";
+import { PassThrough, Writable } from "node:stream";
+import type { Io } from "./io.js";
+import { emit, Out, parseJsonFields } from "./output.js";
+
+function io(stdout: NodeJS.WritableStream & { isTTY?: boolean }): Io {
+  return { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: "/" };
+}
+
+test("Out delivers every byte to a slow reader (back-pressure)", async (t) => {
+  const got: Buffer[] = [];
+  const slow = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _enc, cb) {
+      got.push(chunk);
+      setTimeout(cb, 1);
+    },
+  });
+  const out = new Out(slow);
+  const line = JSON.stringify({ n: "x".repeat(100) }) + "\n";
+  for (let i = 0; i < 5000; i++) await out.write(line);
+  await out.flush();
+  await new Promise<void>((r) => slow.end(r));
+  t.is(Buffer.concat(got).length, line.length * 5000);
+});
+
+test("Out stops quietly when the reader goes away (EPIPE)", async (t) => {
+  const gone = new Writable({
+    write(_c, _e, cb) {
+      const err = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+      cb(err);
+    },
+  });
+  const out = new Out(gone);
+  for (let i = 0; i < 100; i++) await out.write("x".repeat(70000));
+  await out.flush();
+  t.true(out.closed);
+});
+
+test("emit() writes one compact JSON object per line, keys sorted, restricted to the asked fields", async (t) => {
+  const sink = new PassThrough();
+  let text = "";
+  sink.on("data", (d: Buffer) => (text += d.toString()));
+  const recs = [{ title: "a", number: 1, state: "OPEN" }, { title: "b", number: 2, state: "CLOSED" }];
+  await emit(io(sink), new Out(sink), recs, { json: { fields: ["title", "number"] } });
+  t.is(text, '{"number":1,"title":"a"}\n{"number":2,"title":"b"}\n');
+});
+
+test("emit() renders tab-separated rows off a TTY and aligned columns on one", async (t) => {
+  for (const tty of [false, true]) {
+    const sink = Object.assign(new PassThrough(), { isTTY: tty });
+    let text = "";
+    sink.on("data", (d: Buffer) => (text += d.toString()));
+    await emit(io(sink), new Out(sink), [{ a: "1", b: "long" }, { a: "22", b: "x" }], { json: null, row: (r) => [r.a, r.b] });
+    t.is(text, tty ? "1   long\n22  x\n" : "1\tlong\n22\tx\n");
+  }
+});
+
+test("emit() still runs the records when there is nothing to print", async (t) => {
+  let ran = 0;
+  async function* gen() {
+    ran++;
+    yield { a: 1 };
+  }
+  const sink = new PassThrough();
+  await emit(io(sink), new Out(sink), gen(), { json: null });
+  t.is(ran, 1);
+});
+
+test("parseJsonFields() lists the available fields for an unknown one", (t) => {
+  t.deepEqual(parseJsonFields("", ["a", "b"]), { fields: null });
+  t.deepEqual(parseJsonFields("b,a", ["a", "b"]), { fields: ["b", "a"] });
+  t.is(parseJsonFields(undefined, ["a"]), null);
+  t.throws(() => parseJsonFields("a,zz", ["a", "b"]), { message: "unknown JSON field 'zz'; available: a,b" });
+});

@@ -1,0 +1,115 @@
+/**
+ * `.forge/ci/ci.env`: the non-secret CI settings (spec/schema.md, ci-env).
+ * One `KEY=value` per line; `#` comment lines and blank lines are kept, so
+ * `formatCiEnv(parseCiEnv(text, file))` gives back the same bytes. The value
+ * is the rest of the line, taken literally: no quotes, no `$` expansion, no
+ * inline comments (a shell never reads this file, so nothing in it runs).
+ *
+ * Keys are either one of the lower-case settings (`runner`, `image`,
+ * `timeout`) or an upper-case variable `[A-Z_][A-Z0-9_]*` handed to every
+ * step. Any other key is an error, never a warning: a misspelt `runner`
+ * would silently change the CI posture (SEC-07).
+ */
+import { InvalidFileError } from "../errors.js";
+
+/** One line of `ci.env`: a `KEY=value` pair, or a comment / blank line kept verbatim. */
+export type CiEnvEntry = { key: string; value: string } | { text: string };
+
+/** What `ci.env` asks for, ready for the CI runner. */
+export interface CiSettings {
+  /** Where steps run: `local` (the default) or `docker`. */
+  runner: "local" | "docker";
+  /** The container image, for `runner=docker`. */
+  image?: string;
+  /** Per-step time limit in seconds. */
+  timeout?: number;
+  /** The upper-case variables, passed to every step on top of the caller's environment. */
+  env: Record<string, string>;
+}
+
+/** The lower-case settings `ci.env` knows. */
+export const CI_SETTINGS: readonly string[] = ["runner", "image", "timeout"];
+
+const ENV_KEY = /^[A-Z_][A-Z0-9_]*$/;
+const PAIR = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
+
+/**
+ * Parse `ci.env`.
+ * @param text the file's text
+ * @param file the file's name for errors (relative to the repo)
+ * @returns one entry per line (a missing final newline is not an entry)
+ * @throws InvalidFileError naming the file and the line: a line that is not
+ *   `KEY=value`, `#…` or blank; an unknown lower-case key; a duplicate key; a
+ *   bad `runner` / `image` / `timeout` value; a carriage return
+ * @example parseCiEnv("# posture\nrunner=docker\n", "ci.env") // [{text: "# posture"}, {key: "runner", value: "docker"}]
+ */
+export function parseCiEnv(text: string, file: string): CiEnvEntry[] {
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const seen = new Set<string>();
+  return lines.map((line, i) => {
+    const bad = (what: string): never => {
+      throw new InvalidFileError(file, `line ${i + 1}: ${what}`);
+    };
+    if (line.includes("\r")) bad("carriage return (use LF line endings)");
+    if (line.trim() === "" || line.startsWith("#")) return { text: line };
+    const m = PAIR.exec(line);
+    if (!m) bad("expected KEY=value, a '#' comment or a blank line");
+    const key = m![1]!;
+    const value = m![2]!;
+    if (!ENV_KEY.test(key) && !CI_SETTINGS.includes(key)) bad(`unknown setting '${key.slice(0, 40)}' (settings: ${CI_SETTINGS.join(", ")}; variables: UPPER_CASE)`);
+    if (seen.has(key)) bad(`duplicate key '${key}'`);
+    seen.add(key);
+    const problem = checkSetting(key, value);
+    if (problem) bad(`'${key}': ${problem}`);
+    return { key, value };
+  });
+}
+
+/**
+ * Write `ci.env` back: each entry on its own line, ending in `\n`.
+ * @param entries as returned by `parseCiEnv` (possibly edited)
+ * @returns the file's text
+ * @throws TypeError for a pair whose key or value cannot be written on one line
+ * @example formatCiEnv([{text: "# posture"}, {key: "runner", value: "docker"}]) // "# posture\nrunner=docker\n"
+ */
+export function formatCiEnv(entries: readonly CiEnvEntry[]): string {
+  let out = "";
+  for (const e of entries) {
+    if ("key" in e) {
+      if (!PAIR.test(`${e.key}=${e.value}`) || /[\r\n]/.test(e.value)) throw new TypeError(`cannot write ci.env key ${JSON.stringify(e.key)}`);
+      out += `${e.key}=${e.value}\n`;
+    } else {
+      if (/[\r\n]/.test(e.text) || (e.text.trim() !== "" && !e.text.startsWith("#"))) throw new TypeError("a ci.env text line must be blank or start with '#'");
+      out += `${e.text}\n`;
+    }
+  }
+  return out;
+}
+
+/**
+ * The settings and variables of parsed `ci.env` entries.
+ * @param entries as returned by `parseCiEnv` (already checked)
+ * @returns runner (default `local`), image, timeout and the step variables
+ * @example ciSettings([{key: "runner", value: "docker"}, {key: "CI", value: "1"}]) // {runner: "docker", env: {CI: "1"}}
+ */
+export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
+  const out: CiSettings = { runner: "local", env: {} };
+  for (const e of entries) {
+    if (!("key" in e)) continue;
+    if (e.key === "runner") out.runner = e.value as CiSettings["runner"];
+    else if (e.key === "image") out.image = e.value;
+    else if (e.key === "timeout") out.timeout = Number(e.value);
+    else out.env[e.key] = e.value;
+  }
+  return out;
+}
+
+// --- internal ---
+
+function checkSetting(key: string, value: string): string | undefined {
+  if (key === "runner" && value !== "local" && value !== "docker") return "expected local or docker";
+  if (key === "image" && (value.trim() === "" || value !== value.trim())) return "expected an image name without spaces around it";
+  if (key === "timeout" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number of seconds ≥ 1";
+  return undefined;
+}

@@ -1,0 +1,179 @@
+/**
+ * DESIGN §6 budgets, counted on the real output of the built executables:
+ * help and `--skill` sizes (and their golden text), one stderr line and the
+ * right exit code for every kind of error, and `list --json` as exactly one
+ * line per entity.
+ */
+import test, { type ExecutionContext } from "ava";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GOLDEN, run, tempRepo, type Ran } from "./lib/run.js";
+
+const VERBS = ["create", "list", "view", "comment", "close", "reopen", "edit", "archive"];
+
+/** Lines and bytes of a text, counting `\n`-terminated lines. */
+function measure(s: string): { lines: number; bytes: number } {
+  return { lines: s.split("\n").length - (s.endsWith("\n") ? 1 : 0), bytes: Buffer.byteLength(s) };
+}
+
+/** Compare with `test/golden/<rel>`, or write it when UPDATE_GOLDEN=1. */
+function golden(t: ExecutionContext, rel: string, actual: string): void {
+  const path = join(GOLDEN, rel);
+  if (process.env.UPDATE_GOLDEN === "1") {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, actual);
+  }
+  t.is(actual, readFileSync(path, "utf8"), `differs from test/golden/${rel} (UPDATE_GOLDEN=1 rewrites it)`);
+}
+
+// --- help and --skill ---
+
+interface HelpCase {
+  argv: [string, ...string[]];
+  lines: number;
+  bytes: number;
+  /** Golden file under test/golden/help/. */
+  file: string;
+}
+
+const ROOT = { lines: 12, bytes: 300 };
+const SUB = { lines: 8, bytes: 250 };
+const HELP: HelpCase[] = [
+  { argv: ["forge"], ...ROOT, file: "forge.txt" },
+  { argv: ["forge", "-h"], ...ROOT, file: "forge.txt" },
+  { argv: ["forge", "--help"], ...ROOT, file: "forge.txt" },
+  { argv: ["forge", "--skill"], lines: 30, bytes: 1000, file: "forge-skill.txt" },
+  { argv: ["forge", "init", "-h"], ...SUB, file: "forge-init.txt" },
+  { argv: ["forge-issue"], ...SUB, file: "forge-issue.txt" },
+  { argv: ["forge-issue", "-h"], ...SUB, file: "forge-issue.txt" },
+  { argv: ["forge", "issue", "-h"], ...SUB, file: "forge-issue.txt" },
+  ...VERBS.flatMap((v): HelpCase[] => [
+    { argv: ["forge-issue", v, "-h"], ...SUB, file: `forge-issue-${v}.txt` },
+    { argv: ["forge-issue", v, "--help"], ...SUB, file: `forge-issue-${v}.txt` },
+  ]),
+  { argv: ["forge", "issue", "list", "-h"], ...SUB, file: "forge-issue-list.txt" },
+];
+
+for (const h of HELP) {
+  test(`'${h.argv.join(" ")}' prints help within ${h.lines} lines and ${h.bytes} bytes on stdout, exit 0`, async (t) => {
+    const r = await run(h.argv[0], h.argv.slice(1), { cwd: tmpdir() });
+    t.is(r.code, 0, r.stderr);
+    t.is(r.stderr, "", "help goes to stdout only");
+    t.true(r.stdout.endsWith("\n"));
+    const m = measure(r.stdout);
+    t.true(m.lines <= h.lines, `${m.lines} lines > ${h.lines}`);
+    t.true(m.bytes <= h.bytes, `${m.bytes} bytes > ${h.bytes}`);
+    golden(t, `help/${h.file}`, r.stdout);
+  });
+}
+
+test("every forge-issue verb has help and the root help names them all", async (t) => {
+  const r = await run("forge-issue", ["-h"], { cwd: tmpdir() });
+  for (const v of VERBS) t.true(r.stdout.includes(` ${v}`), `root help misses ${v}`);
+});
+
+// --- errors: one stderr line, the right exit code ---
+
+interface ErrorCase {
+  name: string;
+  argv: [string, ...string[]];
+  code: 1 | 2;
+  /** The stderr line's prefix. */
+  prog: string;
+  /** Words the line must contain. */
+  has?: string[];
+  /** Where to run: a store with one issue (default) or a folder with no store. */
+  where?: "store" | "nostore";
+}
+
+const ERRORS: ErrorCase[] = [
+  { name: "an unknown flag", argv: ["forge-issue", "list", "--bogus"], code: 2, prog: "forge-issue list", has: ["--bogus"] },
+  { name: "an unknown short flag", argv: ["forge-issue", "view", "1", "-z"], code: 2, prog: "forge-issue view", has: ["-z"] },
+  { name: "an unknown flag before the verb", argv: ["forge-issue", "--bogus"], code: 2, prog: "forge-issue" },
+  { name: "an unknown flag to forge", argv: ["forge", "--bogus"], code: 2, prog: "forge" },
+  { name: "an unknown flag to forge init", argv: ["forge", "init", "--bogus"], code: 2, prog: "forge" },
+  { name: "an unknown flag through the dispatcher", argv: ["forge", "issue", "list", "--bogus"], code: 2, prog: "forge-issue list" },
+  { name: "an unknown verb", argv: ["forge-issue", "frob"], code: 2, prog: "forge-issue", has: ["frob"] },
+  { name: "an unknown noun", argv: ["forge", "frob"], code: 2, prog: "forge", has: ["frob"] },
+  ...["view", "comment", "close", "reopen", "edit", "archive"].map((v): ErrorCase => (
+    { name: `a missing ref to ${v}`, argv: ["forge-issue", v], code: 2, prog: `forge-issue ${v}`, has: ["missing"] }
+  )),
+  { name: "an extra argument", argv: ["forge-issue", "list", "extra"], code: 2, prog: "forge-issue list", has: ["extra"] },
+  { name: "a bad enum value", argv: ["forge-issue", "list", "--state", "weird"], code: 2, prog: "forge-issue list", has: ["weird", "open|closed|all"] },
+  { name: "a flag missing its value", argv: ["forge-issue", "list", "--limit"], code: 2, prog: "forge-issue list", has: ["--limit"] },
+  { name: "a short flag missing its value", argv: ["forge-issue", "create", "-t"], code: 2, prog: "forge-issue create", has: ["-t"] },
+  { name: "a bad --limit", argv: ["forge-issue", "list", "-L", "0"], code: 2, prog: "forge-issue list" },
+  { name: "an unknown --json field", argv: ["forge-issue", "list", "--json", "badfield"], code: 2, prog: "forge-issue list", has: ["badfield", "available", "title", "labels"] },
+  { name: "an unknown field in a --json list", argv: ["forge-issue", "view", "1", "--json", "title,nope"], code: 2, prog: "forge-issue view", has: ["nope", "available"] },
+  { name: "an unknown issue number", argv: ["forge-issue", "view", "99"], code: 1, prog: "forge-issue view", has: ["#99"] },
+  { name: "an unknown id prefix", argv: ["forge-issue", "close", "abcdef12"], code: 1, prog: "forge-issue close", has: ["abcdef12"] },
+  { name: "a malformed ref", argv: ["forge-issue", "view", "zz"], code: 2, prog: "forge-issue view" },
+  { name: "a jq syntax error", argv: ["forge-issue", "list", "--jq", ".[] |||"], code: 1, prog: "forge-issue list", has: ["jq"] },
+  { name: "not being in a store (list)", argv: ["forge-issue", "list"], code: 1, prog: "forge-issue list", has: ["forge init"], where: "nostore" },
+  { name: "not being in a store (create)", argv: ["forge-issue", "create", "-t", "x"], code: 1, prog: "forge-issue create", where: "nostore" },
+];
+
+let store: Promise<string> | undefined;
+/** One shared store with one issue, made once (tests run concurrently). */
+function storeWithOneIssue(): Promise<string> {
+  return (store ??= (async () => {
+    const dir = tempRepo("forge-budget-");
+    const c = await run("forge-issue", ["create", "-t", "one"], { cwd: dir });
+    if (c.code !== 0) throw new Error(c.stderr);
+    return dir;
+  })());
+}
+
+function assertErrorBudget(t: ExecutionContext, r: Ran, e: ErrorCase): void {
+  t.is(r.signal, null);
+  t.is(r.code, e.code, r.stderr);
+  t.is(r.stdout, "", "errors print nothing on stdout");
+  t.true(r.stderr.endsWith("\n"));
+  t.is(measure(r.stderr).lines, 1, JSON.stringify(r.stderr));
+  t.true(r.stderr.startsWith(`${e.prog}: `), r.stderr);
+  t.false(/^\s+at /m.test(r.stderr), "stack trace");
+  for (const w of e.has ?? []) t.true(r.stderr.includes(w), `${w} not in ${r.stderr}`);
+}
+
+for (const e of ERRORS) {
+  test(`${e.argv.join(" ")}: ${e.name} is one stderr line and exit ${e.code}`, async (t) => {
+    const cwd = e.where === "nostore" ? mkdtempSync(join(tmpdir(), "forge-nostore-")) : await storeWithOneIssue();
+    assertErrorBudget(t, await run(e.argv[0], e.argv.slice(1), { cwd }), e);
+  });
+}
+
+// --- list --json: one line per entity, nothing else ---
+
+test("forge-issue list --json prints exactly one JSON object per line per issue and nothing else", async (t) => {
+  const cwd = tempRepo("forge-budget-");
+  const created = [
+    ["create", "-t", "plain"],
+    ["create", "-t", "multi-line body", "-b", "line 1\nline 2\n\n---\nnot: frontmatter\n"],
+    ["create", "-t", 'quotes " and \\ and \t tab', "-l", "bug,help wanted", "-a", "@me"],
+    ["create", "-t", "ünïcödé ✓", "-b", "\u2028 separators \u2029"],
+  ];
+  for (const argv of created) t.is((await run("forge-issue", argv, { cwd })).code, 0);
+  t.is((await run("forge-issue", ["close", "1"], { cwd })).code, 0);
+  for (const args of [["--state", "all", "--json"], ["--state", "all", "--json", "body,title,labels"], ["--json"]]) {
+    const r = await run("forge-issue", ["list", ...args], { cwd });
+    t.is(r.code, 0, r.stderr);
+    t.is(r.stderr, "");
+    const n = args.includes("all") ? created.length : created.length - 1;
+    t.true(r.stdout.endsWith("\n"));
+    const rows = r.stdout.slice(0, -1).split("\n");
+    t.is(rows.length, n, `list ${args.join(" ")}: ${rows.length} lines for ${n} issues`);
+    for (const row of rows) {
+      const v: unknown = JSON.parse(row);
+      t.true(v !== null && typeof v === "object" && !Array.isArray(v), row);
+    }
+  }
+});
+
+test("forge-issue list --json prints nothing and exits 0 when nothing matches", async (t) => {
+  const cwd = tempRepo("forge-budget-");
+  const r = await run("forge-issue", ["list", "--json"], { cwd });
+  t.is(r.code, 0, r.stderr);
+  t.is(r.stdout, "");
+  t.is(r.stderr, "");
+});
