@@ -108,11 +108,11 @@ export function isFieldList(all: readonly string[]): (tok: string) => boolean {
 const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(?:,[A-Za-z_][A-Za-z0-9_]*)*,?$/;
 const HEX_REF = /^[0-9a-f]+$/;
 
-function project(rec: Record<string, unknown>, fields: string[] | null): Record<string, unknown> {
-  if (!fields) return rec;
+/** Keep only `sorted` fields (gh prints the keys sorted, whatever order they were asked in). */
+function project(rec: Record<string, unknown>, sorted: string[] | null): Record<string, unknown> {
+  if (!sorted) return rec;
   const out: Record<string, unknown> = {};
-  // gh prints the keys sorted, whatever order they were asked in.
-  for (const k of [...fields].sort()) out[k] = rec[k];
+  for (const k of sorted) out[k] = rec[k];
   return out;
 }
 
@@ -123,15 +123,16 @@ function project(rec: Record<string, unknown>, fields: string[] | null): Record<
  */
 export async function emit<R extends object>(io: Io, out: Out, records: AsyncIterable<R> | Iterable<R>, opts: RenderOptions<R>): Promise<void> {
   const tty = io.stdout.isTTY === true;
+  const fields = opts.json?.fields ? [...opts.json.fields].sort() : null;
   if (opts.jq !== undefined) {
     const all: Record<string, unknown>[] = [];
-    for await (const r of records) all.push(project(r as Record<string, unknown>, opts.json?.fields ?? null));
+    for await (const r of records) all.push(project(r as Record<string, unknown>, fields));
     if (opts.single && all.length === 1) await runJq(io, out, opts.jq, all[0], tty);
     else await runJq(io, out, opts.jq, all, tty);
   } else if (opts.json) {
     for await (const r of records) {
       if (out.closed) break;
-      await out.write(JSON.stringify(project(r as Record<string, unknown>, opts.json.fields)) + "\n");
+      await out.write(JSON.stringify(project(r as Record<string, unknown>, fields)) + "\n");
     }
   } else if (opts.row) {
     if (tty) {

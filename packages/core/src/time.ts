@@ -16,7 +16,15 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
  * @example isTimestamp("2026-01-02T03:04:05Z") // true
  */
 export function isTimestamp(s: unknown): s is string {
-  return typeof s === "string" && TIMESTAMP.test(s) && formatTimestamp(new Date(s)) === s;
+  if (typeof s !== "string" || !TIMESTAMP.test(s)) return false;
+  // The same answer as formatTimestamp(new Date(s)) === s, without the Date (list checks 20,000 of these).
+  const num = (i: number, n: number): number => Number(s.slice(i, i + n));
+  const y = num(0, 4);
+  const mo = num(5, 2);
+  const d = num(8, 2);
+  if (mo < 1 || mo > 12 || d < 1 || num(11, 2) > 23 || num(14, 2) > 59 || num(17, 2) > 59) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (mo === 2 ? (leap ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,6 +1,7 @@
 
 import {
-  compareOrder, createdAtOf, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, refreshCache, UsageError,
+  compareOrder, createdAtOf, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, loadEntityFast, refreshCache,
+  UsageError,
   type IssueJson, type LoadedEntity, type OrderEntry,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
@@ -47,15 +48,14 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
   const assignee = await who(opts.assignee);
   const author = await who(opts.author);
-  const loaded: LoadedEntity[] = [];
-  // Unreadable issues still take their place in the order when their createdAt can be read.
-  const order: OrderEntry[] = [];
+  // Unreadable issues still take their place in the order (without an entity) when their createdAt can be read.
+  const order: Array<OrderEntry & { e?: LoadedEntity }> = [];
   let failed = 0;
   for (const ref of listEntityRefs(store, ISSUES)) {
     try {
-      const e = await loadEntity(store, ISSUES, ISSUE, ref);
+      const e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
       for (const w of e.warnings) ctx.log.warn(w);
-      loaded.push(e);
+      order.push({ ref: e.ref, createdAt: e.data.createdAt as string, e });
     } catch (err) {
       failed++;
       ctx.log.error(err);
@@ -63,10 +63,8 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
       if (at !== undefined) order.push({ ref, createdAt: at });
     }
   }
-  for (const e of loaded) order.push({ ref: e.ref, createdAt: e.data.createdAt as string });
   order.sort(compareOrder);
   refreshCache(store, ISSUES, order);
-  const number = new Map(order.map((e, i) => [e.ref.id, i + 1]));
   const terms = (opts.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const match = (e: LoadedEntity): boolean => {
     const d = e.data;
@@ -82,12 +80,17 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
     }
     return true;
   };
-  const hits = loaded.filter(match).sort((a, b) => number.get(b.ref.id)! - number.get(a.ref.id)!).slice(0, opts.limit);
+  // Newest first is the order backwards; an issue's number is its index + 1.
+  const hits: number[] = [];
+  for (let i = order.length - 1; i >= 0 && hits.length < opts.limit; i--) {
+    const e = order[i]!.e;
+    if (e && match(e)) hits.push(i);
+  }
   const defs = await issues.defs();
   const records: IssueJson[] = [];
-  for (const e of hits) {
-    const n = number.get(e.ref.id)!;
-    records.push(withComments ? await issues.json(e, n, true) : issueToJson(e, n, defs));
+  for (const i of hits) {
+    const e = order[i]!.e!;
+    records.push(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
   }
   return { records, failed };
 }

@@ -54,11 +54,12 @@ function parseScalar(s: string): Scalar | undefined {
       return undefined;
     }
   }
-  if (INT.test(s)) return Number(s);
-  if (UUID_PLAIN.test(s)) return s;
-  if (CORE_NULL.test(s)) return null;
-  if (CORE_TRUE.test(s)) return true;
-  if (CORE_FALSE.test(s)) return false;
+  // Each test only where its first character (or length) allows a match: the same answers, fewer regexes.
+  if (((c >= 48 && c <= 57) || c === 45) && INT.test(s)) return Number(s);
+  if (s.length === 36 && UUID_PLAIN.test(s)) return s;
+  if ((c === 110 || c === 78 || c === 126) && CORE_NULL.test(s)) return null; // n N ~
+  if ((c === 116 || c === 84) && CORE_TRUE.test(s)) return true; // t T
+  if ((c === 102 || c === 70) && CORE_FALSE.test(s)) return false; // f F
   return SAFE_PLAIN.test(s) ? s : undefined;
 }
 

@@ -1,0 +1,130 @@
+import test from "ava";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
+import { createIssue } from "./issue.js";
+import { entityOrder, refreshCache } from "./order.js";
+import { ISSUE } from "./schema.js";
+
+const ORDER = (s: Store) => join(cacheDir(s), "issues.order");
+
+/** A store with `n` issues whose creation times collide in pairs, made in a scrambled order. */
+function makeStore(n: number): { store: Store; want: string[] } {
+  const dir = join(mkdtempSync(join(tmpdir(), "forge-order-")), ".forge");
+  mkdirSync(dir);
+  const store = storeAt(dir);
+  const made: Array<{ id: string; at: string }> = [];
+  for (let i = 0; i < n; i++) {
+    const k = (i * 7) % n; // scrambled
+    const id = `${String(k).padStart(8, "0")}-0000-4000-8000-${String(i).padStart(12, "0")}`;
+    const at = `2025-01-${String(1 + (k >> 1)).padStart(2, "0")}T00:00:00Z`;
+    createIssue(store, { title: `t${i}`, body: "", author: "a", labels: [], assignees: [], now: at, id });
+    made.push({ id, at });
+  }
+  made.sort((a, b) => (a.at !== b.at ? (a.at < b.at ? -1 : 1) : a.id < b.id ? -1 : 1));
+  return { store, want: made.map((m) => m.id) };
+}
+
+async function ids(store: Store): Promise<string[]> {
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  return o.entries.map((e) => e.ref.id);
+}
+
+test("entityOrder() ranks by (createdAt, id) without a cache and writes one", async (t) => {
+  const { store, want } = makeStore(20);
+  t.deepEqual(await ids(store), want);
+  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 20);
+  t.deepEqual(readdirSync(cacheDir(store)).sort(), [".gitignore", "issues.order"]);
+});
+
+test("entityOrder() gives the same order from its own cache", async (t) => {
+  const { store, want } = makeStore(20);
+  await ids(store);
+  t.deepEqual(await ids(store), want);
+});
+
+test("entityOrder() gives the same order from a cache whose lines are shuffled", async (t) => {
+  const { store, want } = makeStore(20);
+  await ids(store);
+  const lines = readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).reverse();
+  writeFileSync(ORDER(store), lines.join("\n") + "\n");
+  t.deepEqual(await ids(store), want);
+});
+
+test("entityOrder() merges issues made after the cache into the cached order", async (t) => {
+  const { store } = makeStore(10);
+  await ids(store);
+  const late = [
+    { id: "ffffffff-0000-4000-8000-000000000001", at: "2024-12-31T00:00:00Z" },
+    { id: "00000000-0000-4000-8000-000000000009", at: "2025-01-03T00:00:00Z" },
+    { id: "ffffffff-0000-4000-8000-000000000002", at: "2026-01-01T00:00:00Z" },
+  ];
+  for (const l of late) createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: l.at, id: l.id });
+  const got = await ids(store);
+  t.is(got.length, 13);
+  t.is(got[0], late[0]!.id);
+  t.is(got[12], late[2]!.id);
+  // The cache rewritten after the merge gives the same answer, and so does no cache at all.
+  t.deepEqual(await ids(store), got);
+  writeFileSync(ORDER(store), "");
+  t.deepEqual(await ids(store), got);
+});
+
+test("entityOrder() drops cached ids whose folders are gone and counts archived ones", async (t) => {
+  const { store, want } = makeStore(10);
+  await ids(store);
+  mkdirSync(join(store.dir, "archive", "issues"), { recursive: true });
+  renameSync(entityDir(store, ISSUES, want[3]!), entityDir(store, ISSUES, want[3]!, true));
+  renameSync(entityDir(store, ISSUES, want[5]!), join(store.dir, "elsewhere"));
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  t.deepEqual(o.entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
+  t.true(o.entries[3]!.ref.archived);
+  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 9);
+});
+
+test("refreshCache() leaves a matching cache alone and sorts a shuffled one", async (t) => {
+  const { store } = makeStore(10);
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  const sorted = readFileSync(ORDER(store), "utf8");
+  const ino = statSync(ORDER(store)).ino;
+  refreshCache(store, ISSUES, o.entries);
+  t.is(statSync(ORDER(store)).ino, ino);
+  writeFileSync(ORDER(store), sorted.split("\n").filter(Boolean).reverse().join("\n") + "\n");
+  refreshCache(store, ISSUES, o.entries);
+  t.is(readFileSync(ORDER(store), "utf8"), sorted);
+});
+
+test("entityOrder() appends the newest issues to a whole, sorted cache", async (t) => {
+  const { store, want } = makeStore(10);
+  await ids(store);
+  const before = readFileSync(ORDER(store), "utf8");
+  const ino = statSync(ORDER(store)).ino;
+  const id = "ffffffff-0000-4000-8000-000000000003";
+  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
+  t.deepEqual(await ids(store), [...want, id]);
+  t.is(statSync(ORDER(store)).ino, ino);
+  t.is(readFileSync(ORDER(store), "utf8"), `${before}2026-06-01T00:00:00Z ${id}\n`);
+  t.deepEqual(await ids(store), [...want, id]);
+});
+
+test("entityOrder() ignores a torn last line of the cache and still ranks every issue", async (t) => {
+  const { store, want } = makeStore(10);
+  await ids(store);
+  const whole = readFileSync(ORDER(store), "utf8");
+  writeFileSync(ORDER(store), whole.slice(0, -20));
+  t.deepEqual(await ids(store), want);
+  t.is(readFileSync(ORDER(store), "utf8"), whole); // rewritten, not appended to
+  t.deepEqual(await ids(store), want);
+});
+
+test("entityOrder() ranks an id found both live and archived once, with or without a cache", async (t) => {
+  const { store, want } = makeStore(6);
+  await ids(store);
+  mkdirSync(join(store.dir, "archive", "issues"), { recursive: true });
+  cpSync(entityDir(store, ISSUES, want[2]!), entityDir(store, ISSUES, want[2]!, true), { recursive: true });
+  t.deepEqual(await ids(store), want);
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  t.deepEqual(o.entries.map((e) => e.ref.id), want);
+  t.true(o.entries[2]!.ref.archived);
+});

@@ -1,0 +1,196 @@
+/**
+ * `pnpm bench`: wall-clock of whole processes (spawnSync, argv arrays), each
+ * case against a baseline measured in the same run. Baseline and subject
+ * runs are interleaved (ABBA) after a warm-up, so machine noise lands on
+ * both; the table shows medians and the ratio of medians. It reports and
+ * never gates (exit 0), but a run that fails or prints to stderr aborts its
+ * case rather than producing a number.
+ *
+ * Options: `--runs N` (15), `--warmup N` (3), `--issues N` (10000),
+ * `--only TEXT` (cases whose name contains TEXT).
+ * Writes `.bench/results.json`.
+ */
+import { spawnSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateStore, type GenSummary } from "./gen_store.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const BENCH = join(ROOT, ".bench");
+const BIN = join(ROOT, "bin");
+
+/** One command to time. */
+interface Cmd {
+  label: string;
+  argv: string[];
+  cwd: string;
+  /** Checked once on the first run; returns a problem or undefined. */
+  check?: (stdout: string) => string | undefined;
+}
+
+/** A subject against its baseline. */
+interface Case {
+  name: string;
+  subject: Cmd;
+  baseline: Cmd;
+  /** `ms`: the subject's median must be ≤ max; `ratio`: subject/baseline ≤ max. */
+  target: { kind: "ms" | "ratio"; max: number };
+  note?: string;
+}
+
+/** A measured case, as written to results.json. */
+interface Result {
+  case: string;
+  subject: string;
+  baseline: string;
+  medianMs: number;
+  baselineMedianMs: number;
+  ratio: number;
+  target: string;
+  pass: boolean;
+  note?: string;
+  samplesMs: number[];
+  baselineSamplesMs: number[];
+}
+
+function option(name: string, dflt: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : dflt;
+}
+
+const RUNS = Number(option("runs", "15"));
+const WARMUP = Number(option("warmup", "3"));
+const ISSUES = Number(option("issues", "10000"));
+const ONLY = option("only", "");
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "bench", NO_COLOR: "1", LANG: "C.UTF-8" };
+
+/** Run once; returns milliseconds. Throws on a non-zero exit or any stderr. */
+function time(cmd: Cmd, check: boolean): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd.argv[0]!, cmd.argv.slice(1), {
+    cwd: cmd.cwd, env: ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30,
+  });
+  const ms = performance.now() - t0;
+  if (r.error) throw r.error;
+  if (r.status !== 0 || r.stderr !== "") throw new Error(`${cmd.label}: exit ${r.status}, stderr: ${r.stderr.split("\n")[0]}`);
+  const problem = check && cmd.check ? cmd.check(r.stdout) : undefined;
+  if (problem) throw new Error(`${cmd.label}: ${problem}`);
+  return ms;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function measure(c: Case): Result {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < WARMUP; i++) {
+    time(c.baseline, i === 0);
+    time(c.subject, i === 0);
+  }
+  for (let i = 0; i < RUNS; i++) {
+    // ABBA: alternate which goes first so neither always follows the other.
+    if (i % 2 === 0) {
+      a.push(time(c.baseline, false));
+      b.push(time(c.subject, false));
+    } else {
+      b.push(time(c.subject, false));
+      a.push(time(c.baseline, false));
+    }
+  }
+  const med = median(b);
+  const base = median(a);
+  const ratio = med / base;
+  const pass = c.target.kind === "ms" ? med <= c.target.max : ratio <= c.target.max;
+  const target = c.target.kind === "ms" ? `≤ ${c.target.max} ms` : `≤ ${c.target.max}×`;
+  return {
+    case: c.name, subject: c.subject.label, baseline: c.baseline.label, medianMs: round(med), baselineMedianMs: round(base),
+    ratio: Math.round(ratio * 100) / 100, target, pass, note: c.note, samplesMs: b.map(round), baselineSamplesMs: a.map(round),
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+/** A fresh generated store under .bench/ (regenerated every run: `create` grows it). */
+function freshStore(name: string, issues: number): GenSummary & { dir: string } {
+  const dir = join(BENCH, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return { ...generateStore(dir, { issues, seed: 1 }), dir };
+}
+
+const lines = (n: number) => (out: string) => {
+  const got = out.split("\n").filter(Boolean).length;
+  return got === n ? undefined : `expected ${n} lines, got ${got}`;
+};
+
+function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: string }): Case[] {
+  const fi = join(BIN, "forge-issue");
+  const open = big.issues.filter((i) => !i.archived && i.state === "open").length;
+  const floor: Cmd = { label: "read floor (node reads the same files)", argv: ["node", join(ROOT, "tools", "dist", "read_floor.js"), big.store], cwd: big.dir };
+  const nodeE0: Cmd = { label: "node -e 0", argv: ["node", "-e", "0"], cwd: ROOT };
+  const k = `${big.issues.length / 1000}k`;
+  const mid = String(Math.ceil(big.issues.length / 2));
+  return [
+    {
+      name: `list --json -L 100000 @${k}`, target: { kind: "ms", max: 300 }, baseline: floor,
+      subject: { label: "forge-issue list --json --limit 100000", argv: [fi, "list", "--json", "--limit", "100000"], cwd: big.dir, check: lines(open) },
+    },
+    {
+      name: `list --json @${k}`, target: { kind: "ms", max: 300 }, baseline: floor,
+      subject: { label: "forge-issue list --json", argv: [fi, "list", "--json"], cwd: big.dir, check: lines(Math.min(30, open)) },
+    },
+    {
+      name: `view ${mid} @${k} vs @1`, target: { kind: "ratio", max: 1.3 },
+      baseline: { label: "forge-issue view 1 (1-issue store)", argv: [fi, "view", "1"], cwd: small.dir },
+      subject: { label: `forge-issue view ${mid}`, argv: [fi, "view", mid], cwd: big.dir },
+    },
+    {
+      name: `create @${k} vs @1`, target: { kind: "ratio", max: 1.3 },
+      note: `each run adds one issue to both stores (${WARMUP + RUNS} in all)`,
+      baseline: { label: "forge-issue create -t x (1-issue store)", argv: [fi, "create", "-t", "x"], cwd: small.dir },
+      subject: { label: "forge-issue create -t x", argv: [fi, "create", "-t", "x"], cwd: big.dir },
+    },
+    { name: "forge-issue --help", target: { kind: "ratio", max: 1.5 }, baseline: nodeE0, subject: { label: "forge-issue --help", argv: [fi, "--help"], cwd: ROOT } },
+    { name: "forge --help", target: { kind: "ratio", max: 1.5 }, baseline: nodeE0, subject: { label: "forge --help", argv: [join(BIN, "forge"), "--help"], cwd: ROOT } },
+  ];
+}
+
+function table(rs: Result[]): string {
+  const head = ["case", "median ms", "baseline ms", "ratio", "target", ""];
+  const rows = rs.map((r) => [r.case, r.medianMs.toFixed(1), r.baselineMedianMs.toFixed(1), `${r.ratio.toFixed(2)}×`, r.target, r.pass ? "PASS" : "FAIL"]);
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i === 0 || i === 4 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ").trimEnd();
+  return [fmt(head), ...rows.map(fmt)].join("\n") + "\n";
+}
+
+const load0 = loadavg()[0]!.toFixed(1);
+const t0 = performance.now();
+const big = freshStore(`issues-${ISSUES}`, ISSUES);
+const small = freshStore("issues-1", 1);
+process.stderr.write(`generated ${ISSUES} issues in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
+const results: Result[] = [];
+const aborted: Array<{ case: string; error: string }> = [];
+for (const c of cases(big, small)) {
+  if (ONLY && !c.name.includes(ONLY)) continue;
+  try {
+    const r = measure(c);
+    results.push(r);
+    process.stderr.write(`  ${c.name}: ${r.medianMs} ms vs ${r.baselineMedianMs} ms (${c.baseline.label})\n`);
+  } catch (err) {
+    aborted.push({ case: c.name, error: (err as Error).message });
+    process.stderr.write(`  ${c.name}: ABORTED: ${(err as Error).message}\n`);
+  }
+}
+const load = loadavg()[0]!.toFixed(1);
+process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` + table(results));
+for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
+const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES };
+writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, results, aborted }, null, 2) + "\n");
