@@ -1,3 +1,5 @@
 import { forgeMain } from "./main.js";
 
-process.exitCode = await forgeMain(process.argv.slice(2));
+void forgeMain(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,4 +1,6 @@
 import { main } from "@forge/cli";
 import root from "./mod.js";
 
-process.exitCode = await main(root, process.argv.slice(2));
+void main(root, process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
