@@ -6,7 +6,7 @@
  * inline comments (a shell never reads this file, so nothing in it runs).
  *
  * Keys are either one of the lower-case settings (`runner`, `image`,
- * `timeout`) or an upper-case variable `[A-Z_][A-Z0-9_]*` handed to every
+ * `timeout`, `base`) or an upper-case variable `[A-Z_][A-Z0-9_]*` handed to every
  * step. Any other key is an error, never a warning: a misspelt `runner`
  * would silently change the CI posture (SEC-07).
  */
@@ -23,12 +23,14 @@ export interface CiSettings {
   image?: string;
   /** Per-step time limit in seconds. */
   timeout?: number;
+  /** The default base branch of pull requests (`forge-pr create`); absent: `main`. */
+  base?: string;
   /** The upper-case variables, passed to every step on top of the caller's environment. */
   env: Record<string, string>;
 }
 
 /** The lower-case settings `ci.env` knows. */
-export const CI_SETTINGS: readonly string[] = ["runner", "image", "timeout"];
+export const CI_SETTINGS: readonly string[] = ["runner", "image", "timeout", "base"];
 
 const ENV_KEY = /^[A-Z_][A-Z0-9_]*$/;
 const PAIR = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
@@ -90,7 +92,7 @@ export function formatCiEnv(entries: readonly CiEnvEntry[]): string {
 /**
  * The settings and variables of parsed `ci.env` entries.
  * @param entries as returned by `parseCiEnv` (already checked)
- * @returns runner (default `local`), image, timeout and the step variables
+ * @returns runner (default `local`), image, timeout, base and the step variables
  * @example ciSettings([{key: "runner", value: "docker"}, {key: "CI", value: "1"}]) // {runner: "docker", env: {CI: "1"}}
  */
 export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
@@ -100,6 +102,7 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
     if (e.key === "runner") out.runner = e.value as CiSettings["runner"];
     else if (e.key === "image") out.image = e.value;
     else if (e.key === "timeout") out.timeout = Number(e.value);
+    else if (e.key === "base") out.base = e.value;
     else out.env[e.key] = e.value;
   }
   return out;
@@ -111,5 +114,7 @@ function checkSetting(key: string, value: string): string | undefined {
   if (key === "runner" && value !== "local" && value !== "docker") return "expected local or docker";
   if (key === "image" && (value.trim() === "" || value !== value.trim())) return "expected an image name without spaces around it";
   if (key === "timeout" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number of seconds ≥ 1";
+  // A branch name: git's own check (check-ref-format --branch) runs where it is used.
+  if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value))) return "expected a branch name";
   return undefined;
 }
