@@ -27,11 +27,20 @@ export class Out {
     this.#buf += s;
     if (this.#buf.length >= 65536) await this.flush();
   }
+  /** Write bytes as they are (a diff in any encoding), after what is queued. */
+  async writeBytes(b: Uint8Array): Promise<void> {
+    await this.flush();
+    if (this.closed || b.length === 0) return;
+    await this.#send(b);
+  }
   /** Write what is queued, waiting for `drain` if the pipe is full. */
   async flush(): Promise<void> {
     if (this.closed || this.#buf === "") return;
     const chunk = this.#buf;
     this.#buf = "";
+    await this.#send(chunk);
+  }
+  async #send(chunk: string | Uint8Array): Promise<void> {
     let ok: boolean;
     try {
       ok = this.#stream.write(chunk);

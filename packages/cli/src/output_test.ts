@@ -24,6 +24,21 @@ test("Out delivers every byte to a slow reader (back-pressure)", async (t) => {
   t.is(Buffer.concat(got).length, line.length * 5000);
 });
 
+test("Out.writeBytes() writes bytes unchanged, after the queued text", async (t) => {
+  const got: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      got.push(Buffer.from(chunk));
+      cb();
+    },
+  });
+  const out = new Out(sink);
+  await out.write("head\n");
+  await out.writeBytes(Buffer.from([0xe9, 0x0a, 0xff, 0x00]));
+  await out.flush();
+  t.deepEqual(Buffer.concat(got), Buffer.concat([Buffer.from("head\n"), Buffer.from([0xe9, 0x0a, 0xff, 0x00])]));
+});
+
 test("Out stops quietly when the reader goes away (EPIPE)", async (t) => {
   const gone = new Writable({
     write(_c, _e, cb) {

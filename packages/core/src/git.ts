@@ -23,3 +23,28 @@ export function git(args: readonly string[], opts: { cwd?: string; env?: NodeJS.
     });
   });
 }
+
+/** The result of a git run whose output is kept as bytes. */
+export interface GitBytesResult {
+  stdout: Buffer;
+  stderr: string;
+  code: number;
+}
+
+/**
+ * `git()` with stdout as bytes, for output that must stay byte-exact (a
+ * patch from `format-patch`, a `diff` of files in any encoding).
+ * @param args git's arguments
+ * @param opts `cwd`, `env`
+ * @returns stdout (bytes), stderr and the exit code (never throws on a non-zero exit)
+ * @throws when git cannot run or stdout passes 64 MiB
+ * @example await gitBytes(["format-patch", "--stdout", "main..topic"], { cwd })
+ */
+export function gitBytes(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GitBytesResult> {
+  return new Promise((resolve, reject) => {
+    execFile("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, encoding: "buffer" }, (err, stdout, stderr) => {
+      if (err && typeof (err as NodeJS.ErrnoException).code === "string") return reject(err);
+      resolve({ stdout, stderr: stderr.toString("utf8"), code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+    });
+  });
+}

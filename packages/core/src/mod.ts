@@ -8,13 +8,13 @@ export { AmbiguousRefError, ConflictError, ForgeError, InvalidFileError, isForge
 export { formatTimestamp, isTimestamp, isUuid } from "./time.js";
 export { findStore, type FindStoreOptions } from "./store/find_store.js";
 export {
-  archiveDir, cacheDir, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
-  milestonesFile, openStore, storeAt, type KindLayout, type Store,
+  archiveDir, cacheDir, ciEnvFile, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
+  milestonesFile, openStore, patchFile, storeAt, type KindLayout, type Store,
 } from "./store/store.js";
 export { atomicWrite } from "./store/atomic_write.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
-export { readStoreFile } from "./store/read_file.js";
+export { readStoreBytes, readStoreFile } from "./store/read_file.js";
 export { formatFrontmatter, MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "./frontmatter/parse.js";
 export { formatCanonical, parseCanonical, type FmData } from "./frontmatter/canonical.js";
 export {
@@ -33,6 +33,6 @@ export {
 } from "./entities/issue.js";
 export { resolveRef, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
-export { git, type GitResult } from "./git.js";
+export { git, gitBytes, type GitBytesResult, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";

@@ -25,10 +25,10 @@ export const TASKS: KindLayout = { plural: "tasks", file: "task.md", noun: "task
  * Create an entity: its folder, owning file and any extra files, made in one
  * rename (no half-made entity after a crash).
  * @param data known fields; `data.id` is the folder name
- * @param extraFiles more files in the folder, e.g. `patch.diff`
+ * @param extraFiles more files in the folder, e.g. `patch.diff` (text or bytes)
  * @throws ConflictError when the id exists
  */
-export function createEntity(store: Store, kind: KindLayout, schema: EntitySchema, data: Record<string, unknown>, body: string, extraFiles: Record<string, string> = {}): void {
+export function createEntity(store: Store, kind: KindLayout, schema: EntitySchema, data: Record<string, unknown>, body: string, extraFiles: Record<string, string | Uint8Array> = {}): void {
   const id = data.id as string;
   const text = formatFrontmatter(toFrontmatter(schema, data), body);
   createDirAtomic(entityDir(store, kind, id), { ...extraFiles, [kind.file]: text });

@@ -10,10 +10,10 @@ import { atomicWrite } from "./atomic_write.js";
  * place. A crash leaves no half-made entity, and an existing folder is never
  * replaced.
  * @param dir the folder to create (must not exist)
- * @param files file name → contents
+ * @param files file name → contents (text or bytes)
  * @throws ConflictError if `dir` already exists
  */
-export function createDirAtomic(dir: string, files: Record<string, string>): void {
+export function createDirAtomic(dir: string, files: Record<string, string | Uint8Array>): void {
   const parent = dirname(dir);
   mkdirSync(parent, { recursive: true });
   const tmp = join(parent, `.${basename(dir)}.${randomBytes(4).toString("hex")}.tmp`);

@@ -40,6 +40,43 @@ export function readStoreFile(store: Store, abs: string): string {
   }
 }
 
+/**
+ * Read a file of the store as bytes, with the checks of `readStoreFile` and
+ * a cap of the caller's choosing (a patch is not frontmatter: 256 KiB is too
+ * small for it).
+ * @param store the store
+ * @param abs the absolute path (built by `store.ts`)
+ * @param maxBytes refuse a larger file, before reading a byte
+ * @returns the bytes
+ * @throws NotFoundError when missing; InvalidFileError when refused
+ */
+export function readStoreBytes(store: Store, abs: string, maxBytes: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
+    if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
+    fd = openFollowingInside(store, abs);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
+    if (st.size > maxBytes) throw new InvalidFileError(displayPath(store, abs), `larger than ${Math.floor(maxBytes / 1024)} KiB`);
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The final component is a symlink: follow it only if it stays in the store. */
 function openFollowingInside(store: Store, abs: string): number {
   let real: string;

@@ -72,6 +72,16 @@ export function commentsDir(store: Store, kind: KindLayout, id: string, archived
   return join(entityDir(store, kind, id, archived), "comments");
 }
 
+/** A pull request's patch (`git format-patch` output): `prs/<id>/patch.diff`. */
+export function patchFile(store: Store, kind: KindLayout, id: string, archived = false): string {
+  return entityDir(store, kind, id, archived) + sep + "patch.diff";
+}
+
+/** `ci/ci.env`, the non-secret CI settings (and the default PR base). */
+export function ciEnvFile(store: Store): string {
+  return join(store.dir, "ci", "ci.env");
+}
+
 /** `labels.md`, the label definitions. */
 export function labelsFile(store: Store): string {
   return join(store.dir, "labels.md");
