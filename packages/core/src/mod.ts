@@ -36,3 +36,8 @@ export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js
 export { git, gitBytes, type GitBytesResult, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
+export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
+export {
+  addPrComment, addReview, createPr, loadPrComments, loadReviews, MAX_PATCH_BYTES, PATCH_FIELDS, patchSha256, PR_FIELDS, prToJson,
+  readPatch, replacePatch, statusCheckRollup, type CheckJson, type NewPr, type PrContext, type PrJson, type PrParts, type ReviewJson,
+} from "./entities/pr.js";
