@@ -1,0 +1,135 @@
+/**
+ * The git a pull request needs: branch names checked by git itself, the
+ * patch made with `format-patch`, and a disposable worktree (under the OS
+ * temp dir, hooks off, removed after) where a stored patch is applied with
+ * `git am` (SEC-05). Every call is an argv array through core's `git()`;
+ * names come after validation, commits as hex only.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ForgeError, git, gitBytes, NotFoundError, UsageError } from "@forge/core";
+import { shown } from "./_shared.js";
+
+/** A full commit id (sha-1 or sha-256). */
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Whether `s` is a full commit id, safe to pass to git as an argument. */
+export function isSha(s: unknown): s is string {
+  return typeof s === "string" && SHA.test(s);
+}
+
+/**
+ * A branch name git accepts (`git check-ref-format --branch`), never one
+ * that could read as a flag.
+ * @returns the name (git's expansion of `@{-1}` and the like)
+ * @throws UsageError naming the refused name
+ */
+export async function checkBranch(cwd: string, name: string): Promise<string> {
+  // eslint-disable-next-line no-control-regex
+  if (name === "" || name.startsWith("-") || /[\x00-\x1f\x7f]/.test(name)) throw new UsageError(`invalid branch name '${shown(name)}'`);
+  const r = await git(["check-ref-format", "--branch", name], { cwd });
+  if (r.code !== 0) throw new UsageError(`invalid branch name '${shown(name)}'`);
+  return r.stdout.trim();
+}
+
+/**
+ * The branch checked out in `cwd` (gh's default head).
+ * @throws UsageError on a detached HEAD; ForgeError outside a repository
+ */
+export async function currentBranch(cwd: string): Promise<string> {
+  const r = await git(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd });
+  if (r.code === 0) return r.stdout.trim();
+  if (r.code === 1) throw new UsageError("HEAD is detached: name the head branch with --head");
+  throw gitError("git symbolic-ref", r.stderr);
+}
+
+/**
+ * The commit a branch points at.
+ * @throws NotFoundError when there is no such branch
+ */
+export async function branchCommit(cwd: string, name: string): Promise<string> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${name}^{commit}`], { cwd });
+  const sha = r.stdout.trim();
+  if (r.code !== 0 || !isSha(sha)) throw new NotFoundError(`no branch '${shown(name)}'`);
+  return sha;
+}
+
+/** Whether a commit is in the local repository. */
+export async function hasCommit(cwd: string, sha: unknown): Promise<boolean> {
+  if (!isSha(sha)) return false;
+  return (await git(["cat-file", "-e", `${sha}^{commit}`], { cwd })).code === 0;
+}
+
+/** A patch as made by `makePatch`. */
+export interface MadePatch {
+  bytes: Buffer;
+  /** The merge base of base and head: the commit the patch applies to. */
+  baseSha: string;
+  headSha: string;
+}
+
+/**
+ * `git format-patch --stdout --no-signature <merge-base>..<head>` for two
+ * checked branch names, refusing an empty range.
+ * @throws NotFoundError for a missing branch; ForgeError for an empty range, no common commit, or a git failure
+ */
+export async function makePatch(cwd: string, base: string, head: string): Promise<MadePatch> {
+  const baseTip = await branchCommit(cwd, base);
+  const headSha = await branchCommit(cwd, head);
+  const count = await git(["rev-list", "--count", `${baseTip}..${headSha}`], { cwd });
+  if (count.code !== 0) throw gitError("git rev-list", count.stderr);
+  if (Number(count.stdout.trim()) === 0) throw new ForgeError(`no commits between ${shown(base)} and ${shown(head)}`, "E_EMPTY_RANGE", 1);
+  const mb = await git(["merge-base", baseTip, headSha], { cwd });
+  const baseSha = mb.stdout.trim();
+  if (mb.code !== 0 || !isSha(baseSha)) throw new ForgeError(`${shown(base)} and ${shown(head)} have no common commit`, "E_NO_MERGE_BASE", 1);
+  // Fixed prefixes and no signature: the bytes (and their digest) do not depend on the user's diff config or git's version.
+  const args = ["format-patch", "--stdout", "--no-signature", "--src-prefix=a/", "--dst-prefix=b/", `${baseSha}..${headSha}`];
+  const p = await gitBytes(args, { cwd }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") throw new ForgeError("the patch is larger than 64 MiB", "E_PATCH_TOO_BIG", 1);
+    throw err;
+  });
+  if (p.code !== 0) throw gitError("git format-patch", p.stderr);
+  if (p.stdout.length === 0) throw new ForgeError(`no patch between ${shown(base)} and ${shown(head)} (merge commits only)`, "E_EMPTY_RANGE", 1);
+  return { bytes: p.stdout, baseSha, headSha };
+}
+
+/**
+ * Apply a patch with `git am` on `baseSha` in a disposable worktree under
+ * the OS temp dir, run `fn` there with the resulting commit, and remove
+ * the worktree whatever happens. Nothing in the caller's checkout changes.
+ * @param env the environment for `git am` (its committer identity)
+ * @throws ForgeError when the worktree cannot be made or the patch does not apply
+ */
+export async function withPatchApplied<T>(cwd: string, env: NodeJS.ProcessEnv, baseSha: string, patch: Uint8Array, fn: (dir: string, head: string) => Promise<T>): Promise<T> {
+  if (!isSha(baseSha)) throw new ForgeError("the PR records no valid baseSha", "E_NO_BASE", 1);
+  const tmp = mkdtempSync(join(tmpdir(), "forge-pr-"));
+  const dir = join(tmp, "worktree");
+  let added = false;
+  try {
+    const file = join(tmp, "patch.diff");
+    writeFileSync(file, patch);
+    const wt = await git(["worktree", "add", "--detach", "--quiet", dir, baseSha], { cwd });
+    if (wt.code !== 0) throw gitError("git worktree add", wt.stderr);
+    added = true;
+    const am = await git(["am", "--quiet", "--no-gpg-sign", file], { cwd: dir, env });
+    if (am.code !== 0) throw new ForgeError(`the patch does not apply on ${baseSha.slice(0, 12)}: ${firstLine(am.stderr || am.stdout)}`, "E_PATCH_FAILED", 1);
+    const head = (await git(["rev-parse", "HEAD"], { cwd: dir })).stdout.trim();
+    return await fn(dir, head);
+  } finally {
+    if (added) await git(["worktree", "remove", "--force", dir], { cwd }).catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+    if (added) await git(["worktree", "prune"], { cwd }).catch(() => undefined);
+  }
+}
+
+/** An error from git's first stderr line. */
+export function gitError(what: string, stderr: string): ForgeError {
+  return new ForgeError(`${what} failed: ${firstLine(stderr)}`, "E_GIT", 1);
+}
+
+function firstLine(s: string): string {
+  const line = s.split("\n").map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/^(?:fatal|error): /, "").slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+}

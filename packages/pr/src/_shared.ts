@@ -1,0 +1,172 @@
+/**
+ * What every pr verb shares: opening the store, resolving refs to loaded
+ * pull requests with their numbers, the JSON model with the parts each
+ * request needs (reviews, comments, the patch's stat), the flags and the
+ * renderers.
+ */
+import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import {
+  entityOrder, ISSUE, ISSUES, loadEntity, loadLabelDefs, loadMilestoneDefs, loadPrComments, loadReviews, openStore, PATCH_FIELDS,
+  patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef, UsageError,
+  type IssueContext, type LoadedEntity, type Order, type OrderEntry, type PrJson, type PrParts, type Store,
+} from "@forge/core";
+import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+
+/** Which parts of a PR's JSON to load besides pr.md. */
+export interface Want {
+  reviews: boolean;
+  comments: boolean;
+  /** The patch's files, additions and deletions. */
+  stat: boolean;
+}
+
+/** Everything: what `view` shows. */
+export const ALL: Want = { reviews: true, comments: true, stat: true };
+/** Nothing beyond pr.md: what a human list row shows. */
+export const NONE: Want = { reviews: false, comments: false, stat: false };
+
+/** An open PR store with lazily loaded order, definitions and issue numbers. */
+export class Prs {
+  readonly store: Store;
+  #order: Order | undefined;
+  #defs: IssueContext | undefined;
+  #issueNumbers: Map<string, number> | undefined;
+  constructor(io: Io) {
+    this.store = openStore({ cwd: io.cwd, env: io.env });
+  }
+  /** The ranked PRs (number = index + 1). */
+  async order(): Promise<OrderEntry[]> {
+    return (await this.#ranked()).entries;
+  }
+  async #ranked(): Promise<Order> {
+    return (this.#order ??= await entityOrder(this.store, PRS, PR));
+  }
+  /** Resolve a ref and load the PR. */
+  async get(ref: string): Promise<{ pr: LoadedEntity; number: number }> {
+    const { entries, errors } = await this.#ranked();
+    const r = resolveRef(entries, ref, "pull request", errors);
+    return { pr: await loadEntity(this.store, PRS, PR, r.ref), number: r.number };
+  }
+  /** Resolve an issue ref (for `--issue`) to its id. */
+  async issueId(ref: string): Promise<string> {
+    const { entries, errors } = await entityOrder(this.store, ISSUES, ISSUE);
+    return resolveRef(entries, ref, "issue", errors).ref.id;
+  }
+  /** The issue with number `n`, if there is one. */
+  async issueByNumber(n: number): Promise<string | undefined> {
+    const { entries } = await entityOrder(this.store, ISSUES, ISSUE);
+    return entries[n - 1]?.ref.id;
+  }
+  /** Label and milestone definitions. */
+  async defs(): Promise<IssueContext> {
+    return (this.#defs ??= { labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store) });
+  }
+  /** Issue id → number, read only when a PR closes an issue. */
+  async issueNumbers(pr: LoadedEntity): Promise<Map<string, number>> {
+    if ((pr.data.closes as string[]).length === 0) return (this.#issueNumbers ?? new Map());
+    if (!this.#issueNumbers) {
+      const { entries } = await entityOrder(this.store, ISSUES, ISSUE);
+      this.#issueNumbers = new Map(entries.map((e, i) => [e.ref.id, i + 1]));
+    }
+    return this.#issueNumbers;
+  }
+  /**
+   * The gh-shaped JSON of a loaded PR with the parts asked for.
+   * @throws InvalidFileError for a bad review, comment or patch file
+   */
+  async json(pr: LoadedEntity, number: number, want: Want): Promise<PrJson> {
+    const parts: PrParts = {};
+    if (want.reviews) parts.reviews = await loadReviews(this.store, pr);
+    if (want.comments) parts.comments = await loadPrComments(this.store, pr);
+    if (want.stat) parts.stat = patchStat(readPatch(this.store, pr).toString("utf8"));
+    const defs = await this.defs();
+    return prToJson(pr, number, { ...defs, issueNumbers: await this.issueNumbers(pr) }, parts);
+  }
+}
+
+/** `--json [fields]` and `--jq`, as gh spells them. */
+export const JSON_FLAGS: Record<string, FlagDef> = {
+  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(PR_FIELDS), description: "JSON lines" },
+  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
+};
+
+/** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
+export function jsonRequest(args: Parsed): JsonRequest | null {
+  const req = parseJsonFields(args.json as string | undefined, PR_FIELDS);
+  return req ?? (args.jq !== undefined ? { fields: null } : null);
+}
+
+/**
+ * The parts a JSON request needs. Without a field list every part is
+ * loaded, except comments unless `comments` says so (gh's rule for lists).
+ */
+export function wanted(req: JsonRequest | null, comments: boolean): Want {
+  if (!req) return NONE;
+  const f = req.fields;
+  if (!f) return { reviews: true, comments, stat: true };
+  return { reviews: f.includes("reviews"), comments: f.includes("comments"), stat: f.some((x) => PATCH_FIELDS.includes(x)) };
+}
+
+/** gh's state word for a row: drafts show as DRAFT. */
+export function stateWord(p: PrJson): string {
+  return p.isDraft && p.state === "OPEN" ? "DRAFT" : p.state;
+}
+
+const COLORS: Record<string, number> = { OPEN: 32, DRAFT: 90, MERGED: 35, CLOSED: 31 };
+
+/** A list row: number, state, CI verdict, title, branch (`#12` and colour on a TTY). */
+export function prRow(p: PrJson, tty: boolean, color = false): string[] {
+  const state = stateWord(p);
+  if (!tty) return [String(p.number), state, p.ci ?? "", p.title, p.headRefName];
+  return [paint(`#${p.number}`, COLORS[state] ?? 0, color), state, p.ci ?? "-", p.title, p.headRefName];
+}
+
+/** Render options for commands that print PR records. */
+export function prRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<PrJson> {
+  return { json: req, jq: args.jq as string | undefined, single, row: prRow, header: ["ID", "STATE", "CI", "TITLE", "BRANCH"] };
+}
+
+/** A confirmation line for stderr (gh prints these there, never on stdout). */
+export function confirm(ctx: Ctx, verb: string, p: { number: number; title: string }): void {
+  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
+  ctx.io.stderr.write(`${tick}${verb} pull request #${p.number} (${p.title})\n`);
+}
+
+/** A note for stderr, when nothing needed doing. */
+export function note(ctx: Ctx, text: string): void {
+  ctx.io.stderr.write(`! ${text}\n`);
+}
+
+/**
+ * The body from `--body` or `--body-file` (`-` reads stdin).
+ * @throws UsageError when both are given or stdin is taken by refs
+ */
+export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
+  const body = args.body as string | undefined;
+  const file = args["body-file"] as string | undefined;
+  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
+  if (file === undefined) return body;
+  if (file === "-") {
+    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
+  } catch {
+    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
+  }
+}
+
+/** A list flag's values (`--label a,b --label c`). */
+export function listArg(args: Parsed, name: string): string[] {
+  return (args[name] as string[] | undefined) ?? [];
+}
+
+/** Text safe to quote in a one-line message: control characters shown as `?`, at most 60 characters. */
+export function shown(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.slice(0, 60).replace(/[\x00-\x1f\x7f]/g, "?");
+}

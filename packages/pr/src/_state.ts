@@ -1,0 +1,60 @@
+/**
+ * close and reopen: the same walk over refs, a different state change. A
+ * merged PR is neither closed nor reopened (gh refuses both).
+ */
+import { addPrComment, ConflictError, currentAuthor, formatTimestamp, PR, updateEntity, type PrJson } from "@forge/core";
+import { eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, note, prRender, Prs, wanted, type Want } from "./_shared.js";
+
+/** Options of `close` / `reopen`. */
+export interface StateOptions {
+  ref: string;
+  comment?: string;
+}
+
+/** Flags shared by close and reopen. */
+export const STATE_ARGS = {
+  ref: { type: "positional", required: true, valueHint: "ref|-" },
+  comment: { type: "string", alias: "c", description: "add a comment" },
+  ...JSON_FLAGS,
+} as const;
+
+/**
+ * Set each PR's state, adding the comment first when asked. A PR already in
+ * that state is left as it is, with a note on stderr.
+ * @throws ConflictError (per record) for a merged PR
+ */
+export async function* setPrState(ctx: Ctx, opts: StateOptions, to: "open" | "closed", batch: Batch, want: Want): AsyncGenerator<PrJson> {
+  const prs = new Prs(ctx.io);
+  const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
+    let { pr, number } = await prs.get(ref);
+    if (pr.data.state === "merged") {
+      throw new ConflictError(`pull request #${number} can't be ${to === "closed" ? "closed" : "reopened"} because it was already merged`);
+    }
+    if (pr.data.state === to) {
+      const rec = await prs.json(pr, number, want);
+      note(ctx, `Pull request #${number} (${rec.title}) is already ${to}`);
+      return rec;
+    }
+    const now = formatTimestamp();
+    if (opts.comment !== undefined) addPrComment(prs.store, pr, { body: opts.comment, author, now });
+    pr = updateEntity(PR, pr, (d) => {
+      d.state = to;
+      if (to === "closed") d.closedAt = now;
+      else delete d.closedAt;
+    });
+    const rec = await prs.json(pr, number, want);
+    confirm(ctx, to === "closed" ? "Closed" : "Reopened", rec);
+    return rec;
+  });
+}
+
+/** The whole `run` of close/reopen. */
+export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
+  const req = jsonRequest(args);
+  const batch = { failed: 0 };
+  const records = setPrState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch, wanted(req, false));
+  await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
+  return batch.failed ? 1 : 0;
+}

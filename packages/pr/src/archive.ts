@@ -1,0 +1,31 @@
+import { archiveEntity, PRS, type PrJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, prRender, Prs, wanted, type Want } from "./_shared.js";
+
+/**
+ * Move each PR's folder (pr.md, patch.diff, reviews, comments) to
+ * `.forge/archive/prs/`. Nothing is deleted and no number changes.
+ */
+export async function* archivePrs(ctx: Ctx, ref: string, batch: Batch, want: Want): AsyncGenerator<PrJson> {
+  const prs = new Prs(ctx.io);
+  yield* eachRef(ctx, ref, batch, async (r) => {
+    const { pr, number } = await prs.get(r);
+    const rec = await prs.json(archiveEntity(prs.store, PRS, pr), number, want);
+    confirm(ctx, "Archived", rec);
+    return rec;
+  });
+}
+
+export default defineCommand({
+  meta: { name: "archive", description: "Archive pull requests (moved, never deleted)" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    await emit(ctx.io, ctx.out, archivePrs(ctx, args.ref as string, batch, wanted(req, false)), { ...prRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

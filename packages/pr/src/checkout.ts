@@ -1,0 +1,67 @@
+import { ConflictError, ForgeError, git, readPatch } from "@forge/core";
+import { defineCommand, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { checkBranch, gitError, hasCommit, withPatchApplied } from "./_git.js";
+import { Prs, shown } from "./_shared.js";
+
+/** Options of `forge-pr checkout`. */
+export interface CheckoutPrOptions {
+  ref: string;
+  /** The local branch to make (default: the PR's head branch name). */
+  branch?: string;
+  /** Reset an existing branch of that name to the PR. */
+  force: boolean;
+}
+
+/** argv → options. */
+export function parseCheckoutOptions(args: Parsed): CheckoutPrOptions {
+  return { ref: args.ref as string, branch: args.branch as string | undefined, force: args.force === true };
+}
+
+/** What `checkout` did, for one PR. */
+export interface CheckedOut {
+  number: number;
+  branch: string;
+  commit: string;
+}
+
+/**
+ * Make a local branch holding the PR's patch: `git am` of `patch.diff` on
+ * `baseSha` in a disposable worktree (so a patch that does not apply
+ * changes nothing), then `git checkout -B <branch> <commit>` here. An
+ * existing branch is never moved without `force`.
+ * @throws ConflictError when the branch exists; ForgeError when the base is missing or the patch does not apply
+ */
+export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch): AsyncGenerator<CheckedOut> {
+  const prs = new Prs(ctx.io);
+  const cwd = ctx.io.cwd;
+  yield* eachRef(ctx, o.ref, batch, async (ref) => {
+    const { pr, number } = await prs.get(ref);
+    const branch = await checkBranch(cwd, o.branch ?? (pr.data.headRefName as string));
+    const exists = (await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { cwd })).code === 0;
+    if (exists && !o.force) throw new ConflictError(`branch '${shown(branch)}' exists (--force resets it to pull request #${number})`);
+    const base = pr.data.baseSha as string | undefined;
+    if (!(await hasCommit(cwd, base))) {
+      throw new ForgeError(`base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`, "E_NO_BASE", 1);
+    }
+    const patch = readPatch(prs.store, pr);
+    const commit = await withPatchApplied(cwd, ctx.io.env as NodeJS.ProcessEnv, base!, patch, async (_dir, head) => head);
+    const r = await git(["checkout", "--quiet", "-B", branch, commit, "--"], { cwd });
+    if (r.code !== 0) throw gitError("git checkout", r.stderr);
+    ctx.io.stderr.write(`Checked out pull request #${number} (${pr.data.title as string}) on branch ${branch}\n`);
+    return { number, branch, commit };
+  });
+}
+
+export default defineCommand({
+  meta: { name: "checkout", description: "Check out a pull request: its patch on its base, as a branch" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    branch: { type: "string", alias: "b", description: "local branch name" },
+    force: { type: "boolean", alias: "f", description: "reset an existing branch" },
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const batch = { failed: 0 };
+    for await (const _ of checkoutPrs(ctx, parseCheckoutOptions(args), batch));
+    return batch.failed ? 1 : 0;
+  },
+});

@@ -1,0 +1,99 @@
+import { checkTitle, currentAuthor, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { checkBranch } from "./_git.js";
+import { confirm, JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+
+/** Options of `forge-pr edit`. */
+export interface EditPrOptions {
+  ref: string;
+  title?: string;
+  body?: string;
+  /** A new base branch; the patch is remade against it by `update`. */
+  base?: string;
+  addLabels: string[];
+  removeLabels: string[];
+  addAssignees: string[];
+  removeAssignees: string[];
+  milestone?: string;
+  removeMilestone: boolean;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError when nothing would change, flags clash, or the title or base is bad
+ */
+export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditPrOptions> {
+  const ref = args.ref as string;
+  const base = args.base as string | undefined;
+  const o: EditPrOptions = {
+    ref,
+    title: args.title as string | undefined,
+    body: await readBody(ctx, args, ref === "-"),
+    base: base === undefined ? undefined : await checkBranch(ctx.io.cwd, base),
+    addLabels: listArg(args, "add-label"),
+    removeLabels: listArg(args, "remove-label"),
+    addAssignees: listArg(args, "add-assignee"),
+    removeAssignees: listArg(args, "remove-assignee"),
+    milestone: args.milestone as string | undefined,
+    removeMilestone: args["remove-milestone"] === true,
+  };
+  if (o.title !== undefined) checkTitle(o.title);
+  if (o.milestone !== undefined && o.removeMilestone) throw new UsageError("specify only one of --milestone and --remove-milestone");
+  const changes = [o.title, o.body, o.base, o.milestone].filter((x) => x !== undefined).length +
+    o.addLabels.length + o.removeLabels.length + o.addAssignees.length + o.removeAssignees.length + (o.removeMilestone ? 1 : 0);
+  if (changes === 0) throw new UsageError("nothing to edit");
+  return o;
+}
+
+/** Apply the edit to each PR; only pr.md's changed lines move. */
+export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: Want): AsyncGenerator<PrJson> {
+  const prs = new Prs(ctx.io);
+  const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
+  const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  yield* eachRef(ctx, o.ref, batch, async (ref) => {
+    const { pr, number } = await prs.get(ref);
+    const updated = updateEntity(PR, pr, (d) => {
+      if (o.title !== undefined) d.title = o.title;
+      if (o.base !== undefined) d.baseRefName = o.base;
+      d.labels = edit(d.labels as string[], o.addLabels, o.removeLabels);
+      d.assignees = edit(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
+      if (o.milestone !== undefined) d.milestone = o.milestone;
+      if (o.removeMilestone) delete d.milestone;
+      return { body: o.body === undefined ? undefined : storedBody(o.body) };
+    });
+    const rec = await prs.json(updated, number, want);
+    confirm(ctx, "Edited", rec);
+    return rec;
+  });
+}
+
+function edit(list: string[], add: string[], remove: string[]): string[] {
+  const out = list.filter((x) => !remove.includes(x));
+  for (const a of add) if (!out.includes(a)) out.push(a);
+  return out;
+}
+
+export default defineCommand({
+  meta: { name: "edit", description: "Edit pull requests" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    title: { type: "string", alias: "t" },
+    body: { type: "string", alias: "b" },
+    "body-file": { type: "string", alias: "F" },
+    base: { type: "string", alias: "B" },
+    "add-label": { type: "string", multiple: true },
+    "remove-label": { type: "string", multiple: true },
+    "add-assignee": { type: "string", multiple: true },
+    "remove-assignee": { type: "string", multiple: true },
+    milestone: { type: "string", alias: "m" },
+    "remove-milestone": { type: "boolean" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    const records = editPrs(ctx, await parseEditOptions(ctx, args), batch, wanted(req, false));
+    await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

@@ -1,0 +1,121 @@
+import {
+  compareOrder, createdAtOf, currentAuthor, listEntityRefs, loadEntity, loadEntityFast, PR, PR_FIELDS, PRS, refreshCache, UsageError,
+  type LoadedEntity, type OrderEntry, type PrJson,
+} from "@forge/core";
+import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
+
+/** Options of `forge-pr list`. */
+export interface ListPrOptions {
+  /** `closed` includes merged PRs, as in gh. */
+  state: "open" | "closed" | "merged" | "all";
+  labels: string[];
+  author?: string;
+  assignee?: string;
+  base?: string;
+  head?: string;
+  search?: string;
+  limit: number;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad --limit
+ */
+export function parseListOptions(args: Parsed): ListPrOptions {
+  const raw = (args.limit as string | undefined) ?? "30";
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  return {
+    state: ((args.state as string | undefined) ?? "open") as ListPrOptions["state"],
+    labels: listArg(args, "label"),
+    author: args.author as string | undefined,
+    assignee: args.assignee as string | undefined,
+    base: args.base as string | undefined,
+    head: args.head as string | undefined,
+    search: args.search as string | undefined,
+    limit: Number(raw),
+  };
+}
+
+/** Whether a PR passes the filters (`me` already expanded in author/assignee). */
+export function matches(e: LoadedEntity, o: ListPrOptions, terms: string[]): boolean {
+  const d = e.data;
+  if (e.ref.archived) return false;
+  if (o.state === "closed" ? d.state === "open" : o.state !== "all" && d.state !== o.state) return false;
+  if (!o.labels.every((l) => (d.labels as string[]).includes(l))) return false;
+  if (o.author !== undefined && d.author !== o.author) return false;
+  if (o.assignee !== undefined && !(d.assignees as string[]).includes(o.assignee)) return false;
+  if (o.base !== undefined && d.baseRefName !== o.base) return false;
+  if (o.head !== undefined && d.headRefName !== o.head) return false;
+  if (terms.length) {
+    const hay = `${d.title as string}\n${e.body}`.toLowerCase();
+    if (!terms.every((t) => hay.includes(t))) return false;
+  }
+  return true;
+}
+
+/**
+ * The PRs that match, newest first, at most `limit`. Reads every pr.md
+ * once (numbers need every createdAt), refreshes the order cache, then the
+ * reviews, comments and patches of the listed PRs only, as `want` asks.
+ * Each unreadable file is reported on stderr (exit 1) without stopping.
+ */
+export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promise<{ records: PrJson[]; failed: number }> {
+  const prs = new Prs(ctx.io);
+  const store = prs.store;
+  let me: string | undefined;
+  const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
+  const o = { ...opts, author: await who(opts.author), assignee: await who(opts.assignee) };
+  const order: Array<OrderEntry & { e?: LoadedEntity }> = [];
+  let failed = 0;
+  for (const ref of listEntityRefs(store, PRS)) {
+    try {
+      const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
+      for (const w of e.warnings) ctx.log.warn(w);
+      order.push({ ref: e.ref, createdAt: e.data.createdAt as string, e });
+    } catch (err) {
+      failed++;
+      ctx.log.error(err);
+      const at = await createdAtOf(store, PRS, ref);
+      if (at !== undefined) order.push({ ref, createdAt: at });
+    }
+  }
+  order.sort(compareOrder);
+  refreshCache(store, PRS, order);
+  const terms = (o.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const records: PrJson[] = [];
+  for (let i = order.length - 1; i >= 0 && records.length < o.limit; i--) {
+    const e = order[i]!.e;
+    if (!e || !matches(e, o, terms)) continue;
+    try {
+      records.push(await prs.json(e, i + 1, want));
+    } catch (err) {
+      failed++;
+      ctx.log.error(err);
+    }
+  }
+  return { records, failed };
+}
+
+export default defineCommand({
+  meta: { name: "list", description: "List pull requests, newest first" },
+  args: {
+    state: { type: "enum", alias: "s", options: ["open", "closed", "merged", "all"] },
+    label: { type: "string", alias: "l", multiple: true },
+    author: { type: "string", alias: "A" },
+    assignee: { type: "string", alias: "a" },
+    base: { type: "string", alias: "B" },
+    head: { type: "string", alias: "H" },
+    search: { type: "string", alias: "S" },
+    limit: { type: "string", alias: "L" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const { records, failed } = await listPrs(ctx, parseListOptions(args), wanted(req, false));
+    // Without a field list, `comments` is left out of list output (gh makes you ask for it).
+    const shaped = req && !req.fields ? { fields: PR_FIELDS.filter((f) => f !== "comments") } : req;
+    await emit(ctx.io, ctx.out, records, prRender(args, shaped, false));
+    return failed ? 1 : 0;
+  },
+});

@@ -1,0 +1,27 @@
+/**
+ * @module
+ * forge-pr: gh's `pr` verbs over `.forge/prs/` (pr.md, patch.diff,
+ * reviews/, comments/). Verb bodies load lazily so `--help` stays cheap.
+ */
+import { defineNoun } from "@forge/cli";
+
+/** The version every executable reports. */
+export const VERSION = "0.1.0";
+
+export default defineNoun({
+  meta: { name: "forge-pr", version: VERSION, description: "pull requests in .forge/prs" },
+  subCommands: {
+    create: () => import("./create.js").then((m) => m.default),
+    list: () => import("./list.js").then((m) => m.default),
+    view: () => import("./view.js").then((m) => m.default),
+    diff: () => import("./diff.js").then((m) => m.default),
+    review: () => import("./review.js").then((m) => m.default),
+    comment: () => import("./comment.js").then((m) => m.default),
+    close: () => import("./close.js").then((m) => m.default),
+    reopen: () => import("./reopen.js").then((m) => m.default),
+    checkout: () => import("./checkout.js").then((m) => m.default),
+    edit: () => import("./edit.js").then((m) => m.default),
+    update: () => import("./update.js").then((m) => m.default),
+    archive: () => import("./archive.js").then((m) => m.default),
+  },
+});

@@ -1,0 +1,60 @@
+import { addReview, currentAuthor, formatTimestamp, UsageError, type PrJson, type ReviewJson } from "@forge/core";
+import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+
+/** Options of `forge-pr review`. */
+export interface ReviewPrOptions {
+  ref: string;
+  state: ReviewJson["state"];
+  body: string;
+}
+
+/**
+ * argv → options: exactly one of --approve, --request-changes, --comment;
+ * a body for the last two (as gh).
+ * @throws UsageError
+ */
+export async function parseReviewOptions(ctx: Ctx, args: Parsed): Promise<ReviewPrOptions> {
+  const ref = args.ref as string;
+  const picked = (["approve", "request-changes", "comment"] as const).filter((f) => args[f] === true);
+  if (picked.length !== 1) throw new UsageError("need exactly one of --approve, --request-changes or --comment");
+  const state = picked[0] === "approve" ? "APPROVED" : picked[0] === "request-changes" ? "CHANGES_REQUESTED" : "COMMENTED";
+  const body = (await readBody(ctx, args, ref === "-")) ?? "";
+  if (state !== "APPROVED" && body.trim() === "") throw new UsageError(`--${picked[0]} needs a --body`);
+  return { ref, state, body };
+}
+
+const VERB: Record<ReviewJson["state"], string> = { APPROVED: "Approved", CHANGES_REQUESTED: "Requested changes to", COMMENTED: "Reviewed" };
+
+/** Add a review (a new file) to each PR; yield the PRs with their reviews. */
+export async function* reviewPrs(ctx: Ctx, opts: ReviewPrOptions, batch: Batch, want: Want): AsyncGenerator<PrJson> {
+  const prs = new Prs(ctx.io);
+  const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
+  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
+    const { pr, number } = await prs.get(ref);
+    addReview(prs.store, pr, { state: opts.state, body: opts.body, author, now: formatTimestamp() });
+    const rec = await prs.json(pr, number, { ...want, reviews: true });
+    confirm(ctx, VERB[opts.state], rec);
+    return rec;
+  });
+}
+
+export default defineCommand({
+  meta: { name: "review", description: "Review a pull request" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    approve: { type: "boolean", alias: "a" },
+    "request-changes": { type: "boolean", alias: "r" },
+    comment: { type: "boolean", alias: "c" },
+    body: { type: "string", alias: "b" },
+    "body-file": { type: "string", alias: "F" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    const records = reviewPrs(ctx, await parseReviewOptions(ctx, args), batch, wanted(req, false));
+    await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

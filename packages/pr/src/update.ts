@@ -1,0 +1,45 @@
+import { ConflictError, patchSha256, replacePatch, type PrJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { checkBranch, makePatch } from "./_git.js";
+import { confirm, JSON_FLAGS, jsonRequest, note, prRender, Prs, wanted, type Want } from "./_shared.js";
+
+/**
+ * Remake each PR's patch from its base and head branches (after the head
+ * moved): a new `patch.diff` and digest, the old digest appended to
+ * `previousPatchSha256` (the old bytes stay in git's history), `ci`
+ * cleared. A PR whose patch is unchanged is left alone, with a note.
+ * @throws ConflictError (per record) for a merged PR; the errors of `makePatch`
+ */
+export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want): AsyncGenerator<PrJson> {
+  const prs = new Prs(ctx.io);
+  const cwd = ctx.io.cwd;
+  yield* eachRef(ctx, ref, batch, async (r) => {
+    const { pr, number } = await prs.get(r);
+    if (pr.data.state === "merged") throw new ConflictError(`pull request #${number} can't be updated because it was already merged`);
+    const base = await checkBranch(cwd, pr.data.baseRefName as string);
+    const head = await checkBranch(cwd, pr.data.headRefName as string);
+    const patch = await makePatch(cwd, base, head);
+    if (patchSha256(patch.bytes) === pr.data.patchSha256) {
+      const rec = await prs.json(pr, number, want);
+      note(ctx, `Pull request #${number} (${rec.title}) is up to date with ${head}`);
+      return rec;
+    }
+    const rec = await prs.json(replacePatch(prs.store, pr, { bytes: patch.bytes, baseSha: patch.baseSha, headSha: patch.headSha }), number, want);
+    confirm(ctx, "Updated", rec);
+    return rec;
+  });
+}
+
+export default defineCommand({
+  meta: { name: "update", description: "Remake a pull request's patch after its head moved" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    await emit(ctx.io, ctx.out, updatePrs(ctx, args.ref as string, batch, wanted(req, false)), { ...prRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

@@ -1,0 +1,68 @@
+import type { PrJson } from "@forge/core";
+import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { ALL, JSON_FLAGS, jsonRequest, Prs, stateWord, wanted, type Want } from "./_shared.js";
+
+/** Options of `forge-pr view`. */
+export interface ViewPrOptions {
+  ref: string;
+  want: Want;
+}
+
+/**
+ * A PR as text (gh's raw, non-TTY layout): fields, body, the files the
+ * patch changes, then reviews and comments, each after a `--` line.
+ */
+export function formatPr(p: PrJson, tty: boolean): string {
+  const reviewers = (p.reviews ?? []).map((r) => `${r.author.login} (${r.state})`).join(", ");
+  const lines = [
+    `title:\t${p.title}`,
+    `state:\t${stateWord(p)}`,
+    `author:\t${p.author.login}`,
+    `labels:\t${p.labels.map((l) => l.name).join(", ")}`,
+    `assignees:\t${p.assignees.map((a) => a.login).join(", ")}`,
+    `reviewers:\t${reviewers}`,
+    `milestone:\t${p.milestone?.title ?? ""}`,
+    `number:\t${p.number}`,
+    `id:\t${p.id}`,
+    `base:\t${p.baseRefName}`,
+    `head:\t${p.headRefName}`,
+    `ci:\t${p.ci ?? ""}`,
+    `closes:\t${p.closingIssuesReferences.map((c) => (c.number === null ? c.id : `#${c.number}`)).join(", ")}`,
+    `additions:\t${p.additions ?? 0}`,
+    `deletions:\t${p.deletions ?? 0}`,
+    "--",
+    p.body,
+    "--",
+  ];
+  for (const f of p.files ?? []) lines.push(`+${f.additions}\t-${f.deletions}\t${f.path}`);
+  for (const r of p.reviews ?? []) lines.push("--", `review:\t${r.state}`, `author:\t${r.author.login}`, `submittedAt:\t${r.submittedAt}`, "--", r.body);
+  for (const c of p.comments ?? []) lines.push("--", `author:\t${c.author.login}`, `createdAt:\t${c.createdAt}`, "--", c.body);
+  const text = lines.join("\n") + "\n";
+  return tty ? text.replace(/^([a-zA-Z]+):\t/gm, (_, k: string) => `${k}: `) : text;
+}
+
+/** Load one PR (or each ref on stdin) with the parts asked for. */
+export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGenerator<PrJson> {
+  const prs = new Prs(ctx.io);
+  return eachRef(ctx, opts.ref, batch, async (ref) => {
+    const { pr, number } = await prs.get(ref);
+    for (const w of pr.warnings) ctx.log.warn(w);
+    return prs.json(pr, number, opts.want);
+  });
+}
+
+export default defineCommand({
+  meta: { name: "view", description: "Show a pull request: body, files, reviews, comments" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    const ref = args.ref as string;
+    const records = viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch);
+    await emit(ctx.io, ctx.out, records, { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatPr });
+    return batch.failed ? 1 : 0;
+  },
+});
