@@ -5,7 +5,7 @@
  * `git am` (SEC-05). Every call is an argv array through core's `git()`;
  * names come after validation, commits as hex only.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ForgeError, git, gitBytes, NotFoundError, UsageError } from "@forge/core";
@@ -98,10 +98,17 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
  * Apply a patch with `git am` on `baseSha` in a disposable worktree under
  * the OS temp dir, run `fn` there with the resulting commit, and remove
  * the worktree whatever happens. Nothing in the caller's checkout changes.
- * @param env the environment for `git am` (its committer identity)
+ * With `keep` false the new objects go to a temp object store beside the
+ * worktree (the repository's own objects are read through
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES), so a reader such as `diff` leaves the
+ * repository as it found it; `fn` gets the environment to run git with.
+ * @param env the environment for git (`git am`'s committer identity)
  * @throws ForgeError when the worktree cannot be made or the patch does not apply
  */
-export async function withPatchApplied<T>(cwd: string, env: NodeJS.ProcessEnv, baseSha: string, patch: Uint8Array, fn: (dir: string, head: string) => Promise<T>): Promise<T> {
+export async function withPatchApplied<T>(
+  cwd: string, env: NodeJS.ProcessEnv, baseSha: string, patch: Uint8Array, keep: boolean,
+  fn: (dir: string, head: string, env: NodeJS.ProcessEnv) => Promise<T>,
+): Promise<T> {
   if (!isSha(baseSha)) throw new ForgeError("the PR records no valid baseSha", "E_NO_BASE", 1);
   const tmp = mkdtempSync(join(tmpdir(), "forge-pr-"));
   const dir = join(tmp, "worktree");
@@ -109,13 +116,20 @@ export async function withPatchApplied<T>(cwd: string, env: NodeJS.ProcessEnv, b
   try {
     const file = join(tmp, "patch.diff");
     writeFileSync(file, patch);
+    let runEnv = env;
+    if (!keep) {
+      const common = await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
+      if (common.code !== 0) throw gitError("git rev-parse", common.stderr);
+      mkdirSync(join(tmp, "objects"));
+      runEnv = { ...env, GIT_OBJECT_DIRECTORY: join(tmp, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common.stdout.trim(), "objects") };
+    }
     const wt = await git(["worktree", "add", "--detach", "--quiet", dir, baseSha], { cwd });
     if (wt.code !== 0) throw gitError("git worktree add", wt.stderr);
     added = true;
-    const am = await git(["am", "--quiet", "--no-gpg-sign", file], { cwd: dir, env });
+    const am = await git(["am", "--quiet", "--no-gpg-sign", file], { cwd: dir, env: runEnv });
     if (am.code !== 0) throw new ForgeError(`the patch does not apply on ${baseSha.slice(0, 12)}: ${firstLine(am.stderr || am.stdout)}`, "E_PATCH_FAILED", 1);
-    const head = (await git(["rev-parse", "HEAD"], { cwd: dir })).stdout.trim();
-    return await fn(dir, head);
+    const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env: runEnv })).stdout.trim();
+    return await fn(dir, head, runEnv);
   } finally {
     if (added) await git(["worktree", "remove", "--force", dir], { cwd }).catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });

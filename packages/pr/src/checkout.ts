@@ -44,7 +44,7 @@ export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch)
       throw new ForgeError(`base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`, "E_NO_BASE", 1);
     }
     const patch = readPatch(prs.store, pr);
-    const commit = await withPatchApplied(cwd, ctx.io.env as NodeJS.ProcessEnv, base!, patch, async (_dir, head) => head);
+    const commit = await withPatchApplied(cwd, ctx.io.env as NodeJS.ProcessEnv, base!, patch, true, async (_dir, head) => head);
     const r = await git(["checkout", "--quiet", "-B", branch, commit, "--"], { cwd });
     if (r.code !== 0) throw gitError("git checkout", r.stderr);
     ctx.io.stderr.write(`Checked out pull request #${number} (${pr.data.title as string}) on branch ${branch}\n`);

@@ -29,7 +29,8 @@ const SCRATCH_COMMITTER = { GIT_COMMITTER_NAME: "forge", GIT_COMMITTER_EMAIL: "f
  * A PR's diff, exactly as `git diff <baseSha> <headSha>` prints it. When
  * either commit is not in this repository (a clone without the branch), the
  * head is rebuilt from `patch.diff` with `git am` on `baseSha` in a
- * disposable worktree and the diff is taken there.
+ * disposable worktree (its new objects in a temp object store) and the diff
+ * is taken there.
  * @throws ForgeError when the base commit is missing or the patch does not apply
  */
 export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffPrOptions, "ref">): Promise<Buffer> {
@@ -38,8 +39,8 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
   const base = pr.data.baseSha as string | undefined;
   const head = pr.data.headSha as string | undefined;
   const args = o.nameOnly ? ["diff", "--name-only"] : ["diff"];
-  const diff = async (dir: string, to: string): Promise<Buffer> => {
-    const r = await gitBytes([...args, base!, to], { cwd: dir });
+  const diff = async (dir: string, to: string, env?: NodeJS.ProcessEnv): Promise<Buffer> => {
+    const r = await gitBytes([...args, base!, to], { cwd: dir, env });
     if (r.code !== 0) throw gitError("git diff", r.stderr);
     return r.stdout;
   };
@@ -48,7 +49,8 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
   }
   if (await hasCommit(cwd, head)) return diff(cwd, head!);
   const patch = readPatch(prs.store, pr);
-  return withPatchApplied(cwd, { ...ctx.io.env, ...SCRATCH_COMMITTER }, base!, patch, (dir, rebuilt) => diff(dir, rebuilt));
+  // keep = false: the rebuilt commits live in a temp object store, so diff writes nothing to the repository.
+  return withPatchApplied(cwd, { ...ctx.io.env, ...SCRATCH_COMMITTER }, base!, patch, false, (dir, rebuilt, env) => diff(dir, rebuilt, env));
 }
 
 export default defineCommand({

@@ -90,7 +90,7 @@ test("withPatchApplied() rebuilds the head in a disposable worktree and removes 
   const { dir, git } = repo();
   const p = await makePatch(dir, "main", "topic");
   let seen = "";
-  const tree = await withPatchApplied(dir, ENV, p.baseSha, p.bytes, async (wt, head) => {
+  const tree = await withPatchApplied(dir, ENV, p.baseSha, p.bytes, true, async (wt, head) => {
     seen = wt;
     t.true(existsSync(join(wt, "b.txt")));
     return execFileSync("git", ["rev-parse", `${head}^{tree}`], { cwd: wt, encoding: "utf8" }).trim();
@@ -102,11 +102,28 @@ test("withPatchApplied() rebuilds the head in a disposable worktree and removes 
   t.is(git("status", "--porcelain"), "");
 });
 
+test("withPatchApplied() without keep writes no object into the repository", async (t) => {
+  const { dir, git } = repo();
+  const p = await makePatch(dir, "main", "topic");
+  git("checkout", "-q", "main");
+  git("branch", "-D", "topic");
+  git("reflog", "expire", "--expire=now", "--all");
+  git("gc", "-q", "--prune=now");
+  const objects = () => git("count-objects", "-v");
+  const before = objects();
+  const head = await withPatchApplied(dir, ENV, p.baseSha, p.bytes, false, async (wt, h, env) => {
+    t.is(execFileSync("git", ["rev-parse", `${h}^{tree}`], { cwd: wt, encoding: "utf8", env }).trim().length, 40);
+    return h;
+  });
+  t.is(objects(), before);
+  t.throws(() => execFileSync("git", ["cat-file", "-e", head], { cwd: dir, stdio: "ignore" }));
+});
+
 test("withPatchApplied() reports a patch that does not apply and leaves no worktree", async (t) => {
   const { dir, git } = repo();
   const p = await makePatch(dir, "main", "topic");
   const other = git("rev-parse", "topic").trim(); // the patch's changes are already there
-  await t.throwsAsync(withPatchApplied(dir, ENV, other, p.bytes, async () => "x"), { code: "E_PATCH_FAILED", message: /does not apply on/ });
+  await t.throwsAsync(withPatchApplied(dir, ENV, other, p.bytes, true, async () => "x"), { code: "E_PATCH_FAILED", message: /does not apply on/ });
   t.is(worktrees(git), 1);
 });
 
