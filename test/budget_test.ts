@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { GOLDEN, run, tempRepo, type Ran } from "./lib/run.js";
 
 const VERBS = ["create", "list", "view", "comment", "close", "reopen", "edit", "archive"];
+const PR_VERBS = ["create", "list", "view", "diff", "review", "comment", "close", "reopen", "checkout", "edit", "update", "archive"];
 
 /** Lines and bytes of a text, counting `\n`-terminated lines. */
 function measure(s: string): { lines: number; bytes: number } {
@@ -53,6 +54,14 @@ const HELP: HelpCase[] = [
     { argv: ["forge-issue", v, "--help"], ...SUB, file: `forge-issue-${v}.txt` },
   ]),
   { argv: ["forge", "issue", "list", "-h"], ...SUB, file: "forge-issue-list.txt" },
+  { argv: ["forge-pr"], ...SUB, file: "forge-pr.txt" },
+  { argv: ["forge-pr", "-h"], ...SUB, file: "forge-pr.txt" },
+  { argv: ["forge", "pr", "-h"], ...SUB, file: "forge-pr.txt" },
+  ...PR_VERBS.flatMap((v): HelpCase[] => [
+    { argv: ["forge-pr", v, "-h"], ...SUB, file: `forge-pr-${v}.txt` },
+    { argv: ["forge-pr", v, "--help"], ...SUB, file: `forge-pr-${v}.txt` },
+  ]),
+  { argv: ["forge", "pr", "diff", "-h"], ...SUB, file: "forge-pr-diff.txt" },
 ];
 
 for (const h of HELP) {
@@ -71,6 +80,11 @@ for (const h of HELP) {
 test("every forge-issue verb has help and the root help names them all", async (t) => {
   const r = await run("forge-issue", ["-h"], { cwd: tmpdir() });
   for (const v of VERBS) t.true(r.stdout.includes(` ${v}`), `root help misses ${v}`);
+});
+
+test("every forge-pr verb has help and the root help names them all", async (t) => {
+  const r = await run("forge-pr", ["-h"], { cwd: tmpdir() });
+  for (const v of PR_VERBS) t.true(r.stdout.includes(` ${v}`), `root help misses ${v}`);
 });
 
 // --- errors: one stderr line, the right exit code ---
@@ -112,6 +126,17 @@ const ERRORS: ErrorCase[] = [
   { name: "a jq syntax error", argv: ["forge-issue", "list", "--jq", ".[] |||"], code: 1, prog: "forge-issue list", has: ["jq"] },
   { name: "not being in a store (list)", argv: ["forge-issue", "list"], code: 1, prog: "forge-issue list", has: ["forge init"], where: "nostore" },
   { name: "not being in a store (create)", argv: ["forge-issue", "create", "-t", "x"], code: 1, prog: "forge-issue create", where: "nostore" },
+  { name: "an unknown flag", argv: ["forge-pr", "list", "--bogus"], code: 2, prog: "forge-pr list", has: ["--bogus"] },
+  { name: "an unknown verb", argv: ["forge-pr", "frob"], code: 2, prog: "forge-pr", has: ["frob"] },
+  ...["view", "diff", "review", "comment", "close", "reopen", "checkout", "edit", "update", "archive"].map((v): ErrorCase => (
+    { name: `a missing ref to ${v}`, argv: ["forge-pr", v], code: 2, prog: `forge-pr ${v}`, has: ["missing"] }
+  )),
+  { name: "an unknown PR number", argv: ["forge-pr", "view", "9"], code: 1, prog: "forge-pr view", has: ["#9"] },
+  { name: "an unknown --json field", argv: ["forge-pr", "list", "--json", "badfield"], code: 2, prog: "forge-pr list", has: ["badfield", "available"] },
+  { name: "a bad PR state", argv: ["forge-pr", "list", "-s", "weird"], code: 2, prog: "forge-pr list", has: ["open|closed|merged|all"] },
+  { name: "a review without a kind", argv: ["forge-pr", "review", "1"], code: 2, prog: "forge-pr review" },
+  { name: "a head branch with no commit", argv: ["forge-pr", "create", "-t", "x", "-H", "main"], code: 1, prog: "forge-pr create" },
+  { name: "not being in a store (pr list)", argv: ["forge-pr", "list"], code: 1, prog: "forge-pr list", has: ["forge init"], where: "nostore" },
 ];
 
 let store: Promise<string> | undefined;
@@ -176,4 +201,29 @@ test("forge-issue list --json prints nothing and exits 0 when nothing matches", 
   t.is(r.code, 0, r.stderr);
   t.is(r.stdout, "");
   t.is(r.stderr, "");
+});
+
+test("forge-pr list --json prints exactly one JSON object per line per PR and nothing else", async (t) => {
+  const cwd = tempRepo("forge-budget-");
+  const git = (...a: string[]) => run("git", a, { cwd });
+  writeFileSync(join(cwd, "a.txt"), "a\n");
+  await git("add", "a.txt");
+  await git("commit", "-qm", "a");
+  const titles = ["plain", 'quotes " and \\ and \t tab', "ünïcödé ✓"];
+  for (const [i, title] of titles.entries()) {
+    await git("checkout", "-qb", `b${i}`, "main");
+    writeFileSync(join(cwd, `f${i}.txt`), "line 1\nline 2\n\n---\nnot: frontmatter\n");
+    await git("add", `f${i}.txt`);
+    await git("commit", "-qm", `c${i}`);
+    const c = await run("forge-pr", ["create", "-t", title, "-b", "line 1\nline 2\n\u2028\n---\n"], { cwd });
+    t.is(c.code, 0, c.stderr);
+  }
+  for (const args of [["--json"], ["--json", "body,title,files,reviews"], ["--state", "all", "--json", "comments,number"]]) {
+    const r = await run("forge-pr", ["list", ...args], { cwd });
+    t.is(r.code, 0, r.stderr);
+    t.is(r.stderr, "");
+    const rows = r.stdout.slice(0, -1).split("\n");
+    t.is(rows.length, titles.length, `list ${args.join(" ")}`);
+    for (const row of rows) t.true(typeof JSON.parse(row) === "object", row);
+  }
 });
