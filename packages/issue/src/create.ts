@@ -34,7 +34,7 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
     title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
     milestone: opts.milestone, now: formatTimestamp(),
   });
-  const r = resolveRef(await issues.order(), id, "issue");
+  const r = resolveRef(await issues.ranked(), id, "issue");
   return issues.json(await loadEntity(issues.store, ISSUES, ISSUE, r.ref), r.number, false);
 }
 
