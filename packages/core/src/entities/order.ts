@@ -11,9 +11,9 @@
  * The stamp is the kind folders' inode and mtime (ns), taken *before* they
  * were listed. When both still match, nothing was added, moved or removed
  * since, and the cache is trusted without listing 10,000 folders. A stamp is
- * recorded only once the folders have been still for 2 s (git's "racy
- * clean" rule): a change in the same clock tick as the listing would not
- * move the mtime. Otherwise the folders are listed, the cache supplies the
+ * recorded only once the folders have been still for 50 ms (2 s on a
+ * filesystem with whole-second mtimes) — git's "racy clean" rule: a change
+ * in the same clock tick as the listing would not move the mtime. Otherwise the folders are listed, the cache supplies the
  * createdAt of every id it knows (createdAt never changes), and only new
  * files are read. Deleting the cache changes no answer.
  */
@@ -46,15 +46,22 @@ export interface Order {
   readonly length: number;
   /** The entity at a 0-based index (negative counts from the end), or undefined. */
   at(i: number): OrderEntry | undefined;
+  /** Where an entity with this createdAt and id would rank (0-based), by binary search. */
+  rankOf(createdAt: string, id: string): number;
   /** Every entry, oldest first (materialised on first use). */
   readonly entries: OrderEntry[];
   /** One per entity whose createdAt could not be read: the entity and why. */
   readonly errors: Unranked[];
 }
 
-const LINE = 60; // "2026-01-02T03:04:05Z L 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11\n"
+const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
 const MAGIC = "forge-order 1 ";
-const STILL_NS = 2_000_000_000n;
+// How long the folders must have been still before a stamp is recorded: a
+// change in the same timestamp tick as the listing would not move the mtime.
+// Nanosecond filesystems tick every few ms (the kernel's coarse clock);
+// whole-second mtimes mean a filesystem with 1–2 s granularity.
+const STILL_NS = 50_000_000n;
+const STILL_COARSE_NS = 2_000_000_000n;
 
 /**
  * Compare two entries by `(createdAt, id)`.
@@ -86,28 +93,44 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   if (stamp.value !== "" && text.startsWith(MAGIC) && text.slice(MAGIC.length, body - 1) === stamp.value && (text.length - body) % LINE === 0) {
     return new CacheOrder(text, body, []);
   }
-  const known = cachedCreatedAt(text, body);
-  const entries: OrderEntry[] = [];
-  const errors: Unranked[] = [];
-  for (const ref of listEntityRefs(store, kind)) {
-    const at = ref.escapes ? undefined : known.get(ref.id);
-    if (at !== undefined) {
-      entries.push({ ref, createdAt: at });
-      continue;
+  // List the folders. Cached lines of ids still there are kept as they are
+  // (createdAt never changes; the live/archived flag is refreshed); only new
+  // ids are read from their files.
+  const listed = new Map<string, EntityRef>();
+  for (const ref of listEntityRefs(store, kind)) listed.set(ref.id, ref);
+  const kept: string[] = [];
+  let sorted = true;
+  if (text.startsWith(MAGIC)) {
+    for (let o = body; o + LINE <= text.length; o += LINE) {
+      const l = text.slice(o, o + LINE);
+      if (!wellFormed(l)) break;
+      const ref = listed.get(l.slice(21, 57));
+      if (!ref || ref.escapes) continue;
+      listed.delete(ref.id);
+      if (kept.length && l < kept[kept.length - 1]!) sorted = false;
+      kept.push(l.charCodeAt(58) === (ref.archived ? 65 : 76) ? l : lineOf({ ref, createdAt: l.slice(0, 20) }));
     }
+  }
+  const fresh: string[] = [];
+  const errors: Unranked[] = [];
+  for (const ref of listed.values()) {
     try {
       const e = await loadEntity(store, kind, schema, ref);
-      entries.push({ ref, createdAt: e.data.createdAt as string });
+      fresh.push(lineOf({ ref, createdAt: e.data.createdAt as string }));
     } catch (err) {
       const c = await createdAtOf(store, kind, ref);
       if (c === undefined) errors.push({ ref, error: err as Error });
-      else entries.push({ ref, createdAt: c });
+      else fresh.push(lineOf({ ref, createdAt: c }));
     }
   }
-  entries.sort(compareOrder);
+  // Fixed-width "<createdAt> <id> <flag>" lines sort as (createdAt, id).
+  fresh.sort();
+  if (!sorted) kept.sort();
+  const lines = mergeSorted(kept, fresh);
   // Trust the listing later only if it was complete and the folders were still.
-  const trusted = stamp.value !== "" && errors.length === 0 && stamp.mtimeNs < now - STILL_NS;
-  const next = MAGIC + (trusted ? stamp.value : "unstamped") + "\n" + entries.map(line).join("");
+  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
+  const trusted = stamp.value !== "" && errors.length === 0 && stamp.mtimeNs < now - still;
+  const next = MAGIC + (trusted ? stamp.value : "unstamped") + "\n" + lines.join("");
   if (next !== text) writeCache(path, next);
   return new CacheOrder(next, next.indexOf("\n") + 1, errors);
 }
@@ -149,7 +172,19 @@ class CacheOrder implements Order {
     if (i < 0 || i >= this.length) return undefined;
     const o = this.#body + i * LINE;
     const t = this.#text;
-    return { createdAt: t.slice(o, o + 20), ref: { id: t.slice(o + 23, o + 59), archived: t.charCodeAt(o + 21) === 65 /* A */ } };
+    return { createdAt: t.slice(o, o + 20), ref: { id: t.slice(o + 21, o + 57), archived: t.charCodeAt(o + 58) === 65 /* A */ } };
+  }
+  rankOf(createdAt: string, id: string): number {
+    const key = `${createdAt} ${id}`;
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const o = this.#body + mid * LINE;
+      if (this.#text.slice(o, o + 57) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
   get entries(): OrderEntry[] {
     if (!this.#entries) {
@@ -160,8 +195,26 @@ class CacheOrder implements Order {
   }
 }
 
-function line(e: OrderEntry): string {
-  return `${e.createdAt} ${e.ref.archived ? "A" : "L"} ${e.ref.id}\n`;
+function lineOf(e: OrderEntry): string {
+  return `${e.createdAt} ${e.ref.id} ${e.ref.archived ? "A" : "L"}\n`;
+}
+
+/** A cache line's separators and flag are where they belong (cheap; a damaged line ends the walk). */
+function wellFormed(l: string): boolean {
+  const f = l.charCodeAt(58);
+  return l.charCodeAt(19) === 90 && l.charCodeAt(20) === 32 && l.charCodeAt(29) === 45 && l.charCodeAt(57) === 32 && (f === 65 || f === 76) && l.charCodeAt(59) === 10;
+}
+
+function mergeSorted(a: string[], b: string[]): string[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]! <= b[j]! ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
 
 function cachePath(store: Store, kind: KindLayout): string {
@@ -183,18 +236,6 @@ function folderStamp(store: Store, kind: KindLayout): { value: string; mtimeNs: 
     }
   }
   return { value, mtimeNs: newest };
-}
-
-/** id → createdAt for every well-formed line of an old cache (any stamp). */
-function cachedCreatedAt(text: string, body: number): Map<string, string> {
-  const m = new Map<string, string>();
-  if (!text.startsWith(MAGIC)) return m;
-  for (let o = body; o + LINE <= text.length; o += LINE) {
-    const at = text.slice(o, o + 20);
-    if (text.charCodeAt(o + LINE - 1) !== 10 || text.charCodeAt(o + 20) !== 32 || !isTimestamp(at)) break;
-    m.set(text.slice(o + 23, o + 59), at);
-  }
-  return m;
 }
 
 /**
