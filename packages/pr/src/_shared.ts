@@ -9,7 +9,7 @@ import { resolve as resolvePath } from "node:path";
 import {
   entityOrder, ISSUE, ISSUES, loadEntity, loadLabelDefs, loadMilestoneDefs, loadPrComments, loadReviews, openStore, PATCH_FIELDS,
   patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef, UsageError,
-  type IssueContext, type LoadedEntity, type Order, type OrderEntry, type PrJson, type PrParts, type Store,
+  type IssueContext, type LoadedEntity, type Order, type PrJson, type PrParts, type Store,
 } from "@forge/core";
 import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
 
@@ -35,28 +35,29 @@ export class Prs {
   constructor(io: Io) {
     this.store = openStore({ cwd: io.cwd, env: io.env });
   }
-  /** The ranked PRs (number = index + 1). */
-  async order(): Promise<OrderEntry[]> {
-    return (await this.#ranked()).entries;
-  }
-  async #ranked(): Promise<Order> {
+  /** The ranked PRs (number = index + 1) with the ones that could not be ranked. */
+  async ranked(): Promise<Order> {
     return (this.#order ??= await entityOrder(this.store, PRS, PR));
+  }
+  /** Forget the order (after a create). */
+  invalidate(): void {
+    this.#order = undefined;
   }
   /** Resolve a ref and load the PR. */
   async get(ref: string): Promise<{ pr: LoadedEntity; number: number }> {
-    const { entries, errors } = await this.#ranked();
-    const r = resolveRef(entries, ref, "pull request", errors);
+    const order = await this.ranked();
+    const r = resolveRef(order, ref, "pull request", order.errors);
     return { pr: await loadEntity(this.store, PRS, PR, r.ref), number: r.number };
   }
   /** Resolve an issue ref (for `--issue`) to its id. */
   async issueId(ref: string): Promise<string> {
-    const { entries, errors } = await entityOrder(this.store, ISSUES, ISSUE);
-    return resolveRef(entries, ref, "issue", errors).ref.id;
+    const order = await entityOrder(this.store, ISSUES, ISSUE);
+    return resolveRef(order, ref, "issue", order.errors).ref.id;
   }
   /** The issue with number `n`, if there is one. */
   async issueByNumber(n: number): Promise<string | undefined> {
-    const { entries } = await entityOrder(this.store, ISSUES, ISSUE);
-    return entries[n - 1]?.ref.id;
+    const order = await entityOrder(this.store, ISSUES, ISSUE);
+    return n >= 1 ? order.at(n - 1)?.ref.id : undefined;
   }
   /** Label and milestone definitions. */
   async defs(): Promise<IssueContext> {
@@ -66,8 +67,8 @@ export class Prs {
   async issueNumbers(pr: LoadedEntity): Promise<Map<string, number>> {
     if ((pr.data.closes as string[]).length === 0) return (this.#issueNumbers ?? new Map());
     if (!this.#issueNumbers) {
-      const { entries } = await entityOrder(this.store, ISSUES, ISSUE);
-      this.#issueNumbers = new Map(entries.map((e, i) => [e.ref.id, i + 1]));
+      const order = await entityOrder(this.store, ISSUES, ISSUE);
+      this.#issueNumbers = new Map(order.entries.map((e, i) => [e.ref.id, i + 1]));
     }
     return this.#issueNumbers;
   }

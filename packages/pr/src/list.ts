@@ -1,7 +1,4 @@
-import {
-  compareOrder, createdAtOf, currentAuthor, listEntityRefs, loadEntity, loadEntityFast, PR, PR_FIELDS, PRS, refreshCache, UsageError,
-  type LoadedEntity, type OrderEntry, type PrJson,
-} from "@forge/core";
+import { currentAuthor, loadEntity, loadEntityFast, PR, PR_FIELDS, PRS, UsageError, type LoadedEntity, type PrJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
 
@@ -55,10 +52,11 @@ export function matches(e: LoadedEntity, o: ListPrOptions, terms: string[]): boo
 }
 
 /**
- * The PRs that match, newest first, at most `limit`. Reads every pr.md
- * once (numbers need every createdAt), refreshes the order cache, then the
- * reviews, comments and patches of the listed PRs only, as `want` asks.
- * Each unreadable file is reported on stderr (exit 1) without stopping.
+ * The PRs that match, newest first, at most `limit`. Walks the ranked order
+ * from the newest and reads pr.md files only until `limit` matched (as
+ * `forge-issue list` does), then the reviews, comments and patch of each
+ * listed PR, as `want` asks. Each unreadable file is reported on stderr
+ * (exit 1) without stopping.
  */
 export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promise<{ records: PrJson[]; failed: number }> {
   const prs = new Prs(ctx.io);
@@ -66,29 +64,21 @@ export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promis
   let me: string | undefined;
   const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
   const o = { ...opts, author: await who(opts.author), assignee: await who(opts.assignee) };
-  const order: Array<OrderEntry & { e?: LoadedEntity }> = [];
+  const order = await prs.ranked();
   let failed = 0;
-  for (const ref of listEntityRefs(store, PRS)) {
-    try {
-      const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
-      for (const w of e.warnings) ctx.log.warn(w);
-      order.push({ ref: e.ref, createdAt: e.data.createdAt as string, e });
-    } catch (err) {
-      failed++;
-      ctx.log.error(err);
-      const at = await createdAtOf(store, PRS, ref);
-      if (at !== undefined) order.push({ ref, createdAt: at });
-    }
+  for (const u of order.errors) {
+    failed++;
+    ctx.log.error(u.error);
   }
-  order.sort(compareOrder);
-  refreshCache(store, PRS, order);
   const terms = (o.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const records: PrJson[] = [];
   for (let i = order.length - 1; i >= 0 && records.length < o.limit; i--) {
-    const e = order[i]!.e;
-    if (!e || !matches(e, o, terms)) continue;
+    const ref = order.at(i)!.ref;
+    if (ref.archived) continue;
     try {
-      records.push(await prs.json(e, i + 1, want));
+      const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
+      for (const w of e.warnings) ctx.log.warn(w);
+      if (matches(e, o, terms)) records.push(await prs.json(e, i + 1, want));
     } catch (err) {
       failed++;
       ctx.log.error(err);
