@@ -7,7 +7,7 @@
  * case rather than producing a number.
  *
  * Options: `--runs N` (15), `--warmup N` (3), `--issues N` (10000),
- * `--only TEXT` (cases whose name contains TEXT).
+ * `--prs N` (2000), `--only TEXT` (cases whose name contains TEXT).
  * Writes `.bench/results.json`.
  */
 import { spawnSync } from "node:child_process";
@@ -63,6 +63,7 @@ function option(name: string, dflt: string): string {
 const RUNS = Number(option("runs", "15"));
 const WARMUP = Number(option("warmup", "3"));
 const ISSUES = Number(option("issues", "10000"));
+const PRS = Number(option("prs", "2000"));
 const ONLY = option("only", "");
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "bench", NO_COLOR: "1", LANG: "C.UTF-8" };
 
@@ -119,17 +120,42 @@ function round(ms: number): number {
 }
 
 /** A fresh generated store under .bench/ (regenerated every run: `create` grows it). */
-function freshStore(name: string, issues: number): GenSummary & { dir: string } {
+function freshStore(name: string, issues: number, prs = 0): GenSummary & { dir: string } {
   const dir = join(BENCH, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  return { ...generateStore(dir, { issues, seed: 1 }), dir };
+  return { ...generateStore(dir, { issues, seed: 1, prs }), dir };
 }
 
 const lines = (n: number) => (out: string) => {
   const got = out.split("\n").filter(Boolean).length;
   return got === n ? undefined : `expected ${n} lines, got ${got}`;
 };
+
+type Gen = GenSummary & { dir: string };
+
+/** `forge-pr list --json` against the floor that reads the same files (every pr.md, and the patches and reviews of the listed PRs). */
+function prCases(store: Gen): Case[] {
+  const fp = join(BIN, "forge-pr");
+  const open = store.prs.filter((p) => !p.archived && p.state === "open").length;
+  const live = store.prs.filter((p) => !p.archived).length;
+  const floor = (n?: number): Cmd => ({
+    label: `read floor (every pr.md; patch + reviews of ${n ?? "every live"} PR${n === 1 ? "" : "s"})`,
+    argv: ["node", join(ROOT, "tools", "dist", "read_floor.js"), store.store, "prs", ...(n === undefined ? [] : [String(n)])], cwd: store.dir,
+  });
+  const k = `${store.prs.length / 1000}k`;
+  return [
+    {
+      name: `pr list --json @${k}`, target: { kind: "ms", max: 300 }, baseline: floor(Math.min(30, open)),
+      subject: { label: "forge-pr list --json", argv: [fp, "list", "--json"], cwd: store.dir, check: lines(Math.min(30, open)) },
+    },
+    {
+      name: `pr list --json -s all -L 100000 @${k}`, target: { kind: "ms", max: 300 }, baseline: floor(),
+      subject: { label: "forge-pr list --json --state all --limit 100000", argv: [fp, "list", "--json", "--state", "all", "--limit", "100000"], cwd: store.dir, check: lines(live) },
+    },
+    { name: "forge-pr --help", target: { kind: "ratio", max: 1.5 }, baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: ROOT }, subject: { label: "forge-pr --help", argv: [fp, "--help"], cwd: ROOT } },
+  ];
+}
 
 function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: string }): Case[] {
   const fi = join(BIN, "forge-issue");
@@ -175,10 +201,11 @@ const load0 = loadavg()[0]!.toFixed(1);
 const t0 = performance.now();
 const big = freshStore(`issues-${ISSUES}`, ISSUES);
 const small = freshStore("issues-1", 1);
-process.stderr.write(`generated ${ISSUES} issues in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
+const prStore = freshStore(`prs-${PRS}`, 200, PRS);
+process.stderr.write(`generated ${ISSUES} issues and ${PRS} PRs in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of cases(big, small)) {
+for (const c of [...cases(big, small), ...prCases(prStore)]) {
   if (ONLY && !c.name.includes(ONLY)) continue;
   try {
     const r = measure(c);
@@ -192,5 +219,5 @@ for (const c of cases(big, small)) {
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` + table(results));
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
-const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES };
+const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES, prs: PRS };
 writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, results, aborted }, null, 2) + "\n");

@@ -5,13 +5,14 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  COMMENT, formatFrontmatter, ISSUE, LABELS, MILESTONES, parseFrontmatter, parseFrontmatterFast, toFrontmatter, validate,
-  type EntitySchema,
+  COMMENT, formatFrontmatter, ISSUE, LABELS, MILESTONES, parseFrontmatter, parseFrontmatterFast, patchSha256, patchStat, PR, PR_REVIEW,
+  toFrontmatter, validate, type EntitySchema,
 } from "@forge/core";
 import { generateStore, mulberry32 } from "./gen_store.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const FORGE_ISSUE = join(ROOT, "bin", "forge-issue");
+const FORGE_PR = join(ROOT, "bin", "forge-pr");
 
 function tempDir(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), "forge-gen-")));
@@ -28,8 +29,8 @@ function walk(dir: string, base = dir): string[] {
   return out.sort();
 }
 
-function forgeIssue(cwd: string, args: string[], input = "") {
-  const r = spawnSync(FORGE_ISSUE, args, {
+function forgeIssue(cwd: string, args: string[], input = "", bin = FORGE_ISSUE) {
+  const r = spawnSync(bin, args, {
     cwd, input, encoding: "utf8", maxBuffer: 1 << 28,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "alice", NO_COLOR: "1" },
   });
@@ -40,6 +41,8 @@ function schemaOf(rel: string): EntitySchema {
   if (rel === "labels.md") return LABELS;
   if (rel === "milestones.md") return MILESTONES;
   if (rel.endsWith("/issue.md")) return ISSUE;
+  if (rel.endsWith("/pr.md")) return PR;
+  if (/\/reviews\/[^/]+\.md$/.test(rel)) return PR_REVIEW;
   if (/\/comments\/[^/]+\.md$/.test(rel)) return COMMENT;
   throw new Error(`unexpected file ${rel}`);
 }
@@ -130,4 +133,49 @@ test("mulberry32() is deterministic and stays in [0, 1)", (t) => {
   const xs = Array.from({ length: 1000 }, () => a());
   t.deepEqual(Array.from({ length: 1000 }, () => b()), xs);
   t.true(xs.every((x) => x >= 0 && x < 1));
+});
+
+const prDir = tempDir();
+const withPrs = generateStore(prDir, { issues: 30, prs: 120, seed: 5 });
+
+test("generateStore() with prs writes open, closed, merged and archived PRs with reviews and comments", (t) => {
+  t.is(withPrs.prs.length, 120);
+  for (const s of ["open", "closed", "merged"]) t.true(withPrs.prs.some((p) => p.state === s), s);
+  t.true(withPrs.prs.some((p) => p.archived) && withPrs.prs.some((p) => p.reviews > 0) && withPrs.prs.some((p) => p.comments > 0));
+  t.is(new Set(withPrs.prs.map((p) => p.id)).size, 120);
+});
+
+test("generateStore() with prs leaves the issues of a seed as they were", (t) => {
+  const plain = generateStore(tempDir(), { issues: 30, seed: 5 });
+  t.deepEqual(plain.issues, withPrs.issues);
+  t.deepEqual(plain.prs, []);
+});
+
+test("every generated PR file is canonical and its patch.diff matches patchSha256 and parses", async (t) => {
+  const files = walk(withPrs.store).filter((f) => f.includes("prs/"));
+  t.true(files.length > 240, `${files.length} files`);
+  for (const rel of files) {
+    const text = readFileSync(join(withPrs.store, rel), "utf8");
+    if (rel.endsWith("/patch.diff")) {
+      const pr = await parseFrontmatter(readFileSync(join(withPrs.store, rel.replace(/patch\.diff$/, "pr.md")), "utf8"), rel);
+      t.is(patchSha256(Buffer.from(text)), pr.data.patchSha256 as string, rel);
+      t.true(patchStat(text).files.length > 0, rel);
+      continue;
+    }
+    t.truthy(parseFrontmatterFast(text, rel), `${rel} is not canonical`);
+    const fm = await parseFrontmatter(text, rel);
+    const v = validate(schemaOf(rel), fm.data, rel);
+    t.deepEqual(v.warnings, [], rel);
+    t.is(formatFrontmatter(toFrontmatter(schemaOf(rel), v.data, v.extra), fm.body), text, rel);
+  }
+});
+
+test("forge-pr list --state all --json lists a generated store cleanly, newest first, numbered by (createdAt, id)", (t) => {
+  const r = forgeIssue(prDir, ["list", "--state", "all", "--json", "id,number,additions", "--limit", "100000"], "", FORGE_PR);
+  t.is(r.code, 0);
+  t.is(r.stderr, "");
+  const rows = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { id: string; number: number; additions: number });
+  const want = withPrs.prs.map((p, n) => ({ id: p.id, number: n + 1 })).filter((_, n) => !withPrs.prs[n]!.archived).reverse();
+  t.deepEqual(rows.map((x) => ({ id: x.id, number: x.number })), want);
+  t.true(rows.every((x) => x.additions > 0));
 });

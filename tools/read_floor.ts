@@ -1,17 +1,23 @@
 /**
- * The read-only floor for `forge-issue list` benchmarks: a Node process that
- * only reads the files `list` reads (every `issue.md` under `issues/` and
- * `archive/issues/`, `labels.md`, `milestones.md`) and does nothing with
- * them. Prints the number of files and bytes read.
+ * The read-only floor for `list` benchmarks: a Node process that only reads
+ * the files `list` reads and does nothing with them. Prints the number of
+ * files and bytes read.
  *
- * Usage: `node tools/dist/read_floor.js <.forge dir>`
+ * Issues (default): every `issue.md` under `issues/` and `archive/issues/`,
+ * `labels.md`, `milestones.md`.
+ * PRs (`prs [N]`): every `pr.md` under `prs/` and `archive/prs/`,
+ * `labels.md`, `milestones.md`, and the `patch.diff` and review files of N
+ * live PRs (all when N is left out): what `forge-pr list --json` reads for
+ * N listed PRs.
+ *
+ * Usage: `node tools/dist/read_floor.js <.forge dir> [prs [N]]`
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const store = process.argv[2];
-if (!store) {
-  process.stderr.write("usage: node tools/dist/read_floor.js <.forge dir>\n");
+const [store, kind, count] = process.argv.slice(2);
+if (!store || (kind !== undefined && kind !== "prs") || (count !== undefined && !/^[0-9]+$/.test(count))) {
+  process.stderr.write("usage: node tools/dist/read_floor.js <.forge dir> [prs [N]]\n");
   process.exit(2);
 }
 let files = 0;
@@ -20,14 +26,22 @@ const read = (p: string): void => {
   bytes += readFileSync(p, "utf8").length;
   files++;
 };
-for (const dir of [join(store, "issues"), join(store, "archive", "issues")]) {
-  let names: string[] = [];
+const list = (dir: string): string[] => {
   try {
-    names = readdirSync(dir);
+    return readdirSync(dir);
   } catch {
-    continue;
+    return [];
   }
-  for (const n of names) read(join(dir, n, "issue.md"));
-}
+};
+const plural = kind === "prs" ? "prs" : "issues";
+const owning = kind === "prs" ? "pr.md" : "issue.md";
+for (const dir of [join(store, plural), join(store, "archive", plural)]) for (const n of list(dir)) read(join(dir, n, owning));
 for (const f of ["labels.md", "milestones.md"]) read(join(store, f));
+if (kind === "prs") {
+  const live = list(join(store, "prs"));
+  for (const n of live.slice(0, count === undefined ? live.length : Number(count))) {
+    read(join(store, "prs", n, "patch.diff"));
+    for (const r of list(join(store, "prs", n, "reviews"))) read(join(store, "prs", n, "reviews", r));
+  }
+}
 process.stdout.write(`${files} files, ${bytes} chars\n`);
