@@ -8,12 +8,13 @@
  * commit/patch digests (which depend on git's version) are placeholders.
  */
 import test, { type ExecutionContext } from "ava";
+import { execFileSync } from "node:child_process";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { formatTimestamp } from "@forge/core";
 import { golden, scrub } from "./lib/golden.js";
 import { fixedGit, PR_FIXTURE_IDS, prFixtureRepo } from "./lib/pr_fixture.js";
-import { run } from "./lib/run.js";
+import { baseEnv, BIN, run } from "./lib/run.js";
 import { removeScratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
@@ -74,6 +75,20 @@ const READS: Case[] = [
   { name: "unknown_verb", args: ["merge", "1"], code: 2 },
 ];
 
+/** PR #7 from main..topic, made with the built executable. */
+const pr7 = (cwd: string): void => {
+  execFileSync(join(BIN, "forge-pr"), ["create", "-t", "Wait for drain", "-H", "topic"], { cwd, env: baseEnv() as NodeJS.ProcessEnv, stdio: "ignore" });
+};
+
+/** PR #7, then topic moves on by one commit. */
+const pr7Moved = (cwd: string): void => {
+  pr7(cwd);
+  fixedGit(cwd, ["checkout", "-q", "topic"]);
+  writeFileSync(join(cwd, "README.md"), "# demo\n\nWaits for drain.\n");
+  fixedGit(cwd, ["commit", "-qam", "Document the wait"]);
+  fixedGit(cwd, ["checkout", "-q", "main"]);
+};
+
 const historyCiEnv = (cwd: string): void => {
   mkdirSync(join(cwd, ".forge", "ci"), { recursive: true });
   writeFileSync(join(cwd, ".forge", "ci", "ci.env"), "base=main\n");
@@ -119,6 +134,12 @@ const WRITES: Case[] = [
   { name: "archive_2", args: ["archive", "2"], then: ["list", "--state", "all", "--json", "number,title"] },
   { name: "archive_already", args: ["archive", "5"], code: 1 },
   { name: "update_no_branch", args: ["update", "1"], code: 1 },
+  {
+    name: "update_json", args: ["update", "7", "--json", "number,headRefOid,patchSha256,previousPatchSha256,ci,files,additions"], setup: pr7Moved,
+    then: ["diff", "7", "--name-only"],
+  },
+  { name: "update_unchanged", args: ["update", "7"], setup: pr7 },
+  { name: "checkout_7", args: ["checkout", "7", "-b", "review/7"], setup: pr7, then: ["view", "7", "--json", "number,headRefName"] },
   { name: "checkout_no_base", args: ["checkout", "1"], code: 1 },
   { name: "checkout_exists", args: ["checkout", "1", "-b", "topic"], code: 1 },
   { name: "create_ci_env_bad", args: ["create", "-t", "T", "-H", "topic"], code: 1, setup: (cwd) => {
