@@ -26,7 +26,7 @@ export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
 export { wikiTitle } from "./entities/wiki_page.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { compareOrder, createdAtOf, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
-export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
+export { loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
@@ -36,3 +36,7 @@ export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js
 export { git, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
+export {
+  createTask, isTaskStatus, moveTask, TASK_FIELDS, TASK_STATUSES, taskToJson, updateTask,
+  type NewTask, type TaskChange, type TaskJson, type TaskStatus,
+} from "./entities/task.js";
