@@ -1,4 +1,4 @@
-import type { LabelDef } from "@forge/core";
+import { ConflictError, type LabelDef } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { checkDescription, checkName, confirm, defaultColor, JSON_FLAGS, jsonRequest, LabelFile, labelItem, labelJson, labelRender, normColor } from "./_shared.js";
 
@@ -35,7 +35,9 @@ export function parseCreateOptions(args: Parsed): CreateLabelOptions {
 export async function createLabel(ctx: Ctx, opts: CreateLabelOptions): Promise<LabelDef> {
   const f = await LabelFile.open(ctx);
   const i = f.find(opts.name);
-  if (i >= 0 && !opts.force) f.checkFree(opts.name);
+  if (i >= 0 && !opts.force) {
+    throw new ConflictError(`label with name ${JSON.stringify(String(f.items[i]!.name))} already exists; use --force to update its color and description`);
+  }
   const item = labelItem(i >= 0 ? String(f.items[i]!.name) : opts.name, opts.color, opts.description, i >= 0 ? f.items[i] : {});
   if (i >= 0) f.items[i] = item;
   else f.items.push(item);
