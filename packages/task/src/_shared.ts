@@ -83,10 +83,10 @@ export function taskRender(args: Parsed, req: JsonRequest | null, single: boolea
   return { json: req, jq: args.jq as string | undefined, single, row: taskRow, header: ["ID", "TITLE", "ASSIGNEES", "ISSUE"] };
 }
 
-/** A confirmation line for stderr. */
-export function confirm(ctx: Ctx, what: string, t: TaskJson): void {
+/** A confirmation line for stderr: `Moved task #3 (title) to doing`. */
+export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
   const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-  ctx.io.stderr.write(`${tick}${what.replace("%", `task #${t.number} (${t.title})`)}\n`);
+  ctx.io.stderr.write(`${tick}${verb} task #${t.number} (${t.title})${tail}\n`);
 }
 
 /**

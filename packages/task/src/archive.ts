@@ -11,7 +11,7 @@ export async function* archiveTasks(ctx: Ctx, ref: string, batch: Batch): AsyncG
   yield* eachRef(ctx, ref, batch, async (r) => {
     const { task, number } = await tasks.get(r);
     const rec = await tasks.json(archiveEntity(tasks.store, TASKS, task), number);
-    confirm(ctx, "Archived %", rec);
+    confirm(ctx, "Archived", rec);
     return rec;
   });
 }

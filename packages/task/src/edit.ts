@@ -56,7 +56,7 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
       return { body: o.body };
     });
     const rec = await tasks.json(updated, number);
-    confirm(ctx, "Edited %", rec);
+    confirm(ctx, "Edited", rec);
     return rec;
   });
 }

@@ -32,7 +32,7 @@ export async function* moveTasks(ctx: Ctx, opts: MoveTaskOptions, batch: Batch):
       return rec;
     }
     const rec = await tasks.json(moveTask(task, opts.status, formatTimestamp()), number);
-    confirm(ctx, `Moved % to ${opts.status}`, rec);
+    confirm(ctx, "Moved", rec, ` to ${opts.status}`);
     return rec;
   });
 }
