@@ -25,13 +25,13 @@ export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type
 export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
 export { wikiTitle } from "./entities/wiki_page.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { compareOrder, createdAtOf, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
+export { compareOrder, createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
 } from "./entities/issue.js";
-export { resolveRef, type Resolved } from "./refs/resolve_ref.js";
+export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
 export { git, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";

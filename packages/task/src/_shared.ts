@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import {
   entityOrder, ISSUE, ISSUES, loadEntity, openStore, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS, UsageError,
-  type LoadedEntity, type Order, type OrderEntry, type Store, type TaskJson,
+  type LoadedEntity, type Order, type Store, type TaskJson,
 } from "@forge/core";
 import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
 
@@ -19,17 +19,15 @@ export class Tasks {
   constructor(io: Io) {
     this.store = openStore({ cwd: io.cwd, env: io.env });
   }
-  /** The ranked tasks (number = index + 1). */
-  async order(): Promise<OrderEntry[]> {
-    return (await this.#ranked()).entries;
-  }
-  async #ranked(): Promise<Order> {
+  /** The ranked tasks (number = index + 1) with the ones that could not be ranked. */
+  async ranked(): Promise<Order> {
     return (this.#order ??= await entityOrder(this.store, TASKS, TASK));
   }
   /** Resolve a task ref and load the task. */
   async get(ref: string): Promise<{ task: LoadedEntity; number: number }> {
-    const { entries, errors } = await this.#ranked();
-    const r = resolveRef(entries, ref, "task", errors);
+    const order = await this.ranked();
+    // An id of an unreadable task gets that file's error, not "no task matches".
+    const r = resolveRef(order, ref, "task", order.errors);
     return { task: await loadEntity(this.store, TASKS, TASK, r.ref), number: r.number };
   }
   async #issueOrder(): Promise<Order> {
@@ -44,8 +42,8 @@ export class Tasks {
   }
   /** The id of the issue a ref names (number, #number, id or prefix). */
   async issueId(ref: string): Promise<string> {
-    const { entries, errors } = await this.#issueOrder();
-    return resolveRef(entries, ref, "issue", errors).ref.id;
+    const order = await this.#issueOrder();
+    return resolveRef(order, ref, "issue", order.errors).ref.id;
   }
   /** The JSON of a loaded task. */
   async json(task: LoadedEntity, number: number): Promise<TaskJson> {

@@ -1,6 +1,5 @@
 import {
-  compareOrder, createdAtOf, currentAuthor, listEntityRefs, loadEntity, loadEntityFast, refreshCache, TASK, TASK_STATUSES,
-  TASKS, UsageError, type LoadedEntity, type OrderEntry, type TaskJson, type TaskStatus,
+  currentAuthor, loadEntity, loadEntityFast, TASK, TASK_STATUSES, TASKS, UsageError, type LoadedEntity, type TaskJson, type TaskStatus,
 } from "@forge/core";
 import { defineCommand, emit, formatTable, paint, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, taskRender, taskRow, Tasks } from "./_shared.js";
@@ -32,35 +31,33 @@ export function parseListOptions(args: Parsed): ListTaskOptions {
 /**
  * The board: live tasks grouped by column in board order (todo, doing,
  * blocked, done), oldest first within a column, at most `limit` per column
- * (so a long backlog never hides the work in progress). Reads every task
- * once, refreshes the order cache, and reports each unreadable file on
- * stderr (exit 1) without stopping.
+ * (so a long backlog never hides the work in progress). Reads every live
+ * task once and reports each unreadable file on stderr (exit 1) without
+ * stopping.
  */
 export async function listTasks(ctx: Ctx, opts: ListTaskOptions): Promise<{ records: TaskJson[]; failed: number }> {
   const tasks = new Tasks(ctx.io);
   const store = tasks.store;
   const assignee = opts.assignee === "@me" ? await currentAuthor(ctx.io.env, ctx.io.cwd) : opts.assignee;
-  const order: Array<OrderEntry & { e?: LoadedEntity }> = [];
+  const order = await tasks.ranked();
   let failed = 0;
-  for (const ref of listEntityRefs(store, TASKS)) {
+  for (const u of order.errors) {
+    failed++;
+    ctx.log.error(u.error);
+  }
+  const columns = new Map<TaskStatus, TaskJson[]>(opts.statuses.map((s) => [s, []]));
+  for (let i = 0; i < order.length; i++) {
+    const ref = order.at(i)!.ref;
+    if (ref.archived) continue;
+    let e: LoadedEntity;
     try {
-      const e = loadEntityFast(store, TASKS, TASK, ref) ?? (await loadEntity(store, TASKS, TASK, ref));
-      for (const w of e.warnings) ctx.log.warn(w);
-      order.push({ ref: e.ref, createdAt: e.data.createdAt as string, e });
+      e = loadEntityFast(store, TASKS, TASK, ref) ?? (await loadEntity(store, TASKS, TASK, ref));
     } catch (err) {
       failed++;
       ctx.log.error(err);
-      // Still ranked when its createdAt can be read, so the other numbers stay right.
-      const at = await createdAtOf(store, TASKS, ref);
-      if (at !== undefined) order.push({ ref, createdAt: at });
+      continue;
     }
-  }
-  order.sort(compareOrder);
-  refreshCache(store, TASKS, order);
-  const columns = new Map<TaskStatus, TaskJson[]>(opts.statuses.map((s) => [s, []]));
-  for (let i = 0; i < order.length; i++) {
-    const e = order[i]!.e;
-    if (!e || e.ref.archived) continue;
+    for (const w of e.warnings) ctx.log.warn(w);
     const col = columns.get(e.data.status as TaskStatus);
     if (!col || col.length >= opts.limit) continue;
     if (assignee !== undefined && !(e.data.assignees as string[]).includes(assignee)) continue;
