@@ -26,7 +26,7 @@ export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
 export { wikiTitle } from "./entities/wiki_page.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { compareOrder, createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
-export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
+export { loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
@@ -41,3 +41,7 @@ export {
   addPrComment, addReview, createPr, loadPrComments, loadReviews, MAX_PATCH_BYTES, PATCH_FIELDS, patchSha256, PR_FIELDS, prToJson,
   readPatch, replacePatch, statusCheckRollup, type CheckJson, type NewPr, type PrContext, type PrJson, type PrParts, type ReviewJson,
 } from "./entities/pr.js";
+export {
+  createTask, isTaskStatus, moveTask, TASK_FIELDS, TASK_STATUSES, taskToJson, updateTask,
+  type NewTask, type TaskChange, type TaskJson, type TaskStatus,
+} from "./entities/task.js";
