@@ -14,6 +14,15 @@ import { displayPath, isInside, type Store } from "./store.js";
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
 export function readStoreFile(store: Store, abs: string): string {
+  return readStoreBytes(store, abs).toString("utf8");
+}
+
+/**
+ * `readStoreFile` without the UTF-8 decoding: the file's bytes, exactly
+ * (same refusals).
+ * @throws NotFoundError when missing; InvalidFileError when refused
+ */
+export function readStoreBytes(store: Store, abs: string): Buffer {
   let fd: number;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -34,7 +43,7 @@ export function readStoreFile(store: Store, abs: string): string {
       if (n === 0) break;
       off += n;
     }
-    return buf.toString("utf8", 0, off);
+    return off === st.size ? buf : buf.subarray(0, off);
   } finally {
     closeSync(fd);
   }

@@ -1,0 +1,16 @@
+import test from "ava";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readStoreBytes, readStoreFile } from "./read_file.js";
+import { storeAt } from "./store.js";
+
+test("readStoreBytes() returns the bytes exactly, even when they are not UTF-8", (t) => {
+  const root = mkdtempSync(join(tmpdir(), "forge-bytes-"));
+  mkdirSync(join(root, ".forge"));
+  const store = storeAt(join(root, ".forge"));
+  const bytes = Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a, 0x00, 0xc3]);
+  writeFileSync(join(store.dir, "x.md"), bytes);
+  t.deepEqual(readStoreBytes(store, join(store.dir, "x.md")), bytes);
+  t.is(readStoreFile(store, join(store.dir, "x.md")), bytes.toString("utf8"));
+});
