@@ -39,6 +39,23 @@ interface HelpCase {
 
 const ROOT = { lines: 12, bytes: 300 };
 const SUB = { lines: 8, bytes: 250 };
+
+/** A noun executable's help and each verb's `-h`, directly and through `forge`. */
+function nounHelp(exe: string, verbs: string[]): HelpCase[] {
+  const noun = exe.slice("forge-".length);
+  return [
+    { argv: [exe], ...SUB, file: `${exe}.txt` },
+    { argv: [exe, "-h"], ...SUB, file: `${exe}.txt` },
+    { argv: ["forge", noun, "-h"], ...SUB, file: `${exe}.txt` },
+    ...verbs.map((v): HelpCase => ({ argv: [exe, v, "-h"], ...SUB, file: `${exe}-${v}.txt` })),
+    ...verbs.map((v): HelpCase => ({ argv: ["forge", noun, v, "--help"], ...SUB, file: `${exe}-${v}.txt` })),
+  ];
+}
+
+const NOUN_VERBS: Record<string, string[]> = {
+  "forge-wiki": ["get", "put", "list"],
+  "forge-release": ["create", "list", "view", "verify"],
+};
 const HELP: HelpCase[] = [
   { argv: ["forge"], ...ROOT, file: "forge.txt" },
   { argv: ["forge", "-h"], ...ROOT, file: "forge.txt" },
@@ -53,6 +70,7 @@ const HELP: HelpCase[] = [
     { argv: ["forge-issue", v, "--help"], ...SUB, file: `forge-issue-${v}.txt` },
   ]),
   { argv: ["forge", "issue", "list", "-h"], ...SUB, file: "forge-issue-list.txt" },
+  ...Object.entries(NOUN_VERBS).flatMap(([exe, verbs]) => nounHelp(exe, verbs)),
 ];
 
 for (const h of HELP) {
@@ -72,6 +90,13 @@ test("every forge-issue verb has help and the root help names them all", async (
   const r = await run("forge-issue", ["-h"], { cwd: tmpdir() });
   for (const v of VERBS) t.true(r.stdout.includes(` ${v}`), `root help misses ${v}`);
 });
+
+for (const [exe, verbs] of Object.entries(NOUN_VERBS)) {
+  test(`every ${exe} verb has help and the root help names them all`, async (t) => {
+    const r = await run(exe, ["-h"], { cwd: tmpdir() });
+    t.is(r.stdout.split("\n").find((l) => l.startsWith("commands: ")), `commands: ${verbs.join(" ")}`);
+  });
+}
 
 // --- errors: one stderr line, the right exit code ---
 
