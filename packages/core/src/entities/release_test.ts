@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,10 +8,21 @@ import {
   checkReleaseTag, compareReleases, isAssetName, isReleaseTag, listReleaseTags, loadRelease, releaseListJson, releaseToJson,
 } from "./release.js";
 
+const temps: string[] = [];
+/** A new temp folder, removed when the file's tests are done. */
+function temp(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+test.after.always(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
 const FIXTURE = fileURLToPath(new URL("../../../../spec/fixtures/release.md", import.meta.url));
 
 function tempStore() {
-  const root = mkdtempSync(join(tmpdir(), "forge-release-unit-"));
+  const root = temp("forge-release-unit-");
   mkdirSync(join(root, ".forge", "releases"), { recursive: true });
   return storeAt(join(root, ".forge"));
 }
@@ -73,7 +84,7 @@ test("listReleaseTags() lists releases/*.md only, sorted; build/, out/, dot file
 });
 
 test("listReleaseTags() is empty without a releases folder", (t) => {
-  const root = mkdtempSync(join(tmpdir(), "forge-release-unit-"));
+  const root = temp("forge-release-unit-");
   mkdirSync(join(root, ".forge"));
   t.deepEqual(listReleaseTags(storeAt(join(root, ".forge"))), []);
 });

@@ -1,12 +1,24 @@
 import test from "ava";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mkdirInside } from "./mkdir_inside.js";
 import { storeAt } from "./store.js";
 
+const temps: string[] = [];
+/** A new temp folder, removed when the file's tests are done. */
+function temp(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+test.after.always(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+
 function tempStore() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-mkdir-")));
+  const root = realpathSync(temp("forge-mkdir-"));
   mkdirSync(join(root, ".forge"));
   return { root, store: storeAt(join(root, ".forge")) };
 }
