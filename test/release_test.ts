@@ -6,13 +6,13 @@
  * existing release or tag, a flipped byte or a missing artifact for verify.
  */
 import test, { type ExecutionContext } from "ava";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { formatFrontmatter, formatTimestamp, RELEASE, toFrontmatter } from "@forge/core";
 import { golden, scrub } from "./lib/golden.js";
 import { assertOneLineError, lines } from "./lib/hostile.js";
-import { git, jsonl, run, tempRepo, type Ran } from "./lib/run.js";
+import { baseEnv, BIN, git, jsonl, run, tempRepo, type Ran } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
@@ -283,6 +283,25 @@ test("forge-release create with no build steps records a release without assets 
   t.is(r.code, 0, r.stderr);
   t.is(r.stdout, '{"assets":[]}\n');
   t.true(r.stderr.includes("no build steps in .forge/releases/build/"), r.stderr);
+});
+
+test("forge-release create: Ctrl-C during a step stops the build, removes the worktree and writes nothing (exit 130)", async (t) => {
+  const dir = buildRepo({ "10-build": BUILD, "20-slow": "#!/bin/sh\necho slow-step-started\nexec sleep 60\n" });
+  const child = spawn(join(BIN, "forge-release"), ["create", "v1"], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  let sent = false;
+  child.stdout.resume();
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+    if (!sent && stderr.includes("slow-step-started")) sent = child.kill("SIGINT");
+  });
+  const code = await new Promise<number | null>((res) => child.on("close", (c) => res(c)));
+  const r: Ran = { stdout: "", stderr, code, signal: null };
+  t.is(code, 130, stderr);
+  t.is(lastLine(r), "forge-release create: interrupted by SIGINT; no release written");
+  t.false(existsSync(releaseFileOf(dir, "v1")));
+  t.deepEqual(tags(dir), []);
+  t.is(worktrees(dir), 1, "the disposable worktree is gone");
 });
 
 // --- hostile: writes outside OUT ---

@@ -13,7 +13,7 @@
  * untracked files' contents; `releases/out/` excepted). Writes to ignored
  * paths, to the rest of the file system or to the network are not detected.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,6 +52,15 @@ export async function runBuild(ctx: Ctx, plan: BuildPlan): Promise<void> {
   const before = await liveState(plan, env);
   const wt = mkdtempSync(join(tmpdir(), "forge-release-"));
   let added = false;
+  // Ctrl-C or a kill: pass it to the running step and stop after it, so the worktree is still removed.
+  const stop: Interrupt = { signal: undefined, child: undefined };
+  const onSignal = (sig: NodeJS.Signals): void => {
+    stop.signal = sig;
+    stop.child?.kill(sig);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const interrupted = (): ForgeError => new ForgeError(`interrupted by ${stop.signal}; no release written`, "E_INTERRUPTED", stop.signal === "SIGINT" ? 130 : 143);
   try {
     const r = await git(["worktree", "add", "--detach", "--quiet", wt, plan.sha], { cwd: plan.top, env });
     if (r.code !== 0) throw new ForgeError(`cannot check out ${plan.sha.slice(0, 7)} in a worktree: ${firstLine(r.stderr)}`, "E_WORKTREE", 1);
@@ -60,8 +69,10 @@ export async function runBuild(ctx: Ctx, plan: BuildPlan): Promise<void> {
     if (steps.length === 0) ctx.log.warn(`no build steps in ${plan.buildRel}/ at ${plan.sha.slice(0, 7)} (uncommitted steps are not used): no assets`);
     const stepEnv = { ...env, OUT: plan.out, FORGE_RELEASE_TAG: plan.tag, FORGE_RELEASE_COMMIT: plan.sha };
     for (const s of steps) {
+      if (stop.signal) throw interrupted();
       ctx.io.stderr.write(`${ctx.prog}: build step ${printable(s.name)}\n`);
-      const outcome = await runStep(ctx, s, wt, stepEnv);
+      const outcome = await runStep(ctx, s, wt, stepEnv, stop);
+      if (stop.signal) throw interrupted();
       if (outcome) throw new ForgeError(`build step '${printable(s.name)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
       const changed = await treeChange(wt, env);
       if (changed) throw new ForgeError(`build step '${printable(s.name)}' changed the tagged tree (${printable(changed)}); no release written`, "E_BUILD_ESCAPED", 1);
@@ -69,7 +80,10 @@ export async function runBuild(ctx: Ctx, plan: BuildPlan): Promise<void> {
         throw new ForgeError(`build step '${printable(s.name)}' changed the repository outside OUT; no release written`, "E_BUILD_ESCAPED", 1);
       }
     }
+    if (stop.signal) throw interrupted();
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     if (added) await git(["worktree", "remove", "--force", "--force", wt], { cwd: plan.top, env }).catch(() => undefined);
     // Scratch in the OS temp dir (DESIGN §3): gone when the command ends.
     rmSync(wt, { recursive: true, force: true });
@@ -123,10 +137,18 @@ export function buildSteps(ctx: Ctx, wt: string, buildRel: string): BuildStep[] 
 
 // --- internal ---
 
+/** A signal received during the build, and the step to pass it to. */
+interface Interrupt {
+  signal: NodeJS.Signals | undefined;
+  child: ChildProcess | undefined;
+}
+
 /** Run one step (argv array, no shell); its stdout and stderr go to our stderr. Returns why it failed, or undefined. */
-function runStep(ctx: Ctx, s: BuildStep, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+function runStep(ctx: Ctx, s: BuildStep, cwd: string, env: NodeJS.ProcessEnv, stop: Interrupt): Promise<string | undefined> {
   return new Promise((resolve) => {
     const child = spawn(s.path, [], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    stop.child = child;
+    child.on("exit", () => (stop.child = undefined));
     child.stdout.on("data", (d: Buffer) => ctx.io.stderr.write(d));
     child.stderr.on("data", (d: Buffer) => ctx.io.stderr.write(d));
     child.on("error", (err: NodeJS.ErrnoException) => resolve(`could not start (${err.code ?? "error"})`));
