@@ -395,3 +395,12 @@ test("forge-release verify reports a changed size, and refuses an artifact repla
   execFileSync("ln", ["-s", "/etc/hostname", join(out, "VERSION")]);
   assertOneLineError(t, await run("forge-release", ["verify", "v1"], { cwd: dir }), "forge-release verify", ["'VERSION' is a symlink (refused)"]);
 });
+
+test("forge-release verify refuses an out/ folder symlinked out of the store", async (t) => {
+  const dir = scratch(tempRepo("forge-release-"));
+  writeReleases(dir);
+  const out = join(dir, ".forge", "releases", "out");
+  execFileSync("mv", [out, join(dir, "moved-out")]);
+  execFileSync("ln", ["-s", join(dir, "moved-out"), out]);
+  assertOneLineError(t, await run("forge-release", ["verify", "v1.0.0"], { cwd: dir }), "forge-release verify", [".forge/releases/out/v1.0.0/ leads outside .forge/"]);
+});

@@ -1,7 +1,7 @@
 
 import { realpathSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import { displayPath, ForgeError, releaseOutDir } from "@forge/core";
+import { displayPath, ForgeError, isInside, releaseOutDir } from "@forge/core";
 import { defineCommand, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { hashFile, printable } from "./_assets.js";
 import { Releases } from "./_shared.js";
@@ -28,7 +28,10 @@ export async function verifyRelease(ctx: Ctx, opts: VerifyReleaseOptions): Promi
     const abs = out + sep + a.name;
     let got: { size: number; sha256: string };
     try {
-      outReal ??= realpathSync(out);
+      if (outReal === undefined) {
+        outReal = realpathSync(out);
+        if (!isInside(releases.store, outReal)) throw new ForgeError(`${shown} leads outside .forge/ (a symlink; refused)`, "E_VERIFY", 1);
+      }
       // Names have no `..` (loadRelease checks), so only a symlinked folder could lead out.
       const dir = realpathSync(dirname(abs));
       if (dir !== outReal && !dir.startsWith(outReal + sep)) throw fail(a.name, `is outside ${shown} (a symlinked folder; refused)`);

@@ -3,9 +3,9 @@
  * the asset-name rule, loading, and the gh-shaped JSON of `release list`
  * and `release view` (spec/schema.md, release).
  */
-import { readdirSync } from "node:fs";
-import { InvalidFileError, UsageError } from "../errors.js";
-import { releaseFile, releasesDir, type Store } from "../store/store.js";
+import { readdirSync, realpathSync } from "node:fs";
+import { InvalidFileError, NotFoundError, UsageError } from "../errors.js";
+import { displayPath, isInside, releaseFile, releasesDir, type Store } from "../store/store.js";
 import { bodyOf } from "./issue.js";
 import { loadFile, type LoadedFile } from "./load.js";
 import { RELEASE } from "./schema.js";
@@ -92,6 +92,7 @@ export function isAssetName(name: string): boolean {
  */
 export function listReleaseTags(store: Store): string[] {
   let names: string[];
+  if (!checkReleasesDir(store)) return [];
   try {
     names = readdirSync(releasesDir(store));
   } catch (err) {
@@ -105,9 +106,11 @@ export function listReleaseTags(store: Store): string[] {
 /**
  * Read and validate `releases/<tag>.md`; its `tagName` must match the file
  * name and every asset name must be safe (`isAssetName`).
- * @throws NotFoundError, InvalidFileError
+ * @throws UsageError for a bad tag; NotFoundError, InvalidFileError
  */
 export async function loadRelease(store: Store, tag: string): Promise<LoadedFile> {
+  checkReleaseTag(tag);
+  if (!checkReleasesDir(store)) throw new NotFoundError(`no release '${tag}'`);
   const f = await loadFile(store, RELEASE, releaseFile(store, tag));
   if (f.data.tagName !== tag) throw new InvalidFileError(f.file, "does not match its file name", "tagName");
   const assets = f.data.assets as Array<Record<string, unknown>>;
@@ -144,6 +147,26 @@ export function compareReleases(a: { createdAt: string; tagName: string }, b: { 
 }
 
 // --- internal ---
+
+/**
+ * `releases/` must resolve inside the store (SEC-02): reading a file checks
+ * only its last component for a symlink.
+ * @returns false when there is no `releases/`
+ * @throws InvalidFileError when it leads out
+ */
+function checkReleasesDir(store: Store): boolean {
+  const dir = releasesDir(store);
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw err;
+  }
+  if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, dir), "symlink points outside .forge/ (refused)");
+  return true;
+}
 
 function printable(s: string): string {
   return s.replace(/[\x00-\x1f\x7f]/g, "?");

@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,4 +96,24 @@ test("compareReleases() puts the newest first, then the greater tag", (t) => {
     { createdAt: "2020-01-01T00:00:00Z", tagName: "c" },
   ];
   t.deepEqual(rs.sort(compareReleases).map((r) => r.tagName), ["b", "c", "a"]);
+});
+
+test("listReleaseTags() and loadRelease() refuse a releases folder symlinked out of the store", async (t) => {
+  const root = temp("forge-release-unit-");
+  mkdirSync(join(root, ".forge"));
+  mkdirSync(join(root, "elsewhere"));
+  writeFileSync(join(root, "elsewhere", "v0.1.0.md"), readFileSync(FIXTURE));
+  symlinkSync(join(root, "elsewhere"), join(root, ".forge", "releases"));
+  const store = storeAt(join(root, ".forge"));
+  t.throws(() => listReleaseTags(store), { message: ".forge/releases: symlink points outside .forge/ (refused)" });
+  await t.throwsAsync(loadRelease(store, "v0.1.0"), { message: ".forge/releases: symlink points outside .forge/ (refused)" });
+});
+
+test("loadRelease() says which release is missing, with or without a releases folder", async (t) => {
+  const root = temp("forge-release-unit-");
+  mkdirSync(join(root, ".forge"));
+  const store = storeAt(join(root, ".forge"));
+  await t.throwsAsync(loadRelease(store, "v1"), { message: "no release 'v1'" });
+  mkdirSync(join(store.dir, "releases"));
+  await t.throwsAsync(loadRelease(store, "v1"), { message: /no such file/ });
 });
