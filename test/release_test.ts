@@ -404,3 +404,15 @@ test("forge-release verify refuses an out/ folder symlinked out of the store", a
   execFileSync("ln", ["-s", join(dir, "moved-out"), out]);
   assertOneLineError(t, await run("forge-release", ["verify", "v1.0.0"], { cwd: dir }), "forge-release verify", [".forge/releases/out/v1.0.0/ leads outside .forge/"]);
 });
+
+test("forge-release create leaves releases/out/ out of the live-repo check even where it is not gitignored (an older store)", async (t) => {
+  const dir = scratch(tempRepo("forge-release-"));
+  const gi = join(dir, ".forge", ".gitignore");
+  writeFileSync(gi, readFileSync(gi, "utf8").replace("releases/out/\n", ""));
+  writeTree(dir, { "src/app.txt": "app v1\n" });
+  writeSteps(dir, { "10-build": BUILD });
+  commit(dir, "init");
+  const r = await run("forge-release", ["create", "v1", "--json", "tagName"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(jsonl(r.stdout), [{ tagName: "v1" }]);
+});
