@@ -36,6 +36,7 @@ for (const dir of readdirSync(join(root, "packages"))) {
       legalComments: "none",
       logLevel: "warning",
       banner: { js: "#!/usr/bin/env node" },
+      alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
     }).then(() => chmodSync(outfile, 0o755)),
   );
 }

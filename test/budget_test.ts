@@ -40,22 +40,6 @@ interface HelpCase {
 const ROOT = { lines: 12, bytes: 300 };
 const SUB = { lines: 8, bytes: 250 };
 
-/** A noun executable's help and each verb's `-h`, directly and through `forge`. */
-function nounHelp(exe: string, verbs: string[]): HelpCase[] {
-  const noun = exe.slice("forge-".length);
-  return [
-    { argv: [exe], ...SUB, file: `${exe}.txt` },
-    { argv: [exe, "-h"], ...SUB, file: `${exe}.txt` },
-    { argv: ["forge", noun, "-h"], ...SUB, file: `${exe}.txt` },
-    ...verbs.map((v): HelpCase => ({ argv: [exe, v, "-h"], ...SUB, file: `${exe}-${v}.txt` })),
-    ...verbs.map((v): HelpCase => ({ argv: ["forge", noun, v, "--help"], ...SUB, file: `${exe}-${v}.txt` })),
-  ];
-}
-
-const NOUN_VERBS: Record<string, string[]> = {
-  "forge-wiki": ["get", "put", "list"],
-  "forge-release": ["create", "list", "view", "verify"],
-};
 const HELP: HelpCase[] = [
   { argv: ["forge"], ...ROOT, file: "forge.txt" },
   { argv: ["forge", "-h"], ...ROOT, file: "forge.txt" },
@@ -70,8 +54,20 @@ const HELP: HelpCase[] = [
     { argv: ["forge-issue", v, "--help"], ...SUB, file: `forge-issue-${v}.txt` },
   ]),
   { argv: ["forge", "issue", "list", "-h"], ...SUB, file: "forge-issue-list.txt" },
-  ...Object.entries(NOUN_VERBS).flatMap(([exe, verbs]) => nounHelp(exe, verbs)),
 ];
+
+/** The other nouns' verbs: every one has help within the budget, with a golden. */
+const NOUN_VERBS: Record<string, string[]> = {
+  task: ["create", "list", "view", "move", "done", "edit", "archive"],
+  label: ["list", "create", "edit", "delete"],
+  milestone: ["list", "create", "edit", "close", "reopen"],
+  wiki: ["get", "put", "list"],
+  release: ["create", "list", "view", "verify"],
+};
+for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
+  HELP.push({ argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` }, { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` });
+  for (const v of verbs) HELP.push({ argv: [`forge-${noun}`, v, "-h"], ...SUB, file: `forge-${noun}-${v}.txt` });
+}
 
 for (const h of HELP) {
   test(`'${h.argv.join(" ")}' prints help within ${h.lines} lines and ${h.bytes} bytes on stdout, exit 0`, async (t) => {
@@ -91,10 +87,10 @@ test("every forge-issue verb has help and the root help names them all", async (
   for (const v of VERBS) t.true(r.stdout.includes(` ${v}`), `root help misses ${v}`);
 });
 
-for (const [exe, verbs] of Object.entries(NOUN_VERBS)) {
-  test(`every ${exe} verb has help and the root help names them all`, async (t) => {
-    const r = await run(exe, ["-h"], { cwd: tmpdir() });
-    t.is(r.stdout.split("\n").find((l) => l.startsWith("commands: ")), `commands: ${verbs.join(" ")}`);
+for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
+  test(`forge-${noun}'s root help names exactly its verbs`, async (t) => {
+    const r = await run(`forge-${noun}`, ["-h"], { cwd: tmpdir() });
+    t.regex(r.stdout, new RegExp(`^commands: ${verbs.join(" ")}$`, "m"));
   });
 }
 
@@ -135,6 +131,16 @@ const ERRORS: ErrorCase[] = [
   { name: "an unknown id prefix", argv: ["forge-issue", "close", "abcdef12"], code: 1, prog: "forge-issue close", has: ["abcdef12"] },
   { name: "a malformed ref", argv: ["forge-issue", "view", "zz"], code: 2, prog: "forge-issue view" },
   { name: "a jq syntax error", argv: ["forge-issue", "list", "--jq", ".[] |||"], code: 1, prog: "forge-issue list", has: ["jq"] },
+  { name: "a bad task status", argv: ["forge-task", "move", "1", "closed"], code: 2, prog: "forge-task move", has: ["closed", "todo|doing|blocked|done"] },
+  { name: "an unknown task", argv: ["forge-task", "view", "9"], code: 1, prog: "forge-task view", has: ["#9"] },
+  { name: "an unknown label", argv: ["forge-label", "delete", "nope", "--yes"], code: 1, prog: "forge-label delete", has: ["nope"] },
+  { name: "a bad label color", argv: ["forge-label", "create", "x", "-c", "red"], code: 2, prog: "forge-label create", has: ["red"] },
+  { name: "an unknown milestone", argv: ["forge-milestone", "close", "v9"], code: 1, prog: "forge-milestone close", has: ["v9"] },
+  { name: "a bad due date", argv: ["forge-milestone", "create", "v9", "--due", "soon"], code: 2, prog: "forge-milestone create", has: ["soon"] },
+  { name: "an unknown --json field of a task", argv: ["forge-task", "list", "--json", "state"], code: 2, prog: "forge-task list", has: ["state", "status"] },
+  { name: "not being in a store (task list)", argv: ["forge-task", "list"], code: 1, prog: "forge-task list", where: "nostore" },
+  { name: "not being in a store (label create)", argv: ["forge-label", "create", "x"], code: 1, prog: "forge-label create", where: "nostore" },
+  { name: "not being in a store (milestone list)", argv: ["forge-milestone", "list"], code: 1, prog: "forge-milestone list", where: "nostore" },
   { name: "not being in a store (list)", argv: ["forge-issue", "list"], code: 1, prog: "forge-issue list", has: ["forge init"], where: "nostore" },
   { name: "not being in a store (create)", argv: ["forge-issue", "create", "-t", "x"], code: 1, prog: "forge-issue create", where: "nostore" },
 ];
@@ -192,6 +198,23 @@ test("forge-issue list --json prints exactly one JSON object per line per issue 
       const v: unknown = JSON.parse(row);
       t.true(v !== null && typeof v === "object" && !Array.isArray(v), row);
     }
+  }
+});
+
+test("forge-task, forge-label and forge-milestone list --json print one JSON object per line per entity", async (t) => {
+  const cwd = tempRepo("forge-budget-");
+  for (const title of ["a", "multi\nline body", 'quotes " \\ and \t tab']) {
+    t.is((await run("forge-task", ["create", "-t", title.split("\n")[0]!, "-b", title], { cwd })).code, 0);
+    t.is((await run("forge-label", ["create", "--", title.replace(/\s+/g, "-")], { cwd })).code, 0);
+    t.is((await run("forge-milestone", ["create", "--", title.replace(/\s+/g, "-")], { cwd })).code, 0);
+  }
+  for (const noun of ["task", "label", "milestone"]) {
+    const r = await run(`forge-${noun}`, ["list", "--json"], { cwd });
+    t.is(r.code, 0, r.stderr);
+    t.is(r.stderr, "");
+    const rows = r.stdout.slice(0, -1).split("\n");
+    t.is(rows.length, 3, `${noun}: ${r.stdout}`);
+    for (const row of rows) t.false(Array.isArray(JSON.parse(row)));
   }
 });
 

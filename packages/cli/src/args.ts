@@ -86,12 +86,16 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
         i++;
       }
     }
-    if (d.type === "enum" && d.options && !d.options.includes(value)) {
-      throw new UsageError(`invalid value for '${flag}': '${value.slice(0, 40)}' (one of ${d.options.join("|")})`);
+    // A repeatable flag's value is a comma list; an enum checks each item.
+    const items = d.multiple ? value.split(",").map((v) => v.trim()).filter((v) => v !== "") : [value];
+    for (const v of items) {
+      if (d.type === "enum" && d.options && !d.options.includes(v)) {
+        throw new UsageError(`invalid value for '${flag}': '${v.slice(0, 40)}' (one of ${d.options.join("|")})`);
+      }
     }
     if (d.multiple) {
       const list = (out[name] as string[] | undefined) ?? [];
-      for (const v of value.split(",")) if (v.trim() !== "") list.push(v.trim());
+      list.push(...items);
       out[name] = list;
     } else {
       if (out[name] !== undefined && !d.optionalValue) throw new UsageError(`flag '${flag}' given twice`);

@@ -62,3 +62,9 @@ test("bindPositionals() rejects a missing required flag", (t) => {
   const d: FlagsDef = { title: { type: "string", required: true } };
   t.throws(() => bindPositionals(parseArgv([], d), d), { message: "missing --title" });
 });
+
+test("parseArgv() checks each item of a repeatable enum flag", (t) => {
+  const d: FlagsDef = { status: { type: "enum", alias: "s", options: ["todo", "doing", "done"], multiple: true } };
+  t.deepEqual({ ...parseArgv(["-s", "todo,doing", "--status", "done"], d) }, { _: [], status: ["todo", "doing", "done"] });
+  t.throws(() => parseArgv(["-s", "todo,nope"], d), { message: "invalid value for '-s': 'nope' (one of todo|doing|done)" });
+});

@@ -31,14 +31,18 @@ export {
   releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { compareOrder, createdAtOf, entityOrder, refreshCache, writeCache, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
-export { loadLabelDefs, loadMilestoneDefs, type LabelDef, type MilestoneDef } from "./entities/defs.js";
+export { compareOrder, createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
+export { loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
 } from "./entities/issue.js";
-export { resolveRef, type Resolved } from "./refs/resolve_ref.js";
+export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
 export { git, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
+export {
+  createTask, isTaskStatus, moveTask, TASK_FIELDS, TASK_STATUSES, taskToJson, updateTask,
+  type NewTask, type TaskChange, type TaskJson, type TaskStatus,
+} from "./entities/task.js";

@@ -18,11 +18,8 @@ export class Issues {
   constructor(io: Io) {
     this.store = openStore({ cwd: io.cwd, env: io.env });
   }
-  /** The ranked issues (number = index + 1). */
-  async order(): Promise<OrderEntry[]> {
-    return (await this.#ranked()).entries;
-  }
-  async #ranked(): Promise<Order> {
+  /** The ranked issues with the ones that could not be ranked. */
+  async ranked(): Promise<Order> {
     return (this.#order ??= await entityOrder(this.store, ISSUES, ISSUE));
   }
   /** Forget the order (after a create). */
@@ -35,9 +32,9 @@ export class Issues {
   }
   /** Resolve a ref and load the issue. */
   async get(ref: string): Promise<{ issue: LoadedEntity; number: number }> {
-    const { entries, errors } = await this.#ranked();
+    const order = await this.ranked();
     // An id of an unreadable issue gets that file's error, not "no issue matches".
-    const r = resolveRef(entries, ref, "issue", errors);
+    const r = resolveRef(order, ref, "issue", order.errors);
     return { issue: await loadEntity(this.store, ISSUES, ISSUE, r.ref), number: r.number };
   }
   /** The gh-shaped JSON of a loaded issue. */

@@ -1,5 +1,5 @@
 
-import { createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, loadEntity, resolveRef, type IssueJson } from "@forge/core";
+import { createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, loadEntity, type IssueJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
 
@@ -30,12 +30,17 @@ export function parseCreateOptions(args: Parsed, body: string | undefined): Crea
 export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<IssueJson> {
   const issues = new Issues(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
+  // The order as of just before the new folder appears, plus the new issue:
+  // the same snapshot a listing right after would give (unless another
+  // process creates in between, which a listing could not rule out either).
+  const before = await issues.ranked();
+  const now = formatTimestamp();
   const id = createIssue(issues.store, {
     title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-    milestone: opts.milestone, now: formatTimestamp(),
+    milestone: opts.milestone, now,
   });
-  const r = resolveRef(await issues.order(), id, "issue");
-  return issues.json(await loadEntity(issues.store, ISSUES, ISSUE, r.ref), r.number, false);
+  const issue = await loadEntity(issues.store, ISSUES, ISSUE, { id, archived: false });
+  return issues.json(issue, before.rankOf(now, id) + 1, false);
 }
 
 export default defineCommand({

@@ -1,8 +1,6 @@
 
 import {
-  compareOrder, createdAtOf, currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, listEntityRefs, loadEntity, loadEntityFast, refreshCache,
-  UsageError,
-  type IssueJson, type LoadedEntity, type OrderEntry,
+  currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadEntity, loadEntityFast, UsageError, type IssueJson, type LoadedEntity,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
@@ -37,9 +35,9 @@ export function parseListOptions(args: Parsed): ListIssueOptions {
 }
 
 /**
- * The issues that match, newest first, at most `limit`. Reads every owning
- * file once (numbers need every createdAt), refreshes the order cache, and
- * reports each unreadable file on stderr (exit 1) without stopping.
+ * The issues that match, newest first, at most `limit`. Walks the ranked
+ * order from the newest and reads owning files only until `limit` matched;
+ * reports each unreadable file it meets on stderr (exit 1) without stopping.
  */
 export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean): Promise<{ records: IssueJson[]; failed: number }> {
   const issues = new Issues(ctx.io);
@@ -48,27 +46,15 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
   const assignee = await who(opts.assignee);
   const author = await who(opts.author);
-  // Unreadable issues still take their place in the order (without an entity) when their createdAt can be read.
-  const order: Array<OrderEntry & { e?: LoadedEntity }> = [];
+  const order = await issues.ranked();
   let failed = 0;
-  for (const ref of listEntityRefs(store, ISSUES)) {
-    try {
-      const e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
-      for (const w of e.warnings) ctx.log.warn(w);
-      order.push({ ref: e.ref, createdAt: e.data.createdAt as string, e });
-    } catch (err) {
-      failed++;
-      ctx.log.error(err);
-      const at = await createdAtOf(store, ISSUES, ref);
-      if (at !== undefined) order.push({ ref, createdAt: at });
-    }
+  for (const u of order.errors) {
+    failed++;
+    ctx.log.error(u.error);
   }
-  order.sort(compareOrder);
-  refreshCache(store, ISSUES, order);
   const terms = (opts.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const match = (e: LoadedEntity): boolean => {
     const d = e.data;
-    if (e.ref.archived) return false;
     if (opts.state !== "all" && d.state !== opts.state) return false;
     if (!opts.labels.every((l) => (d.labels as string[]).includes(l))) return false;
     if (assignee !== undefined && !(d.assignees as string[]).includes(assignee)) return false;
@@ -80,17 +66,23 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
     }
     return true;
   };
-  // Newest first is the order backwards; an issue's number is its index + 1.
-  const hits: number[] = [];
-  for (let i = order.length - 1; i >= 0 && hits.length < opts.limit; i--) {
-    const e = order[i]!.e;
-    if (e && match(e)) hits.push(i);
-  }
+  // Newest first is the order backwards (an issue's number is its index + 1),
+  // and reading stops once `limit` issues matched, as `git log -n` does.
   const defs = await issues.defs();
   const records: IssueJson[] = [];
-  for (const i of hits) {
-    const e = order[i]!.e!;
-    records.push(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+  for (let i = order.length - 1; i >= 0 && records.length < opts.limit; i--) {
+    const ref = order.at(i)!.ref;
+    if (ref.archived) continue;
+    let e: LoadedEntity;
+    try {
+      e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
+    } catch (err) {
+      failed++;
+      ctx.log.error(err);
+      continue;
+    }
+    for (const w of e.warnings) ctx.log.warn(w);
+    if (match(e)) records.push(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
   }
   return { records, failed };
 }

@@ -1,7 +1,7 @@
 import { NotFoundError } from "../errors.js";
-import { labelsFile, milestonesFile, type Store } from "../store/store.js";
-import { loadFile } from "./load.js";
-import { LABELS, MILESTONES } from "./schema.js";
+import { displayPath, labelsFile, milestonesFile, type Store } from "../store/store.js";
+import { loadFile, saveFile } from "./load.js";
+import { LABELS, MILESTONES, validate } from "./schema.js";
 
 /** A label definition from `labels.md` (gh `label list --json` shape). */
 export interface LabelDef {
@@ -24,7 +24,7 @@ export interface MilestoneDef {
  */
 export async function loadLabelDefs(store: Store): Promise<Map<string, LabelDef>> {
   const m = new Map<string, LabelDef>();
-  for (const l of await loadList(store, labelsFile(store), "labels")) {
+  for (const l of (await loadDefList(store, "labels")).items) {
     const name = String(l.name);
     m.set(name, { name, color: (l.color as string | undefined) ?? "", description: (l.description as string | undefined) ?? "" });
   }
@@ -37,7 +37,7 @@ export async function loadLabelDefs(store: Store): Promise<Map<string, LabelDef>
  */
 export async function loadMilestoneDefs(store: Store): Promise<Map<string, MilestoneDef>> {
   const m = new Map<string, MilestoneDef>();
-  for (const x of await loadList(store, milestonesFile(store), "milestones")) {
+  for (const x of (await loadDefList(store, "milestones")).items) {
     const title = String(x.title);
     m.set(title, {
       title,
@@ -49,12 +49,44 @@ export async function loadMilestoneDefs(store: Store): Promise<Map<string, Miles
   return m;
 }
 
-async function loadList(store: Store, path: string, key: "labels" | "milestones"): Promise<Array<Record<string, unknown>>> {
+/** A definition file (`labels.md` or `milestones.md`) as read, for a rewrite. */
+export interface DefList {
+  /** The file's path. */
+  readonly path: string;
+  /** The items, known fields in schema order, unknown item fields kept. */
+  readonly items: Array<Record<string, unknown>>;
+  /** Unknown top-level fields and the body, kept by `saveDefList`. */
+  readonly extra: Record<string, unknown>;
+  readonly body: string;
+  /** Unknown-field warnings, for stderr. */
+  readonly warnings: string[];
+}
+
+/**
+ * Read `labels.md` or `milestones.md` for a read-modify-write; an absent file
+ * is an empty list. Hand-edited YAML outside the canonical form is read by the
+ * general engine and written back canonically.
+ * @throws InvalidFileError when the file is invalid
+ */
+export async function loadDefList(store: Store, key: "labels" | "milestones"): Promise<DefList> {
+  const path = key === "labels" ? labelsFile(store) : milestonesFile(store);
   try {
     const f = await loadFile(store, key === "labels" ? LABELS : MILESTONES, path);
-    return f.data[key] as Array<Record<string, unknown>>;
+    return { path, items: f.data[key] as Array<Record<string, unknown>>, extra: f.extra, body: f.body, warnings: f.warnings };
   } catch (err) {
-    if (err instanceof NotFoundError) return [];
+    if (err instanceof NotFoundError) return { path, items: [], extra: {}, body: "", warnings: [] };
     throw err;
   }
+}
+
+/**
+ * Write a definition file back with new items, atomically, in canonical form:
+ * each item's fields in schema order, unknown fields and the body kept.
+ * @throws InvalidFileError when an item is invalid (nothing is written)
+ */
+export function saveDefList(store: Store, key: "labels" | "milestones", list: DefList, items: Array<Record<string, unknown>>): void {
+  const schema = key === "labels" ? LABELS : MILESTONES;
+  // Checked as a reader would check it, so a write never leaves a file every command then refuses.
+  const v = validate(schema, { [key]: items }, displayPath(store, list.path));
+  saveFile(schema, list.path, v.data, list.extra, list.body);
 }

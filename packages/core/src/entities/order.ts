@@ -1,20 +1,29 @@
 /**
  * Derived numbering: an entity's number is its rank in the total order
- * `(createdAt, id)` over the kind, archived included, so every copy of the
- * store computes the same numbers. Ranking needs every `createdAt`; a
- * rebuildable cache (`.forge/.cache/<kind>.order`) keeps them so a lookup by
- * number does not read every file. The cache is keyed on the set of entity
- * folders (createdAt never changes), so a stale cache is detected with one
- * readdir, refreshed by reading only the new files, and deleting it changes
- * no answer.
+ * `(createdAt, id)` over its kind, archived included, so every copy of the
+ * store computes the same numbers.
+ *
+ * Ranking needs every `createdAt`, so a rebuildable cache keeps them:
+ * `.forge/.cache/<kind>.order`, a stamp line and then one fixed-width line
+ * per entity, sorted (`<createdAt> <L|A> <id>`). Fixed width makes "the n-th
+ * entity" one slice, with no parse of the whole file.
+ *
+ * The stamp is the kind folders' inode and mtime (ns), taken *before* they
+ * were listed. When both still match, nothing was added, moved or removed
+ * since, and the cache is trusted without listing 10,000 folders. A stamp is
+ * recorded only once the folders have been still for 50 ms (2 s on a
+ * filesystem with whole-second mtimes) — git's "racy clean" rule: a change
+ * in the same clock tick as the listing would not move the mtime. Otherwise the folders are listed, the cache supplies the
+ * createdAt of every id it knows (createdAt never changes), and only new
+ * files are read. Deleting the cache changes no answer.
  */
 import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
-import { cacheDir, displayPath, entityFile, type KindLayout, type Store } from "../store/store.js";
+import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
 import { isTimestamp } from "../time.js";
 import { loadEntity } from "./load.js";
 import type { EntitySchema } from "./schema.js";
@@ -25,19 +34,34 @@ export interface OrderEntry {
   readonly createdAt: string;
 }
 
-/** The ranked entities of a kind and the files that could not be ranked. */
+/** An entity left out of the order because its createdAt could not be read. */
+export interface Unranked {
+  readonly ref: EntityRef;
+  readonly error: Error;
+}
+
+/** The ranked entities of a kind: number = index + 1. */
 export interface Order {
-  /** Sorted by `(createdAt, id)`; number = index + 1. */
+  /** How many are ranked. */
+  readonly length: number;
+  /** The entity at a 0-based index (negative counts from the end), or undefined. */
+  at(i: number): OrderEntry | undefined;
+  /** Where an entity with this createdAt and id would rank (0-based), by binary search. */
+  rankOf(createdAt: string, id: string): number;
+  /** Every entry, oldest first (materialised on first use). */
   readonly entries: OrderEntry[];
   /** One per entity whose createdAt could not be read: the entity and why. */
   readonly errors: Unranked[];
 }
 
-/** An entity left out of the order because its file could not be read. */
-export interface Unranked {
-  readonly ref: EntityRef;
-  readonly error: Error;
-}
+const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
+const MAGIC = "forge-order 1 ";
+// How long the folders must have been still before a stamp is recorded: a
+// change in the same timestamp tick as the listing would not move the mtime.
+// Nanosecond filesystems tick every few ms (the kernel's coarse clock);
+// whole-second mtimes mean a filesystem with 1–2 s granularity.
+const STILL_NS = 50_000_000n;
+const STILL_COARSE_NS = 2_000_000_000n;
 
 /**
  * Compare two entries by `(createdAt, id)`.
@@ -49,64 +73,66 @@ export function compareOrder(a: { createdAt: string; ref: { id: string } }, b: {
 }
 
 /**
- * Rank every entity of a kind, using and refreshing the cache.
+ * Rank every entity of a kind, from the cache when its stamp still holds,
+ * else by listing the folders and reading only files the cache lacks.
  * @param store the store
  * @param kind the layout
  * @param schema used to read files missing from the cache
  */
 export async function entityOrder(store: Store, kind: KindLayout, schema: EntitySchema): Promise<Order> {
-  const refs = listEntityRefs(store, kind);
-  const cache = readCache(store, kind);
-  const known: OrderEntry[] = [];
-  const fresh: OrderEntry[] = [];
-  const errors: Unranked[] = [];
-  // The cache is written sorted, so its line numbers place the cached entries in one pass.
-  const slots: Array<OrderEntry | undefined> = new Array(cache.sorted ? cache.createdAt.length : 0);
-  let placed = cache.sorted;
-  for (const ref of refs) {
-    const line = cache.line.get(ref.id);
-    if (line !== undefined && !ref.escapes) {
-      const e = { ref, createdAt: cache.createdAt[line]! };
-      known.push(e);
-      if (placed) {
-        if (slots[line] !== undefined) placed = false; // the same id twice (live and archived)
-        slots[line] = e;
-      }
-      continue;
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const stamp = folderStamp(store, kind);
+  const path = cachePath(store, kind);
+  let text = "";
+  try {
+    text = readFileSync(path, "latin1");
+  } catch {
+    // no cache yet
+  }
+  const body = text.indexOf("\n") + 1;
+  if (stamp.value !== "" && text.startsWith(MAGIC) && text.slice(MAGIC.length, body - 1) === stamp.value && (text.length - body) % LINE === 0) {
+    return new CacheOrder(text, body, []);
+  }
+  // List the folders. Cached lines of ids still there are kept as they are
+  // (createdAt never changes; the live/archived flag is refreshed); only new
+  // ids are read from their files.
+  const listed = new Map<string, EntityRef>();
+  for (const ref of listEntityRefs(store, kind)) listed.set(ref.id, ref);
+  const kept: string[] = [];
+  let sorted = true;
+  if (text.startsWith(MAGIC)) {
+    for (let o = body; o + LINE <= text.length; o += LINE) {
+      const l = text.slice(o, o + LINE);
+      if (!wellFormed(l)) break;
+      const ref = listed.get(l.slice(21, 57));
+      if (!ref || ref.escapes) continue;
+      listed.delete(ref.id);
+      if (kept.length && l < kept[kept.length - 1]!) sorted = false;
+      kept.push(l.charCodeAt(58) === (ref.archived ? 65 : 76) ? l : lineOf({ ref, createdAt: l.slice(0, 20) }));
     }
+  }
+  const fresh: string[] = [];
+  const errors: Unranked[] = [];
+  for (const ref of listed.values()) {
     try {
       const e = await loadEntity(store, kind, schema, ref);
-      fresh.push({ ref, createdAt: e.data.createdAt as string });
+      fresh.push(lineOf({ ref, createdAt: e.data.createdAt as string }));
     } catch (err) {
-      const at = await createdAtOf(store, kind, ref);
-      if (at === undefined) errors.push({ ref, error: err as Error });
-      else fresh.push({ ref, createdAt: at });
+      const c = await createdAtOf(store, kind, ref);
+      if (c === undefined) errors.push({ ref, error: err as Error });
+      else fresh.push(lineOf({ ref, createdAt: c }));
     }
   }
-  const sorted = placed ? slots.filter((e) => e !== undefined) : known.sort(compareOrder);
-  fresh.sort(compareOrder);
-  // The usual `create`: the cache is whole and sorted and the new issues are the newest, so they are appended.
-  const newest = sorted.length === 0 || fresh.length === 0 || compareOrder(sorted[sorted.length - 1]!, fresh[0]!) < 0;
-  if (newest && cache.clean && cache.line.size === known.length) {
-    const entries = fresh.length ? sorted.concat(fresh) : sorted;
-    if (fresh.length > 0) appendCache(store, kind, fresh, entries);
-    return { entries, errors };
-  }
-  const entries = merge(sorted, fresh);
-  writeCache(store, kind, entries);
-  return { entries, errors };
-}
-
-/** Merge two sorted lists. */
-function merge(a: OrderEntry[], b: OrderEntry[]): OrderEntry[] {
-  if (b.length === 0) return a;
-  const out: OrderEntry[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) out.push(compareOrder(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
-  return out;
+  // Fixed-width "<createdAt> <id> <flag>" lines sort as (createdAt, id).
+  fresh.sort();
+  if (!sorted) kept.sort();
+  const lines = mergeSorted(kept, fresh);
+  // Trust the listing later only if it was complete and the folders were still.
+  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
+  const trusted = stamp.value !== "" && errors.length === 0 && stamp.mtimeNs < now - still;
+  const next = MAGIC + (trusted ? stamp.value : "unstamped") + "\n" + lines.join("");
+  if (next !== text) writeCache(path, next);
+  return new CacheOrder(next, next.indexOf("\n") + 1, errors);
 }
 
 /**
@@ -126,95 +152,111 @@ export async function createdAtOf(store: Store, kind: KindLayout, ref: EntityRef
   }
 }
 
+// --- internal ---
+
+/** An Order read straight out of the cache text: line i is one slice. */
+class CacheOrder implements Order {
+  readonly length: number;
+  #text: string;
+  #body: number;
+  #entries: OrderEntry[] | undefined;
+  readonly errors: Unranked[];
+  constructor(text: string, body: number, errors: Unranked[]) {
+    this.#text = text;
+    this.#body = body;
+    this.length = (text.length - body) / LINE;
+    this.errors = errors;
+  }
+  at(i: number): OrderEntry | undefined {
+    if (i < 0) i += this.length;
+    if (i < 0 || i >= this.length) return undefined;
+    const o = this.#body + i * LINE;
+    const t = this.#text;
+    return { createdAt: t.slice(o, o + 20), ref: { id: t.slice(o + 21, o + 57), archived: t.charCodeAt(o + 58) === 65 /* A */ } };
+  }
+  rankOf(createdAt: string, id: string): number {
+    const key = `${createdAt} ${id}`;
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const o = this.#body + mid * LINE;
+      if (this.#text.slice(o, o + 57) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  get entries(): OrderEntry[] {
+    if (!this.#entries) {
+      this.#entries = [];
+      for (let i = 0; i < this.length; i++) this.#entries.push(this.at(i)!);
+    }
+    return this.#entries;
+  }
+}
+
+function lineOf(e: OrderEntry): string {
+  return `${e.createdAt} ${e.ref.id} ${e.ref.archived ? "A" : "L"}\n`;
+}
+
+/** A cache line's separators and flag are where they belong (cheap; a damaged line ends the walk). */
+function wellFormed(l: string): boolean {
+  const f = l.charCodeAt(58);
+  return l.charCodeAt(19) === 90 && l.charCodeAt(20) === 32 && l.charCodeAt(29) === 45 && l.charCodeAt(57) === 32 && (f === 65 || f === 76) && l.charCodeAt(59) === 10;
+}
+
+function mergeSorted(a: string[], b: string[]): string[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]! <= b[j]! ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
+function cachePath(store: Store, kind: KindLayout): string {
+  return join(cacheDir(store), `${kind.plural}.order`);
+}
+
+/** Inode and mtime of the live and archive folders; value "" if unavailable. */
+function folderStamp(store: Store, kind: KindLayout): { value: string; mtimeNs: bigint } {
+  let value = "";
+  let newest = 0n;
+  for (const dir of [kindDir(store, kind), archiveDir(store, kind)]) {
+    try {
+      const st = statSync(dir, { bigint: true });
+      value += `${st.ino}.${st.mtimeNs};`;
+      if (st.mtimeNs > newest) newest = st.mtimeNs;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") return { value: "", mtimeNs: 0n };
+      value += "-;";
+    }
+  }
+  return { value, mtimeNs: newest };
+}
+
 /**
- * Record a known order (e.g. after `list` read every file) in the cache.
+ * Write the cache: renamed into place (never half-written), not fsynced —
+ * it is rebuildable, and a stale or damaged one fails the stamp or the
+ * line checks and is rebuilt.
  */
-export function writeCache(store: Store, kind: KindLayout, entries: readonly OrderEntry[]): void {
+function writeCache(path: string, text: string): void {
   let tmp: string | undefined;
   try {
-    const dir = cacheDir(store);
+    const dir = join(path, "..");
     if (!existsSync(dir)) {
       mkdirSync(dir, { recursive: true });
       // The cache ignores itself, whether or not `forge init` wrote .gitignore.
       writeFileSync(join(dir, ".gitignore"), "*\n");
     }
-    // Renamed into place, so never half-written, but not fsynced: the cache is
-    // rebuildable, createdAt never changes, and readCache() takes only
-    // well-formed lines, so after a crash it is at worst incomplete. The two
-    // fsyncs of atomicWrite() cost a `create` at 10,000 issues more than the rest of the write.
-    const path = join(dir, `${kind.plural}.order`);
     tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(tmp, cacheText(entries), { flag: "wx" });
+    writeFileSync(tmp, text, { flag: "wx", encoding: "latin1" });
     renameSync(tmp, path);
   } catch {
     // A cache that cannot be written only costs time.
     if (tmp !== undefined) rmSync(tmp, { force: true });
   }
-}
-
-/** Add `fresh` (all newer than the cache's last line) to the cache, else write `all`. */
-function appendCache(store: Store, kind: KindLayout, fresh: readonly OrderEntry[], all: readonly OrderEntry[]): void {
-  try {
-    // A short append; a torn or interleaved line is malformed and ignored by readCache().
-    appendFileSync(join(cacheDir(store), `${kind.plural}.order`), cacheText(fresh));
-  } catch {
-    writeCache(store, kind, all);
-  }
-}
-
-/**
- * The cache as read: id → line, createdAt by line; `sorted` when every line
- * sorts after the one before; `clean` when sorted and every line is well formed
- * (so more lines may be appended).
- */
-interface Cache {
-  readonly line: Map<string, number>;
-  readonly createdAt: string[];
-  readonly sorted: boolean;
-  readonly clean: boolean;
-}
-
-function readCache(store: Store, kind: KindLayout): Cache {
-  const cache: Cache = { line: new Map(), createdAt: [], sorted: true, clean: true };
-  let text: string;
-  try {
-    text = readFileSync(join(cacheDir(store), `${kind.plural}.order`), "utf8");
-  } catch {
-    return cache;
-  }
-  // Lines are fixed-width "<createdAt> <id>", so comparing lines compares (createdAt, id).
-  let prev = "";
-  let sorted = true;
-  let malformed = 0;
-  const lines = text.split("\n");
-  if (lines.pop() !== "") malformed++; // a torn last line
-  for (const line of lines) {
-    if (line.indexOf(" ") !== 20 || line.length !== 57) {
-      malformed++;
-      continue;
-    }
-    if (line <= prev) sorted = false;
-    prev = line;
-    cache.line.set(line.slice(21), cache.createdAt.length);
-    cache.createdAt.push(line.slice(0, 20));
-  }
-  return { ...cache, sorted, clean: sorted && malformed === 0 };
-}
-
-/**
- * Write the cache only when it differs from `entries` (used by readers that
- * ranked every file anyway); this also puts an unsorted cache back in order.
- */
-export function refreshCache(store: Store, kind: KindLayout, entries: readonly OrderEntry[]): void {
-  let old = "";
-  try {
-    old = readFileSync(join(cacheDir(store), `${kind.plural}.order`), "utf8");
-  } catch {
-    // none yet
-  }
-  if (old !== cacheText(entries)) writeCache(store, kind, entries);
-}
-
-function cacheText(entries: readonly OrderEntry[]): string {
-  return entries.map((e) => `${e.createdAt} ${e.ref.id}\n`).join("");
 }

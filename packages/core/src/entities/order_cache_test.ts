@@ -1,10 +1,10 @@
 import test from "ava";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
 import { createIssue } from "./issue.js";
-import { entityOrder, refreshCache } from "./order.js";
+import { entityOrder } from "./order.js";
 import { ISSUE } from "./schema.js";
 
 const ORDER = (s: Store) => join(cacheDir(s), "issues.order");
@@ -34,21 +34,13 @@ async function ids(store: Store): Promise<string[]> {
 test("entityOrder() ranks by (createdAt, id) without a cache and writes one", async (t) => {
   const { store, want } = makeStore(20);
   t.deepEqual(await ids(store), want);
-  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 20);
+  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 21); // the stamp line + 20
   t.deepEqual(readdirSync(cacheDir(store)).sort(), [".gitignore", "issues.order"]);
 });
 
 test("entityOrder() gives the same order from its own cache", async (t) => {
   const { store, want } = makeStore(20);
   await ids(store);
-  t.deepEqual(await ids(store), want);
-});
-
-test("entityOrder() gives the same order from a cache whose lines are shuffled", async (t) => {
-  const { store, want } = makeStore(20);
-  await ids(store);
-  const lines = readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).reverse();
-  writeFileSync(ORDER(store), lines.join("\n") + "\n");
   t.deepEqual(await ids(store), want);
 });
 
@@ -80,32 +72,7 @@ test("entityOrder() drops cached ids whose folders are gone and counts archived 
   const o = await entityOrder(store, ISSUES, ISSUE);
   t.deepEqual(o.entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
   t.true(o.entries[3]!.ref.archived);
-  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 9);
-});
-
-test("refreshCache() leaves a matching cache alone and sorts a shuffled one", async (t) => {
-  const { store } = makeStore(10);
-  const o = await entityOrder(store, ISSUES, ISSUE);
-  const sorted = readFileSync(ORDER(store), "utf8");
-  const ino = statSync(ORDER(store)).ino;
-  refreshCache(store, ISSUES, o.entries);
-  t.is(statSync(ORDER(store)).ino, ino);
-  writeFileSync(ORDER(store), sorted.split("\n").filter(Boolean).reverse().join("\n") + "\n");
-  refreshCache(store, ISSUES, o.entries);
-  t.is(readFileSync(ORDER(store), "utf8"), sorted);
-});
-
-test("entityOrder() appends the newest issues to a whole, sorted cache", async (t) => {
-  const { store, want } = makeStore(10);
-  await ids(store);
-  const before = readFileSync(ORDER(store), "utf8");
-  const ino = statSync(ORDER(store)).ino;
-  const id = "ffffffff-0000-4000-8000-000000000003";
-  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
-  t.deepEqual(await ids(store), [...want, id]);
-  t.is(statSync(ORDER(store)).ino, ino);
-  t.is(readFileSync(ORDER(store), "utf8"), `${before}2026-06-01T00:00:00Z ${id}\n`);
-  t.deepEqual(await ids(store), [...want, id]);
+  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 10);
 });
 
 test("entityOrder() ignores a torn last line of the cache and still ranks every issue", async (t) => {
@@ -114,7 +81,8 @@ test("entityOrder() ignores a torn last line of the cache and still ranks every 
   const whole = readFileSync(ORDER(store), "utf8");
   writeFileSync(ORDER(store), whole.slice(0, -20));
   t.deepEqual(await ids(store), want);
-  t.is(readFileSync(ORDER(store), "utf8"), whole); // rewritten, not appended to
+  const body = (x: string) => x.slice(x.indexOf("\n") + 1); // the stamp line may differ by now
+  t.is(body(readFileSync(ORDER(store), "utf8")), body(whole)); // rewritten whole
   t.deepEqual(await ids(store), want);
 });
 
@@ -127,4 +95,69 @@ test("entityOrder() ranks an id found both live and archived once, with or witho
   const o = await entityOrder(store, ISSUES, ISSUE);
   t.deepEqual(o.entries.map((e) => e.ref.id), want);
   t.true(o.entries[2]!.ref.archived);
+});
+
+/** Make the kind folders look still for a while (mtime in the past). */
+function age(store: Store): void {
+  const past = new Date(Date.now() - 60_000);
+  for (const d of [join(store.dir, "issues"), join(store.dir, "archive", "issues")]) {
+    try {
+      utimesSync(d, past, past);
+    } catch {
+      // no archive folder
+    }
+  }
+}
+
+test("entityOrder() stamps the cache only once the folders have been still, and a stamped cache is read without listing", async (t) => {
+  const { store, want } = makeStore(8);
+  const soon = new Date(Date.now() + 10_000); // "just changed", whatever the machine's speed
+  utimesSync(join(store.dir, "issues"), soon, soon);
+  await ids(store);
+  t.true(readFileSync(ORDER(store), "utf8").startsWith("forge-order 1 unstamped\n"), "folders changed just now: racy, no stamp");
+  age(store);
+  t.deepEqual(await ids(store), want);
+  const stamped = readFileSync(ORDER(store), "utf8");
+  t.regex(stamped, /^forge-order 1 \d+\.\d+;-;\n/);
+  // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
+  const dirStat = statSync(join(store.dir, "issues"));
+  const sneaky = "ffffffff-0000-4000-8000-00000000000a";
+  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id: sneaky });
+  utimesSync(join(store.dir, "issues"), dirStat.atime, dirStat.mtime);
+  t.deepEqual(await ids(store), want);
+  // …while an ordinary change moves the mtime, voids the stamp, and is seen.
+  const id = "ffffffff-0000-4000-8000-00000000000b";
+  createIssue(store, { title: "y", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id });
+  t.deepEqual(await ids(store), [...want, sneaky, id]);
+});
+
+test("entityOrder() never stamps a cache while an issue cannot be ranked", async (t) => {
+  const { store } = makeStore(3);
+  mkdirSync(join(store.dir, "issues", "eeeeeeee-0000-4000-8000-000000000000"));
+  age(store);
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  t.is(o.errors.length, 1);
+  t.true(readFileSync(ORDER(store), "utf8").startsWith("forge-order 1 unstamped\n"));
+  t.is((await entityOrder(store, ISSUES, ISSUE)).errors.length, 1);
+});
+
+test("Order.at() reads one line, counting from either end", async (t) => {
+  const { store, want } = makeStore(5);
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  t.is(o.length, 5);
+  t.is(o.at(0)!.ref.id, want[0]);
+  t.is(o.at(-1)!.ref.id, want[4]);
+  t.is(o.at(5), undefined);
+  t.false(o.at(2)!.ref.archived);
+});
+
+test("Order.rankOf() gives the index a new (createdAt, id) would take", async (t) => {
+  const { store, want } = makeStore(6);
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  const first = o.at(0)!;
+  t.is(o.rankOf("2000-01-01T00:00:00Z", "ffffffff-0000-4000-8000-000000000000"), 0);
+  t.is(o.rankOf("2999-01-01T00:00:00Z", "00000000-0000-4000-8000-000000000000"), 6);
+  t.is(o.rankOf(first.createdAt, first.ref.id), 0);
+  const third = o.at(2)!;
+  t.is(o.rankOf(third.createdAt, "ffffffff-ffff-4fff-bfff-ffffffffffff"), want.filter((_, i) => o.at(i)!.createdAt <= third.createdAt).length);
 });

@@ -2,6 +2,12 @@ import { AmbiguousRefError, ForgeError, NotFoundError, UsageError } from "../err
 import type { EntityRef } from "../store/entities_dir.js";
 import type { OrderEntry, Unranked } from "../entities/order.js";
 
+/** A ranked list: an array of entries, or an `Order`. */
+export interface Ranked {
+  readonly length: number;
+  at(i: number): OrderEntry | undefined;
+}
+
 /** A resolved ref: the entity and its derived number. */
 export interface Resolved {
   readonly ref: EntityRef;
@@ -25,14 +31,14 @@ const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/;
  * @throws UsageError for a malformed ref; NotFoundError; AmbiguousRefError; the unranked entity's error
  * @example resolveRef(entries, "#2", "issue") // {ref: entries[1].ref, number: 2}
  */
-export function resolveRef(entries: readonly OrderEntry[], input: string, noun: string, unranked: readonly Unranked[] = []): Resolved {
+export function resolveRef(entries: Ranked, input: string, noun: string, unranked: readonly Unranked[] = []): Resolved {
   const n = NUMBER.exec(input);
   if (n) {
     const num = Number(n[1]);
     // An unreadable file could rank anywhere: a number might name the wrong entity.
     const u = unranked[0];
     if (u) throw new ForgeError(`cannot resolve #${num} while numbers are uncertain (use an id): ${u.error.message}`, "E_UNCERTAIN_NUMBERS", 1);
-    const e = entries[num - 1];
+    const e = entries.at(num - 1);
     if (!e) throw new NotFoundError(`no ${noun} #${num}`);
     return { ref: e.ref, number: num };
   }
@@ -42,7 +48,7 @@ export function resolveRef(entries: readonly OrderEntry[], input: string, noun: 
   }
   let found = -1;
   for (let i = 0; i < entries.length; i++) {
-    if (!entries[i]!.ref.id.startsWith(p)) continue;
+    if (!entries.at(i)!.ref.id.startsWith(p)) continue;
     if (found >= 0) throw new AmbiguousRefError(`${noun} ref '${input}' matches more than one ${noun}`);
     found = i;
   }
@@ -50,5 +56,5 @@ export function resolveRef(entries: readonly OrderEntry[], input: string, noun: 
     const bad = unranked.find((u) => u.ref.id.startsWith(p));
     throw bad ? bad.error : new NotFoundError(`no ${noun} matches '${input.slice(0, 40)}'`);
   }
-  return { ref: entries[found]!.ref, number: found + 1 };
+  return { ref: entries.at(found)!.ref, number: found + 1 };
 }

@@ -1,0 +1,67 @@
+import { UsageError } from "@forge/core";
+import { defineCommand, emit, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
+import { checkDescription, checkTitle, confirm, JSON_FLAGS, jsonRequest, MilestoneFile, milestoneRender, parseDue, recordOf, type MilestoneJson } from "./_shared.js";
+
+/** Options of `forge-milestone edit`. */
+export interface EditMilestoneOptions {
+  ref: string;
+  title?: string;
+  /** `null`: remove the due date. */
+  dueOn?: string | null;
+  /** `""` removes the description. */
+  description?: string;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError when nothing would change or a value is bad
+ */
+export function parseEditOptions(args: Parsed): EditMilestoneOptions {
+  const o: EditMilestoneOptions = {
+    ref: args.milestone as string,
+    title: args.title === undefined ? undefined : checkTitle(args.title as string),
+    dueOn: args.due === undefined ? undefined : (parseDue(args.due as string) ?? null),
+    description: args.description === undefined ? undefined : checkDescription(args.description as string),
+  };
+  if (o.title === undefined && o.dueOn === undefined && o.description === undefined) {
+    throw new UsageError("specify at least one of --title, --due, or --description");
+  }
+  return o;
+}
+
+/**
+ * Change a milestone's definition. A new title changes only
+ * `milestones.md`: issues keep naming the old one.
+ * @throws NotFoundError; ConflictError when the new title is taken
+ */
+export async function editMilestone(ctx: Ctx, o: EditMilestoneOptions, req: JsonRequest | null): Promise<{ rec: MilestoneJson; failed: number }> {
+  const f = await MilestoneFile.open(ctx);
+  const i = f.get(o.ref);
+  if (o.title !== undefined) f.checkFree(o.title, i);
+  const m = { ...f.items[i]! };
+  if (o.title !== undefined) m.title = o.title;
+  if (o.dueOn !== undefined) m.dueOn = o.dueOn ?? undefined;
+  if (o.description !== undefined) m.description = o.description || undefined;
+  f.items[i] = m;
+  f.save();
+  const r = await recordOf(ctx, f, i, req);
+  confirm(ctx, "Edited", r.rec);
+  return r;
+}
+
+export default defineCommand({
+  meta: { name: "edit", description: "Edit a milestone (issues keep the old title)" },
+  args: {
+    milestone: { type: "positional", required: true, valueHint: "title|number" },
+    title: { type: "string", alias: "t", description: "new title" },
+    due: { type: "string", description: "YYYY-MM-DD, '' for none" },
+    description: { type: "string", alias: "d" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const { rec, failed } = await editMilestone(ctx, parseEditOptions(args), req);
+    await emit(ctx.io, ctx.out, [rec], milestoneRender(args, req, true));
+    return failed ? 1 : 0;
+  },
+});

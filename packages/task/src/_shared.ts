@@ -1,0 +1,115 @@
+/**
+ * What every task verb shares: opening the store, resolving task and issue
+ * refs, the JSON model, the flags and the renderers.
+ */
+import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import {
+  entityOrder, ISSUE, ISSUES, loadEntity, openStore, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS, UsageError,
+  type LoadedEntity, type Order, type Store, type TaskJson,
+} from "@forge/core";
+import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+
+/** An open task store with lazily loaded task and issue orders. */
+export class Tasks {
+  readonly store: Store;
+  #order: Order | undefined;
+  #issues: Order | undefined;
+  #issueNumbers: Map<string, number> | undefined;
+  constructor(io: Io) {
+    this.store = openStore({ cwd: io.cwd, env: io.env });
+  }
+  /** The ranked tasks (number = index + 1) with the ones that could not be ranked. */
+  async ranked(): Promise<Order> {
+    return (this.#order ??= await entityOrder(this.store, TASKS, TASK));
+  }
+  /** Resolve a task ref and load the task. */
+  async get(ref: string): Promise<{ task: LoadedEntity; number: number }> {
+    const order = await this.ranked();
+    // An id of an unreadable task gets that file's error, not "no task matches".
+    const r = resolveRef(order, ref, "task", order.errors);
+    return { task: await loadEntity(this.store, TASKS, TASK, r.ref), number: r.number };
+  }
+  async #issueOrder(): Promise<Order> {
+    return (this.#issues ??= await entityOrder(this.store, ISSUES, ISSUE));
+  }
+  /** Issue id → number, to show a task's issue. */
+  async issueNumbers(): Promise<Map<string, number>> {
+    if (this.#issueNumbers) return this.#issueNumbers;
+    const m = new Map<string, number>();
+    (await this.#issueOrder()).entries.forEach((e, i) => m.set(e.ref.id, i + 1));
+    return (this.#issueNumbers = m);
+  }
+  /** The id of the issue a ref names (number, #number, id or prefix). */
+  async issueId(ref: string): Promise<string> {
+    const order = await this.#issueOrder();
+    return resolveRef(order, ref, "issue", order.errors).ref.id;
+  }
+  /** The JSON of a loaded task. */
+  async json(task: LoadedEntity, number: number): Promise<TaskJson> {
+    return taskToJson(task, number, task.data.issue === undefined ? new Map() : await this.issueNumbers());
+  }
+}
+
+/** `--json [fields]` and `--jq`, as gh spells them. */
+export const JSON_FLAGS: Record<string, FlagDef> = {
+  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(TASK_FIELDS), description: "JSON lines" },
+  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
+};
+
+/** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
+export function jsonRequest(args: Parsed): JsonRequest | null {
+  const req = parseJsonFields(args.json as string | undefined, TASK_FIELDS);
+  return req ?? (args.jq !== undefined ? { fields: null } : null);
+}
+
+/** A task's issue as text: `#12`, or the id when this store has no such issue. */
+export function issueText(t: TaskJson): string {
+  if (!t.issue) return "";
+  return t.issue.number === null ? t.issue.id : `#${t.issue.number}`;
+}
+
+/** A row: `#3 title assignees issue` on a TTY, `3 status title assignees issue` off it. */
+export function taskRow(t: TaskJson, tty: boolean, color = false): string[] {
+  const who = t.assignees.map((a) => a.login).join(", ");
+  if (!tty) return [String(t.number), t.status, t.title, who, issueText(t)];
+  return [paint(`#${t.number}`, t.status === "done" ? 35 : 32, color), t.title, who, issueText(t)];
+}
+
+/** Render options for commands that print task records. */
+export function taskRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<TaskJson> {
+  return { json: req, jq: args.jq as string | undefined, single, row: taskRow, header: ["ID", "TITLE", "ASSIGNEES", "ISSUE"] };
+}
+
+/** A confirmation line for stderr: `Moved task #3 (title) to doing`. */
+export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
+  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
+  ctx.io.stderr.write(`${tick}${verb} task #${t.number} (${t.title})${tail}\n`);
+}
+
+/**
+ * The body from `--body` or `--body-file` (`-` reads stdin).
+ * @throws UsageError when both are given, stdin is taken by refs, or the file cannot be read
+ */
+export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
+  const body = args.body as string | undefined;
+  const file = args["body-file"] as string | undefined;
+  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
+  if (file === undefined) return body;
+  if (file === "-") {
+    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
+  } catch {
+    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
+  }
+}
+
+/** A list flag's values (`--assignee a,b --assignee c`). */
+export function listArg(args: Parsed, name: string): string[] {
+  return (args[name] as string[] | undefined) ?? [];
+}

@@ -1,0 +1,31 @@
+import { archiveEntity, TASKS, type TaskJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, taskRender, Tasks } from "./_shared.js";
+
+/**
+ * Move each task's folder to `.forge/archive/tasks/`. Nothing is deleted
+ * and no number changes (archived tasks stay in the order).
+ */
+export async function* archiveTasks(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<TaskJson> {
+  const tasks = new Tasks(ctx.io);
+  yield* eachRef(ctx, ref, batch, async (r) => {
+    const { task, number } = await tasks.get(r);
+    const rec = await tasks.json(archiveEntity(tasks.store, TASKS, task), number);
+    confirm(ctx, "Archived", rec);
+    return rec;
+  });
+}
+
+export default defineCommand({
+  meta: { name: "archive", description: "Archive tasks (moved, never deleted)" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    await emit(ctx.io, ctx.out, archiveTasks(ctx, args.ref as string, batch), { ...taskRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});

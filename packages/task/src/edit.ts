@@ -1,0 +1,84 @@
+import { currentAuthor, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
+
+/** Options of `forge-task edit`. */
+export interface EditTaskOptions {
+  ref: string;
+  title?: string;
+  body?: string;
+  addAssignees: string[];
+  removeAssignees: string[];
+  /** A ref to the issue the task serves from now on. */
+  issue?: string;
+  removeIssue: boolean;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError when nothing would change or flags clash
+ */
+export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditTaskOptions> {
+  const ref = args.ref as string;
+  const o: EditTaskOptions = {
+    ref,
+    title: args.title as string | undefined,
+    body: await readBody(ctx, args, ref === "-"),
+    addAssignees: listArg(args, "add-assignee"),
+    removeAssignees: listArg(args, "remove-assignee"),
+    issue: args.issue as string | undefined,
+    removeIssue: args["remove-issue"] === true,
+  };
+  if (o.issue !== undefined && o.removeIssue) throw new UsageError("specify only one of --issue and --remove-issue");
+  const changes = [o.title, o.body, o.issue].filter((x) => x !== undefined).length +
+    o.addAssignees.length + o.removeAssignees.length + (o.removeIssue ? 1 : 0);
+  if (changes === 0) throw new UsageError("nothing to edit");
+  return o;
+}
+
+/** Apply the edit to each task; the issue ref is resolved once, before any write. */
+export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): AsyncGenerator<TaskJson> {
+  const tasks = new Tasks(ctx.io);
+  const issue = o.issue === undefined ? undefined : await tasks.issueId(o.issue);
+  const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
+  const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  const add = expandMe(o.addAssignees, me);
+  const remove = expandMe(o.removeAssignees, me);
+  yield* eachRef(ctx, o.ref, batch, async (ref) => {
+    const { task, number } = await tasks.get(ref);
+    const updated = updateTask(task, (d) => {
+      if (o.title !== undefined) d.title = o.title;
+      const who = (d.assignees as string[]).filter((x) => !remove.includes(x));
+      for (const a of add) if (!who.includes(a)) who.push(a);
+      d.assignees = who;
+      if (issue !== undefined) d.issue = issue;
+      if (o.removeIssue) delete d.issue;
+      return { body: o.body };
+    });
+    const rec = await tasks.json(updated, number);
+    confirm(ctx, "Edited", rec);
+    return rec;
+  });
+}
+
+export default defineCommand({
+  meta: { name: "edit", description: "Edit tasks" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    title: { type: "string", alias: "t" },
+    body: { type: "string", alias: "b" },
+    "body-file": { type: "string", alias: "F" },
+    "add-assignee": { type: "string", multiple: true },
+    "remove-assignee": { type: "string", multiple: true },
+    issue: { type: "string" },
+    "remove-issue": { type: "boolean" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    const records = editTasks(ctx, await parseEditOptions(ctx, args), batch);
+    await emit(ctx.io, ctx.out, records, { ...taskRender(args, req, args.ref !== "-"), row: undefined });
+    return batch.failed ? 1 : 0;
+  },
+});
