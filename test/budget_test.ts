@@ -40,6 +40,7 @@ interface HelpCase {
 
 const ROOT = { lines: 12, bytes: 300 };
 const SUB = { lines: 8, bytes: 250 };
+
 const HELP: HelpCase[] = [
   { argv: ["forge"], ...ROOT, file: "forge.txt" },
   { argv: ["forge", "-h"], ...ROOT, file: "forge.txt" },
@@ -69,6 +70,8 @@ const NOUN_VERBS: Record<string, string[]> = {
   task: ["create", "list", "view", "move", "done", "edit", "archive"],
   label: ["list", "create", "edit", "delete"],
   milestone: ["list", "create", "edit", "close", "reopen"],
+  wiki: ["get", "put", "list"],
+  release: ["create", "list", "view", "verify"],
 };
 for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
   HELP.push({ argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` }, { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` });

@@ -7,7 +7,7 @@
  * case rather than producing a number.
  *
  * Options: `--runs N` (15), `--warmup N` (3), `--issues N` (10000),
- * `--prs N` (2000), `--only TEXT` (cases whose name contains TEXT).
+ * `--prs N` (2000), `--pages N` (500), `--only TEXT` (cases whose name contains TEXT).
  * Writes `.bench/results.json`.
  */
 import { spawnSync } from "node:child_process";
@@ -16,6 +16,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStore, type GenSummary } from "./gen_store.js";
+import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -64,6 +65,7 @@ const RUNS = Number(option("runs", "15"));
 const WARMUP = Number(option("warmup", "3"));
 const ISSUES = Number(option("issues", "10000"));
 const PRS = Number(option("prs", "2000"));
+const PAGES = Number(option("pages", "500"));
 const ONLY = option("only", "");
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "bench", NO_COLOR: "1", LANG: "C.UTF-8" };
 
@@ -127,6 +129,14 @@ function freshStore(name: string, issues: number, prs = 0): GenSummary & { dir: 
   return { ...generateStore(dir, { issues, seed: 1, prs }), dir };
 }
 
+/** A fresh generated wiki of `pages` pages under .bench/. */
+function freshWiki(pages: number): WikiSummary & { dir: string } {
+  const dir = join(BENCH, `wiki-${pages}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return { ...generateWiki(dir, pages, 1), dir };
+}
+
 const lines = (n: number) => (out: string) => {
   const got = out.split("\n").filter(Boolean).length;
   return got === n ? undefined : `expected ${n} lines, got ${got}`;
@@ -157,7 +167,7 @@ function prCases(store: Gen): Case[] {
   ];
 }
 
-function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: string }): Case[] {
+function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: string }, wiki: WikiSummary & { dir: string }): Case[] {
   const fi = join(BIN, "forge-issue");
   const open = big.issues.filter((i) => !i.archived && i.state === "open").length;
   const floor: Cmd = { label: "read floor (node reads the same files)", argv: ["node", join(ROOT, "tools", "dist", "read_floor.js"), big.store], cwd: big.dir };
@@ -184,6 +194,11 @@ function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: str
       baseline: { label: "forge-issue create -t x (1-issue store)", argv: [fi, "create", "-t", "x"], cwd: small.dir },
       subject: { label: "forge-issue create -t x", argv: [fi, "create", "-t", "x"], cwd: big.dir },
     },
+    {
+      name: `wiki index of ${wiki.pages.length} pages`, target: { kind: "ms", max: 100 },
+      baseline: { label: "read floor (node reads the same pages)", argv: ["node", join(ROOT, "tools", "dist", "wiki_floor.js"), wiki.wiki], cwd: wiki.dir },
+      subject: { label: "forge-wiki list --json", argv: [join(BIN, "forge-wiki"), "list", "--json"], cwd: wiki.dir, check: lines(wiki.pages.length) },
+    },
     { name: "forge-issue --help", target: { kind: "ratio", max: 1.5 }, baseline: nodeE0, subject: { label: "forge-issue --help", argv: [fi, "--help"], cwd: ROOT } },
     { name: "forge --help", target: { kind: "ratio", max: 1.5 }, baseline: nodeE0, subject: { label: "forge --help", argv: [join(BIN, "forge"), "--help"], cwd: ROOT } },
   ];
@@ -202,10 +217,11 @@ const t0 = performance.now();
 const big = freshStore(`issues-${ISSUES}`, ISSUES);
 const small = freshStore("issues-1", 1);
 const prStore = freshStore(`prs-${PRS}`, 200, PRS);
-process.stderr.write(`generated ${ISSUES} issues and ${PRS} PRs in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
+const wiki = freshWiki(PAGES);
+process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of [...cases(big, small), ...prCases(prStore)]) {
+for (const c of [...cases(big, small, wiki), ...prCases(prStore)]) {
   if (ONLY && !c.name.includes(ONLY)) continue;
   try {
     const r = measure(c);
@@ -219,5 +235,5 @@ for (const c of [...cases(big, small), ...prCases(prStore)]) {
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` + table(results));
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
-const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES, prs: PRS };
+const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES, prs: PRS, pages: PAGES };
 writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, results, aborted }, null, 2) + "\n");

@@ -11,6 +11,8 @@ export {
   archiveDir, cacheDir, ciEnvFile, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
   milestonesFile, openStore, patchFile, storeAt, type KindLayout, type Store,
 } from "./store/store.js";
+export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
+export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
@@ -23,7 +25,11 @@ export {
 } from "./entities/schema.js";
 export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type CiSettings } from "./entities/ci_env.js";
 export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
-export { wikiTitle } from "./entities/wiki_page.js";
+export { isWikiPagePath, MAX_PAGE_NAME, wikiPagePath, wikiTitle } from "./entities/wiki_page.js";
+export {
+  checkReleaseTag, compareReleases, isAssetName, isReleaseTag, listReleaseTags, loadRelease, RELEASE_FIELDS, RELEASE_LIST_FIELDS,
+  releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
+} from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { compareOrder, createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";

@@ -3,6 +3,37 @@
  * (spec/schema.md, wiki page). The wiki index is derived from the tree and
  * each page's first H1; nothing about it is stored.
  */
+import { UsageError } from "../errors.js";
+
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** The longest page name accepted, in characters. */
+export const MAX_PAGE_NAME = 200;
+
+/**
+ * A page name's file path under `wiki/`: the name plus `.md` (a name that
+ * already ends in `.md` is taken as the file's path, so `list`'s `path`
+ * works as a name). A name is `/`-separated segments of letters, digits,
+ * `.`, `_` and `-`, none empty and none starting with `.` or `-`: so no
+ * `..`, no absolute path, no backslash, no NUL (SEC-02). Checked before
+ * anything is read or written.
+ * @param name the page name, e.g. `docs/setup`
+ * @returns the path relative to `wiki/`, e.g. `docs/setup.md`
+ * @throws UsageError for any other name
+ * @example wikiPagePath("docs/setup") // "docs/setup.md"
+ */
+export function wikiPagePath(name: string): string {
+  const rel = name.endsWith(".md") ? name : `${name}.md`;
+  if (name.length > MAX_PAGE_NAME || !rel.split("/").every((s) => SEGMENT.test(s))) {
+    throw new UsageError(`invalid page name '${printable(name.slice(0, 60))}' (segments of A-Z a-z 0-9 . _ - joined by /, not starting with . or -)`);
+  }
+  return rel;
+}
+
+/** Whether a path under `wiki/` (with `.md`) is one `wikiPagePath` would give. */
+export function isWikiPagePath(rel: string): boolean {
+  return rel.endsWith(".md") && rel.length <= MAX_PAGE_NAME + 3 && rel.split("/").every((s) => SEGMENT.test(s));
+}
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const H1 = /^ {0,3}#(?:[ \t]+(.*))?$/;
@@ -41,6 +72,11 @@ export function wikiTitle(text: string): string | null {
 }
 
 // --- internal ---
+
+/** Control characters shown as `?`, so a hostile name cannot drive the terminal. */
+function printable(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]/g, "?");
+}
 
 /** The index of the first line after a leading `---` frontmatter block (0 when there is none). */
 function frontmatterEnd(lines: string[]): number {

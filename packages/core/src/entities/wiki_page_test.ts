@@ -1,5 +1,5 @@
 import test from "ava";
-import { wikiTitle } from "./wiki_page.js";
+import { isWikiPagePath, wikiPagePath, wikiTitle } from "./wiki_page.js";
 
 test("wikiTitle() skips a # line inside a fenced code block", (t) => {
   t.is(wikiTitle("```sh\n# not this\n```\n# Build log\n"), "Build log");
@@ -53,4 +53,40 @@ test("wikiTitle() reads CRLF pages", (t) => {
 
 test("wikiTitle() reads a page whose --- is a thematic break, not frontmatter", (t) => {
   t.is(wikiTitle("---\n# Title under a rule\n"), "Title under a rule");
+});
+
+// --- page names (SEC-02) ---
+
+const NAMES: Array<[string, string]> = [
+  ["setup", "setup.md"],
+  ["docs/setup", "docs/setup.md"],
+  ["docs/setup.md", "docs/setup.md"],
+  ["a.md.md", "a.md.md"],
+  ["v1.2_notes-x", "v1.2_notes-x.md"],
+  ["_draft/x", "_draft/x.md"],
+];
+for (const [name, rel] of NAMES) {
+  test(`wikiPagePath() maps '${name}' to '${rel}'`, (t) => {
+    t.is(wikiPagePath(name), rel);
+    t.true(isWikiPagePath(rel));
+  });
+}
+
+const BAD = [
+  "", "..", "../x", "a/../../b", "a/..", "/etc/passwd", "/abs", "a//b", "a/", ".hidden", "a/.b", "-rf", "a/-b", "a\\b",
+  "a\u0000b", "a b", "a\nb", "ä", "a:b", "~/x", "x".repeat(201), ".md",
+];
+for (const name of BAD) {
+  test(`wikiPagePath() refuses ${JSON.stringify(name.slice(0, 20))} with a usage error`, (t) => {
+    const err = t.throws(() => wikiPagePath(name));
+    t.is((err as { exitCode?: number }).exitCode, 2);
+    t.regex(err!.message, /^invalid page name '/);
+    t.false(/[\x00-\x1f]/.test(err!.message), "no control characters in the message");
+  });
+}
+
+test("isWikiPagePath() needs the .md and the page-name alphabet", (t) => {
+  t.false(isWikiPagePath("setup"));
+  t.false(isWikiPagePath("My Page.md"));
+  t.false(isWikiPagePath("a/.x.md"));
 });

@@ -2,32 +2,31 @@ import test from "ava";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readStoreBytes } from "./read_file.js";
+import { readStoreBytes, readStoreFile } from "./read_file.js";
 import { storeAt, type Store } from "./store.js";
 
-const made: string[] = [];
+const temps: string[] = [];
+/** A new temp folder, removed when the file's tests are done. */
+function temp(prefix: string): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  temps.push(d);
+  return d;
+}
 test.after.always(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
 function store(): Store {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-bytes-")));
-  made.push(root);
+  const root = temp("forge-bytes-");
   mkdirSync(join(root, ".forge"));
   return storeAt(join(root, ".forge"));
 }
-
-test("readStoreBytes() returns the bytes unchanged, invalid UTF-8 included", (t) => {
-  const s = store();
-  const bytes = Buffer.from([0x66, 0xe9, 0x0a, 0xff, 0x00, 0x0d, 0x0a]);
-  writeFileSync(join(s.dir, "patch.diff"), bytes);
-  t.deepEqual(readStoreBytes(s, join(s.dir, "patch.diff"), 1024), bytes);
-});
 
 test("readStoreBytes() refuses a file over the cap before reading it", (t) => {
   const s = store();
   writeFileSync(join(s.dir, "big.diff"), "x".repeat(2049));
   t.throws(() => readStoreBytes(s, join(s.dir, "big.diff"), 2048), { message: ".forge/big.diff: larger than 2 KiB" });
+  t.is(readStoreBytes(s, join(s.dir, "big.diff")).length, 2049, "the default cap is 256 KiB");
 });
 
 test("readStoreBytes() refuses a symlink out of the store and names a missing file", (t) => {
@@ -37,4 +36,14 @@ test("readStoreBytes() refuses a symlink out of the store and names a missing fi
   symlinkSync(outside, join(s.dir, "link.diff"));
   t.throws(() => readStoreBytes(s, join(s.dir, "link.diff"), 1024), { message: /symlink points outside/ });
   t.throws(() => readStoreBytes(s, join(s.dir, "none.diff"), 1024), { message: ".forge/none.diff: no such file" });
+});
+
+test("readStoreBytes() returns the bytes exactly, even when they are not UTF-8", (t) => {
+  const root = temp("forge-bytes-");
+  mkdirSync(join(root, ".forge"));
+  const store = storeAt(join(root, ".forge"));
+  const bytes = Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a, 0x00, 0xc3]);
+  writeFileSync(join(store.dir, "x.md"), bytes);
+  t.deepEqual(readStoreBytes(store, join(store.dir, "x.md")), bytes);
+  t.is(readStoreFile(store, join(store.dir, "x.md")), bytes.toString("utf8"));
 });

@@ -14,43 +14,17 @@ import { displayPath, isInside, type Store } from "./store.js";
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
 export function readStoreFile(store: Store, abs: string): string {
-  let fd: number;
-  try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
-    if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
-    fd = openFollowingInside(store, abs);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
-    if (st.size > MAX_FILE_BYTES) throw new InvalidFileError(displayPath(store, abs), `larger than ${MAX_FILE_BYTES / 1024} KiB`);
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.toString("utf8", 0, off);
-  } finally {
-    closeSync(fd);
-  }
+  return readStoreBytes(store, abs).toString("utf8");
 }
 
 /**
- * Read a file of the store as bytes, with the checks of `readStoreFile` and
- * a cap of the caller's choosing (a patch is not frontmatter: 256 KiB is too
- * small for it).
- * @param store the store
- * @param abs the absolute path (built by `store.ts`)
- * @param maxBytes refuse a larger file, before reading a byte
- * @returns the bytes
+ * `readStoreFile` without the UTF-8 decoding: the file's bytes, exactly
+ * (same refusals), with a size cap of the caller's choosing (a patch is not
+ * frontmatter: 256 KiB is too small for it).
+ * @param maxBytes refuse a larger file, before reading a byte (default 256 KiB)
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
-export function readStoreBytes(store: Store, abs: string, maxBytes: number): Buffer {
+export function readStoreBytes(store: Store, abs: string, maxBytes: number = MAX_FILE_BYTES): Buffer {
   let fd: number;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -64,14 +38,14 @@ export function readStoreBytes(store: Store, abs: string, maxBytes: number): Buf
     const st = fstatSync(fd);
     if (!st.isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
     if (st.size > maxBytes) throw new InvalidFileError(displayPath(store, abs), `larger than ${Math.floor(maxBytes / 1024)} KiB`);
-    const buf = Buffer.alloc(st.size);
+    const buf = Buffer.allocUnsafe(st.size);
     let off = 0;
     while (off < st.size) {
       const n = readSync(fd, buf, off, st.size - off, off);
       if (n === 0) break;
       off += n;
     }
-    return buf.subarray(0, off);
+    return off === st.size ? buf : buf.subarray(0, off);
   } finally {
     closeSync(fd);
   }

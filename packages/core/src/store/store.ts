@@ -92,6 +92,39 @@ export function milestonesFile(store: Store): string {
   return join(store.dir, "milestones.md");
 }
 
+/** `wiki/`, the wiki's pages (markdown files at any depth). */
+export function wikiDir(store: Store): string {
+  return join(store.dir, "wiki");
+}
+
+/** `releases/`, one `<tag>.md` per release. */
+export function releasesDir(store: Store): string {
+  return join(store.dir, "releases");
+}
+
+/**
+ * `releases/<tag>.md`, one release. The tag must already be checked
+ * (`isReleaseTag`): a tag is a single path segment.
+ */
+export function releaseFile(store: Store, tag: string): string {
+  return join(store.dir, "releases", `${tag}.md`);
+}
+
+/** `releases/build/`, the build steps (read from the tagged commit's tree). */
+export function releaseBuildDir(store: Store): string {
+  return join(store.dir, "releases", "build");
+}
+
+/** `releases/out/`, built artifacts (machine state, gitignored). */
+export function releaseOutRoot(store: Store): string {
+  return join(store.dir, "releases", "out");
+}
+
+/** `releases/out/<tag>/`, one release's artifacts (the build's `OUT`). */
+export function releaseOutDir(store: Store, tag: string): string {
+  return join(store.dir, "releases", "out", tag);
+}
+
 /** The rebuildable cache folder (self-ignoring; deleting it changes no answer). */
 export function cacheDir(store: Store): string {
   return join(store.dir, ".cache");

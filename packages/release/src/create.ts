@@ -1,0 +1,173 @@
+
+import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { relative, resolve as resolvePath } from "node:path";
+import {
+  atomicWrite, checkReleaseTag, checkTitle, ConflictError, currentAuthor, displayPath, ForgeError, formatFrontmatter, formatTimestamp, git,
+  loadRelease, MAX_FILE_BYTES, mkdirInside, openStore, RELEASE, RELEASE_FIELDS, releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot,
+  releaseToJson, storedBody, toFrontmatter, UsageError, validate, type ReleaseJson, type Store,
+} from "@forge/core";
+import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
+import { collectAssets } from "./_assets.js";
+import { runBuild } from "./_build.js";
+import { jsonFlags, jsonRequest, releaseRow } from "./_shared.js";
+
+/** Options of `forge-release create`. */
+export interface CreateReleaseOptions {
+  tag: string;
+  notes: string;
+  /** `--title`: the release's name. */
+  title?: string;
+  /** `--target`: a commit-ish; default the existing tag's commit, else HEAD. */
+  target?: string;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad tag, title or target
+ */
+export function parseCreateOptions(args: Parsed, notes: string): CreateReleaseOptions {
+  const tag = args.tag as string;
+  checkReleaseTag(tag);
+  const title = args.title as string | undefined;
+  if (title !== undefined) checkTitle(title);
+  const target = args.target as string | undefined;
+  if (target !== undefined && (target === "" || target.startsWith("-") || /[\x00-\x1f\x7f]/.test(target))) {
+    throw new UsageError(`invalid --target '${target.slice(0, 40)}'`);
+  }
+  if (Buffer.byteLength(notes) > MAX_FILE_BYTES - 4096) throw new UsageError("notes too long (the release file is limited to 256 KiB)");
+  return { tag, notes, title, target };
+}
+
+/**
+ * The notes from `--notes` or `--notes-file` (`-` reads stdin); none is "".
+ * @throws UsageError when both are given or the file cannot be read
+ */
+export async function readNotes(ctx: Ctx, args: Parsed): Promise<string> {
+  const text = args.notes as string | undefined;
+  const file = args["notes-file"] as string | undefined;
+  if (text !== undefined && file !== undefined) throw new UsageError("specify only one of --notes and --notes-file");
+  if (file === undefined) return text ?? "";
+  if (file === "-") {
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
+  } catch {
+    throw new UsageError(`cannot read --notes-file '${file.slice(0, 60)}'`);
+  }
+}
+
+/**
+ * Create a release: resolve the commit, build it in a disposable worktree,
+ * hash every artifact under `releases/out/<tag>/`, tag the commit (a
+ * lightweight tag, unless the tag already names it) and write
+ * `releases/<tag>.md` with an exclusive create. Nothing is written to the
+ * release file or the tags unless every step passed.
+ * @throws ConflictError when the release exists (releases are immutable),
+ * the tag names another commit or `OUT` is not empty; ForgeError when a
+ * build step fails or writes where it must not
+ */
+export async function createRelease(ctx: Ctx, opts: CreateReleaseOptions): Promise<ReleaseJson> {
+  const store = openStore({ cwd: ctx.io.cwd, env: ctx.io.env });
+  const env = ctx.io.env as NodeJS.ProcessEnv;
+  const file = releaseFile(store, opts.tag);
+  if (exists(file)) throw new ConflictError(`release ${opts.tag} already exists (${displayPath(store, file)}); releases are immutable`);
+  const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
+  const top = await topLevel(store, env);
+  // isReleaseTag already holds git's rules for its alphabet; ask git too, in case they differ.
+  if ((await git(["check-ref-format", `refs/tags/${opts.tag}`], { cwd: top, env })).code !== 0) throw new UsageError(`invalid tag '${opts.tag}'`);
+  const commitOf = async (rev: string): Promise<string | undefined> => {
+    const r = await git(["rev-parse", "-q", "--verify", "--end-of-options", `${rev}^{commit}`], { cwd: top, env });
+    return r.code === 0 ? r.stdout.trim() : undefined;
+  };
+  const tagged = await commitOf(`refs/tags/${opts.tag}`);
+  let sha: string;
+  if (opts.target !== undefined) {
+    const t = await commitOf(opts.target);
+    if (t === undefined) throw new ForgeError(`cannot resolve --target '${opts.target.slice(0, 40)}' to a commit`, "E_NO_COMMIT", 1);
+    if (tagged !== undefined && tagged !== t) throw new ConflictError(`tag ${opts.tag} already points at ${tagged.slice(0, 7)}, not ${t.slice(0, 7)}`);
+    sha = t;
+  } else {
+    const head = tagged ?? (await commitOf("HEAD"));
+    if (head === undefined) throw new ForgeError("no commit to release (HEAD has none)", "E_NO_COMMIT", 1);
+    sha = head;
+  }
+  const out = releaseOutDir(store, opts.tag);
+  if (exists(out) && readdirSync(out).length > 0) {
+    throw new ConflictError(`${displayPath(store, out)}/ already holds files (an earlier build?); move them away first`);
+  }
+  mkdirInside(store, out);
+  await runBuild(ctx, {
+    tag: opts.tag, sha, top, out,
+    buildRel: relative(top, store.real + releaseBuildDir(store).slice(store.dir.length)),
+    outRootRel: relative(top, realpathSync(releaseOutRoot(store))),
+  });
+  const assets = collectAssets(out);
+  const data: Record<string, unknown> = { tagName: opts.tag, commit: sha, author, createdAt: formatTimestamp(), assets };
+  if (opts.title !== undefined) data.name = opts.title;
+  const checked = validate(RELEASE, data, displayPath(store, file)).data;
+  const text = formatFrontmatter(toFrontmatter(RELEASE, checked), storedBody(opts.notes));
+  if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new ForgeError(`release file would be larger than 256 KiB (${assets.length} assets); no release written`, "E_TOO_BIG", 1);
+  await writeRelease(store, opts.tag, sha, tagged === undefined, file, text, top, env);
+  return releaseToJson(await loadRelease(store, opts.tag));
+}
+
+// --- internal ---
+
+/** Tag the commit (when the tag is new), then create the file; a file that appeared meanwhile undoes our tag. */
+async function writeRelease(store: Store, tag: string, sha: string, newTag: boolean, file: string, text: string, top: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (newTag) {
+    const r = await git(["tag", "--", tag, sha], { cwd: top, env });
+    if (r.code !== 0) throw new ForgeError(`cannot create tag ${tag}: ${r.stderr.split("\n")[0]!.replace(/^fatal: /, "")}`, "E_TAG", 1);
+  }
+  try {
+    atomicWrite(file, text, { exclusive: true });
+  } catch (err) {
+    if (newTag) await git(["tag", "-d", "--", tag], { cwd: top, env });
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new ConflictError(`release ${tag} already exists (${displayPath(store, file)}); releases are immutable`);
+    throw err;
+  }
+}
+
+/** The repository's top level (a realpath); the store must be inside it. */
+async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
+  const r = await git(["rev-parse", "--show-toplevel"], { cwd: store.root, env });
+  if (r.code !== 0) throw new ForgeError("not in a git repository (a release builds a commit)", "E_NO_GIT", 1);
+  const top = realpathSync(r.stdout.trim());
+  const rel = relative(top, store.real);
+  if (rel.startsWith("..")) throw new ForgeError("the store is not inside the repository", "E_NO_GIT", 1);
+  return top;
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export default defineCommand({
+  meta: { name: "create", description: "Build the tagged commit and record its artifacts" },
+  args: {
+    tag: { type: "positional", required: true, valueHint: "tag" },
+    notes: { type: "string", alias: "n", description: "notes" },
+    "notes-file": { type: "string", alias: "F", description: "notes from file (- for stdin)" },
+    title: { type: "string", alias: "t", description: "title" },
+    target: { type: "string", description: "commit-ish (default HEAD)" },
+    ...jsonFlags(RELEASE_FIELDS),
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args, RELEASE_FIELDS);
+    checkReleaseTag(args.tag as string);
+    const rec = await createRelease(ctx, parseCreateOptions(args, await readNotes(ctx, args)));
+    const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
+    const n = rec.assets.length;
+    ctx.io.stderr.write(`${tick}Created release ${rec.tagName} at ${rec.targetCommitish.slice(0, 7)} (${n} asset${n === 1 ? "" : "s"})\n`);
+    const row = (r: ReleaseJson): string[] => releaseRow({ ...r, isLatest: true });
+    await emit(ctx.io, ctx.out, [rec], { json: req, jq: args.jq as string | undefined, single: true, row });
+  },
+});

@@ -1,0 +1,39 @@
+
+import { RELEASE_LIST_FIELDS, releaseListJson, UsageError, type ReleaseListJson } from "@forge/core";
+import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { jsonFlags, jsonRequest, listRender, Releases } from "./_shared.js";
+
+/** Options of `forge-release list`. */
+export interface ListReleaseOptions {
+  limit: number;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad --limit
+ */
+export function parseListOptions(args: Parsed): ListReleaseOptions {
+  const raw = (args.limit as string | undefined) ?? "30";
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  return { limit: Number(raw) };
+}
+
+/** Releases newest first, at most `limit`; the newest is `isLatest`. */
+export async function listReleases(ctx: Ctx, opts: ListReleaseOptions): Promise<{ records: ReleaseListJson[]; failed: number }> {
+  const { releases, failed } = await new Releases(ctx.io).all(ctx);
+  return { records: releases.slice(0, opts.limit).map((r, i) => releaseListJson(r, i === 0)), failed };
+}
+
+export default defineCommand({
+  meta: { name: "list", description: "List releases, newest first" },
+  args: {
+    limit: { type: "string", alias: "L", description: "at most this many (30)" },
+    ...jsonFlags(RELEASE_LIST_FIELDS),
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args, RELEASE_LIST_FIELDS);
+    const { records, failed } = await listReleases(ctx, parseListOptions(args));
+    await emit(ctx.io, ctx.out, records, listRender(args, req));
+    return failed ? 1 : 0;
+  },
+});
