@@ -126,7 +126,8 @@ test("a task made for an issue shows that issue's number, and issue numbers stay
   const cwd = scratch(tempRepo("forge-kanban-"));
   const c = await run("forge-issue", ["create", "-t", "First", "--json", "id"], { cwd });
   const id = jsonl(c.stdout)[0]!.id as string;
-  const task = await run("forge-task", ["create", "-t", "Do it", "--issue", id.slice(0, 8), "--json", "number,issue,status"], { cwd });
+  const task = await run("forge-task", ["create", "-t", "Do it", "--issue", id.slice(0, 13), // with a dash: 8 digits alone would be a number
+    "--json", "number,issue,status"], { cwd });
   t.is(task.code, 0, task.stderr);
   t.deepEqual(jsonl(task.stdout), [{ issue: { id, number: 1 }, number: 1, status: "todo" }]);
   t.is((await run("forge-issue", ["create", "-t", "Second"], { cwd })).code, 0);

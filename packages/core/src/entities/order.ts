@@ -100,15 +100,22 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   for (const ref of listEntityRefs(store, kind)) listed.set(ref.id, ref);
   const kept: string[] = [];
   let sorted = true;
+  let cachedLines = 0;
+  let flagChanges = 0;
   if (text.startsWith(MAGIC)) {
     for (let o = body; o + LINE <= text.length; o += LINE) {
       const l = text.slice(o, o + LINE);
       if (!wellFormed(l)) break;
+      cachedLines++;
       const ref = listed.get(l.slice(21, 57));
       if (!ref || ref.escapes) continue;
       listed.delete(ref.id);
       if (kept.length && l < kept[kept.length - 1]!) sorted = false;
-      kept.push(l.charCodeAt(58) === (ref.archived ? 65 : 76) ? l : lineOf({ ref, createdAt: l.slice(0, 20) }));
+      if (l.charCodeAt(58) === (ref.archived ? 65 : 76)) kept.push(l);
+      else {
+        flagChanges++;
+        kept.push(lineOf({ ref, createdAt: l.slice(0, 20) }));
+      }
     }
   }
   const fresh: string[] = [];
@@ -130,9 +137,15 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   // Trust the listing later only if it was complete and the folders were still.
   const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
   const trusted = stamp.value !== "" && errors.length === 0 && stamp.mtimeNs < now - still;
-  const next = MAGIC + (trusted ? stamp.value : "unstamped") + "\n" + lines.join("");
-  if (next !== text) writeCache(path, next);
-  return new CacheOrder(next, next.indexOf("\n") + 1, errors);
+  // A stamp is worth writing; so are many changes. A few new or moved
+  // entities are cheaper to find again next time than 600 KB to rewrite
+  // after every create (the next listing reads only those few files).
+  const changes = fresh.length + flagChanges + (cachedLines - kept.length);
+  if (trusted || changes > 16 || !text.startsWith(MAGIC)) {
+    const next = MAGIC + (trusted ? stamp.value : "unstamped") + "\n" + lines.join("");
+    if (next !== text) writeCache(path, next);
+  }
+  return new CacheOrder(lines, 0, errors);
 }
 
 /**
@@ -159,20 +172,32 @@ class CacheOrder implements Order {
   readonly length: number;
   #text: string;
   #body: number;
+  #lines: string[] | undefined;
   #entries: OrderEntry[] | undefined;
   readonly errors: Unranked[];
-  constructor(text: string, body: number, errors: Unranked[]) {
-    this.#text = text;
-    this.#body = body;
-    this.length = (text.length - body) / LINE;
+  /** Over the cache text (from `body` on), or over an array of lines. */
+  constructor(src: string | string[], body: number, errors: Unranked[]) {
+    if (typeof src === "string") {
+      this.#text = src;
+      this.#body = body;
+      this.length = (src.length - body) / LINE;
+    } else {
+      this.#text = "";
+      this.#body = 0;
+      this.#lines = src;
+      this.length = src.length;
+    }
     this.errors = errors;
+  }
+  #line(i: number): string {
+    const o = this.#body + i * LINE;
+    return this.#lines ? this.#lines[i]! : this.#text.slice(o, o + LINE);
   }
   at(i: number): OrderEntry | undefined {
     if (i < 0) i += this.length;
     if (i < 0 || i >= this.length) return undefined;
-    const o = this.#body + i * LINE;
-    const t = this.#text;
-    return { createdAt: t.slice(o, o + 20), ref: { id: t.slice(o + 21, o + 57), archived: t.charCodeAt(o + 58) === 65 /* A */ } };
+    const l = this.#line(i);
+    return { createdAt: l.slice(0, 20), ref: { id: l.slice(21, 57), archived: l.charCodeAt(58) === 65 /* A */ } };
   }
   rankOf(createdAt: string, id: string): number {
     const key = `${createdAt} ${id}`;
@@ -180,8 +205,7 @@ class CacheOrder implements Order {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const o = this.#body + mid * LINE;
-      if (this.#text.slice(o, o + 57) < key) lo = mid + 1;
+      if (this.#line(mid).slice(0, 57) < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;

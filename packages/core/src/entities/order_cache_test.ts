@@ -1,5 +1,5 @@
 import test from "ava";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
@@ -72,7 +72,9 @@ test("entityOrder() drops cached ids whose folders are gone and counts archived 
   const o = await entityOrder(store, ISSUES, ISSUE);
   t.deepEqual(o.entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
   t.true(o.entries[3]!.ref.archived);
-  t.is(readFileSync(ORDER(store), "utf8").split("\n").filter(Boolean).length, 10);
+  // A few changes are found again by the next listing rather than rewritten; the answer is the same without a cache.
+  rmSync(ORDER(store));
+  t.deepEqual((await entityOrder(store, ISSUES, ISSUE)).entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
 });
 
 test("entityOrder() ignores a torn last line of the cache and still ranks every issue", async (t) => {
