@@ -13,3 +13,4 @@ export { emit, isFieldList, type JsonRequest, Out, parseJsonFields, type RenderO
 export { formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";
+export { readBody } from "./body.js";

@@ -2,11 +2,9 @@
  * What every issue verb shares: opening the store, resolving refs to loaded
  * issues with their numbers, the JSON model, the flags and the renderers.
  */
-import { readFileSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
 import {
   entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
-  resolveRef, UsageError, type IssueContext, type IssueJson, type LoadedEntity, type Order, type OrderEntry, type Store,
+  resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type OrderEntry, type Store,
 } from "@forge/core";
 import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
 
@@ -80,27 +78,8 @@ export function confirm(ctx: Ctx, verb: string, i: IssueJson): void {
   ctx.io.stderr.write(`${tick}${verb} issue #${i.number} (${i.title})\n`);
 }
 
-/**
- * The body from `--body` or `--body-file` (`-` reads stdin).
- * @throws UsageError when both are given or stdin is taken by refs
- */
-export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
-  const body = args.body as string | undefined;
-  const file = args["body-file"] as string | undefined;
-  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
-  if (file === undefined) return body;
-  if (file === "-") {
-    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  try {
-    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
-  } catch {
-    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
-  }
-}
+/** The body from `--body` or `--body-file` (shared with every noun). */
+export { readBody } from "@forge/cli";
 
 /** A list flag's values (`--label a,b --label c`). */
 export function listArg(args: Parsed, name: string): string[] {

@@ -4,11 +4,9 @@
  * request needs (reviews, comments, the patch's stat), the flags and the
  * renderers.
  */
-import { readFileSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
 import {
   entityOrder, ISSUE, ISSUES, loadEntity, loadLabelDefs, loadMilestoneDefs, loadPrComments, loadReviews, openStore, PATCH_FIELDS,
-  patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef, UsageError,
+  patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef,
   type IssueContext, type LoadedEntity, type Order, type PrJson, type PrParts, type Store,
 } from "@forge/core";
 import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
@@ -139,27 +137,8 @@ export function note(ctx: Ctx, text: string): void {
   ctx.io.stderr.write(`! ${text}\n`);
 }
 
-/**
- * The body from `--body` or `--body-file` (`-` reads stdin).
- * @throws UsageError when both are given or stdin is taken by refs
- */
-export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
-  const body = args.body as string | undefined;
-  const file = args["body-file"] as string | undefined;
-  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
-  if (file === undefined) return body;
-  if (file === "-") {
-    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  try {
-    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
-  } catch {
-    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
-  }
-}
+/** The body from `--body` or `--body-file` (shared with every noun). */
+export { readBody } from "@forge/cli";
 
 /** A list flag's values (`--label a,b --label c`). */
 export function listArg(args: Parsed, name: string): string[] {

@@ -2,10 +2,8 @@
  * What every task verb shares: opening the store, resolving task and issue
  * refs, the JSON model, the flags and the renderers.
  */
-import { readFileSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
 import {
-  entityOrder, ISSUE, ISSUES, loadEntity, openStore, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS, UsageError,
+  entityOrder, ISSUE, ISSUES, loadEntity, openStore, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS,
   type LoadedEntity, type Order, type Store, type TaskJson,
 } from "@forge/core";
 import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
@@ -87,27 +85,8 @@ export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
   ctx.io.stderr.write(`${tick}${verb} task #${t.number} (${t.title})${tail}\n`);
 }
 
-/**
- * The body from `--body` or `--body-file` (`-` reads stdin).
- * @throws UsageError when both are given, stdin is taken by refs, or the file cannot be read
- */
-export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
-  const body = args.body as string | undefined;
-  const file = args["body-file"] as string | undefined;
-  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
-  if (file === undefined) return body;
-  if (file === "-") {
-    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  try {
-    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
-  } catch {
-    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
-  }
-}
+/** The body from `--body` or `--body-file` (shared with every noun). */
+export { readBody } from "@forge/cli";
 
 /** A list flag's values (`--assignee a,b --assignee c`). */
 export function listArg(args: Parsed, name: string): string[] {

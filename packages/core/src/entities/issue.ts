@@ -3,16 +3,15 @@
  * `.forge/issues/<id>/`. Returns data, never prints.
  */
 import { randomUUID } from "node:crypto";
-import { readdirSync, renameSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ConflictError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { formatFrontmatter } from "../frontmatter/parse.js";
 import { atomicWrite } from "../store/atomic_write.js";
 import { createDirAtomic } from "../store/create_dir.js";
-import { archiveDir, commentsDir, displayPath, entityDir, entityFile, ISSUES, type Store } from "../store/store.js";
-import { isUuid } from "../time.js";
+import { commentsDir, entityDir, ISSUES, type Store } from "../store/store.js";
 import type { LabelDef, MilestoneDef } from "./defs.js";
-import { loadFile, type LoadedEntity, type LoadedFile, saveFile } from "./load.js";
+import { archiveEntity, loadRecords } from "./folder_entity.js";
+import { type LoadedEntity, saveFile } from "./load.js";
 import { COMMENT, ISSUE, toFrontmatter } from "./schema.js";
 
 /** A comment in gh's JSON shape. */
@@ -181,26 +180,8 @@ export function addComment(store: Store, e: LoadedEntity, input: { body: string;
  * @throws InvalidFileError for a bad comment file
  */
 export async function loadComments(store: Store, e: LoadedEntity): Promise<CommentJson[]> {
-  const dirs = [commentsDir(store, ISSUES, e.ref.id, e.ref.archived)];
-  // Comments a merge left in the live folder of an archived issue (see listEntityRefs).
-  if (e.ref.archived) dirs.push(commentsDir(store, ISSUES, e.ref.id, false));
-  const files: LoadedFile[] = [];
-  const seen = new Set<string>();
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)) && !seen.has(n));
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      seen.add(n);
-      files.push(await loadFile(store, COMMENT, join(dir, n)));
-    }
-  }
-  return files
-    .map((f) => ({ author: { login: f.data.author as string }, body: bodyOf(f.body), createdAt: f.data.createdAt as string, id: f.data.id as string }))
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  const files = await loadRecords(store, ISSUES, e.ref, "comments", COMMENT);
+  return files.map((f) => ({ author: { login: f.data.author as string }, body: bodyOf(f.body), createdAt: f.data.createdAt as string, id: f.data.id as string }));
 }
 
 /**
@@ -209,12 +190,7 @@ export async function loadComments(store: Store, e: LoadedEntity): Promise<Comme
  * @throws ConflictError if it is already archived
  */
 export function archiveIssue(store: Store, e: LoadedEntity): LoadedEntity {
-  if (e.ref.archived) throw new ConflictError(`${displayPath(store, entityDir(store, ISSUES, e.ref.id, true))} is already archived`);
-  mkdirSync(archiveDir(store, ISSUES), { recursive: true });
-  renameSync(entityDir(store, ISSUES, e.ref.id), entityDir(store, ISSUES, e.ref.id, true));
-  const ref = { id: e.ref.id, archived: true };
-  const path = entityFile(store, ISSUES, e.ref.id, true);
-  return { ...e, ref, path, file: displayPath(store, path) };
+  return archiveEntity(store, ISSUES, e);
 }
 
 function uniq(xs: string[]): string[] {
