@@ -108,5 +108,6 @@ export function reportError(io: Io, prog: string, err: unknown): number {
 /** Squash a message to one line of bounded length. */
 export function oneLine(s: string): string {
   const t = s.replace(/[\r\n]+/g, " ").trim();
-  return t.length > 300 ? t.slice(0, 299) + "…" : t;
+  // Long enough for the longest "available fields" list; still one line.
+  return t.length > 600 ? t.slice(0, 599) + "…" : t;
 }
