@@ -14,3 +14,4 @@ export { formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";
 export { readBody } from "./body.js";
+export { removeTemps, tempCtx } from "./test_io.js";

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { collectAssets, hashFile } from "./_assets.js";
-import { removeTemps, tempCtx } from "./testing_ctx.js";
+import { removeTemps, tempCtx } from "@forge/cli";
 
 test.after.always(removeTemps);
 

@@ -2,7 +2,7 @@ import test from "ava";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSteps } from "./_build.js";
-import { removeTemps, tempCtx } from "./testing_ctx.js";
+import { removeTemps, tempCtx } from "@forge/cli";
 
 test.after.always(removeTemps);
 
@@ -29,7 +29,7 @@ test("buildSteps() takes executables in code-unit order; dot files, folders and 
   step(dir, "README.md", 0o644);
   step(dir, "30-forgot-chmod", 0o644);
   t.deepEqual(buildSteps(ctx, ctx.root, REL).map((s) => s.name), ["10-a", "20-b", "B-upper"]);
-  t.is(ctx.err(), "forge-release test: warning: .forge/releases/build/30-forgot-chmod is not executable (skipped)\n");
+  t.is(ctx.err(), "forge test: warning: .forge/releases/build/30-forgot-chmod is not executable (skipped)\n");
 });
 
 test("buildSteps() follows a symlinked step inside the tree and refuses one that leaves it", (t) => {

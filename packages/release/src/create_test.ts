@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindPositionals, parseArgv } from "@forge/cli";
 import create, { parseCreateOptions, readNotes } from "./create.js";
-import { removeTemps, tempCtx } from "./testing_ctx.js";
+import { removeTemps, tempCtx } from "@forge/cli";
 
 test.after.always(removeTemps);
 

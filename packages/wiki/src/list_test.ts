@@ -2,7 +2,7 @@ import test from "ava";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listPages } from "./list.js";
-import { removeTemps, tempCtx } from "./testing_ctx.js";
+import { removeTemps, tempCtx } from "@forge/cli";
 
 test.after.always(removeTemps);
 
@@ -54,7 +54,7 @@ test("listPages() warns about a file whose name is not a page name and skips it"
   const r = listPages(ctx);
   t.deepEqual(r.pages.map((p) => p.path), ["ok.md"]);
   t.is(r.failed, 0);
-  t.is(ctx.err(), "forge-wiki test: warning: .forge/wiki/My Page.md: not a valid page name (skipped)\n");
+  t.is(ctx.err(), "forge test: warning: .forge/wiki/My Page.md: not a valid page name (skipped)\n");
 });
 
 test("listPages() lists a symlinked page inside the wiki, refuses one that leaves it, and does not follow symlinked folders", (t) => {
@@ -72,7 +72,7 @@ test("listPages() lists a symlinked page inside the wiki, refuses one that leave
     { path: "sub/x.md", size: 4, title: "X" },
   ]);
   t.is(r.failed, 1);
-  t.is(ctx.err(), "forge-wiki test: .forge/wiki/leak.md: symlink points outside .forge/wiki/ (refused)\n");
+  t.is(ctx.err(), "forge test: .forge/wiki/leak.md: symlink points outside .forge/wiki/ (refused)\n");
   t.false(ctx.err().includes("Secret"));
 });
 
@@ -83,5 +83,5 @@ test("listPages() reports a page over 256 KiB and lists the rest", (t) => {
   const r = listPages(ctx);
   t.deepEqual(r.pages.map((p) => p.path), ["ok.md"]);
   t.is(r.failed, 1);
-  t.is(ctx.err(), "forge-wiki test: .forge/wiki/big.md: larger than 256 KiB\n");
+  t.is(ctx.err(), "forge test: .forge/wiki/big.md: larger than 256 KiB\n");
 });

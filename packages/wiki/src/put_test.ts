@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { bindPositionals, parseArgv } from "@forge/cli";
 import { getPage } from "./get.js";
 import put, { parsePutOptions, putPage, readPageText } from "./put.js";
-import { removeTemps, tempCtx } from "./testing_ctx.js";
+import { removeTemps, tempCtx } from "@forge/cli";
 
 test.after.always(removeTemps);
 

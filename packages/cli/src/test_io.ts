@@ -1,12 +1,14 @@
 /**
  * A Ctx over in-memory streams and a temp store, for the unit tests of the
- * wiki verbs (not a test file itself: ava runs `*_test.js` only).
+ * verbs of any noun (not a test file itself: ava runs `*_test.js` only).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { createLogger, Out, type Ctx } from "@forge/cli";
+import { createLogger } from "./logger.js";
+import type { Ctx } from "./main.js";
+import { Out } from "./output.js";
 
 const made: string[] = [];
 
@@ -16,8 +18,8 @@ export function removeTemps(): void {
 }
 
 /** A Ctx whose cwd is a new folder holding an empty `.forge/`; `err()` is what went to stderr. */
-export function tempCtx(input = ""): Ctx & { root: string; err: () => string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-release-unit-")));
+export function tempCtx(input = "", prog = "forge test"): Ctx & { root: string; err: () => string } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-unit-")));
   made.push(root);
   mkdirSync(join(root, ".forge"));
   const stdout = new PassThrough();
@@ -28,5 +30,5 @@ export function tempCtx(input = ""): Ctx & { root: string; err: () => string } {
   stdout.resume();
   stderr.on("data", (d: Buffer) => (e += d.toString()));
   const io = { stdout, stderr, stdin, env: {}, cwd: root };
-  return { io, out: new Out(stdout), log: createLogger(io, "forge-release test"), prog: "forge-release test", root, err: () => e };
+  return { io, out: new Out(stdout), log: createLogger(io, prog), prog, root, err: () => e };
 }
