@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The demo: a sample repository in a temp folder, an issue workflow run
 // through pipes with the built executables, each step printed as it runs.
-import { $, cd, tmpdir, path } from "zx";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { $, cd, path } from "zx";
 
 const bin = path.resolve(import.meta.dirname, "..", "bin");
 process.env.PATH = `${bin}:${process.env.PATH}`;
@@ -9,7 +11,7 @@ process.env.FORGE_AUTHOR ||= "demo";
 process.env.NO_COLOR = "1";
 $.verbose = false;
 
-const dir = tmpdir("forge-demo-");
+const dir = mkdtempSync(path.join(tmpdir(), "forge-demo-"));
 cd(dir);
 const step = async (title, script) => {
   console.log(`\n$ ${title}`);
@@ -35,7 +37,7 @@ await step("forge-issue list --state all --jq '.[] | \"#\\(.number) \\(.state) \
   "forge-issue list --state all --jq '.[] | \"#\\(.number) \\(.state) \\(.title)\"'");
 await step("forge issue view 1   (forge <noun> dispatches to forge-<noun>)", "forge issue view 1");
 await step("git add .forge && git commit   (the store is plain files; git is the sync layer)",
-  "git add .forge && git commit -qm 'track issues' && git log --stat --format=%s | head -8");
+  "git add .forge && git commit -qm 'track issues' && git log -1 --stat --format=%s");
 await step("forge-issue view 99   (errors: one line on stderr, exit 1)", "forge-issue view 99");
 await step("forge --skill", "forge --skill");
 console.log(`\ndone; the sample repository stays in ${dir}`);
