@@ -9,7 +9,7 @@ export { eachRef, type Batch } from "./batch.js";
 export { type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
 export { type Command, type Ctx, main, oneLine, reportError } from "./main.js";
-export { emit, isFieldList, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
+export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
 export { formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";

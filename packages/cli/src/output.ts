@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { ForgeError, UsageError } from "@forge/core";
+import type { FlagDef, Parsed } from "./args.js";
 import { type Io, useColor } from "./io.js";
 import { formatTable } from "./table.js";
 
@@ -100,6 +101,26 @@ export function parseJsonFields(value: string | undefined, all: readonly string[
   const fields = value.split(",").map((f) => f.trim()).filter(Boolean);
   for (const f of fields) if (!all.includes(f)) throw new UsageError(`unknown JSON field '${f.slice(0, 30)}'; available: ${all.join(",")}`);
   return { fields };
+}
+
+/**
+ * gh's `--json [fields]` and `--jq` flags for a kind with these fields.
+ * @example args: { ...jsonFlags(ISSUE_FIELDS), state: … }
+ */
+export function jsonFlags(fields: readonly string[]): Record<string, FlagDef> {
+  return {
+    json: { type: "string", optionalValue: true, acceptsValue: isFieldList(fields), description: "JSON lines" },
+    jq: { type: "string", alias: "q", description: "filter JSON with jq" },
+  };
+}
+
+/**
+ * The JSON request from `--json`/`--jq` (`--jq` alone means every field).
+ * @throws UsageError for an unknown field, listing the available ones
+ */
+export function jsonRequestOf(args: Parsed, fields: readonly string[]): JsonRequest | null {
+  const req = parseJsonFields(args.json as string | undefined, fields);
+  return req ?? (args.jq !== undefined ? { fields: null } : null);
 }
 
 /**

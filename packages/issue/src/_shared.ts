@@ -6,7 +6,7 @@ import {
   entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
   resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type OrderEntry, type Store,
 } from "@forge/core";
-import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** An open issue store with lazily loaded order and definitions. */
 export class Issues {
@@ -43,15 +43,11 @@ export class Issues {
 }
 
 /** `--json [fields]` and `--jq`, as gh spells them. */
-export const JSON_FLAGS: Record<string, FlagDef> = {
-  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(ISSUE_FIELDS), description: "JSON lines" },
-  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-};
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(ISSUE_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, ISSUE_FIELDS);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
+  return jsonRequestOf(args, ISSUE_FIELDS);
 }
 
 /** Whether the request needs comments loaded. */

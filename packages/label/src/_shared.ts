@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { ConflictError, loadDefList, NotFoundError, openStore, saveDefList, UsageError, type DefList, type LabelDef, type Store } from "@forge/core";
-import { isFieldList, useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** Every `--json` field of a label (gh's `label list --json name,color,description`). */
 export const LABEL_FIELDS: readonly string[] = ["color", "description", "name"];
@@ -129,15 +129,11 @@ export function defaultColor(name: string): string {
 }
 
 /** `--json [fields]` and `--jq`, as gh spells them. */
-export const JSON_FLAGS: Record<string, FlagDef> = {
-  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(LABEL_FIELDS), description: "JSON lines" },
-  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-};
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(LABEL_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, LABEL_FIELDS);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
+  return jsonRequestOf(args, LABEL_FIELDS);
 }
 
 /** gh's row: name, description, `#color`; on a TTY the name in its own color (24-bit). */

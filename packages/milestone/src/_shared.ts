@@ -7,7 +7,7 @@ import {
   ConflictError, isTimestamp, ISSUE, ISSUES, listEntityRefs, loadDefList, loadEntity, loadEntityFast, NotFoundError, openStore,
   saveDefList, UsageError, type DefList, type Store,
 } from "@forge/core";
-import { isFieldList, paint, useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { paint, useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** A milestone as JSON (GitHub's milestone fields; keys sorted). */
 export interface MilestoneJson {
@@ -169,16 +169,12 @@ export function parseDue(s: string): string | undefined {
   return ts;
 }
 
-/** `--json [fields]` and `--jq`. */
-export const JSON_FLAGS: Record<string, FlagDef> = {
-  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(MILESTONE_FIELDS), description: "JSON lines" },
-  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-};
+/** `--json [fields]` and `--jq`, as gh spells them. */
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(MILESTONE_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, MILESTONE_FIELDS);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
+  return jsonRequestOf(args, MILESTONE_FIELDS);
 }
 
 /** A row: `#1 title due description` on a TTY, `1 STATE title due description` off it. */

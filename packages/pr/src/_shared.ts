@@ -9,7 +9,7 @@ import {
   patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef,
   type IssueContext, type LoadedEntity, type Order, type PrJson, type PrParts, type Store,
 } from "@forge/core";
-import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** Which parts of a PR's JSON to load besides pr.md. */
 export interface Want {
@@ -85,15 +85,11 @@ export class Prs {
 }
 
 /** `--json [fields]` and `--jq`, as gh spells them. */
-export const JSON_FLAGS: Record<string, FlagDef> = {
-  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(PR_FIELDS), description: "JSON lines" },
-  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-};
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(PR_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, PR_FIELDS);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
+  return jsonRequestOf(args, PR_FIELDS);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   checkReleaseTag, compareReleases, isForgeError, listReleaseTags, loadRelease, NotFoundError, openStore, releaseToJson,
   type ReleaseJson, type ReleaseListJson, type Store,
 } from "@forge/core";
-import { isFieldList, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { type Ctx, type Io, type JsonRequest, type Parsed, type RenderOptions } from "@forge/cli";
 
 /** An open store's releases. */
 export class Releases {
@@ -49,19 +49,8 @@ export class Releases {
   }
 }
 
-/** `--json [fields]` and `--jq` for a verb with these fields. */
-export function jsonFlags(fields: readonly string[]): Record<string, FlagDef> {
-  return {
-    json: { type: "string", optionalValue: true, acceptsValue: isFieldList(fields), description: "JSON lines" },
-    jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-  };
-}
-
-/** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
-export function jsonRequest(args: Parsed, fields: readonly string[]): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, fields);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
-}
+/** `--json`/`--jq` flags and request, shared by every noun. */
+export { jsonFlags, jsonRequestOf as jsonRequest } from "@forge/cli";
 
 /** A `release list` row, as gh prints it: title, type, tag, published. */
 export function releaseRow(r: ReleaseListJson): string[] {

@@ -6,7 +6,7 @@ import {
   entityOrder, ISSUE, ISSUES, loadEntity, openStore, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS,
   type LoadedEntity, type Order, type Store, type TaskJson,
 } from "@forge/core";
-import { isFieldList, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** An open task store with lazily loaded task and issue orders. */
 export class Tasks {
@@ -50,15 +50,11 @@ export class Tasks {
 }
 
 /** `--json [fields]` and `--jq`, as gh spells them. */
-export const JSON_FLAGS: Record<string, FlagDef> = {
-  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(TASK_FIELDS), description: "JSON lines" },
-  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-};
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(TASK_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, TASK_FIELDS);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
+  return jsonRequestOf(args, TASK_FIELDS);
 }
 
 /** A task's issue as text: `#12`, or the id when this store has no such issue. */

@@ -5,7 +5,7 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import { displayPath, InvalidFileError, isInside, NotFoundError, openStore, wikiDir, wikiTitle, type Store } from "@forge/core";
-import { isFieldList, type FlagDef, type Io, type JsonRequest, type Parsed, parseJsonFields, type RenderOptions } from "@forge/cli";
+import { type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** `list --json` (and `put --json`) fields: spec/schema.md, wiki page. */
 export const WIKI_FIELDS: readonly string[] = ["path", "size", "title"];
@@ -102,15 +102,11 @@ export function pageRow(p: WikiPageJson): string[] {
 }
 
 /** `--json [fields]` and `--jq`, as gh spells them. */
-export const JSON_FLAGS: Record<string, FlagDef> = {
-  json: { type: "string", optionalValue: true, acceptsValue: isFieldList(WIKI_FIELDS), description: "JSON lines" },
-  jq: { type: "string", alias: "q", description: "filter JSON with jq" },
-};
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(WIKI_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  const req = parseJsonFields(args.json as string | undefined, WIKI_FIELDS);
-  return req ?? (args.jq !== undefined ? { fields: null } : null);
+  return jsonRequestOf(args, WIKI_FIELDS);
 }
 
 /** Render options for page records. */
