@@ -3,39 +3,20 @@
  * label by name, checking names and colors, the JSON model and the renderer.
  */
 import { createHash } from "node:crypto";
-import { ConflictError, loadDefList, NotFoundError, openStore, saveDefList, UsageError, type DefList, type LabelDef, type Store } from "@forge/core";
+import { DefFile, loadDefList, NotFoundError, openStore, UsageError, type LabelDef } from "@forge/core";
 import { useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
 /** Every `--json` field of a label (gh's `label list --json name,color,description`). */
 export const LABEL_FIELDS: readonly string[] = ["color", "description", "name"];
 
-/** `labels.md`, read for a read-modify-write. */
-export class LabelFile {
-  readonly store: Store;
-  readonly list: DefList;
-  /** The items as they will be written. */
-  items: Array<Record<string, unknown>>;
-  private constructor(store: Store, list: DefList) {
-    this.store = store;
-    this.list = list;
-    this.items = list.items.map((x) => ({ ...x }));
-  }
+/** `labels.md` being edited (see DefFile), looked up by label name. */
+export class LabelFile extends DefFile {
   /** Open the store and read `labels.md` (absent: no labels). */
   static async open(ctx: Ctx): Promise<LabelFile> {
     const store = openStore({ cwd: ctx.io.cwd, env: ctx.io.env });
-    const f = new LabelFile(store, await loadDefList(store, "labels"));
+    const f = new LabelFile(store, "labels", await loadDefList(store, "labels"));
     for (const w of f.list.warnings) ctx.log.warn(w);
     return f;
-  }
-  /**
-   * The index of the label called `name`: the exact name, else the one name
-   * equal but for case (GitHub's names are case-insensitive); -1 when none.
-   */
-  find(name: string): number {
-    const exact = this.items.findIndex((l) => l.name === name);
-    if (exact >= 0) return exact;
-    const low = name.toLowerCase();
-    return this.items.findIndex((l) => String(l.name).toLowerCase() === low);
   }
   /**
    * The index of the label called `name`.
@@ -45,18 +26,6 @@ export class LabelFile {
     const i = this.find(name);
     if (i < 0) throw new NotFoundError(`label ${JSON.stringify(name)} not found`);
     return i;
-  }
-  /**
-   * Refuse a name another label has already (ignoring case), except `self`.
-   * @throws ConflictError
-   */
-  checkFree(name: string, self = -1): void {
-    const i = this.find(name);
-    if (i >= 0 && i !== self) throw new ConflictError(`label with name ${JSON.stringify(String(this.items[i]!.name))} already exists`);
-  }
-  /** Write `labels.md` atomically, in canonical form. */
-  save(): void {
-    saveDefList(this.store, "labels", this.list, this.items);
   }
 }
 

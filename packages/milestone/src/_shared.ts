@@ -4,8 +4,8 @@
  * JSON model (GitHub's milestone fields) and the renderers.
  */
 import {
-  ConflictError, isTimestamp, ISSUE, ISSUES, listEntityRefs, loadDefList, loadEntity, loadEntityFast, NotFoundError, openStore,
-  saveDefList, UsageError, type DefList, type Store,
+  DefFile, isTimestamp, ISSUE, ISSUES, listEntityRefs, loadDefList, loadEntity, loadEntityFast, NotFoundError, openStore,
+  UsageError, type Store,
 } from "@forge/core";
 import { paint, useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
@@ -25,30 +25,14 @@ export interface MilestoneJson {
 /** Every `--json` field of a milestone. */
 export const MILESTONE_FIELDS: readonly string[] = ["closed", "closedIssues", "description", "dueOn", "number", "openIssues", "state", "title"];
 
-/** `milestones.md`, read for a read-modify-write. */
-export class MilestoneFile {
-  readonly store: Store;
-  readonly list: DefList;
-  /** The items as they will be written. */
-  items: Array<Record<string, unknown>>;
-  private constructor(store: Store, list: DefList) {
-    this.store = store;
-    this.list = list;
-    this.items = list.items.map((x) => ({ ...x }));
-  }
+/** `milestones.md` being edited (see DefFile), looked up by title or number. */
+export class MilestoneFile extends DefFile {
   /** Open the store and read `milestones.md` (absent: no milestones). */
   static async open(ctx: Ctx): Promise<MilestoneFile> {
     const store = openStore({ cwd: ctx.io.cwd, env: ctx.io.env });
-    const f = new MilestoneFile(store, await loadDefList(store, "milestones"));
+    const f = new MilestoneFile(store, "milestones", await loadDefList(store, "milestones"));
     for (const w of f.list.warnings) ctx.log.warn(w);
     return f;
-  }
-  /** The index of the milestone titled `title` (exactly, else but for case); -1 when none. */
-  find(title: string): number {
-    const exact = this.items.findIndex((m) => m.title === title);
-    if (exact >= 0) return exact;
-    const low = title.toLowerCase();
-    return this.items.findIndex((m) => String(m.title).toLowerCase() === low);
   }
   /**
    * The index a ref names: a title, else a number (`2` or `#2`, the position
@@ -61,18 +45,6 @@ export class MilestoneFile {
     const n = /^#?([1-9][0-9]{0,8})$/.exec(ref);
     if (n && Number(n[1]) <= this.items.length) return Number(n[1]) - 1;
     throw new NotFoundError(`no milestone ${JSON.stringify(ref)}`);
-  }
-  /**
-   * Refuse a title another milestone has already (ignoring case), except `self`.
-   * @throws ConflictError
-   */
-  checkFree(title: string, self = -1): void {
-    const i = this.find(title);
-    if (i >= 0 && i !== self) throw new ConflictError(`milestone ${JSON.stringify(String(this.items[i]!.title))} already exists`);
-  }
-  /** Write `milestones.md` atomically, in canonical form. */
-  save(): void {
-    saveDefList(this.store, "milestones", this.list, this.items);
   }
 }
 

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../errors.js";
+import { ConflictError, NotFoundError } from "../errors.js";
 import { displayPath, labelsFile, milestonesFile, type Store } from "../store/store.js";
 import { loadFile, saveFile } from "./load.js";
 import { LABELS, MILESTONES, validate } from "./schema.js";
@@ -89,4 +89,49 @@ export function saveDefList(store: Store, key: "labels" | "milestones", list: De
   // Checked as a reader would check it, so a write never leaves a file every command then refuses.
   const v = validate(schema, { [key]: items }, displayPath(store, list.path));
   saveFile(schema, list.path, v.data, list.extra, list.body);
+}
+
+/**
+ * A definition file being edited (labels.md or milestones.md): the items as
+ * they will be written, lookup by name ignoring case (GitHub's names are
+ * case-insensitive), and an atomic save. Subclassed by forge-label and
+ * forge-milestone, which open it and add their own lookups.
+ */
+export class DefFile {
+  readonly store: Store;
+  readonly list: DefList;
+  /** The items as they will be written. */
+  items: Array<Record<string, unknown>>;
+  readonly #key: "labels" | "milestones";
+  readonly #field: string;
+  readonly #noun: string;
+  protected constructor(store: Store, key: "labels" | "milestones", list: DefList) {
+    this.store = store;
+    this.list = list;
+    this.items = list.items.map((x) => ({ ...x }));
+    this.#key = key;
+    this.#field = key === "labels" ? "name" : "title";
+    this.#noun = key === "labels" ? "label" : "milestone";
+  }
+  /** The index of the item named `name`: exact, else equal but for case; -1 when none. */
+  find(name: string): number {
+    const f = this.#field;
+    const exact = this.items.findIndex((x) => x[f] === name);
+    if (exact >= 0) return exact;
+    const low = name.toLowerCase();
+    return this.items.findIndex((x) => String(x[f]).toLowerCase() === low);
+  }
+  /**
+   * Refuse a name another item has already (ignoring case), except `self`.
+   * @throws ConflictError
+   */
+  checkFree(name: string, self = -1): void {
+    const i = this.find(name);
+    const q = JSON.stringify(String(this.items[i]?.[this.#field]));
+    if (i >= 0 && i !== self) throw new ConflictError(`${this.#noun === "label" ? `label with name ${q}` : `milestone ${q}`} already exists`);
+  }
+  /** Write the file atomically, in canonical form. */
+  save(): void {
+    saveDefList(this.store, this.#key, this.list, this.items);
+  }
 }
