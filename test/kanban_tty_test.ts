@@ -5,23 +5,14 @@
  * not the util-linux one.
  */
 import test from "ava";
-import { spawnSync } from "node:child_process";
 import { golden } from "./lib/golden.js";
 import { kanbanRepo } from "./lib/kanban_fixture.js";
-import { run } from "./lib/run.js";
 import { removeScratch } from "./lib/scratch.js";
+import { onTty, ttyTest } from "./lib/tty.js";
 
 test.after.always(removeScratch);
 
-const hasScript = spawnSync("script", ["-qc", "true", "/dev/null"]).status === 0;
-const maybe = hasScript ? test : test.skip;
-
-/** Run fixed command text on a pseudo-TTY; returns what the terminal got, with \r\n as \n. */
-async function onTty(cwd: string, command: string, env: Record<string, string | undefined> = {}): Promise<string> {
-  const r = await run("script", ["-qec", command, "/dev/null"], { cwd, env: { TERM: "xterm", ...env } });
-  if (r.code !== 0) throw new Error(`${command}: exit ${r.code}: ${r.stdout}${r.stderr}`);
-  return r.stdout.replace(/\r\n/g, "\n");
-}
+const maybe = ttyTest;
 
 let cwd = "";
 test.before(async () => {
