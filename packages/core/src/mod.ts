@@ -31,7 +31,7 @@ export {
   releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { compareOrder, createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
+export { createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
   addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,

@@ -20,10 +20,6 @@ export class Issues {
   async ranked(): Promise<Order> {
     return (this.#order ??= await entityOrder(this.store, ISSUES, ISSUE));
   }
-  /** Forget the order (after a create). */
-  invalidate(): void {
-    this.#order = undefined;
-  }
   /** Label and milestone definitions. */
   async defs(): Promise<IssueContext> {
     return (this.#defs ??= { labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store) });

@@ -37,10 +37,6 @@ export class Prs {
   async ranked(): Promise<Order> {
     return (this.#order ??= await entityOrder(this.store, PRS, PR));
   }
-  /** Forget the order (after a create). */
-  invalidate(): void {
-    this.#order = undefined;
-  }
   /** Resolve a ref and load the PR. */
   async get(ref: string): Promise<{ pr: LoadedEntity; number: number }> {
     const order = await this.ranked();

@@ -64,15 +64,6 @@ const STILL_NS = 50_000_000n;
 const STILL_COARSE_NS = 2_000_000_000n;
 
 /**
- * Compare two entries by `(createdAt, id)`.
- * @example compareOrder({createdAt: "a", ref: {id: "2"}}, {createdAt: "a", ref: {id: "1"}}) // 1
- */
-export function compareOrder(a: { createdAt: string; ref: { id: string } }, b: { createdAt: string; ref: { id: string } }): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
-  return a.ref.id < b.ref.id ? -1 : a.ref.id > b.ref.id ? 1 : 0;
-}
-
-/**
  * Rank every entity of a kind, from the cache when its stamp still holds,
  * else by listing the folders and reading only files the cache lacks.
  * @param store the store
