@@ -11,7 +11,7 @@ export interface GitResult {
  * Run git with an argv array (never a shell, SEC-04). Hooks are off for
  * every call (`core.hooksPath=/dev/null`, SEC-06).
  * @param args git's arguments, e.g. `["config", "user.name"]`
- * @param opts `cwd`, `env`, `input`
+ * @param opts `cwd` and `env`
  * @returns stdout, stderr and the exit code (never throws on a non-zero exit)
  * @example await git(["rev-parse", "HEAD"], { cwd })
  */
