@@ -19,7 +19,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
@@ -233,7 +233,7 @@ function mergeSorted(a: string[], b: string[]): string[] {
 }
 
 function cachePath(store: Store, kind: KindLayout): string {
-  return join(cacheDir(store), `${kind.plural}.order`);
+  return join(cacheDir(store), `${kind.plural.replaceAll(sep, "-")}.order`);
 }
 
 /** Inode and mtime of the live and archive folders; value "" if unavailable. */

@@ -82,6 +82,24 @@ export function ciEnvFile(store: Store): string {
   return join(store.dir, "ci", "ci.env");
 }
 
+/** `ci/steps/`: the CI steps, executables named `NN-name`, run in filename order. */
+export function ciStepsDir(store: Store): string {
+  return join(store.dir, "ci", "steps");
+}
+
+/** CI runs: `.forge/ci/runs/<id>/summary.md` (machine state, gitignored), numbered like every kind. */
+export const CI_RUNS: KindLayout = { plural: "ci" + sep + "runs", file: "summary.md", noun: "run" };
+
+/** `merges/`: one `<id>.md` record per merge attempt (merged, conflict, red CI). */
+export function mergesDir(store: Store): string {
+  return join(store.dir, "merges");
+}
+
+/** One merge record: `merges/<id>.md`. */
+export function mergeFile(store: Store, id: string): string {
+  return join(mergesDir(store), `${id}.md`);
+}
+
 /** `labels.md`, the label definitions. */
 export function labelsFile(store: Store): string {
   return join(store.dir, "labels.md");
