@@ -1,0 +1,85 @@
+/**
+ * Shape checks for the three record types of a kernel batch. Each returns
+ * the typed record or a short reason; nothing is repaired or guessed
+ * (absent optional fields read as null, wrong types are refused).
+ */
+import { type ClaimVersion, OUTCOMES, type Outcome, RELATION_KINDS, type Relation, type RelationKind, type Trial } from "./model.js";
+
+const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const MAX_ID = 512;
+
+/** A record that failed its shape check: the field and why. */
+export interface Invalid {
+  invalid: string;
+}
+
+type Rec = Record<string, unknown>;
+
+function isRec(v: unknown): v is Rec {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function id(v: unknown): v is string {
+  return typeof v === "string" && v !== "" && v.length <= MAX_ID;
+}
+function optStr(v: unknown): v is string | null | undefined {
+  return v === undefined || v === null || typeof v === "string";
+}
+
+/**
+ * Check one claim version.
+ * @example validateClaim({claim_id: "c", claim_version_id: "c@1", kind: "check", recorded_at: "2026-01-01T00:00:00Z"})
+ */
+export function validateClaim(v: unknown): ClaimVersion | Invalid {
+  if (!isRec(v)) return { invalid: "not an object" };
+  if (!id(v.claim_id)) return { invalid: "claim_id" };
+  if (!id(v.claim_version_id)) return { invalid: "claim_version_id" };
+  if (!id(v.kind)) return { invalid: "kind" };
+  if (typeof v.recorded_at !== "string" || !TS.test(v.recorded_at)) return { invalid: "recorded_at" };
+  if (v.statement !== undefined && typeof v.statement !== "string") return { invalid: "statement" };
+  if (!optStr(v.supersedes_claim_version_id)) return { invalid: "supersedes_claim_version_id" };
+  const subject: Record<string, string | null> = {};
+  if (v.subject !== undefined) {
+    if (!isRec(v.subject)) return { invalid: "subject" };
+    for (const [k, x] of Object.entries(v.subject)) {
+      if (x !== null && typeof x !== "string") return { invalid: `subject.${k}` };
+      subject[k] = x;
+    }
+  }
+  return {
+    claim_id: v.claim_id, claim_version_id: v.claim_version_id, kind: v.kind, subject, statement: (v.statement as string | undefined) ?? "",
+    recorded_at: v.recorded_at, supersedes_claim_version_id: (v.supersedes_claim_version_id as string | null | undefined) ?? null,
+  };
+}
+
+/** Check one trial. */
+export function validateTrial(v: unknown): Trial | Invalid {
+  if (!isRec(v)) return { invalid: "not an object" };
+  if (!id(v.trial_id)) return { invalid: "trial_id" };
+  if (!id(v.claim_id)) return { invalid: "claim_id" };
+  if (!OUTCOMES.includes(v.outcome as Outcome)) return { invalid: "outcome" };
+  if (typeof v.duration_ms !== "number" || !Number.isSafeInteger(v.duration_ms) || v.duration_ms < 0) return { invalid: "duration_ms" };
+  if (typeof v.recorded_at !== "string" || !TS.test(v.recorded_at)) return { invalid: "recorded_at" };
+  for (const k of ["signature", "env_fingerprint", "receipt_ref", "run_id", "retry_of"]) if (!optStr(v[k])) return { invalid: k };
+  const n = (k: string): string | null => (v[k] as string | null | undefined) ?? null;
+  return {
+    trial_id: v.trial_id, claim_id: v.claim_id, outcome: v.outcome as Outcome, duration_ms: v.duration_ms, signature: n("signature"),
+    recorded_at: v.recorded_at, env_fingerprint: n("env_fingerprint"), receipt_ref: n("receipt_ref"), run_id: n("run_id"), retry_of: n("retry_of"),
+  };
+}
+
+/** Check one relation. */
+export function validateRelation(v: unknown): Relation | Invalid {
+  if (!isRec(v)) return { invalid: "not an object" };
+  if (!id(v.relation_id)) return { invalid: "relation_id" };
+  if (!RELATION_KINDS.includes(v.kind as RelationKind)) return { invalid: "kind" };
+  if (!id(v.from)) return { invalid: "from" };
+  if (!id(v.to)) return { invalid: "to" };
+  if (v.group !== undefined && v.group !== null && !id(v.group)) return { invalid: "group" };
+  if (typeof v.recorded_at !== "string" || !TS.test(v.recorded_at)) return { invalid: "recorded_at" };
+  return { relation_id: v.relation_id, kind: v.kind as RelationKind, from: v.from, to: v.to, group: (v.group as string | null | undefined) ?? null, recorded_at: v.recorded_at };
+}
+
+/** Whether a check result is a refusal. */
+export function isInvalid(v: object): v is Invalid {
+  return "invalid" in v;
+}
