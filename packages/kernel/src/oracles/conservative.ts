@@ -28,7 +28,7 @@ const Z = 1.96;
 
 /**
  * The Wilson score lower bound of s passes in n, in micros (0 when n = 0).
- * @example wilsonLowerMicros(10, 10) // 722460
+ * @example wilsonLowerMicros(10, 10) // 722459
  */
 export function wilsonLowerMicros(s: number, n: number): number {
   if (n === 0) return 0;
