@@ -13,6 +13,7 @@ export {
 } from "./store/store.js";
 export { CI_RUNS, ciStepsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
+export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
 export { createDirAtomic } from "./store/create_dir.js";

@@ -143,6 +143,16 @@ export function releaseOutDir(store: Store, tag: string): string {
   return join(store.dir, "releases", "out", tag);
 }
 
+/** `evidence/imports/`, the canonical import log (append-only, one file per batch). */
+export function evidenceImportsDir(store: Store): string {
+  return join(store.dir, "evidence", "imports");
+}
+
+/** `evidence/imports/<batch>.json`, one import. The batch id must already be checked (64 hex). */
+export function evidenceImportFile(store: Store, batchId: string): string {
+  return join(store.dir, "evidence", "imports", `${batchId}.json`);
+}
+
 /** The rebuildable cache folder (self-ignoring; deleting it changes no answer). */
 export function cacheDir(store: Store): string {
   return join(store.dir, ".cache");

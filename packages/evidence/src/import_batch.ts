@@ -1,0 +1,102 @@
+/**
+ * importProjectionBatch(): the last step of the lane and the only writer of
+ * `.forge/evidence/`. Validates the batch, is idempotent by batch id, keeps
+ * only what the batch adds to its scope, marks degradation (no kernel
+ * payload, a malformed one, dangling relations, anything else the kernel
+ * marks that this batch brought in), writes one new file atomically and
+ * returns the import-log entry.
+ */
+import { existsSync } from "node:fs";
+import { atomicWrite, evidenceImportFile, formatTimestamp, type Store } from "@forge/core";
+import { canonicalJson, cmp, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
+import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
+import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import { parsePayload, readScope } from "./scope.js";
+
+/** Options of `importProjectionBatch`. */
+export interface ImportOptions {
+  /** The clock (injectable for tests). */
+  now?: () => Date;
+  /** Kernel config for the degradation check. */
+  config?: Partial<KernelConfig>;
+}
+
+/**
+ * Import a batch into the store.
+ * @returns the entry; `status: "already_imported"` (and nothing written) when the batch id is in the log
+ * @throws InvalidBatchError for a batch that breaks the schema (nothing written)
+ * @example importProjectionBatch(store, transformEnvelopeV3(exportBundle(bundle, producer)))
+ */
+export function importProjectionBatch(store: Store, batch: unknown, opts: ImportOptions = {}): ImportLogEntry {
+  const b = validateBatch(batch);
+  const log = readImportLog(store);
+  const prior = log.find((r) => r.batch_id === b.batch_id);
+  if (prior) return entryOf(store, prior, "already_imported");
+  const state = readScope(store, b.scope, log);
+  const markers = new Set<string>();
+  let payload: KernelBatch | null = null;
+  if (b.kernel_payload_json === null || b.kernel_payload_json === undefined || b.kernel_payload_json === "") markers.add("missing_kernel_payload");
+  else if (!(payload = parsePayload(b.kernel_payload_json))) markers.add("malformed_kernel_payload");
+  const added = payload ? newKernel(state.kernel, payload) : null;
+  if (added) for (const m of newMarkers(state.kernel, added, opts.config)) markers.add(m);
+  const known = new Set([...state.claim_versions.map((c) => c.claim_id), ...b.claim_versions.map((c) => c.claim_id)]);
+  for (const r of b.relation_versions) if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
+  const stored: ProjectionImportBatchV3 = {
+    ...b,
+    // A claim version is the same claim whichever bundle stated it first (bundle_id and strength are provenance).
+    claim_versions: fresh(state.claim_versions, b.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, ...c }) => c),
+    relation_versions: fresh(state.relation_versions, b.relation_versions, (r) => r.relation_id),
+    episodes: fresh(state.episodes, b.episodes, (e) => e.episode_id),
+    aliases: fresh(state.aliases, b.aliases, (a) => `${a.alias}\u0000${a.claim_id}`),
+    evidence_refs: fresh(state.evidence_refs, b.evidence_refs, (r) => r.ref_id),
+    kernel_payload_json: added ? canonicalJson(added) : b.kernel_payload_json ?? null,
+  };
+  const rec: ImportRecord = {
+    schema_version: IMPORT_SCHEMA, batch_id: b.batch_id, imported_at: formatTimestamp(opts.now?.() ?? new Date()),
+    degraded: markers.size > 0, markers: [...markers].sort(cmp), batch: stored,
+  };
+  const file = evidenceImportFile(store, b.batch_id);
+  if (existsSync(file)) return entryOf(store, rec, "already_imported");
+  try {
+    atomicWrite(file, canonicalJson(rec) + "\n", { exclusive: true });
+  } catch (err) {
+    // Another process imported the same batch between our check and our write.
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportLog(store).find((r) => r.batch_id === b.batch_id) ?? rec, "already_imported");
+    throw err;
+  }
+  return entryOf(store, rec, "imported");
+}
+
+// --- internal ---
+
+/** The records of `payload` that the scope does not already hold (same id and content). */
+function newKernel(scope: KernelBatch, payload: KernelBatch): KernelBatch {
+  return {
+    schema_version: KERNEL_SCHEMA,
+    claims: fresh(scope.claims, payload.claims, (c) => String((c as { claim_version_id?: unknown }).claim_version_id)),
+    trials: fresh(scope.trials, payload.trials, (t) => String((t as { trial_id?: unknown }).trial_id)),
+    relations: fresh(scope.relations, payload.relations, (r) => String((r as { relation_id?: unknown }).relation_id)),
+  };
+}
+
+/** Markers the kernel gives the scope with `added` that it did not give without it. */
+function newMarkers(scope: KernelBatch, added: KernelBatch, config?: Partial<KernelConfig>): string[] {
+  const before = new Set(compile(scope, config).markers);
+  const merged = { schema_version: KERNEL_SCHEMA, claims: [...scope.claims, ...added.claims], trials: [...scope.trials, ...added.trials], relations: [...scope.relations, ...added.relations] };
+  return compile(merged, config).markers.filter((m) => !before.has(m));
+}
+
+/** `xs` without the ones `have` already holds with the same content (or the same `content(x)`). */
+function fresh<T>(have: readonly T[], xs: readonly T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
+  if (have.length === 0 || xs.length === 0) return [...xs];
+  const byKey = new Map<string, string[]>();
+  const wanted = new Set(xs.map(key));
+  for (const h of have) {
+    const k = key(h);
+    if (!wanted.has(k)) continue;
+    const l = byKey.get(k);
+    if (l) l.push(canonicalJson(content(h)));
+    else byKey.set(k, [canonicalJson(content(h))]);
+  }
+  return xs.filter((x) => !(byKey.get(key(x))?.includes(canonicalJson(content(x))) ?? false));
+}

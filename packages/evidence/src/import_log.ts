@@ -1,0 +1,101 @@
+/**
+ * The import log on disk: one file per import under
+ * `.forge/evidence/imports/<batch_id>.json` (canonical JSON). Reading it
+ * back in order — (imported_at, batch_id) — is the only way to a scope's
+ * state. This file is the only reader of those files.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, type Store } from "@forge/core";
+import { cmp } from "@forge/kernel";
+import type { ProjectionImportBatchV3 } from "./batch.js";
+
+/** The schema tag of an import file. */
+export const IMPORT_SCHEMA = "forge-evidence-import/v1";
+
+/** What one import file holds. */
+export interface ImportRecord {
+  schema_version: string;
+  batch_id: string;
+  imported_at: string;
+  degraded: boolean;
+  /** Degradation markers this import brought (`missing_kernel_payload`, `dangling_ref:relation:<id>`, …). */
+  markers: string[];
+  /** The batch as stored: only what it added to its scope. */
+  batch: ProjectionImportBatchV3;
+}
+
+/** The entry the lane returns and `forge-export` prints, one per import. */
+export interface ImportLogEntry {
+  batch_id: string;
+  scope: string;
+  status: "imported" | "already_imported";
+  imported_at: string;
+  recorded_at: string;
+  file: string;
+  degraded: boolean;
+  markers: string[];
+  bundle_id: string | null;
+  claim_strength: string | null;
+  counts: { claim_versions: number; relation_versions: number; episodes: number; aliases: number; evidence_refs: number; trials: number };
+  kernel_payload_json: string | null;
+}
+
+const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Every import in the store, in fold order.
+ * @throws InvalidFileError for a file that is not an import record (never skipped silently)
+ */
+export function readImportLog(store: Store): ImportRecord[] {
+  const dir = evidenceImportsDir(store);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const out: ImportRecord[] = [];
+  for (const name of names) {
+    if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
+    const file = evidenceImportFile(store, name.slice(0, 64));
+    const shown = displayPath(store, file);
+    const text = readFileSync(file, "utf8");
+    if (text.length > MAX_IMPORT_BYTES) throw new InvalidFileError(shown, "too big");
+    let rec: ImportRecord;
+    try {
+      rec = JSON.parse(text) as ImportRecord;
+    } catch {
+      throw new InvalidFileError(shown, "not JSON");
+    }
+    if (rec?.schema_version !== IMPORT_SCHEMA) throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
+    if (rec.batch_id !== name.slice(0, 64)) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
+    if (typeof rec.batch?.scope !== "string") throw new InvalidFileError(shown, "missing", "batch.scope");
+    out.push(rec);
+  }
+  return out.sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+}
+
+/** The log entry of a stored import. */
+export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry["status"]): ImportLogEntry {
+  const b = rec.batch;
+  let trials = 0;
+  if (b.kernel_payload_json) {
+    try {
+      const k = JSON.parse(b.kernel_payload_json) as { trials?: unknown };
+      trials = Array.isArray(k.trials) ? k.trials.length : 0;
+    } catch {
+      trials = 0;
+    }
+  }
+  return {
+    batch_id: rec.batch_id, scope: b.scope, status, imported_at: rec.imported_at, recorded_at: b.recorded_at,
+    file: displayPath(store, evidenceImportFile(store, rec.batch_id)), degraded: rec.degraded, markers: rec.markers,
+    bundle_id: b.source?.bundle_id ?? null, claim_strength: b.source?.claim_strength ?? null,
+    counts: {
+      claim_versions: b.claim_versions.length, relation_versions: b.relation_versions.length, episodes: b.episodes.length, aliases: b.aliases.length,
+      evidence_refs: b.evidence_refs.length, trials,
+    },
+    kernel_payload_json: b.kernel_payload_json ?? null,
+  };
+}

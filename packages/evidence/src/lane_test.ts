@@ -1,0 +1,171 @@
+import test from "ava";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { evidenceImportsDir } from "@forge/core";
+import { assess, compile, KERNEL_SCHEMA } from "@forge/kernel";
+import { BATCH_SCHEMA, sealBatch } from "./batch.js";
+import { exportBundle } from "./envelope.js";
+import { importProjectionBatch } from "./import_batch.js";
+import { claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth } from "./queries.js";
+import { readScope } from "./scope.js";
+import { transformEnvelopeV3 } from "./transform_v3.js";
+import { claimV, NOW, PRODUCER, sampleBundle, supportsRel, tempStore, trialOf } from "./_fixture.js";
+
+const lane = (bundle: unknown) => transformEnvelopeV3(exportBundle(bundle, PRODUCER));
+
+test("the lane round-trips a bundle's claims, trials and relations through the public queries", (t) => {
+  const store = tempStore();
+  const b = sampleBundle();
+  const e = importProjectionBatch(store, lane(b), { now: NOW });
+  t.is(e.status, "imported");
+  t.false(e.degraded);
+  t.deepEqual(e.markers, []);
+  t.is(e.file, `.forge/evidence/imports/${e.batch_id}.json`);
+  t.deepEqual(e.counts, { claim_versions: 3, relation_versions: 2, episodes: 2, aliases: 1, evidence_refs: 2, trials: 2 });
+  t.deepEqual(claimVersions(store, "default").map((c) => [c.claim_id, c.kind, c.strength]), [["c-lint", "check", "observed"], ["c-test", "check", "observed"], ["fix", "fixes", "observed"]]);
+  t.deepEqual(relationVersions(store, "default").map((r) => [r.from, r.to, r.group]), [["c-lint", "fix", "g"], ["c-test", "fix", "g"]]);
+  t.deepEqual(episodes(store, "default").map((x) => [x.episode_id, x.outcome]), [["trial:run1:lint", "fail"], ["trial:run1:test", "pass"]]);
+  t.deepEqual(evidenceRefs(store, "default").map((r) => r.kind), ["ci-run", "receipt"]);
+  const k = compileScope(readScope(store, "default"));
+  t.deepEqual(k.nodes.map((n) => [n.id, n.trials.map((x) => x.trial_id)]), [["c-lint", ["run1:lint"]], ["c-test", ["run1:test"]], ["fix", []]]);
+  t.deepEqual(k.index.get("fix")!.terms.map((x) => [x.id, x.members.map((m) => m.from)]), [["group:g", ["c-lint", "c-test"]]]);
+  t.deepEqual(latestImport(store, "default")?.batch_id, e.batch_id);
+  t.is(latestImport(store, "other"), null);
+});
+
+test("importing the same bundle twice writes one file and says so", (t) => {
+  const store = tempStore();
+  const a = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const b = importProjectionBatch(store, lane(sampleBundle()), { now: () => new Date("2026-12-01T00:00:00Z") });
+  t.is(b.status, "already_imported");
+  t.is(b.batch_id, a.batch_id);
+  t.is(b.imported_at, a.imported_at);
+  t.is(readdirSync(evidenceImportsDir(store)).length, 1);
+});
+
+test("the same bundle content in another order gives the same batch id", (t) => {
+  const b = sampleBundle();
+  const r = sampleBundle({ claims: [...b.claims].reverse(), relations: [...b.relations].reverse(), verification: { trials: [...b.verification!.trials].reverse(), typed_diff: [] } });
+  t.is(lane(r).batch_id, lane(b).batch_id);
+  t.is(lane(r).kernel_payload_json, lane(b).kernel_payload_json);
+});
+
+test("an import holds only what it adds; the scope is the fold of its imports", (t) => {
+  const store = tempStore();
+  importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const second = sampleBundle({
+    bundle_id: "ci:run2", trace_id: "run2", attempt_id: "run2",
+    verification: { trials: [trialOf("run2:test", "c-test", "pass", "run2"), trialOf("run2:lint", "c-lint", "fail", "run2")], typed_diff: [] },
+  });
+  const e = importProjectionBatch(store, lane(second), { now: NOW });
+  t.is(e.counts.claim_versions, 0, "the claims were already there");
+  t.is(e.counts.relation_versions, 0);
+  t.is(e.counts.trials, 2);
+  const st = readScope(store, "default");
+  t.is(st.imports.length, 2);
+  t.is(st.kernel.trials.length, 4);
+  t.is(st.claim_versions.length, 3);
+  const a = assess(compile(st.kernel));
+  t.deepEqual(a.syndromes.map((s) => [s.trials, s.claims]), [[2, ["c-lint"]]]);
+});
+
+test("a bundle with promotion_state set, or an altered envelope, never enters the lane", (t) => {
+  t.throws(() => exportBundle({ ...sampleBundle(), promotion_state: "promoted" }, PRODUCER), { message: /promotion_state/ });
+  const env = exportBundle(sampleBundle(), PRODUCER);
+  env.bundle.claims[0]!.statement = "tampered";
+  t.throws(() => transformEnvelopeV3(env), { message: /content_sha256/ });
+});
+
+test("an invalid bundle is refused naming the field", (t) => {
+  const bad = sampleBundle();
+  (bad.verification!.trials[0] as { outcome: string }).outcome = "maybe";
+  t.throws(() => exportBundle(bad, PRODUCER), { message: "invalid bundle: field 'verification.trials[0].outcome': missing or invalid" });
+});
+
+// --- degradation ---
+
+function rawBatch(over: Record<string, unknown>) {
+  return sealBatch({
+    schema_version: BATCH_SCHEMA, scope: "default", recorded_at: "2026-11-30T02:00:00Z",
+    source: {
+      bundle_id: "b", candidate_id: "c", eval_id: "e", version_id: "v", trace_id: "t", attempt_id: null, claim_strength: "observed", known_threats: [],
+      promotion_state: null, supersedes_claim_version_id: null, producer: PRODUCER,
+    },
+    claim_versions: [], relation_versions: [], episodes: [], aliases: [], evidence_refs: [], kernel_payload_json: null, ...over,
+  } as Parameters<typeof sealBatch>[0]);
+}
+
+const cv = (id: string, kind = "check") => ({ ...claimV(id, kind), strength: "observed", bundle_id: "b" });
+
+test("a batch with no kernel payload imports as degraded and adds no nodes", (t) => {
+  const store = tempStore();
+  const e = importProjectionBatch(store, rawBatch({ claim_versions: [cv("a")] }), { now: NOW });
+  t.true(e.degraded);
+  t.deepEqual(e.markers, ["missing_kernel_payload"]);
+  const st = readScope(store, "default");
+  t.is(st.claim_versions.length, 1, "the projection row is what the batch stated");
+  t.is(compileScope(st).nodes.length, 0, "no node is invented from projection rows");
+  t.true(scopeHealth(st).degradation_count >= 1);
+});
+
+test("a batch with a malformed kernel payload imports as degraded and contributes nothing to the kernel", (t) => {
+  for (const bad of ["{not json", JSON.stringify({ schema_version: "other", claims: [] }), JSON.stringify({ schema_version: KERNEL_SCHEMA, claims: "x" })]) {
+    const store = tempStore();
+    const e = importProjectionBatch(store, rawBatch({ claim_versions: [cv("a")], kernel_payload_json: bad }), { now: NOW });
+    t.deepEqual(e.markers, ["malformed_kernel_payload"], bad);
+    t.is(compileScope(readScope(store, "default")).nodes.length, 0);
+  }
+});
+
+test("a batch with a dangling relation imports as degraded, naming it, with no invented node or group", (t) => {
+  const store = tempStore();
+  const payload = { schema_version: KERNEL_SCHEMA, claims: [claimV("a"), claimV("fix", "fixes")], trials: [trialOf("t1", "a", "pass")], relations: [supportsRel("a", "fix", "g"), supportsRel("ghost", "fix", "g")] };
+  const e = importProjectionBatch(store, rawBatch({
+    claim_versions: [cv("a"), cv("fix", "fixes")], relation_versions: payload.relations, kernel_payload_json: JSON.stringify(payload),
+  }), { now: NOW });
+  t.true(e.degraded);
+  t.deepEqual(e.markers, ["dangling_ref:relation:ghost>fix", "dangling_ref:relation_version:ghost>fix"]);
+  const k = compileScope(readScope(store, "default"));
+  t.false(k.index.has("ghost"));
+  t.deepEqual(k.index.get("fix")!.terms.map((x) => x.members.map((m) => m.from)), [["a"]], "the group holds only what was stated and resolves");
+});
+
+test("a relation to a claim from an earlier import of the scope is not dangling", (t) => {
+  const store = tempStore();
+  importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const later = sampleBundle({ bundle_id: "later", claims: [claimV("fix2", "criterion")], relations: [supportsRel("c-test", "fix2")], verification: { trials: [], typed_diff: [] } });
+  const e = importProjectionBatch(store, lane(later), { now: NOW });
+  t.deepEqual(e.markers, []);
+});
+
+test("a batch whose id is not its content hash is refused and nothing is written", (t) => {
+  const store = tempStore();
+  const b = { ...rawBatch({}), scope: "changed" };
+  t.throws(() => importProjectionBatch(store, b, { now: NOW }), { message: /batch_id/ });
+  t.deepEqual(listImports(store), []);
+});
+
+test("a corrupt import file is an error naming the file, never skipped", (t) => {
+  const store = tempStore();
+  const e = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  writeFileSync(`${store.root}/${e.file}`, "{");
+  t.throws(() => listImports(store), { message: `${e.file}: not JSON` });
+  rmSync(`${store.root}/${e.file}`);
+  t.deepEqual(listImports(store), []);
+});
+
+test("scopeHealth() counts claim versions, episodes, fragile nodes and syndromes", (t) => {
+  const store = tempStore();
+  importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const h = scopeHealth(readScope(store, "default"));
+  t.deepEqual(h, {
+    total_claim_versions: 3, total_relation_versions: 2, total_episodes: 2, fragile_node_count: 3, syndrome_count: 0, degradation_count: 0,
+    unverified_claim_count: 0, supersession_candidate_count: 0, last_import_at: "2026-11-30T03:00:00Z",
+  });
+});
+
+test("an advisory bundle adds no kernel content", (t) => {
+  const store = tempStore();
+  const e = importProjectionBatch(store, lane(sampleBundle({ claim_strength: "advisory" })), { now: NOW });
+  t.is(e.counts.trials, 0);
+  t.is(compileScope(readScope(store, "default")).nodes.length, 0);
+});

@@ -1,0 +1,24 @@
+/**
+ * @module
+ * forge's canonical evidence lane and the only writer of `.forge/evidence/`:
+ * EvidenceBundle → exportBundle() → transformEnvelopeV3() →
+ * importProjectionBatch(), and the public queries over the import log.
+ * Never prints, never exits.
+ */
+export {
+  type Alias, BUNDLE_SCHEMA, CLAIM_STRENGTHS, type ClaimStrength, type Episode, type EvidenceBundle, type EvidenceRef, InvalidBundleError,
+  type Receipt, type RefutationArtifact, type TypedDiffEntry, validateBundle,
+} from "./bundle.js";
+export { checkEnvelope, ENVELOPE_SCHEMA, type Envelope, exportBundle, type Producer } from "./envelope.js";
+export {
+  BATCH_SCHEMA, type BatchSource, InvalidBatchError, type ProjectionClaimVersion, type ProjectionImportBatchV3, type ProjectionRelationVersion,
+  sealBatch, validateBatch,
+} from "./batch.js";
+export { transformEnvelopeV3 } from "./transform_v3.js";
+export { importProjectionBatch, type ImportOptions } from "./import_batch.js";
+export { IMPORT_SCHEMA, type ImportLogEntry } from "./import_log.js";
+export { PAYLOAD_MARKERS, readScope, type ScopeState } from "./scope.js";
+export {
+  claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth, type ScopeHealthSummary,
+} from "./queries.js";
+export { contentSha256, sha256Hex } from "./hash.js";

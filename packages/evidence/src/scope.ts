@@ -1,0 +1,87 @@
+/**
+ * A scope's state: the fold of its imports in order. Imports hold only
+ * what they add, so the fold concatenates; the kernel payloads of imports
+ * whose payload was missing or malformed contribute nothing.
+ */
+import type { Store } from "@forge/core";
+import { cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kernel";
+import type { ProjectionClaimVersion, ProjectionRelationVersion } from "./batch.js";
+import type { Alias, Episode, EvidenceRef } from "./bundle.js";
+import { entryOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+
+/** Everything known about a scope. Lists are sorted by id. */
+export interface ScopeState {
+  scope: string;
+  /** Its imports, in fold order (the last is the latest). */
+  imports: ImportLogEntry[];
+  claim_versions: ProjectionClaimVersion[];
+  relation_versions: ProjectionRelationVersion[];
+  episodes: Episode[];
+  aliases: Alias[];
+  evidence_refs: EvidenceRef[];
+  /** The folded kernel payload, for `compile`. */
+  kernel: KernelBatch;
+  /** Every import's degradation markers, sorted, unique. */
+  markers: string[];
+}
+
+/** Markers that mean an import's kernel payload is unusable. */
+export const PAYLOAD_MARKERS = ["missing_kernel_payload", "malformed_kernel_payload"];
+
+/**
+ * Fold a scope's imports.
+ * @param records the import log (default: read it from the store)
+ */
+export function readScope(store: Store, scope: string, records: ImportRecord[] = readImportLog(store)): ScopeState {
+  const st: ScopeState = {
+    scope, imports: [], claim_versions: [], relation_versions: [], episodes: [], aliases: [], evidence_refs: [],
+    kernel: { schema_version: KERNEL_SCHEMA, claims: [], trials: [], relations: [] }, markers: [],
+  };
+  const markers = new Set<string>();
+  for (const rec of records) {
+    const b = rec.batch;
+    if (b.scope !== scope) continue;
+    st.imports.push(entryOf(store, rec, "imported"));
+    for (const m of rec.markers) markers.add(m);
+    push(st.claim_versions, b.claim_versions);
+    push(st.relation_versions, b.relation_versions);
+    push(st.episodes, b.episodes);
+    push(st.aliases, b.aliases);
+    push(st.evidence_refs, b.evidence_refs);
+    if (rec.markers.some((m) => PAYLOAD_MARKERS.includes(m)) || !b.kernel_payload_json) continue;
+    const k = parsePayload(b.kernel_payload_json);
+    if (!k) continue;
+    push(st.kernel.claims, k.claims);
+    push(st.kernel.trials, k.trials);
+    push(st.kernel.relations, k.relations);
+  }
+  st.claim_versions.sort((a, b) => cmp(a.claim_version_id, b.claim_version_id));
+  st.relation_versions.sort((a, b) => cmp(a.relation_id, b.relation_id));
+  st.episodes.sort((a, b) => cmp(a.episode_id, b.episode_id));
+  st.aliases.sort((a, b) => cmp(a.alias, b.alias) || cmp(a.claim_id, b.claim_id));
+  st.evidence_refs.sort((a, b) => cmp(a.ref_id, b.ref_id));
+  st.markers = [...markers].sort(cmp);
+  return st;
+}
+
+/** A kernel payload's lists, or null when it is not JSON of the kernel schema. */
+export function parsePayload(json: string): KernelBatch | null {
+  let k: unknown;
+  try {
+    k = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const o = k as Record<string, unknown>;
+  if (k === null || typeof k !== "object" || Array.isArray(k) || o.schema_version !== KERNEL_SCHEMA) return null;
+  const list = (x: unknown): unknown[] | null => (x === undefined ? [] : Array.isArray(x) ? x : null);
+  const claims = list(o.claims);
+  const trials = list(o.trials);
+  const relations = list(o.relations);
+  if (!claims || !trials || !relations) return null;
+  return { schema_version: KERNEL_SCHEMA, claims, trials, relations } as KernelBatch;
+}
+
+function push<T>(to: T[], from: readonly T[] | undefined): void {
+  if (from) for (const x of from) to.push(x);
+}
