@@ -43,8 +43,8 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   for (const r of b.relation_versions) if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
   const stored: ProjectionImportBatchV3 = {
     ...b,
-    // A claim version is the same claim whichever bundle stated it first (bundle_id and strength are provenance).
-    claim_versions: fresh(state.claim_versions, b.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, ...c }) => c),
+    // A claim version already stated is not added again: when and by which bundle it was restated is provenance, not content.
+    claim_versions: fresh(state.claim_versions, b.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c),
     relation_versions: fresh(state.relation_versions, b.relation_versions, (r) => r.relation_id),
     episodes: fresh(state.episodes, b.episodes, (e) => e.episode_id),
     aliases: fresh(state.aliases, b.aliases, (a) => `${a.alias}\u0000${a.claim_id}`),
@@ -73,7 +73,7 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
 function newKernel(scope: KernelBatch, payload: KernelBatch): KernelBatch {
   return {
     schema_version: KERNEL_SCHEMA,
-    claims: fresh(scope.claims, payload.claims, (c) => String((c as { claim_version_id?: unknown }).claim_version_id)),
+    claims: fresh(scope.claims, payload.claims, (c) => String((c as { claim_version_id?: unknown }).claim_version_id), withoutRecordedAt),
     trials: fresh(scope.trials, payload.trials, (t) => String((t as { trial_id?: unknown }).trial_id)),
     relations: fresh(scope.relations, payload.relations, (r) => String((r as { relation_id?: unknown }).relation_id)),
   };
@@ -84,6 +84,13 @@ function newMarkers(scope: KernelBatch, added: KernelBatch, config?: Partial<Ker
   const before = new Set(compile(scope, config).markers);
   const merged = { schema_version: KERNEL_SCHEMA, claims: [...scope.claims, ...added.claims], trials: [...scope.trials, ...added.trials], relations: [...scope.relations, ...added.relations] };
   return compile(merged, config).markers.filter((m) => !before.has(m));
+}
+
+/** A claim version's content without the time it was (re)stated. */
+function withoutRecordedAt(c: unknown): unknown {
+  if (c === null || typeof c !== "object") return c;
+  const { recorded_at: _r, ...rest } = c as Record<string, unknown>;
+  return rest;
 }
 
 /** `xs` without the ones `have` already holds with the same content (or the same `content(x)`). */

@@ -87,7 +87,8 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
     markers.add(`malformed_payload:${k}`);
     return [];
   };
-  const claims = unique(list("claims"), validateClaim, (c) => c.claim_version_id, "claim", markers);
+  // A claim version restated later (same id and content, another recorded_at) is the same version, first statement first.
+  const claims = unique(list("claims"), validateClaim, (c) => c.claim_version_id, "claim", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
   const trials = unique(list("trials"), validateTrial, (t) => t.trial_id, "trial", markers);
   const rels = unique(list("relations"), validateRelation, (r) => r.relation_id, "relation", markers);
 
@@ -182,7 +183,10 @@ export function cmp(a: string, b: string): number {
 // --- internal ---
 
 /** Validate records and drop duplicates: identical copies merge, conflicting ones are all dropped. */
-function unique<T>(raw: unknown[], check: (v: unknown) => T | { invalid: string }, key: (t: T) => string, what: string, markers: Set<string>): T[] {
+function unique<T>(
+  raw: unknown[], check: (v: unknown) => T | { invalid: string }, key: (t: T) => string, what: string, markers: Set<string>,
+  restated?: (a: T, b: T) => T,
+): T[] {
   const seen = new Map<string, T | null>();
   for (const v of raw) {
     const r = check(v);
@@ -196,8 +200,12 @@ function unique<T>(raw: unknown[], check: (v: unknown) => T | { invalid: string 
     const prev = seen.get(k);
     if (prev === undefined) seen.set(k, t);
     else if (prev !== null && canonicalJson(prev) !== canonicalJson(t)) {
-      seen.set(k, null);
-      markers.add(`duplicate_id:${what}:${k}`);
+      if (restated && canonicalJson({ ...prev, recorded_at: "" }) === canonicalJson({ ...t, recorded_at: "" })) {
+        seen.set(k, restated(prev, t));
+      } else {
+        seen.set(k, null);
+        markers.add(`duplicate_id:${what}:${k}`);
+      }
     }
   }
   const out: T[] = [];

@@ -103,3 +103,12 @@ test("compile() classifies a run where most trials fail as infrastructure, and a
   t.is(c.infra_trials.size, 3);
   t.deepEqual([...c.flaky_trials], ["retry"]);
 });
+
+test("compile() keeps a claim version restated at another time once, at its first statement", (t) => {
+  const late = claim("a", "check", { recorded_at: "2026-01-09T00:00:00Z" });
+  for (const claims of [[claim("a"), late], [late, claim("a")]]) {
+    const c = compile(batch(claims, trials("a", "pass", 1)));
+    t.deepEqual(c.markers, []);
+    t.is(c.index.get("a")!.version.recorded_at, "2026-01-01T00:00:00Z");
+  }
+});

@@ -1,0 +1,89 @@
+/** Field checks for input records: each throws a RecordError naming the field. */
+import { UsageError } from "@forge/core";
+
+/** An input record that breaks its schema (exit 1 for the batch; the line is named by the caller). */
+export class RecordError extends Error {
+  readonly field: string;
+  constructor(field: string, why: string) {
+    super(`field '${field}': ${why}`);
+    this.name = "RecordError";
+    this.field = field;
+  }
+}
+
+type Rec = Record<string, unknown>;
+
+const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+export function str(o: Rec, k: string, prefix = ""): string {
+  const v = o[k];
+  if (typeof v !== "string" || v === "") throw new RecordError(prefix + k, "expected a non-empty string");
+  return v;
+}
+
+export function optStr(o: Rec, k: string, prefix = ""): string | null {
+  const v = o[k];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw new RecordError(prefix + k, "expected a string or null");
+  return v;
+}
+
+export function match(o: Rec, k: string, re: RegExp, what: string, prefix = ""): string {
+  const v = o[k];
+  if (typeof v !== "string" || !re.test(v)) throw new RecordError(prefix + k, `expected ${what}`);
+  return v;
+}
+
+export function optMatch(o: Rec, k: string, re: RegExp, what: string, prefix = ""): string | null {
+  return o[k] === undefined || o[k] === null ? null : match(o, k, re, what, prefix);
+}
+
+export function ts(o: Rec, k: string, prefix = ""): string {
+  return match(o, k, TS, "an RFC 3339 UTC timestamp", prefix);
+}
+
+export function optTs(o: Rec, k: string, prefix = ""): string | null {
+  return optMatch(o, k, TS, "an RFC 3339 UTC timestamp or null", prefix);
+}
+
+export function int(o: Rec, k: string, prefix = "", min = 0): number {
+  const v = o[k];
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) throw new RecordError(prefix + k, `expected an integer ≥ ${min}`);
+  return v;
+}
+
+export function optInt(o: Rec, k: string, prefix = ""): number | null {
+  const v = o[k];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "number" || !Number.isSafeInteger(v)) throw new RecordError(prefix + k, "expected an integer or null");
+  return v;
+}
+
+export function oneOf<T extends string>(o: Rec, k: string, values: readonly T[], prefix = ""): T {
+  const v = o[k];
+  if (!values.includes(v as T)) throw new RecordError(prefix + k, `expected ${values.join("|")}`);
+  return v as T;
+}
+
+export function list(o: Rec, k: string, prefix = ""): Rec[] {
+  const v = o[k];
+  if (!Array.isArray(v)) throw new RecordError(prefix + k, "expected a list");
+  for (const [i, x] of v.entries()) if (x === null || typeof x !== "object" || Array.isArray(x)) throw new RecordError(`${prefix}${k}[${i}]`, "expected an object");
+  return v as Rec[];
+}
+
+export function strings(o: Rec, k: string, prefix = ""): string[] {
+  const v = o[k];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new RecordError(prefix + k, "expected a list of strings");
+  return v as string[];
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const SHA1_OR_256 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+export const SHA256 = /^[0-9a-f]{64}$/;
+
+/** A usage problem with the command line itself (exit 2). */
+export function usage(msg: string): never {
+  throw new UsageError(msg);
+}

@@ -1,0 +1,99 @@
+/**
+ * An act result record (what `forge-act` emits, spec/evidence.md §act) as
+ * an evidence bundle. Trials become trials of `check` claims at their tree,
+ * exactly as CI steps do. A `fixed` entry of the typed diff states a
+ * `patch_effect` claim supported by the patched check; a `regressed` entry
+ * is a refutation artifact against the patched check. Other categories stay
+ * in the typed diff only. An advisory result states nothing the kernel
+ * counts (claim_strength `advisory`).
+ */
+import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt, type RefutationArtifact, sha256Hex, type TypedDiffEntry } from "@forge/evidence";
+import { canonicalJson, type ClaimVersion, type Relation, type Trial } from "@forge/kernel";
+import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, str, strings, ts } from "./_check.js";
+import { checkClaimId, patchEffectClaimId, type Tree, treeLabel } from "./claim_ids.js";
+
+const OUTCOMES = ["pass", "fail", "timeout", "error", "skipped"] as const;
+
+/** The act result schema tag. */
+export const ACT_RESULT_SCHEMA = "forge-act-result/v1";
+
+/**
+ * The bundle of an act result record.
+ * @throws RecordError naming the field
+ */
+export function actResultBundle(v: Record<string, unknown>, scope: string): EvidenceBundle {
+  if (v.schema_version !== ACT_RESULT_SCHEMA) throw new RecordError("schema_version", `expected ${ACT_RESULT_SCHEMA}`);
+  const id = str(v, "id");
+  const advisory = v.advisory === true;
+  const completedAt = ts(v, "completed_at");
+  const claims = new Map<string, ClaimVersion>();
+  const trials: Trial[] = [];
+  const receipts: Receipt[] = [];
+  const relations: Relation[] = [];
+  const artifacts: RefutationArtifact[] = [];
+  const checkClaim = (step: string, tree: Tree, at: string): string => {
+    const cid = checkClaimId(step, tree);
+    claims.set(cid, {
+      claim_id: cid, claim_version_id: `${cid}@1`, kind: "check", subject: { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 },
+      statement: `step ${step} passes at ${treeLabel(tree)}`, recorded_at: at, supersedes_claim_version_id: null,
+    });
+    return cid;
+  };
+  for (const [i, t] of list(v, "trials").entries()) {
+    const p = `trials[${i}].`;
+    const outcome = oneOf(t, "outcome", OUTCOMES, p);
+    const tree = { headSha: match(t, "head_sha", SHA1_OR_256, "a commit", p), patchSha256: optMatch(t, "patch_sha256", SHA256, "64 hex or null", p) };
+    const at = ts(t, "recorded_at", p);
+    const step = str(t, "step", p);
+    const argv = strings(t, "argv", p);
+    receipts.push({ argv, exit_code: optInt(t, "exit_code", p), duration_ms: int(t, "duration_ms", p), log_digest: optStr(t, "log_digest", p) });
+    if (outcome === "skipped") continue;
+    const cid = checkClaim(step, tree, at);
+    const k = outcome === "timeout" ? "fail" : outcome;
+    trials.push({
+      trial_id: `act:${id}:${sha256Hex(canonicalJson(t)).slice(0, 16)}`, claim_id: cid, outcome: k, duration_ms: int(t, "duration_ms", p),
+      signature: k === "fail" ? optMatch(t, "signature", /^sig-v\d+:[0-9a-f]{32}$/, "sig-v1:<32 hex> or null", p) : null, recorded_at: at,
+      env_fingerprint: optMatch(t, "env_sha256", SHA256, "64 hex or null", p), receipt_ref: `act:${id}`, run_id: optStr(t, "run_id", p), retry_of: optStr(t, "retry_of", p),
+    });
+  }
+  const diff: TypedDiffEntry[] = [];
+  if (v.typed_diff !== null && v.typed_diff !== undefined) {
+    for (const [i, d] of list(v, "typed_diff").entries()) {
+      const p = `typed_diff[${i}].`;
+      const step = str(d, "check", p);
+      const category = str(d, "category", p);
+      const counts = (k: string) => {
+        const c = (d[k] ?? {}) as Record<string, unknown>;
+        return { pass: int(c, "pass", `${p}${k}.`), fail: int(c, "fail", `${p}${k}.`) };
+      };
+      diff.push({ check: step, category, baseline: counts("baseline"), patched: counts("patched") });
+      const tree = { headSha: match(d, "base_sha", SHA1_OR_256, "a commit", p), patchSha256: match(d, "patch_sha256", SHA256, "64 hex", p) };
+      const patched = checkClaim(step, tree, completedAt);
+      if (category === "fixed") {
+        const eid = patchEffectClaimId(step, tree);
+        claims.set(eid, {
+          claim_id: eid, claim_version_id: `${eid}@1`, kind: "patch_effect", subject: { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 },
+          statement: `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`, recorded_at: completedAt,
+          supersedes_claim_version_id: null,
+        });
+        relations.push({ relation_id: `${patched}>${eid}`, kind: "supports", from: patched, to: eid, group: null, recorded_at: completedAt });
+      } else if (category === "regressed") {
+        artifacts.push({ claim_id: patched, kind: "regressed", ref: `act:${id}` });
+      }
+    }
+  }
+  const supersedes = optStr(v, "supersedes_claim_version_id");
+  return {
+    schema_version: BUNDLE_SCHEMA, bundle_id: `act:${id}`, candidate_id: optStr(v, "candidate_id") ?? `target:${str(v, "target_key")}`,
+    eval_id: `act:${str(v, "plan_kind")}`, version_id: optStr(v, "version_id") ?? id, trace_id: optStr(v, "trace_id") ?? id, attempt_id: optStr(v, "attempt_id"),
+    bundle_scope: scope, created_at: completedAt, claims: advisory ? [] : [...claims.values()], relations: advisory ? [] : relations,
+    verification: { trials, typed_diff: diff }, refutation: artifacts.length > 0 ? { artifacts } : null,
+    claim_strength: advisory ? "advisory" : artifacts.length > 0 ? "refuted" : "observed", known_threats: strings(v, "known_threats"), promotion_state: null,
+    receipts, supersedes_claim_version_id: supersedes,
+    episodes: v.oracle && typeof v.oracle === "object" ? [{
+      episode_id: `act:${id}:oracle`, kind: "oracle", claim_id: null, outcome: String((v.oracle as Record<string, unknown>).oracle ?? "unknown"), recorded_at: completedAt,
+      detail: { bound_reached: (v.oracle as Record<string, unknown>).bound_reached === true, target_key: str(v, "target_key") },
+    }] : [],
+    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: sha256Hex(canonicalJson(v)) }],
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * A CI run record (`forge-ci list|view --json`) as an evidence bundle: each
+ * step that ran becomes a trial of the `check` claim "step S passes at tree
+ * T" (T = headSha + patchSha256). pass → pass; fail and timeout → fail
+ * (with the step's signature); cancelled → error (the harness stopped, not
+ * evidence about the step); skipped → no trial. A run that has not
+ * completed is not evidence: it is skipped with a note.
+ */
+import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt } from "@forge/evidence";
+import type { ClaimVersion, Outcome, Trial } from "@forge/kernel";
+import { int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, str, ts, UUID } from "./_check.js";
+import { checkClaimId, type Tree, treeLabel } from "./claim_ids.js";
+
+/** The fields of a CI run record this mapping reads (spec/evidence.md §CI run). */
+export interface CiRunRecord {
+  id: string;
+  status: "queued" | "in_progress" | "completed";
+  name: string;
+  event: string | null;
+  headSha: string;
+  patchSha256: string | null;
+  envSha256: string;
+  runner: string;
+  pr: { number: number; id: string } | null;
+  createdAt: string;
+  completedAt: string | null;
+  rerunOf: string | null;
+  steps: Array<{ name: string; outcome: "pass" | "fail" | "timeout" | "cancelled" | "skipped"; exitCode: number | null; durationMs: number; signature: string | null }>;
+}
+
+const STEP_OUTCOMES = ["pass", "fail", "timeout", "cancelled", "skipped"] as const;
+
+/** Whether a JSON line looks like a CI run record. */
+export function isCiRun(v: Record<string, unknown>): boolean {
+  return "databaseId" in v && "steps" in v && "headSha" in v;
+}
+
+/**
+ * Check a CI run record.
+ * @throws RecordError naming the field
+ */
+export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
+  const steps = list(v, "steps").map((s, i) => {
+    const p = `steps[${i}].`;
+    return {
+      name: str(s, "name", p), outcome: oneOf(s, "outcome", STEP_OUTCOMES, p), exitCode: optInt(s, "exitCode", p), durationMs: int(s, "durationMs", p),
+      signature: optMatch(s, "signature", /^sig-v\d+:[0-9a-f]{32}$/, "sig-v1:<32 hex> or null", p),
+    };
+  });
+  const pr = v.pr === null || v.pr === undefined ? null : v.pr as Record<string, unknown>;
+  if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string")) throw new RecordError("pr", "expected {number, id} or null");
+  return {
+    id: match(v, "id", UUID, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
+    event: optStr(v, "event"), headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"), patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
+    envSha256: match(v, "envSha256", SHA256, "64 hex"), runner: str(v, "runner"), pr: pr as CiRunRecord["pr"], createdAt: ts(v, "createdAt"),
+    completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", UUID, "a uuid or null"), steps,
+  };
+}
+
+/** What a step outcome counts as (null: no trial). */
+export function stepTrialOutcome(o: CiRunRecord["steps"][number]["outcome"]): Outcome | null {
+  return o === "pass" ? "pass" : o === "fail" || o === "timeout" ? "fail" : o === "cancelled" ? "error" : null;
+}
+
+/**
+ * The bundle of a completed run, or a note saying why the run is not evidence.
+ * @param scope the bundle scope
+ */
+export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | { skip: string } {
+  if (run.status !== "completed" || run.completedAt === null) return { skip: `run ${run.id} is ${run.status}: skipped, not evidence` };
+  const tree: Tree = { headSha: run.headSha, patchSha256: run.patchSha256 };
+  const claims: ClaimVersion[] = [];
+  const trials: Trial[] = [];
+  const receipts: Receipt[] = [];
+  const aliases = [];
+  for (const s of run.steps) {
+    const outcome = stepTrialOutcome(s.outcome);
+    if (outcome === null) continue;
+    const claimId = checkClaimId(s.name, tree);
+    claims.push({
+      claim_id: claimId, claim_version_id: `${claimId}@1`, kind: "check",
+      subject: { step: s.name, head_sha: run.headSha, patch_sha256: run.patchSha256 },
+      statement: `step ${s.name} passes at ${treeLabel(tree)}`, recorded_at: run.completedAt, supersedes_claim_version_id: null,
+    });
+    trials.push({
+      trial_id: `${run.id}:${s.name}`, claim_id: claimId, outcome, duration_ms: s.durationMs, signature: outcome === "fail" ? s.signature : null,
+      recorded_at: run.completedAt, env_fingerprint: run.envSha256, receipt_ref: `ci-run:${run.id}`, run_id: run.id, retry_of: run.rerunOf,
+    });
+    receipts.push({ argv: [`.forge/ci/steps/${s.name}`], exit_code: s.exitCode, duration_ms: s.durationMs, log_digest: null });
+    aliases.push({ alias: `ci-step:${s.name}@${treeLabel(tree)}`, claim_id: claimId });
+  }
+  return {
+    schema_version: BUNDLE_SCHEMA, bundle_id: `ci-run:${run.id}`,
+    candidate_id: run.pr ? `pr:${run.pr.id}` : `tree:${treeLabel(tree)}`, eval_id: `ci:${run.name}`,
+    version_id: `${run.headSha}:${run.patchSha256 ?? "-"}`, trace_id: run.id, attempt_id: run.id, bundle_scope: scope, created_at: run.completedAt,
+    claims, relations: [], verification: { trials, typed_diff: [] }, refutation: null, claim_strength: "observed",
+    known_threats: run.runner === "docker" ? [] : ["unisolated_runner"], promotion_state: null, receipts, supersedes_claim_version_id: null,
+    episodes: [], aliases,
+    evidence_refs: [{ ref_id: `ci-run:${run.id}`, kind: "ci-run", path: `.forge/ci/runs/${run.id}/summary.md`, digest: null }],
+  };
+}

@@ -1,0 +1,54 @@
+import test from "ava";
+import { ciRunBundle, parseCiRun, stepTrialOutcome } from "./ci_run.js";
+import { checkClaimId } from "./claim_ids.js";
+import { ciRun, ENV, HEAD, PATCH, SIG } from "./_records.js";
+
+const A = "11111111-1111-4111-8111-111111111111";
+
+test("ciRunBundle() makes one check claim per step at the run's tree, and one trial each", (t) => {
+  const b = ciRunBundle(parseCiRun(ciRun(A)), "default");
+  if ("skip" in b) return t.fail();
+  const ok = checkClaimId("10-ok", { headSha: HEAD, patchSha256: null });
+  const bad = checkClaimId("20-bad", { headSha: HEAD, patchSha256: null });
+  t.deepEqual(b.claims.map((c) => [c.claim_id, c.kind, c.subject]), [
+    [ok, "check", { step: "10-ok", head_sha: HEAD, patch_sha256: null }],
+    [bad, "check", { step: "20-bad", head_sha: HEAD, patch_sha256: null }],
+  ]);
+  t.deepEqual(b.verification!.trials.map((x) => [x.trial_id, x.claim_id, x.outcome, x.duration_ms, x.signature, x.env_fingerprint, x.run_id]), [
+    [`${A}:10-ok`, ok, "pass", 5, null, ENV, A],
+    [`${A}:20-bad`, bad, "fail", 7, SIG, ENV, A],
+  ]);
+  t.deepEqual(b.receipts.map((r) => [r.argv, r.exit_code]), [[[".forge/ci/steps/10-ok"], 0], [[".forge/ci/steps/20-bad"], 1]]);
+  t.is(b.bundle_id, `ci-run:${A}`);
+  t.is(b.promotion_state, null);
+  t.deepEqual(b.known_threats, ["unisolated_runner"]);
+});
+
+test("checkClaimId() is the same for the same step and tree, and differs with the patch", (t) => {
+  const a = checkClaimId("10-ok", { headSha: HEAD, patchSha256: null });
+  t.is(a, checkClaimId("10-ok", { headSha: HEAD, patchSha256: null }));
+  t.not(a, checkClaimId("10-ok", { headSha: HEAD, patchSha256: PATCH }));
+  t.not(a, checkClaimId("20-ok", { headSha: HEAD, patchSha256: null }));
+  t.regex(a, /^check:[0-9a-f]{32}$/);
+});
+
+test("stepTrialOutcome() maps timeout to fail, cancelled to error and skipped to no trial", (t) => {
+  t.deepEqual((["pass", "fail", "timeout", "cancelled", "skipped"] as const).map(stepTrialOutcome), ["pass", "fail", "fail", "error", null]);
+});
+
+test("ciRunBundle() skips a run that has not completed: it is not evidence", (t) => {
+  const b = ciRunBundle(parseCiRun(ciRun(A, { status: "in_progress", conclusion: null, verdict: "running", completedAt: null })), "default");
+  t.deepEqual(b, { skip: `run ${A} is in_progress: skipped, not evidence` });
+});
+
+test("ciRunBundle() marks a rerun's trials as retries of the original run", (t) => {
+  const b = ciRunBundle(parseCiRun(ciRun(A, { rerunOf: "22222222-2222-4222-8222-222222222222" })), "default");
+  if ("skip" in b) return t.fail();
+  t.true(b.verification!.trials.every((x) => x.retry_of === "22222222-2222-4222-8222-222222222222"));
+});
+
+test("parseCiRun() names the bad field", (t) => {
+  t.throws(() => parseCiRun(ciRun(A, { headSha: "xyz" })), { message: "field 'headSha': expected a 40-hex commit" });
+  t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "s", outcome: "weird", durationMs: 1 }] })), { message: "field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped" });
+  t.throws(() => parseCiRun(ciRun(A, { envSha256: undefined })), { message: "field 'envSha256': expected 64 hex" });
+});

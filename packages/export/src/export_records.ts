@@ -1,0 +1,95 @@
+/**
+ * Send JSON-line records through the evidence lane, one at a time: each
+ * record is recognised (CI run, merge record, act result, loop result, or
+ * an EvidenceBundle as is), turned into a bundle, exported, transformed and
+ * imported. Yields one outcome per non-blank line; a bad record is an error
+ * for its line only and writes nothing.
+ */
+import { isForgeError, readJsonLines, type Store } from "@forge/core";
+import {
+  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type Producer, transformEnvelopeV3,
+} from "@forge/evidence";
+import { RecordError } from "./_check.js";
+import { actResultBundle } from "./act_result.js";
+import { ciRunBundle, isCiRun, parseCiRun } from "./ci_run.js";
+import { loopResultBundle } from "./loop_result.js";
+import { isMergeRecord, mergeBundle, parseMergeRecord } from "./merge_record.js";
+
+/** Options of `exportRecords`. */
+export interface ExportOptions {
+  scope: string;
+  producer: Producer;
+  now?: () => Date;
+}
+
+/** One line's outcome: its import-log entry, a note (not evidence, nothing written) or an error. */
+export type LineOutcome =
+  | { line: number; entry: ImportLogEntry }
+  | { line: number; note: string }
+  | { line: number; error: string };
+
+/** The record kinds forge-export reads. */
+export type RecordKind = "ci_run" | "merge" | "act_result" | "loop_result" | "evidence_bundle";
+
+/** Which kind a record is, or null when unknown. */
+export function recordKind(v: Record<string, unknown>): RecordKind | null {
+  if (v.kind === "act_result" || v.kind === "loop_result" || v.kind === "evidence_bundle") return v.kind;
+  if (v.schema_version === BUNDLE_SCHEMA) return "evidence_bundle";
+  if (isCiRun(v)) return "ci_run";
+  if (isMergeRecord(v)) return "merge";
+  return null;
+}
+
+/**
+ * The bundle of one record, or a note when the record is not evidence.
+ * @throws RecordError / InvalidBundleError naming the field
+ */
+export function bundleOf(v: Record<string, unknown>, scope: string): EvidenceBundle | { skip: string } {
+  switch (recordKind(v)) {
+    case "ci_run":
+      return ciRunBundle(parseCiRun(v), scope);
+    case "merge":
+      return mergeBundle(parseMergeRecord(v), scope);
+    case "act_result":
+      return actResultBundle(v, scope);
+    case "loop_result":
+      return loopResultBundle(v, scope);
+    case "evidence_bundle": {
+      const { kind: _k, ...b } = v;
+      return b as unknown as EvidenceBundle;
+    }
+    default:
+      throw new RecordError("kind", "unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)");
+  }
+}
+
+/**
+ * Send one record through the lane.
+ * @throws RecordError, InvalidBundleError, InvalidBatchError (nothing written)
+ */
+export function exportRecord(store: Store, v: Record<string, unknown>, opts: ExportOptions): ImportLogEntry | { skip: string } {
+  const b = bundleOf(v, opts.scope);
+  if ("skip" in b) return b;
+  return importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, opts.producer)), { now: opts.now });
+}
+
+/**
+ * Every line of `input` through the lane, in order.
+ * @param input JSON lines (e.g. stdin)
+ */
+export async function* exportRecords(store: Store, input: AsyncIterable<Buffer | string>, opts: ExportOptions): AsyncGenerator<LineOutcome> {
+  for await (const l of readJsonLines(input)) {
+    if (l.error) {
+      yield { line: l.line, error: l.error.message };
+      continue;
+    }
+    try {
+      const r = exportRecord(store, l.value, opts);
+      yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
+    } catch (err) {
+      if (!(err instanceof RecordError) && !isForgeError(err)) throw err;
+      const kind = recordKind(l.value);
+      yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
+    }
+  }
+}

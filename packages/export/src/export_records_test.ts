@@ -1,0 +1,67 @@
+import test from "ava";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { evidenceImportsDir, storeAt, type Store } from "@forge/core";
+import { compileScope, readScope } from "@forge/evidence";
+import { assess } from "@forge/kernel";
+import { checkClaimId } from "./claim_ids.js";
+import { exportRecords, type LineOutcome } from "./export_records.js";
+import { ciRun, HEAD, mergeRec, SIG } from "./_records.js";
+
+function tempStore(): Store {
+  const dir = join(realpathSync(mkdtempSync(join(tmpdir(), "forge-export-"))), ".forge");
+  mkdirSync(dir);
+  return storeAt(dir);
+}
+
+const OPTS = { scope: "default", producer: { name: "test", version: "0" }, now: () => new Date("2026-11-30T04:00:00Z") };
+
+async function collect(store: Store, lines: string[]): Promise<LineOutcome[]> {
+  const out: LineOutcome[] = [];
+  for await (const r of exportRecords(store, Readable.from([lines.join("\n") + "\n"]), OPTS)) out.push(r);
+  return out;
+}
+
+const R1 = "11111111-1111-4111-8111-111111111111";
+const R2 = "22222222-2222-4222-8222-222222222222";
+
+test("exportRecords() of two runs of one tree gives a failing check with a syndrome and a passing one with two trials", async (t) => {
+  const store = tempStore();
+  const out = await collect(store, [JSON.stringify(ciRun(R1)), JSON.stringify(ciRun(R2, { databaseId: 2 }))]);
+  t.deepEqual(out.map((o) => ("entry" in o ? o.entry.status : o)), ["imported", "imported"]);
+  const a = assess(compileScope(readScope(store, "default")));
+  const tree = { headSha: HEAD, patchSha256: null };
+  const bad = a.nodes.find((n) => n.id === checkClaimId("20-bad", tree))!;
+  const ok = a.nodes.find((n) => n.id === checkClaimId("10-ok", tree))!;
+  t.deepEqual([bad.trials.f, bad.trials.s, bad.belief_micros], [2, 0, 250_000]);
+  t.deepEqual([ok.trials.s, ok.trials.f, ok.belief_micros], [2, 0, 750_000]);
+  t.deepEqual(a.syndromes, [{ signature: SIG, trials: 2, claims: [bad.id] }]);
+  t.deepEqual(a.markers, []);
+});
+
+test("exportRecords() reports a bad line with its number, writes nothing for it and goes on", async (t) => {
+  const store = tempStore();
+  const out = await collect(store, ["{", JSON.stringify({ hello: 1 }), JSON.stringify(ciRun(R1, { headSha: "nope" })), "", JSON.stringify(mergeRec())]);
+  t.deepEqual(out.map((o) => ("error" in o ? o.error : "entry" in o ? o.entry.bundle_id : o.note)), [
+    'stdin line 1: not a JSON object: "{"',
+    "stdin line 2: field 'kind': unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)",
+    "stdin line 3: ci run: field 'headSha': expected a 40-hex commit",
+    "merge:33333333-3333-4333-8333-333333333333",
+  ]);
+  t.is(readdirSync(evidenceImportsDir(store)).length, 1);
+});
+
+test("exportRecords() notes a run still in progress and writes nothing for it", async (t) => {
+  const store = tempStore();
+  const out = await collect(store, [JSON.stringify(ciRun(R1, { status: "in_progress", completedAt: null }))]);
+  t.deepEqual(out, [{ line: 1, note: `stdin line 1: run ${R1} is in_progress: skipped, not evidence` }]);
+});
+
+test("exportRecords() imports the same run twice as one file", async (t) => {
+  const store = tempStore();
+  const out = await collect(store, [JSON.stringify(ciRun(R1)), JSON.stringify(ciRun(R1))]);
+  t.deepEqual(out.map((o) => ("entry" in o ? o.entry.status : "?")), ["imported", "already_imported"]);
+  t.is(readdirSync(evidenceImportsDir(store)).length, 1);
+});
