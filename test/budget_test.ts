@@ -63,6 +63,8 @@ const HELP: HelpCase[] = [
     { argv: ["forge-pr", v, "--help"], ...SUB, file: `forge-pr-${v}.txt` },
   ]),
   { argv: ["forge", "pr", "diff", "-h"], ...SUB, file: "forge-pr-diff.txt" },
+  { argv: ["forge-export", "-h"], ...SUB, file: "forge-export.txt" },
+  { argv: ["forge-export", "--help"], ...SUB, file: "forge-export.txt" },
 ];
 
 /** The other nouns' verbs: every one has help within the budget, with a golden. */
@@ -167,6 +169,9 @@ const ERRORS: ErrorCase[] = [
   { name: "a bad PR state", argv: ["forge-pr", "list", "-s", "weird"], code: 2, prog: "forge-pr list", has: ["open|closed|merged|all"] },
   { name: "a review without a kind", argv: ["forge-pr", "review", "1"], code: 2, prog: "forge-pr review" },
   { name: "a head branch with no commit", argv: ["forge-pr", "create", "-t", "x", "-H", "main"], code: 1, prog: "forge-pr create" },
+  { name: "an unknown flag", argv: ["forge-export", "--bogus"], code: 2, prog: "forge-export", has: ["--bogus"] },
+  { name: "an argument other than -", argv: ["forge-export", "runs.json"], code: 2, prog: "forge-export", has: ["runs.json"] },
+  { name: "not being in a store (export)", argv: ["forge-export"], code: 1, prog: "forge-export", has: ["forge init"], where: "nostore" },
   { name: "not being in a store (pr list)", argv: ["forge-pr", "list"], code: 1, prog: "forge-pr list", has: ["forge init"], where: "nostore" },
 ];
 
