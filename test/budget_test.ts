@@ -74,6 +74,7 @@ const NOUN_VERBS: Record<string, string[]> = {
   milestone: ["list", "create", "edit", "close", "reopen"],
   wiki: ["get", "put", "list"],
   release: ["create", "list", "view", "verify"],
+  ci: ["run", "list", "view", "log", "rerun", "cancel"],
 };
 for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
   HELP.push({ argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` }, { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` });
