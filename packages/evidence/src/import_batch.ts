@@ -53,7 +53,7 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   };
   const rec: ImportRecord = {
     schema_version: IMPORT_SCHEMA, batch_id: b.batch_id, imported_at: formatTimestamp(opts.now?.() ?? new Date()),
-    degraded: markers.size > 0, markers: [...markers].sort(cmp), batch: stored,
+    degraded: markers.size > 0, trials: added ? added.trials.length : 0, markers: [...markers].sort(cmp), batch: stored,
   };
   const file = evidenceImportFile(store, b.batch_id);
   if (existsSync(file)) return entryOf(store, rec, "already_imported");

@@ -18,6 +18,8 @@ export interface ImportRecord {
   batch_id: string;
   imported_at: string;
   degraded: boolean;
+  /** Trials in the stored kernel payload (so reading the log never re-parses payloads to count). */
+  trials: number;
   /** Degradation markers this import brought (`missing_kernel_payload`, `dangling_ref:relation:<id>`, …). */
   markers: string[];
   /** The batch as stored: only what it added to its scope. */
@@ -79,15 +81,7 @@ export function readImportLog(store: Store): ImportRecord[] {
 /** The log entry of a stored import. */
 export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry["status"]): ImportLogEntry {
   const b = rec.batch;
-  let trials = 0;
-  if (b.kernel_payload_json) {
-    try {
-      const k = JSON.parse(b.kernel_payload_json) as { trials?: unknown };
-      trials = Array.isArray(k.trials) ? k.trials.length : 0;
-    } catch {
-      trials = 0;
-    }
-  }
+  const trials = typeof rec.trials === "number" ? rec.trials : 0;
   return {
     batch_id: rec.batch_id, scope: b.scope, status, imported_at: rec.imported_at, recorded_at: b.recorded_at,
     file: displayPath(store, evidenceImportFile(store, rec.batch_id)), degraded: rec.degraded, markers: rec.markers,

@@ -187,7 +187,8 @@ function unique<T>(
   raw: unknown[], check: (v: unknown) => T | { invalid: string }, key: (t: T) => string, what: string, markers: Set<string>,
   restated?: (a: T, b: T) => T,
 ): T[] {
-  const seen = new Map<string, T | null>();
+  const seen = new Map<string, T>();
+  const conflicted = new Set<string>();
   for (const v of raw) {
     const r = check(v);
     if (isInvalid(r as object)) {
@@ -198,18 +199,19 @@ function unique<T>(
     const t = r as T;
     const k = key(t);
     const prev = seen.get(k);
-    if (prev === undefined) seen.set(k, t);
-    else if (prev !== null && canonicalJson(prev) !== canonicalJson(t)) {
+    if (prev === undefined) {
+      seen.set(k, t);
+    } else if (prev !== t && !conflicted.has(k) && canonicalJson(prev) !== canonicalJson(t)) {
       if (restated && canonicalJson({ ...prev, recorded_at: "" }) === canonicalJson({ ...t, recorded_at: "" })) {
         seen.set(k, restated(prev, t));
       } else {
-        seen.set(k, null);
+        conflicted.add(k);
         markers.add(`duplicate_id:${what}:${k}`);
       }
     }
   }
   const out: T[] = [];
-  for (const t of seen.values()) if (t !== null) out.push(t);
+  for (const [k, t] of seen) if (!conflicted.has(k)) out.push(t);
   return out;
 }
 
