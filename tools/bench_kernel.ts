@@ -3,9 +3,11 @@
  * trials and computing every belief (target ≤ 200 ms, against a floor that
  * reads and parses the same import files), and one `forge-export` of a CI
  * run record with 100 steps into an empty import log (against `node -e 0`
- * reading the same file).
+ * reading the same file). The fold runs as one bundled CommonJS file, the
+ * way the executables in bin/ (and forge-observe) do.
  */
 import { mkdirSync } from "node:fs";
+import { buildSync } from "esbuild";
 import { join } from "node:path";
 import type { Case } from "./bench_lib.js";
 import { generateEvidence } from "./gen_evidence.js";
@@ -20,7 +22,12 @@ export function kernelCases(bench: string, bin: string, root: string): Case[] {
   const t0 = performance.now();
   const ev = generateEvidence(join(bench, "evidence-10k"), { imports: 100, perImport: 100 });
   process.stderr.write(`generated ${ev.trials} trials in ${ev.imports} imports in ${Math.round(performance.now() - t0)} ms\n`);
-  const fold = join(root, "tools", "dist", "fold_scope.js");
+  // Bundled like the executables in bin/ (one CommonJS file), as forge-observe will be.
+  const fold = join(bench, "fold_scope.cjs");
+  buildSync({
+    entryPoints: [join(root, "tools", "fold_scope.ts")], outfile: fold, bundle: true, platform: "node", format: "cjs", target: "node20", minify: true,
+    conditions: ["source"], logLevel: "warning", alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
+  });
   const exportDir = join(bench, "evidence-10k");
   mkdirSync(join(exportDir, ".forge-export"), { recursive: true });
   return [

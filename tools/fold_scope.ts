@@ -21,7 +21,7 @@ if (flag === "--floor") {
   for (const f of readdirSync(imports)) n += Object.keys(JSON.parse(readFileSync(join(imports, f), "utf8")) as object).length;
   process.stdout.write(`${n}\n`);
 } else {
-  const state = readScope(storeAt(dir), scope);
+  const state = readScope(storeAt(dir), scope, { episodes: false });
   const compiled = compileScope(state);
   const sch = schedule(compiled);
   const beliefs = evaluate(compiled, sch);

@@ -12,6 +12,8 @@ import { canonicalJson, cmp, compile, KERNEL_SCHEMA, type KernelBatch, type Kern
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
 import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
+import type { Episode } from "./bundle.js";
+import { trialEpisode } from "./trial_episode.js";
 
 /** Options of `importProjectionBatch`. */
 export interface ImportOptions {
@@ -32,7 +34,7 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   const log = readImportLog(store);
   const prior = log.find((r) => r.batch_id === b.batch_id);
   if (prior) return entryOf(store, prior, "already_imported");
-  const state = readScope(store, b.scope, log);
+  const state = readScope(store, b.scope, { records: log });
   const markers = new Set<string>();
   let payload: KernelBatch | null = null;
   if (b.kernel_payload_json === null || b.kernel_payload_json === undefined || b.kernel_payload_json === "") markers.add("missing_kernel_payload");
@@ -41,19 +43,25 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   if (added) for (const m of newMarkers(state.kernel, added, opts.config)) markers.add(m);
   const known = new Set([...state.claim_versions.map((c) => c.claim_id), ...b.claim_versions.map((c) => c.claim_id)]);
   for (const r of b.relation_versions) if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
+  // Trial episodes that are exactly the projection of the added trials are derived on read, not stored.
+  const episodes = fresh(state.episodes, b.episodes, (e) => e.episode_id);
+  const derived = added !== null && derivable(added, episodes, state.episodes);
+  const derivedIds = new Set(derived ? added!.trials.map((t) => `trial:${t.trial_id}`) : []);
+  const storedEpisodes = episodes.filter((e) => !derivedIds.has(e.episode_id));
   const stored: ProjectionImportBatchV3 = {
     ...b,
     // A claim version already stated is not added again: when and by which bundle it was restated is provenance, not content.
     claim_versions: fresh(state.claim_versions, b.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c),
     relation_versions: fresh(state.relation_versions, b.relation_versions, (r) => r.relation_id),
-    episodes: fresh(state.episodes, b.episodes, (e) => e.episode_id),
+    episodes: storedEpisodes,
     aliases: fresh(state.aliases, b.aliases, (a) => `${a.alias}\u0000${a.claim_id}`),
     evidence_refs: fresh(state.evidence_refs, b.evidence_refs, (r) => r.ref_id),
-    kernel_payload_json: added ? canonicalJson(added) : b.kernel_payload_json ?? null,
+    kernel_payload_json: added ? null : b.kernel_payload_json ?? null,
   };
   const rec: ImportRecord = {
     schema_version: IMPORT_SCHEMA, batch_id: b.batch_id, imported_at: formatTimestamp(opts.now?.() ?? new Date()),
-    degraded: markers.size > 0, trials: added ? added.trials.length : 0, markers: [...markers].sort(cmp), batch: stored,
+    degraded: markers.size > 0, trials: added ? added.trials.length : 0, markers: [...markers].sort(cmp), kernel_payload: added,
+    trial_episodes: derived ? "derived" : "stored", batch: stored,
   };
   const file = evidenceImportFile(store, b.batch_id);
   if (existsSync(file)) return entryOf(store, rec, "already_imported");
@@ -68,6 +76,27 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
 }
 
 // --- internal ---
+
+/** Whether every added trial's episode is in `episodes` exactly as `trialEpisode()` gives it, and none is in the scope yet. */
+function derivable(added: KernelBatch, episodes: readonly Episode[], scope: readonly Episode[]): boolean {
+  if (added.trials.length === 0) return false;
+  const have = new Map(episodes.map((e) => [e.episode_id, e]));
+  const inScope = new Set(scope.map((e) => e.episode_id));
+  return added.trials.every((t) => {
+    const e = trialEpisode(t);
+    const h = have.get(e.episode_id);
+    return !inScope.has(e.episode_id) && h !== undefined && sameEpisode(h, e);
+  });
+}
+
+/** Field-by-field equality of two episodes (what canonicalJson equality would say, without serialising). */
+function sameEpisode(a: Episode, b: Episode): boolean {
+  if (a.episode_id !== b.episode_id || a.kind !== b.kind || a.claim_id !== b.claim_id || a.outcome !== b.outcome || a.recorded_at !== b.recorded_at) return false;
+  const ka = Object.keys(a.detail ?? {}).filter((k) => a.detail[k] !== undefined);
+  const kb = Object.keys(b.detail ?? {}).filter((k) => b.detail[k] !== undefined);
+  if (ka.length !== kb.length || Object.keys(a).length !== Object.keys(b).length) return false;
+  return ka.every((k) => a.detail[k] === b.detail[k]);
+}
 
 /** The records of `payload` that the scope does not already hold (same id and content). */
 function newKernel(scope: KernelBatch, payload: KernelBatch): KernelBatch {

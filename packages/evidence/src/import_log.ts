@@ -6,7 +6,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, type Store } from "@forge/core";
-import { cmp } from "@forge/kernel";
+import { canonicalJson, cmp, type KernelBatch } from "@forge/kernel";
+import type { Episode } from "./bundle.js";
+import { trialEpisode } from "./trial_episode.js";
 import type { ProjectionImportBatchV3 } from "./batch.js";
 
 /** The schema tag of an import file. */
@@ -22,7 +24,15 @@ export interface ImportRecord {
   trials: number;
   /** Degradation markers this import brought (`missing_kernel_payload`, `dangling_ref:relation:<id>`, …). */
   markers: string[];
-  /** The batch as stored: only what it added to its scope. */
+  /**
+   * The kernel records this import added, parsed (stored as an object, not as
+   * escaped text, so a fold parses them once); null when the batch had no
+   * usable payload (its text, if any, stays in `batch.kernel_payload_json`).
+   */
+  kernel_payload: KernelBatch | null;
+  /** `derived`: the trial episodes are not stored; they are exactly `trialEpisode()` of `kernel_payload.trials`. */
+  trial_episodes: "derived" | "stored";
+  /** The batch as stored: only what it added to its scope (episodes and payload as above). */
   batch: ProjectionImportBatchV3;
 }
 
@@ -73,23 +83,38 @@ export function readImportLog(store: Store): ImportRecord[] {
     if (rec?.schema_version !== IMPORT_SCHEMA) throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
     if (rec.batch_id !== name.slice(0, 64)) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
     if (typeof rec.batch?.scope !== "string") throw new InvalidFileError(shown, "missing", "batch.scope");
+    const k = rec.kernel_payload as unknown as Record<string, unknown> | null;
+    if (k !== null && (typeof k !== "object" || !Array.isArray(k.claims) || !Array.isArray(k.trials) || !Array.isArray(k.relations))) {
+      throw new InvalidFileError(shown, "expected {claims, trials, relations} or null", "kernel_payload");
+    }
+    if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored") throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
     out.push(rec);
   }
   return out.sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
 }
 
-/** The log entry of a stored import. */
-export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry["status"]): ImportLogEntry {
+/** The episodes an import holds: the stored ones and, when derived, one per stored trial. */
+export function episodesOf(rec: ImportRecord): Episode[] {
+  if (rec.trial_episodes !== "derived" || !rec.kernel_payload) return rec.batch.episodes;
+  return [...rec.batch.episodes, ...rec.kernel_payload.trials.map(trialEpisode)];
+}
+
+/**
+ * The log entry of a stored import.
+ * @param withPayload false: leave `kernel_payload_json` null (a fold has the payload already)
+ */
+export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry["status"], withPayload = true): ImportLogEntry {
   const b = rec.batch;
   const trials = typeof rec.trials === "number" ? rec.trials : 0;
+  const payload = !withPayload ? null : rec.kernel_payload ? canonicalJson(rec.kernel_payload) : b.kernel_payload_json ?? null;
   return {
     batch_id: rec.batch_id, scope: b.scope, status, imported_at: rec.imported_at, recorded_at: b.recorded_at,
     file: displayPath(store, evidenceImportFile(store, rec.batch_id)), degraded: rec.degraded, markers: rec.markers,
     bundle_id: b.source?.bundle_id ?? null, claim_strength: b.source?.claim_strength ?? null,
     counts: {
-      claim_versions: b.claim_versions.length, relation_versions: b.relation_versions.length, episodes: b.episodes.length, aliases: b.aliases.length,
+      claim_versions: b.claim_versions.length, relation_versions: b.relation_versions.length, episodes: b.episodes.length + (rec.trial_episodes === "derived" ? trials : 0), aliases: b.aliases.length,
       evidence_refs: b.evidence_refs.length, trials,
     },
-    kernel_payload_json: b.kernel_payload_json ?? null,
+    kernel_payload_json: payload,
   };
 }

@@ -1,5 +1,5 @@
 import test from "ava";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { evidenceImportsDir } from "@forge/core";
 import { assess, compile, KERNEL_SCHEMA } from "@forge/kernel";
 import { BATCH_SCHEMA, sealBatch } from "./batch.js";
@@ -168,4 +168,33 @@ test("an advisory bundle adds no kernel content", (t) => {
   const e = importProjectionBatch(store, lane(sampleBundle({ claim_strength: "advisory" })), { now: NOW });
   t.is(e.counts.trials, 0);
   t.is(compileScope(readScope(store, "default")).nodes.length, 0);
+});
+
+test("trial episodes are stored once (derived from the stored trials) and read back exactly", (t) => {
+  const store = tempStore();
+  const batch = lane(sampleBundle());
+  const e = importProjectionBatch(store, batch, { now: NOW });
+  const file = JSON.parse(readFileSync(`${store.root}/${e.file}`, "utf8")) as { trial_episodes: string; batch: { episodes: unknown[]; kernel_payload_json: unknown } };
+  t.is(file.trial_episodes, "derived");
+  t.deepEqual(file.batch.episodes, []);
+  t.is(file.batch.kernel_payload_json, null, "the payload is stored parsed, once");
+  t.deepEqual(episodes(store, "default"), batch.episodes);
+  t.is(latestImport(store, "default")!.kernel_payload_json, batch.kernel_payload_json);
+});
+
+test("a batch with trials but no trial episodes gets none invented", (t) => {
+  const store = tempStore();
+  const payload = { schema_version: KERNEL_SCHEMA, claims: [claimV("a")], trials: [trialOf("t1", "a", "pass")], relations: [] };
+  importProjectionBatch(store, rawBatch({ claim_versions: [cv("a")], kernel_payload_json: JSON.stringify(payload) }), { now: NOW });
+  t.deepEqual(episodes(store, "default"), []);
+  t.is(readScope(store, "default").kernel.trials.length, 1);
+});
+
+test("readScope() with episodes: false skips them but still counts them", (t) => {
+  const store = tempStore();
+  importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const st = readScope(store, "default", { episodes: false });
+  t.deepEqual(st.episodes, []);
+  t.is(st.episode_count, 2);
+  t.is(scopeHealth(st).total_episodes, 2);
 });

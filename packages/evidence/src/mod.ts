@@ -17,7 +17,8 @@ export {
 export { transformEnvelopeV3 } from "./transform_v3.js";
 export { importProjectionBatch, type ImportOptions } from "./import_batch.js";
 export { IMPORT_SCHEMA, type ImportLogEntry } from "./import_log.js";
-export { PAYLOAD_MARKERS, readScope, type ScopeState } from "./scope.js";
+export { PAYLOAD_MARKERS, readScope, type ReadScopeOptions, type ScopeState } from "./scope.js";
+export { trialEpisode } from "./trial_episode.js";
 export {
   claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth, type ScopeHealthSummary,
 } from "./queries.js";

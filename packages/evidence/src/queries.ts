@@ -72,7 +72,7 @@ export function scopeHealth(state: ScopeState, config: Partial<KernelConfig> = {
   return {
     total_claim_versions: state.claim_versions.length,
     total_relation_versions: state.relation_versions.length,
-    total_episodes: state.episodes.length,
+    total_episodes: state.episode_count,
     fragile_node_count: a.counts.fragile,
     syndrome_count: a.counts.syndromes,
     degradation_count: markers.size,

@@ -7,16 +7,18 @@ import type { Store } from "@forge/core";
 import { cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kernel";
 import type { ProjectionClaimVersion, ProjectionRelationVersion } from "./batch.js";
 import type { Alias, Episode, EvidenceRef } from "./bundle.js";
-import { entryOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import { entryOf, episodesOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
 
 /** Everything known about a scope. Lists are sorted by id. */
 export interface ScopeState {
   scope: string;
-  /** Its imports, in fold order (the last is the latest). */
+  /** Its imports, in fold order (the last is the latest); their `kernel_payload_json` is null here (the payload is folded into `kernel`; `latestImport` gives it). */
   imports: ImportLogEntry[];
   claim_versions: ProjectionClaimVersion[];
   relation_versions: ProjectionRelationVersion[];
+  /** Empty when read with `{episodes: false}`; `episode_count` is always right. */
   episodes: Episode[];
+  episode_count: number;
   aliases: Alias[];
   evidence_refs: EvidenceRef[];
   /** The folded kernel payload, for `compile`. */
@@ -28,28 +30,40 @@ export interface ScopeState {
 /** Markers that mean an import's kernel payload is unusable. */
 export const PAYLOAD_MARKERS = ["missing_kernel_payload", "malformed_kernel_payload"];
 
+/** Options of `readScope`. */
+export interface ReadScopeOptions {
+  /** The import log, when the caller has read it already. */
+  records?: ImportRecord[];
+  /** false: skip materialising the episodes (a fold for beliefs needs only their count). Default true. */
+  episodes?: boolean;
+}
+
 /**
  * Fold a scope's imports.
- * @param records the import log (default: read it from the store)
+ * @example compileScope(readScope(store, "default"))
  */
-export function readScope(store: Store, scope: string, records: ImportRecord[] = readImportLog(store)): ScopeState {
+export function readScope(store: Store, scope: string, opts: ReadScopeOptions = {}): ScopeState {
+  const records = opts.records ?? readImportLog(store);
+  const withEpisodes = opts.episodes ?? true;
   const st: ScopeState = {
-    scope, imports: [], claim_versions: [], relation_versions: [], episodes: [], aliases: [], evidence_refs: [],
+    scope, imports: [], claim_versions: [], relation_versions: [], episodes: [], episode_count: 0, aliases: [], evidence_refs: [],
     kernel: { schema_version: KERNEL_SCHEMA, claims: [], trials: [], relations: [] }, markers: [],
   };
   const markers = new Set<string>();
   for (const rec of records) {
     const b = rec.batch;
     if (b.scope !== scope) continue;
-    st.imports.push(entryOf(store, rec, "imported"));
+    const entry = entryOf(store, rec, "imported", false);
+    st.imports.push(entry);
+    st.episode_count += entry.counts.episodes;
     for (const m of rec.markers) markers.add(m);
     push(st.claim_versions, b.claim_versions);
     push(st.relation_versions, b.relation_versions);
-    push(st.episodes, b.episodes);
+    if (withEpisodes) push(st.episodes, episodesOf(rec));
     push(st.aliases, b.aliases);
     push(st.evidence_refs, b.evidence_refs);
-    if (rec.markers.some((m) => PAYLOAD_MARKERS.includes(m)) || !b.kernel_payload_json) continue;
-    const k = parsePayload(b.kernel_payload_json);
+    if (rec.markers.some((m) => PAYLOAD_MARKERS.includes(m))) continue;
+    const k = rec.kernel_payload;
     if (!k) continue;
     push(st.kernel.claims, k.claims);
     push(st.kernel.trials, k.trials);

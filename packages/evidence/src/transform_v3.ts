@@ -12,6 +12,7 @@ import { BATCH_SCHEMA, type ProjectionImportBatchV3, sealBatch } from "./batch.j
 import type { Episode, EvidenceRef } from "./bundle.js";
 import { checkEnvelope } from "./envelope.js";
 import { sha256Hex } from "./hash.js";
+import { trialEpisode } from "./trial_episode.js";
 
 /**
  * Project a sealed bundle into an import batch.
@@ -22,10 +23,7 @@ export function transformEnvelopeV3(envelope: unknown): ProjectionImportBatchV3 
   const b = env.bundle;
   const advisory = b.claim_strength === "advisory";
   const trials = advisory ? [] : (b.verification?.trials ?? []);
-  const trialEpisodes: Episode[] = trials.map((t) => ({
-    episode_id: `trial:${t.trial_id}`, kind: "trial", claim_id: t.claim_id, outcome: t.outcome, recorded_at: t.recorded_at,
-    detail: { duration_ms: t.duration_ms, signature: t.signature, env_fingerprint: t.env_fingerprint, receipt_ref: t.receipt_ref },
-  }));
+  const trialEpisodes: Episode[] = trials.map(trialEpisode);
   const receiptRefs: EvidenceRef[] = b.receipts.map((r) => ({
     ref_id: `receipt:${sha256Hex(canonicalJson(r)).slice(0, 32)}`, kind: "receipt", path: null, digest: r.log_digest,
   }));
@@ -54,11 +52,19 @@ export function transformEnvelopeV3(envelope: unknown): ProjectionImportBatchV3 
 
 /** Sorted by key; exact duplicates (same key and content) kept once. Same key, other content: both kept, for the kernel to mark. */
 function byId<T>(xs: readonly T[], key: (x: T) => string): T[] {
-  const rows = new Map<string, { k: string; c: string; x: T }>();
+  const groups = new Map<string, T[]>();
   for (const x of xs) {
     const k = key(x);
-    const c = canonicalJson(x);
-    rows.set(k + "\u0000" + c, { k, c, x });
+    const g = groups.get(k);
+    if (!g) groups.set(k, [x]);
+    // Content is compared only when ids collide (rare), never for every row.
+    else if (!g.some((y) => canonicalJson(y) === canonicalJson(x))) g.push(x);
   }
-  return [...rows.values()].sort((a, b) => cmp(a.k, b.k) || cmp(a.c, b.c)).map((r) => r.x);
+  const out: T[] = [];
+  for (const k of [...groups.keys()].sort(cmp)) {
+    const g = groups.get(k)!;
+    if (g.length > 1) g.sort((a, b) => cmp(canonicalJson(a), canonicalJson(b)));
+    out.push(...g);
+  }
+  return out;
 }
