@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { evidenceImportsDir, storeAt, type Store } from "@forge/core";
 import { compileScope, readScope } from "@forge/evidence";
-import { assess } from "@forge/kernel";
+import { assess, canonicalJson } from "@forge/kernel";
 import { checkClaimId } from "./claim_ids.js";
 import { exportRecords, type LineOutcome } from "./export_records.js";
 import { ciRun, HEAD, mergeRec, SIG } from "./_records.js";
@@ -64,4 +64,24 @@ test("exportRecords() imports the same run twice as one file", async (t) => {
   const out = await collect(store, [JSON.stringify(ciRun(R1)), JSON.stringify(ciRun(R1))]);
   t.deepEqual(out.map((o) => ("entry" in o ? o.entry.status : "?")), ["imported", "already_imported"]);
   t.is(readdirSync(evidenceImportsDir(store)).length, 1);
+});
+
+test("the same records exported in any order fold to byte-identical kernel state and assessment", async (t) => {
+  const runs = [
+    ciRun(R1), ciRun(R2, { databaseId: 2 }),
+    ciRun("33333333-3333-4333-8333-333333333333", { databaseId: 3, rerunOf: R1, steps: [{ name: "20-bad", outcome: "pass", exitCode: 0, durationMs: 3, signature: null }] }),
+    ciRun("44444444-4444-4444-8444-444444444444", { databaseId: 4, patchSha256: "d".repeat(64) }),
+    mergeRec(),
+  ].map((r) => JSON.stringify(r));
+  const fold = async (lines: string[]): Promise<string> => {
+    const store = tempStore();
+    await collect(store, lines);
+    const st = readScope(store, "default");
+    const c = compileScope(st);
+    return canonicalJson({ assess: assess(c), nodes: c.nodes.map((n) => [n.id, n.versions, n.trials.map((x) => x.trial_id)]), episodes: st.episodes.map((e) => e.episode_id), refs: st.evidence_refs.map((r) => r.ref_id) });
+  };
+  const forward = await fold(runs);
+  t.is(await fold([...runs].reverse()), forward);
+  t.is(await fold([runs[2]!, runs[0]!, runs[4]!, runs[3]!, runs[1]!]), forward);
+  t.true(forward.includes("flaky_retry"), "the rerun's pass after the first run's fail is flaky");
 });

@@ -5,10 +5,14 @@
  * its nodes without a belief. Only what the batch states exists; no joint
  * group is inferred.
  */
-import { canonicalJson } from "./canonical_json.js";
 import { CLAIM_KINDS, type ClaimVersion, DEFAULT_CONFIG, KERNEL_SCHEMA, type KernelConfig, type Relation, type Trial } from "./model.js";
+import { classifyTrials } from "./_classify.js";
+import { cmp } from "./cmp.js";
 import { supportCycles } from "./_cycles.js";
-import { isInvalid, validateClaim, validateRelation, validateTrial } from "./validate.js";
+import { uniqueRecords } from "./_unique.js";
+import { validateClaim, validateRelation, validateTrial } from "./validate.js";
+
+export { cmp };
 
 /** One support of a node: the relation and the claim it comes from. */
 export interface SupportMember {
@@ -88,9 +92,9 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
     return [];
   };
   // A claim version restated later (same id and content, another recorded_at) is the same version, first statement first.
-  const claims = unique(list("claims"), validateClaim, (c) => c.claim_version_id, "claim", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
-  const trials = unique(list("trials"), validateTrial, (t) => t.trial_id, "trial", markers);
-  const rels = unique(list("relations"), validateRelation, (r) => r.relation_id, "relation", markers);
+  const claims = uniqueRecords(list("claims"), validateClaim, (c) => c.claim_version_id, "claim", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
+  const trials = uniqueRecords(list("trials"), validateTrial, (t) => t.trial_id, "trial", markers);
+  const rels = uniqueRecords(list("relations"), validateRelation, (r) => r.relation_id, "relation", markers);
 
   // Claims: one node per claim id; versions must agree on the kind.
   const byClaim = new Map<string, ClaimVersion[]>();
@@ -173,73 +177,4 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
   return {
     config: cfg, nodes, index, relations, markers: [...markers].sort(cmp), infra_runs: infraRuns, infra_trials: infraTrials, flaky_trials: flaky,
   };
-}
-
-/** Plain string order (UTF-16 code units): every machine agrees. */
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// --- internal ---
-
-/** Validate records and drop duplicates: identical copies merge, conflicting ones are all dropped. */
-function unique<T>(
-  raw: unknown[], check: (v: unknown) => T | { invalid: string }, key: (t: T) => string, what: string, markers: Set<string>,
-  restated?: (a: T, b: T) => T,
-): T[] {
-  const seen = new Map<string, T>();
-  const conflicted = new Set<string>();
-  for (const v of raw) {
-    const r = check(v);
-    if (isInvalid(r as object)) {
-      const rid = (v as Record<string, unknown> | null)?.[`${what}_id`];
-      markers.add(`malformed_${what}:${typeof rid === "string" ? rid.slice(0, 80) : "(no id)"}:${(r as { invalid: string }).invalid}`);
-      continue;
-    }
-    const t = r as T;
-    const k = key(t);
-    const prev = seen.get(k);
-    if (prev === undefined) {
-      seen.set(k, t);
-    } else if (prev !== t && !conflicted.has(k) && canonicalJson(prev) !== canonicalJson(t)) {
-      if (restated && canonicalJson({ ...prev, recorded_at: "" }) === canonicalJson({ ...t, recorded_at: "" })) {
-        seen.set(k, restated(prev, t));
-      } else {
-        conflicted.add(k);
-        markers.add(`duplicate_id:${what}:${k}`);
-      }
-    }
-  }
-  const out: T[] = [];
-  for (const [k, t] of seen) if (!conflicted.has(k)) out.push(t);
-  return out;
-}
-
-/** Infrastructure runs (most trials failing at once) and flaky passes (a pass on a retry of a run that failed the claim). */
-function classifyTrials(nodes: CompiledNode[], cfg: KernelConfig): { infraRuns: string[]; infraTrials: Set<string>; flaky: Set<string> } {
-  const runs = new Map<string, { total: number; failed: number; trials: string[] }>();
-  const flaky = new Set<string>();
-  for (const n of nodes) {
-    const failedRuns = new Set<string>();
-    for (const t of n.trials) {
-      if (t.run_id === null) continue;
-      if (t.outcome === "fail") failedRuns.add(t.run_id);
-      if (t.outcome === "error") continue;
-      let r = runs.get(t.run_id);
-      if (!r) runs.set(t.run_id, (r = { total: 0, failed: 0, trials: [] }));
-      r.total++;
-      if (t.outcome === "fail") r.failed++;
-      r.trials.push(t.trial_id);
-    }
-    for (const t of n.trials) if (t.outcome === "pass" && t.retry_of !== null && failedRuns.has(t.retry_of)) flaky.add(t.trial_id);
-  }
-  const infraRuns: string[] = [];
-  const infraTrials = new Set<string>();
-  for (const [id, r] of runs) {
-    if (r.total >= cfg.infra_min_trials && r.failed * 1_000_000 >= cfg.infra_fail_micros * r.total) {
-      infraRuns.push(id);
-      for (const t of r.trials) infraTrials.add(t);
-    }
-  }
-  return { infraRuns: infraRuns.sort(cmp), infraTrials, flaky };
 }

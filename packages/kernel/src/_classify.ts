@@ -1,0 +1,33 @@
+/** Trial classes for compile(): infrastructure runs and flaky passes. */
+import type { CompiledNode } from "./compile.js";
+import { cmp } from "./cmp.js";
+import type { KernelConfig } from "./model.js";
+
+/** Infrastructure runs (most trials failing at once) and flaky passes (a pass on a retry of a run that failed the claim). */
+export function classifyTrials(nodes: CompiledNode[], cfg: KernelConfig): { infraRuns: string[]; infraTrials: Set<string>; flaky: Set<string> } {
+  const runs = new Map<string, { total: number; failed: number; trials: string[] }>();
+  const flaky = new Set<string>();
+  for (const n of nodes) {
+    const failedRuns = new Set<string>();
+    for (const t of n.trials) {
+      if (t.run_id === null) continue;
+      if (t.outcome === "fail") failedRuns.add(t.run_id);
+      if (t.outcome === "error") continue;
+      let r = runs.get(t.run_id);
+      if (!r) runs.set(t.run_id, (r = { total: 0, failed: 0, trials: [] }));
+      r.total++;
+      if (t.outcome === "fail") r.failed++;
+      r.trials.push(t.trial_id);
+    }
+    for (const t of n.trials) if (t.outcome === "pass" && t.retry_of !== null && failedRuns.has(t.retry_of)) flaky.add(t.trial_id);
+  }
+  const infraRuns: string[] = [];
+  const infraTrials = new Set<string>();
+  for (const [id, r] of runs) {
+    if (r.total >= cfg.infra_min_trials && r.failed * 1_000_000 >= cfg.infra_fail_micros * r.total) {
+      infraRuns.push(id);
+      for (const t of r.trials) infraTrials.add(t);
+    }
+  }
+  return { infraRuns: infraRuns.sort(cmp), infraTrials, flaky };
+}
