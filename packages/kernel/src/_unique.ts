@@ -13,9 +13,10 @@ export function uniqueRecords<T>(
 ): T[] {
   const seen = new Map<string, T>();
   const conflicted = new Set<string>();
-  for (const v of raw) {
+  for (let i = 0; i < raw.length; i++) {
+    const v = raw[i];
     const r = check(v);
-    if (isInvalid(r as object)) {
+    if ((r as { invalid?: unknown }).invalid !== undefined && isInvalid(r as object)) {
       const rid = (v as Record<string, unknown> | null)?.[`${what}_id`];
       markers.add(`malformed_${what}:${typeof rid === "string" ? rid.slice(0, 80) : "(no id)"}:${(r as { invalid: string }).invalid}`);
       continue;
