@@ -8,7 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { storeAt } from "@forge/core";
-import { BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importProjectionBatch, transformEnvelopeV3 } from "@forge/evidence";
+import { BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importProjectionBatch, type ImportRecord, transformEnvelopeV3 } from "@forge/evidence";
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
 
 /** What was generated. */
@@ -46,6 +46,7 @@ export function generateEvidence(dir: string, opts: { imports?: number; perImpor
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, ".forge"), { recursive: true });
   const store = storeAt(join(dir, ".forge"));
+  const records: ImportRecord[] = [];
   const failRate = Array.from({ length: per }, () => (r() < 0.2 ? r() * 0.5 : 0));
   for (let i = 0; i < imports; i++) {
     const tree = i % 10;
@@ -78,7 +79,7 @@ export function generateEvidence(dir: string, opts: { imports?: number; perImpor
       claim_strength: "observed", known_threats: [], promotion_state: null, receipts: [], supersedes_claim_version_id: null, episodes: [], aliases: [],
       evidence_refs: [{ ref_id: `ci-run:${run}`, kind: "ci-run", path: null, digest: null }],
     };
-    importProjectionBatch(store, transformEnvelopeV3(exportBundle(bundle, { name: "gen_evidence", version: "0" })), { now: () => new Date(at(i)) });
+    importProjectionBatch(store, transformEnvelopeV3(exportBundle(bundle, { name: "gen_evidence", version: "0" })), { now: () => new Date(at(i)), records });
   }
   const runRecord = join(dir, "run100.jsonl");
   writeFileSync(runRecord, JSON.stringify({

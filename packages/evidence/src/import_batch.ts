@@ -21,6 +21,12 @@ export interface ImportOptions {
   now?: () => Date;
   /** Kernel config for the degradation check. */
   config?: Partial<KernelConfig>;
+  /**
+   * The import log as the caller last read it (`readImportLog`), to import
+   * many batches without re-reading the log each time. This call keeps it
+   * current: a new import is inserted in fold order.
+   */
+  records?: ImportRecord[];
 }
 
 /**
@@ -31,7 +37,7 @@ export interface ImportOptions {
  */
 export function importProjectionBatch(store: Store, batch: unknown, opts: ImportOptions = {}): ImportLogEntry {
   const b = validateBatch(batch);
-  const log = readImportLog(store);
+  const log = opts.records ?? readImportLog(store);
   const prior = log.find((r) => r.batch_id === b.batch_id);
   if (prior) return entryOf(store, prior, "already_imported");
   const state = readScope(store, b.scope, { records: log });
@@ -72,10 +78,18 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportLog(store).find((r) => r.batch_id === b.batch_id) ?? rec, "already_imported");
     throw err;
   }
+  if (opts.records) insertInOrder(opts.records, rec);
   return entryOf(store, rec, "imported");
 }
 
 // --- internal ---
+
+/** Insert `rec` into a log sorted by (imported_at, batch_id). */
+function insertInOrder(log: ImportRecord[], rec: ImportRecord): void {
+  let i = log.length;
+  while (i > 0 && (cmp(log[i - 1]!.imported_at, rec.imported_at) || cmp(log[i - 1]!.batch_id, rec.batch_id)) > 0) i--;
+  log.splice(i, 0, rec);
+}
 
 /** Whether every added trial's episode is in `episodes` exactly as `trialEpisode()` gives it, and none is in the scope yet. */
 function derivable(added: KernelBatch, episodes: readonly Episode[], scope: readonly Episode[]): boolean {

@@ -7,6 +7,7 @@ import { exportBundle } from "./envelope.js";
 import { importProjectionBatch } from "./import_batch.js";
 import { claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth } from "./queries.js";
 import { readScope } from "./scope.js";
+import { readImportLog } from "./import_log.js";
 import { transformEnvelopeV3 } from "./transform_v3.js";
 import { claimV, NOW, PRODUCER, sampleBundle, supportsRel, tempStore, trialOf } from "./_fixture.js";
 
@@ -197,4 +198,15 @@ test("readScope() with episodes: false skips them but still counts them", (t) =>
   t.deepEqual(st.episodes, []);
   t.is(st.episode_count, 2);
   t.is(scopeHealth(st).total_episodes, 2);
+});
+
+test("importProjectionBatch() with the caller's log imports many batches without re-reading it, and keeps it current", (t) => {
+  const store = tempStore();
+  const records = readImportLog(store);
+  const a = importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records });
+  const b = importProjectionBatch(store, lane(sampleBundle({ bundle_id: "two", verification: { trials: [trialOf("run2:x", "c-test", "pass", "run2")], typed_diff: [] } })), { now: NOW, records });
+  t.deepEqual(records.map((r) => r.batch_id), readImportLog(store).map((r) => r.batch_id));
+  t.is(importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records }).status, "already_imported");
+  t.not(a.batch_id, b.batch_id);
+  t.is(b.counts.claim_versions, 0, "the in-memory log knew the claims were there");
 });

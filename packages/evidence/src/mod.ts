@@ -16,7 +16,7 @@ export {
 } from "./batch.js";
 export { transformEnvelopeV3 } from "./transform_v3.js";
 export { importProjectionBatch, type ImportOptions } from "./import_batch.js";
-export { IMPORT_SCHEMA, type ImportLogEntry } from "./import_log.js";
+export { IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
 export { PAYLOAD_MARKERS, readScope, type ReadScopeOptions, type ScopeState } from "./scope.js";
 export { trialEpisode } from "./trial_episode.js";
 export {

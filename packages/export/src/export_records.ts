@@ -7,7 +7,8 @@
  */
 import { isForgeError, readJsonLines, type Store } from "@forge/core";
 import {
-  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type Producer, transformEnvelopeV3,
+  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, readImportLog,
+  transformEnvelopeV3,
 } from "@forge/evidence";
 import { RecordError } from "./_check.js";
 import { actResultBundle } from "./act_result.js";
@@ -67,10 +68,10 @@ export function bundleOf(v: Record<string, unknown>, scope: string): EvidenceBun
  * Send one record through the lane.
  * @throws RecordError, InvalidBundleError, InvalidBatchError (nothing written)
  */
-export function exportRecord(store: Store, v: Record<string, unknown>, opts: ExportOptions): ImportLogEntry | { skip: string } {
+export function exportRecord(store: Store, v: Record<string, unknown>, opts: ExportOptions, records?: ImportRecord[]): ImportLogEntry | { skip: string } {
   const b = bundleOf(v, opts.scope);
   if ("skip" in b) return b;
-  return importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, opts.producer)), { now: opts.now });
+  return importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, opts.producer)), { now: opts.now, records });
 }
 
 /**
@@ -78,13 +79,16 @@ export function exportRecord(store: Store, v: Record<string, unknown>, opts: Exp
  * @param input JSON lines (e.g. stdin)
  */
 export async function* exportRecords(store: Store, input: AsyncIterable<Buffer | string>, opts: ExportOptions): AsyncGenerator<LineOutcome> {
+  // The log is read once, at the first record, and kept current in memory (a pipe of 100 runs must not re-read it 100 times).
+  let records: ImportRecord[] | undefined;
   for await (const l of readJsonLines(input)) {
     if (l.error) {
       yield { line: l.line, error: l.error.message };
       continue;
     }
     try {
-      const r = exportRecord(store, l.value, opts);
+      records ??= readImportLog(store);
+      const r = exportRecord(store, l.value, opts, records);
       yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
     } catch (err) {
       if (!(err instanceof RecordError) && !isForgeError(err)) throw err;
