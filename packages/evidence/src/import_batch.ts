@@ -7,7 +7,7 @@
  * returns the import-log entry.
  */
 import { existsSync } from "node:fs";
-import { atomicWrite, evidenceImportFile, formatTimestamp, type Store } from "@forge/core";
+import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
 import { canonicalJson, cmp, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
 import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
@@ -69,6 +69,8 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
     degraded: markers.size > 0, trials: added ? added.trials.length : 0, markers: [...markers].sort(cmp), kernel_payload: added,
     trial_episodes: derived ? "derived" : "stored", batch: stored,
   };
+  // SEC-02: the imports folder must resolve inside the store (a symlinked evidence/ pointing elsewhere is refused).
+  mkdirInside(store, evidenceImportsDir(store));
   const file = evidenceImportFile(store, b.batch_id);
   if (existsSync(file)) return entryOf(store, rec, "already_imported");
   try {

@@ -1,5 +1,6 @@
 import test from "ava";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { evidenceImportsDir } from "@forge/core";
 import { assess, compile, KERNEL_SCHEMA } from "@forge/kernel";
 import { BATCH_SCHEMA, sealBatch } from "./batch.js";
@@ -209,4 +210,12 @@ test("importProjectionBatch() with the caller's log imports many batches without
   t.is(importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records }).status, "already_imported");
   t.not(a.batch_id, b.batch_id);
   t.is(b.counts.claim_versions, 0, "the in-memory log knew the claims were there");
+});
+
+test("importProjectionBatch() refuses an evidence folder that is a symlink out of the store (SEC-02) and writes nothing", (t) => {
+  const store = tempStore();
+  const outside = tempStore().dir;
+  symlinkSync(outside, join(store.dir, "evidence"));
+  t.throws(() => importProjectionBatch(store, lane(sampleBundle()), { now: NOW }), { message: /evidence/ });
+  t.deepEqual(readdirSync(outside), []);
 });
