@@ -37,17 +37,19 @@ export function validateClaim(v: unknown): ClaimVersion | Invalid {
   if (typeof v.recorded_at !== "string" || !TS.test(v.recorded_at)) return { invalid: "recorded_at" };
   if (v.statement !== undefined && typeof v.statement !== "string") return { invalid: "statement" };
   if (!optStr(v.supersedes_claim_version_id)) return { invalid: "supersedes_claim_version_id" };
-  const subject: Record<string, string | null> = {};
-  if (v.subject !== undefined) {
-    if (!isRec(v.subject)) return { invalid: "subject" };
-    for (const [k, x] of Object.entries(v.subject)) {
-      if (x !== null && typeof x !== "string") return { invalid: `subject.${k}` };
-      subject[k] = x;
-    }
+  if (v.subject !== undefined && !isRec(v.subject)) return { invalid: "subject" };
+  const subj = (v.subject ?? {}) as Rec;
+  const keys = Object.keys(subj);
+  for (let i = 0; i < keys.length; i++) {
+    const x = subj[keys[i]!];
+    if (x !== null && typeof x !== "string") return { invalid: `subject.${keys[i]!}` };
   }
+  // Already in normal form: no copy (a fold checks every claim version of the scope).
+  if (v.subject !== undefined && typeof v.statement === "string" && v.supersedes_claim_version_id !== undefined) return v as unknown as ClaimVersion;
   return {
-    claim_id: v.claim_id, claim_version_id: v.claim_version_id, kind: v.kind, subject, statement: (v.statement as string | undefined) ?? "",
-    recorded_at: v.recorded_at, supersedes_claim_version_id: (v.supersedes_claim_version_id as string | null | undefined) ?? null,
+    claim_id: v.claim_id, claim_version_id: v.claim_version_id, kind: v.kind, subject: { ...(subj as Record<string, string | null>) },
+    statement: (v.statement as string | undefined) ?? "", recorded_at: v.recorded_at,
+    supersedes_claim_version_id: (v.supersedes_claim_version_id as string | null | undefined) ?? null,
   };
 }
 
