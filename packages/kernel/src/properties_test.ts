@@ -4,7 +4,7 @@
  * order independence, and the bounds of conservative and exactBounded.
  */
 import test from "ava";
-import { genBatch, int, rng, shuffle } from "./_gen.js";
+import { genBatch, int, rng, shuffle } from "./testing.js";
 import { assess } from "./assess.js";
 import { evaluate } from "./beliefs.js";
 import { canonicalJson } from "./canonical_json.js";

@@ -1,6 +1,8 @@
 /**
- * Test support: a seeded PRNG (mulberry32) and a generator of random kernel
- * batches, for the property tests. Not a test file (ava skips `_` files).
+ * @module
+ * Test support (the `@forge/kernel/testing` entry point, not part of the
+ * kernel's API): a seeded PRNG (mulberry32) and a generator of random kernel
+ * batches, for property tests here and in the packages that use the kernel.
  */
 import { type ClaimVersion, KERNEL_SCHEMA, type KernelBatch, type Relation, type Trial } from "./model.js";
 
