@@ -259,9 +259,13 @@ function sortNames(n: FolderNames): FolderNames {
   return n;
 }
 
-/** sha256 of the sorted names; NUL never occurs in a file name, so the text is unambiguous. */
+/**
+ * sha256 of the sorted names; NUL never occurs in a file name, so the text
+ * is unambiguous. Hashed as latin1 (no UTF-8 encoding pass): names it could
+ * confuse are not uuids, and only uuid names make lines.
+ */
 function digestOf(n: FolderNames): string {
-  return createHash("sha256").update(n.live.join("\0")).update("\0\0/\0\0").update(n.archive.join("\0")).digest("hex");
+  return createHash("sha256").update(n.live.join("\0"), "latin1").update("\0\0/\0\0").update(n.archive.join("\0"), "latin1").digest("hex");
 }
 
 /** A sorted copy with `name` inserted in place. */
