@@ -91,6 +91,7 @@ const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
  * payload is not checked here: a missing or bad payload degrades the
  * import, it does not refuse it.
  * @throws InvalidBatchError
+ * @example validateBatch({...batch, scope: "changed"}) // throws: batch_id does not match
  */
 export function validateBatch(v: unknown): ProjectionImportBatchV3 {
   const b = v as Record<string, unknown>;

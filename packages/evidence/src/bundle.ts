@@ -102,6 +102,7 @@ const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
  * Check a bundle strictly (its claims, trials and relations with the
  * kernel's validators).
  * @throws InvalidBundleError naming the first bad field
+ * @example validateBundle({...bundle, promotion_state: "promoted"}) // throws: promotion_state must be null
  */
 export function validateBundle(v: unknown): EvidenceBundle {
   const b = v as Record<string, unknown>;

@@ -38,6 +38,7 @@ export function exportBundle(bundle: unknown, producer: Producer): Envelope {
 /**
  * Check an envelope's schema and hash.
  * @throws ForgeError (E_INVALID_ENVELOPE) when it was altered or is not an envelope
+ * @example checkEnvelope(exportBundle(bundle, producer)) // the envelope, unchanged
  */
 export function checkEnvelope(env: unknown): Envelope {
   const e = env as Envelope;

@@ -9,7 +9,10 @@ export function contentSha256(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");
 }
 
-/** sha256 (hex) of a string, e.g. for deriving stable ids from their parts. */
+/**
+ * sha256 (hex) of a string, e.g. for deriving stable ids from their parts.
+ * @example sha256Hex("") // "e3b0c442…"
+ */
 export function sha256Hex(s: string): string {
   return createHash("sha256").update(s).digest("hex");
 }

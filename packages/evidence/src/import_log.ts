@@ -57,6 +57,7 @@ const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 /**
  * Every import in the store, in fold order.
  * @throws InvalidFileError for a file that is not an import record (never skipped silently)
+ * @example readImportLog(store).map((r) => r.batch_id)
  */
 export function readImportLog(store: Store): ImportRecord[] {
   const dir = evidenceImportsDir(store);
@@ -93,7 +94,10 @@ export function readImportLog(store: Store): ImportRecord[] {
   return out.sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
 }
 
-/** The episodes an import holds: the stored ones and, when derived, one per stored trial. */
+/**
+ * The episodes an import holds: the stored ones and, when derived, one per stored trial.
+ * @example episodesOf(record).length // stored episodes + one per stored trial
+ */
 export function episodesOf(rec: ImportRecord): Episode[] {
   if (rec.trial_episodes !== "derived" || !rec.kernel_payload) return rec.batch.episodes;
   return [...rec.batch.episodes, ...rec.kernel_payload.trials.map(trialEpisode)];
@@ -102,6 +106,7 @@ export function episodesOf(rec: ImportRecord): Episode[] {
 /**
  * The log entry of a stored import.
  * @param withPayload false: leave `kernel_payload_json` null (a fold has the payload already)
+ * @example entryOf(store, record, "imported").file // ".forge/evidence/imports/<batch_id>.json"
  */
 export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry["status"], withPayload = true): ImportLogEntry {
   const b = rec.batch;

@@ -24,39 +24,60 @@ export interface ScopeHealthSummary {
   last_import_at: string | null;
 }
 
-/** The latest import of a scope, or null when it has none. */
+/**
+ * The latest import of a scope, or null when it has none.
+ * @example latestImport(store, "default")?.batch_id
+ */
 export function latestImport(store: Store, scope: string): ImportLogEntry | null {
   const recs = readImportLog(store).filter((r) => r.batch.scope === scope);
   const last = recs[recs.length - 1];
   return last ? entryOf(store, last, "imported") : null;
 }
 
-/** Every import of a scope (or of all scopes), in fold order. */
+/**
+ * Every import of a scope (or of all scopes), in fold order.
+ * @example listImports(store).length
+ */
 export function listImports(store: Store, scope?: string): ImportLogEntry[] {
   return readImportLog(store).filter((r) => scope === undefined || r.batch.scope === scope).map((r) => entryOf(store, r, "imported"));
 }
 
-/** A scope's claim versions, sorted by version id. */
+/**
+ * A scope's claim versions, sorted by version id.
+ * @example claimVersions(store, "default").map((c) => c.claim_id)
+ */
 export function claimVersions(store: Store, scope: string): ProjectionClaimVersion[] {
   return readScope(store, scope).claim_versions;
 }
 
-/** A scope's relation versions, sorted by id. */
+/**
+ * A scope's relation versions, sorted by id.
+ * @example relationVersions(store, "default").map((r) => [r.from, r.to])
+ */
 export function relationVersions(store: Store, scope: string): ProjectionRelationVersion[] {
   return readScope(store, scope).relation_versions;
 }
 
-/** A scope's episodes (trials and other events), sorted by id. */
+/**
+ * A scope's episodes (trials and other events), sorted by id.
+ * @example episodes(store, "default").filter((e) => e.kind === "merge")
+ */
 export function episodes(store: Store, scope: string): Episode[] {
   return readScope(store, scope).episodes;
 }
 
-/** A scope's evidence refs, sorted by id. */
+/**
+ * A scope's evidence refs, sorted by id.
+ * @example evidenceRefs(store, "default").map((r) => r.path)
+ */
 export function evidenceRefs(store: Store, scope: string): EvidenceRef[] {
   return readScope(store, scope).evidence_refs;
 }
 
-/** The folded kernel payload of a scope, compiled. */
+/**
+ * The folded kernel payload of a scope, compiled.
+ * @example assess(compileScope(readScope(store, "default")))
+ */
 export function compileScope(state: ScopeState, config: Partial<KernelConfig> = {}): Compiled {
   return compile(state.kernel, config);
 }
@@ -64,6 +85,7 @@ export function compileScope(state: ScopeState, config: Partial<KernelConfig> = 
 /**
  * Scope health counts from a folded scope.
  * @param assessment the kernel's report (default: compiled and assessed here)
+ * @example scopeHealth(readScope(store, "default")).syndrome_count
  */
 export function scopeHealth(state: ScopeState, config: Partial<KernelConfig> = {}, assessment?: Assessment): ScopeHealthSummary {
   const compiled = assessment ? undefined : compileScope(state, config);

@@ -78,7 +78,10 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
   return st;
 }
 
-/** A kernel payload's lists, or null when it is not JSON of the kernel schema. */
+/**
+ * A kernel payload's lists, or null when it is not JSON of the kernel schema.
+ * @example parsePayload("{not json") // null
+ */
 export function parsePayload(json: string): KernelBatch | null {
   let k: unknown;
   try {

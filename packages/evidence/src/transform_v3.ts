@@ -17,6 +17,7 @@ import { trialEpisode } from "./trial_episode.js";
 /**
  * Project a sealed bundle into an import batch.
  * @throws ForgeError when the envelope was altered
+ * @example importProjectionBatch(store, transformEnvelopeV3(exportBundle(bundle, producer)))
  */
 export function transformEnvelopeV3(envelope: unknown): ProjectionImportBatchV3 {
   const env = checkEnvelope(envelope);

@@ -96,6 +96,6 @@ test("loopResultBundle() refuses a bad criterion id naming the field", (t) => {
   t.throws(() => loopResultBundle(loop({ criteria: [{ criterion_id: "x", status: "verified" }] }), "s"), { message: "field 'criteria[0].criterion_id': expected cr-<8 hex>" });
 });
 
-test("the same CI run gives the same bundle bytes", (t) => {
+test("mergeBundle() gives the same bundle bytes for the same record", (t) => {
   t.is(canonicalJson(exportBundle(mergeBundle(parseMergeRecord(mergeRec()), "s"), P)), canonicalJson(exportBundle(mergeBundle(parseMergeRecord(mergeRec()), "s"), P)));
 });

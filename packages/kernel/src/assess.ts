@@ -48,6 +48,7 @@ export interface Assessment {
  * Report on a compiled graph.
  * @param scheduled defaults to `schedule(compiled)`
  * @param beliefs defaults to `evaluate(compiled, scheduled)`
+ * @example assess(compile(batch)).syndromes // [{signature, trials: 2, claims: [...]}]
  */
 export function assess(compiled: Compiled, scheduled: Scheduled = schedule(compiled), beliefs: Beliefs = evaluate(compiled, scheduled)): Assessment {
   const thr = compiled.config.fragile_threshold_micros;

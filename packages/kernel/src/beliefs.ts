@@ -32,6 +32,7 @@ const NONE: Removed = new Set();
 /**
  * Count a node's trials.
  * @param removed trial ids to leave out
+ * @example trialStats(compiled.index.get("a")!, compiled) // {n: 2, s: 2, f: 0, flaky: 0, errors: 1, infra: 0}
  */
 export function trialStats(node: CompiledNode, compiled: Compiled, removed: Removed = NONE): TrialStats {
   const st: TrialStats = { n: 0, s: 0, f: 0, flaky: 0, errors: 0, infra: 0 };
@@ -55,7 +56,10 @@ export function betaMeanMicros(s: number, n: number): number {
   return Math.floor(((s + 1) * MICROS) / (n + 2));
 }
 
-/** a × b in micros, rounded down. */
+/**
+ * a × b in micros, rounded down.
+ * @example mulMicros(500_000, 500_000) // 250000
+ */
 export function mulMicros(a: number, b: number): number {
   return Math.floor((a * b) / MICROS);
 }
@@ -64,6 +68,7 @@ export function mulMicros(a: number, b: number): number {
  * One node's belief from its trials or from its supporters' beliefs.
  * @param get a supporter's belief
  * @param removed relation and trial ids to leave out
+ * @example nodeBelief(node, compiled, (id) => beliefs.get(id) ?? null)
  */
 export function nodeBelief(node: CompiledNode, compiled: Compiled, get: (id: string) => number | null, removed: Removed = NONE): number | null {
   if (node.cyclic || node.mode === "none") return null;
@@ -105,6 +110,7 @@ export interface EvaluateOptions {
  * the dirty nodes and what they feed are recomputed (deltaParity checks
  * that this equals a full evaluation).
  * @returns beliefs for every node, null for blocked ones
+ * @example evaluate(c, schedule(c)).get("a") // 750000 after two passes
  */
 export function evaluate(compiled: Compiled, scheduled: Scheduled, opts: EvaluateOptions = {}): Beliefs {
   const out: Beliefs = new Map();

@@ -55,7 +55,10 @@ export function validateClaim(v: unknown): ClaimVersion | Invalid {
 
 const TRIAL_OPTIONAL = ["signature", "env_fingerprint", "receipt_ref", "run_id", "retry_of"];
 
-/** Check one trial. */
+/**
+ * Check one trial.
+ * @example validateTrial({trial_id: "t", claim_id: "a", outcome: "maybe", duration_ms: 1, recorded_at: "…"}) // {invalid: "outcome"}
+ */
 export function validateTrial(v: unknown): Trial | Invalid {
   if (!isRec(v)) return { invalid: "not an object" };
   if (!id(v.trial_id)) return { invalid: "trial_id" };
@@ -80,7 +83,10 @@ export function validateTrial(v: unknown): Trial | Invalid {
   };
 }
 
-/** Check one relation. */
+/**
+ * Check one relation.
+ * @example validateRelation({relation_id: "r", kind: "supports", from: "a", to: "x", recorded_at: "2026-01-01T00:00:00Z"}).group // null
+ */
 export function validateRelation(v: unknown): Relation | Invalid {
   if (!isRec(v)) return { invalid: "not an object" };
   if (!id(v.relation_id)) return { invalid: "relation_id" };
@@ -92,7 +98,10 @@ export function validateRelation(v: unknown): Relation | Invalid {
   return { relation_id: v.relation_id, kind: v.kind as RelationKind, from: v.from, to: v.to, group: (v.group as string | null | undefined) ?? null, recorded_at: v.recorded_at };
 }
 
-/** Whether a check result is a refusal. */
+/**
+ * Whether a check result is a refusal.
+ * @example isInvalid(validateTrial(null)) // true
+ */
 export function isInvalid(v: object): v is Invalid {
   return "invalid" in v;
 }

@@ -21,7 +21,10 @@ export interface RefutationAssessment extends OracleHead {
   examined: number;
 }
 
-/** The direct supports of a node: its trial ids (trial-based) or its support relation ids (derived), sorted. */
+/**
+ * The direct supports of a node: its trial ids (trial-based) or its support relation ids (derived), sorted.
+ * @example directSupports(compiled, "x") // ["a>x", "b>x"]
+ */
 export function directSupports(compiled: Compiled, target: string): string[] {
   const n = compiled.index.get(target);
   if (!n) return [];
@@ -32,6 +35,7 @@ export function directSupports(compiled: Compiled, target: string): string[] {
 /**
  * Try removing each direct support of `target`.
  * @param opts `max_supports` (default config.max_supports)
+ * @example causalRefuter(compiled, "x").flips // [{removed: "a>x", belief_micros: …}]
  */
 export function causalRefuter(compiled: Compiled, target: string, opts: { max_supports?: number; scheduled?: Scheduled } = {}): RefutationAssessment {
   const limit = opts.max_supports ?? compiled.config.max_supports;

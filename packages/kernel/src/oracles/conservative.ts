@@ -41,6 +41,7 @@ export function wilsonLowerMicros(s: number, n: number): number {
 /**
  * Lower bounds for every node, in schedule order.
  * @param opts `max_nodes` (default config.max_trials); refuses above it
+ * @example conservative(compiled).nodes.find((n) => n.id === "x")!.lower_micros
  */
 export function conservative(compiled: Compiled, opts: { max_nodes?: number; scheduled?: Scheduled; beliefs?: Beliefs } = {}): ConservativeAssessment {
   const limit = opts.max_nodes ?? compiled.config.max_trials;

@@ -22,7 +22,10 @@ export interface ParityAssessment extends OracleHead {
 
 type Rec = Record<string, unknown>;
 
-/** `base` with `delta`'s records appended (arrays concatenated). */
+/**
+ * `base` with `delta`'s records appended (arrays concatenated).
+ * @example mergeBatches(base, {trials: [t]}) // base with t appended
+ */
 export function mergeBatches(base: unknown, delta: unknown): unknown {
   const b = (base ?? {}) as Rec;
   const d = (delta ?? {}) as Rec;

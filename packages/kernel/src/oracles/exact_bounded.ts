@@ -25,6 +25,7 @@ export interface ExactAssessment extends OracleHead {
 /**
  * Exact belief of `target` by enumeration, if its cone has at most `max_leaves` leaves.
  * @param opts `max_leaves` (default: config.exact_max_leaves)
+ * @example exactBounded(compiled, "x").exact_micros // 703125 for a ∧ (b ∨ c) at 3/4 each
  */
 export function exactBounded(compiled: Compiled, target: string, opts: { max_leaves?: number; scheduled?: Scheduled } = {}): ExactAssessment {
   const limit = opts.max_leaves ?? compiled.config.exact_max_leaves;

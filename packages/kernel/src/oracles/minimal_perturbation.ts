@@ -34,6 +34,7 @@ export interface PerturbationAssessment extends OracleHead {
 /**
  * Find a smallest flipping set for `target`.
  * @param opts `max_removed_nodes`, `max_evaluations` (defaults from config)
+ * @example minimalPerturbation(compiled, "a").removed // ["bad"]: without that failed trial the check clears 0.9
  */
 export function minimalPerturbation(
   compiled: Compiled, target: string, opts: { max_removed_nodes?: number; max_evaluations?: number; scheduled?: Scheduled } = {},

@@ -17,7 +17,10 @@ export interface OracleHead {
   refused: string | null;
 }
 
-/** The verdict the refuters flip: the belief clears the fragile threshold. */
+/**
+ * The verdict the refuters flip: the belief clears the fragile threshold.
+ * @example holds(900_000, 900_000) // true
+ */
 export function holds(belief: number | null, threshold: number): boolean {
   return belief !== null && belief >= threshold;
 }

@@ -20,6 +20,7 @@ export interface ReplayAssessment extends OracleHead {
 /**
  * Replay `batch` as of `cutoff` (RFC 3339 UTC; null = +∞).
  * @param config kernel config; `max_trials` bounds the trials replayed
+ * @example temporalReplay(batch, null).beliefs // the current beliefs
  */
 export function temporalReplay(batch: unknown, cutoff: string | null, config: Partial<KernelConfig> = {}): ReplayAssessment {
   const b = (batch !== null && typeof batch === "object" ? batch : {}) as Record<string, unknown>;
