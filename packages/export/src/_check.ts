@@ -1,6 +1,4 @@
 /** Field checks for input records: each throws a RecordError naming the field. */
-import { UsageError } from "@forge/core";
-
 /** An input record that breaks its schema (exit 1 for the batch; the line is named by the caller). */
 export class RecordError extends Error {
   readonly field: string;
@@ -82,8 +80,3 @@ export function strings(o: Rec, k: string, prefix = ""): string[] {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const SHA1_OR_256 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export const SHA256 = /^[0-9a-f]{64}$/;
-
-/** A usage problem with the command line itself (exit 2). */
-export function usage(msg: string): never {
-  throw new UsageError(msg);
-}

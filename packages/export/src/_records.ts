@@ -2,7 +2,7 @@
 
 export const HEAD = "a".repeat(40);
 export const ENV = "e".repeat(64);
-export const PATCH = "p".replace("p", "b").repeat(64);
+export const PATCH = "b".repeat(64);
 export const SIG = "sig-v1:0123456789abcdef0123456789abcdef";
 
 /** A completed CI run with a passing and a failing step. */
