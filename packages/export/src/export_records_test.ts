@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -84,4 +84,12 @@ test("the same records exported in any order fold to byte-identical kernel state
   t.is(await fold([...runs].reverse()), forward);
   t.is(await fold([runs[2]!, runs[0]!, runs[4]!, runs[3]!, runs[1]!]), forward);
   t.true(forward.includes("flaky_retry"), "the rerun's pass after the first run's fail is flaky");
+});
+
+test("exportRecords() stops at a corrupt import log instead of blaming each record", async (t) => {
+  const store = tempStore();
+  await collect(store, [JSON.stringify(ciRun(R1))]);
+  const [f] = readdirSync(evidenceImportsDir(store));
+  writeFileSync(join(evidenceImportsDir(store), f!), "{");
+  await t.throwsAsync(collect(store, [JSON.stringify(ciRun(R2))]), { message: /evidence\/imports\/[0-9a-f]{64}\.json: not JSON/ });
 });
