@@ -219,3 +219,23 @@ test("importProjectionBatch() refuses an evidence folder that is a symlink out o
   t.throws(() => importProjectionBatch(store, lane(sampleBundle()), { now: NOW }), { message: /evidence/ });
   t.deepEqual(readdirSync(outside), []);
 });
+
+test("imports made apart (two clones) that restate one claim fold to one row per claim version and no kernel conflict", (t) => {
+  const one = tempStore();
+  const two = tempStore();
+  importProjectionBatch(one, lane(sampleBundle()), { now: NOW });
+  const later = sampleBundle({
+    bundle_id: "ci:run2", created_at: "2026-11-30T02:30:00Z",
+    claims: sampleBundle().claims.map((c) => ({ ...c, recorded_at: "2026-11-30T02:30:00Z" })),
+    verification: { trials: [trialOf("run2:test", "c-test", "pass", "run2")], typed_diff: [] },
+  });
+  importProjectionBatch(two, lane(later), { now: () => new Date("2026-11-30T03:30:00Z") });
+  for (const f of readdirSync(evidenceImportsDir(two))) writeFileSync(join(evidenceImportsDir(one), f), readFileSync(join(evidenceImportsDir(two), f)));
+  const st = readScope(one, "default");
+  t.is(st.claim_versions.length, 3);
+  t.is(st.claim_versions.find((c) => c.claim_id === "c-test")!.recorded_at, "2026-11-30T02:00:00Z", "the first statement in fold order");
+  t.is(st.relation_versions.length, 2);
+  const k = compileScope(st);
+  t.deepEqual(k.markers, []);
+  t.is(k.index.get("c-test")!.trials.length, 2);
+});

@@ -4,7 +4,7 @@
  * whose payload was missing or malformed contribute nothing.
  */
 import type { Store } from "@forge/core";
-import { cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kernel";
+import { canonicalJson, cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kernel";
 import type { ProjectionClaimVersion, ProjectionRelationVersion } from "./batch.js";
 import type { Alias, Episode, EvidenceRef } from "./bundle.js";
 import { entryOf, episodesOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
@@ -69,11 +69,13 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
     push(st.kernel.trials, k.trials);
     push(st.kernel.relations, k.relations);
   }
-  st.claim_versions.sort((a, b) => cmp(a.claim_version_id, b.claim_version_id));
-  st.relation_versions.sort((a, b) => cmp(a.relation_id, b.relation_id));
-  st.episodes.sort((a, b) => cmp(a.episode_id, b.episode_id));
-  st.aliases.sort((a, b) => cmp(a.alias, b.alias) || cmp(a.claim_id, b.claim_id));
-  st.evidence_refs.sort((a, b) => cmp(a.ref_id, b.ref_id));
+  // Imports made apart (two clones, two processes) can both hold a row; the fold keeps it once, first in fold order.
+  // A claim version restated elsewhere (another bundle, a later time) is the same version.
+  st.claim_versions = rows(st.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c);
+  st.relation_versions = rows(st.relation_versions, (r) => r.relation_id);
+  st.episodes = rows(st.episodes, (e) => e.episode_id);
+  st.aliases = rows(st.aliases, (a) => `${a.alias}\u0000${a.claim_id}`);
+  st.evidence_refs = rows(st.evidence_refs, (r) => r.ref_id);
   st.markers = [...markers].sort(cmp);
   return st;
 }
@@ -97,6 +99,22 @@ export function parsePayload(json: string): KernelBatch | null {
   const relations = list(o.relations);
   if (!claims || !trials || !relations) return null;
   return { schema_version: KERNEL_SCHEMA, claims, trials, relations } as KernelBatch;
+}
+
+/** Sorted by key (stable: fold order among equal keys); a row equal in content to an earlier one of its key is dropped. */
+function rows<T>(xs: T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
+  const keyed = xs.map((x) => ({ k: key(x), x }));
+  keyed.sort((a, b) => cmp(a.k, b.k));
+  const out: T[] = [];
+  let run: Array<{ k: string; x: T }> = [];
+  for (const r of keyed) {
+    if (run.length > 0 && run[0]!.k !== r.k) run = [];
+    // Content is compared only when keys collide (rare), never for every row.
+    if (run.some((p) => canonicalJson(content(p.x)) === canonicalJson(content(r.x)))) continue;
+    run.push(r);
+    out.push(r.x);
+  }
+  return out;
 }
 
 function push<T>(to: T[], from: readonly T[] | undefined): void {
