@@ -100,6 +100,16 @@ export function mergeFile(store: Store, id: string): string {
   return join(mergesDir(store), `${id}.md`);
 }
 
+/** `merges/imports/`: one `<id>.md` record per `forge-merge import` that brought something in or met a conflict. */
+export function importsDir(store: Store): string {
+  return join(store.dir, "merges", "imports");
+}
+
+/** One import record: `merges/imports/<id>.md`. */
+export function importFile(store: Store, id: string): string {
+  return join(importsDir(store), `${id}.md`);
+}
+
 /** `labels.md`, the label definitions. */
 export function labelsFile(store: Store): string {
   return join(store.dir, "labels.md");
