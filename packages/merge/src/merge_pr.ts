@@ -1,0 +1,217 @@
+/**
+ * `forge-merge <pr>`: the merge ritual (DESIGN §1.7, seeds M6). Check the
+ * patch's paths, refuse a patch that landed already (SEC-08), apply it in
+ * a fresh disposable worktree at the base's tip (SEC-05), commit there with
+ * hooks off (SEC-06), run CI on that commit, and only on green move the
+ * base; then mark the PR merged, close its issues and write the record.
+ * A conflict or red CI stops with a record and the base unchanged.
+ */
+import { randomUUID } from "node:crypto";
+import { realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
+  MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
+  validate, displayPath, type LoadedEntity, type Store,
+} from "@forge/core";
+import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
+import { advanceBase, checkLive } from "./_checkout.js";
+import { conflictFiles } from "./_conflicts.js";
+import { findLanded } from "./_landed.js";
+import { checkPatchPaths } from "./_patch_paths.js";
+import { patchId } from "./_patch_id.js";
+import { firstLine, withWorktree } from "./_worktree.js";
+
+/** Options of `forge-merge <pr>`. */
+export interface MergeOptions {
+  /** A PR number, id or id prefix. */
+  ref: string;
+}
+
+/** The world a merge runs in (injectable for tests). */
+export interface MergeContext {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  runCi?: RunCi;
+  now?: () => string;
+  newId?: () => string;
+}
+
+/** The outcome of `forge-merge <pr>`: one JSON line. */
+export interface MergeResult {
+  verdict: "merged" | "conflict" | "ci-failed" | "already-merged";
+  pr: { number: number; id: string };
+  base: string;
+  /** The new tip of the base (merged only). */
+  commit: string | null;
+  /** What happened to the live checkout: "updated" (HEAD is the base), "ref-only", or "untouched". */
+  checkout: "updated" | "ref-only" | "untouched";
+  conflicts: string[];
+  failedStep: string | null;
+  /** The merge record written (null when none was). */
+  record: string | null;
+  /** For already-merged: the record and PR that landed this patch, and what matched. */
+  landed: { record: string; pr: string; by: string } | null;
+  closedIssues: Array<{ number: number | null; id: string }>;
+  patchSha256: string;
+  patchId: string | null;
+}
+
+/**
+ * Merge a PR.
+ * @returns the outcome; `verdict !== "merged"` means exit 1
+ * @throws UsageError for a bad ref; NotFoundError; ConflictError when the PR is
+ *   closed or the live checkout is unsafe to advance; ForgeError (E_UNSAFE_PATCH)
+ *   for a patch naming a dangerous path — in every throw case nothing was changed
+ */
+export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<MergeResult> {
+  const env = ctx.env as NodeJS.ProcessEnv;
+  const now = ctx.now ?? (() => formatTimestamp());
+  const newId = ctx.newId ?? randomUUID;
+  const store = openStore({ cwd: ctx.cwd, env: ctx.env });
+  const top = await topLevel(store, env);
+  const order = await entityOrder(store, PRS, PR);
+  const r = resolveRef(order, opts.ref, "pull request", order.errors);
+  const pr = await loadEntity(store, PRS, PR, r.ref);
+  const number = r.number;
+  const base = pr.data.baseRefName as string;
+  const sha256 = pr.data.patchSha256 as string;
+  const result = (verdict: MergeResult["verdict"], more: Partial<MergeResult> = {}): MergeResult => ({
+    verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null, record: null,
+    landed: null, closedIssues: [], patchSha256: sha256, patchId: null, ...more,
+  });
+  if (pr.data.state === "closed") throw new ConflictError(`pull request #${number} is closed; reopen it to merge it`);
+  const patch = readPatch(store, pr);
+  checkPatchPaths(patch.toString("latin1"));
+  const pid = await patchId(patch, top, env);
+  const landed = await findLanded(store, sha256, pid);
+  if (landed || pr.data.state === "merged") {
+    const l = landed ? { record: landed.record, pr: landed.pr, by: landed.by } : null;
+    return result("already-merged", { patchId: pid, landed: l, commit: landed?.commit ?? null });
+  }
+  await checkBranchName(top, base, env);
+  const old = await branchTip(top, base, env);
+  const live = await checkLive(top, store, base, env);
+  const author = await currentAuthor(ctx.env, ctx.cwd);
+  const run = ctx.runCi ?? defaultRunCi;
+
+  const attempt = await withWorktree(top, old, env, async (dir, tmp) => {
+    const file = join(tmp, "patch.diff");
+    writeFileSync(file, patch);
+    const check = await git(["apply", "--check", "--index", file], { cwd: dir, env });
+    if (check.code !== 0) {
+      const files = conflictFiles(check.stderr);
+      if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${firstLine(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
+      return { kind: "conflict" as const, files };
+    }
+    const applied = await git(["apply", "--index", file], { cwd: dir, env });
+    if (applied.code !== 0) throw new ForgeError(`git apply failed: ${firstLine(applied.stderr)}`, "E_GIT", 1);
+    const commitEnv = await identity(top, env, pr, patch, author);
+    const msg = `${pr.data.title as string}\n\nMerges PR #${number} (${pr.ref.id})`;
+    const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
+    if (c.code !== 0) throw new ForgeError(`git commit failed: ${firstLine(c.stderr || c.stdout)}`, "E_GIT", 1);
+    const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
+    const ci = await run(dir, { store, top, headSha: head, patchSha256: sha256, pr: { id: pr.ref.id } });
+    return { kind: "ci" as const, head, ci };
+  });
+
+  const createdAt = now();
+  const recordId = newId();
+  const rec = { id: recordId, pr: pr.ref.id, patchSha256: sha256, patchId: pid ?? undefined, baseRefName: base, createdAt, resolved: [] as string[] };
+  if (attempt.kind === "conflict") {
+    const n = attempt.files.length;
+    writeRecord(store, { ...rec, verdict: "conflict", conflicts: attempt.files },
+      `\`git apply --check\` failed on ${n} file${n === 1 ? "" : "s"} against ${base} at ${old.slice(0, 12)}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
+    return result("conflict", { conflicts: attempt.files, record: recordId, patchId: pid });
+  }
+  if (attempt.ci.verdict !== "pass") {
+    const step = attempt.ci.failedStep ?? undefined;
+    writeRecord(store, { ...rec, verdict: "ci-failed", failedStep: step, conflicts: [] },
+      `CI ${attempt.ci.verdict === "fail" ? "failed" : `ended ${attempt.ci.verdict}`}${step ? ` at step \`${step}\`` : ""} on the merge of this patch into ${base} at ${old.slice(0, 12)}; ${base} was not changed.\n`);
+    return result("ci-failed", { failedStep: attempt.ci.failedStep, record: recordId, patchId: pid });
+  }
+  const checkout = await advanceBase(top, base, old, attempt.head, live, `forge-merge: PR #${number}`, env);
+  writeRecord(store, { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
+    `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); CI passed.\n`);
+  updateEntity(PR, pr, (d) => {
+    d.state = "merged";
+    d.mergedAt = createdAt;
+  });
+  const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
+  return result("merged", { commit: attempt.head, checkout, record: recordId, closedIssues, patchId: pid });
+}
+
+// --- internal ---
+
+/** Validate and write a merge record (exclusive create: records are never rewritten). */
+function writeRecord(store: Store, data: Record<string, unknown>, body: string): void {
+  const path = mergeFile(store, data.id as string);
+  const v = validate(MERGE_RECORD, data, displayPath(store, path));
+  atomicWrite(path, formatFrontmatter(toFrontmatter(MERGE_RECORD, v.data), body), { exclusive: true });
+}
+
+/** Close the open issues a merged PR references; the ones closed, with their numbers. */
+async function closeIssues(store: Store, ids: string[], at: string): Promise<Array<{ number: number | null; id: string }>> {
+  if (ids.length === 0) return [];
+  const order = await entityOrder(store, ISSUES, ISSUE);
+  const out: Array<{ number: number | null; id: string }> = [];
+  for (const id of ids) {
+    const i = order.entries.findIndex((e) => e.ref.id === id);
+    if (i < 0) continue; // an issue this clone does not have: nothing to close here
+    const issue = await loadEntity(store, ISSUES, ISSUE, order.entries[i]!.ref);
+    if (issue.data.state !== "open") continue;
+    updateIssue(issue, (d) => {
+      d.state = "closed";
+      d.closedAt = at;
+    });
+    out.push({ number: i + 1, id });
+  }
+  return out;
+}
+
+/**
+ * The commit's environment: author = the PR's author (email from the
+ * patch's first `From:` header, else `<author>@forge.invalid`); committer =
+ * git's identity, else the merger at forge.invalid.
+ */
+async function identity(top: string, env: NodeJS.ProcessEnv, pr: LoadedEntity, patch: Buffer, merger: string): Promise<NodeJS.ProcessEnv> {
+  const name = pr.data.author as string;
+  const out: NodeJS.ProcessEnv = { ...env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: fromEmail(patch) ?? `${localPart(name)}@forge.invalid` };
+  const ident = await git(["var", "GIT_COMMITTER_IDENT"], { cwd: top, env });
+  if (ident.code !== 0) {
+    out.GIT_COMMITTER_NAME = merger;
+    out.GIT_COMMITTER_EMAIL = `${localPart(merger)}@forge.invalid`;
+  }
+  return out;
+}
+
+/** The email of the patch's first `From:` header, if it has a plain one. */
+export function fromEmail(patch: Buffer): string | null {
+  const head = patch.subarray(0, 64 * 1024).toString("utf8");
+  const m = /^From: .*<([^<>\s]+@[^<>\s]+)>\s*$/m.exec(head.split("\n\n")[0] ?? "");
+  return m && m[1]!.length <= 254 ? m[1]! : null;
+}
+
+function localPart(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || "unknown";
+}
+
+/** The repository's top level holding the store. */
+async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
+  const r = await git(["rev-parse", "--show-toplevel"], { cwd: store.root, env });
+  if (r.code !== 0) throw new ForgeError("not in a git repository (a merge needs one)", "E_NO_GIT", 1);
+  return realpathSync(r.stdout.trim());
+}
+
+async function checkBranchName(top: string, base: string, env: NodeJS.ProcessEnv): Promise<void> {
+  // eslint-disable-next-line no-control-regex
+  const bad = base.startsWith("-") || /[\x00-\x1f\x7f]/.test(base) || (await git(["check-ref-format", "--branch", base], { cwd: top, env })).code !== 0;
+  if (bad) throw new UsageError(`the PR's base '${base.slice(0, 60)}' is not a branch name`);
+}
+
+async function branchTip(top: string, base: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const r = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${base}^{commit}`], { cwd: top, env });
+  const sha = r.stdout.trim();
+  if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new NotFoundError(`no base branch '${base.slice(0, 60)}' in this repository`);
+  return sha;
+}

@@ -1,0 +1,50 @@
+import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
+import { UsageError } from "@forge/core";
+import { mergePr, type MergeResult } from "./merge_pr.js";
+
+/**
+ * The human line for stderr (the JSON line is the contract; this is porcelain).
+ * @example formatMerge({verdict: "conflict", conflicts: ["a.txt"], …}) // "pull request #2 conflicts with main: a.txt (record 1234abcd)"
+ */
+export function formatMerge(r: MergeResult, tick = ""): string {
+  const pr = `pull request #${r.pr.number}`;
+  const rec = r.record ? ` (record ${r.record.slice(0, 8)})` : "";
+  switch (r.verdict) {
+    case "merged": {
+      const issues = r.closedIssues.length ? `; closed ${r.closedIssues.map((i) => (i.number ? `#${i.number}` : i.id.slice(0, 8))).join(" ")}` : "";
+      const co = r.checkout === "updated" ? "checkout updated" : `only the ref moved; the checkout is not on ${r.base}`;
+      return `${tick}Merged ${pr} into ${r.base} at ${r.commit!.slice(0, 12)} (${co})${issues}${rec}`;
+    }
+    case "conflict":
+      return `${pr} conflicts with ${r.base}: ${r.conflicts.join(" ")}${rec}; ${r.base} unchanged`;
+    case "ci-failed":
+      return `${pr}: CI failed${r.failedStep ? ` at step ${r.failedStep}` : ""}${rec}; ${r.base} unchanged`;
+    case "already-merged": {
+      const by = r.landed ? ` by record ${r.landed.record.slice(0, 8)} (pull request ${r.landed.pr.slice(0, 8)}, same ${r.landed.by})` : "";
+      return `${pr} is already merged${by}; nothing was changed`;
+    }
+  }
+}
+
+/** The JSON line: keys sorted, like every forge record. */
+export function mergeJson(r: MergeResult): Record<string, unknown> {
+  const o = r as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+}
+
+export default defineCommand({
+  meta: { name: "pr", description: "Merge a PR: check, apply in a worktree, CI, advance base" },
+  args: {
+    ref: { type: "positional", required: true, valueHint: "pr" },
+    json: { type: "boolean", description: "one JSON line" },
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const ref = args.ref as string;
+    if (ref === "-") throw new UsageError("forge-merge takes one PR ref (stdin is not read)");
+    const r = await mergePr({ cwd: ctx.io.cwd, env: ctx.io.env }, { ref });
+    const tick = r.verdict === "merged" && useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
+    ctx.io.stderr.write(r.verdict === "merged" ? `${formatMerge(r, tick)}\n` : `${ctx.prog}: ${formatMerge(r)}\n`);
+    if (args.json) await emit(ctx.io, ctx.out, [mergeJson(r)], { json: { fields: null } });
+    return r.verdict === "merged" ? 0 : 1;
+  },
+});
