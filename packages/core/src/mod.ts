@@ -11,7 +11,7 @@ export {
   archiveDir, cacheDir, ciEnvFile, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
   milestonesFile, openStore, patchFile, storeAt, type KindLayout, type Store,
 } from "./store/store.js";
-export { CI_RUNS, ciStepsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
+export { CI_RUNS, ciStepsDir, evidenceImportsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
