@@ -1,0 +1,121 @@
+/**
+ * A run's record: `summary.md` (frontmatter + a table for a reader) and
+ * the gh-shaped JSON of `forge-ci list/view --json` (gh `run` fields plus
+ * forge's: the tree, the fingerprint, the steps).
+ */
+import type { StepResult } from "./step.js";
+
+/** One step in a run's JSON. */
+export interface StepJson {
+  name: string;
+  outcome: StepResult["outcome"];
+  exitCode: number | null;
+  durationMs: number;
+  signature: string | null;
+}
+
+/** A run as `--json` prints it (keys sorted, as gh prints them). */
+export interface CiRunJson {
+  completedAt: string | null;
+  conclusion: string;
+  createdAt: string;
+  databaseId: number;
+  displayTitle: string;
+  envSha256: string;
+  event: "pull_request" | "manual";
+  headSha: string;
+  id: string;
+  name: string;
+  number: number;
+  patchSha256: string | null;
+  pr: { id: string; number: number | null } | null;
+  rerunOf: string | null;
+  runner: string;
+  startedAt: string;
+  status: string;
+  steps: StepJson[];
+  updatedAt: string;
+  verdict: string;
+}
+
+/** Every `--json` field of a run. */
+export const RUN_FIELDS: readonly string[] = [
+  "completedAt", "conclusion", "createdAt", "databaseId", "displayTitle", "envSha256", "event", "headSha", "id", "name", "number",
+  "patchSha256", "pr", "rerunOf", "runner", "startedAt", "status", "steps", "updatedAt", "verdict",
+];
+
+/**
+ * The JSON of a run's validated frontmatter.
+ * @param d the summary's known fields
+ * @param number the run's derived number
+ * @param prNumber the number of the run's PR, when known
+ */
+export function runToJson(d: Record<string, unknown>, number: number, prNumber: number | null): CiRunJson {
+  const steps = (d.steps as Record<string, unknown>[]).map((s) => ({
+    name: s.name as string,
+    outcome: s.outcome as StepResult["outcome"],
+    exitCode: (s.exitCode as number | undefined) ?? null,
+    durationMs: s.durationMs as number,
+    signature: (s.signature as string | undefined) ?? null,
+  }));
+  const createdAt = d.createdAt as string;
+  const completedAt = (d.completedAt as string | undefined) ?? null;
+  return {
+    completedAt,
+    conclusion: (d.conclusion as string | undefined) ?? "",
+    createdAt,
+    databaseId: number,
+    displayTitle: (d.title as string | undefined) ?? "ci",
+    envSha256: d.envSha256 as string,
+    event: d.pr ? "pull_request" : "manual",
+    headSha: d.headSha as string,
+    id: d.id as string,
+    name: "ci",
+    number,
+    patchSha256: (d.patchSha256 as string | undefined) ?? null,
+    pr: d.pr ? { id: d.pr as string, number: prNumber } : null,
+    rerunOf: (d.rerunOf as string | undefined) ?? null,
+    runner: d.runner as string,
+    startedAt: createdAt,
+    status: d.status as string,
+    steps,
+    updatedAt: completedAt ?? createdAt,
+    verdict: d.verdict as string,
+  };
+}
+
+/** The verdict and gh's conclusion of finished steps. */
+export function verdictOf(steps: readonly StepResult[], cancelled: boolean): { verdict: "pass" | "fail" | "cancelled"; conclusion: "success" | "failure" | "cancelled" | "timed_out" } {
+  if (cancelled || steps.some((s) => s.outcome === "cancelled")) return { verdict: "cancelled", conclusion: "cancelled" };
+  if (steps.some((s) => s.outcome === "fail")) return { verdict: "fail", conclusion: "failure" };
+  if (steps.some((s) => s.outcome === "timeout")) return { verdict: "fail", conclusion: "timed_out" };
+  return { verdict: "pass", conclusion: "success" };
+}
+
+/** The steps as stored in `summary.md` (no nulls: absent fields). */
+export function storedSteps(steps: readonly StepResult[]): Record<string, unknown>[] {
+  return steps.map((s) => {
+    const o: Record<string, unknown> = { name: s.name };
+    if (s.exitCode !== null) o.exitCode = s.exitCode;
+    o.durationMs = s.durationMs;
+    o.outcome = s.outcome;
+    if (s.signature) o.signature = s.signature;
+    return o;
+  });
+}
+
+/**
+ * The body of `summary.md`: the steps as a table, the verdict, and each
+ * failure's masked log tail under its signature.
+ */
+export function summaryBody(steps: readonly StepResult[], verdict: string): string {
+  if (verdict === "running") return "running\n";
+  const rows = steps.map((s) => `| ${s.name} | ${s.outcome} | ${s.exitCode ?? ""} | ${s.outcome === "skipped" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`} |`);
+  const failed = steps.find((s) => s.outcome === "fail" || s.outcome === "timeout" || s.outcome === "cancelled");
+  let out = `| step | outcome | exit | duration |\n| --- | --- | --- | --- |\n${rows.join("\n")}${rows.length ? "\n" : ""}\nverdict: ${verdict}${failed ? ` (${failed.name})` : ""}\n`;
+  for (const s of steps) {
+    if (!s.signature) continue;
+    out += `\n${s.name} ${s.signature}:\n\n${(s.signatureText ?? []).map((l) => `    ${l}`).join("\n")}\n`;
+  }
+  return out;
+}

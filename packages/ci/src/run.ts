@@ -1,0 +1,120 @@
+import { availableParallelism } from "node:os";
+import { isForgeError, readJsonLines, readPatch, refOfRecord, UsageError, git, ForgeError } from "@forge/core";
+import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
+import pLimit from "p-limit";
+import { readCiEnv } from "./posture.js";
+import type { CiRunJson } from "./record.js";
+import { checkDocker, headCommit, runStepsIn } from "./run_steps.js";
+import { JSON_FLAGS, jsonRequest, repoTop, runRender, Runs, stepLine } from "./_shared.js";
+import { withTree } from "./tree.js";
+
+/** Options of `forge-ci run`. */
+export interface RunOptions {
+  /** A PR ref, `-` for PRs as JSON lines on stdin, or undefined: HEAD. */
+  ref?: string;
+  docker: boolean;
+  continueOnError: boolean;
+  /** How many runs at once (stdin batches). */
+  jobs: number;
+}
+
+/** One thing to run: a tree and what it is for. */
+interface Target {
+  label: string;
+  headSha: string;
+  patch: Buffer | null;
+  patchSha256: string | null;
+  pr: { id: string } | null;
+  title?: string;
+}
+
+/**
+ * Run CI: on HEAD's commit (no ref), or for each PR on the tip of its
+ * base with its patch applied, each in its own disposable worktree, up to
+ * `jobs` at once. Results come in input order.
+ * @returns the runs, and how many refs could not be run
+ */
+export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number }): AsyncGenerator<CiRunJson> {
+  const runs = new Runs(ctx.io);
+  const top = await repoTop(ctx.io.cwd);
+  const docker = opts.docker || readCiEnv(runs.store).settings.runner === "docker";
+  if (docker) await checkDocker(top, ctx.io.env);
+  const one = async (t: Target): Promise<CiRunJson> =>
+    withTree(top, t.headSha, t.patch, (dir) =>
+      runStepsIn(dir, {
+        store: runs.store, top, headSha: t.headSha, patchSha256: t.patchSha256, patch: t.patch, pr: t.pr, title: t.title,
+        docker: opts.docker, continueOnError: opts.continueOnError, env: ctx.io.env,
+        progress: (_id, s) => ctx.io.stderr.write(stepLine(ctx.io, t.label, s)),
+      }),
+    );
+  if (opts.ref === undefined) {
+    yield await one({ label: "", headSha: await headCommit(top), patch: null, patchSha256: null, pr: null });
+    return;
+  }
+  if (opts.ref !== "-") {
+    yield await one(await prTarget(runs, top, opts.ref, ""));
+    return;
+  }
+  const limit = pLimit(opts.jobs);
+  const pending: Promise<CiRunJson | Error>[] = [];
+  for await (const line of readJsonLines(ctx.io.stdin as AsyncIterable<Buffer>)) {
+    const job = async (): Promise<CiRunJson> => {
+      if (line.error) throw line.error;
+      return one(await prTarget(runs, top, refOfRecord(line.value, line.line), ""));
+    };
+    pending.push(limit(job).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+  }
+  for (const p of pending) {
+    const r = await p;
+    if (r instanceof Error) {
+      if (!isForgeError(r)) throw r;
+      batch.failed++;
+      ctx.io.stderr.write(`${ctx.prog}: ${oneLine(r.message)}\n`);
+    } else yield r;
+  }
+}
+
+/** A PR's target: the tip of its base branch and its patch. */
+async function prTarget(runs: Runs, top: string, ref: string, label: string): Promise<Target> {
+  const { pr, number } = await runs.pr(ref);
+  const base = pr.data.baseRefName as string;
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${base}^{commit}`], { cwd: top });
+  if (r.code !== 0) throw new ForgeError(`pull request #${number}: no base branch '${base.slice(0, 60)}'`, "E_NO_BASE", 1);
+  const patch = readPatch(runs.store, pr);
+  return { label: label || `#${number} `, headSha: r.stdout.trim(), patch, patchSha256: pr.data.patchSha256 as string, pr: { id: pr.ref.id }, title: pr.data.title as string };
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad --jobs
+ */
+export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOptions {
+  const raw = (args.jobs as string | undefined) ?? env.FORGE_CI_JOBS ?? String(availableParallelism());
+  if (!/^[1-9][0-9]{0,3}$/.test(raw)) throw new UsageError(`invalid jobs '${raw.slice(0, 20)}' (a positive integer)`);
+  return { ref: args.ref as string | undefined, docker: args.docker === true, continueOnError: args["continue-on-error"] === true, jobs: Number(raw) };
+}
+
+export default defineCommand({
+  meta: { name: "run", description: "Run the CI steps (on HEAD, or on a PR's patch)" },
+  args: {
+    ref: { type: "positional", valueHint: "pr|-" },
+    docker: { type: "boolean", description: "run in ci.env's image" },
+    "continue-on-error": { type: "boolean", description: "run every step" },
+    jobs: { type: "string", alias: "j", description: "runs at once (cores)" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const opts = parseRunOptions(args, ctx.io.env);
+    const req = jsonRequest(args);
+    const batch = { failed: 0 };
+    let red = 0;
+    const records = (async function* () {
+      for await (const r of runCi(ctx, opts, batch)) {
+        if (r.verdict !== "pass") red++;
+        yield r;
+      }
+    })();
+    await emit(ctx.io, ctx.out, records, runRender(args, req, opts.ref !== undefined && opts.ref !== "-"));
+    return batch.failed || red ? 1 : 0;
+  },
+});

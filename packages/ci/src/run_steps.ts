@@ -1,0 +1,213 @@
+/**
+ * `runStepsIn`: run the CI steps in a prepared folder and record the run.
+ * The step files are copied into the run's folder first (`bin/`), and what
+ * runs is that copy: the fingerprint covers exactly what ran, and `rerun`
+ * can run the same steps again. Steps run one after another; the first
+ * failure stops the run (later steps `skipped`) unless `continueOnError`.
+ */
+import { randomUUID } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, loadEntity, mkdirInside,
+  PR, PRS, saveFile, updateEntity, type Store,
+} from "@forge/core";
+import { registerRun } from "./active.js";
+import { posture, stepEnv, type Posture } from "./posture.js";
+import { runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
+import { startStep, type RunningStep, type StepResult } from "./step.js";
+
+/** What to run, and on what. */
+export interface StepsRequest {
+  store: Store;
+  /** The top of the live checkout (where `docker` and `git` run). */
+  top: string;
+  /** The commit the tree starts from. */
+  headSha: string;
+  /** The sha256 of the patch applied on it, if any. */
+  patchSha256?: string | null;
+  /** The patch's bytes, kept with the run for `rerun`. */
+  patch?: Uint8Array | null;
+  /** The PR the run is for: its `ci` verdict follows the run. */
+  pr?: { id: string } | null;
+  /** The PR's title, shown as the run's title. */
+  title?: string;
+  /** `--docker`: run in `ci.env`'s image whatever `runner` says. */
+  docker?: boolean;
+  /** Run every step even after a failure. */
+  continueOnError?: boolean;
+  /** Run the step files of this folder (a run's `bin/`) instead of `.forge/ci/steps/`. */
+  stepsFrom?: string;
+  /** The run this one reruns. */
+  rerunOf?: string;
+  /** The caller's environment, handed to the steps (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** One line per finished step (for stderr). */
+  progress?: (runId: string, step: StepResult) => void;
+}
+
+/** A run's folder and files. */
+export function runPaths(store: Store, id: string): { dir: string; summary: string; bin: string; logs: string; patch: string; cancel: string } {
+  const dir = entityDir(store, CI_RUNS, id);
+  return { dir, summary: join(dir, "summary.md"), bin: join(dir, "bin"), logs: join(dir, "steps"), patch: join(dir, "patch.diff"), cancel: join(dir, "cancel") };
+}
+
+/**
+ * Check that `docker` can run containers, before anything is written.
+ * @throws ForgeError (exit 1) when there is no engine
+ */
+export async function checkDocker(top: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { execFile } = await import("node:child_process");
+  const problem = await new Promise<string | undefined>((resolve) => {
+    execFile("docker", ["info", "--format", "{{.ServerVersion}}"], { cwd: top, env, timeout: 20_000 }, (err, _out, stderr) => {
+      if (!err) return resolve(undefined);
+      const e = err as NodeJS.ErrnoException;
+      resolve(e.code === "ENOENT" ? "docker is not installed" : (String(stderr).trim().split("\n").pop() ?? "").slice(0, 160) || "docker info failed");
+    });
+  });
+  if (problem) throw new ForgeError(`runner docker: no Docker engine (${problem}); nothing was run`, "E_NO_DOCKER", 1);
+}
+
+/**
+ * Run the steps in `dir` and record the run under `.forge/ci/runs/<id>/`.
+ * A failing, timed-out or cancelled step is an outcome, never an error.
+ * @param dir the tree to run in (a disposable worktree)
+ * @throws ForgeError before anything is written: bad `ci.env`, a step that is not a file, no Docker engine
+ */
+export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJson> {
+  const { store } = req;
+  const env = req.env ?? process.env;
+  const stepsDir = req.stepsFrom ?? ciStepsDir(store);
+  const p = posture(store, stepsDir, displayPath(store, stepsDir), req.docker ?? false);
+  if (p.runner === "docker") await checkDocker(req.top, env);
+  const id = randomUUID();
+  const paths = runPaths(store, id);
+  const createdAt = formatTimestamp();
+  const data: Record<string, unknown> = {
+    id, status: "in_progress", verdict: "running", headSha: req.headSha, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
+  };
+  if (req.patchSha256) data.patchSha256 = req.patchSha256;
+  if (req.pr) data.pr = req.pr.id;
+  if (req.title) data.title = req.title;
+  if (req.rerunOf) data.rerunOf = req.rerunOf;
+  createRunDir(store, paths, p, data, req.patch ?? null);
+  await setPrVerdict(store, req, "running");
+
+  let cancelled = false;
+  let current: RunningStep | undefined;
+  const started: RunningStep[] = [];
+  const unregister = registerRun(id, paths.cancel, () => {
+    cancelled = true;
+    current?.cancel();
+  });
+  const results: StepResult[] = [];
+  try {
+    let stop = false;
+    for (const s of p.steps) {
+      if (stop || cancelled || existsSync(paths.cancel)) {
+        cancelled ||= !stop && existsSync(paths.cancel);
+        results.push({ name: s.name, outcome: "skipped", exitCode: null, durationMs: 0 });
+        continue;
+      }
+      current = startStep({
+        name: s.name,
+        argv: stepArgv(p, paths, dir, s.name, id),
+        cwd: dir,
+        env: stepEnv(env, p.settings, id, s.name),
+        log: join(paths.logs, `${s.name}.log`),
+        timeout: p.settings.timeout,
+        onKill: p.runner === "docker" ? () => void dockerKill(req.top, env, containerName(id, s.name)) : undefined,
+        tree: dir,
+      });
+      started.push(current);
+      const r = await current.done;
+      current = undefined;
+      results.push(r);
+      req.progress?.(id, r);
+      if (r.outcome !== "pass" && !req.continueOnError) stop = true;
+    }
+  } finally {
+    // Background jobs a step left behind die with the run (no orphans).
+    for (const s of started) s.reap();
+    unregister();
+  }
+  const { verdict, conclusion } = verdictOf(results, cancelled);
+  delete data.pid;
+  Object.assign(data, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
+  saveFile(CI_RUN, paths.summary, data, {}, summaryBody(results, verdict));
+  await setPrVerdict(store, req, verdict);
+  return runToJson(data, await runNumber(store, id, createdAt), req.pr ? await prNumber(store, req.pr.id) : null);
+}
+
+/** The derived number of a PR, or null when it is gone. */
+async function prNumber(store: Store, id: string): Promise<number | null> {
+  const i = (await entityOrder(store, PRS, PR)).entries.findIndex((e) => e.ref.id === id);
+  return i < 0 ? null : i + 1;
+}
+
+/** The derived number of a run. */
+export async function runNumber(store: Store, id: string, createdAt: string): Promise<number> {
+  return (await entityOrder(store, CI_RUNS, CI_RUN)).rankOf(createdAt, id) + 1;
+}
+
+/**
+ * Make the run's folder whole in one rename: summary (in progress), the
+ * step files (`bin/`, modes kept), the patch, an empty `steps/` for logs.
+ */
+function createRunDir(store: Store, paths: ReturnType<typeof runPaths>, p: Posture, data: Record<string, unknown>, patch: Uint8Array | null): void {
+  const runs = kindDir(store, CI_RUNS);
+  mkdirInside(store, runs);
+  const tmp = mkdtempSync(join(runs, ".tmp-"));
+  mkdirSync(join(tmp, "bin"));
+  mkdirSync(join(tmp, "steps"));
+  for (const s of p.steps) {
+    const f = join(tmp, "bin", s.name);
+    writeFileSync(f, s.bytes, { mode: s.mode });
+    chmodSync(f, s.mode);
+  }
+  if (patch) writeFileSync(join(tmp, "patch.diff"), patch);
+  saveFile(CI_RUN, join(tmp, "summary.md"), data, {}, summaryBody([], "running"));
+  renameSync(tmp, paths.dir);
+}
+
+/** The argv of a step: the copied file, or `docker run` of it in the image. */
+function stepArgv(p: Posture, paths: ReturnType<typeof runPaths>, dir: string, name: string, id: string): string[] {
+  if (p.runner === "local") return [join(paths.bin, name)];
+  const env = { ...p.settings.env, FORGE_CI_RUN: id, FORGE_CI_STEP: name };
+  return [
+    "docker", "run", "--rm", "--init", "--name", containerName(id, name), "-v", `${dir}:/work`, "-w", "/work", "-v", `${paths.bin}:/forge-ci/steps:ro`,
+    ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]), p.settings.image!, `/forge-ci/steps/${name}`,
+  ];
+}
+
+/** A container's name: unique per run and step. */
+function containerName(id: string, step: string): string {
+  return `forge-ci-${id.slice(0, 8)}-${step}`;
+}
+
+async function dockerKill(top: string, env: NodeJS.ProcessEnv, name: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    import("node:child_process").then(({ execFile }) => execFile("docker", ["kill", name], { cwd: top, env, timeout: 20_000 }, () => resolve()), () => resolve());
+  });
+}
+
+/**
+ * The PR's `ci` follows the run, unless the PR has a new patch since (a
+ * verdict belongs to one patch).
+ */
+export async function setPrVerdict(store: Store, req: Pick<StepsRequest, "pr" | "patchSha256">, verdict: string): Promise<void> {
+  if (!req.pr) return;
+  let pr = await loadEntity(store, PRS, PR, { id: req.pr.id, archived: false }).catch(() => undefined);
+  if (!pr || (req.patchSha256 && pr.data.patchSha256 !== req.patchSha256)) return;
+  pr = updateEntity(PR, pr, (d) => {
+    d.ci = verdict;
+  });
+}
+
+/** The commit HEAD points at in `cwd`. */
+export async function headCommit(cwd: string): Promise<string> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd });
+  const sha = r.stdout.trim();
+  if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new ForgeError("no commit to run on (HEAD has none yet)", "E_NO_HEAD", 1);
+  return sha;
+}
