@@ -111,7 +111,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
     if (c.code !== 0) throw new ForgeError(`git commit failed: ${firstLine(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
-    const ci = await run(dir, { store, top, headSha: head, patchSha256: sha256, pr: { id: pr.ref.id } });
+    const ci = await run(dir, { store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env });
     return { kind: "ci" as const, head, ci };
   });
 
@@ -133,7 +133,8 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const checkout = await advanceBase(top, base, old, attempt.head, live, `forge-merge: PR #${number}`, env);
   writeRecord(store, { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
     `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); CI passed.\n`);
-  updateEntity(PR, pr, (d) => {
+  // Reloaded: the CI run has just set the PR's `ci`.
+  updateEntity(PR, await loadEntity(store, PRS, PR, pr.ref), (d) => {
     d.state = "merged";
     d.mergedAt = createdAt;
   });
