@@ -1,0 +1,27 @@
+import test from "ava";
+import { withVerb } from "./mod.js";
+import { fromEmail } from "./merge_pr.js";
+
+test("withVerb() turns a leading ref into the pr verb", (t) => {
+  t.deepEqual(withVerb(["12", "--json"]), ["pr", "12", "--json"]);
+  t.deepEqual(withVerb(["#3"]), ["pr", "#3"]);
+  t.deepEqual(withVerb(["-"]), ["pr", "-"]);
+});
+
+test("withVerb() leaves verbs, flags and nothing alone", (t) => {
+  t.deepEqual(withVerb(["import", "x"]), ["import", "x"]);
+  t.deepEqual(withVerb(["pr", "1"]), ["pr", "1"]);
+  t.deepEqual(withVerb(["-h"]), ["-h"]);
+  t.deepEqual(withVerb(["--version"]), ["--version"]);
+  t.deepEqual(withVerb([]), []);
+});
+
+test("fromEmail() reads the first From: header's address", (t) => {
+  t.is(fromEmail(Buffer.from("From 0123 Mon Sep 17 00:00:00 2001\nFrom: Bob B <bob@example.com>\nSubject: x\n\nbody\nFrom: Eve <eve@evil>\n")), "bob@example.com");
+});
+
+test("fromEmail() is null without a header, or with an address that has spaces or brackets", (t) => {
+  t.is(fromEmail(Buffer.from("diff --git a/x b/x\n")), null);
+  t.is(fromEmail(Buffer.from("From: Bob <bob @x>\n\n")), null);
+  t.is(fromEmail(Buffer.from("Subject: x\n\nFrom: Bob <bob@x.org>\n")), null);
+});
