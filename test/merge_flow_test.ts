@@ -73,7 +73,7 @@ interface MergeJson {
 async function merge(dir: string, ref: string, env?: Record<string, string>): Promise<Ran & { json: MergeJson | undefined }> {
   const r = await run("forge-merge", [ref, "--json"], { cwd: dir, env });
   const lines = jsonl(r.stdout);
-  return { ...r, json: lines[0] as MergeJson | undefined };
+  return { ...r, json: lines[0] as unknown as MergeJson | undefined };
 }
 
 function rev(dir: string, ref: string): string {
@@ -136,7 +136,7 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   t.deepEqual(j.conflicts, []);
   t.deepEqual(j.closedIssues, [{ number: 1, id: issueId }]);
   // The base advanced by exactly one commit whose parent is the old tip, and the checkout has it.
-  t.is(rev(dir, "main"), j.commit);
+  t.is(rev(dir, "main"), j.commit!);
   t.is(rev(dir, "main^"), old);
   t.is(readFileSync(join(dir, "a.txt"), "utf8"), A.replace("2\n", "TWO\n"));
   t.is(git(dir, ["status", "--porcelain", "--", ".", ":(exclude).forge"]), "");
@@ -162,7 +162,7 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   const again = await merge(dir, "1");
   t.is(again.code, 1);
   t.is(again.json!.verdict, "already-merged");
-  t.is(again.json!.landed!.record, j.record);
+  t.is(again.json!.landed!.record, j.record!);
   t.is(again.json!.landed!.pr, prId);
   t.regex(again.stderr, /already merged/);
   t.deepEqual(snapshot(dir), before);
