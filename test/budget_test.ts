@@ -72,6 +72,7 @@ const NOUN_VERBS: Record<string, string[]> = {
   milestone: ["list", "create", "edit", "close", "reopen"],
   wiki: ["get", "put", "list"],
   release: ["create", "list", "view", "verify"],
+  merge: ["pr", "import"],
 };
 for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
   HELP.push({ argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` }, { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` });
@@ -167,6 +168,11 @@ const ERRORS: ErrorCase[] = [
   { name: "a bad PR state", argv: ["forge-pr", "list", "-s", "weird"], code: 2, prog: "forge-pr list", has: ["open|closed|merged|all"] },
   { name: "a review without a kind", argv: ["forge-pr", "review", "1"], code: 2, prog: "forge-pr review" },
   { name: "a head branch with no commit", argv: ["forge-pr", "create", "-t", "x", "-H", "main"], code: 1, prog: "forge-pr create" },
+  { name: "an unknown flag", argv: ["forge-merge", "1", "--bogus"], code: 2, prog: "forge-merge pr", has: ["--bogus"] },
+  { name: "a malformed PR ref", argv: ["forge-merge", "frob"], code: 2, prog: "forge-merge pr", has: ["frob"] },
+  { name: "an unknown PR number", argv: ["forge-merge", "9"], code: 1, prog: "forge-merge pr", has: ["#9"] },
+  { name: "a missing source to import", argv: ["forge-merge", "import"], code: 2, prog: "forge-merge import", has: ["missing"] },
+  { name: "not being in a store (merge)", argv: ["forge-merge", "1"], code: 1, prog: "forge-merge pr", has: ["forge init"], where: "nostore" },
   { name: "not being in a store (pr list)", argv: ["forge-pr", "list"], code: 1, prog: "forge-pr list", has: ["forge init"], where: "nostore" },
 ];
 
