@@ -72,6 +72,7 @@ const NOUN_VERBS: Record<string, string[]> = {
   milestone: ["list", "create", "edit", "close", "reopen"],
   wiki: ["get", "put", "list"],
   release: ["create", "list", "view", "verify"],
+  ci: ["run", "list", "view", "log", "rerun", "cancel"],
   merge: ["pr", "import"],
 };
 for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {

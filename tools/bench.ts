@@ -10,51 +10,18 @@
  * `--prs N` (2000), `--pages N` (500), `--only TEXT` (cases whose name contains TEXT).
  * Writes `.bench/results.json`.
  */
-import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStore, type GenSummary } from "./gen_store.js";
 import { generateWiki, type WikiSummary } from "./gen_wiki.js";
+import { median, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
+import { stepOverhead } from "./bench_ci.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
 const BIN = join(ROOT, "bin");
-
-/** One command to time. */
-interface Cmd {
-  label: string;
-  argv: string[];
-  cwd: string;
-  /** Checked once on the first run; returns a problem or undefined. */
-  check?: (stdout: string) => string | undefined;
-}
-
-/** A subject against its baseline. */
-interface Case {
-  name: string;
-  subject: Cmd;
-  baseline: Cmd;
-  /** `ms`: the subject's median must be ≤ max; `ratio`: subject/baseline ≤ max. */
-  target: { kind: "ms" | "ratio"; max: number };
-  note?: string;
-}
-
-/** A measured case, as written to results.json. */
-interface Result {
-  case: string;
-  subject: string;
-  baseline: string;
-  medianMs: number;
-  baselineMedianMs: number;
-  ratio: number;
-  target: string;
-  pass: boolean;
-  note?: string;
-  samplesMs: number[];
-  baselineSamplesMs: number[];
-}
 
 function option(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -69,41 +36,21 @@ const PAGES = Number(option("pages", "500"));
 const ONLY = option("only", "");
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "bench", NO_COLOR: "1", LANG: "C.UTF-8" };
 
-/** Run once; returns milliseconds. Throws on a non-zero exit or any stderr. */
-function time(cmd: Cmd, check: boolean): number {
-  const t0 = performance.now();
-  const r = spawnSync(cmd.argv[0]!, cmd.argv.slice(1), {
-    cwd: cmd.cwd, env: ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30,
-  });
-  const ms = performance.now() - t0;
-  if (r.error) throw r.error;
-  if (r.status !== 0 || r.stderr !== "") throw new Error(`${cmd.label}: exit ${r.status}, stderr: ${r.stderr.split("\n")[0]}`);
-  const problem = check && cmd.check ? cmd.check(r.stdout) : undefined;
-  if (problem) throw new Error(`${cmd.label}: ${problem}`);
-  return ms;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 function measure(c: Case): Result {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < WARMUP; i++) {
-    time(c.baseline, i === 0);
-    time(c.subject, i === 0);
+    time(c.baseline, i === 0, ENV);
+    time(c.subject, i === 0, ENV);
   }
   for (let i = 0; i < RUNS; i++) {
     // ABBA: alternate which goes first so neither always follows the other.
     if (i % 2 === 0) {
-      a.push(time(c.baseline, false));
-      b.push(time(c.subject, false));
+      a.push(time(c.baseline, false, ENV));
+      b.push(time(c.subject, false, ENV));
     } else {
-      b.push(time(c.subject, false));
-      a.push(time(c.baseline, false));
+      b.push(time(c.subject, false, ENV));
+      a.push(time(c.baseline, false, ENV));
     }
   }
   const med = median(b);
@@ -115,10 +62,6 @@ function measure(c: Case): Result {
     case: c.name, subject: c.subject.label, baseline: c.baseline.label, medianMs: round(med), baselineMedianMs: round(base),
     ratio: Math.round(ratio * 100) / 100, target, pass, note: c.note, samplesMs: b.map(round), baselineSamplesMs: a.map(round),
   };
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }
 
 /** A fresh generated store under .bench/ (regenerated every run: `create` grows it). */
@@ -230,6 +173,16 @@ for (const c of [...cases(big, small, wiki), ...prCases(prStore)]) {
   } catch (err) {
     aborted.push({ case: c.name, error: (err as Error).message });
     process.stderr.write(`  ${c.name}: ABORTED: ${(err as Error).message}\n`);
+  }
+}
+if (!ONLY || "ci overhead per step".includes(ONLY)) {
+  try {
+    const r = stepOverhead(BENCH, BIN, ENV, RUNS, WARMUP);
+    results.push(r);
+    process.stderr.write(`  ${r.case}: ${r.medianMs} ms\n`);
+  } catch (err) {
+    aborted.push({ case: "ci overhead per step", error: (err as Error).message });
+    process.stderr.write(`  ci overhead per step: ABORTED: ${(err as Error).message}\n`);
   }
 }
 const load = loadavg()[0]!.toFixed(1);

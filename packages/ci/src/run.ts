@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
-import { isForgeError, readJsonLines, readPatch, refOfRecord, UsageError, git, ForgeError } from "@forge/core";
+import { ciStepsDir, displayPath, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError, git, ForgeError } from "@forge/core";
 import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
-import { readCiEnv } from "./posture.js";
+import { posture } from "./posture.js";
 import type { CiRunJson } from "./record.js";
 import { checkDocker, headCommit, runStepsIn } from "./run_steps.js";
 import { JSON_FLAGS, jsonRequest, repoTop, runRender, Runs, stepLine } from "./_shared.js";
@@ -37,8 +37,9 @@ interface Target {
 export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number }): AsyncGenerator<CiRunJson> {
   const runs = new Runs(ctx.io);
   const top = await repoTop(ctx.io.cwd);
-  const docker = opts.docker || readCiEnv(runs.store).settings.runner === "docker";
-  if (docker) await checkDocker(top, ctx.io.env);
+  // Check the posture once, before anything runs: ci.env, the steps, the image, the engine.
+  const stepsDir = ciStepsDir(runs.store);
+  if (posture(runs.store, stepsDir, displayPath(runs.store, stepsDir), opts.docker).runner === "docker") await checkDocker(top, ctx.io.env);
   const one = async (t: Target): Promise<CiRunJson> =>
     withTree(top, t.headSha, t.patch, (dir) =>
       runStepsIn(dir, {

@@ -5,11 +5,10 @@
  * can run the same steps again. Steps run one after another; the first
  * failure stops the run (later steps `skipped`) unless `continueOnError`.
  */
-import { randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, loadEntity, mkdirInside,
+  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, mkdirInside,
   PR, PRS, saveFile, updateEntity, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
@@ -80,9 +79,9 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const stepsDir = req.stepsFrom ?? ciStepsDir(store);
   const p = posture(store, stepsDir, displayPath(store, stepsDir), req.docker ?? false);
   if (p.runner === "docker") await checkDocker(req.top, env);
-  const id = randomUUID();
-  const paths = runPaths(store, id);
   const createdAt = formatTimestamp();
+  const id = laterId(await entityOrder(store, CI_RUNS, CI_RUN), createdAt);
+  const paths = runPaths(store, id);
   const data: Record<string, unknown> = {
     id, status: "in_progress", verdict: "running", headSha: req.headSha, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
   };

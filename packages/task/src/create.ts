@@ -1,4 +1,4 @@
-import { createTask, currentAuthor, expandMe, formatTimestamp, loadEntity, TASK, TASKS, type TaskJson } from "@forge/core";
+import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, TASK, TASKS, type TaskJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
 
@@ -33,7 +33,7 @@ export async function createTasks(ctx: Ctx, opts: CreateTaskOptions): Promise<Ta
   // Ranked against the order from just before the new folder appears (as forge-issue create does).
   const before = await tasks.ranked();
   const now = formatTimestamp();
-  const id = createTask(tasks.store, { title: opts.title, body: opts.body, author, assignees: expandMe(opts.assignees, author), issue, now });
+  const id = createTask(tasks.store, { title: opts.title, body: opts.body, author, assignees: expandMe(opts.assignees, author), issue, now, id: laterId(before, now) });
   return tasks.json(await loadEntity(tasks.store, TASKS, TASK, { id, archived: false }), before.rankOf(now, id) + 1);
 }
 
