@@ -168,13 +168,20 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   t.deepEqual(snapshot(dir), before);
 });
 
-test("--json prints one line that jq parses; without --json stdout is empty and stderr has one line", async (t) => {
+test("--json prints one line that jq parses, --json fields and --jq work as everywhere; without them stdout is empty and stderr has one line", async (t) => {
   const dir = repo();
   await branchPr(t, dir, "fix", { "b.txt": "b\n" });
   const r = await sh("forge-merge 1 --json | jq -e -c '{verdict, checkout, n: .pr.number}'", { cwd: dir });
   t.is(r.code, 0, r.stderr);
   t.is(r.stdout, '{"verdict":"merged","checkout":"updated","n":1}\n');
   await branchPr(t, dir, "fix2", { "c.txt": "c\n" });
+  await branchPr(t, dir, "fix3", { "d.txt": "d\n" });
+  const f = await run("forge-merge", ["3", "--json", "verdict,checkout"], { cwd: dir });
+  t.is(f.code, 0, f.stderr);
+  t.is(f.stdout, '{"checkout":"updated","verdict":"merged"}\n');
+  const q = await run("forge-merge", ["3", "--jq", ".verdict"], { cwd: dir });
+  t.is(q.code, 1);
+  t.is(q.stdout, "already-merged\n");
   const h = await run("forge-merge", ["2"], { cwd: dir });
   t.is(h.code, 0, h.stderr);
   t.is(h.stdout, "");

@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import {
   atomicWrite, displayPath, formatFrontmatter, formatTimestamp, IMPORT_RECORD, importFile, openStore, toFrontmatter, validate, type Store,
 } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { readForeign } from "./_foreign.js";
 import { readIncoming } from "./_incoming.js";
 import { applyPlan, planImport } from "./_plan.js";
@@ -76,6 +76,9 @@ function writeImportRecord(store: Store, data: Record<string, unknown>, body: st
   atomicWrite(path, formatFrontmatter(toFrontmatter(IMPORT_RECORD, v.data), body), { exclusive: true });
 }
 
+/** Every `--json` field of an import line. */
+export const IMPORT_FIELDS: readonly string[] = ["id", "kind", "reason", "result"];
+
 /** A row for human output: kind, id, result (and the reason of a conflict or skip). */
 function importRow(l: ImportLine): string[] {
   return [l.kind, l.id, l.result, l.reason ?? ""];
@@ -85,14 +88,15 @@ export default defineCommand({
   meta: { name: "import", description: "Bring in a foreign .forge/ (folder or zip); conflicts are kept" },
   args: {
     source: { type: "positional", required: true, valueHint: "dir|zip" },
-    json: { type: "boolean", description: "JSON lines" },
+    ...jsonFlags(IMPORT_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequestOf(args, IMPORT_FIELDS);
     const r = await importStore({ cwd: ctx.io.cwd, env: ctx.io.env }, { source: args.source as string });
     for (const w of r.warnings) ctx.io.stderr.write(`${ctx.prog}: ${w}\n`);
     const conflicts = r.lines.filter((l) => l.result === "conflict");
     for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${c.id}: ${c.reason} (kept as it is here)\n`);
-    await emit(ctx.io, ctx.out, r.lines, { json: args.json ? { fields: null } : null, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
+    await emit(ctx.io, ctx.out, r.lines, { json: req, jq: args.jq as string | undefined, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
     return conflicts.length > 0 ? 1 : 0;
   },
 });

@@ -48,6 +48,8 @@ export interface MergeResult {
   checkout: "updated" | "ref-only" | "untouched";
   conflicts: string[];
   failedStep: string | null;
+  /** The CI run (`forge-ci view <id>`), when CI ran. */
+  ciRun: string | null;
   /** The merge record written (null when none was). */
   record: string | null;
   /** For already-merged: the record and PR that landed this patch, and what matched. */
@@ -77,7 +79,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const base = pr.data.baseRefName as string;
   const sha256 = pr.data.patchSha256 as string;
   const result = (verdict: MergeResult["verdict"], more: Partial<MergeResult> = {}): MergeResult => ({
-    verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null, record: null,
+    verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null, ciRun: null, record: null,
     landed: null, closedIssues: [], patchSha256: sha256, patchId: null, ...more,
   });
   if (pr.data.state === "closed") throw new ConflictError(`pull request #${number} is closed; reopen it to merge it`);
@@ -128,18 +130,18 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     const step = attempt.ci.failedStep ?? undefined;
     writeRecord(store, { ...rec, verdict: "ci-failed", failedStep: step, conflicts: [] },
       `CI ${attempt.ci.verdict === "fail" ? "failed" : `ended ${attempt.ci.verdict}`}${step ? ` at step \`${step}\`` : ""} on the merge of this patch into ${base} at ${old.slice(0, 12)}; ${base} was not changed.\n`);
-    return result("ci-failed", { failedStep: attempt.ci.failedStep, record: recordId, patchId: pid });
+    return result("ci-failed", { failedStep: attempt.ci.failedStep, ciRun: attempt.ci.run, record: recordId, patchId: pid });
   }
   const checkout = await advanceBase(top, base, old, attempt.head, live, `forge-merge: PR #${number}`, env);
   writeRecord(store, { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
-    `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); CI passed.\n`);
+    `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); CI passed${attempt.ci.run ? ` (run ${attempt.ci.run})` : ""}.\n`);
   // Reloaded: the CI run has just set the PR's `ci`.
   updateEntity(PR, await loadEntity(store, PRS, PR, pr.ref), (d) => {
     d.state = "merged";
     d.mergedAt = createdAt;
   });
   const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
-  return result("merged", { commit: attempt.head, checkout, record: recordId, closedIssues, patchId: pid });
+  return result("merged", { commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid });
 }
 
 // --- internal ---

@@ -1,4 +1,4 @@
-import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonFlags, jsonRequestOf, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { UsageError } from "@forge/core";
 import { mergePr, type MergeResult } from "./merge_pr.js";
 
@@ -26,6 +26,11 @@ export function formatMerge(r: MergeResult, tick = ""): string {
   }
 }
 
+/** Every `--json` field of a merge outcome. */
+export const MERGE_FIELDS: readonly string[] = [
+  "base", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "failedStep", "landed", "patchId", "patchSha256", "pr", "record", "verdict",
+];
+
 /** The JSON line: keys sorted, like every forge record. */
 export function mergeJson(r: MergeResult): Record<string, unknown> {
   const o = r as unknown as Record<string, unknown>;
@@ -36,15 +41,16 @@ export default defineCommand({
   meta: { name: "pr", description: "Merge a PR: check, apply in a worktree, CI, advance base" },
   args: {
     ref: { type: "positional", required: true, valueHint: "pr" },
-    json: { type: "boolean", description: "one JSON line" },
+    ...jsonFlags(MERGE_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const ref = args.ref as string;
+    const req = jsonRequestOf(args, MERGE_FIELDS);
     if (ref === "-") throw new UsageError("forge-merge takes one PR ref (stdin is not read)");
     const r = await mergePr({ cwd: ctx.io.cwd, env: ctx.io.env }, { ref });
     const tick = r.verdict === "merged" && useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
     ctx.io.stderr.write(r.verdict === "merged" ? `${formatMerge(r, tick)}\n` : `${ctx.prog}: ${formatMerge(r)}\n`);
-    if (args.json) await emit(ctx.io, ctx.out, [mergeJson(r)], { json: { fields: null } });
+    await emit(ctx.io, ctx.out, [mergeJson(r)], { json: req, jq: args.jq as string | undefined, single: true });
     return r.verdict === "merged" ? 0 : 1;
   },
 });
