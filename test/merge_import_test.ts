@@ -382,3 +382,28 @@ test("after importing another clone's merge record, merging the same change here
   t.is(m.code, 1);
   t.is(m.stdout, JSON.stringify({ verdict: "already-merged", record: merged.id, by: "patchId" }) + "\n");
 });
+
+test("zip in a repo → merged: a PR that arrives in another clone's zipped store is imported, then merged here with a record", async (t) => {
+  const b = await foreign(t);
+  const open = jsonl(await ok(t, b, "forge-pr", ["list", "--json", "id,title"]))[0] as { id: string; title: string };
+  const zip = join(scratch(local()), "from-b.zip");
+  writeFileSync(zip, zipOf(b));
+  // Here: the same history up to b's main before its merge.
+  const a = scratch(tempRepo("forge-local-"));
+  git(b, ["branch", "base", "main~1"]);
+  git(a, ["fetch", "-q", b, "base:refs/remotes/b/base"]);
+  git(a, ["reset", "-q", "--hard", "b/base"]);
+  const old = git(a, ["rev-parse", "main"]).trim();
+  const r = await importJson(a, zip);
+  t.is(r.code, 0, r.stderr);
+  const m = await sh(`forge-merge ${open.id} --json | jq -c '{verdict, checkout}'`, { cwd: a });
+  t.is(m.code, 0, m.stderr);
+  t.is(m.stdout, '{"verdict":"merged","checkout":"updated"}\n');
+  t.is(git(a, ["rev-parse", "main^"]).trim(), old);
+  t.is(readFileSync(join(a, "c.txt"), "utf8"), "two\n");
+  t.is(git(a, ["log", "-1", "--format=%s"]).trim(), open.title);
+  const view = jsonl(await ok(t, a, "forge-pr", ["view", open.id, "--json", "state"]))[0]!;
+  t.is(view.state, "MERGED");
+  const merged = readdirSync(join(a, ".forge", "merges")).filter((n) => n.endsWith(".md"));
+  t.is(merged.length, 2, "b's record (imported) and ours");
+});
