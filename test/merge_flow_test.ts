@@ -404,3 +404,16 @@ test("forge-merge with an unknown PR is one line and exit 1; a closed PR is refu
   t.is(c.code, 1);
   t.regex(c.stderr, /closed; reopen it/);
 });
+
+test("forge-pr list --json | forge-merge - --json: every PR in turn, a line each, the conflict reported, exit 1", async (t) => {
+  const dir = repo();
+  await branchPr(t, dir, "one", { "a.txt": A.replace("4\n", "FOUR\n") });
+  await branchPr(t, dir, "two", { "a.txt": A.replace("4\n", "four!\n") });
+  await branchPr(t, dir, "three", { "z.txt": "z\n" });
+  const r = await sh("forge-pr list --json number | jq -c 'sort_by(.number) | .[]' --slurp | forge-merge - --json verdict,pr,conflicts", { cwd: dir });
+  t.is(r.code, 1, r.stderr);
+  const lines = jsonl(r.stdout).map((l) => [(l.pr as { number: number }).number, l.verdict, l.conflicts]);
+  t.deepEqual(lines, [[1, "merged", []], [2, "conflict", ["a.txt"]], [3, "merged", []]]);
+  t.is(r.stderr.split("\n").filter((l) => l.startsWith("forge-merge pr: ")).length, 1, r.stderr);
+  t.is(git(dir, ["rev-list", "--count", "main"]).trim(), "3");
+});

@@ -1,5 +1,4 @@
-import { defineCommand, emit, jsonFlags, jsonRequestOf, useColor, type Ctx, type Parsed } from "@forge/cli";
-import { UsageError } from "@forge/core";
+import { defineCommand, eachRef, emit, jsonFlags, jsonRequestOf, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { mergePr, type MergeResult } from "./merge_pr.js";
 
 /**
@@ -40,17 +39,21 @@ export function mergeJson(r: MergeResult): Record<string, unknown> {
 export default defineCommand({
   meta: { name: "pr", description: "Merge a PR: check, apply in a worktree, CI, advance base" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "pr" },
+    ref: { type: "positional", required: true, valueHint: "pr|-" },
     ...jsonFlags(MERGE_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const ref = args.ref as string;
     const req = jsonRequestOf(args, MERGE_FIELDS);
-    if (ref === "-") throw new UsageError("forge-merge takes one PR ref (stdin is not read)");
-    const r = await mergePr({ cwd: ctx.io.cwd, env: ctx.io.env }, { ref });
-    const tick = r.verdict === "merged" && useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-    ctx.io.stderr.write(r.verdict === "merged" ? `${formatMerge(r, tick)}\n` : `${ctx.prog}: ${formatMerge(r)}\n`);
-    await emit(ctx.io, ctx.out, [mergeJson(r)], { json: req, jq: args.jq as string | undefined, single: true });
-    return r.verdict === "merged" ? 0 : 1;
+    const batch = { failed: 0 };
+    const records = eachRef(ctx, ref, batch, async (one) => {
+      const r = await mergePr({ cwd: ctx.io.cwd, env: ctx.io.env }, { ref: one });
+      const tick = r.verdict === "merged" && useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
+      ctx.io.stderr.write(r.verdict === "merged" ? `${formatMerge(r, tick)}\n` : `${ctx.prog}: ${formatMerge(r)}\n`);
+      if (r.verdict !== "merged") batch.failed++;
+      return mergeJson(r);
+    });
+    await emit(ctx.io, ctx.out, records, { json: req, jq: args.jq as string | undefined, single: ref !== "-" });
+    return batch.failed ? 1 : 0;
   },
 });
