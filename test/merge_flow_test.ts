@@ -417,3 +417,12 @@ test("forge-pr list --json | forge-merge - --json: every PR in turn, a line each
   t.is(r.stderr.split("\n").filter((l) => l.startsWith("forge-merge pr: ")).length, 1, r.stderr);
   t.is(git(dir, ["rev-list", "--count", "main"]).trim(), "3");
 });
+
+test("the user's git config does not change what applies: apply.whitespace=error still merges a line with trailing spaces", async (t) => {
+  const dir = repo();
+  await branchPr(t, dir, "ws", { "w.txt": "trailing   \n" });
+  git(dir, ["config", "apply.whitespace", "error"]);
+  const m = await merge(dir, "1");
+  t.is(m.code, 0, m.stderr);
+  t.is(git(dir, ["show", "main:w.txt"]), "trailing   \n");
+});

@@ -100,13 +100,13 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const attempt = await withWorktree(top, old, env, async (dir, tmp) => {
     const file = join(tmp, "patch.diff");
     writeFileSync(file, patch);
-    const check = await git(["apply", "--check", "--index", file], { cwd: dir, env });
+    const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", file], { cwd: dir, env });
     if (check.code !== 0) {
       const files = conflictFiles(check.stderr);
       if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${firstLine(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
       return { kind: "conflict" as const, files };
     }
-    const applied = await git(["apply", "--index", file], { cwd: dir, env });
+    const applied = await git(["apply", "--index", "--whitespace=nowarn", file], { cwd: dir, env });
     if (applied.code !== 0) throw new ForgeError(`git apply failed: ${firstLine(applied.stderr)}`, "E_GIT", 1);
     const commitEnv = await identity(top, env, pr, patch, author);
     const msg = `${pr.data.title as string}\n\nMerges PR #${number} (${pr.ref.id})`;
