@@ -426,3 +426,51 @@ test("the user's git config does not change what applies: apply.whitespace=error
   t.is(m.code, 0, m.stderr);
   t.is(git(dir, ["show", "main:w.txt"]), "trailing   \n");
 });
+
+test("renames, deletions, binary files and a non-ASCII name merge; a conflict on a non-ASCII name lists it unquoted", async (t) => {
+  const dir = repo();
+  writeFileSync(join(dir, "old name.txt"), "keep me\n");
+  writeFileSync(join(dir, "gone.txt"), "bye\n");
+  writeFileSync(join(dir, "café.txt"), "1\n2\n3\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "more files"]);
+  git(dir, ["checkout", "-q", "-b", "kinds"]);
+  git(dir, ["mv", "old name.txt", "new name.txt"]);
+  git(dir, ["rm", "-q", "gone.txt"]);
+  writeFileSync(join(dir, "bin.dat"), Buffer.from([0, 1, 2, 255, 0, 10, 13]));
+  writeFileSync(join(dir, "café.txt"), "1\nDEUX\n3\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "kinds of change"]);
+  t.is((await run("forge-pr", ["create", "-t", "kinds"], { cwd: dir })).code, 0);
+  git(dir, ["checkout", "-q", "main"]);
+  // A second PR that edits the same line of café.txt: it will conflict after the first.
+  await branchPr(t, dir, "clash", { "café.txt": "1\ntwo\n3\n" });
+  const m = await merge(dir, "1");
+  t.is(m.code, 0, m.stderr);
+  t.deepEqual(git(dir, ["ls-tree", "--name-only", "-z", "main"]).split("\0").filter(Boolean).sort(), [".forge", "a.txt", "bin.dat", "café.txt", "new name.txt"].sort());
+  t.deepEqual(readFileSync(join(dir, "bin.dat")), Buffer.from([0, 1, 2, 255, 0, 10, 13]));
+  const c = await merge(dir, "2");
+  t.is(c.code, 1);
+  t.deepEqual(c.json!.conflicts, ["café.txt"]);
+});
+
+test("after a conflict the agent rebases, runs forge-pr update, and forge-merge again merges", async (t) => {
+  const dir = repo();
+  await branchPr(t, dir, "one", { "a.txt": A.replace("7\n", "SEVEN\n") });
+  await branchPr(t, dir, "two", { "a.txt": A.replace("7\n", "seven?\n") });
+  t.is((await merge(dir, "1")).code, 0);
+  const c = await merge(dir, "2");
+  t.is(c.json!.verdict, "conflict");
+  // The agent reconciles: branch two on the new main, with both changes.
+  git(dir, ["checkout", "-q", "-B", "two", "main"]);
+  writeFileSync(join(dir, "a.txt"), A.replace("7\n", "SEVEN and seven?\n"));
+  git(dir, ["commit", "-qam", "two, reconciled"]);
+  const u = await run("forge-pr", ["update", "2"], { cwd: dir });
+  t.is(u.code, 0, u.stderr);
+  git(dir, ["checkout", "-q", "main"]);
+  const m = await merge(dir, "2");
+  t.is(m.code, 0, m.stderr);
+  t.is(m.json!.verdict, "merged");
+  t.is(git(dir, ["show", "main:a.txt"]), A.replace("7\n", "SEVEN and seven?\n"));
+  t.is(records(dir).length, 3, "merged, conflict, merged");
+});

@@ -1,8 +1,10 @@
 /**
  * `git apply --check` stderr → the list of files that did not apply, in
  * the order git named them, each once. Only the file names are kept: no
- * line of the patch or of the files is ever quoted (SEC-10).
+ * line of the patch or of the files is ever quoted (SEC-10). Names git
+ * quoted (`"caf\\303\\251.txt"`) are unquoted.
  */
+import { unquoteC } from "./_patch_paths.js";
 
 const PATTERNS: RegExp[] = [
   /^error: patch failed: (.+):\d+$/,
@@ -23,7 +25,7 @@ export function conflictFiles(stderr: string): string[] {
     for (const re of PATTERNS) {
       const m = re.exec(line.trimEnd());
       if (!m) continue;
-      const file = unquote(m[1]!);
+      const file = unquoteC(m[1]!);
       if (!out.includes(file)) out.push(file);
       break;
     }
@@ -31,7 +33,3 @@ export function conflictFiles(stderr: string): string[] {
   return out;
 }
 
-/** git quotes unusual names (`"a\\tb"`); keep the text between the quotes, escapes as git wrote them. */
-function unquote(s: string): string {
-  return s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s;
-}

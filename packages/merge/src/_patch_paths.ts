@@ -122,8 +122,11 @@ function closingQuote(s: string): number {
   return s.length - 1;
 }
 
-/** git's C-style quoting (`"a\\tb\\303\\251"`), undone; other text is returned as is. */
-function unquoteC(s: string): string {
+/**
+ * git's C-style quoting (`"a\\tb\\303\\251"`), undone; other text is returned as is.
+ * @example unquoteC('"caf\\303\\251.txt"') // "café.txt"
+ */
+export function unquoteC(s: string): string {
   if (!(s.startsWith('"') && s.endsWith('"') && s.length >= 2)) return s;
   const bytes: number[] = [];
   const body = s.slice(1, -1);

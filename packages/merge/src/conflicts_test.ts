@@ -18,3 +18,7 @@ test("conflictFiles() finds nothing in errors that are not about a file (corrupt
   t.deepEqual(conflictFiles("error: corrupt patch at line 7\n"), []);
   t.deepEqual(conflictFiles("error: invalid path '.git/hooks/x'\n"), []);
 });
+
+test("conflictFiles() unquotes the names git quotes", (t) => {
+  t.deepEqual(conflictFiles('error: patch failed: "caf\\303\\251.txt":2\nerror: "caf\\303\\251.txt": patch does not apply\n'), ["café.txt"]);
+});
