@@ -80,48 +80,63 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
 }
 
 /**
- * Write every `added` entity, owners before their records; labels and
- * milestones are appended to their definition files in one save each.
- * Each file is written atomically; a folder entity appears in one rename.
- * @throws InvalidFileError when a local folder on the way is a symlink out of the store
+ * Write every `added` entity. First every folder that will be written into
+ * is made (and checked: a symlink out of the store or a file in the way
+ * stops the import before any entity is written); then labels and
+ * milestones are appended to their definition files, one save each; then
+ * each entity is written atomically — a new issue, task or PR appears in
+ * one rename together with its comments and reviews.
+ * @throws InvalidFileError when a local folder on the way is refused
  */
 export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
   const added = plan.filter((x) => x.result === "added").map((x) => x.inc);
-  for (const key of ["labels", "milestones"] as const) {
-    const items = added.filter((i) => i.kind === (key === "labels" ? "label" : "milestone")).map((i) => i.item!);
-    if (items.length === 0) continue;
-    const list = await loadDefList(store, key);
-    saveDefList(store, key, list, [...list.items, ...items]);
-  }
+  const newOwners = new Map(added.filter((i) => LAYOUT[i.kind]).map((i) => [`${i.kind}/${i.id}`, { inc: i, files: {} as Record<string, Buffer> }]));
+  const dirs = new Set<string>();
+  const writes: Array<() => void> = [];
   for (const inc of added) {
     switch (inc.kind) {
       case "label": case "milestone":
         break;
       case "issue": case "pr": case "task": {
         const k = LAYOUT[inc.kind]!;
-        mkdirInside(store, inc.archived ? archiveDir(store, k) : kindDir(store, k));
-        const files: Record<string, Buffer> = { [k.file]: inc.bytes! };
-        if (inc.patch) files["patch.diff"] = inc.patch;
-        createDirAtomic(entityDir(store, k, inc.id, inc.archived), files);
+        dirs.add(inc.archived ? archiveDir(store, k) : kindDir(store, k));
+        const o = newOwners.get(`${inc.kind}/${inc.id}`)!;
+        o.files[k.file] = inc.bytes!;
+        if (inc.patch) o.files["patch.diff"] = inc.patch;
+        writes.push(() => createDirAtomic(entityDir(store, k, inc.id, inc.archived), o.files));
         break;
       }
       case "comment": case "review": case "pr-comment": {
-        const k = inc.kind === "comment" ? ISSUES : PRS;
+        const owner = inc.kind === "comment" ? "issue" : "pr";
         const sub = inc.kind === "review" ? "reviews" : "comments";
+        const fresh = newOwners.get(`${owner}/${inc.parent}`);
+        if (fresh) {
+          fresh.files[`${sub}/${inc.id}.md`] = inc.bytes!;
+          break;
+        }
         // Beside the owning file wherever it is here (live or archived).
+        const k = LAYOUT[owner]!;
         const archivedHere = !exists(entityFile(store, k, inc.parent!)) && exists(entityFile(store, k, inc.parent!, true));
         const dir = join(entityDir(store, k, inc.parent!, archivedHere), sub);
-        mkdirInside(store, dir);
-        atomicWrite(join(dir, `${inc.id}.md`), inc.bytes!, { exclusive: true });
+        dirs.add(dir);
+        writes.push(() => atomicWrite(join(dir, `${inc.id}.md`), inc.bytes!, { exclusive: true }));
         break;
       }
       default: {
         const path = targetOf(store, inc);
-        mkdirInside(store, dirname(path));
-        atomicWrite(path, inc.bytes!, { exclusive: true });
+        dirs.add(dirname(path));
+        writes.push(() => atomicWrite(path, inc.bytes!, { exclusive: true }));
       }
     }
   }
+  for (const d of dirs) mkdirInside(store, d);
+  for (const key of ["labels", "milestones"] as const) {
+    const items = added.filter((i) => i.kind === (key === "labels" ? "label" : "milestone")).map((i) => i.item!);
+    if (items.length === 0) continue;
+    const list = await loadDefList(store, key);
+    saveDefList(store, key, list, [...list.items, ...items]);
+  }
+  for (const w of writes) w();
 }
 
 // --- internal ---

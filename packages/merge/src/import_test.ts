@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeAt } from "@forge/core";
@@ -118,4 +118,20 @@ test("importStore() records what came in with the injected id and clock", async 
     readFileSync(join(here.root, ".forge", "merges", "imports", `${r.record}.md`), "utf8"),
     `---\nid: 11111111-1111-4111-8111-111111111111\nsource: ".forge"\ncreatedAt: "2026-02-03T04:05:06Z"\nunchanged: 0\nadded:\n  - task/${TASK_ID}\nconflicts:\n---\nImported 1 entity from .forge; 0 unchanged; 0 conflicts left as they were here.\n`,
   );
+});
+
+test("applyPlan() checks every folder before writing: a file in the way stops the import with no entity written", async (t) => {
+  const { root, store } = localStore({ "wiki/docs": "a file where a folder would go" });
+  const { entities } = await readIncoming(foreign({ [`tasks/${TASK_ID}/task.md`]: task, "wiki/docs/setup.md": "# Setup\n" }));
+  const plan = await planImport(store, entities);
+  await t.throwsAsync(applyPlan(store, plan), { message: /wiki\/docs: not a folder/ });
+  t.false(existsSync(join(root, ".forge", "tasks", TASK_ID)));
+});
+
+test("applyPlan() makes a new issue and its comments in one folder rename", async (t) => {
+  const { root, store } = localStore();
+  const { entities } = await readIncoming(foreign({ [`issues/${ISSUE_ID}/issue.md`]: issue("Hi"), [`issues/${ISSUE_ID}/comments/${COMMENT_ID}.md`]: comment }));
+  await applyPlan(store, await planImport(store, entities));
+  t.deepEqual(readdirSync(join(root, ".forge", "issues")), [ISSUE_ID]);
+  t.is(readFileSync(join(root, ".forge", "issues", ISSUE_ID, "comments", `${COMMENT_ID}.md`), "utf8"), comment);
 });
