@@ -95,7 +95,8 @@ export default defineCommand({
     const r = await importStore({ cwd: ctx.io.cwd, env: ctx.io.env }, { source: args.source as string });
     for (const w of r.warnings) ctx.io.stderr.write(`${ctx.prog}: ${w}\n`);
     const conflicts = r.lines.filter((l) => l.result === "conflict");
-    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${c.id}: ${c.reason} (kept as it is here)\n`);
+    // eslint-disable-next-line no-control-regex
+    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${c.id.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?")}: ${c.reason} (kept as it is here)\n`);
     await emit(ctx.io, ctx.out, r.lines, { json: req, jq: args.jq as string | undefined, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
     return conflicts.length > 0 ? 1 : 0;
   },

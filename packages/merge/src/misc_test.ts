@@ -1,6 +1,7 @@
 import test from "ava";
 import { withVerb } from "./mod.js";
 import { fromEmail } from "./merge_pr.js";
+import { formatMerge } from "./pr.js";
 
 test("withVerb() turns a leading ref into the pr verb", (t) => {
   t.deepEqual(withVerb(["12", "--json"]), ["pr", "12", "--json"]);
@@ -24,4 +25,12 @@ test("fromEmail() is null without a header, or with an address that has spaces o
   t.is(fromEmail(Buffer.from("diff --git a/x b/x\n")), null);
   t.is(fromEmail(Buffer.from("From: Bob <bob @x>\n\n")), null);
   t.is(fromEmail(Buffer.from("Subject: x\n\nFrom: Bob <bob@x.org>\n")), null);
+});
+
+test("formatMerge() keeps a conflict on one line whatever the file names hold", (t) => {
+  const r = {
+    verdict: "conflict", pr: { number: 2, id: "x" }, base: "main", commit: null, checkout: "untouched", conflicts: ["a\nb.txt", "c.txt"], failedStep: null,
+    ciRun: null, record: "12345678-aaaa-4aaa-8aaa-aaaaaaaaaaaa", landed: null, closedIssues: [], patchSha256: "0".repeat(64), patchId: null,
+  } as const;
+  t.is(formatMerge({ ...r, conflicts: [...r.conflicts], closedIssues: [] }), "pull request #2 conflicts with main: a?b.txt c.txt (record 12345678); main unchanged");
 });

@@ -15,7 +15,7 @@ export function formatMerge(r: MergeResult, tick = ""): string {
       return `${tick}Merged ${pr} into ${r.base} at ${r.commit!.slice(0, 12)} (${co})${issues}${rec}`;
     }
     case "conflict":
-      return `${pr} conflicts with ${r.base}: ${r.conflicts.join(" ")}${rec}; ${r.base} unchanged`;
+      return `${pr} conflicts with ${r.base}: ${r.conflicts.map(shown).join(" ")}${rec}; ${r.base} unchanged`;
     case "ci-failed":
       return `${pr}: CI failed${r.failedStep ? ` at step ${r.failedStep}` : ""}${rec}; ${r.base} unchanged`;
     case "already-merged": {
@@ -57,3 +57,9 @@ export default defineCommand({
     return batch.failed ? 1 : 0;
   },
 });
+
+/** A name safe on one stderr line: control characters shown as `?`. */
+function shown(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+}
