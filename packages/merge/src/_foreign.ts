@@ -90,8 +90,11 @@ function fromZip(zip: Buffer): Map<string, Buffer> {
   const entries = readZip(zip, { ...ZIP_LIMITS, maxTotalBytes: MAX_TOTAL });
   const names = entries.map((e) => e.name);
   let prefix = "";
-  const inner = names.find((n) => n.startsWith(".forge/") || /^[^/]+\/\.forge\//.test(n));
-  if (inner) prefix = inner.slice(0, inner.indexOf(".forge/") + ".forge/".length);
+  // The shallowest `.forge/` folder (a zipped repository holds it below its top folder).
+  const at = (n: string): number => (n.startsWith(".forge/") ? 0 : n.indexOf("/.forge/") + 1);
+  const depth = (n: string): number => n.slice(0, at(n)).split("/").length;
+  const inner = names.filter((n) => at(n) > 0 || n.startsWith(".forge/")).sort((a, b) => depth(a) - depth(b))[0];
+  if (inner !== undefined) prefix = inner.slice(0, at(inner) + ".forge/".length);
   else if (!names.some((n) => STORE_ENTRIES.includes(n.split("/")[0]!))) throw new UsageError("the zip holds no .forge/ store");
   const files = new Map<string, Buffer>();
   for (const e of entries) {
