@@ -32,7 +32,7 @@ export {
   releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
-export { createdAtOf, entityOrder, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
+export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {

@@ -1,5 +1,5 @@
 
-import { createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, type IssueJson } from "@forge/core";
+import { createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, recordCreated, type IssueJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
 
@@ -39,6 +39,7 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
     title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
     milestone: opts.milestone, now, id: laterId(before, now),
   });
+  recordCreated(issues.store, ISSUES, before, { createdAt: now, ref: { id, archived: false } });
   const issue = await loadEntity(issues.store, ISSUES, ISSUE, { id, archived: false });
   return issues.json(issue, before.rankOf(now, id) + 1, false);
 }

@@ -1,4 +1,4 @@
-import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, TASK, TASKS, type TaskJson } from "@forge/core";
+import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, recordCreated, TASK, TASKS, type TaskJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
 
@@ -34,6 +34,7 @@ export async function createTasks(ctx: Ctx, opts: CreateTaskOptions): Promise<Ta
   const before = await tasks.ranked();
   const now = formatTimestamp();
   const id = createTask(tasks.store, { title: opts.title, body: opts.body, author, assignees: expandMe(opts.assignees, author), issue, now, id: laterId(before, now) });
+  recordCreated(tasks.store, TASKS, before, { createdAt: now, ref: { id, archived: false } });
   return tasks.json(await loadEntity(tasks.store, TASKS, TASK, { id, archived: false }), before.rankOf(now, id) + 1);
 }
 

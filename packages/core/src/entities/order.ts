@@ -8,19 +8,26 @@
  * per entity, sorted (`<createdAt> <L|A> <id>`). Fixed width makes "the n-th
  * entity" one slice, with no parse of the whole file.
  *
- * The stamp is the kind folders' inode and mtime (ns), taken *before* they
- * were listed. When both still match, nothing was added, moved or removed
- * since, and the cache is trusted without listing 10,000 folders. A stamp is
- * recorded only once the folders have been still for 50 ms (2 s on a
- * filesystem with whole-second mtimes) — git's "racy clean" rule: a change
- * in the same clock tick as the listing would not move the mtime. Otherwise the folders are listed, the cache supplies the
- * createdAt of every id it knows (createdAt never changes), and only new
- * files are read. Deleting the cache changes no answer.
+ * The header holds two checks. The stamp is the kind folders' inode and
+ * mtime (ns), taken *before* they were listed. When both still match,
+ * nothing was added, moved or removed since, and the cache is trusted
+ * without listing 10,000 folders. A stamp is recorded only once the folders
+ * have been still for 50 ms (2 s on a filesystem with whole-second mtimes)
+ * — git's "racy clean" rule: a change in the same clock tick as the listing
+ * would not move the mtime. The digest is the sha256 of the folders' sorted
+ * names, exactly the names the cached lines were built from: when a plain
+ * `readdir` (no file types, no per-name work but a sort) gives the same
+ * digest, the cache is trusted too. A create updates the digest with its
+ * own new name (`recordCreated`), so back-to-back creates never walk every
+ * entry; a change by anyone else makes the digest differ and is found.
+ * Otherwise the folders are listed, the cache supplies the createdAt of
+ * every id it knows (createdAt never changes), and only new files are
+ * read. Deleting the cache changes no answer.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
-import { listEntityRefs, type EntityRef } from "../store/entities_dir.js";
+import { listEntityRefs, listFolderNames, type EntityRef, type FolderNames } from "../store/entities_dir.js";
 import { parseFrontmatter } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -55,7 +62,7 @@ export interface Order {
 }
 
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
-const MAGIC = "forge-order 1 ";
+const MAGIC = "forge-order 2 ";
 // How long the folders must have been still before a stamp is recorded: a
 // change in the same timestamp tick as the listing would not move the mtime.
 // Nanosecond filesystems tick every few ms (the kernel's coarse clock);
@@ -80,33 +87,37 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   } catch {
     // no cache yet
   }
-  const body = text.indexOf("\n") + 1;
-  if (stamp.value !== "" && text.startsWith(MAGIC) && text.slice(MAGIC.length, body - 1) === stamp.value && (text.length - body) % LINE === 0) {
-    return new CacheOrder(text, body, []);
+  const head = header(text);
+  if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, []);
+  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
+  const stampable = stamp.value !== "" && stamp.mtimeNs < now - still;
+  if (head && head.digest !== "-") {
+    // The cheap check: the same names as the cache was built from.
+    const names = sortNames(listFolderNames(store, kind));
+    const digest = digestOf(names);
+    if (digest === head.digest) {
+      if (stampable) writeCache(path, `${MAGIC}${stamp.value} ${digest}\n${text.slice(head.body)}`);
+      return new CacheOrder(text, head.body, [], names);
+    }
   }
   // List the folders. Cached lines of ids still there are kept as they are
   // (createdAt never changes; the live/archived flag is refreshed); only new
   // ids are read from their files.
   const listed = new Map<string, EntityRef>();
-  for (const ref of listEntityRefs(store, kind)) listed.set(ref.id, ref);
+  const seen: FolderNames = { live: [], archive: [] };
+  for (const ref of listEntityRefs(store, kind, seen)) listed.set(ref.id, ref);
   const kept: string[] = [];
   let sorted = true;
-  let cachedLines = 0;
-  let flagChanges = 0;
   if (text.startsWith(MAGIC)) {
-    for (let o = body; o + LINE <= text.length; o += LINE) {
+    for (let o = text.indexOf("\n") + 1; o + LINE <= text.length; o += LINE) {
       const l = text.slice(o, o + LINE);
       if (!wellFormed(l)) break;
-      cachedLines++;
       const ref = listed.get(l.slice(21, 57));
       if (!ref || ref.escapes) continue;
       listed.delete(ref.id);
       if (kept.length && l < kept[kept.length - 1]!) sorted = false;
       if (l.charCodeAt(58) === (ref.archived ? 65 : 76)) kept.push(l);
-      else {
-        flagChanges++;
-        kept.push(lineOf({ ref, createdAt: l.slice(0, 20) }));
-      }
+      else kept.push(lineOf({ ref, createdAt: l.slice(0, 20) }));
     }
   }
   const fresh: string[] = [];
@@ -125,18 +136,33 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   fresh.sort();
   if (!sorted) kept.sort();
   const lines = mergeSorted(kept, fresh);
-  // Trust the listing later only if it was complete and the folders were still.
-  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
-  const trusted = stamp.value !== "" && errors.length === 0 && stamp.mtimeNs < now - still;
-  // A stamp is worth writing; so are many changes. A few new or moved
-  // entities are cheaper to find again next time than 600 KB to rewrite
-  // after every create (the next listing reads only those few files).
-  const changes = fresh.length + flagChanges + (cachedLines - kept.length);
-  if (trusted || changes > 16 || !text.startsWith(MAGIC)) {
-    const next = MAGIC + (trusted ? stamp.value : "unstamped") + "\n" + lines.join("");
-    if (next !== text) writeCache(path, next);
-  }
-  return new CacheOrder(lines, 0, errors);
+  // Trust the listing later only if it was complete (the digest: these
+  // names, these lines) and the folders were still (the stamp).
+  const names = errors.length === 0 ? sortNames(seen) : undefined;
+  const digest = names ? digestOf(names) : "-";
+  const next = `${MAGIC}${names && stampable ? stamp.value : "unstamped"} ${digest}\n${lines.join("")}`;
+  if (next !== text) writeCache(path, next);
+  return new CacheOrder(lines, 0, errors, names);
+}
+
+/**
+ * Tell the cache about an entity just created, after its folder is in
+ * place: the order it was ranked in (read just before) plus the new line,
+ * under the digest of the names listed then plus the new one. Anything else
+ * that changed meanwhile makes the next listing's digest differ, so it is
+ * found; nothing here can make a wrong answer trusted. A no-op when the
+ * order was not read by listing (a stamped cache: the next read lists).
+ * @param order what `entityOrder` gave just before the create
+ */
+export function recordCreated(store: Store, kind: KindLayout, order: Order, entry: OrderEntry): void {
+  if (!(order instanceof CacheOrder) || !order.names || order.errors.length) return;
+  const names = { live: order.names.live, archive: order.names.archive };
+  const list = entry.ref.archived ? "archive" : "live";
+  if (names[list].includes(entry.ref.id)) return;
+  names[list] = insertSorted(names[list], entry.ref.id);
+  const body = order.bodyText();
+  const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
+  writeCache(cachePath(store, kind), `${MAGIC}unstamped ${digestOf(names)}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`);
 }
 
 /**
@@ -166,8 +192,11 @@ class CacheOrder implements Order {
   #lines: string[] | undefined;
   #entries: OrderEntry[] | undefined;
   readonly errors: Unranked[];
+  /** The sorted folder names the lines were built from, when a listing read them. */
+  readonly names: FolderNames | undefined;
   /** Over the cache text (from `body` on), or over an array of lines. */
-  constructor(src: string | string[], body: number, errors: Unranked[]) {
+  constructor(src: string | string[], body: number, errors: Unranked[], names?: FolderNames) {
+    this.names = names;
     if (typeof src === "string") {
       this.#text = src;
       this.#body = body;
@@ -179,6 +208,10 @@ class CacheOrder implements Order {
       this.length = src.length;
     }
     this.errors = errors;
+  }
+  /** Every line, as the cache's body holds them. */
+  bodyText(): string {
+    return this.#lines ? this.#lines.join("") : this.#text.slice(this.#body);
   }
   #line(i: number): string {
     const o = this.#body + i * LINE;
@@ -208,6 +241,43 @@ class CacheOrder implements Order {
     }
     return this.#entries;
   }
+}
+
+/** The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start; undefined when it is not a whole cache. */
+function header(text: string): { stamp: string; digest: string; body: number } | undefined {
+  if (!text.startsWith(MAGIC)) return undefined;
+  const body = text.indexOf("\n") + 1;
+  if (body === 0 || (text.length - body) % LINE !== 0) return undefined;
+  const [stamp, digest, extra] = text.slice(MAGIC.length, body - 1).split(" ");
+  return stamp && digest && extra === undefined ? { stamp, digest, body } : undefined;
+}
+
+/** Both name lists sorted by code unit (in place). */
+function sortNames(n: FolderNames): FolderNames {
+  n.live.sort();
+  n.archive.sort();
+  return n;
+}
+
+/**
+ * sha256 of the sorted names; NUL never occurs in a file name, so the text
+ * is unambiguous. Hashed as latin1 (no UTF-8 encoding pass): names it could
+ * confuse are not uuids, and only uuid names make lines.
+ */
+function digestOf(n: FolderNames): string {
+  return createHash("sha256").update(n.live.join("\0"), "latin1").update("\0\0/\0\0").update(n.archive.join("\0"), "latin1").digest("hex");
+}
+
+/** A sorted copy with `name` inserted in place. */
+function insertSorted(sorted: readonly string[], name: string): string[] {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return [...sorted.slice(0, lo), name, ...sorted.slice(lo)];
 }
 
 function lineOf(e: OrderEntry): string {

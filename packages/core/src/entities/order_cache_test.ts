@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
 import { createIssue } from "./issue.js";
-import { entityOrder } from "./order.js";
+import { entityOrder, recordCreated } from "./order.js";
 import { ISSUE } from "./schema.js";
 
 const ORDER = (s: Store) => join(cacheDir(s), "issues.order");
@@ -116,11 +116,11 @@ test("entityOrder() stamps the cache only once the folders have been still, and 
   const soon = new Date(Date.now() + 10_000); // "just changed", whatever the machine's speed
   utimesSync(join(store.dir, "issues"), soon, soon);
   await ids(store);
-  t.true(readFileSync(ORDER(store), "utf8").startsWith("forge-order 1 unstamped\n"), "folders changed just now: racy, no stamp");
+  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 unstamped [0-9a-f]{64}\n/, "folders changed just now: racy, no stamp");
   age(store);
   t.deepEqual(await ids(store), want);
   const stamped = readFileSync(ORDER(store), "utf8");
-  t.regex(stamped, /^forge-order 1 \d+\.\d+;-;\n/);
+  t.regex(stamped, /^forge-order 2 \d+\.\d+;-; [0-9a-f]{64}\n/);
   // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
   const dirStat = statSync(join(store.dir, "issues"));
   const sneaky = "ffffffff-0000-4000-8000-00000000000a";
@@ -139,7 +139,7 @@ test("entityOrder() never stamps a cache while an issue cannot be ranked", async
   age(store);
   const o = await entityOrder(store, ISSUES, ISSUE);
   t.is(o.errors.length, 1);
-  t.true(readFileSync(ORDER(store), "utf8").startsWith("forge-order 1 unstamped\n"));
+  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 unstamped -\n/, "no digest either: the next read lists again");
   t.is((await entityOrder(store, ISSUES, ISSUE)).errors.length, 1);
 });
 
@@ -162,4 +162,62 @@ test("Order.rankOf() gives the index a new (createdAt, id) would take", async (t
   t.is(o.rankOf(first.createdAt, first.ref.id), 0);
   const third = o.at(2)!;
   t.is(o.rankOf(third.createdAt, "ffffffff-ffff-4fff-bfff-ffffffffffff"), want.filter((_, i) => o.at(i)!.createdAt <= third.createdAt).length);
+});
+
+/** Make the kind folder look just changed (never stampable), whatever the machine's speed. */
+function fresh(store: Store): void {
+  const soon = new Date(Date.now() + 10_000);
+  utimesSync(join(store.dir, "issues"), soon, soon);
+}
+
+test("entityOrder() trusts an unstamped cache whose digest matches the folder names, and lists again when a name changes", async (t) => {
+  const { store, want } = makeStore(8);
+  fresh(store);
+  t.deepEqual(await ids(store), want);
+  const text = readFileSync(ORDER(store), "utf8");
+  // Trusted on the names alone: a cache line removed behind the digest's back is not noticed…
+  const nl = text.indexOf("\n") + 1;
+  writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
+  t.deepEqual(await ids(store), want.slice(1));
+  // …while a new name, a removed one, or a swap of one for another changes the digest and is seen.
+  writeFileSync(ORDER(store), text);
+  const added = "ffffffff-0000-4000-8000-00000000000c";
+  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id: added });
+  fresh(store);
+  t.deepEqual(await ids(store), [...want, added]);
+  renameSync(entityDir(store, ISSUES, want[0]!), join(store.dir, "gone"));
+  fresh(store);
+  t.deepEqual(await ids(store), [...want.slice(1), added]);
+  const swapped = "eeeeeeee-0000-4000-8000-00000000000d";
+  renameSync(entityDir(store, ISSUES, added), join(store.dir, "gone2"));
+  createIssue(store, { title: "y", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id: swapped });
+  fresh(store);
+  t.deepEqual(await ids(store), [...want.slice(1), swapped]);
+});
+
+test("recordCreated() adds the new entity to the cache under the new names' digest; a create by someone else meanwhile is still found", async (t) => {
+  const { store, want } = makeStore(6);
+  fresh(store);
+  const before = await entityOrder(store, ISSUES, ISSUE);
+  const id = "ffffffff-0000-4000-8000-00000000000e";
+  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
+  recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
+  fresh(store);
+  const text = readFileSync(ORDER(store), "utf8");
+  t.regex(text, /^forge-order 2 unstamped [0-9a-f]{64}\n/);
+  t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
+  t.deepEqual(await ids(store), [...want, id]);
+  t.is(readFileSync(ORDER(store), "utf8"), text, "trusted by its digest: not rewritten");
+
+  const again = await entityOrder(store, ISSUES, ISSUE);
+  const mine = "ffffffff-0000-4000-8000-00000000000f";
+  const theirs = "00000000-0000-4000-8000-0000000000aa";
+  createIssue(store, { title: "theirs", body: "", author: "b", labels: [], assignees: [], now: "2025-06-01T00:00:00Z", id: theirs });
+  createIssue(store, { title: "mine", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id: mine });
+  recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
+  fresh(store);
+  const all = await ids(store);
+  t.is(all.length, 9);
+  t.true(all.includes(theirs));
+  t.is(all.at(-1), mine);
 });

@@ -20,7 +20,7 @@ export interface EntityRef {
  * is returned flagged `escapes` so the loader reports it.
  * @example listEntityRefs(store, ISSUES) // [{id: "…", archived: false}, …]
  */
-export function listEntityRefs(store: Store, kind: KindLayout): EntityRef[] {
+export function listEntityRefs(store: Store, kind: KindLayout, names?: FolderNames): EntityRef[] {
   const out: EntityRef[] = [];
   for (const archived of [false, true]) {
     const dir = archived ? archiveDir(store, kind) : kindDir(store, kind);
@@ -32,6 +32,10 @@ export function listEntityRefs(store: Store, kind: KindLayout): EntityRef[] {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
       throw err;
     }
+    if (names) {
+      const into = archived ? names.archive : names.live;
+      for (const e of ents) into.push(e.name);
+    }
     for (const e of ents) {
       if (!isUuid(e.name)) continue;
       if (e.isDirectory()) out.push({ id: e.name, archived });
@@ -41,6 +45,34 @@ export function listEntityRefs(store: Store, kind: KindLayout): EntityRef[] {
     }
   }
   return oneRefPerId(store, kind, out);
+}
+
+/** Every name in a kind's live and archive folders (what a listing saw). */
+export interface FolderNames {
+  live: string[];
+  archive: string[];
+}
+
+/**
+ * The names in a kind's folders, without file types (a plain `readdir` of
+ * each, skipping a folder that is a symlink out of the store, as
+ * `listEntityRefs` does): the cheap half of a listing, to check whether
+ * anything changed.
+ * @throws the filesystem's error, except a missing folder
+ */
+export function listFolderNames(store: Store, kind: KindLayout): FolderNames {
+  const names: FolderNames = { live: [], archive: [] };
+  for (const archived of [false, true]) {
+    const dir = archived ? archiveDir(store, kind) : kindDir(store, kind);
+    if (!dirInside(store, dir)) continue;
+    try {
+      if (archived) names.archive = readdirSync(dir);
+      else names.live = readdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+  return names;
 }
 
 /**
