@@ -64,7 +64,7 @@ interface MergeJson {
   conflicts: string[];
   failedStep: string | null;
   record: string | null;
-  landed: { record: string; pr: string; by: string } | null;
+  landed: { record: string; pr: string; number: number | null; by: string } | null;
   closedIssues: Array<{ number: number; id: string }>;
   patchSha256: string;
   patchId: string | null;
@@ -164,6 +164,8 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   t.is(again.json!.verdict, "already-merged");
   t.is(again.json!.landed!.record, j.record!);
   t.is(again.json!.landed!.pr, prId);
+  t.is(again.json!.landed!.number, 1);
+  t.regex(again.stderr, /^forge-merge pr: pull request #1 is already merged by pull request #1 \(record [0-9a-f]{8}, same patchSha256\); nothing was changed\n$/);
   t.regex(again.stderr, /already merged/);
   t.deepEqual(snapshot(dir), before);
 });
@@ -384,6 +386,7 @@ test("a replayed patch is recognised by patch-id even when re-described (another
   t.is(r.json!.verdict, "already-merged");
   t.is(r.json!.landed!.by, "patchId");
   t.is(r.json!.landed!.pr, first);
+  t.is(r.json!.landed!.number, 1);
   t.is(r.json!.patchId, m.json!.patchId);
   t.not(r.json!.patchSha256, m.json!.patchSha256);
   t.is(r.json!.record, null);

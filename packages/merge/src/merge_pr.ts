@@ -53,7 +53,7 @@ export interface MergeResult {
   /** The merge record written (null when none was). */
   record: string | null;
   /** For already-merged: the record and PR that landed this patch, and what matched. */
-  landed: { record: string; pr: string; by: string } | null;
+  landed: { record: string; pr: string; number: number | null; by: string } | null;
   closedIssues: Array<{ number: number | null; id: string }>;
   patchSha256: string;
   patchId: string | null;
@@ -88,7 +88,8 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const pid = await patchId(patch, top, env);
   const landed = await findLanded(store, sha256, pid);
   if (landed || pr.data.state === "merged") {
-    const l = landed ? { record: landed.record, pr: landed.pr, by: landed.by } : null;
+    const i = landed ? order.entries.findIndex((e) => e.ref.id === landed.pr) : -1;
+    const l = landed ? { record: landed.record, pr: landed.pr, number: i < 0 ? null : i + 1, by: landed.by } : null;
     return result("already-merged", { patchId: pid, landed: l, commit: landed?.commit ?? null });
   }
   await checkBranchName(top, base, env);

@@ -19,7 +19,8 @@ export function formatMerge(r: MergeResult, tick = ""): string {
     case "ci-failed":
       return `${pr}: CI failed${r.failedStep ? ` at step ${r.failedStep}` : ""}${rec}; ${r.base} unchanged`;
     case "already-merged": {
-      const by = r.landed ? ` by record ${r.landed.record.slice(0, 8)} (pull request ${r.landed.pr.slice(0, 8)}, same ${r.landed.by})` : "";
+      const l = r.landed;
+      const by = l ? ` by pull request ${l.number ? `#${l.number}` : l.pr.slice(0, 8)} (record ${l.record.slice(0, 8)}, same ${l.by})` : "";
       return `${pr} is already merged${by}; nothing was changed`;
     }
   }
