@@ -5,7 +5,6 @@
  * the PR's patch, which is exactly the merge commit's tree), so it shows in
  * `forge-ci list` and sets the PR's `ci`. Red CI is a verdict, not an error.
  */
-import { runStepsIn } from "@forge/ci";
 import type { Store } from "@forge/core";
 
 /** What forge-merge needs to know about a CI run. */
@@ -38,6 +37,8 @@ export type RunCi = (dir: string, req: CiRequest) => Promise<CiOutcome>;
  * @throws ForgeError before any step runs: a bad `ci.env`, no Docker engine for a docker runner
  */
 export async function runCi(dir: string, req: CiRequest): Promise<CiOutcome> {
+  // Loaded here, not at the top: `forge-merge pr -h` does not need the runner.
+  const { runStepsIn } = await import("@forge/ci");
   const run = await runStepsIn(dir, {
     store: req.store, top: req.top, headSha: req.baseSha, patch: req.patch, patchSha256: req.patchSha256,
     pr: { id: req.pr.id }, title: req.pr.title, env: req.env,
