@@ -35,7 +35,7 @@ export interface ImportLine {
 /** What an import did. */
 export interface ImportResult {
   lines: ImportLine[];
-  /** The import record written, if any. */
+  /** The (first) import record written, if any. */
   record: string | null;
   /** Unknown-field warnings from the foreign files. */
   warnings: string[];
@@ -57,15 +57,50 @@ export async function importStore(ctx: { cwd: string; env: Record<string, string
   lines.push(...skipped.map((s): ImportLine => ({ kind: "file", id: s.rel, result: "skipped", reason: s.reason })));
   const added = lines.filter((l) => l.result === "added").map((l) => `${l.kind}/${l.id}`);
   const conflicts = lines.filter((l) => l.result === "conflict").map((l) => `${l.kind}/${l.id}`);
-  let record: string | null = null;
+  const records: string[] = [];
   if (added.length > 0) {
-    record = (ctx.newId ?? randomUUID)();
     const unchanged = lines.filter((l) => l.result === "unchanged").length;
-    writeImportRecord(store, { id: record, source: foreign.label, createdAt: (ctx.now ?? formatTimestamp)(), unchanged, added, conflicts },
-      `Imported ${added.length} entit${added.length === 1 ? "y" : "ies"} from ${foreign.label}; ${unchanged} unchanged; ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"} left as ${conflicts.length === 1 ? "it was" : "they were"} here.\n`);
-    lines.push({ kind: "import-record", id: record, result: "added" });
+    const createdAt = (ctx.now ?? formatTimestamp)();
+    const parts = recordParts(added, conflicts);
+    for (const [i, part] of parts.entries()) {
+      const id = (ctx.newId ?? randomUUID)();
+      const of = parts.length > 1 ? ` (record ${i + 1} of ${parts.length})` : "";
+      const n = part.conflicts.length;
+      writeImportRecord(store, { id, source: foreign.label, createdAt, unchanged: i === 0 ? unchanged : undefined, added: part.added, conflicts: part.conflicts },
+        `Imported ${part.added.length} entit${part.added.length === 1 ? "y" : "ies"} from ${foreign.label}${of}; ${i === 0 ? unchanged : "see the first record for the"} unchanged; ${n} conflict${n === 1 ? "" : "s"} left as ${n === 1 ? "it was" : "they were"} here.\n`);
+      lines.push({ kind: "import-record", id, result: "added" });
+      records.push(id);
+    }
   }
+  const record = records[0] ?? null;
   return { lines, record, warnings: entities.flatMap((e) => e.warnings) };
+}
+
+/** What one import record may list: about 192 KiB of names, well inside the 256 KiB a store file may be (SEC-01). */
+export const RECORD_BUDGET = 192 * 1024;
+
+/**
+ * Split the names an import record lists into records that each stay
+ * within `budget` bytes of names: a big import writes several records
+ * (every record still readable by forge), each name in exactly one.
+ * @example recordParts(["issue/a"], ["label/b"]) // [{added: ["issue/a"], conflicts: ["label/b"]}]
+ */
+export function recordParts(added: string[], conflicts: string[], budget = RECORD_BUDGET): Array<{ added: string[]; conflicts: string[] }> {
+  const parts = [{ added: [] as string[], conflicts: [] as string[] }];
+  let size = 0;
+  const put = (key: "added" | "conflicts", name: string): void => {
+    const cost = Buffer.byteLength(name) + 8;
+    let last = parts.at(-1)!;
+    if (size + cost > budget && last.added.length + last.conflicts.length > 0) {
+      parts.push((last = { added: [], conflicts: [] }));
+      size = 0;
+    }
+    last[key].push(name);
+    size += cost;
+  };
+  for (const a of added) put("added", a);
+  for (const c of conflicts) put("conflicts", c);
+  return parts;
 }
 
 // --- internal ---

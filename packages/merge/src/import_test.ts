@@ -6,7 +6,7 @@ import { storeAt } from "@forge/core";
 import type { Foreign } from "./_foreign.js";
 import { readIncoming } from "./_incoming.js";
 import { applyPlan, planImport } from "./_plan.js";
-import { importStore } from "./import.js";
+import { importStore, recordParts } from "./import.js";
 
 const made: string[] = [];
 test.after.always(() => {
@@ -134,4 +134,31 @@ test("applyPlan() makes a new issue and its comments in one folder rename", asyn
   await applyPlan(store, await planImport(store, entities));
   t.deepEqual(readdirSync(join(root, ".forge", "issues")), [ISSUE_ID]);
   t.is(readFileSync(join(root, ".forge", "issues", ISSUE_ID, "comments", `${COMMENT_ID}.md`), "utf8"), comment);
+});
+
+test("recordParts() splits a big import into records within the budget, each name once", (t) => {
+  const added = Array.from({ length: 50 }, (_, i) => `issue/${String(i).padStart(36, "0")}`);
+  const parts = recordParts(added, ["label/x", "label/y"], 500);
+  t.true(parts.length > 1);
+  for (const p of parts) t.true(p.added.concat(p.conflicts).reduce((n, s) => n + s.length + 8, 0) <= 500);
+  t.deepEqual(parts.flatMap((p) => p.added), added);
+  t.deepEqual(parts.flatMap((p) => p.conflicts), ["label/x", "label/y"]);
+  t.deepEqual(recordParts(["issue/a"], []), [{ added: ["issue/a"], conflicts: [] }]);
+});
+
+test("importStore() writes several records, each under 256 KiB, when one would be too big", async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4000; i++) files[`wiki/p/page-with-a-long-name-to-fill-the-record-${String(i).padStart(5, "0")}.md`] = `# ${i}\n`;
+  const there = localStore(files);
+  const here = localStore();
+  const r = await importStore({ cwd: here.root, env: {} }, { source: there.root });
+  const recs = r.lines.filter((l) => l.kind === "import-record");
+  t.true(recs.length >= 2, `${recs.length} records`);
+  let listed = 0;
+  for (const rec of recs) {
+    const text = readFileSync(join(here.root, ".forge", "merges", "imports", `${rec.id}.md`), "utf8");
+    t.true(Buffer.byteLength(text) < 256 * 1024);
+    listed += text.split("\n").filter((l) => l.startsWith("  - wiki/")).length;
+  }
+  t.is(listed, 4000);
 });
