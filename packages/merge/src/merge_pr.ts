@@ -123,8 +123,10 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const rec = { id: recordId, pr: pr.ref.id, patchSha256: sha256, patchId: pid ?? undefined, baseRefName: base, createdAt, resolved: [] as string[] };
   if (attempt.kind === "conflict") {
     const n = attempt.files.length;
-    writeRecord(store, { ...rec, verdict: "conflict", conflicts: attempt.files },
-      `\`git apply --check\` failed on ${n} file${n === 1 ? "" : "s"} against ${base} at ${old.slice(0, 12)}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
+    const listed = listedConflicts(attempt.files);
+    const more = listed.length < n ? ` (the first ${listed.length} are listed)` : "";
+    writeRecord(store, { ...rec, verdict: "conflict", conflicts: listed },
+      `\`git apply --check\` failed on ${n} file${n === 1 ? "" : "s"}${more} against ${base} at ${old.slice(0, 12)}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
     return result("conflict", { conflicts: attempt.files, record: recordId, patchId: pid });
   }
   if (attempt.ci.verdict !== "pass") {
@@ -143,6 +145,22 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   });
   const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
   return result("merged", { commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid });
+}
+
+/**
+ * The conflicts a record lists: all of them, or as many as fit in about
+ * 128 KiB, so the record stays readable (256 KiB cap) — an unreadable
+ * record would stop every later merge (SEC-08 cannot rule it out).
+ */
+export function listedConflicts(files: string[], budget = 128 * 1024): string[] {
+  let size = 0;
+  const out: string[] = [];
+  for (const f of files) {
+    size += Buffer.byteLength(f) + 8;
+    if (size > budget) break;
+    out.push(f);
+  }
+  return out;
 }
 
 // --- internal ---

@@ -1,6 +1,6 @@
 import test from "ava";
 import { withVerb } from "./mod.js";
-import { fromEmail } from "./merge_pr.js";
+import { fromEmail, listedConflicts } from "./merge_pr.js";
 import { formatMerge } from "./pr.js";
 
 test("withVerb() turns a leading ref into the pr verb", (t) => {
@@ -33,4 +33,12 @@ test("formatMerge() keeps a conflict on one line whatever the file names hold", 
     ciRun: null, record: "12345678-aaaa-4aaa-8aaa-aaaaaaaaaaaa", landed: null, closedIssues: [], patchSha256: "0".repeat(64), patchId: null,
   } as const;
   t.is(formatMerge({ ...r, conflicts: [...r.conflicts], closedIssues: [] }), "pull request #2 conflicts with main: a?b.txt c.txt (record 12345678); main unchanged");
+});
+
+test("listedConflicts() keeps a record within its budget and lists everything when it fits", (t) => {
+  t.deepEqual(listedConflicts(["a", "b"]), ["a", "b"]);
+  const many = Array.from({ length: 100 }, (_, i) => `dir/file-${i}.txt`);
+  const kept = listedConflicts(many, 200);
+  t.deepEqual(kept, many.slice(0, kept.length));
+  t.true(kept.length < 100 && kept.length > 0);
 });
