@@ -1,6 +1,6 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPr, storeAt } from "@forge/core";
@@ -130,5 +130,30 @@ test("mergePr() refuses when main is checked out in another worktree (moving it 
   git("worktree", "add", "-q", join(other, "wt"), "main");
   const old = git("rev-parse", "main").trim();
   await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: /main is checked out in another worktree/ });
+  t.is(git("rev-parse", "main").trim(), old);
+});
+
+test("mergePr() refuses when an untracked file in the checkout would be overwritten: base unchanged, no record, the file kept", async (t) => {
+  const { dir, git } = setup();
+  writeFileSync(join(dir, "b.txt"), "mine, untracked\n");
+  const old = git("rev-parse", "main").trim();
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: /cannot update the checkout of main: [^\n]+; nothing was merged/ });
+  t.is(git("rev-parse", "main").trim(), old);
+  t.deepEqual(records(dir), []);
+  t.is(readFileSync(join(dir, "b.txt"), "utf8"), "mine, untracked\n");
+});
+
+test("mergePr() says which base is missing", async (t) => {
+  const { dir, git } = setup();
+  git("branch", "-m", "main", "trunk");
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: "no base branch 'main' in this repository" });
+});
+
+test("mergePr() fails closed on an unreadable merge record (a replay cannot be ruled out)", async (t) => {
+  const { dir, git } = setup();
+  mkdirSync(join(dir, ".forge", "merges"), { recursive: true });
+  writeFileSync(join(dir, ".forge", "merges", "11111111-1111-4111-8111-111111111111.md"), "---\nverdict: merged\n---\n");
+  const old = git("rev-parse", "main").trim();
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: /merges\/11111111-1111-4111-8111-111111111111\.md: field 'id': missing/ });
   t.is(git("rev-parse", "main").trim(), old);
 });
