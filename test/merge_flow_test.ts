@@ -191,21 +191,32 @@ test("--json prints one line that jq parses, --json fields and --jq work as ever
   t.is(h.stderr.split("\n").length, 2);
 });
 
-test("a series of several commits (two touching the same file) merges as one commit", async (t) => {
+test("a series of several commits (two touching the same file, one file added then deleted, a rename then an edit) merges as one commit with the head's tree", async (t) => {
   const dir = repo();
   git(dir, ["checkout", "-q", "-b", "series"]);
+  writeFileSync(join(dir, "tmp.txt"), "scratch\n");
+  git(dir, ["add", "tmp.txt"]);
+  git(dir, ["commit", "-qm", "c0: add a scratch file"]);
+  git(dir, ["rm", "-q", "tmp.txt"]);
+  git(dir, ["commit", "-qm", "c0b: and delete it"]);
   writeFileSync(join(dir, "a.txt"), A.replace("1\n", "ONE\n"));
   git(dir, ["commit", "-qam", "c1"]);
   writeFileSync(join(dir, "a.txt"), A.replace("1\n", "ONE\n").replace("8\n", "EIGHT\n"));
   writeFileSync(join(dir, "n.txt"), "new\n");
   git(dir, ["add", "-A", "."]);
   git(dir, ["commit", "-qm", "c2"]);
+  git(dir, ["mv", "n.txt", "renamed.txt"]);
+  git(dir, ["commit", "-qm", "c3: rename"]);
+  writeFileSync(join(dir, "renamed.txt"), "new, edited\n");
+  git(dir, ["commit", "-qam", "c4: edit the renamed file"]);
   t.is((await run("forge-pr", ["create", "-t", "series"], { cwd: dir })).code, 0);
   git(dir, ["checkout", "-q", "main"]);
   const m = await merge(dir, "1");
   t.is(m.code, 0, m.stderr);
+  t.is(rev(dir, "main^{tree}"), rev(dir, "series^{tree}"), "the merged tree is the head's tree");
+  t.false(existsSync(join(dir, "tmp.txt")));
   t.is(git(dir, ["show", "main:a.txt"]), A.replace("1\n", "ONE\n").replace("8\n", "EIGHT\n"));
-  t.is(git(dir, ["show", "main:n.txt"]), "new\n");
+  t.is(git(dir, ["show", "main:renamed.txt"]), "new, edited\n");
   t.is(git(dir, ["rev-list", "--count", "main"]).trim(), "2");
 });
 

@@ -7,7 +7,7 @@
  * A conflict or red CI stops with a record and the base unchanged.
  */
 import { randomUUID } from "node:crypto";
-import { realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
@@ -101,17 +101,23 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const attempt = await withWorktree(top, old, env, async (dir, tmp) => {
     const file = join(tmp, "patch.diff");
     writeFileSync(file, patch);
-    const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", file], { cwd: dir, env });
-    if (check.code !== 0) {
-      const files = conflictFiles(check.stderr);
-      if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${firstLine(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
-      return { kind: "conflict" as const, files };
+    // One `git apply` of a whole series gets some series wrong (a file added then deleted stays; a file
+    // added then renamed "does not exist"), so the series is split as `git am` splits it and each
+    // commit's patch is checked (`git apply --check`), then applied, in order; then one commit.
+    const parts = await splitSeries(file, join(tmp, "parts"), dir, env);
+    for (const part of parts) {
+      const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
+      if (check.code !== 0) {
+        const files = conflictFiles(check.stderr);
+        if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${firstLine(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
+        return { kind: "conflict" as const, files };
+      }
+      const applied = await git(["apply", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
+      if (applied.code !== 0) throw new ForgeError(`git apply failed: ${firstLine(applied.stderr)}`, "E_GIT", 1);
     }
-    const applied = await git(["apply", "--index", "--whitespace=nowarn", file], { cwd: dir, env });
-    if (applied.code !== 0) throw new ForgeError(`git apply failed: ${firstLine(applied.stderr)}`, "E_GIT", 1);
     const commitEnv = await identity(top, env, pr, patch, author);
     const msg = `${pr.data.title as string}\n\nMerges PR #${number} (${pr.ref.id})`;
-    const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
+    const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
     if (c.code !== 0) throw new ForgeError(`git commit failed: ${firstLine(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
     const ci = await run(dir, { store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env });
@@ -164,6 +170,20 @@ export function listedConflicts(files: string[], budget = 128 * 1024): string[] 
 }
 
 // --- internal ---
+
+/**
+ * Split a `format-patch` series into one file per commit (`git mailsplit`,
+ * as `git am` does; a plain diff is one part).
+ * @returns the parts' paths, in order
+ */
+async function splitSeries(file: string, out: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  mkdirSync(out);
+  const r = await git(["mailsplit", "-b", `-o${out}`, file], { cwd, env });
+  if (r.code !== 0) throw new ForgeError(`git mailsplit failed: ${firstLine(r.stderr)}`, "E_GIT", 1);
+  const names = readdirSync(out).filter((n) => /^\d+$/.test(n)).sort();
+  if (names.length === 0) throw new ForgeError("the patch holds no commit; nothing was applied", "E_PATCH_REFUSED", 1);
+  return names.map((n) => join(out, n));
+}
 
 /** Validate and write a merge record (exclusive create: records are never rewritten). */
 function writeRecord(store: Store, data: Record<string, unknown>, body: string): void {
