@@ -7,7 +7,7 @@
  * A conflict or red CI stops with a record and the base unchanged.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
@@ -120,6 +120,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
     if (c.code !== 0) throw new ForgeError(`git commit failed: ${firstLine(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
+    if (live.onBase) await checkNothingInTheWay(top, dir, old, head, env);
     const ci = await run(dir, { store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env });
     return { kind: "ci" as const, head, ci };
   });
@@ -170,6 +171,26 @@ export function listedConflicts(files: string[], budget = 128 * 1024): string[] 
 }
 
 // --- internal ---
+
+/**
+ * Before CI: a file the merge adds must not be an untracked file in the
+ * live checkout (the fast-forward would refuse after CI ran for nothing).
+ * @throws ConflictError naming the file; nothing has been merged
+ */
+async function checkNothingInTheWay(top: string, dir: string, old: string, head: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const r = await git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", old, head], { cwd: dir, env });
+  for (const f of r.stdout.split("\0").filter((x) => x !== "")) {
+    let there = false;
+    try {
+      lstatSync(join(top, f));
+      there = true;
+    } catch {
+      there = false;
+    }
+    // eslint-disable-next-line no-control-regex
+    if (there) throw new ConflictError(`the checkout has an untracked '${f.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' where the merge adds a file; move it away and run forge-merge again (nothing was merged)`);
+  }
+}
 
 /**
  * Split a `format-patch` series into one file per commit (`git mailsplit`,

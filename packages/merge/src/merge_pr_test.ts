@@ -137,7 +137,13 @@ test("mergePr() refuses when an untracked file in the checkout would be overwrit
   const { dir, git } = setup();
   writeFileSync(join(dir, "b.txt"), "mine, untracked\n");
   const old = git("rev-parse", "main").trim();
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: /cannot update the checkout of main: [^\n]+; nothing was merged/ });
+  let ran = false;
+  const ci: RunCi = async () => {
+    ran = true;
+    return { verdict: "pass", failedStep: null, run: null };
+  };
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: ci }, { ref: "1" }), { message: "the checkout has an untracked 'b.txt' where the merge adds a file; move it away and run forge-merge again (nothing was merged)" });
+  t.false(ran, "refused before CI");
   t.is(git("rev-parse", "main").trim(), old);
   t.deepEqual(records(dir), []);
   t.is(readFileSync(join(dir, "b.txt"), "utf8"), "mine, untracked\n");
