@@ -488,3 +488,54 @@ test("after a conflict the agent rebases, runs forge-pr update, and forge-merge 
   t.is(git(dir, ["show", "main:a.txt"]), A.replace("7\n", "SEVEN and seven?\n"));
   t.is(records(dir).length, 3, "merged, conflict, merged");
 });
+
+/** A `format-patch` mbox of hand-written commits (each: subject and diff text). */
+function mbox(commits: Array<[string, string]>): string {
+  return commits.map(([subject, diff]) => [
+    "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001", "From: mallory <m@evil.example>", "Date: Thu, 1 Jan 2026 00:00:00 +0000",
+    `Subject: [PATCH] ${subject}`, "", "---", diff,
+  ].join("\n")).join("\n");
+}
+
+const LINK = (path: string, target: string): string =>
+  `diff --git a/${path} b/${path}\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${target}\n\\ No newline at end of file\n`;
+
+for (const [what, target] of [["an absolute target", "/etc"], ["a target above the repository", "../../outside"], ["a target in .git", ".git/hooks"]]) {
+  test(`a patch that makes a symlink with ${what} is refused: no record, main unchanged`, async (t) => {
+    const dir = repo();
+    const prId = await branchPr(t, dir, "fix", { "b.txt": "b\n" });
+    forgePatch(dir, prId, mbox([["a link", LINK("docs/link", target)]]));
+    const before = snapshot(dir);
+    const m = await merge(dir, "1");
+    t.is(m.code, 1);
+    t.is(m.stdout, "");
+    t.is(m.stderr, "forge-merge pr: refused: the patch makes 'docs/link' a symlink out of the repository or into .git; nothing was merged\n");
+    t.deepEqual(snapshot(dir), before);
+  });
+}
+
+test("a series whose second commit writes through a symlink the first made is refused by git: no record, main unchanged, nothing written outside", async (t) => {
+  const dir = repo();
+  const prId = await branchPr(t, dir, "fix", { "b.txt": "b\n" });
+  mkdirSync(join(dir, "sub"));
+  forgePatch(dir, prId, mbox([
+    ["a harmless-looking link", LINK("lnk", "sub")],
+    ["write through it", "diff --git a/lnk/x b/lnk/x\nnew file mode 100644\nindex 0000000..2222222\n--- /dev/null\n+++ b/lnk/x\n@@ -0,0 +1 @@\n+through\n"],
+  ]));
+  const before = snapshot(dir);
+  const m = await merge(dir, "1");
+  t.is(m.code, 1);
+  t.is(m.stdout, "");
+  t.is(m.stderr, "forge-merge pr: git apply refused the patch: affected file 'lnk/x' is beyond a symbolic link; nothing was applied\n");
+  t.deepEqual(snapshot(dir), before);
+  t.false(existsSync(join(dir, "sub", "x")));
+});
+
+test("a symlink inside the repository merges", async (t) => {
+  const dir = repo();
+  const prId = await branchPr(t, dir, "fix", { "b.txt": "b\n" });
+  forgePatch(dir, prId, mbox([["a link", LINK("docs/readme", "../a.txt")]]));
+  const m = await merge(dir, "1");
+  t.is(m.code, 0, m.stderr);
+  t.is(git(dir, ["cat-file", "-p", "main:docs/readme"]), "../a.txt");
+});

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
   MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
@@ -18,7 +18,7 @@ import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
 import { conflictFiles } from "./_conflicts.js";
 import { findLanded } from "./_landed.js";
-import { checkPatchPaths } from "./_patch_paths.js";
+import { checkPatchPaths, refusal } from "./_patch_paths.js";
 import { patchId } from "./_patch_id.js";
 import { firstLine, withWorktree } from "./_worktree.js";
 
@@ -115,6 +115,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
       const applied = await git(["apply", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (applied.code !== 0) throw new ForgeError(`git apply failed: ${firstLine(applied.stderr)}`, "E_GIT", 1);
     }
+    await checkSymlinks(dir, old, env);
     const commitEnv = await identity(top, env, pr, patch, author);
     const msg = `${pr.data.title as string}\n\nMerges PR #${number} (${pr.ref.id})`;
     const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
@@ -171,6 +172,27 @@ export function listedConflicts(files: string[], budget = 128 * 1024): string[] 
 }
 
 // --- internal ---
+
+/**
+ * A symlink the patch creates or changes must point inside the repository
+ * and not into `.git`: the fast-forward would put it in the live checkout,
+ * where any tool could follow it (SEC-05). Checked on the applied index.
+ * @throws ForgeError (E_UNSAFE_PATCH) naming the link; nothing has been merged
+ */
+async function checkSymlinks(dir: string, old: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const r = await git(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", old], { cwd: dir, env });
+  const f = r.stdout.split("\0");
+  for (let i = 0; i + 1 < f.length; i += 2) {
+    const m = /^:\d{6} (\d{6}) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(f[i]!);
+    if (!m || m[1] !== "120000") continue;
+    const path = f[i + 1]!;
+    const target = (await git(["cat-file", "blob", m[2]!], { cwd: dir, env })).stdout;
+    const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+    const bad = target.startsWith("/") || resolved === ".." || resolved.startsWith("../") || refusal(resolved, false) !== null;
+    // eslint-disable-next-line no-control-regex
+    if (bad) throw new ForgeError(`refused: the patch makes '${path.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' a symlink out of the repository or into .git; nothing was merged`, "E_UNSAFE_PATCH", 1);
+  }
+}
 
 /**
  * Before CI: a file the merge adds must not be an untracked file in the
