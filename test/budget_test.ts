@@ -75,6 +75,7 @@ const NOUN_VERBS: Record<string, string[]> = {
   wiki: ["get", "put", "list"],
   release: ["create", "list", "view", "verify"],
   ci: ["run", "list", "view", "log", "rerun", "cancel"],
+  merge: ["pr", "import"],
 };
 for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
   HELP.push({ argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` }, { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` });
@@ -173,6 +174,11 @@ const ERRORS: ErrorCase[] = [
   { name: "an unknown flag", argv: ["forge-export", "--bogus"], code: 2, prog: "forge-export", has: ["--bogus"] },
   { name: "an argument other than -", argv: ["forge-export", "runs.json"], code: 2, prog: "forge-export", has: ["runs.json"] },
   { name: "not being in a store (export)", argv: ["forge-export"], code: 1, prog: "forge-export", has: ["forge init"], where: "nostore" },
+  { name: "an unknown flag", argv: ["forge-merge", "1", "--bogus"], code: 2, prog: "forge-merge pr", has: ["--bogus"] },
+  { name: "a malformed PR ref", argv: ["forge-merge", "frob"], code: 2, prog: "forge-merge pr", has: ["frob"] },
+  { name: "an unknown PR number", argv: ["forge-merge", "9"], code: 1, prog: "forge-merge pr", has: ["#9"] },
+  { name: "a missing source to import", argv: ["forge-merge", "import"], code: 2, prog: "forge-merge import", has: ["missing"] },
+  { name: "not being in a store (merge)", argv: ["forge-merge", "1"], code: 1, prog: "forge-merge pr", has: ["forge init"], where: "nostore" },
   { name: "not being in a store (pr list)", argv: ["forge-pr", "list"], code: 1, prog: "forge-pr list", has: ["forge init"], where: "nostore" },
 ];
 

@@ -11,7 +11,7 @@ export {
   archiveDir, cacheDir, ciEnvFile, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
   milestonesFile, openStore, patchFile, storeAt, type KindLayout, type Store,
 } from "./store/store.js";
-export { CI_RUNS, ciStepsDir, mergeFile, mergesDir } from "./store/store.js";
+export { CI_RUNS, ciStepsDir, evidenceImportsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
@@ -22,7 +22,7 @@ export { readStoreBytes, readStoreFile } from "./store/read_file.js";
 export { formatFrontmatter, MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "./frontmatter/parse.js";
 export { formatCanonical, parseCanonical, type FmData } from "./frontmatter/canonical.js";
 export {
-  CI_RUN, COMMENT, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
+  CI_RUN, COMMENT, IMPORT_RECORD, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
   type EntitySchema, type FieldSpec, type Validated,
 } from "./entities/schema.js";
 export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type CiSettings } from "./entities/ci_env.js";

@@ -12,7 +12,7 @@ import { formatCiEnv, parseCiEnv } from "./ci_env.js";
 import { isCiStepName } from "./ci_step.js";
 import { wikiTitle } from "./wiki_page.js";
 import {
-  CI_RUN, COMMENT, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, TASK, toFrontmatter, validate, type EntitySchema,
+  CI_RUN, COMMENT, IMPORT_RECORD, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, TASK, toFrontmatter, validate, type EntitySchema,
 } from "./schema.js";
 
 // Compiled to packages/core/dist/entities/: the repo root is four levels up.
@@ -21,7 +21,7 @@ const DIR = fileURLToPath(new URL("../../../../spec/fixtures/", import.meta.url)
 const FRONTMATTER: ReadonlyArray<[string, EntitySchema]> = [
   ["issue.md", ISSUE], ["issue-comment.md", COMMENT], ["pr.md", PR], ["pr-review.md", PR_REVIEW],
   ["pr-comment.md", COMMENT], ["task.md", TASK], ["labels.md", LABELS], ["milestones.md", MILESTONES],
-  ["release.md", RELEASE], ["merge-record.md", MERGE_RECORD], ["ci-run-summary.md", CI_RUN],
+  ["release.md", RELEASE], ["merge-record.md", MERGE_RECORD], ["import-record.md", IMPORT_RECORD], ["ci-run-summary.md", CI_RUN],
 ];
 const OTHER = ["ci-env.env", "ci-step.sh", "wiki-page.md"];
 

@@ -236,6 +236,15 @@ export const MERGE_RECORD: EntitySchema = {
   ],
 };
 
+/**
+ * `.forge/merges/imports/<id>.md`: what one `forge-merge import` brought in
+ * (`added`, as `<kind>/<id>`) and what it refused to overwrite (`conflicts`).
+ */
+export const IMPORT_RECORD: EntitySchema = {
+  kind: "import-record",
+  fields: [ID, S("source", true), TS("createdAt", true), { name: "unchanged", type: { t: "int", min: 0 } }, LIST("added"), LIST("conflicts")],
+};
+
 /** `.forge/ci/runs/<id>/summary.md` (machine state, gitignored) */
 export const CI_RUN: EntitySchema = {
   kind: "ci-run",
@@ -262,5 +271,5 @@ export const CI_RUN: EntitySchema = {
 /** Every frontmatter schema, by kind. */
 export const SCHEMAS: Readonly<Record<string, EntitySchema>> = {
   issue: ISSUE, comment: COMMENT, pr: PR, "pr-review": PR_REVIEW, task: TASK, labels: LABELS,
-  milestones: MILESTONES, release: RELEASE, "merge-record": MERGE_RECORD, "ci-run": CI_RUN,
+  milestones: MILESTONES, release: RELEASE, "merge-record": MERGE_RECORD, "import-record": IMPORT_RECORD, "ci-run": CI_RUN,
 };

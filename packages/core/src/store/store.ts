@@ -100,6 +100,21 @@ export function mergeFile(store: Store, id: string): string {
   return join(mergesDir(store), `${id}.md`);
 }
 
+/** `merges/imports/`: one `<id>.md` record per `forge-merge import` that brought something in or met a conflict. */
+export function importsDir(store: Store): string {
+  return join(store.dir, "merges", "imports");
+}
+
+/** One import record: `merges/imports/<id>.md`. */
+export function importFile(store: Store, id: string): string {
+  return join(importsDir(store), `${id}.md`);
+}
+
+/** `evidence/imports/`: the canonical import log (DESIGN §8), one content-addressed `<batch>.json` per import. */
+export function evidenceImportsDir(store: Store): string {
+  return join(store.dir, "evidence", "imports");
+}
+
 /** `labels.md`, the label definitions. */
 export function labelsFile(store: Store): string {
   return join(store.dir, "labels.md");

@@ -1,0 +1,138 @@
+/**
+ * `forge-merge import <dir|zip>`: bring in a foreign `.forge/`. Every file
+ * is validated first (any invalid file: one line, exit 1, nothing
+ * written); then each entity is added, found unchanged, or reported as a
+ * conflict and left as it is here. The non-conflicting entities are
+ * written even when some conflict (exit 1 then): re-running the import
+ * after resolving changes nothing that already came in. When anything came
+ * in, a record in `merges/imports/` lists it (and the conflicts met); an
+ * import that adds nothing writes no record.
+ */
+import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import {
+  atomicWrite, displayPath, formatFrontmatter, formatTimestamp, IMPORT_RECORD, importFile, openStore, toFrontmatter, validate, type Store,
+} from "@forge/core";
+import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
+import { readForeign } from "./_foreign.js";
+import { readIncoming } from "./_incoming.js";
+import { applyPlan, planImport } from "./_plan.js";
+
+/** Options of `forge-merge import`. */
+export interface ImportOptions {
+  /** The foreign folder or zip. */
+  source: string;
+}
+
+/** One line of output: an entity and what happened to it. */
+export interface ImportLine {
+  kind: string;
+  id: string;
+  result: "added" | "unchanged" | "conflict" | "skipped";
+  reason?: string;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  lines: ImportLine[];
+  /** The (first) import record written, if any. */
+  record: string | null;
+  /** Unknown-field warnings from the foreign files. */
+  warnings: string[];
+}
+
+/**
+ * Import a foreign store into the store found from `ctx.cwd`.
+ * @throws UsageError for a source that is not a store; InvalidFileError for any
+ *   invalid foreign file; ForgeError for a symlink, a bad zip or a cap passed —
+ *   in each case before anything is written
+ */
+export async function importStore(ctx: { cwd: string; env: Record<string, string | undefined>; now?: () => string; newId?: () => string }, opts: ImportOptions): Promise<ImportResult> {
+  const store = openStore({ cwd: ctx.cwd, env: ctx.env });
+  const foreign = readForeign(resolve(ctx.cwd, opts.source));
+  const { entities, skipped } = await readIncoming(foreign);
+  const plan = await planImport(store, entities);
+  await applyPlan(store, plan);
+  const lines: ImportLine[] = plan.map((x) => (x.reason ? { kind: x.inc.kind, id: x.inc.id, result: x.result, reason: x.reason } : { kind: x.inc.kind, id: x.inc.id, result: x.result }));
+  lines.push(...skipped.map((s): ImportLine => ({ kind: "file", id: s.rel, result: "skipped", reason: s.reason })));
+  const added = lines.filter((l) => l.result === "added").map((l) => `${l.kind}/${l.id}`);
+  const conflicts = lines.filter((l) => l.result === "conflict").map((l) => `${l.kind}/${l.id}`);
+  const records: string[] = [];
+  if (added.length > 0) {
+    const unchanged = lines.filter((l) => l.result === "unchanged").length;
+    const createdAt = (ctx.now ?? formatTimestamp)();
+    const parts = recordParts(added, conflicts);
+    for (const [i, part] of parts.entries()) {
+      const id = (ctx.newId ?? randomUUID)();
+      const of = parts.length > 1 ? ` (record ${i + 1} of ${parts.length})` : "";
+      const n = part.conflicts.length;
+      writeImportRecord(store, { id, source: foreign.label, createdAt, unchanged: i === 0 ? unchanged : undefined, added: part.added, conflicts: part.conflicts },
+        `Imported ${part.added.length} entit${part.added.length === 1 ? "y" : "ies"} from ${foreign.label}${of}; ${i === 0 ? unchanged : "see the first record for the"} unchanged; ${n} conflict${n === 1 ? "" : "s"} left as ${n === 1 ? "it was" : "they were"} here.\n`);
+      lines.push({ kind: "import-record", id, result: "added" });
+      records.push(id);
+    }
+  }
+  const record = records[0] ?? null;
+  return { lines, record, warnings: entities.flatMap((e) => e.warnings) };
+}
+
+/** What one import record may list: about 192 KiB of names, well inside the 256 KiB a store file may be (SEC-01). */
+export const RECORD_BUDGET = 192 * 1024;
+
+/**
+ * Split the names an import record lists into records that each stay
+ * within `budget` bytes of names: a big import writes several records
+ * (every record still readable by forge), each name in exactly one.
+ * @example recordParts(["issue/a"], ["label/b"]) // [{added: ["issue/a"], conflicts: ["label/b"]}]
+ */
+export function recordParts(added: string[], conflicts: string[], budget = RECORD_BUDGET): Array<{ added: string[]; conflicts: string[] }> {
+  const parts = [{ added: [] as string[], conflicts: [] as string[] }];
+  let size = 0;
+  const put = (key: "added" | "conflicts", name: string): void => {
+    const cost = Buffer.byteLength(name) + 8;
+    let last = parts.at(-1)!;
+    if (size + cost > budget && last.added.length + last.conflicts.length > 0) {
+      parts.push((last = { added: [], conflicts: [] }));
+      size = 0;
+    }
+    last[key].push(name);
+    size += cost;
+  };
+  for (const a of added) put("added", a);
+  for (const c of conflicts) put("conflicts", c);
+  return parts;
+}
+
+// --- internal ---
+
+function writeImportRecord(store: Store, data: Record<string, unknown>, body: string): void {
+  const path = importFile(store, data.id as string);
+  const v = validate(IMPORT_RECORD, data, displayPath(store, path));
+  atomicWrite(path, formatFrontmatter(toFrontmatter(IMPORT_RECORD, v.data), body), { exclusive: true });
+}
+
+/** Every `--json` field of an import line. */
+export const IMPORT_FIELDS: readonly string[] = ["id", "kind", "reason", "result"];
+
+/** A row for human output: kind, id, result (and the reason of a conflict or skip). */
+function importRow(l: ImportLine): string[] {
+  return [l.kind, l.id, l.result, l.reason ?? ""];
+}
+
+export default defineCommand({
+  meta: { name: "import", description: "Bring in a foreign .forge/ (folder or zip); conflicts are kept" },
+  args: {
+    source: { type: "positional", required: true, valueHint: "dir|zip" },
+    ...jsonFlags(IMPORT_FIELDS),
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequestOf(args, IMPORT_FIELDS);
+    const r = await importStore({ cwd: ctx.io.cwd, env: ctx.io.env }, { source: args.source as string });
+    for (const w of r.warnings) ctx.io.stderr.write(`${ctx.prog}: ${w}\n`);
+    const conflicts = r.lines.filter((l) => l.result === "conflict");
+    // eslint-disable-next-line no-control-regex
+    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${c.id.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?")}: ${c.reason} (kept as it is here)\n`);
+    await emit(ctx.io, ctx.out, r.lines, { json: req, jq: args.jq as string | undefined, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
+    return conflicts.length > 0 ? 1 : 0;
+  },
+});
