@@ -348,3 +348,21 @@ test("list: newest first, --status, --commit, --limit, --jq; view --json; a bad 
   t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local or docker\n");
   t.is(runs(await ci(dir, ["list", "--json"])).length, 2, "nothing recorded");
 });
+
+test("a PR whose series adds a file then deletes it, and adds one then renames it, runs on the head's tree", async (t) => {
+  const dir = repo({ "10-tree": 'test ! -e tmp.txt && test -f final.txt && test ! -e draft.txt && grep -q fixed app.txt' });
+  git(dir, ["checkout", "-qb", "series"]);
+  writeFileSync(join(dir, "tmp.txt"), "scratch\n");
+  writeFileSync(join(dir, "draft.txt"), "text\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "add tmp and draft"]);
+  git(dir, ["rm", "-q", "tmp.txt"]);
+  git(dir, ["mv", "draft.txt", "final.txt"]);
+  writeFileSync(join(dir, "app.txt"), "fixed\n");
+  git(dir, ["commit", "-qam", "drop tmp, rename draft, fix"]);
+  const pr = await run("forge-pr", ["create", "-t", "Series", "-b", "", "-B", "main", "-H", "series"], { cwd: dir });
+  t.is(pr.code, 0, pr.stderr);
+  git(dir, ["checkout", "-q", "main"]);
+  const r = await ci(dir, ["run", "1", "--json", "verdict"]);
+  t.is(r.stdout, '{"verdict":"pass"}\n', r.stderr + (await ci(dir, ["log", "1"])).stdout);
+});

@@ -1,13 +1,13 @@
 /**
  * A disposable tree to run in: a detached worktree of a commit under the
- * OS temp dir, with a patch applied (`git apply --check` first, then
- * `git apply --index`; SEC-05), removed whatever happens. The live
+ * OS temp dir, with a patch applied commit by commit (`git apply --check`
+ * first, then `git apply --index`; SEC-05), removed whatever happens. The live
  * checkout is never touched.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ForgeError, git } from "@forge/core";
+import { ForgeError, git, splitPatchSeries } from "@forge/core";
 
 /**
  * Run `fn` in a fresh worktree of `commit` with `patch` applied.
@@ -29,10 +29,13 @@ export async function withTree<T>(top: string, commit: string, patch: Uint8Array
     if (patch && patch.length > 0) {
       const file = join(tmp, "patch.diff");
       writeFileSync(file, patch);
-      const check = await git(["apply", "--check", "--index", file], { cwd: dir });
-      if (check.code !== 0) throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${firstLine(check.stderr)}`, "E_PATCH_FAILED", 1);
-      const apply = await git(["apply", "--index", file], { cwd: dir });
-      if (apply.code !== 0) throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${firstLine(apply.stderr)}`, "E_PATCH_FAILED", 1);
+      // One commit of the series at a time, each checked before it is applied.
+      for (const part of await splitPatchSeries(file, join(tmp, "parts"), dir)) {
+        for (const args of [["apply", "--check", "--index", part], ["apply", "--index", part]]) {
+          const r = await git(args, { cwd: dir });
+          if (r.code !== 0) throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${firstLine(r.stderr)}`, "E_PATCH_FAILED", 1);
+        }
+      }
     }
     return await fn(dir);
   } finally {

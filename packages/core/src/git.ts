@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ForgeError } from "./errors.js";
 
 /** The result of a git run. */
 export interface GitResult {
@@ -47,4 +50,23 @@ export function gitBytes(args: readonly string[], opts: { cwd?: string; env?: No
       resolve({ stdout, stderr: stderr.toString("utf8"), code: err ? ((err as { code?: number }).code ?? 1) : 0 });
     });
   });
+}
+
+/**
+ * Split a `format-patch` series into one file per commit (`git mailsplit`,
+ * as `git am` does; a plain diff is one part). One `git apply` of a whole
+ * series gets a file added then deleted, or added then renamed, wrong:
+ * apply the parts in order instead.
+ * @param file the patch
+ * @param out a folder to create for the parts
+ * @returns the parts' paths, in order
+ * @throws ForgeError when git cannot split it or it holds no commit
+ */
+export async function splitPatchSeries(file: string, out: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  mkdirSync(out);
+  const r = await git(["mailsplit", "-b", `-o${out}`, file], { cwd, env });
+  if (r.code !== 0) throw new ForgeError(`git mailsplit failed: ${(r.stderr.trim().split("\n")[0] ?? "").slice(0, 200)}`, "E_GIT", 1);
+  const names = readdirSync(out).filter((n) => /^\d+$/.test(n)).sort();
+  if (names.length === 0) throw new ForgeError("the patch holds no commit; nothing was applied", "E_PATCH_REFUSED", 1);
+  return names.map((n) => join(out, n));
 }

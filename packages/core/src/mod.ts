@@ -11,7 +11,7 @@ export {
   archiveDir, cacheDir, ciEnvFile, commentsDir, displayPath, entityDir, entityFile, isInside, ISSUES, kindDir, labelsFile,
   milestonesFile, openStore, patchFile, storeAt, type KindLayout, type Store,
 } from "./store/store.js";
-export { CI_RUNS, ciStepsDir, evidenceImportsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
+export { CI_RUNS, ciStepsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
@@ -42,7 +42,7 @@ export {
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
-export { git, gitBytes, type GitBytesResult, type GitResult } from "./git.js";
+export { git, gitBytes, splitPatchSeries, type GitBytesResult, type GitResult } from "./git.js";
 export { currentAuthor, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";

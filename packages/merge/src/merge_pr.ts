@@ -12,7 +12,7 @@ import { join, posix } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
   MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
-  validate, displayPath, type LoadedEntity, type Store,
+  splitPatchSeries, validate, displayPath, type LoadedEntity, type Store,
 } from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
@@ -104,7 +104,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     // One `git apply` of a whole series gets some series wrong (a file added then deleted stays; a file
     // added then renamed "does not exist"), so the series is split as `git am` splits it and each
     // commit's patch is checked (`git apply --check`), then applied, in order; then one commit.
-    const parts = await splitSeries(file, join(tmp, "parts"), dir, env);
+    const parts = await splitPatchSeries(file, join(tmp, "parts"), dir, env);
     for (const part of parts) {
       const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (check.code !== 0) {
@@ -212,20 +212,6 @@ async function checkNothingInTheWay(top: string, dir: string, old: string, head:
     // eslint-disable-next-line no-control-regex
     if (there) throw new ConflictError(`the checkout has an untracked '${f.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' where the merge adds a file; move it away and run forge-merge again (nothing was merged)`);
   }
-}
-
-/**
- * Split a `format-patch` series into one file per commit (`git mailsplit`,
- * as `git am` does; a plain diff is one part).
- * @returns the parts' paths, in order
- */
-async function splitSeries(file: string, out: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  mkdirSync(out);
-  const r = await git(["mailsplit", "-b", `-o${out}`, file], { cwd, env });
-  if (r.code !== 0) throw new ForgeError(`git mailsplit failed: ${firstLine(r.stderr)}`, "E_GIT", 1);
-  const names = readdirSync(out).filter((n) => /^\d+$/.test(n)).sort();
-  if (names.length === 0) throw new ForgeError("the patch holds no commit; nothing was applied", "E_PATCH_REFUSED", 1);
-  return names.map((n) => join(out, n));
 }
 
 /** Validate and write a merge record (exclusive create: records are never rewritten). */

@@ -110,11 +110,6 @@ export function importFile(store: Store, id: string): string {
   return join(importsDir(store), `${id}.md`);
 }
 
-/** `evidence/imports/`: the canonical import log (DESIGN §8), one content-addressed `<batch>.json` per import. */
-export function evidenceImportsDir(store: Store): string {
-  return join(store.dir, "evidence", "imports");
-}
-
 /** `labels.md`, the label definitions. */
 export function labelsFile(store: Store): string {
   return join(store.dir, "labels.md");
