@@ -539,3 +539,23 @@ test("a symlink inside the repository merges", async (t) => {
   t.is(m.code, 0, m.stderr);
   t.is(git(dir, ["cat-file", "-p", "main:docs/readme"]), "../a.txt");
 });
+
+test("forge-merge --json | forge-export: the merge line is a merge record the lane takes; a refusal that wrote no record is skipped", async (t) => {
+  const dir = repo();
+  steps(dir, { "10-test": "grep -q TWO a.txt" });
+  await branchPr(t, dir, "fix", { "a.txt": A.replace("2\n", "TWO\n") }, { title: "Make line 2 TWO" });
+  const m = await merge(dir, "1");
+  t.is(m.code, 0, m.stderr);
+  const line = jsonl(m.stdout)[0]!;
+  t.like(line, { id: m.json!.record, baseRefName: "main", resolved: [] });
+  t.regex(String(line.createdAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  const ex = await run("forge-export", [], { cwd: dir, input: m.stdout });
+  t.is(ex.code, 0, ex.stderr);
+  t.deepEqual(jsonl(ex.stdout).map((e) => [e.status, e.bundle_id]), [["imported", `merge:${m.json!.record}`]]);
+  const again = await merge(dir, "1");
+  t.is(again.code, 1);
+  const skip = await run("forge-export", [], { cwd: dir, input: again.stdout });
+  t.is(skip.code, 0, skip.stderr);
+  t.is(skip.stdout, "");
+  t.regex(skip.stderr, /^forge-export: stdin line 1: merge of a patch that was already-merged wrote no record: skipped, not evidence\n$/);
+});

@@ -14,7 +14,7 @@ import { RecordError } from "./_check.js";
 import { actResultBundle } from "./act_result.js";
 import { ciRunBundle, isCiRun, parseCiRun } from "./ci_run.js";
 import { loopResultBundle } from "./loop_result.js";
-import { isMergeRecord, mergeBundle, parseMergeRecord } from "./merge_record.js";
+import { isMergeRecord, mergeBundle, parseMergeRecord, unrecordedMerge } from "./merge_record.js";
 
 /** Options of `exportRecords`. */
 export interface ExportOptions {
@@ -50,7 +50,7 @@ export function bundleOf(v: Record<string, unknown>, scope: string): EvidenceBun
     case "ci_run":
       return ciRunBundle(parseCiRun(v), scope);
     case "merge":
-      return mergeBundle(parseMergeRecord(v), scope);
+      return unrecordedMerge(v) ?? mergeBundle(parseMergeRecord(v), scope);
     case "act_result":
       return actResultBundle(v, scope);
     case "loop_result":

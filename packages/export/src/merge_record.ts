@@ -35,11 +35,18 @@ export function isMergeRecord(v: Record<string, unknown>): boolean {
  * @throws RecordError naming the field
  */
 export function parseMergeRecord(v: Record<string, unknown>): MergeRecord {
+  // `forge-merge --json` names the PR as {number, id}; the record file as its id.
+  const pr = typeof v.pr === "object" && v.pr !== null ? match(v.pr as Record<string, unknown>, "id", UUID, "a uuid") : match(v, "pr", UUID, "a uuid");
   return {
-    id: match(v, "id", UUID, "a uuid"), pr: match(v, "pr", UUID, "a uuid"), patchSha256: match(v, "patchSha256", SHA256, "64 hex"),
+    id: match(v, "id", UUID, "a uuid"), pr, patchSha256: match(v, "patchSha256", SHA256, "64 hex"),
     patchId: optStr(v, "patchId"), commit: optStr(v, "commit"), baseRefName: str(v, "baseRefName"), verdict: oneOf(v, "verdict", VERDICTS),
     failedStep: optStr(v, "failedStep"), createdAt: ts(v, "createdAt"), conflicts: strings(v, "conflicts"), resolved: strings(v, "resolved"),
   };
+}
+
+/** A `forge-merge --json` line that wrote no record (an already-merged refusal): nothing to export. */
+export function unrecordedMerge(v: Record<string, unknown>): { skip: string } | undefined {
+  return v.id === null ? { skip: `merge of a patch that was ${String(v.verdict).slice(0, 20)} wrote no record: skipped, not evidence` } : undefined;
 }
 
 /** The bundle of a merge record. */

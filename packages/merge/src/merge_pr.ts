@@ -39,7 +39,15 @@ export interface MergeContext {
 
 /** The outcome of `forge-merge <pr>`: one JSON line. */
 export interface MergeResult {
+  /** The merge record's id (`.forge/merges/<id>.md`), null when none was written. */
+  id: string | null;
   verdict: "merged" | "conflict" | "ci-failed" | "already-merged";
+  /** When the attempt was decided (the record's createdAt). */
+  createdAt: string;
+  /** The base branch (`base` under the record's name, so the line is a merge record forge-export reads). */
+  baseRefName: string;
+  /** Always empty: forge-merge resolves no conflict itself. */
+  resolved: string[];
   pr: { number: number; id: string };
   base: string;
   /** The new tip of the base (merged only). */
@@ -80,7 +88,8 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const sha256 = pr.data.patchSha256 as string;
   const result = (verdict: MergeResult["verdict"], more: Partial<MergeResult> = {}): MergeResult => ({
     verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null, ciRun: null, record: null,
-    landed: null, closedIssues: [], patchSha256: sha256, patchId: null, ...more,
+    landed: null, closedIssues: [], patchSha256: sha256, patchId: null, baseRefName: base, resolved: [], ...more,
+    id: more.record ?? null, createdAt: more.createdAt ?? now(),
   });
   if (pr.data.state === "closed") throw new ConflictError(`pull request #${number} is closed; reopen it to merge it`);
   const patch = readPatch(store, pr);
@@ -135,13 +144,13 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     const more = listed.length < n ? ` (the first ${listed.length} are listed)` : "";
     writeRecord(store, { ...rec, verdict: "conflict", conflicts: listed },
       `\`git apply --check\` failed on ${n} file${n === 1 ? "" : "s"}${more} against ${base} at ${old.slice(0, 12)}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
-    return result("conflict", { conflicts: attempt.files, record: recordId, patchId: pid });
+    return result("conflict", { conflicts: attempt.files, record: recordId, patchId: pid, createdAt });
   }
   if (attempt.ci.verdict !== "pass") {
     const step = attempt.ci.failedStep ?? undefined;
     writeRecord(store, { ...rec, verdict: "ci-failed", failedStep: step, conflicts: [] },
       `CI ${attempt.ci.verdict === "fail" ? "failed" : `ended ${attempt.ci.verdict}`}${step ? ` at step \`${step}\`` : ""} on the merge of this patch into ${base} at ${old.slice(0, 12)}; ${base} was not changed.\n`);
-    return result("ci-failed", { failedStep: attempt.ci.failedStep, ciRun: attempt.ci.run, record: recordId, patchId: pid });
+    return result("ci-failed", { failedStep: attempt.ci.failedStep, ciRun: attempt.ci.run, record: recordId, patchId: pid, createdAt });
   }
   const checkout = await advanceBase(top, base, old, attempt.head, live, `forge-merge: PR #${number}`, env);
   writeRecord(store, { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
@@ -152,7 +161,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     d.mergedAt = createdAt;
   });
   const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
-  return result("merged", { commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid });
+  return result("merged", { commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid, createdAt });
 }
 
 /**

@@ -31,8 +31,9 @@ test("formatMerge() keeps a conflict on one line whatever the file names hold", 
   const r = {
     verdict: "conflict", pr: { number: 2, id: "x" }, base: "main", commit: null, checkout: "untouched", conflicts: ["a\nb.txt", "c.txt"], failedStep: null,
     ciRun: null, record: "12345678-aaaa-4aaa-8aaa-aaaaaaaaaaaa", landed: null, closedIssues: [], patchSha256: "0".repeat(64), patchId: null,
+    id: "12345678-aaaa-4aaa-8aaa-aaaaaaaaaaaa", createdAt: "2026-01-01T00:00:00Z", baseRefName: "main",
   } as const;
-  t.is(formatMerge({ ...r, conflicts: [...r.conflicts], closedIssues: [] }), "pull request #2 conflicts with main: a?b.txt c.txt (record 12345678); main unchanged");
+  t.is(formatMerge({ ...r, conflicts: [...r.conflicts], closedIssues: [], resolved: [] }), "pull request #2 conflicts with main: a?b.txt c.txt (record 12345678); main unchanged");
 });
 
 test("listedConflicts() keeps a record within its budget and lists everything when it fits", (t) => {

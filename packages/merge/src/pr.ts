@@ -28,7 +28,8 @@ export function formatMerge(r: MergeResult, tick = ""): string {
 
 /** Every `--json` field of a merge outcome. */
 export const MERGE_FIELDS: readonly string[] = [
-  "base", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "failedStep", "landed", "patchId", "patchSha256", "pr", "record", "verdict",
+  "base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id", "landed", "patchId", "patchSha256",
+  "pr", "record", "resolved", "verdict",
 ];
 
 /** The JSON line: keys sorted, like every forge record. */
