@@ -7,6 +7,7 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, BIN, git, jsonl, run, sh, tempRepo, type Ran } from "./lib/run.js";
@@ -28,7 +29,7 @@ interface RunJson {
   runner: string;
   rerunOf: string | null;
   pr: { id: string; number: number | null } | null;
-  steps: Array<{ name: string; outcome: string; exitCode: number | null; durationMs: number; signature: string | null }>;
+  steps: Array<{ name: string; outcome: string; exitCode: number | null; durationMs: number; signature: string | null; logSha256: string | null }>;
 }
 
 /** A repo with one commit (app.txt says `broken`) and the given steps in .forge/ci/steps/. */
@@ -273,6 +274,8 @@ test("the environment: the caller's, ci.env's variables, the run id and step nam
   const id = (jsonl(r.stdout)[0] as { id: string }).id;
   const log = await ci(dir, ["log", "1", "10-env"]);
   t.is(log.stdout, `caller=me ci=yes run=${id} step=10-env token=none\n`);
+  const step = runs(await ci(dir, ["view", "1", "--json", "steps"]))[0]!.steps[0]!;
+  t.is(step.logSha256, createHash("sha256").update(log.stdout).digest("hex"), "the record carries the log's digest");
 });
 
 test("--docker with no engine is one error line, exit 1, and nothing runs", async (t) => {

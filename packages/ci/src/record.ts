@@ -12,6 +12,8 @@ export interface StepJson {
   exitCode: number | null;
   durationMs: number;
   signature: string | null;
+  /** sha256 of the step's log (null when it did not run). */
+  logSha256: string | null;
 }
 
 /** A run as `--json` prints it (keys sorted, as gh prints them). */
@@ -57,6 +59,7 @@ export function runToJson(d: Record<string, unknown>, number: number, prNumber: 
     exitCode: (s.exitCode as number | undefined) ?? null,
     durationMs: s.durationMs as number,
     signature: (s.signature as string | undefined) ?? null,
+    logSha256: (s.logSha256 as string | undefined) ?? null,
   }));
   const createdAt = d.createdAt as string;
   const completedAt = (d.completedAt as string | undefined) ?? null;
@@ -100,6 +103,7 @@ export function storedSteps(steps: readonly StepResult[]): Record<string, unknow
     o.durationMs = s.durationMs;
     o.outcome = s.outcome;
     if (s.signature) o.signature = s.signature;
+    if (s.logSha256) o.logSha256 = s.logSha256;
     return o;
   });
 }

@@ -3,7 +3,9 @@ import { RUN_FIELDS, runToJson, storedSteps, summaryBody, verdictOf } from "./re
 import type { StepResult } from "./step.js";
 
 const pass = (name: string): StepResult => ({ name, outcome: "pass", exitCode: 0, durationMs: 5 });
-const fail = (name: string): StepResult => ({ name, outcome: "fail", exitCode: 1, durationMs: 7, signature: "sig-v1:00112233445566778899aabbccddeeff", signatureText: ["boom <n>"] });
+const fail = (name: string): StepResult => ({
+  name, outcome: "fail", exitCode: 1, durationMs: 7, signature: "sig-v1:00112233445566778899aabbccddeeff", signatureText: ["boom <n>"], logSha256: "c".repeat(64),
+});
 const skip = (name: string): StepResult => ({ name, outcome: "skipped", exitCode: null, durationMs: 0 });
 
 test("verdictOf: cancelled beats fail beats timeout beats pass", (t) => {
@@ -24,8 +26,8 @@ test("runToJson has exactly RUN_FIELDS, sorted, with gh's run fields", (t) => {
   t.deepEqual(Object.keys(j), [...RUN_FIELDS]);
   t.deepEqual([...RUN_FIELDS].sort(), [...RUN_FIELDS]);
   t.like(j, { databaseId: 4, number: 4, name: "ci", displayTitle: "ci", event: "manual", pr: null, patchSha256: null, updatedAt: "2026-01-01T00:00:09Z" });
-  t.deepEqual(j.steps[1], { name: "20-b", outcome: "fail", exitCode: 1, durationMs: 7, signature: "sig-v1:00112233445566778899aabbccddeeff" });
-  t.deepEqual(j.steps[2], { name: "30-c", outcome: "skipped", exitCode: null, durationMs: 0, signature: null });
+  t.deepEqual(j.steps[1], { name: "20-b", outcome: "fail", exitCode: 1, durationMs: 7, signature: "sig-v1:00112233445566778899aabbccddeeff", logSha256: "c".repeat(64) });
+  t.deepEqual(j.steps[2], { name: "30-c", outcome: "skipped", exitCode: null, durationMs: 0, signature: null, logSha256: null });
   const pr = runToJson({ ...d, pr: "9b8a7c6d-5e4f-4a3b-b2c1-d0e9f8a7b6c5", title: "Fix it", status: "in_progress", completedAt: undefined, conclusion: undefined }, 1, 3);
   t.like(pr, { event: "pull_request", displayTitle: "Fix it", pr: { id: "9b8a7c6d-5e4f-4a3b-b2c1-d0e9f8a7b6c5", number: 3 }, conclusion: "", completedAt: null });
 });

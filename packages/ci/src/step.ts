@@ -5,6 +5,7 @@
  * started from an argv array, never through a shell (SEC-04).
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { failureSignature, type FailureKind } from "./signature.js";
@@ -23,6 +24,8 @@ export interface StepResult {
   signature?: string;
   /** The masked log lines behind the signature. */
   signatureText?: string[];
+  /** sha256 of the step's whole log (the receipt's log digest). */
+  logSha256?: string;
 }
 
 /** What to start. */
@@ -100,6 +103,7 @@ export function startStep(spec: StepSpec): RunningStep {
         r.signature = s.signature;
         r.signatureText = s.text;
       }
+      r.logSha256 = digestOf(fd);
       closeSync(fd);
       resolve(r);
     };
@@ -128,6 +132,14 @@ export function startStep(spec: StepSpec): RunningStep {
     cancel: () => stop("cancelled"),
     reap: () => killGroup("SIGKILL"),
   };
+}
+
+/** sha256 of an open log's bytes. */
+function digestOf(fd: number): string {
+  const h = createHash("sha256");
+  const buf = Buffer.alloc(64 * 1024);
+  for (let pos = 0, n; (n = readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) h.update(buf.subarray(0, n));
+  return h.digest("hex");
 }
 
 /** The last bytes of an open log, from the start of a whole line. */

@@ -25,7 +25,7 @@ export interface CiRunRecord {
   createdAt: string;
   completedAt: string | null;
   rerunOf: string | null;
-  steps: Array<{ name: string; outcome: "pass" | "fail" | "timeout" | "cancelled" | "skipped"; exitCode: number | null; durationMs: number; signature: string | null }>;
+  steps: Array<{ name: string; outcome: "pass" | "fail" | "timeout" | "cancelled" | "skipped"; exitCode: number | null; durationMs: number; signature: string | null; logSha256: string | null }>;
 }
 
 const STEP_OUTCOMES = ["pass", "fail", "timeout", "cancelled", "skipped"] as const;
@@ -45,6 +45,7 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
     return {
       name: str(s, "name", p), outcome: oneOf(s, "outcome", STEP_OUTCOMES, p), exitCode: optInt(s, "exitCode", p), durationMs: int(s, "durationMs", p),
       signature: optMatch(s, "signature", /^sig-v\d+:[0-9a-f]{32}$/, "sig-v1:<32 hex> or null", p),
+      logSha256: optMatch(s, "logSha256", /^[0-9a-f]{64}$/, "64 hex or null", p),
     };
   });
   const pr = v.pr === null || v.pr === undefined ? null : v.pr as Record<string, unknown>;
@@ -86,7 +87,7 @@ export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | {
       trial_id: `${run.id}:${s.name}`, claim_id: claimId, outcome, duration_ms: s.durationMs, signature: outcome === "fail" ? s.signature : null,
       recorded_at: run.completedAt, env_fingerprint: run.envSha256, receipt_ref: `ci-run:${run.id}`, run_id: run.id, retry_of: run.rerunOf,
     });
-    receipts.push({ argv: [`.forge/ci/steps/${s.name}`], exit_code: s.exitCode, duration_ms: s.durationMs, log_digest: null });
+    receipts.push({ argv: [`.forge/ci/steps/${s.name}`], exit_code: s.exitCode, duration_ms: s.durationMs, log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null });
     aliases.push({ alias: `ci-step:${s.name}@${treeLabel(tree)}`, claim_id: claimId });
   }
   return {

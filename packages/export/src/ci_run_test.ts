@@ -52,3 +52,13 @@ test("parseCiRun() names the bad field", (t) => {
   t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "s", outcome: "weird", durationMs: 1 }] })), { message: "field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped" });
   t.throws(() => parseCiRun(ciRun(A, { envSha256: undefined })), { message: "field 'envSha256': expected 64 hex" });
 });
+
+test("ciRunBundle() carries each step's log digest into its receipt, and null for a record without one", (t) => {
+  const run = ciRun(A) as unknown as { steps: Array<Record<string, unknown>> };
+  run.steps[0]!.logSha256 = "d".repeat(64);
+  const b = ciRunBundle(parseCiRun(run as unknown as Record<string, unknown>), "default");
+  if ("skip" in b) return t.fail();
+  t.deepEqual(b.receipts.map((r) => r.log_digest), [`sha256:${"d".repeat(64)}`, null]);
+  run.steps[0]!.logSha256 = "not hex";
+  t.throws(() => parseCiRun(run as unknown as Record<string, unknown>), { message: /logSha256/ });
+});

@@ -262,6 +262,7 @@ export const CI_RUN: EntitySchema = {
         fields: [
           S("name", true), { name: "exitCode", type: { t: "int" } }, { name: "durationMs", type: { t: "int", min: 0 }, required: true },
           { name: "outcome", type: { t: "enum", values: ["pass", "fail", "timeout", "cancelled", "skipped"] }, required: true }, S("signature"),
+          { name: "logSha256", type: { t: "sha256" } },
         ],
       },
     },
