@@ -1,18 +1,41 @@
 // Bundle each executable (packages/*/package.json "forge.bin") into one
-// minified CommonJS file in bin/, from the TypeScript sources. Verb bodies
-// stay lazy inside the file (dynamic imports become lazy init wrappers).
-// CommonJS, not ESM: Node's ESM loader costs ~20 ms of start-up per process,
-// paid by every stage of every pipe.
+// minified CommonJS file, bin/lib/<name>.cjs, from the TypeScript sources.
+// Verb bodies stay lazy inside the file (dynamic imports become lazy init
+// wrappers). CommonJS, not ESM: Node's ESM loader costs ~20 ms of start-up
+// per process, paid by every stage of every pipe.
+//
+// bin/<name> itself is a small launcher: help and version text (which
+// depend on nothing but the code) are rendered here, by running the bundle
+// once per form, and printed by the launcher without compiling the 200 KB
+// bundle (DESIGN §6: --help within 1.5 × `node -e 0`); anything else
+// requires the bundle. The help goldens run the launchers, and
+// test/budget_test.ts checks every cached text against the bundle's own.
 import { build } from "esbuild";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** Run a bundle with no stdin (a form that reads stdin must not wait), in an empty folder (no store), PATH only. */
+function run(file, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: scratch, env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"], timeout: 20_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`exit ${code}`))));
+  });
+}
+const scratch = mkdtempSync(join(tmpdir(), "forge-bundle-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 const root = new URL("..", import.meta.url).pathname;
 const out = join(root, "bin");
-mkdirSync(out, { recursive: true });
-// The repository is "type": "module"; the extensionless bins are CommonJS.
+mkdirSync(join(out, "lib"), { recursive: true });
+// The repository is "type": "module"; the launchers and bundles are CommonJS.
 writeFileSync(join(out, "package.json"), '{ "type": "commonjs" }\n');
-const jobs = [];
+const names = [];
 for (const dir of readdirSync(join(root, "packages"))) {
   let pkg;
   try {
@@ -20,24 +43,62 @@ for (const dir of readdirSync(join(root, "packages"))) {
   } catch {
     continue;
   }
-  const name = pkg.forge?.bin;
-  if (!name) continue;
-  const outfile = join(out, name);
-  jobs.push(
-    build({
-      entryPoints: [join(root, "packages", dir, "src", "bin.ts")],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      minify: true,
-      conditions: ["source"],
-      legalComments: "none",
-      logLevel: "warning",
-      banner: { js: "#!/usr/bin/env node" },
-      alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
-    }).then(() => chmodSync(outfile, 0o755)),
-  );
+  if (pkg.forge?.bin) names.push([pkg.forge.bin, dir]);
 }
-await Promise.all(jobs);
+await Promise.all(names.map(([name, dir]) => build({
+  entryPoints: [join(root, "packages", dir, "src", "bin.ts")],
+  outfile: join(out, "lib", `${name}.cjs`),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  conditions: ["source"],
+  legalComments: "none",
+  logLevel: "warning",
+  alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
+})));
+
+/** The argv forms whose output is cached: help of the root and of every verb, and the version. */
+async function forms(name) {
+  const lib = join(out, "lib", `${name}.cjs`);
+  const base = [[], ["-h"], ["--help"], ["-v"], ["--version"]];
+  const { stdout } = await run(process.execPath, [lib, "--help"]);
+  // A noun's root help lists its verbs on a "commands:" line; forge's, its own commands.
+  const verbs = (/^commands: (.+)$/m.exec(stdout)?.[1] ?? "").split(" ").filter(Boolean);
+  if (name === "forge") verbs.push("init");
+  const extra = name === "forge" ? [["--skill"]] : [];
+  return [...base, ...extra, ...verbs.flatMap((v) => [[v, "-h"], [v, "--help"]])];
+}
+
+/** Run the bundle for each form; keep what exits 0 with nothing on stderr. */
+async function cached(name) {
+  const lib = join(out, "lib", `${name}.cjs`);
+  const texts = {};
+  for (const argv of await forms(name)) {
+    try {
+      const r = await run(process.execPath, [lib, ...argv]);
+      if (r.stderr === "") texts[argv.join("\0")] = r.stdout;
+    } catch {
+      // not a form that succeeds: the bundle answers it at run time
+    }
+  }
+  // No arguments is cached only where it means help (forge-export, say, reads stdin).
+  if (texts[""] !== texts["--help"]) delete texts[""];
+  return texts;
+}
+
+await Promise.all(names.map(async ([name]) => {
+  const texts = await cached(name);
+  const launcher = `#!/usr/bin/env node
+"use strict";
+// Generated by scripts/bundle.mjs: cached help and version, else the bundle.
+const t = ${JSON.stringify(texts)}[process.argv.slice(2).join("\\0")];
+if (typeof t === "string") process.stdout.write(t);
+else require("./lib/${name}.cjs");
+`;
+  const file = join(out, name);
+  writeFileSync(`${file}.tmp`, launcher, { mode: 0o755 });
+  chmodSync(`${file}.tmp`, 0o755);
+  renameSync(`${file}.tmp`, file);
+}));

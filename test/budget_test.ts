@@ -287,3 +287,26 @@ test("forge-pr list --json prints exactly one JSON object per line per PR and no
     for (const row of rows) t.true(typeof JSON.parse(row) === "object", row);
   }
 });
+
+// --- the launchers' cached help (scripts/bundle.mjs) ---
+
+test("every launcher's cached help and version text is exactly what its bundle prints for that argv", async (t) => {
+  const { readdirSync: ls } = await import("node:fs");
+  const bin = join(GOLDEN, "..", "..", "bin");
+  let checked = 0;
+  for (const name of ls(bin).filter((n) => n.startsWith("forge"))) {
+    const src = readFileSync(join(bin, name), "utf8");
+    const m = /^const t = (\{.*\})\[process\.argv/m.exec(src);
+    t.truthy(m, `${name}: no cached table`);
+    const table = JSON.parse(m![1]!) as Record<string, string>;
+    t.true(Object.keys(table).includes("--help"), `${name}: --help is cached`);
+    for (const [key, text] of Object.entries(table)) {
+      const argv = key === "" ? [] : key.split("\0");
+      const r = await run(process.execPath, [join(bin, "lib", `${name}.cjs`), ...argv], { cwd: tmpdir() });
+      t.is(r.code, 0);
+      t.is(text, r.stdout, `${name} ${argv.join(" ")}`);
+      checked++;
+    }
+  }
+  t.true(checked > 50, `only ${checked} cached forms`);
+});
