@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
-import { makeZip } from "./lib/zip.js";
+import { makeZip } from "@forge/merge/zip-fixture";
 
 test.after.always(removeScratch);
 

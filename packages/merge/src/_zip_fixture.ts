@@ -1,7 +1,9 @@
 /**
- * A tiny zip writer for the unit tests (the same as test/lib/zip.ts: a
- * package cannot import from test/). Stored or deflated entries, unix
- * modes, and knobs for hostile zips. Not part of the executable.
+ * A tiny zip writer for tests (here and, as `@forge/merge/zip-fixture`,
+ * the end-to-end ones in test/): stored or deflated entries, unix modes,
+ * and knobs to make hostile zips (lie about a size, mark a symlink). Tests
+ * must not need `zip`/`unzip`, which a fresh machine may lack. Not part of
+ * the executable.
  */
 import { crc32, deflateRawSync } from "node:zlib";
 
