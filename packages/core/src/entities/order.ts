@@ -88,7 +88,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
     // no cache yet
   }
   const head = header(text);
-  if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, []);
+  if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, [], undefined, head.digest);
   const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
   const stampable = stamp.value !== "" && stamp.mtimeNs < now - still;
   if (head && head.digest !== "-") {
@@ -150,16 +150,28 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
  * place: the order it was ranked in (read just before) plus the new line,
  * under the digest of the names listed then plus the new one. Anything else
  * that changed meanwhile makes the next listing's digest differ, so it is
- * found; nothing here can make a wrong answer trusted. A no-op when the
- * order was not read by listing (a stamped cache: the next read lists).
+ * found; nothing here can make a wrong answer trusted. When the order was
+ * trusted through its stamp (no listing, so no names in hand), the names
+ * are listed now and the cache is updated only if, the new one left out,
+ * they match the cache's digest; otherwise nothing is written and the next
+ * read lists.
  * @param order what `entityOrder` gave just before the create
  */
 export function recordCreated(store: Store, kind: KindLayout, order: Order, entry: OrderEntry): void {
-  if (!(order instanceof CacheOrder) || !order.names || order.errors.length) return;
-  const names = { live: order.names.live, archive: order.names.archive };
+  if (!(order instanceof CacheOrder) || order.errors.length) return;
   const list = entry.ref.archived ? "archive" : "live";
-  if (names[list].includes(entry.ref.id)) return;
-  names[list] = insertSorted(names[list], entry.ref.id);
+  let names: FolderNames;
+  if (order.names) {
+    if (order.names[list].includes(entry.ref.id)) return;
+    names = { ...order.names, [list]: insertSorted(order.names[list], entry.ref.id) };
+  } else {
+    // Read through the stamp, so no names in hand: list them now, and go on
+    // only if, without the new one, they are the names the cache was built from.
+    if (!order.digest || order.digest === "-") return;
+    names = sortNames(listFolderNames(store, kind));
+    const i = names[list].indexOf(entry.ref.id);
+    if (i < 0 || digestOf({ ...names, [list]: names[list].filter((_, k) => k !== i) }) !== order.digest) return;
+  }
   const body = order.bodyText();
   const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
   writeCache(cachePath(store, kind), `${MAGIC}unstamped ${digestOf(names)}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`);
@@ -194,9 +206,12 @@ class CacheOrder implements Order {
   readonly errors: Unranked[];
   /** The sorted folder names the lines were built from, when a listing read them. */
   readonly names: FolderNames | undefined;
+  /** The cache's digest of those names, when it was trusted through its stamp. */
+  readonly digest: string | undefined;
   /** Over the cache text (from `body` on), or over an array of lines. */
-  constructor(src: string | string[], body: number, errors: Unranked[], names?: FolderNames) {
+  constructor(src: string | string[], body: number, errors: Unranked[], names?: FolderNames, digest?: string) {
     this.names = names;
+    this.digest = digest;
     if (typeof src === "string") {
       this.#text = src;
       this.#body = body;

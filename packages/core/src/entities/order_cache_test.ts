@@ -221,3 +221,39 @@ test("recordCreated() adds the new entity to the cache under the new names' dige
   t.true(all.includes(theirs));
   t.is(all.at(-1), mine);
 });
+
+test("recordCreated() after a read through the stamp lists the names once and keeps the digest current, unless the folder changed otherwise", async (t) => {
+  const { store, want } = makeStore(6);
+  age(store);
+  await ids(store); // lists, writes a stamped cache
+  const before = await entityOrder(store, ISSUES, ISSUE); // trusted through the stamp: no names in hand
+  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 \d+\.\d+;-; [0-9a-f]{64}\n/);
+  const id = "ffffffff-0000-4000-8000-000000000010";
+  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
+  recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
+  const text = readFileSync(ORDER(store), "utf8");
+  t.regex(text, /^forge-order 2 unstamped [0-9a-f]{64}\n/);
+  t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
+  // Trusted by its digest now: a line taken out behind its back is not noticed (the names still match).
+  fresh(store);
+  const nl = text.indexOf("\n") + 1;
+  writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
+  t.deepEqual(await ids(store), [...want.slice(1), id]);
+
+  // Someone else's folder appeared between the stamped read and the record: nothing is written, the next read lists.
+  rmSync(ORDER(store));
+  age(store);
+  await ids(store);
+  const again = await entityOrder(store, ISSUES, ISSUE);
+  const stamped = readFileSync(ORDER(store), "utf8");
+  const theirs = "00000000-0000-4000-8000-0000000000bb";
+  const mine = "ffffffff-0000-4000-8000-000000000011";
+  createIssue(store, { title: "theirs", body: "", author: "b", labels: [], assignees: [], now: "2025-06-01T00:00:00Z", id: theirs });
+  createIssue(store, { title: "mine", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id: mine });
+  recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
+  t.is(readFileSync(ORDER(store), "utf8"), stamped, "not written");
+  fresh(store);
+  const all = await ids(store);
+  t.true(all.includes(theirs));
+  t.is(all.at(-1), mine);
+});
