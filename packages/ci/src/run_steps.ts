@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, mkdirInside,
+  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside,
   PR, PRS, saveFile, updateEntity, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
@@ -80,7 +80,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const p = posture(store, stepsDir, displayPath(store, stepsDir), req.docker ?? false);
   if (p.runner === "docker") await checkDocker(req.top, env);
   const createdAt = formatTimestamp();
-  const id = laterId(await entityOrder(store, CI_RUNS, CI_RUN), createdAt);
+  const before = await entityOrder(store, CI_RUNS, CI_RUN);
+  const id = laterId(before, createdAt);
   const paths = runPaths(store, id);
   const data: Record<string, unknown> = {
     id, status: "in_progress", verdict: "running", headSha: req.headSha, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
@@ -90,6 +91,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   if (req.title) data.title = req.title;
   if (req.rerunOf) data.rerunOf = req.rerunOf;
   createRunDir(store, paths, p, data, req.patch ?? null);
+  recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
   await setPrVerdict(store, req, "running");
 
   let cancelled = false;

@@ -1,5 +1,5 @@
 import {
-  checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
+  checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
   readStoreFile, type PrJson, type Store,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
@@ -75,11 +75,13 @@ export async function createPullRequest(ctx: Ctx, opts: CreatePrOptions, want: W
   const patch = await makePatch(cwd, base, head);
   const author = await currentAuthor(ctx.io.env, cwd);
   const now = formatTimestamp();
+  const before = await entityOrder(prs.store, PRS, PR);
   const id = createPr(prs.store, {
     title: opts.title, body: opts.body, author, baseRefName: base, headRefName: head, baseSha: patch.baseSha, headSha: patch.headSha,
     patch: patch.bytes, isDraft: opts.draft, closes, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-    milestone: opts.milestone, now, id: laterId(await entityOrder(prs.store, PRS, PR), now),
+    milestone: opts.milestone, now, id: laterId(before, now),
   });
+  recordCreated(prs.store, PRS, before, { createdAt: now, ref: { id, archived: false } });
   const { pr, number } = await prs.get(id);
   return prs.json(pr, number, want);
 }
