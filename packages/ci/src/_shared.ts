@@ -3,7 +3,7 @@
  * and numbers, PR numbers for the JSON, the flags and the renderers.
  */
 import {
-  CI_RUN, CI_RUNS, entityOrder, ForgeError, git, loadEntity, openStore, PR, PRS, resolveRef,
+  CI_RUN, CI_RUNS, entityOrder, loadEntity, openStore, PR, PRS, resolveRef,
   type LoadedEntity, type Order, type Store,
 } from "@forge/core";
 import { jsonFlags, jsonRequestOf, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions } from "@forge/cli";
@@ -51,13 +51,6 @@ export class Runs {
   fresh(): void {
     this.#order = undefined;
   }
-}
-
-/** The top folder of the repository around `cwd`. */
-export async function repoTop(cwd: string): Promise<string> {
-  const r = await git(["rev-parse", "--show-toplevel"], { cwd });
-  if (r.code !== 0) throw new ForgeError("not in a git repository", "E_NO_REPO", 1);
-  return r.stdout.trim();
 }
 
 /** `--json [fields]` and `--jq`. */

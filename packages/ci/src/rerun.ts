@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { ForgeError, patchSha256, readStoreBytes } from "@forge/core";
+import { ForgeError, gitTopLevel, patchSha256, readStoreBytes } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
 import { runPaths, runStepsIn } from "./run_steps.js";
-import { JSON_FLAGS, jsonRequest, repoTop, runRender, Runs, stepLine } from "./_shared.js";
+import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
 /** The most a kept patch may weigh (as a PR's patch). */
@@ -26,7 +26,7 @@ export async function rerunRun(ctx: Ctx, ref: string, opts: { docker: boolean; c
     patch = readStoreBytes(runs.store, paths.patch, MAX_PATCH);
     if (patchSha256(patch) !== d.patchSha256) throw new ForgeError(`run ${number}: patch.diff does not match its patchSha256`, "E_PATCH_CHANGED", 1);
   }
-  const top = await repoTop(ctx.io.cwd);
+  const top = await gitTopLevel(ctx.io.cwd, ctx.io.env, "CI runs a commit");
   const rec = await withTree(top, d.headSha as string, patch, (dir) =>
     runStepsIn(dir, {
       store: runs.store, top, headSha: d.headSha as string, patchSha256: (d.patchSha256 as string | undefined) ?? null, patch,

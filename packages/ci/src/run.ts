@@ -1,11 +1,11 @@
 import { availableParallelism } from "node:os";
-import { ciStepsDir, displayPath, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError, git, ForgeError } from "@forge/core";
+import { ciStepsDir, displayPath, ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
 import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
 import { posture } from "./posture.js";
 import type { CiRunJson } from "./record.js";
 import { checkDocker, headCommit, runStepsIn } from "./run_steps.js";
-import { JSON_FLAGS, jsonRequest, repoTop, runRender, Runs, stepLine } from "./_shared.js";
+import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
 /** Options of `forge-ci run`. */
@@ -36,7 +36,7 @@ interface Target {
  */
 export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number }): AsyncGenerator<CiRunJson> {
   const runs = new Runs(ctx.io);
-  const top = await repoTop(ctx.io.cwd);
+  const top = await gitTopLevel(ctx.io.cwd, ctx.io.env, "CI runs a commit");
   // Check the posture once, before anything runs: ci.env, the steps, the image, the engine.
   const stepsDir = ciStepsDir(runs.store);
   if (posture(runs.store, stepsDir, displayPath(runs.store, stepsDir), opts.docker).runner === "docker") await checkDocker(top, ctx.io.env);

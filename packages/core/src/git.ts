@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ForgeError } from "./errors.js";
 
@@ -65,8 +66,58 @@ export function gitBytes(args: readonly string[], opts: { cwd?: string; env?: No
 export async function splitPatchSeries(file: string, out: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
   mkdirSync(out);
   const r = await git(["mailsplit", "-b", `-o${out}`, file], { cwd, env });
-  if (r.code !== 0) throw new ForgeError(`git mailsplit failed: ${(r.stderr.trim().split("\n")[0] ?? "").slice(0, 200)}`, "E_GIT", 1);
+  if (r.code !== 0) throw new ForgeError(`git mailsplit failed: ${gitMessage(r.stderr)}`, "E_GIT", 1);
   const names = readdirSync(out).filter((n) => /^\d+$/.test(n)).sort();
   if (names.length === 0) throw new ForgeError("the patch holds no commit; nothing was applied", "E_PATCH_REFUSED", 1);
   return names.map((n) => join(out, n));
+}
+
+/**
+ * git's first meaningful stderr line for a one-line error: `hint:` lines
+ * skipped, `fatal: ` / `error: ` dropped, control characters shown as `?`,
+ * at most 200 characters.
+ * @example gitMessage("hint: x\nfatal: not a git repository\n") // "not a git repository"
+ */
+export function gitMessage(stderr: string): string {
+  const line = stderr.split("\n").map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/^(?:fatal|error): /, "").slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+}
+
+/**
+ * The top folder of the repository around `cwd`, every symlink resolved.
+ * @param why what needs a repository, for the error (`a merge needs one`)
+ * @throws ForgeError (exit 1) outside a repository
+ */
+export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv | undefined, why: string): Promise<string> {
+  const r = await git(["rev-parse", "--show-toplevel"], { cwd, env });
+  if (r.code !== 0) throw new ForgeError(`not in a git repository (${why})`, "E_NO_GIT", 1);
+  return realpathSync(r.stdout.trim());
+}
+
+/**
+ * A disposable worktree (SEC-05): `fn` runs in a fresh worktree of `top`'s
+ * repository checked out detached at `commit`, under the OS temp dir, with
+ * `tmp` a scratch folder beside it; both are removed whatever happens, so
+ * the live checkout never sees what runs there. Two worktrees added at the
+ * same moment can race on git's own files: one retry.
+ * @throws ForgeError (E_WORKTREE) when the worktree cannot be made
+ */
+export async function withWorktree<T>(top: string, commit: string, env: NodeJS.ProcessEnv | undefined, fn: (dir: string, tmp: string) => Promise<T>): Promise<T> {
+  const tmp = mkdtempSync(join(tmpdir(), "forge-"));
+  const dir = join(tmp, "worktree");
+  let added = false;
+  try {
+    const add = ["worktree", "add", "--detach", "--quiet", dir, commit];
+    let r = await git(add, { cwd: top, env });
+    if (r.code !== 0) r = await git(add, { cwd: top, env });
+    if (r.code !== 0) throw new ForgeError(`cannot check out ${commit.slice(0, 12)} in a worktree: ${gitMessage(r.stderr)}`, "E_WORKTREE", 1);
+    added = true;
+    return await fn(dir, tmp);
+  } finally {
+    // `--force` twice: also a worktree something locked meanwhile.
+    if (added) await git(["worktree", "remove", "--force", "--force", dir], { cwd: top, env }).catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+    if (added) await git(["worktree", "prune"], { cwd: top, env }).catch(() => undefined);
+  }
 }

@@ -4,7 +4,7 @@
  */
 import {
   entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
-  resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type OrderEntry, type Store,
+  resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type Store,
 } from "@forge/core";
 import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 

@@ -7,8 +7,7 @@
  */
 import { realpathSync } from "node:fs";
 import { relative } from "node:path";
-import { ConflictError, ForgeError, git, type Store } from "@forge/core";
-import { firstLine } from "./_worktree.js";
+import { ConflictError, ForgeError, git, gitMessage, type Store } from "@forge/core";
 
 /** Where the live checkout stands relative to the base branch. */
 export interface Live {
@@ -60,11 +59,11 @@ export async function advanceBase(top: string, base: string, old: string, next: 
     const now = await git(["rev-parse", "--verify", "--quiet", ref], { cwd: top, env });
     if (now.stdout.trim() !== old) throw new ConflictError(`${base} moved while merging (now ${now.stdout.trim().slice(0, 12)}); nothing was merged, run forge-merge again`);
     const m = await git(["merge", "--ff-only", "--no-verify", "--quiet", next], { cwd: top, env: { ...env, GIT_REFLOG_ACTION: message } });
-    if (m.code !== 0) throw new ConflictError(`cannot update the checkout of ${base}: ${firstLine(m.stderr)}; nothing was merged`);
+    if (m.code !== 0) throw new ConflictError(`cannot update the checkout of ${base}: ${gitMessage(m.stderr)}; nothing was merged`);
     return "updated";
   }
   const u = await git(["update-ref", "-m", message, ref, next, old], { cwd: top, env });
-  if (u.code !== 0) throw new ConflictError(`${base} moved while merging: ${firstLine(u.stderr)}; nothing was merged, run forge-merge again`);
+  if (u.code !== 0) throw new ConflictError(`${base} moved while merging: ${gitMessage(u.stderr)}; nothing was merged, run forge-merge again`);
   return "ref-only";
 }
 
@@ -73,6 +72,6 @@ async function dirtyOutsideStore(top: string, store: Store, env: NodeJS.ProcessE
   const rel = relative(realpathSync(top), store.real);
   const spec = rel === "" || rel.startsWith("..") ? ["."] : [".", `:(exclude,top)${rel}`];
   const r = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=all", "--", ...spec], { cwd: top, env });
-  if (r.code !== 0) throw new ForgeError(`git status failed: ${firstLine(r.stderr)}`, "E_GIT", 1);
+  if (r.code !== 0) throw new ForgeError(`git status failed: ${gitMessage(r.stderr)}`, "E_GIT", 1);
   return r.stdout.split("\0").filter((x) => x !== "");
 }

@@ -7,12 +7,12 @@
  * A conflict or red CI stops with a record and the base unchanged.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { lstatSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
   MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
-  splitPatchSeries, validate, displayPath, type LoadedEntity, type Store,
+  gitMessage, gitTopLevel, splitPatchSeries, validate, displayPath, withWorktree, type LoadedEntity, type Store,
 } from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
@@ -20,7 +20,6 @@ import { conflictFiles } from "./_conflicts.js";
 import { findLanded } from "./_landed.js";
 import { checkPatchPaths, refusal } from "./_patch_paths.js";
 import { patchId } from "./_patch_id.js";
-import { firstLine, withWorktree } from "./_worktree.js";
 
 /** Options of `forge-merge <pr>`. */
 export interface MergeOptions {
@@ -79,7 +78,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const now = ctx.now ?? (() => formatTimestamp());
   const newId = ctx.newId ?? randomUUID;
   const store = openStore({ cwd: ctx.cwd, env: ctx.env });
-  const top = await topLevel(store, env);
+  const top = await gitTopLevel(store.root, env, "a merge needs one");
   const order = await entityOrder(store, PRS, PR);
   const r = resolveRef(order, opts.ref, "pull request", order.errors);
   const pr = await loadEntity(store, PRS, PR, r.ref);
@@ -118,17 +117,17 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
       const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (check.code !== 0) {
         const files = conflictFiles(check.stderr);
-        if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${firstLine(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
+        if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${gitMessage(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
         return { kind: "conflict" as const, files };
       }
       const applied = await git(["apply", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
-      if (applied.code !== 0) throw new ForgeError(`git apply failed: ${firstLine(applied.stderr)}`, "E_GIT", 1);
+      if (applied.code !== 0) throw new ForgeError(`git apply failed: ${gitMessage(applied.stderr)}`, "E_GIT", 1);
     }
     await checkSymlinks(dir, old, env);
     const commitEnv = await identity(top, env, pr, patch, author);
     const msg = `${pr.data.title as string}\n\nMerges PR #${number} (${pr.ref.id})`;
     const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
-    if (c.code !== 0) throw new ForgeError(`git commit failed: ${firstLine(c.stderr || c.stdout)}`, "E_GIT", 1);
+    if (c.code !== 0) throw new ForgeError(`git commit failed: ${gitMessage(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
     if (live.onBase) await checkNothingInTheWay(top, dir, old, head, env);
     const ci = await run(dir, { store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env });
@@ -274,13 +273,6 @@ export function fromEmail(patch: Buffer): string | null {
 
 function localPart(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || "unknown";
-}
-
-/** The repository's top level holding the store. */
-async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
-  const r = await git(["rev-parse", "--show-toplevel"], { cwd: store.root, env });
-  if (r.code !== 0) throw new ForgeError("not in a git repository (a merge needs one)", "E_NO_GIT", 1);
-  return realpathSync(r.stdout.trim());
 }
 
 async function checkBranchName(top: string, base: string, env: NodeJS.ProcessEnv): Promise<void> {

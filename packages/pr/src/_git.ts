@@ -5,10 +5,9 @@
  * `git am` (SEC-05). Every call is an argv array through core's `git()`;
  * names come after validation, commits as hex only.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ForgeError, git, gitBytes, NotFoundError, UsageError } from "@forge/core";
+import { ForgeError, git, gitBytes, gitMessage, NotFoundError, UsageError, withWorktree } from "@forge/core";
 import { shown } from "./_shared.js";
 
 /** A full commit id (sha-1 or sha-256). */
@@ -110,10 +109,7 @@ export async function withPatchApplied<T>(
   fn: (dir: string, head: string, env: NodeJS.ProcessEnv) => Promise<T>,
 ): Promise<T> {
   if (!isSha(baseSha)) throw new ForgeError("the PR records no valid baseSha", "E_NO_BASE", 1);
-  const tmp = mkdtempSync(join(tmpdir(), "forge-pr-"));
-  const dir = join(tmp, "worktree");
-  let added = false;
-  try {
+  return withWorktree(cwd, baseSha, undefined, async (dir, tmp) => {
     const file = join(tmp, "patch.diff");
     writeFileSync(file, patch);
     let runEnv = env;
@@ -123,27 +119,14 @@ export async function withPatchApplied<T>(
       mkdirSync(join(tmp, "objects"));
       runEnv = { ...env, GIT_OBJECT_DIRECTORY: join(tmp, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common.stdout.trim(), "objects") };
     }
-    const wt = await git(["worktree", "add", "--detach", "--quiet", dir, baseSha], { cwd });
-    if (wt.code !== 0) throw gitError("git worktree add", wt.stderr);
-    added = true;
     const am = await git(["am", "--quiet", "--no-gpg-sign", file], { cwd: dir, env: runEnv });
-    if (am.code !== 0) throw new ForgeError(`the patch does not apply on ${baseSha.slice(0, 12)}: ${firstLine(am.stderr || am.stdout)}`, "E_PATCH_FAILED", 1);
+    if (am.code !== 0) throw new ForgeError(`the patch does not apply on ${baseSha.slice(0, 12)}: ${gitMessage(am.stderr || am.stdout)}`, "E_PATCH_FAILED", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env: runEnv })).stdout.trim();
-    return await fn(dir, head, runEnv);
-  } finally {
-    if (added) await git(["worktree", "remove", "--force", dir], { cwd }).catch(() => undefined);
-    rmSync(tmp, { recursive: true, force: true });
-    if (added) await git(["worktree", "prune"], { cwd }).catch(() => undefined);
-  }
+    return fn(dir, head, runEnv);
+  });
 }
 
 /** An error from git's first stderr line. */
 export function gitError(what: string, stderr: string): ForgeError {
-  return new ForgeError(`${what} failed: ${firstLine(stderr)}`, "E_GIT", 1);
-}
-
-function firstLine(s: string): string {
-  const line = s.split("\n").map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
-  // eslint-disable-next-line no-control-regex
-  return line.replace(/^(?:fatal|error): /, "").slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+  return new ForgeError(`${what} failed: ${gitMessage(stderr)}`, "E_GIT", 1);
 }

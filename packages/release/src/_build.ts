@@ -15,10 +15,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { ForgeError, git } from "@forge/core";
+import { ForgeError, git, gitMessage, withWorktree } from "@forge/core";
 import type { Ctx } from "@forge/cli";
 import { printable } from "./_assets.js";
 
@@ -50,8 +49,6 @@ export interface BuildStep {
 export async function runBuild(ctx: Ctx, plan: BuildPlan): Promise<void> {
   const env = ctx.io.env as NodeJS.ProcessEnv;
   const before = await liveState(plan, env);
-  const wt = mkdtempSync(join(tmpdir(), "forge-release-"));
-  let added = false;
   // Ctrl-C or a kill: pass it to the running step and stop after it, so the worktree is still removed.
   const stop: Interrupt = { signal: undefined, child: undefined };
   const onSignal = (sig: NodeJS.Signals): void => {
@@ -60,35 +57,36 @@ export async function runBuild(ctx: Ctx, plan: BuildPlan): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const interrupted = (): ForgeError => new ForgeError(`interrupted by ${stop.signal}; no release written`, "E_INTERRUPTED", stop.signal === "SIGINT" ? 130 : 143);
   try {
-    const r = await git(["worktree", "add", "--detach", "--quiet", wt, plan.sha], { cwd: plan.top, env });
-    if (r.code !== 0) throw new ForgeError(`cannot check out ${plan.sha.slice(0, 7)} in a worktree: ${firstLine(r.stderr)}`, "E_WORKTREE", 1);
-    added = true;
-    const steps = buildSteps(ctx, wt, plan.buildRel);
-    if (steps.length === 0) ctx.log.warn(`no build steps in ${plan.buildRel}/ at ${plan.sha.slice(0, 7)} (uncommitted steps are not used): no assets`);
-    const stepEnv = { ...env, OUT: plan.out, FORGE_RELEASE_TAG: plan.tag, FORGE_RELEASE_COMMIT: plan.sha };
-    for (const s of steps) {
-      if (stop.signal) throw interrupted();
-      ctx.io.stderr.write(`${ctx.prog}: build step ${printable(s.name)}\n`);
-      const outcome = await runStep(ctx, s, wt, stepEnv, stop);
-      if (stop.signal) throw interrupted();
-      if (outcome) throw new ForgeError(`build step '${printable(s.name)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
-      const changed = await treeChange(wt, env);
-      if (changed) throw new ForgeError(`build step '${printable(s.name)}' changed the tagged tree (${printable(changed)}); no release written`, "E_BUILD_ESCAPED", 1);
-      if ((await liveState(plan, env)) !== before) {
-        throw new ForgeError(`build step '${printable(s.name)}' changed the repository outside OUT; no release written`, "E_BUILD_ESCAPED", 1);
-      }
-    }
-    if (stop.signal) throw interrupted();
+    await withWorktree(plan.top, plan.sha, env, (wt) => buildIn(ctx, plan, wt, stop, before));
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    if (added) await git(["worktree", "remove", "--force", "--force", wt], { cwd: plan.top, env }).catch(() => undefined);
-    // Scratch in the OS temp dir (DESIGN §3): gone when the command ends.
-    rmSync(wt, { recursive: true, force: true });
-    if (added) await git(["worktree", "prune"], { cwd: plan.top, env }).catch(() => undefined);
   }
+}
+
+/** The steps, one after another, in the tagged commit's worktree; each checked for writes outside `OUT`. */
+async function buildIn(ctx: Ctx, plan: BuildPlan, wt: string, stop: Interrupt, before: string): Promise<void> {
+  const env = ctx.io.env as NodeJS.ProcessEnv;
+  const checkStop = (): void => {
+    if (stop.signal) throw new ForgeError(`interrupted by ${stop.signal}; no release written`, "E_INTERRUPTED", stop.signal === "SIGINT" ? 130 : 143);
+  };
+  const steps = buildSteps(ctx, wt, plan.buildRel);
+  if (steps.length === 0) ctx.log.warn(`no build steps in ${plan.buildRel}/ at ${plan.sha.slice(0, 7)} (uncommitted steps are not used): no assets`);
+  const stepEnv = { ...env, OUT: plan.out, FORGE_RELEASE_TAG: plan.tag, FORGE_RELEASE_COMMIT: plan.sha };
+  for (const s of steps) {
+    checkStop();
+    ctx.io.stderr.write(`${ctx.prog}: build step ${printable(s.name)}\n`);
+    const outcome = await runStep(ctx, s, wt, stepEnv, stop);
+    checkStop();
+    if (outcome) throw new ForgeError(`build step '${printable(s.name)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
+    const changed = await treeChange(wt, env);
+    if (changed) throw new ForgeError(`build step '${printable(s.name)}' changed the tagged tree (${printable(changed)}); no release written`, "E_BUILD_ESCAPED", 1);
+    if ((await liveState(plan, env)) !== before) {
+      throw new ForgeError(`build step '${printable(s.name)}' changed the repository outside OUT; no release written`, "E_BUILD_ESCAPED", 1);
+    }
+  }
+  checkStop();
 }
 
 /**
@@ -181,7 +179,7 @@ async function liveState(plan: BuildPlan, env: NodeJS.ProcessEnv): Promise<strin
     git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", ...spec], opts),
     git(["diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color", ...spec], opts),
   ]);
-  if (status.code !== 0) throw new ForgeError(`git status failed: ${firstLine(status.stderr)}`, "E_GIT", 1);
+  if (status.code !== 0) throw new ForgeError(`git status failed: ${gitMessage(status.stderr)}`, "E_GIT", 1);
   const h = createHash("sha256").update(head.stdout).update("\0").update(status.stdout).update("\0").update(diff.stdout);
   for (const e of status.stdout.split("\0")) {
     if (!e.startsWith("?? ")) continue;
@@ -196,6 +194,4 @@ async function liveState(plan: BuildPlan, env: NodeJS.ProcessEnv): Promise<strin
   return h.digest("hex");
 }
 
-function firstLine(s: string): string {
-  return printable((s.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^fatal: /, ""));
-}
+

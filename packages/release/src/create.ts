@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { relative, resolve as resolvePath } from "node:path";
 import {
-  atomicWrite, checkReleaseTag, checkTitle, ConflictError, currentAuthor, displayPath, ForgeError, formatFrontmatter, formatTimestamp, git,
+  atomicWrite, checkReleaseTag, checkTitle, ConflictError, currentAuthor, displayPath, ForgeError, formatFrontmatter, formatTimestamp, git, gitTopLevel,
   loadRelease, MAX_FILE_BYTES, mkdirInside, openStore, RELEASE, RELEASE_FIELDS, releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot,
   releaseToJson, storedBody, toFrontmatter, UsageError, validate, type ReleaseJson, type Store,
 } from "@forge/core";
@@ -133,9 +133,7 @@ async function writeRelease(store: Store, tag: string, sha: string, newTag: bool
 
 /** The repository's top level (a realpath); the store must be inside it. */
 async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
-  const r = await git(["rev-parse", "--show-toplevel"], { cwd: store.root, env });
-  if (r.code !== 0) throw new ForgeError("not in a git repository (a release builds a commit)", "E_NO_GIT", 1);
-  const top = realpathSync(r.stdout.trim());
+  const top = await gitTopLevel(store.root, env, "a release builds a commit");
   const rel = relative(top, store.real);
   if (rel.startsWith("..")) throw new ForgeError("the store is not inside the repository", "E_NO_GIT", 1);
   return top;
