@@ -1,5 +1,5 @@
 import { CI_RUN, CI_RUNS, loadEntity, loadEntityFast, UsageError } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emitBatch, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
 import { JSON_FLAGS, jsonRequest, runRender, Runs } from "./_shared.js";
 
@@ -66,8 +66,6 @@ export default defineCommand({
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
-    const batch = { failed: 0 };
-    await emit(ctx.io, ctx.out, listRuns(ctx, parseListOptions(args), batch), runRender(args, jsonRequest(args), false));
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => listRuns(ctx, parseListOptions(args), batch), runRender(args, jsonRequest(args), false));
   },
 });

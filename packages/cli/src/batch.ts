@@ -6,6 +6,7 @@
 import { isForgeError, readJsonLines, refOfRecord } from "@forge/core";
 import type { Ctx } from "./main.js";
 import { oneLine } from "./main.js";
+import { emit, type RenderOptions } from "./output.js";
 
 /** The outcome of a batch. */
 export interface Batch {
@@ -39,4 +40,16 @@ export async function* eachRef<R>(ctx: Ctx, ref: string, batch: Batch, fn: (ref:
       ctx.io.stderr.write(`${ctx.prog}: ${oneLine(err.message)}\n`);
     }
   }
+}
+
+/**
+ * The whole `run` of a batch verb: emit every record `records` yields
+ * (it counts its failures in the batch it is given) and give the exit
+ * code, 1 when any record failed.
+ * @example run: ({ args, data: ctx }) => emitBatch(ctx, (batch) => archiveIssues(ctx, ref, batch), render)
+ */
+export async function emitBatch<R extends object>(ctx: Ctx, records: (batch: Batch) => AsyncIterable<R>, opts: RenderOptions<R>): Promise<number> {
+  const batch: Batch = { failed: 0 };
+  await emit(ctx.io, ctx.out, records(batch), opts);
+  return batch.failed ? 1 : 0;
 }

@@ -64,6 +64,11 @@ export function issueRender(args: Parsed, req: JsonRequest | null, single: boole
   return { json: req, jq: args.jq as string | undefined, single, row: issueRow, header: ["ID", "TITLE", "LABELS", "UPDATED"] };
 }
 
+/** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
+export function writtenRender(args: Parsed, req: JsonRequest | null): RenderOptions<IssueJson> {
+  return { ...issueRender(args, req, args.ref !== "-"), row: undefined };
+}
+
 /** A confirmation line for stderr (gh prints these there, never on stdout). */
 export function confirm(ctx: Ctx, verb: string, i: IssueJson): void {
   const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";

@@ -2,8 +2,8 @@
  * close and reopen: the same walk over refs, a different state change.
  */
 import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
-import { eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest } from "./_shared.js";
+import { eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 import { updateIssue } from "@forge/core";
 
 /** Options of `close` / `reopen`. */
@@ -52,8 +52,5 @@ export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | 
 /** The whole `run` of close/reopen. */
 export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
   const req = jsonRequest(args);
-  const batch = { failed: 0 };
-  const records = setIssueState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch);
-  await emit(ctx.io, ctx.out, records, { ...issueRender(args, req, args.ref !== "-"), row: undefined });
-  return batch.failed ? 1 : 0;
+  return emitBatch(ctx, (batch) => setIssueState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch), writtenRender(args, req));
 }

@@ -1,7 +1,7 @@
 
 import { archiveIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest } from "./_shared.js";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /**
  * Move each issue's folder to `.forge/archive/issues/`. Nothing is deleted
@@ -25,8 +25,6 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    await emit(ctx.io, ctx.out, archiveIssues(ctx, args.ref as string, batch), { ...issueRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => archiveIssues(ctx, args.ref as string, batch), writtenRender(args, req));
   },
 });

@@ -1,7 +1,7 @@
 
 import { addComment, currentAuthor, formatTimestamp, UsageError, type IssueJson } from "@forge/core";
-import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest, readBody } from "./_shared.js";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, JSON_FLAGS, jsonRequest, readBody, writtenRender } from "./_shared.js";
 
 /** Options of `forge-issue comment`. */
 export interface CommentIssueOptions {
@@ -43,9 +43,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    const records = commentIssues(ctx, await parseCommentOptions(ctx, args), batch);
-    await emit(ctx.io, ctx.out, records, { ...issueRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    const opts = await parseCommentOptions(ctx, args);
+    return emitBatch(ctx, (batch) => commentIssues(ctx, opts, batch), writtenRender(args, req));
   },
 });

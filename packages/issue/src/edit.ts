@@ -1,7 +1,7 @@
 
 import { currentAuthor, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
 
 /** Options of `forge-issue edit`. */
 export interface EditIssueOptions {
@@ -84,9 +84,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    const records = editIssues(ctx, await parseEditOptions(ctx, args), batch);
-    await emit(ctx.io, ctx.out, records, { ...issueRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    const opts = await parseEditOptions(ctx, args);
+    return emitBatch(ctx, (batch) => editIssues(ctx, opts, batch), writtenRender(args, req));
   },
 });

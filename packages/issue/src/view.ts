@@ -1,6 +1,6 @@
 
 import type { IssueJson } from "@forge/core";
-import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue view`. */
@@ -47,10 +47,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
     const ref = args.ref as string;
-    const records = viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch);
-    await emit(ctx.io, ctx.out, records, { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatIssue });
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatIssue });
   },
 });

@@ -118,6 +118,11 @@ export function prRender(args: Parsed, req: JsonRequest | null, single: boolean)
   return { json: req, jq: args.jq as string | undefined, single, row: prRow, header: ["ID", "STATE", "CI", "TITLE", "BRANCH"] };
 }
 
+/** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
+export function writtenRender(args: Parsed, req: JsonRequest | null): RenderOptions<PrJson> {
+  return { ...prRender(args, req, args.ref !== "-"), row: undefined };
+}
+
 /** A confirmation line for stderr (gh prints these there, never on stdout). */
 export function confirm(ctx: Ctx, verb: string, p: { number: number; title: string }): void {
   const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";

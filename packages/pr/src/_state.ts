@@ -3,8 +3,8 @@
  * merged PR is neither closed nor reopened (gh refuses both).
  */
 import { addPrComment, ConflictError, currentAuthor, formatTimestamp, PR, updateEntity, type PrJson } from "@forge/core";
-import { eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, note, prRender, Prs, wanted, type Want } from "./_shared.js";
+import { eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, note, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `close` / `reopen`. */
 export interface StateOptions {
@@ -53,8 +53,5 @@ export async function* setPrState(ctx: Ctx, opts: StateOptions, to: "open" | "cl
 /** The whole `run` of close/reopen. */
 export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
   const req = jsonRequest(args);
-  const batch = { failed: 0 };
-  const records = setPrState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch, wanted(req, false));
-  await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
-  return batch.failed ? 1 : 0;
+  return emitBatch(ctx, (batch) => setPrState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch, wanted(req, false)), writtenRender(args, req));
 }

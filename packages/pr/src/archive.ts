@@ -1,6 +1,6 @@
 import { archiveEntity, PRS, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, prRender, Prs, wanted, type Want } from "./_shared.js";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /**
  * Move each PR's folder (pr.md, patch.diff, reviews, comments) to
@@ -24,8 +24,6 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    await emit(ctx.io, ctx.out, archivePrs(ctx, args.ref as string, batch, wanted(req, false)), { ...prRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => archivePrs(ctx, args.ref as string, batch, wanted(req, false)), writtenRender(args, req));
   },
 });

@@ -1,6 +1,6 @@
 import { addPrComment, currentAuthor, formatTimestamp, UsageError, type PrJson } from "@forge/core";
-import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `forge-pr comment`. */
 export interface CommentPrOptions {
@@ -42,9 +42,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    const records = commentPrs(ctx, await parseCommentOptions(ctx, args), batch, wanted(req, true));
-    await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    const opts = await parseCommentOptions(ctx, args);
+    return emitBatch(ctx, (batch) => commentPrs(ctx, opts, batch, wanted(req, true)), writtenRender(args, req));
   },
 });

@@ -1,7 +1,7 @@
 import { checkTitle, currentAuthor, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { checkBranch } from "./_git.js";
-import { confirm, JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+import { confirm, JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `forge-pr edit`. */
 export interface EditPrOptions {
@@ -91,9 +91,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    const records = editPrs(ctx, await parseEditOptions(ctx, args), batch, wanted(req, false));
-    await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    const opts = await parseEditOptions(ctx, args);
+    return emitBatch(ctx, (batch) => editPrs(ctx, opts, batch, wanted(req, false)), writtenRender(args, req));
   },
 });

@@ -1,6 +1,6 @@
 import { addReview, currentAuthor, formatTimestamp, UsageError, type PrJson, type ReviewJson } from "@forge/core";
-import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `forge-pr review`. */
 export interface ReviewPrOptions {
@@ -52,9 +52,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    const records = reviewPrs(ctx, await parseReviewOptions(ctx, args), batch, wanted(req, false));
-    await emit(ctx.io, ctx.out, records, { ...prRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    const opts = await parseReviewOptions(ctx, args);
+    return emitBatch(ctx, (batch) => reviewPrs(ctx, opts, batch, wanted(req, false)), writtenRender(args, req));
   },
 });

@@ -1,7 +1,7 @@
 import { ConflictError, patchSha256, replacePatch, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { checkBranch, makePatch } from "./_git.js";
-import { confirm, JSON_FLAGS, jsonRequest, note, prRender, Prs, wanted, type Want } from "./_shared.js";
+import { confirm, JSON_FLAGS, jsonRequest, note, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /**
  * Remake each PR's patch from its base and head branches (after the head
@@ -38,8 +38,6 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    await emit(ctx.io, ctx.out, updatePrs(ctx, args.ref as string, batch, wanted(req, false)), { ...prRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => updatePrs(ctx, args.ref as string, batch, wanted(req, false)), writtenRender(args, req));
   },
 });

@@ -1,5 +1,5 @@
 import type { PrJson } from "@forge/core";
-import { defineCommand, emit, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { ALL, JSON_FLAGS, jsonRequest, Prs, stateWord, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr view`. */
@@ -59,10 +59,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
     const ref = args.ref as string;
-    const records = viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch);
-    await emit(ctx.io, ctx.out, records, { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatPr });
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatPr });
   },
 });

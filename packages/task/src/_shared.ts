@@ -75,6 +75,11 @@ export function taskRender(args: Parsed, req: JsonRequest | null, single: boolea
   return { json: req, jq: args.jq as string | undefined, single, row: taskRow, header: ["ID", "TITLE", "ASSIGNEES", "ISSUE"] };
 }
 
+/** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
+export function writtenRender(args: Parsed, req: JsonRequest | null): RenderOptions<TaskJson> {
+  return { ...taskRender(args, req, args.ref !== "-"), row: undefined };
+}
+
 /** A confirmation line for stderr: `Moved task #3 (title) to doing`. */
 export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
   const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";

@@ -1,6 +1,6 @@
 import { archiveEntity, TASKS, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, taskRender, Tasks } from "./_shared.js";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
 
 /**
  * Move each task's folder to `.forge/archive/tasks/`. Nothing is deleted
@@ -24,8 +24,6 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    await emit(ctx.io, ctx.out, archiveTasks(ctx, args.ref as string, batch), { ...taskRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    return emitBatch(ctx, (batch) => archiveTasks(ctx, args.ref as string, batch), writtenRender(args, req));
   },
 });

@@ -1,6 +1,6 @@
 import { currentAuthor, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `forge-task edit`. */
 export interface EditTaskOptions {
@@ -76,9 +76,7 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const batch = { failed: 0 };
-    const records = editTasks(ctx, await parseEditOptions(ctx, args), batch);
-    await emit(ctx.io, ctx.out, records, { ...taskRender(args, req, args.ref !== "-"), row: undefined });
-    return batch.failed ? 1 : 0;
+    const opts = await parseEditOptions(ctx, args);
+    return emitBatch(ctx, (batch) => editTasks(ctx, opts, batch), writtenRender(args, req));
   },
 });

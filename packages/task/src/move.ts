@@ -1,6 +1,6 @@
 import { formatTimestamp, isTaskStatus, moveTask, TASK_STATUSES, UsageError, type TaskJson, type TaskStatus } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, taskRender, Tasks } from "./_shared.js";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `move` and `done`. */
 export interface MoveTaskOptions {
@@ -40,9 +40,7 @@ export async function* moveTasks(ctx: Ctx, opts: MoveTaskOptions, batch: Batch):
 /** The whole `run` of move and done. */
 export async function runMove(ctx: Ctx, args: Parsed, opts: MoveTaskOptions): Promise<number> {
   const req = jsonRequest(args);
-  const batch = { failed: 0 };
-  await emit(ctx.io, ctx.out, moveTasks(ctx, opts, batch), { ...taskRender(args, req, opts.ref !== "-"), row: undefined });
-  return batch.failed ? 1 : 0;
+  return emitBatch(ctx, (batch) => moveTasks(ctx, opts, batch), writtenRender(args, req));
 }
 
 export default defineCommand({
