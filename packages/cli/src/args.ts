@@ -133,3 +133,11 @@ export function aliases(d: ArgDef): string[] {
 export function flagsOf(args: ArgsDef | undefined): FlagsDef {
   return (args ?? {}) as FlagsDef;
 }
+
+/**
+ * A list flag's values (`--label a,b --label c` is already split by the
+ * parser), `[]` when absent.
+ */
+export function listArg(args: Parsed, name: string): string[] {
+  return (args[name] as string[] | undefined) ?? [];
+}

@@ -4,13 +4,13 @@
  * compact usage within the budgets, `--json [fields]` / `--jq` output,
  * refs from JSON lines on stdin, aligned tables, the stderr logger.
  */
-export { aliases, bindPositionals, parseArgv, type FlagDef, type FlagsDef, type Parsed } from "./args.js";
+export { aliases, bindPositionals, listArg, parseArgv, type FlagDef, type FlagsDef, type Parsed } from "./args.js";
 export { eachRef, emitBatch, type Batch } from "./batch.js";
 export { type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
 export { type Command, type Ctx, main, oneLine, reportError } from "./main.js";
 export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
-export { formatTable, paint } from "./table.js";
+export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";
 export { readBody } from "./body.js";

@@ -20,3 +20,18 @@ function visibleLength(s: string): number {
 export function paint(s: string, code: number, on: boolean): string {
   return on ? `\x1b[${code}m${s}\x1b[0m` : s;
 }
+
+/**
+ * A `view` block: `key:\tvalue` lines as gh prints them off a TTY (for
+ * `cut -f2`), `key: value` on a TTY.
+ * @example formatFields(["title:\tx", "--", "body"], true) // "title: x\n--\nbody\n"
+ */
+export function formatFields(lines: readonly string[], tty: boolean): string {
+  const text = lines.join("\n") + "\n";
+  return tty ? text.replace(/^([a-zA-Z]+):\t/gm, (_, k: string) => `${k}: `) : text;
+}
+
+/** The lines of comments in a `view` block. */
+export function commentLines(comments: ReadonlyArray<{ author: { login: string }; createdAt: string; body: string }>): string[] {
+  return comments.flatMap((c) => ["--", `author:\t${c.author.login}`, `createdAt:\t${c.createdAt}`, "--", c.body]);
+}

@@ -23,3 +23,14 @@ export async function currentAuthor(env: Record<string, string | undefined>, cwd
 export function expandMe(names: string[], me: string): string[] {
   return names.map((n) => (n === "@me" ? me : n));
 }
+
+/**
+ * A list edit as gh's `--add-x` / `--remove-x` make it: the removed ones
+ * dropped, the added ones appended once each, the order otherwise kept.
+ * @example editList(["a", "b"], ["c", "a"], ["b"]) // ["a", "c"]
+ */
+export function editList(list: readonly string[], add: readonly string[], remove: readonly string[]): string[] {
+  const out = list.filter((x) => !remove.includes(x));
+  for (const a of add) if (!out.includes(a)) out.push(a);
+  return out;
+}

@@ -76,9 +76,5 @@ export function confirm(ctx: Ctx, verb: string, i: IssueJson): void {
 }
 
 /** The body from `--body` or `--body-file` (shared with every noun). */
-export { readBody } from "@forge/cli";
+export { listArg, readBody } from "@forge/cli";
 
-/** A list flag's values (`--label a,b --label c`). */
-export function listArg(args: Parsed, name: string): string[] {
-  return (args[name] as string[] | undefined) ?? [];
-}

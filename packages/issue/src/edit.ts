@@ -1,5 +1,5 @@
 
-import { currentAuthor, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
+import { currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
 import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { confirm, Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
 
@@ -49,8 +49,8 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
     const { issue, number } = await issues.get(ref);
     const updated = updateIssue(issue, (d) => {
       if (o.title !== undefined) d.title = o.title;
-      d.labels = edit(d.labels as string[], o.addLabels, o.removeLabels);
-      d.assignees = edit(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
+      d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
+      d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body };
@@ -59,12 +59,6 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
     confirm(ctx, "Edited", rec);
     return rec;
   });
-}
-
-function edit(list: string[], add: string[], remove: string[]): string[] {
-  const out = list.filter((x) => !remove.includes(x));
-  for (const a of add) if (!out.includes(a)) out.push(a);
-  return out;
 }
 
 export default defineCommand({

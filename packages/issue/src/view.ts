@@ -1,6 +1,6 @@
 
 import type { IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue view`. */
@@ -24,9 +24,8 @@ export function formatIssue(i: IssueJson, tty: boolean): string {
     "--",
     i.body,
   ];
-  for (const c of i.comments ?? []) lines.push("--", `author:\t${c.author.login}`, `createdAt:\t${c.createdAt}`, "--", c.body);
-  const text = lines.join("\n") + "\n";
-  return tty ? text.replace(/^([a-zA-Z]+):\t/gm, (_, k: string) => `${k}: `) : text;
+  lines.push(...commentLines(i.comments ?? []));
+  return formatFields(lines, tty);
 }
 
 /** Load one issue (or each ref on stdin) with its comments. */

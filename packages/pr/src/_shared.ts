@@ -135,12 +135,8 @@ export function note(ctx: Ctx, text: string): void {
 }
 
 /** The body from `--body` or `--body-file` (shared with every noun). */
-export { readBody } from "@forge/cli";
+export { listArg, readBody } from "@forge/cli";
 
-/** A list flag's values (`--label a,b --label c`). */
-export function listArg(args: Parsed, name: string): string[] {
-  return (args[name] as string[] | undefined) ?? [];
-}
 
 /** Text safe to quote in a one-line message: control characters shown as `?`, at most 60 characters. */
 export function shown(s: string): string {

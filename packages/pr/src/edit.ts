@@ -1,4 +1,4 @@
-import { checkTitle, currentAuthor, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
+import { checkTitle, currentAuthor, editList, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
 import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { checkBranch } from "./_git.js";
 import { confirm, JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
@@ -55,8 +55,8 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
     const updated = updateEntity(PR, pr, (d) => {
       if (o.title !== undefined) d.title = o.title;
       if (o.base !== undefined) d.baseRefName = o.base;
-      d.labels = edit(d.labels as string[], o.addLabels, o.removeLabels);
-      d.assignees = edit(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
+      d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
+      d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body === undefined ? undefined : storedBody(o.body) };
@@ -65,12 +65,6 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
     confirm(ctx, "Edited", rec);
     return rec;
   });
-}
-
-function edit(list: string[], add: string[], remove: string[]): string[] {
-  const out = list.filter((x) => !remove.includes(x));
-  for (const a of add) if (!out.includes(a)) out.push(a);
-  return out;
 }
 
 export default defineCommand({

@@ -1,5 +1,5 @@
 import type { PrJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
 import { ALL, JSON_FLAGS, jsonRequest, Prs, stateWord, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr view`. */
@@ -36,9 +36,8 @@ export function formatPr(p: PrJson, tty: boolean): string {
   ];
   for (const f of p.files ?? []) lines.push(`+${f.additions}\t-${f.deletions}\t${f.path}`);
   for (const r of p.reviews ?? []) lines.push("--", `review:\t${r.state}`, `author:\t${r.author.login}`, `submittedAt:\t${r.submittedAt}`, "--", r.body);
-  for (const c of p.comments ?? []) lines.push("--", `author:\t${c.author.login}`, `createdAt:\t${c.createdAt}`, "--", c.body);
-  const text = lines.join("\n") + "\n";
-  return tty ? text.replace(/^([a-zA-Z]+):\t/gm, (_, k: string) => `${k}: `) : text;
+  lines.push(...commentLines(p.comments ?? []));
+  return formatFields(lines, tty);
 }
 
 /** Load one PR (or each ref on stdin) with the parts asked for. */

@@ -87,9 +87,5 @@ export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
 }
 
 /** The body from `--body` or `--body-file` (shared with every noun). */
-export { readBody } from "@forge/cli";
+export { listArg, readBody } from "@forge/cli";
 
-/** A list flag's values (`--assignee a,b --assignee c`). */
-export function listArg(args: Parsed, name: string): string[] {
-  return (args[name] as string[] | undefined) ?? [];
-}

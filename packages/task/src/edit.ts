@@ -1,4 +1,4 @@
-import { currentAuthor, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
+import { currentAuthor, editList, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
 import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
 
@@ -48,9 +48,7 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
     const { task, number } = await tasks.get(ref);
     const updated = updateTask(task, (d) => {
       if (o.title !== undefined) d.title = o.title;
-      const who = (d.assignees as string[]).filter((x) => !remove.includes(x));
-      for (const a of add) if (!who.includes(a)) who.push(a);
-      d.assignees = who;
+      d.assignees = editList(d.assignees as string[], add, remove);
       if (issue !== undefined) d.issue = issue;
       if (o.removeIssue) delete d.issue;
       return { body: o.body };

@@ -1,5 +1,5 @@
 import type { TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed, formatFields } from "@forge/cli";
 import { issueText, JSON_FLAGS, jsonRequest, Tasks } from "./_shared.js";
 
 /** A task as text (`key:\tvalue` lines, then `--` and the body; `key: value` on a TTY). */
@@ -15,8 +15,7 @@ export function formatTask(t: TaskJson, tty: boolean): string {
     "--",
     t.body,
   ];
-  const text = lines.join("\n") + "\n";
-  return tty ? text.replace(/^([a-zA-Z]+):\t/gm, (_, k: string) => `${k}: `) : text;
+  return formatFields(lines, tty);
 }
 
 /** Load one task (or each ref on stdin). */
