@@ -13,13 +13,21 @@ import type { Ctx } from "./main.js";
  * @throws UsageError when both are given, stdin is taken, or the file cannot be read
  * @example await readBody(ctx, { _: [], body: "hi" }) // "hi"
  */
-export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
-  const body = args.body as string | undefined;
-  const file = args["body-file"] as string | undefined;
-  if (body !== undefined && file !== undefined) throw new UsageError("specify only one of --body and --body-file");
-  if (file === undefined) return body;
+export function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<string | undefined> {
+  return readTextFlag(ctx, args, "body", refFromStdin);
+}
+
+/**
+ * The text of a `--<name>` / `--<name>-file` pair (gh's `--notes`/`--notes-file` too).
+ * @throws UsageError when both are given, stdin is taken, or the file cannot be read
+ */
+export async function readTextFlag(ctx: Ctx, args: Parsed, name: string, refFromStdin = false): Promise<string | undefined> {
+  const text = args[name] as string | undefined;
+  const file = args[`${name}-file`] as string | undefined;
+  if (text !== undefined && file !== undefined) throw new UsageError(`specify only one of --${name} and --${name}-file`);
+  if (file === undefined) return text;
   if (file === "-") {
-    if (refFromStdin) throw new UsageError("stdin cannot carry both refs and --body-file -");
+    if (refFromStdin) throw new UsageError(`stdin cannot carry both refs and --${name}-file -`);
     const chunks: Buffer[] = [];
     for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
     return Buffer.concat(chunks).toString("utf8");
@@ -27,6 +35,6 @@ export async function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Pr
   try {
     return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
   } catch {
-    throw new UsageError(`cannot read --body-file '${file.slice(0, 60)}'`);
+    throw new UsageError(`cannot read --${name}-file '${file.slice(0, 60)}'`);
   }
 }

@@ -18,7 +18,7 @@ export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
-export { readStoreBytes, readStoreFile } from "./store/read_file.js";
+export { lexists, readStoreBytes, readStoreFile } from "./store/read_file.js";
 export { formatFrontmatter, MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "./frontmatter/parse.js";
 export { formatCanonical, parseCanonical, type FmData } from "./frontmatter/canonical.js";
 export {

@@ -5,12 +5,11 @@
  * archived in one store only), which is reported and never overwritten.
  * Planning reads only; `applyPlan` writes each added entity atomically.
  */
-import { lstatSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   archiveDir, COMMENT, createDirAtomic, entityDir, entityFile, evidenceImportsDir, formatFrontmatter, importFile, ISSUES, kindDir,
   loadDefList, MERGE_RECORD, IMPORT_RECORD, mergeFile, mkdirInside, PR, PR_REVIEW, PRS, readStoreBytes, RELEASE, releaseFile, saveDefList,
-  TASKS, toFrontmatter, wikiDir, atomicWrite, ISSUE, TASK, type EntitySchema, type KindLayout, type Store,
+  TASKS, toFrontmatter, wikiDir, atomicWrite, ISSUE, TASK, type EntitySchema, type KindLayout, type Store, lexists,
 } from "@forge/core";
 import { fm, type Incoming } from "./_incoming.js";
 
@@ -37,8 +36,8 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
     switch (inc.kind) {
       case "issue": case "pr": case "task": {
         const k = LAYOUT[inc.kind]!;
-        const live = exists(entityFile(store, k, inc.id));
-        const arch = exists(entityFile(store, k, inc.id, true));
+        const live = lexists(entityFile(store, k, inc.id));
+        const arch = lexists(entityFile(store, k, inc.id, true));
         if (!live && !arch) {
           p("added");
           break;
@@ -53,7 +52,7 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
       }
       case "comment": case "review": case "pr-comment": {
         const [k, sub, schema] = inc.kind === "comment" ? [ISSUES, "comments", COMMENT] : inc.kind === "review" ? [PRS, "reviews", PR_REVIEW] : [PRS, "comments", COMMENT];
-        const found = [false, true].map((a) => join(entityDir(store, k, inc.parent!, a), sub, `${inc.id}.md`)).find(exists);
+        const found = [false, true].map((a) => join(entityDir(store, k, inc.parent!, a), sub, `${inc.id}.md`)).find(lexists);
         if (!found) p("added");
         else p((await sameFile(store, found, inc.bytes!, schema)) ? "unchanged" : "conflict", "exists here with other content");
         break;
@@ -70,7 +69,7 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
       }
       default: {
         const path = targetOf(store, inc);
-        if (!exists(path)) p("added");
+        if (!lexists(path)) p("added");
         else p((await sameFile(store, path, inc.bytes!, schemaOf(inc))) ? "unchanged" : "conflict", "exists here with other content");
       }
     }
@@ -116,7 +115,7 @@ export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
         }
         // Beside the owning file wherever it is here (live or archived).
         const k = LAYOUT[owner]!;
-        const archivedHere = !exists(entityFile(store, k, inc.parent!)) && exists(entityFile(store, k, inc.parent!, true));
+        const archivedHere = !lexists(entityFile(store, k, inc.parent!)) && lexists(entityFile(store, k, inc.parent!, true));
         const dir = join(entityDir(store, k, inc.parent!, archivedHere), sub);
         dirs.add(dir);
         writes.push(() => atomicWrite(join(dir, `${inc.id}.md`), inc.bytes!, { exclusive: true }));
@@ -183,13 +182,4 @@ function sameBytes(store: Store, path: string, bytes: Buffer): boolean {
 /** A label or milestone item, keys sorted, for comparison. */
 function canonicalItem(item: Record<string, unknown>): string {
   return JSON.stringify(Object.keys(item).sort().map((k) => [k, item[k]]));
-}
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }

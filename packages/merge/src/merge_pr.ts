@@ -7,12 +7,12 @@
  * A conflict or red CI stops with a record and the base unchanged.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
   MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
-  gitMessage, gitTopLevel, splitPatchSeries, validate, displayPath, withWorktree, type LoadedEntity, type Store,
+  gitMessage, gitTopLevel, lexists, splitPatchSeries, validate, displayPath, withWorktree, type LoadedEntity, type Store,
 } from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
@@ -210,15 +210,8 @@ async function checkSymlinks(dir: string, old: string, env: NodeJS.ProcessEnv): 
 async function checkNothingInTheWay(top: string, dir: string, old: string, head: string, env: NodeJS.ProcessEnv): Promise<void> {
   const r = await git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", old, head], { cwd: dir, env });
   for (const f of r.stdout.split("\0").filter((x) => x !== "")) {
-    let there = false;
-    try {
-      lstatSync(join(top, f));
-      there = true;
-    } catch {
-      there = false;
-    }
     // eslint-disable-next-line no-control-regex
-    if (there) throw new ConflictError(`the checkout has an untracked '${f.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' where the merge adds a file; move it away and run forge-merge again (nothing was merged)`);
+    if (lexists(join(top, f))) throw new ConflictError(`the checkout has an untracked '${f.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' where the merge adds a file; move it away and run forge-merge again (nothing was merged)`);
   }
 }
 

@@ -1,12 +1,12 @@
 
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { relative, resolve as resolvePath } from "node:path";
+import { readdirSync, realpathSync } from "node:fs";
+import { relative } from "node:path";
 import {
   atomicWrite, checkReleaseTag, checkTitle, ConflictError, currentAuthor, displayPath, ForgeError, formatFrontmatter, formatTimestamp, git, gitTopLevel,
   loadRelease, MAX_FILE_BYTES, mkdirInside, openStore, RELEASE, RELEASE_FIELDS, releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot,
-  releaseToJson, storedBody, toFrontmatter, UsageError, validate, type ReleaseJson, type Store,
+  releaseToJson, storedBody, toFrontmatter, UsageError, validate, type ReleaseJson, type Store, lexists,
 } from "@forge/core";
-import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, readTextFlag, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { collectAssets } from "./_assets.js";
 import { runBuild } from "./_build.js";
 import { jsonFlags, jsonRequest, releaseRow } from "./_shared.js";
@@ -43,20 +43,7 @@ export function parseCreateOptions(args: Parsed, notes: string): CreateReleaseOp
  * @throws UsageError when both are given or the file cannot be read
  */
 export async function readNotes(ctx: Ctx, args: Parsed): Promise<string> {
-  const text = args.notes as string | undefined;
-  const file = args["notes-file"] as string | undefined;
-  if (text !== undefined && file !== undefined) throw new UsageError("specify only one of --notes and --notes-file");
-  if (file === undefined) return text ?? "";
-  if (file === "-") {
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) chunks.push(c);
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  try {
-    return readFileSync(resolvePath(ctx.io.cwd, file), "utf8");
-  } catch {
-    throw new UsageError(`cannot read --notes-file '${file.slice(0, 60)}'`);
-  }
+  return (await readTextFlag(ctx, args, "notes")) ?? "";
 }
 
 /**
@@ -73,7 +60,7 @@ export async function createRelease(ctx: Ctx, opts: CreateReleaseOptions): Promi
   const store = openStore({ cwd: ctx.io.cwd, env: ctx.io.env });
   const env = ctx.io.env as NodeJS.ProcessEnv;
   const file = releaseFile(store, opts.tag);
-  if (exists(file)) throw new ConflictError(`release ${opts.tag} already exists (${displayPath(store, file)}); releases are immutable`);
+  if (lexists(file)) throw new ConflictError(`release ${opts.tag} already exists (${displayPath(store, file)}); releases are immutable`);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   const top = await topLevel(store, env);
   // isReleaseTag already holds git's rules for its alphabet; ask git too, in case they differ.
@@ -95,7 +82,7 @@ export async function createRelease(ctx: Ctx, opts: CreateReleaseOptions): Promi
     sha = head;
   }
   const out = releaseOutDir(store, opts.tag);
-  if (exists(out) && readdirSync(out).length > 0) {
+  if (lexists(out) && readdirSync(out).length > 0) {
     throw new ConflictError(`${displayPath(store, out)}/ already holds files (an earlier build?); move them away first`);
   }
   mkdirInside(store, out);
@@ -137,15 +124,6 @@ async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
   const rel = relative(top, store.real);
   if (rel.startsWith("..")) throw new ForgeError("the store is not inside the repository", "E_NO_GIT", 1);
   return top;
-}
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export default defineCommand({

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { InvalidFileError, NotFoundError } from "../errors.js";
 import { MAX_FILE_BYTES } from "../frontmatter/parse.js";
 import { displayPath, isInside, type Store } from "./store.js";
@@ -61,4 +61,14 @@ function openFollowingInside(store: Store, abs: string): number {
   }
   if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, abs), "symlink points outside .forge/ (refused)");
   return openSync(real, constants.O_RDONLY);
+}
+
+/** Whether anything is at `path`, a dangling symlink included (lstat: never followed). */
+export function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
