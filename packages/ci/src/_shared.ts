@@ -47,10 +47,6 @@ export class Runs {
     }
     return runToJson(run.data, number, prNumber);
   }
-  /** Forget PR numbers (a run just made may belong to a PR read before). */
-  fresh(): void {
-    this.#order = undefined;
-  }
 }
 
 /** `--json [fields]` and `--jq`. */

@@ -6,9 +6,9 @@
  * ran). Verb bodies load lazily so `--help` stays cheap; the runner is
  * exported for `forge-merge`.
  */
-export { checkDocker, headCommit, runNumber, runPaths, runStepsIn, setPrVerdict, type StepsRequest } from "./run_steps.js";
+export { runPaths, runStepsIn, type StepsRequest } from "./run_steps.js";
 export { RUN_FIELDS, runToJson, type CiRunJson, type StepJson } from "./record.js";
-export { failureSignature, maskLine, SIGNATURE_VERSION, type Signature } from "./signature.js";
+export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
 export { envFingerprint, type Posture, type StepFile } from "./posture.js";
 export { withTree } from "./tree.js";
 export type { Outcome, StepResult } from "./step.js";

@@ -1,10 +1,9 @@
 import { availableParallelism } from "node:os";
-import { ciStepsDir, displayPath, ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
+import { ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
 import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
-import { posture } from "./posture.js";
 import type { CiRunJson } from "./record.js";
-import { checkDocker, headCommit, runStepsIn } from "./run_steps.js";
+import { checkedPosture, headCommit, runStepsIn } from "./run_steps.js";
 import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
@@ -37,14 +36,13 @@ interface Target {
 export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number }): AsyncGenerator<CiRunJson> {
   const runs = new Runs(ctx.io);
   const top = await gitTopLevel(ctx.io.cwd, ctx.io.env, "CI runs a commit");
-  // Check the posture once, before anything runs: ci.env, the steps, the image, the engine.
-  const stepsDir = ciStepsDir(runs.store);
-  if (posture(runs.store, stepsDir, displayPath(runs.store, stepsDir), opts.docker).runner === "docker") await checkDocker(top, ctx.io.env);
+  // The posture once, before anything runs: ci.env, the steps, the image, the engine.
+  const p = await checkedPosture(runs.store, top, ctx.io.env, undefined, opts.docker);
   const one = async (t: Target): Promise<CiRunJson> =>
     withTree(top, t.headSha, t.patch, (dir) =>
       runStepsIn(dir, {
         store: runs.store, top, headSha: t.headSha, patchSha256: t.patchSha256, patch: t.patch, pr: t.pr, title: t.title,
-        docker: opts.docker, continueOnError: opts.continueOnError, env: ctx.io.env,
+        posture: p, continueOnError: opts.continueOnError, env: ctx.io.env,
         progress: (_id, s) => ctx.io.stderr.write(stepLine(ctx.io, t.label, s)),
       }),
     );

@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside,
+  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside, NotFoundError,
   PR, PRS, saveFile, updateEntity, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
@@ -39,6 +39,8 @@ export interface StepsRequest {
   stepsFrom?: string;
   /** The run this one reruns. */
   rerunOf?: string;
+  /** The posture already read and checked (ci.env, the steps, the Docker engine) by a caller running many. */
+  posture?: Posture;
   /** The caller's environment, handed to the steps (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** One line per finished step (for stderr). */
@@ -76,9 +78,7 @@ export async function checkDocker(top: string, env: NodeJS.ProcessEnv): Promise<
 export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJson> {
   const { store } = req;
   const env = req.env ?? process.env;
-  const stepsDir = req.stepsFrom ?? ciStepsDir(store);
-  const p = posture(store, stepsDir, displayPath(store, stepsDir), req.docker ?? false);
-  if (p.runner === "docker") await checkDocker(req.top, env);
+  const p = req.posture ?? (await checkedPosture(store, req.top, env, req.stepsFrom, req.docker ?? false));
   const createdAt = formatTimestamp();
   const before = await entityOrder(store, CI_RUNS, CI_RUN);
   const id = laterId(before, createdAt);
@@ -137,18 +137,26 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   Object.assign(data, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
   saveFile(CI_RUN, paths.summary, data, {}, summaryBody(results, verdict));
   await setPrVerdict(store, req, verdict);
-  return runToJson(data, await runNumber(store, id, createdAt), req.pr ? await prNumber(store, req.pr.id) : null);
+  // Ranked in the order from just before its folder appeared, as every create is.
+  return runToJson(data, before.rankOf(createdAt, id) + 1, req.pr ? await prNumber(store, req.pr.id) : null);
+}
+
+/**
+ * A run's posture from `ci.env` and the steps (`.forge/ci/steps/` or a kept
+ * `bin/`), with the Docker engine checked when the runner is docker.
+ * @throws ForgeError: bad `ci.env`, a step that is not a file, no image, no engine
+ */
+export async function checkedPosture(store: Store, top: string, env: NodeJS.ProcessEnv, stepsFrom: string | undefined, docker: boolean): Promise<Posture> {
+  const stepsDir = stepsFrom ?? ciStepsDir(store);
+  const p = posture(store, stepsDir, displayPath(store, stepsDir), docker);
+  if (p.runner === "docker") await checkDocker(top, env);
+  return p;
 }
 
 /** The derived number of a PR, or null when it is gone. */
 async function prNumber(store: Store, id: string): Promise<number | null> {
   const i = (await entityOrder(store, PRS, PR)).entries.findIndex((e) => e.ref.id === id);
   return i < 0 ? null : i + 1;
-}
-
-/** The derived number of a run. */
-export async function runNumber(store: Store, id: string, createdAt: string): Promise<number> {
-  return (await entityOrder(store, CI_RUNS, CI_RUN)).rankOf(createdAt, id) + 1;
 }
 
 /**
@@ -198,9 +206,13 @@ async function dockerKill(top: string, env: NodeJS.ProcessEnv, name: string): Pr
  */
 export async function setPrVerdict(store: Store, req: Pick<StepsRequest, "pr" | "patchSha256">, verdict: string): Promise<void> {
   if (!req.pr) return;
-  let pr = await loadEntity(store, PRS, PR, { id: req.pr.id, archived: false }).catch(() => undefined);
+  // A PR archived (or gone) meanwhile keeps what it had; an unreadable pr.md is an error, not a silent skip.
+  const pr = await loadEntity(store, PRS, PR, { id: req.pr.id, archived: false }).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  });
   if (!pr || (req.patchSha256 && pr.data.patchSha256 !== req.patchSha256)) return;
-  pr = updateEntity(PR, pr, (d) => {
+  updateEntity(PR, pr, (d) => {
     d.ci = verdict;
   });
 }
