@@ -8,7 +8,7 @@
 import test, { type ExecutionContext } from "ava";
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, BIN, git, jsonl, run, sh, tempRepo, type Ran } from "./lib/run.js";
 import { golden } from "./lib/golden.js";
@@ -289,7 +289,10 @@ test("--docker with no engine is one error line, exit 1, and nothing runs", asyn
   t.is(r.stderr, "forge-ci run: runner docker: no Docker engine (Cannot connect to the Docker daemon); nothing was run\n");
   t.false(existsSync(join(marks, "ran")));
   t.false(existsSync(join(dir, ".forge", "ci", "runs")) && readdirSync(join(dir, ".forge", "ci", "runs")).length > 0);
-  const none = await ci(dir, ["run", "--docker"], { PATH: `${BIN}:/usr/bin:/bin`.split(":").filter((p) => !existsSync(join(p, "docker"))).join(":") });
+  // A PATH with node and git but no docker, wherever this machine keeps them.
+  const tools = scratch(tempRepo("forge-ci-tools-"));
+  for (const t of ["node", "git", "sh"]) symlinkSync(execFileSync("sh", ["-c", `command -v ${t}`], { encoding: "utf8" }).trim(), join(tools, t));
+  const none = await ci(dir, ["run", "--docker"], { PATH: `${BIN}:${tools}` });
   t.is(none.code, 1);
   t.regex(none.stderr, /^forge-ci run: runner docker: no Docker engine \(docker is not installed\); nothing was run\n$/);
   const noImage = repo({ "10-a": "true" }, "runner=docker\n");
