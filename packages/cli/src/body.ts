@@ -38,3 +38,20 @@ export async function readTextFlag(ctx: Ctx, args: Parsed, name: string, refFrom
     throw new UsageError(`cannot read --${name}-file '${file.slice(0, 60)}'`);
   }
 }
+
+/** gh's `-b/--body` and `-F/--body-file` flags (`-F -` reads stdin). */
+export const BODY_FLAGS = {
+  body: { type: "string", alias: "b" },
+  "body-file": { type: "string", alias: "F" },
+} as const;
+
+/**
+ * A `comment` verb's ref and body (`forge-issue comment`, `forge-pr comment`).
+ * @throws UsageError without a body
+ */
+export async function parseCommentOptions(ctx: Ctx, args: Parsed): Promise<{ ref: string; body: string }> {
+  const ref = args.ref as string;
+  const body = await readBody(ctx, args, ref === "-");
+  if (body === undefined) throw new UsageError("a comment needs --body or --body-file");
+  return { ref, body };
+}

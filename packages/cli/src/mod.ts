@@ -13,5 +13,5 @@ export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, par
 export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";
-export { readBody, readTextFlag } from "./body.js";
+export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { removeTemps, tempCtx } from "./test_io.js";

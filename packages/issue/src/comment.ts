@@ -1,27 +1,10 @@
 
-import { addComment, currentAuthor, formatTimestamp, UsageError, type IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, Issues, JSON_FLAGS, jsonRequest, readBody, writtenRender } from "./_shared.js";
-
-/** Options of `forge-issue comment`. */
-export interface CommentIssueOptions {
-  ref: string;
-  body: string;
-}
-
-/**
- * argv → options.
- * @throws UsageError without a body
- */
-export async function parseCommentOptions(ctx: Ctx, args: Parsed): Promise<CommentIssueOptions> {
-  const ref = args.ref as string;
-  const body = await readBody(ctx, args, ref === "-");
-  if (body === undefined) throw new UsageError("a comment needs --body or --body-file");
-  return { ref, body };
-}
+import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions } from "@forge/cli";
+import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /** Add a comment (a new file) to each issue; yield the issues with their comments. */
-export async function* commentIssues(ctx: Ctx, opts: CommentIssueOptions, batch: Batch): AsyncGenerator<IssueJson> {
+export async function* commentIssues(ctx: Ctx, opts: { ref: string; body: string }, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   yield* eachRef(ctx, opts.ref, batch, async (ref) => {
@@ -37,8 +20,7 @@ export default defineCommand({
   meta: { name: "comment", description: "Add a comment to issues" },
   args: {
     ref: { type: "positional", required: true, valueHint: "ref|-" },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,6 +1,6 @@
 
 import { currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { confirm, Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
 
 /** Options of `forge-issue edit`. */
@@ -66,8 +66,7 @@ export default defineCommand({
   args: {
     ref: { type: "positional", required: true, valueHint: "ref|-" },
     title: { type: "string", alias: "t" },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     "add-label": { type: "string", multiple: true },
     "remove-label": { type: "string", multiple: true },
     "add-assignee": { type: "string", multiple: true },

@@ -2,7 +2,7 @@ import {
   checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
   readStoreFile, type PrJson, type Store,
 } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { closingNumbers } from "./_closes.js";
 import { checkBranch, currentBranch, makePatch } from "./_git.js";
 import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
@@ -90,8 +90,7 @@ export default defineCommand({
   meta: { name: "create", description: "Create a pull request from base..head" },
   args: {
     title: { type: "string", alias: "t", required: true },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     base: { type: "string", alias: "B" },
     head: { type: "string", alias: "H" },
     draft: { type: "boolean", alias: "d" },

@@ -1,5 +1,5 @@
 import { checkTitle, currentAuthor, editList, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { checkBranch } from "./_git.js";
 import { confirm, JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -72,8 +72,7 @@ export default defineCommand({
   args: {
     ref: { type: "positional", required: true, valueHint: "ref|-" },
     title: { type: "string", alias: "t" },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     base: { type: "string", alias: "B" },
     "add-label": { type: "string", multiple: true },
     "remove-label": { type: "string", multiple: true },

@@ -1,5 +1,5 @@
 import { addReview, currentAuthor, formatTimestamp, UsageError, type PrJson, type ReviewJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `forge-pr review`. */
@@ -46,8 +46,7 @@ export default defineCommand({
     approve: { type: "boolean", alias: "a" },
     "request-changes": { type: "boolean", alias: "r" },
     comment: { type: "boolean", alias: "c" },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

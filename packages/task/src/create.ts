@@ -1,5 +1,5 @@
 import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, recordCreated, TASK, TASKS, type TaskJson } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
 
 /** Options of `forge-task create`. */
@@ -42,8 +42,7 @@ export default defineCommand({
   meta: { name: "create", description: "Create a task (in todo)" },
   args: {
     title: { type: "string", alias: "t", required: true },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     assignee: { type: "string", alias: "a", multiple: true },
     issue: { type: "string", description: "the issue it serves" },
     ...JSON_FLAGS,

@@ -1,5 +1,5 @@
 import { currentAuthor, editList, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `forge-task edit`. */
@@ -64,8 +64,7 @@ export default defineCommand({
   args: {
     ref: { type: "positional", required: true, valueHint: "ref|-" },
     title: { type: "string", alias: "t" },
-    body: { type: "string", alias: "b" },
-    "body-file": { type: "string", alias: "F" },
+    ...BODY_FLAGS,
     "add-assignee": { type: "string", multiple: true },
     "remove-assignee": { type: "string", multiple: true },
     issue: { type: "string" },
