@@ -68,17 +68,12 @@ function prFiles(dir: string): string[] {
 test("issue → task → branch → create --issue 1 → diff is git diff main..branch → approve → list --jq prints APPROVED", async (t) => {
   const dir = scratch(tempRepo("forge-prflow-"));
   await ok(t, "forge-issue", ["create", "-t", "The app says 'line 2'"], dir);
-  if (existsSync(join(BIN, "forge-task"))) {
-    // The task step (issue → task for it) runs when forge-task is built; its link flag is used if it has one.
-    const help = await run("forge-task", ["create", "-h"], { cwd: dir });
-    const link = help.stdout.includes("--issue") ? ["--issue", "1"] : [];
-    const task = await run("forge-task", ["create", "-t", "Fix line 2", ...link, "--json", "issue,status"], { cwd: dir });
-    t.is(task.code, 0, task.stderr);
-    const issueId = (jsonl((await ok(t, "forge-issue", ["view", "1", "--json", "id"], dir)).stdout)[0] as { id: string }).id;
-    const rec = jsonl(task.stdout)[0] as { status: string; issue: unknown };
-    t.is(rec.status, "todo");
-    if (link.length) t.true(JSON.stringify(rec.issue).includes(issueId), "the task links the issue");
-  }
+  const task = await run("forge-task", ["create", "-t", "Fix line 2", "--issue", "1", "--json", "issue,status"], { cwd: dir });
+  t.is(task.code, 0, task.stderr);
+  const issueId = (jsonl((await ok(t, "forge-issue", ["view", "1", "--json", "id"], dir)).stdout)[0] as { id: string }).id;
+  const rec = jsonl(task.stdout)[0] as { status: string; issue: unknown };
+  t.is(rec.status, "todo");
+  t.true(JSON.stringify(rec.issue).includes(issueId), "the task links the issue");
   writeFileSync(join(dir, "app.txt"), "line 1\nline 2\n");
   git(dir, ["add", "app.txt"]);
   git(dir, ["commit", "-qm", "initial"]);
