@@ -53,3 +53,6 @@ export async function emitBatch<R extends object>(ctx: Ctx, records: (batch: Bat
   await emit(ctx.io, ctx.out, records(batch), opts);
   return batch.failed ? 1 : 0;
 }
+
+/** The positional every batch verb takes: a ref, or `-` for JSON lines on stdin. */
+export const REF_ARG = { ref: { type: "positional", required: true, valueHint: "ref|-" } } as const;

@@ -1,6 +1,6 @@
 
 import { archiveIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /**
@@ -20,7 +20,7 @@ export async function* archiveIssues(ctx: Ctx, ref: string, batch: Batch): Async
 export default defineCommand({
   meta: { name: "archive", description: "Archive issues (moved, never deleted)" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

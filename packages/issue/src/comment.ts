@@ -1,6 +1,6 @@
 
 import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
 import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /** Add a comment (a new file) to each issue; yield the issues with their comments. */
@@ -19,7 +19,7 @@ export async function* commentIssues(ctx: Ctx, opts: { ref: string; body: string
 export default defineCommand({
   meta: { name: "comment", description: "Add a comment to issues" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...BODY_FLAGS,
     ...JSON_FLAGS,
   },

@@ -1,6 +1,6 @@
 
 import { currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
 import { confirm, Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
 
 /** Options of `forge-issue edit`. */
@@ -64,7 +64,7 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
 export default defineCommand({
   meta: { name: "edit", description: "Edit issues" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     title: { type: "string", alias: "t" },
     ...BODY_FLAGS,
     "add-label": { type: "string", multiple: true },

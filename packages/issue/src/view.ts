@@ -1,6 +1,6 @@
 
 import type { IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines, REF_ARG } from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue view`. */
@@ -41,7 +41,7 @@ export function viewIssues(ctx: Ctx, opts: ViewIssueOptions, batch: Batch): Asyn
 export default defineCommand({
   meta: { name: "view", description: "Show an issue with its comments" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,5 +1,5 @@
 import { archiveEntity, PRS, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /**
@@ -19,7 +19,7 @@ export async function* archivePrs(ctx: Ctx, ref: string, batch: Batch, want: Wan
 export default defineCommand({
   meta: { name: "archive", description: "Archive pull requests (moved, never deleted)" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

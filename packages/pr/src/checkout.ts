@@ -1,5 +1,5 @@
 import { ConflictError, ForgeError, git, readPatch } from "@forge/core";
-import { defineCommand, eachRef, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { checkBranch, gitError, hasCommit, withPatchApplied } from "./_git.js";
 import { Prs, shown } from "./_shared.js";
 
@@ -55,7 +55,7 @@ export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch)
 export default defineCommand({
   meta: { name: "checkout", description: "Check out a pull request: its patch on its base, as a branch" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     branch: { type: "string", alias: "b", description: "local branch name" },
     force: { type: "boolean", alias: "f", description: "reset an existing branch" },
   },

@@ -1,5 +1,5 @@
 import { addPrComment, currentAuthor, formatTimestamp, type PrJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Add a comment (a new file) to each PR; yield the PRs with their comments. */
@@ -18,7 +18,7 @@ export async function* commentPrs(ctx: Ctx, opts: { ref: string; body: string },
 export default defineCommand({
   meta: { name: "comment", description: "Add a comment to pull requests" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...BODY_FLAGS,
     ...JSON_FLAGS,
   },

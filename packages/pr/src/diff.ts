@@ -1,5 +1,5 @@
 import { ForgeError, gitBytes, readPatch, UsageError, type LoadedEntity } from "@forge/core";
-import { defineCommand, eachRef, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { gitError, hasCommit, withPatchApplied } from "./_git.js";
 import { Prs } from "./_shared.js";
 
@@ -56,7 +56,7 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
 export default defineCommand({
   meta: { name: "diff", description: "Show a pull request's diff (base..head)" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     "name-only": { type: "boolean" },
     patch: { type: "boolean" },
   },

@@ -1,5 +1,5 @@
 import { checkTitle, currentAuthor, editList, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
 import { checkBranch } from "./_git.js";
 import { confirm, JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -70,7 +70,7 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
 export default defineCommand({
   meta: { name: "edit", description: "Edit pull requests" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     title: { type: "string", alias: "t" },
     ...BODY_FLAGS,
     base: { type: "string", alias: "B" },

@@ -1,5 +1,5 @@
 import { addReview, currentAuthor, formatTimestamp, UsageError, type PrJson, type ReviewJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `forge-pr review`. */
@@ -42,7 +42,7 @@ export async function* reviewPrs(ctx: Ctx, opts: ReviewPrOptions, batch: Batch, 
 export default defineCommand({
   meta: { name: "review", description: "Review a pull request" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     approve: { type: "boolean", alias: "a" },
     "request-changes": { type: "boolean", alias: "r" },
     comment: { type: "boolean", alias: "c" },

@@ -1,5 +1,5 @@
 import { ConflictError, patchSha256, replacePatch, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { checkBranch, makePatch } from "./_git.js";
 import { confirm, JSON_FLAGS, jsonRequest, note, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -33,7 +33,7 @@ export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want
 export default defineCommand({
   meta: { name: "update", description: "Remake a pull request's patch after its head moved" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

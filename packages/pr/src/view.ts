@@ -1,5 +1,5 @@
 import type { PrJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines, REF_ARG } from "@forge/cli";
 import { ALL, JSON_FLAGS, jsonRequest, Prs, stateWord, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr view`. */
@@ -53,7 +53,7 @@ export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGener
 export default defineCommand({
   meta: { name: "view", description: "Show a pull request: body, files, reviews, comments" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,5 +1,5 @@
 import { archiveEntity, TASKS, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
 
 /**
@@ -19,7 +19,7 @@ export async function* archiveTasks(ctx: Ctx, ref: string, batch: Batch): AsyncG
 export default defineCommand({
   meta: { name: "archive", description: "Archive tasks (moved, never deleted)" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,5 +1,5 @@
 import { currentAuthor, editList, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `forge-task edit`. */
@@ -62,7 +62,7 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
 export default defineCommand({
   meta: { name: "edit", description: "Edit tasks" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     title: { type: "string", alias: "t" },
     ...BODY_FLAGS,
     "add-assignee": { type: "string", multiple: true },

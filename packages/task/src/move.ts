@@ -1,5 +1,5 @@
 import { formatTimestamp, isTaskStatus, moveTask, TASK_STATUSES, UsageError, type TaskJson, type TaskStatus } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `move` and `done`. */
@@ -46,7 +46,7 @@ export async function runMove(ctx: Ctx, args: Parsed, opts: MoveTaskOptions): Pr
 export default defineCommand({
   meta: { name: "move", description: "Move tasks to a column" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     status: { type: "positional", required: true, valueHint: TASK_STATUSES.join("|") },
     ...JSON_FLAGS,
   },

@@ -1,5 +1,5 @@
 import type { TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed, formatFields } from "@forge/cli";
+import { defineCommand, eachRef, emit, type Batch, type Ctx, type Parsed, formatFields, REF_ARG } from "@forge/cli";
 import { issueText, JSON_FLAGS, jsonRequest, Tasks } from "./_shared.js";
 
 /** A task as text (`key:\tvalue` lines, then `--` and the body; `key: value` on a TTY). */
@@ -31,7 +31,7 @@ export function viewTasks(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<T
 export default defineCommand({
   meta: { name: "view", description: "Show a task" },
   args: {
-    ref: { type: "positional", required: true, valueHint: "ref|-" },
+    ...REF_ARG,
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
