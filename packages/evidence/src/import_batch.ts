@@ -6,11 +6,10 @@
  * marks that this batch brought in), writes one new file atomically and
  * returns the import-log entry.
  */
-import { existsSync } from "node:fs";
 import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
 import { canonicalJson, cmp, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
-import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog, readImportRecord } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
 import type { Episode } from "./bundle.js";
 import { trialEpisode } from "./trial_episode.js";
@@ -71,13 +70,11 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   };
   // SEC-02: the imports folder must resolve inside the store (a symlinked evidence/ pointing elsewhere is refused).
   mkdirInside(store, evidenceImportsDir(store));
-  const file = evidenceImportFile(store, b.batch_id);
-  if (existsSync(file)) return entryOf(store, rec, "already_imported");
   try {
-    atomicWrite(file, canonicalJson(rec) + "\n", { exclusive: true });
+    atomicWrite(evidenceImportFile(store, b.batch_id), canonicalJson(rec) + "\n", { exclusive: true });
   } catch (err) {
-    // Another process imported the same batch between our check and our write.
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportLog(store).find((r) => r.batch_id === b.batch_id) ?? rec, "already_imported");
+    // Another process imported the same batch since `log` was read: that import's entry, from its one file.
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportRecord(store, b.batch_id), "already_imported");
     throw err;
   }
   if (opts.records) insertInOrder(opts.records, rec);

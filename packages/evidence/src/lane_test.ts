@@ -239,3 +239,23 @@ test("imports made apart (two clones) that restate one claim fold to one row per
   t.deepEqual(k.markers, []);
   t.is(k.index.get("c-test")!.trials.length, 2);
 });
+
+test("importProjectionBatch() with a stale log returns the import another process wrote, not one of its own", (t) => {
+  const store = tempStore();
+  const stale = readImportLog(store);
+  const first = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const again = importProjectionBatch(store, lane(sampleBundle()), { now: () => new Date("2026-12-01T00:00:00Z"), records: stale });
+  t.is(again.status, "already_imported");
+  t.is(again.imported_at, first.imported_at);
+  t.deepEqual(readdirSync(evidenceImportsDir(store)), [`${first.batch_id}.json`]);
+});
+
+test("readImportLog() refuses an import file that is a symlink out of the store (SEC-02), naming it", (t) => {
+  const store = tempStore();
+  const e = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const outside = join(tempStore().dir, "x.json");
+  writeFileSync(outside, readFileSync(`${store.root}/${e.file}`));
+  rmSync(`${store.root}/${e.file}`);
+  symlinkSync(outside, `${store.root}/${e.file}`);
+  t.throws(() => readImportLog(store), { message: `${e.file}: symlink points outside .forge/ (refused)` });
+});
