@@ -259,3 +259,10 @@ test("readImportLog() refuses an import file that is a symlink out of the store 
   symlinkSync(outside, `${store.root}/${e.file}`);
   t.throws(() => readImportLog(store), { message: `${e.file}: symlink points outside .forge/ (refused)` });
 });
+
+test("exportBundle() and importProjectionBatch() refuse a timestamp that names no real instant, and a bad scope", (t) => {
+  t.throws(() => exportBundle(sampleBundle({ created_at: "2026-02-30T00:00:00Z" }), PRODUCER), { message: "invalid bundle: field 'created_at': expected an RFC 3339 UTC timestamp" });
+  t.throws(() => exportBundle(sampleBundle({ bundle_scope: "no spaces" }), PRODUCER), { message: /field 'bundle_scope'/ });
+  const b = lane(sampleBundle());
+  t.throws(() => importProjectionBatch(tempStore(), sealBatch({ ...b, recorded_at: "2026-11-31T00:00:00Z" }), { now: NOW }), { message: /field 'recorded_at'/ });
+});
