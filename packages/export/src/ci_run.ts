@@ -6,9 +6,10 @@
  * evidence about the step); skipped → no trial. A run that has not
  * completed is not evidence: it is skipped with a note.
  */
+import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt } from "@forge/evidence";
 import type { ClaimVersion, Outcome, Trial } from "@forge/kernel";
-import { int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, str, ts, UUID } from "./_check.js";
+import { int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, str, ts } from "./_check.js";
 import { checkClaimId, type Tree, treeLabel } from "./claim_ids.js";
 
 /** The fields of a CI run record this mapping reads (spec/evidence.md §CI run). */
@@ -51,10 +52,10 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   const pr = v.pr === null || v.pr === undefined ? null : v.pr as Record<string, unknown>;
   if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string")) throw new RecordError("pr", "expected {number, id} or null");
   return {
-    id: match(v, "id", UUID, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
+    id: match(v, "id", isUuid, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
     event: optStr(v, "event"), headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"), patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
     envSha256: match(v, "envSha256", SHA256, "64 hex"), runner: str(v, "runner"), pr: pr as CiRunRecord["pr"], createdAt: ts(v, "createdAt"),
-    completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", UUID, "a uuid or null"), steps,
+    completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", isUuid, "a uuid or null"), steps,
   };
 }
 
