@@ -102,7 +102,7 @@ const SCOPE = /^[A-Za-z0-9._:-]{1,128}$/;
  * Whether `s` is a valid scope key (`[A-Za-z0-9._:-]{1,128}`), for a bundle's `bundle_scope` and a batch's `scope`.
  * @example isScope("default") // true
  */
-export function isScope(s: unknown): s is string {
+export function isScope(s: unknown): boolean {
   return typeof s === "string" && SCOPE.test(s);
 }
 
