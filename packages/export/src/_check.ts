@@ -82,3 +82,5 @@ export function strings(o: Rec, k: string, prefix = ""): string[] {
 
 export const SHA1_OR_256 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export const SHA256 = /^[0-9a-f]{64}$/;
+/** A failure signature (`sig-v1:<32 hex>`; later versions keep the shape). */
+export const SIGNATURE = /^sig-v\d+:[0-9a-f]{32}$/;
