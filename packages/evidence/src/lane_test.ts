@@ -266,3 +266,26 @@ test("exportBundle() and importProjectionBatch() refuse a timestamp that names n
   const b = lane(sampleBundle());
   t.throws(() => importProjectionBatch(tempStore(), sealBatch({ ...b, recorded_at: "2026-11-31T00:00:00Z" }), { now: NOW }), { message: /field 'recorded_at'/ });
 });
+
+test("importProjectionBatch() with the caller's log marks each import exactly as with the log read afresh", (t) => {
+  const trials = (xs: ReturnType<typeof trialOf>[]) => ({ trials: xs, typed_diff: [] });
+  const batches = [
+    lane(sampleBundle({ bundle_id: "claims-only", verification: trials([]) })),
+    lane(sampleBundle({ bundle_id: "ghost", relations: [supportsRel("ghost", "fix")], verification: trials([trialOf("r2:test", "c-test", "pass", "r2")]) })),
+    lane(sampleBundle({ bundle_id: "elsewhere", bundle_scope: "other" })),
+    rawBatch({ kernel_payload_json: null }),
+    lane(sampleBundle({ bundle_id: "more", verification: trials([trialOf("r4:test", "c-test", "pass", "r4")]) })),
+    lane(sampleBundle({ bundle_id: "ghost-stated", claims: [claimV("ghost")], relations: [], verification: trials([trialOf("r3:ghost", "ghost", "fail", "r3")]) })),
+    lane(sampleBundle()),
+  ];
+  const cached = tempStore();
+  const fresh = tempStore();
+  const records = readImportLog(cached);
+  const clock = (i: number) => () => new Date(Date.UTC(2026, 10, 30, 3, i));
+  const a = batches.map((b, i) => importProjectionBatch(cached, b, { now: clock(i), records }));
+  const b = batches.map((x, i) => importProjectionBatch(fresh, x, { now: clock(i) }));
+  t.deepEqual(a.map((e) => e.markers), b.map((e) => e.markers));
+  t.deepEqual(a.map((e) => e.markers.filter((m) => m.startsWith("dangling_ref:relation:") || m.startsWith("thin_payload:"))), [
+    ["thin_payload:no_trials"], ["dangling_ref:relation:ghost>fix"], [], [], [], [], [],
+  ], "a marker the scope already has is not brought again by a later import");
+});
