@@ -106,7 +106,7 @@ test("a batch with no kernel payload imports as degraded and adds no nodes", (t)
   const st = readScope(store, "default");
   t.is(st.claim_versions.length, 1, "the projection row is what the batch stated");
   t.is(compileScope(st).nodes.length, 0, "no node is invented from projection rows");
-  t.true(scopeHealth(st).degradation_count >= 1);
+  t.is(scopeHealth(st).degradation_count, 2, "missing_kernel_payload, and the kernel's thin_payload:no_claims");
 });
 
 test("a batch with a malformed kernel payload imports as degraded and contributes nothing to the kernel", (t) => {
