@@ -7,8 +7,8 @@
  * in the typed diff only. An advisory result states nothing the kernel
  * counts (claim_strength `advisory`).
  */
-import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt, type RefutationArtifact, sha256Hex, type TypedDiffEntry } from "@forge/evidence";
-import { canonicalJson, type ClaimVersion, type Relation, type Trial } from "@forge/kernel";
+import { BUNDLE_SCHEMA, contentSha256, type EvidenceBundle, type Receipt, type RefutationArtifact, type TypedDiffEntry } from "@forge/evidence";
+import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
 import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str, strings, ts } from "./_check.js";
 import { checkClaim, patchEffectClaimId, type Tree } from "./claim_ids.js";
 
@@ -49,7 +49,7 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
     const cid = addCheck(step, tree, at);
     const k = outcome === "timeout" ? "fail" : outcome;
     trials.push({
-      trial_id: `act:${id}:${sha256Hex(canonicalJson(t)).slice(0, 16)}`, claim_id: cid, outcome: k, duration_ms: duration,
+      trial_id: `act:${id}:${contentSha256(t).slice(0, 16)}`, claim_id: cid, outcome: k, duration_ms: duration,
       signature: k === "fail" ? optMatch(t, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p) : null, recorded_at: at,
       env_fingerprint: optMatch(t, "env_sha256", SHA256, "64 hex or null", p), receipt_ref: `act:${id}`, run_id: optStr(t, "run_id", p), retry_of: optStr(t, "retry_of", p),
     });
@@ -92,6 +92,6 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
       episode_id: `act:${id}:oracle`, kind: "oracle", claim_id: null, outcome: String((v.oracle as Record<string, unknown>).oracle ?? "unknown"), recorded_at: completedAt,
       detail: { bound_reached: (v.oracle as Record<string, unknown>).bound_reached === true, target_key: str(v, "target_key") },
     }] : [],
-    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: sha256Hex(canonicalJson(v)) }],
+    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: contentSha256(v) }],
   };
 }
