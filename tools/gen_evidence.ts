@@ -7,9 +7,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { storeAt } from "@forge/core";
+import { formatTimestamp, storeAt } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importProjectionBatch, type ImportRecord, transformEnvelopeV3 } from "@forge/evidence";
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
+import { rng } from "@forge/kernel/testing";
 
 /** What was generated. */
 export interface EvidenceSummary {
@@ -22,18 +23,8 @@ export interface EvidenceSummary {
   runRecord: string;
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, "0");
-const at = (i: number): string => new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString().slice(0, 19) + "Z";
+const at = (i: number): string => formatTimestamp(new Date(Date.UTC(2026, 10, 1) + i * 60_000));
 
 /**
  * Generate the scope under `dir` (replaced).
@@ -42,7 +33,7 @@ const at = (i: number): string => new Date(Date.UTC(2026, 10, 1) + i * 60_000).t
 export function generateEvidence(dir: string, opts: { imports?: number; perImport?: number; seed?: number } = {}): EvidenceSummary {
   const imports = opts.imports ?? 100;
   const per = opts.perImport ?? 100;
-  const r = prng(opts.seed ?? 1);
+  const r = rng(opts.seed ?? 1);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, ".forge"), { recursive: true });
   const store = storeAt(join(dir, ".forge"));

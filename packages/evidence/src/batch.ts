@@ -5,8 +5,8 @@
  * The batch id is the sha256 of the batch's own content (without the id),
  * so the same content always has the same id: imports are idempotent.
  */
-import { ForgeError } from "@forge/core";
-import type { Alias, ClaimStrength, EvidenceRef, Episode } from "./bundle.js";
+import { ForgeError, isTimestamp } from "@forge/core";
+import { type Alias, type ClaimStrength, type EvidenceRef, type Episode, isScope } from "./bundle.js";
 import type { Producer } from "./envelope.js";
 import { contentSha256 } from "./hash.js";
 
@@ -84,8 +84,6 @@ export class InvalidBatchError extends ForgeError {
   }
 }
 
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-
 /**
  * Check a batch's shape and that its id is its content hash. The kernel
  * payload is not checked here: a missing or bad payload degrades the
@@ -98,8 +96,8 @@ export function validateBatch(v: unknown): ProjectionImportBatchV3 {
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidBatchError("(batch)", "not an object");
   if (b.schema_version !== BATCH_SCHEMA) throw new InvalidBatchError("schema_version", `expected ${BATCH_SCHEMA}`);
   if (typeof b.batch_id !== "string" || !/^[0-9a-f]{64}$/.test(b.batch_id)) throw new InvalidBatchError("batch_id", "expected 64 hex");
-  if (typeof b.scope !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(b.scope)) throw new InvalidBatchError("scope", "expected [A-Za-z0-9._:-]{1,128}");
-  if (typeof b.recorded_at !== "string" || !TS.test(b.recorded_at)) throw new InvalidBatchError("recorded_at", "expected an RFC 3339 UTC timestamp");
+  if (!isScope(b.scope)) throw new InvalidBatchError("scope", "expected [A-Za-z0-9._:-]{1,128}");
+  if (!isTimestamp(b.recorded_at)) throw new InvalidBatchError("recorded_at", "expected an RFC 3339 UTC timestamp");
   if (b.source === null || typeof b.source !== "object") throw new InvalidBatchError("source", "expected an object");
   if ((b.source as Record<string, unknown>).promotion_state !== null) throw new InvalidBatchError("source.promotion_state", "must be null");
   for (const k of ["claim_versions", "relation_versions", "episodes", "aliases", "evidence_refs"]) {

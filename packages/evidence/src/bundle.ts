@@ -5,7 +5,7 @@
  * place it (candidate, eval, version, trace, attempt, scope). Promotion is
  * never decided here: `promotion_state` is always null.
  */
-import { ForgeError } from "@forge/core";
+import { ForgeError, isTimestamp } from "@forge/core";
 import { type ClaimVersion, isInvalid, type Relation, type Trial, validateClaim, validateRelation, validateTrial } from "@forge/kernel";
 
 /** The schema tag of a bundle. */
@@ -96,7 +96,15 @@ export class InvalidBundleError extends ForgeError {
   }
 }
 
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const SCOPE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Whether `s` is a valid scope key (`[A-Za-z0-9._:-]{1,128}`), for a bundle's `bundle_scope` and a batch's `scope`.
+ * @example isScope("default") // true
+ */
+export function isScope(s: unknown): boolean {
+  return typeof s === "string" && SCOPE.test(s);
+}
 
 /**
  * Check a bundle strictly (its claims, trials and relations with the
@@ -111,9 +119,9 @@ export function validateBundle(v: unknown): EvidenceBundle {
   for (const k of ["bundle_id", "candidate_id", "eval_id", "version_id", "trace_id", "bundle_scope"]) {
     if (typeof b[k] !== "string" || b[k] === "") throw new InvalidBundleError(k, "expected a non-empty string");
   }
-  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(b.bundle_scope as string)) throw new InvalidBundleError("bundle_scope", "expected [A-Za-z0-9._:-]{1,128}");
+  if (!isScope(b.bundle_scope)) throw new InvalidBundleError("bundle_scope", "expected [A-Za-z0-9._:-]{1,128}");
   if (b.attempt_id !== null && typeof b.attempt_id !== "string") throw new InvalidBundleError("attempt_id", "expected a string or null");
-  if (typeof b.created_at !== "string" || !TS.test(b.created_at)) throw new InvalidBundleError("created_at", "expected an RFC 3339 UTC timestamp");
+  if (!isTimestamp(b.created_at)) throw new InvalidBundleError("created_at", "expected an RFC 3339 UTC timestamp");
   if (b.promotion_state !== null) throw new InvalidBundleError("promotion_state", "must be null");
   if (!CLAIM_STRENGTHS.includes(b.claim_strength as ClaimStrength)) throw new InvalidBundleError("claim_strength", CLAIM_STRENGTHS.join("|"));
   if (b.supersedes_claim_version_id !== null && typeof b.supersedes_claim_version_id !== "string") {

@@ -6,11 +6,10 @@
  * marks that this batch brought in), writes one new file atomically and
  * returns the import-log entry.
  */
-import { existsSync } from "node:fs";
 import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
 import { canonicalJson, cmp, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
-import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog, readImportRecord } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
 import type { Episode } from "./bundle.js";
 import { trialEpisode } from "./trial_episode.js";
@@ -46,7 +45,13 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   if (b.kernel_payload_json === null || b.kernel_payload_json === undefined || b.kernel_payload_json === "") markers.add("missing_kernel_payload");
   else if (!(payload = parsePayload(b.kernel_payload_json))) markers.add("malformed_kernel_payload");
   const added = payload ? newKernel(state.kernel, payload) : null;
-  if (added) for (const m of newMarkers(state.kernel, added, opts.config)) markers.add(m);
+  let after: string[] | null = null;
+  if (added) {
+    // Markers the kernel gives the scope with `added` that it did not give without it.
+    const before = new Set(lastMarkers(opts, b.scope) ?? compile(state.kernel, opts.config).markers);
+    after = compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config).markers;
+    for (const m of after) if (!before.has(m)) markers.add(m);
+  }
   const known = new Set([...state.claim_versions.map((c) => c.claim_id), ...b.claim_versions.map((c) => c.claim_id)]);
   for (const r of b.relation_versions) if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
   // Trial episodes that are exactly the projection of the added trials are derived on read, not stored.
@@ -71,20 +76,37 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   };
   // SEC-02: the imports folder must resolve inside the store (a symlinked evidence/ pointing elsewhere is refused).
   mkdirInside(store, evidenceImportsDir(store));
-  const file = evidenceImportFile(store, b.batch_id);
-  if (existsSync(file)) return entryOf(store, rec, "already_imported");
   try {
-    atomicWrite(file, canonicalJson(rec) + "\n", { exclusive: true });
+    atomicWrite(evidenceImportFile(store, b.batch_id), canonicalJson(rec) + "\n", { exclusive: true });
   } catch (err) {
-    // Another process imported the same batch between our check and our write.
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportLog(store).find((r) => r.batch_id === b.batch_id) ?? rec, "already_imported");
+    // Another process imported the same batch since `log` was read: that import's entry, from its one file.
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportRecord(store, b.batch_id), "already_imported");
     throw err;
   }
-  if (opts.records) insertInOrder(opts.records, rec);
+  if (opts.records) {
+    // The scope's kernel is now what was compiled as `after` (unchanged when nothing was added): the next import's "before".
+    const kept = after ?? lastMarkers(opts, b.scope);
+    insertInOrder(opts.records, rec);
+    if (kept) KERNEL_MARKERS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, markers: kept });
+    else KERNEL_MARKERS.delete(opts.records);
+  }
   return entryOf(store, rec, "imported");
 }
 
 // --- internal ---
+
+/**
+ * Per caller's log (`opts.records`): the kernel markers of a scope as that log
+ * folds it, after the last import made with it. A pipe of imports then compiles
+ * the scope once per import, not twice. Valid only while the log is exactly as
+ * that import left it (same length: this module is the only one that inserts).
+ */
+const KERNEL_MARKERS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; markers: string[] }>();
+
+function lastMarkers(opts: ImportOptions, scope: string): string[] | null {
+  const m = opts.records && KERNEL_MARKERS.get(opts.records);
+  return m && m.scope === scope && m.size === opts.records!.length && m.config === opts.config ? m.markers : null;
+}
 
 /** Insert `rec` into a log sorted by (imported_at, batch_id). */
 function insertInOrder(log: ImportRecord[], rec: ImportRecord): void {
@@ -122,13 +144,6 @@ function newKernel(scope: KernelBatch, payload: KernelBatch): KernelBatch {
     trials: fresh(scope.trials, payload.trials, (t) => String((t as { trial_id?: unknown }).trial_id)),
     relations: fresh(scope.relations, payload.relations, (r) => String((r as { relation_id?: unknown }).relation_id)),
   };
-}
-
-/** Markers the kernel gives the scope with `added` that it did not give without it. */
-function newMarkers(scope: KernelBatch, added: KernelBatch, config?: Partial<KernelConfig>): string[] {
-  const before = new Set(compile(scope, config).markers);
-  const merged = { schema_version: KERNEL_SCHEMA, claims: [...scope.claims, ...added.claims], trials: [...scope.trials, ...added.trials], relations: [...scope.relations, ...added.relations] };
-  return compile(merged, config).markers.filter((m) => !before.has(m));
 }
 
 /** A claim version's content without the time it was (re)stated. */

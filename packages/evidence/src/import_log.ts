@@ -4,8 +4,8 @@
  * back in order — (imported_at, batch_id) — is the only way to a scope's
  * state. This file is the only reader of those files.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, type Store } from "@forge/core";
+import { readdirSync } from "node:fs";
+import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, readStoreBytes, type Store } from "@forge/core";
 import { canonicalJson, cmp, type KernelBatch } from "@forge/kernel";
 import type { Episode } from "./bundle.js";
 import { trialEpisode } from "./trial_episode.js";
@@ -69,29 +69,34 @@ export function readImportLog(store: Store): ImportRecord[] {
     throw err;
   }
   const out: ImportRecord[] = [];
-  for (const name of names) {
-    if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
-    const file = evidenceImportFile(store, name.slice(0, 64));
-    const shown = displayPath(store, file);
-    const text = readFileSync(file, "utf8");
-    if (text.length > MAX_IMPORT_BYTES) throw new InvalidFileError(shown, "too big");
-    let rec: ImportRecord;
-    try {
-      rec = JSON.parse(text) as ImportRecord;
-    } catch {
-      throw new InvalidFileError(shown, "not JSON");
-    }
-    if (rec?.schema_version !== IMPORT_SCHEMA) throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
-    if (rec.batch_id !== name.slice(0, 64)) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
-    if (typeof rec.batch?.scope !== "string") throw new InvalidFileError(shown, "missing", "batch.scope");
-    const k = rec.kernel_payload as unknown as Record<string, unknown> | null;
-    if (k !== null && (typeof k !== "object" || !Array.isArray(k.claims) || !Array.isArray(k.trials) || !Array.isArray(k.relations))) {
-      throw new InvalidFileError(shown, "expected {claims, trials, relations} or null", "kernel_payload");
-    }
-    if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored") throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
-    out.push(rec);
-  }
+  for (const name of names) if (/^[0-9a-f]{64}\.json$/.test(name)) out.push(readImportRecord(store, name.slice(0, 64)));
   return out.sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+}
+
+/**
+ * One import file, checked (size capped before reading, a symlink out of the store refused: `readStoreBytes`).
+ * @throws NotFoundError when there is no such import; InvalidFileError for a file that is not an import record
+ * @example readImportRecord(store, entry.batch_id).kernel_payload
+ */
+export function readImportRecord(store: Store, batchId: string): ImportRecord {
+  const file = evidenceImportFile(store, batchId);
+  const shown = displayPath(store, file);
+  const text = readStoreBytes(store, file, MAX_IMPORT_BYTES).toString("utf8");
+  let rec: ImportRecord;
+  try {
+    rec = JSON.parse(text) as ImportRecord;
+  } catch {
+    throw new InvalidFileError(shown, "not JSON");
+  }
+  if (rec?.schema_version !== IMPORT_SCHEMA) throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
+  if (rec.batch_id !== batchId) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
+  if (typeof rec.batch?.scope !== "string") throw new InvalidFileError(shown, "missing", "batch.scope");
+  const k = rec.kernel_payload as unknown as Record<string, unknown> | null;
+  if (k !== null && (typeof k !== "object" || !Array.isArray(k.claims) || !Array.isArray(k.trials) || !Array.isArray(k.relations))) {
+    throw new InvalidFileError(shown, "expected {claims, trials, relations} or null", "kernel_payload");
+  }
+  if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored") throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
+  return rec;
 }
 
 /**

@@ -106,7 +106,7 @@ test("a batch with no kernel payload imports as degraded and adds no nodes", (t)
   const st = readScope(store, "default");
   t.is(st.claim_versions.length, 1, "the projection row is what the batch stated");
   t.is(compileScope(st).nodes.length, 0, "no node is invented from projection rows");
-  t.true(scopeHealth(st).degradation_count >= 1);
+  t.is(scopeHealth(st).degradation_count, 2, "missing_kernel_payload, and the kernel's thin_payload:no_claims");
 });
 
 test("a batch with a malformed kernel payload imports as degraded and contributes nothing to the kernel", (t) => {
@@ -238,4 +238,54 @@ test("imports made apart (two clones) that restate one claim fold to one row per
   const k = compileScope(st);
   t.deepEqual(k.markers, []);
   t.is(k.index.get("c-test")!.trials.length, 2);
+});
+
+test("importProjectionBatch() with a stale log returns the import another process wrote, not one of its own", (t) => {
+  const store = tempStore();
+  const stale = readImportLog(store);
+  const first = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const again = importProjectionBatch(store, lane(sampleBundle()), { now: () => new Date("2026-12-01T00:00:00Z"), records: stale });
+  t.is(again.status, "already_imported");
+  t.is(again.imported_at, first.imported_at);
+  t.deepEqual(readdirSync(evidenceImportsDir(store)), [`${first.batch_id}.json`]);
+});
+
+test("readImportLog() refuses an import file that is a symlink out of the store (SEC-02), naming it", (t) => {
+  const store = tempStore();
+  const e = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  const outside = join(tempStore().dir, "x.json");
+  writeFileSync(outside, readFileSync(`${store.root}/${e.file}`));
+  rmSync(`${store.root}/${e.file}`);
+  symlinkSync(outside, `${store.root}/${e.file}`);
+  t.throws(() => readImportLog(store), { message: `${e.file}: symlink points outside .forge/ (refused)` });
+});
+
+test("exportBundle() and importProjectionBatch() refuse a timestamp that names no real instant, and a bad scope", (t) => {
+  t.throws(() => exportBundle(sampleBundle({ created_at: "2026-02-30T00:00:00Z" }), PRODUCER), { message: "invalid bundle: field 'created_at': expected an RFC 3339 UTC timestamp" });
+  t.throws(() => exportBundle(sampleBundle({ bundle_scope: "no spaces" }), PRODUCER), { message: /field 'bundle_scope'/ });
+  const b = lane(sampleBundle());
+  t.throws(() => importProjectionBatch(tempStore(), sealBatch({ ...b, recorded_at: "2026-11-31T00:00:00Z" }), { now: NOW }), { message: /field 'recorded_at'/ });
+});
+
+test("importProjectionBatch() with the caller's log marks each import exactly as with the log read afresh", (t) => {
+  const trials = (xs: ReturnType<typeof trialOf>[]) => ({ trials: xs, typed_diff: [] });
+  const batches = [
+    lane(sampleBundle({ bundle_id: "claims-only", verification: trials([]) })),
+    lane(sampleBundle({ bundle_id: "ghost", relations: [supportsRel("ghost", "fix")], verification: trials([trialOf("r2:test", "c-test", "pass", "r2")]) })),
+    lane(sampleBundle({ bundle_id: "elsewhere", bundle_scope: "other" })),
+    rawBatch({ kernel_payload_json: null }),
+    lane(sampleBundle({ bundle_id: "more", verification: trials([trialOf("r4:test", "c-test", "pass", "r4")]) })),
+    lane(sampleBundle({ bundle_id: "ghost-stated", claims: [claimV("ghost")], relations: [], verification: trials([trialOf("r3:ghost", "ghost", "fail", "r3")]) })),
+    lane(sampleBundle()),
+  ];
+  const cached = tempStore();
+  const fresh = tempStore();
+  const records = readImportLog(cached);
+  const clock = (i: number) => () => new Date(Date.UTC(2026, 10, 30, 3, i));
+  const a = batches.map((b, i) => importProjectionBatch(cached, b, { now: clock(i), records }));
+  const b = batches.map((x, i) => importProjectionBatch(fresh, x, { now: clock(i) }));
+  t.deepEqual(a.map((e) => e.markers), b.map((e) => e.markers));
+  t.deepEqual(a.map((e) => e.markers.filter((m) => m.startsWith("dangling_ref:relation:") || m.startsWith("thin_payload:"))), [
+    ["thin_payload:no_trials"], ["dangling_ref:relation:ghost>fix"], [], [], [], [], [],
+  ], "a marker the scope already has is not brought again by a later import");
 });

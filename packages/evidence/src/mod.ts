@@ -6,7 +6,7 @@
  * Never prints, never exits.
  */
 export {
-  type Alias, BUNDLE_SCHEMA, CLAIM_STRENGTHS, type ClaimStrength, type Episode, type EvidenceBundle, type EvidenceRef, InvalidBundleError,
+  type Alias, BUNDLE_SCHEMA, CLAIM_STRENGTHS, type ClaimStrength, type Episode, type EvidenceBundle, type EvidenceRef, InvalidBundleError, isScope,
   type Receipt, type RefutationArtifact, type TypedDiffEntry, validateBundle,
 } from "./bundle.js";
 export { checkEnvelope, ENVELOPE_SCHEMA, type Envelope, exportBundle, type Producer } from "./envelope.js";

@@ -88,8 +88,7 @@ export function compileScope(state: ScopeState, config: Partial<KernelConfig> = 
  * @example scopeHealth(readScope(store, "default")).syndrome_count
  */
 export function scopeHealth(state: ScopeState, config: Partial<KernelConfig> = {}, assessment?: Assessment): ScopeHealthSummary {
-  const compiled = assessment ? undefined : compileScope(state, config);
-  const a = assessment ?? assess(compiled!);
+  const a = assessment ?? assess(compileScope(state, config));
   const markers = new Set([...state.markers, ...a.markers]);
   return {
     total_claim_versions: state.claim_versions.length,

@@ -11,7 +11,7 @@ import { canonicalJson, cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kern
 import { BATCH_SCHEMA, type ProjectionImportBatchV3, sealBatch } from "./batch.js";
 import type { Episode, EvidenceRef } from "./bundle.js";
 import { checkEnvelope } from "./envelope.js";
-import { sha256Hex } from "./hash.js";
+import { contentSha256 } from "./hash.js";
 import { trialEpisode } from "./trial_episode.js";
 
 /**
@@ -26,7 +26,7 @@ export function transformEnvelopeV3(envelope: unknown): ProjectionImportBatchV3 
   const trials = advisory ? [] : (b.verification?.trials ?? []);
   const trialEpisodes: Episode[] = trials.map(trialEpisode);
   const receiptRefs: EvidenceRef[] = b.receipts.map((r) => ({
-    ref_id: `receipt:${sha256Hex(canonicalJson(r)).slice(0, 32)}`, kind: "receipt", path: null, digest: r.log_digest,
+    ref_id: `receipt:${contentSha256(r).slice(0, 32)}`, kind: "receipt", path: null, digest: r.log_digest,
   }));
   const kernel: KernelBatch = {
     schema_version: KERNEL_SCHEMA, claims: byId(advisory ? [] : b.claims, (c) => c.claim_version_id), trials: byId(trials, (t) => t.trial_id),

@@ -1,9 +1,11 @@
 /** Field checks for input records: each throws a RecordError naming the field. */
-/** An input record that breaks its schema (exit 1 for the batch; the line is named by the caller). */
-export class RecordError extends Error {
+import { ForgeError, isTimestamp } from "@forge/core";
+
+/** An input record that breaks its schema (`E_INVALID_RECORD`; exit 1 for the batch; the line is named by the caller). */
+export class RecordError extends ForgeError {
   readonly field: string;
   constructor(field: string, why: string) {
-    super(`field '${field}': ${why}`);
+    super(`field '${field}': ${why}`, "E_INVALID_RECORD", 1);
     this.name = "RecordError";
     this.field = field;
   }
@@ -11,7 +13,8 @@ export class RecordError extends Error {
 
 type Rec = Record<string, unknown>;
 
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+/** A string check: a pattern, or a predicate such as core's `isUuid`. */
+export type StringTest = RegExp | ((s: string) => boolean);
 
 export function str(o: Rec, k: string, prefix = ""): string {
   const v = o[k];
@@ -26,22 +29,22 @@ export function optStr(o: Rec, k: string, prefix = ""): string | null {
   return v;
 }
 
-export function match(o: Rec, k: string, re: RegExp, what: string, prefix = ""): string {
+export function match(o: Rec, k: string, re: StringTest, what: string, prefix = ""): string {
   const v = o[k];
-  if (typeof v !== "string" || !re.test(v)) throw new RecordError(prefix + k, `expected ${what}`);
+  if (typeof v !== "string" || !(typeof re === "function" ? re(v) : re.test(v))) throw new RecordError(prefix + k, `expected ${what}`);
   return v;
 }
 
-export function optMatch(o: Rec, k: string, re: RegExp, what: string, prefix = ""): string | null {
+export function optMatch(o: Rec, k: string, re: StringTest, what: string, prefix = ""): string | null {
   return o[k] === undefined || o[k] === null ? null : match(o, k, re, what, prefix);
 }
 
 export function ts(o: Rec, k: string, prefix = ""): string {
-  return match(o, k, TS, "an RFC 3339 UTC timestamp", prefix);
+  return match(o, k, isTimestamp, "an RFC 3339 UTC timestamp", prefix);
 }
 
 export function optTs(o: Rec, k: string, prefix = ""): string | null {
-  return optMatch(o, k, TS, "an RFC 3339 UTC timestamp or null", prefix);
+  return optMatch(o, k, isTimestamp, "an RFC 3339 UTC timestamp or null", prefix);
 }
 
 export function int(o: Rec, k: string, prefix = "", min = 0): number {
@@ -77,6 +80,7 @@ export function strings(o: Rec, k: string, prefix = ""): string[] {
   return v as string[];
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const SHA1_OR_256 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export const SHA256 = /^[0-9a-f]{64}$/;
+/** A failure signature (`sig-v1:<32 hex>`; later versions keep the shape). */
+export const SIGNATURE = /^sig-v\d+:[0-9a-f]{32}$/;

@@ -7,10 +7,10 @@
  * in the typed diff only. An advisory result states nothing the kernel
  * counts (claim_strength `advisory`).
  */
-import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt, type RefutationArtifact, sha256Hex, type TypedDiffEntry } from "@forge/evidence";
-import { canonicalJson, type ClaimVersion, type Relation, type Trial } from "@forge/kernel";
-import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, str, strings, ts } from "./_check.js";
-import { checkClaimId, patchEffectClaimId, type Tree, treeLabel } from "./claim_ids.js";
+import { BUNDLE_SCHEMA, contentSha256, type EvidenceBundle, type Receipt, type RefutationArtifact, type TypedDiffEntry } from "@forge/evidence";
+import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
+import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str, strings, ts } from "./_check.js";
+import { checkClaim, patchEffectClaimId, type Tree } from "./claim_ids.js";
 
 const OUTCOMES = ["pass", "fail", "timeout", "error", "skipped"] as const;
 
@@ -31,13 +31,10 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
   const receipts: Receipt[] = [];
   const relations: Relation[] = [];
   const artifacts: RefutationArtifact[] = [];
-  const checkClaim = (step: string, tree: Tree, at: string): string => {
-    const cid = checkClaimId(step, tree);
-    claims.set(cid, {
-      claim_id: cid, claim_version_id: `${cid}@1`, kind: "check", subject: { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 },
-      statement: `step ${step} passes at ${treeLabel(tree)}`, recorded_at: at, supersedes_claim_version_id: null,
-    });
-    return cid;
+  const addCheck = (step: string, tree: Tree, at: string): string => {
+    const c = checkClaim(step, tree, at);
+    claims.set(c.claim_id, c);
+    return c.claim_id;
   };
   for (const [i, t] of list(v, "trials").entries()) {
     const p = `trials[${i}].`;
@@ -46,13 +43,14 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
     const at = ts(t, "recorded_at", p);
     const step = str(t, "step", p);
     const argv = strings(t, "argv", p);
-    receipts.push({ argv, exit_code: optInt(t, "exit_code", p), duration_ms: int(t, "duration_ms", p), log_digest: optStr(t, "log_digest", p) });
+    const duration = int(t, "duration_ms", p);
+    receipts.push({ argv, exit_code: optInt(t, "exit_code", p), duration_ms: duration, log_digest: optStr(t, "log_digest", p) });
     if (outcome === "skipped") continue;
-    const cid = checkClaim(step, tree, at);
+    const cid = addCheck(step, tree, at);
     const k = outcome === "timeout" ? "fail" : outcome;
     trials.push({
-      trial_id: `act:${id}:${sha256Hex(canonicalJson(t)).slice(0, 16)}`, claim_id: cid, outcome: k, duration_ms: int(t, "duration_ms", p),
-      signature: k === "fail" ? optMatch(t, "signature", /^sig-v\d+:[0-9a-f]{32}$/, "sig-v1:<32 hex> or null", p) : null, recorded_at: at,
+      trial_id: `act:${id}:${contentSha256(t).slice(0, 16)}`, claim_id: cid, outcome: k, duration_ms: duration,
+      signature: k === "fail" ? optMatch(t, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p) : null, recorded_at: at,
       env_fingerprint: optMatch(t, "env_sha256", SHA256, "64 hex or null", p), receipt_ref: `act:${id}`, run_id: optStr(t, "run_id", p), retry_of: optStr(t, "retry_of", p),
     });
   }
@@ -68,7 +66,7 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
       };
       diff.push({ check: step, category, baseline: counts("baseline"), patched: counts("patched") });
       const tree = { headSha: match(d, "base_sha", SHA1_OR_256, "a commit", p), patchSha256: match(d, "patch_sha256", SHA256, "64 hex", p) };
-      const patched = checkClaim(step, tree, completedAt);
+      const patched = addCheck(step, tree, completedAt);
       if (category === "fixed") {
         const eid = patchEffectClaimId(step, tree);
         claims.set(eid, {
@@ -94,6 +92,6 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
       episode_id: `act:${id}:oracle`, kind: "oracle", claim_id: null, outcome: String((v.oracle as Record<string, unknown>).oracle ?? "unknown"), recorded_at: completedAt,
       detail: { bound_reached: (v.oracle as Record<string, unknown>).bound_reached === true, target_key: str(v, "target_key") },
     }] : [],
-    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: sha256Hex(canonicalJson(v)) }],
+    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: contentSha256(v) }],
   };
 }

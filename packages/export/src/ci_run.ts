@@ -6,10 +6,11 @@
  * evidence about the step); skipped → no trial. A run that has not
  * completed is not evidence: it is skipped with a note.
  */
+import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt } from "@forge/evidence";
 import type { ClaimVersion, Outcome, Trial } from "@forge/kernel";
-import { int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, str, ts, UUID } from "./_check.js";
-import { checkClaimId, type Tree, treeLabel } from "./claim_ids.js";
+import { int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, SIGNATURE, str, ts } from "./_check.js";
+import { checkClaim, type Tree, treeLabel } from "./claim_ids.js";
 
 /** The fields of a CI run record this mapping reads (spec/evidence.md §CI run). */
 export interface CiRunRecord {
@@ -44,17 +45,16 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
     const p = `steps[${i}].`;
     return {
       name: str(s, "name", p), outcome: oneOf(s, "outcome", STEP_OUTCOMES, p), exitCode: optInt(s, "exitCode", p), durationMs: int(s, "durationMs", p),
-      signature: optMatch(s, "signature", /^sig-v\d+:[0-9a-f]{32}$/, "sig-v1:<32 hex> or null", p),
-      logSha256: optMatch(s, "logSha256", /^[0-9a-f]{64}$/, "64 hex or null", p),
+      signature: optMatch(s, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p), logSha256: optMatch(s, "logSha256", SHA256, "64 hex or null", p),
     };
   });
   const pr = v.pr === null || v.pr === undefined ? null : v.pr as Record<string, unknown>;
   if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string")) throw new RecordError("pr", "expected {number, id} or null");
   return {
-    id: match(v, "id", UUID, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
+    id: match(v, "id", isUuid, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
     event: optStr(v, "event"), headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"), patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
     envSha256: match(v, "envSha256", SHA256, "64 hex"), runner: str(v, "runner"), pr: pr as CiRunRecord["pr"], createdAt: ts(v, "createdAt"),
-    completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", UUID, "a uuid or null"), steps,
+    completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", isUuid, "a uuid or null"), steps,
   };
 }
 
@@ -77,18 +77,14 @@ export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | {
   for (const s of run.steps) {
     const outcome = stepTrialOutcome(s.outcome);
     if (outcome === null) continue;
-    const claimId = checkClaimId(s.name, tree);
-    claims.push({
-      claim_id: claimId, claim_version_id: `${claimId}@1`, kind: "check",
-      subject: { step: s.name, head_sha: run.headSha, patch_sha256: run.patchSha256 },
-      statement: `step ${s.name} passes at ${treeLabel(tree)}`, recorded_at: run.completedAt, supersedes_claim_version_id: null,
-    });
+    const claim = checkClaim(s.name, tree, run.completedAt);
+    claims.push(claim);
     trials.push({
-      trial_id: `${run.id}:${s.name}`, claim_id: claimId, outcome, duration_ms: s.durationMs, signature: outcome === "fail" ? s.signature : null,
+      trial_id: `${run.id}:${s.name}`, claim_id: claim.claim_id, outcome, duration_ms: s.durationMs, signature: outcome === "fail" ? s.signature : null,
       recorded_at: run.completedAt, env_fingerprint: run.envSha256, receipt_ref: `ci-run:${run.id}`, run_id: run.id, retry_of: run.rerunOf,
     });
     receipts.push({ argv: [`.forge/ci/steps/${s.name}`], exit_code: s.exitCode, duration_ms: s.durationMs, log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null });
-    aliases.push({ alias: `ci-step:${s.name}@${treeLabel(tree)}`, claim_id: claimId });
+    aliases.push({ alias: `ci-step:${s.name}@${treeLabel(tree)}`, claim_id: claim.claim_id });
   }
   return {
     schema_version: BUNDLE_SCHEMA, bundle_id: `ci-run:${run.id}`,

@@ -51,6 +51,10 @@ test("parseCiRun() names the bad field", (t) => {
   t.throws(() => parseCiRun(ciRun(A, { headSha: "xyz" })), { message: "field 'headSha': expected a 40-hex commit" });
   t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "s", outcome: "weird", durationMs: 1 }] })), { message: "field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped" });
   t.throws(() => parseCiRun(ciRun(A, { envSha256: undefined })), { message: "field 'envSha256': expected 64 hex" });
+  t.throws(() => parseCiRun(ciRun(A, { completedAt: "2026-02-30T00:00:00Z" })), { message: "field 'completedAt': expected an RFC 3339 UTC timestamp or null" });
+  t.throws(() => parseCiRun(ciRun(A, { rerunOf: "AAAAAAAA-1111-4111-8111-111111111111" })), { message: "field 'rerunOf': expected a uuid or null" });
+  const err = t.throws(() => parseCiRun(ciRun(A, { id: "x" })));
+  t.like(err, { code: "E_INVALID_RECORD", exitCode: 1, field: "id" }, "a forge error, classified by its code");
 });
 
 test("ciRunBundle() carries each step's log digest into its receipt, and null for a record without one", (t) => {

@@ -3,6 +3,7 @@
  * at the same tree in two runs is the same claim whichever record states it.
  */
 import { sha256Hex } from "@forge/evidence";
+import type { ClaimVersion } from "@forge/kernel";
 
 /** The tree a check ran on: a base commit plus the sha256 of the patch applied on it (null: none). */
 export interface Tree {
@@ -31,4 +32,17 @@ export function criterionClaimId(loopId: string, criterionId: string): string {
 /** A short human label of a tree: `<sha12>` or `<sha12>+<patch12>`. */
 export function treeLabel(tree: Tree): string {
   return tree.headSha.slice(0, 12) + (tree.patchSha256 ? "+" + tree.patchSha256.slice(0, 12) : "");
+}
+
+/**
+ * The `check` claim "step S passes at tree T", as CI runs and act results both state it.
+ * @param at when it was stated
+ * @example checkClaim("10-test", {headSha: "a".repeat(40), patchSha256: null}, at).claim_id === checkClaimId("10-test", tree) // true
+ */
+export function checkClaim(step: string, tree: Tree, at: string): ClaimVersion {
+  const id = checkClaimId(step, tree);
+  return {
+    claim_id: id, claim_version_id: `${id}@1`, kind: "check", subject: { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 },
+    statement: `step ${step} passes at ${treeLabel(tree)}`, recorded_at: at, supersedes_claim_version_id: null,
+  };
 }

@@ -92,7 +92,7 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
       yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
     } catch (err) {
       // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
-      if (!(err instanceof RecordError) && (!isForgeError(err) || err.code === "E_INVALID_FILE")) throw err;
+      if (!isForgeError(err) || err.code === "E_INVALID_FILE") throw err;
       const kind = recordKind(l.value);
       yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
     }

@@ -7,9 +7,10 @@
  * check has no support: the kernel marks it (missing semantics) and it
  * stays unverified — an agent's word is never evidence by itself.
  */
+import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt, sha256Hex } from "@forge/evidence";
 import { canonicalJson, type ClaimVersion, type Relation, type Trial } from "@forge/kernel";
-import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, strings, ts, UUID } from "./_check.js";
+import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, strings, ts } from "./_check.js";
 import { criterionClaimId } from "./claim_ids.js";
 
 /** The loop result schema tag. */
@@ -21,7 +22,7 @@ export const LOOP_RESULT_SCHEMA = "forge-loop-result/v1";
  */
 export function loopResultBundle(v: Record<string, unknown>, scope: string): EvidenceBundle {
   if (v.schema_version !== LOOP_RESULT_SCHEMA) throw new RecordError("schema_version", `expected ${LOOP_RESULT_SCHEMA}`);
-  const loopId = match(v, "loop_id", UUID, "a uuid");
+  const loopId = match(v, "loop_id", isUuid, "a uuid");
   const round = int(v, "round", "", 1);
   const at = ts(v, "recorded_at");
   const head = optMatch(v, "head_sha", SHA1_OR_256, "a commit or null");

@@ -6,6 +6,9 @@
  */
 import { openStore, UsageError } from "@forge/core";
 import { bindPositionals, type FlagsDef, oneLine, Out, parseArgv, processIo, reportError, type Io } from "@forge/cli";
+import { isScope } from "@forge/evidence";
+import { canonicalJson } from "@forge/kernel";
+import { exportRecords } from "./export_records.js";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -37,7 +40,7 @@ export interface ExportCliOptions {
 export function parseExportOptions(args: Record<string, unknown>): ExportCliOptions {
   if (args.stdin !== undefined && args.stdin !== "-") throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (records come on stdin)`);
   const scope = (args.scope as string | undefined) ?? "default";
-  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(scope)) throw new UsageError(`invalid scope '${scope.slice(0, 40)}' (letters, digits, . _ : -)`);
+  if (!isScope(scope)) throw new UsageError(`invalid scope '${scope.slice(0, 40)}' (letters, digits, . _ : -)`);
   return { scope };
 }
 
@@ -62,8 +65,6 @@ export async function exportMain(argv: string[], io: Io = processIo(), now?: () 
     bindPositionals(args, FLAGS);
     const opts = parseExportOptions(args);
     const store = openStore({ cwd: io.cwd, env: io.env });
-    const { exportRecords } = await import("./export_records.js");
-    const { canonicalJson } = await import("@forge/kernel");
     let failed = 0;
     for await (const r of exportRecords(store, io.stdin as AsyncIterable<Buffer>, { scope: opts.scope, producer: { name: PROG, version: VERSION }, now })) {
       if ("entry" in r) await out.write(canonicalJson(r.entry) + "\n");

@@ -5,8 +5,9 @@
  * no claim and no trial. The CI run that gated the merge is evidence
  * through its own CI run record.
  */
+import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle } from "@forge/evidence";
-import { match, oneOf, optStr, SHA256, str, strings, ts, UUID } from "./_check.js";
+import { match, oneOf, optStr, SHA256, str, strings, ts } from "./_check.js";
 
 /** The fields of a merge record this mapping reads. */
 export interface MergeRecord {
@@ -36,9 +37,9 @@ export function isMergeRecord(v: Record<string, unknown>): boolean {
  */
 export function parseMergeRecord(v: Record<string, unknown>): MergeRecord {
   // `forge-merge --json` names the PR as {number, id}; the record file as its id.
-  const pr = typeof v.pr === "object" && v.pr !== null ? match(v.pr as Record<string, unknown>, "id", UUID, "a uuid") : match(v, "pr", UUID, "a uuid");
+  const pr = typeof v.pr === "object" && v.pr !== null ? match(v.pr as Record<string, unknown>, "id", isUuid, "a uuid") : match(v, "pr", isUuid, "a uuid");
   return {
-    id: match(v, "id", UUID, "a uuid"), pr, patchSha256: match(v, "patchSha256", SHA256, "64 hex"),
+    id: match(v, "id", isUuid, "a uuid"), pr, patchSha256: match(v, "patchSha256", SHA256, "64 hex"),
     patchId: optStr(v, "patchId"), commit: optStr(v, "commit"), baseRefName: str(v, "baseRefName"), verdict: oneOf(v, "verdict", VERDICTS),
     failedStep: optStr(v, "failedStep"), createdAt: ts(v, "createdAt"), conflicts: strings(v, "conflicts"), resolved: strings(v, "resolved"),
   };

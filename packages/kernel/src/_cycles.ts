@@ -1,4 +1,5 @@
 /** Support cycles by Tarjan's strongly connected components (iterative: no stack limit on deep graphs). */
+import { cmp } from "./cmp.js";
 import type { CompiledNode } from "./compile.js";
 
 /**
@@ -53,5 +54,5 @@ export function supportCycles(nodes: readonly CompiledNode[], index: ReadonlyMap
       }
     }
   }
-  return out.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+  return out.sort((a, b) => cmp(a[0]!, b[0]!));
 }

@@ -7,7 +7,8 @@
  * fixed key order, sorted by id.
  */
 import { type Beliefs, evaluate, trialStats, type TrialStats } from "./beliefs.js";
-import { cmp, type Compiled } from "./compile.js";
+import { cmp } from "./cmp.js";
+import type { Compiled } from "./compile.js";
 import { schedule, type Scheduled } from "./schedule.js";
 
 /** One node in the report. */

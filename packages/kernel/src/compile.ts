@@ -12,8 +12,6 @@ import { supportCycles } from "./_cycles.js";
 import { uniqueRecords } from "./_unique.js";
 import { validateClaim, validateRelation, validateTrial } from "./validate.js";
 
-export { cmp };
-
 /** One support of a node: the relation and the claim it comes from. */
 export interface SupportMember {
   relation_id: string;

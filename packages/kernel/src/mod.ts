@@ -11,7 +11,8 @@ export {
 } from "./model.js";
 export { canonicalJson } from "./canonical_json.js";
 export { type Invalid, isInvalid, validateClaim, validateRelation, validateTrial } from "./validate.js";
-export { type BeliefMode, cmp, compile, type Compiled, type CompiledNode, type SupportMember, type Term } from "./compile.js";
+export { cmp } from "./cmp.js";
+export { type BeliefMode, compile, type Compiled, type CompiledNode, type SupportMember, type Term } from "./compile.js";
 export { schedule, type Scheduled } from "./schedule.js";
 export { betaMeanMicros, type Beliefs, evaluate, type EvaluateOptions, mulMicros, nodeBelief, type Removed, trialStats, type TrialStats } from "./beliefs.js";
 export { assess, type Assessment, type NodeReport, type Syndrome } from "./assess.js";

@@ -8,6 +8,7 @@ import { genBatch, int, rng, shuffle } from "./testing.js";
 import { assess } from "./assess.js";
 import { evaluate } from "./beliefs.js";
 import { canonicalJson } from "./canonical_json.js";
+import { cmp } from "./cmp.js";
 import { compile } from "./compile.js";
 import type { KernelBatch } from "./model.js";
 import { causalRefuter } from "./oracles/causal_refuter.js";
@@ -23,7 +24,7 @@ const SEEDS = Array.from({ length: 200 }, (_, i) => i + 1);
 
 function beliefsOf(batch: unknown): Array<[string, number | null]> {
   const c = compile(batch);
-  return [...evaluate(c, schedule(c)).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...evaluate(c, schedule(c)).entries()].sort(([a], [b]) => cmp(a, b));
 }
 
 test("deltaParity() finds incremental equal to full recomputation on 200 generated graphs and deltas", (t) => {

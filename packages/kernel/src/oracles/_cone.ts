@@ -18,6 +18,11 @@ export function coneOf(compiled: Compiled, scheduled: Scheduled, target: string)
   return [...scheduled.order.filter((id) => seen.has(id)), ...blocked].map((id) => compiled.index.get(id)!);
 }
 
+/** What a node's belief rests on directly, and what the refuters remove: its trial ids (trial-based) or its support relation ids (derived). */
+export function supportIds(n: CompiledNode): string[] {
+  return n.mode === "trials" ? n.trials.map((t) => t.trial_id) : n.terms.flatMap((t) => t.members.map((m) => m.relation_id));
+}
+
 /** The target's belief with `removed` left out, evaluating only the cone. */
 export function coneBelief(compiled: Compiled, cone: readonly CompiledNode[], target: string, removed: Removed): number | null {
   const vals = new Map<string, number | null>();

@@ -6,7 +6,7 @@
  */
 import type { Compiled } from "../compile.js";
 import { schedule, type Scheduled } from "../schedule.js";
-import { coneBelief, coneOf } from "./_cone.js";
+import { coneBelief, coneOf, supportIds } from "./_cone.js";
 import { holds, type OracleHead } from "./oracle.js";
 
 /** The answer of causalRefuter. */
@@ -27,9 +27,7 @@ export interface RefutationAssessment extends OracleHead {
  */
 export function directSupports(compiled: Compiled, target: string): string[] {
   const n = compiled.index.get(target);
-  if (!n) return [];
-  const ids = n.mode === "trials" ? n.trials.map((t) => t.trial_id) : n.terms.flatMap((t) => t.members.map((m) => m.relation_id));
-  return ids.sort();
+  return n ? supportIds(n).sort() : [];
 }
 
 /**

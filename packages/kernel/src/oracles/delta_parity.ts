@@ -5,7 +5,8 @@
  * recomputation of the merged batch (rustc's verify-ich, as an oracle).
  */
 import { type Beliefs, evaluate } from "../beliefs.js";
-import { cmp, compile, type Compiled } from "../compile.js";
+import { cmp } from "../cmp.js";
+import { compile, type Compiled } from "../compile.js";
 import type { KernelConfig } from "../model.js";
 import { schedule } from "../schedule.js";
 import type { OracleHead } from "./oracle.js";

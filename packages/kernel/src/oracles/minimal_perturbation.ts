@@ -9,7 +9,7 @@
  */
 import type { Compiled } from "../compile.js";
 import { schedule, type Scheduled } from "../schedule.js";
-import { coneBelief, coneOf } from "./_cone.js";
+import { coneBelief, coneOf, supportIds } from "./_cone.js";
 import { holds, type OracleHead } from "./oracle.js";
 
 /** The answer of minimalPerturbation. */
@@ -50,7 +50,7 @@ export function minimalPerturbation(
     return { ...base, bound: { name: "max_removed_nodes", limit: k, used: 0 }, bound_reached: false, refused: "unknown_node", belief_micros: null, holds: false, candidates: 0, evaluations: 0 };
   }
   const cone = coneOf(compiled, opts.scheduled ?? schedule(compiled), target);
-  const elems = cone.flatMap((n) => (n.mode === "trials" ? n.trials.map((t) => t.trial_id) : n.terms.flatMap((t) => t.members.map((m) => m.relation_id)))).sort();
+  const elems = cone.flatMap(supportIds).sort();
   const b0 = coneBelief(compiled, cone, target, new Set());
   const v0 = holds(b0, thr);
   let evaluations = 0;
