@@ -10,26 +10,14 @@ import { join } from "node:path";
 import { storeAt } from "@forge/core";
 import { compileScope, readScope } from "@forge/evidence";
 import { assess } from "@forge/kernel";
+import { ciRun as ciRunRecord, SIG } from "@forge/export/records-fixture";
 import { jsonl, run, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
 
-const HEAD = "a".repeat(40);
-const SIG = "sig-v1:0123456789abcdef0123456789abcdef";
-
-function ciRun(id: string, over: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    databaseId: 1, number: 1, id, status: "completed", conclusion: "failure", verdict: "fail", name: "ci", displayTitle: "ci", event: "manual",
-    headSha: HEAD, patchSha256: null, envSha256: "e".repeat(64), runner: "local", pr: null, createdAt: "2026-11-30T03:00:00Z",
-    startedAt: "2026-11-30T03:00:00Z", updatedAt: "2026-11-30T03:00:02Z", completedAt: "2026-11-30T03:00:02Z", rerunOf: null,
-    steps: [
-      { name: "10-ok", outcome: "pass", exitCode: 0, durationMs: 5, signature: null },
-      { name: "20-bad", outcome: "fail", exitCode: 1, durationMs: 7, signature: SIG },
-    ],
-    ...over,
-  });
-}
+/** A CI run record as one JSON line (forge-ci list --json). */
+const ciRun = (id: string, over: Record<string, unknown> = {}): string => JSON.stringify(ciRunRecord(id, over));
 
 const R1 = "11111111-1111-4111-8111-111111111111";
 const R2 = "22222222-2222-4222-8222-222222222222";

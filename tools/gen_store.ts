@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { rng } from "@forge/kernel/testing";
 import { COMMENT, formatFrontmatter, formatTimestamp, ISSUE, LABELS, MILESTONES, patchSha256, PR, PR_REVIEW, toFrontmatter } from "@forge/core";
 
 /** Options for `generateStore`. */
@@ -33,20 +34,8 @@ export interface GenSummary {
   prs: Array<{ id: string; createdAt: string; archived: boolean; state: "open" | "closed" | "merged"; reviews: number; comments: number }>;
 }
 
-/**
- * mulberry32: a tiny, fast, seedable PRNG.
- * @returns a function giving floats in [0, 1)
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the kernel's seeded PRNG (one copy in the repository): floats in [0, 1). */
+export const mulberry32 = rng;
 
 const HEX = "0123456789abcdef";
 
