@@ -10,6 +10,7 @@ import type { ConsolaInstance } from "consola/basic";
 import { bindPositionals, flagsOf, parseArgv, type Parsed } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { createLogger } from "./logger.js";
+import type { ForgeCommand } from "./define.js";
 import { Out } from "./output.js";
 import { renderRootUsage, renderUsage } from "./usage.js";
 
@@ -60,23 +61,50 @@ export async function main(root: CommandDef, argv: string[], io: Io = processIo(
     const leaf = await resolve(subs[first]);
     if (!leaf) throw new UsageError(`unknown command '${first.slice(0, 40)}'`);
     prog = `${name} ${first}`;
-    const lmeta = ((await resolve(leaf.meta)) ?? {}) as CommandMeta;
-    const flags = flagsOf(await resolve(leaf.args));
-    const args = parseArgv(argv.slice(1), flags);
-    if (args.help) {
-      await out.write(renderUsage({ prog, description: lmeta.description ?? "", flags }));
-      await out.flush();
-      return 0;
-    }
-    bindPositionals(args, flags);
-    const ctx: Ctx = { io, out, log: createLogger(io, prog), prog };
-    const code = await leaf.run?.({ rawArgs: argv.slice(1), args, cmd: leaf, data: ctx });
-    await out.flush();
-    return typeof code === "number" ? code : 0;
+    return await runLeaf(leaf, prog, argv.slice(1), io, out);
   } catch (err) {
     await out.flush().catch(() => undefined);
     return reportError(io, prog, err);
   }
+}
+
+/**
+ * Run an executable that is one command, a filter with no verbs
+ * (`forge-export`): `-v`, then what `main()` does for a verb.
+ * @returns the exit code
+ */
+export async function mainCommand(cmd: ForgeCommand, argv: string[], io: Io = processIo()): Promise<number> {
+  const meta = ((await resolve(cmd.meta)) ?? {}) as CommandMeta;
+  const prog = meta.name ?? "forge";
+  const out = new Out(io.stdout);
+  try {
+    if (argv[0] === "-v" || argv[0] === "--version") {
+      await out.write(`${prog} ${meta.version ?? ""}\n`);
+      await out.flush();
+      return 0;
+    }
+    return await runLeaf(cmd as unknown as Command, prog, argv, io, out);
+  } catch (err) {
+    await out.flush().catch(() => undefined);
+    return reportError(io, prog, err);
+  }
+}
+
+/** One command with its own argv: strict flags, `-h`, positionals, the run, the exit code. */
+async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out): Promise<number> {
+  const lmeta = ((await resolve(leaf.meta)) ?? {}) as CommandMeta;
+  const flags = flagsOf(await resolve(leaf.args));
+  const args = parseArgv(argv, flags);
+  if (args.help) {
+    await out.write(renderUsage({ prog, description: lmeta.description ?? "", flags }));
+    await out.flush();
+    return 0;
+  }
+  bindPositionals(args, flags);
+  const ctx: Ctx = { io, out, log: createLogger(io, prog), prog };
+  const code = await leaf.run?.({ rawArgs: argv, args, cmd: leaf, data: ctx });
+  await out.flush();
+  return typeof code === "number" ? code : 0;
 }
 
 /**

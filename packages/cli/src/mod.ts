@@ -8,7 +8,7 @@ export { aliases, bindPositionals, listArg, parseArgv, type FlagDef, type FlagsD
 export { eachRef, emitBatch, REF_ARG, type Batch } from "./batch.js";
 export { type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
-export { type Command, type Ctx, main, oneLine, reportError } from "./main.js";
+export { type Command, type Ctx, main, mainCommand, oneLine, reportError } from "./main.js";
 export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
 export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";

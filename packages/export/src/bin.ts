@@ -1,5 +1,6 @@
-import { exportMain } from "./main.js";
+import { mainCommand } from "@forge/cli";
+import command from "./main.js";
 
-void exportMain(process.argv.slice(2)).then((code) => {
+void mainCommand(command, process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

@@ -1,11 +1,11 @@
 /**
- * forge-export's shell: a filter, not a noun with verbs, so it has its own
- * small adapter over the cli kit (the same help renderer, strict flags,
- * error mapper and back-pressured stdout as `main()`). It always reads
- * JSON lines on stdin (`-` is accepted and means the same).
+ * forge-export's command: a filter, not a noun with verbs, run by the cli
+ * kit's `mainCommand()` (the same strict flags, help, error mapper and
+ * back-pressured stdout as every verb). It always reads JSON lines on stdin
+ * (`-` is accepted and means the same).
  */
 import { openStore, UsageError } from "@forge/core";
-import { bindPositionals, type FlagsDef, oneLine, Out, parseArgv, processIo, reportError, type Io } from "@forge/cli";
+import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
 import { isScope } from "@forge/evidence";
 import { canonicalJson } from "@forge/kernel";
 import { exportRecords } from "./export_records.js";
@@ -13,20 +13,12 @@ import { exportRecords } from "./export_records.js";
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
 
-const PROG = "forge-export";
 
 /** forge-export's flags. */
 export const FLAGS: FlagsDef = {
   stdin: { type: "positional", valueHint: "-", description: "JSON lines on stdin (the default)" },
   scope: { type: "string", description: "bundle scope (default: default)" },
 };
-
-/** The help text (DESIGN §6: ≤ 8 lines, ≤ 250 bytes). */
-export const HELP = [
-  "usage: forge-export [-] [--scope <key>]",
-  "Send CI runs, merges, act and loop results through the evidence lane",
-  "reads JSON lines on stdin; prints one import-log entry per line",
-].join("\n") + "\n";
 
 /** Options of one run. */
 export interface ExportCliOptions {
@@ -45,40 +37,27 @@ export function parseExportOptions(args: Record<string, unknown>): ExportCliOpti
 }
 
 /**
- * Run forge-export with `argv`.
- * @returns the exit code: 0, 1 if any record failed, 2 for usage
+ * Send every JSON line on stdin through the lane.
+ * @returns the exit code: 0, 1 if any record failed
  */
-export async function exportMain(argv: string[], io: Io = processIo(), now?: () => Date): Promise<number> {
-  const out = new Out(io.stdout);
-  try {
-    if (argv[0] === "-v" || argv[0] === "--version") {
-      await out.write(`${PROG} ${VERSION}\n`);
-      await out.flush();
-      return 0;
+export async function exportRun(ctx: Ctx, opts: ExportCliOptions, now?: () => Date): Promise<number> {
+  const { io, out, prog } = ctx;
+  const store = openStore({ cwd: io.cwd, env: io.env });
+  let failed = 0;
+  for await (const r of exportRecords(store, io.stdin as AsyncIterable<Buffer>, { scope: opts.scope, producer: { name: prog, version: VERSION }, now })) {
+    if ("entry" in r) await out.write(canonicalJson(r.entry) + "\n");
+    else if ("note" in r) io.stderr.write(`${prog}: ${oneLine(r.note)}\n`);
+    else {
+      failed++;
+      io.stderr.write(`${prog}: ${oneLine(r.error)}\n`);
     }
-    const args = parseArgv(argv, FLAGS);
-    if (args.help) {
-      await out.write(HELP);
-      await out.flush();
-      return 0;
-    }
-    bindPositionals(args, FLAGS);
-    const opts = parseExportOptions(args);
-    const store = openStore({ cwd: io.cwd, env: io.env });
-    let failed = 0;
-    for await (const r of exportRecords(store, io.stdin as AsyncIterable<Buffer>, { scope: opts.scope, producer: { name: PROG, version: VERSION }, now })) {
-      if ("entry" in r) await out.write(canonicalJson(r.entry) + "\n");
-      else if ("note" in r) io.stderr.write(`${PROG}: ${oneLine(r.note)}\n`);
-      else {
-        failed++;
-        io.stderr.write(`${PROG}: ${oneLine(r.error)}\n`);
-      }
-      if (out.closed) break;
-    }
-    await out.flush();
-    return failed > 0 ? 1 : 0;
-  } catch (err) {
-    await out.flush().catch(() => undefined);
-    return reportError(io, PROG, err);
+    if (out.closed) break;
   }
+  return failed > 0 ? 1 : 0;
 }
+
+export default defineCommand({
+  meta: { name: "forge-export", version: VERSION, description: "Send JSON lines on stdin (CI runs, merges, act and loop results) through the evidence lane" },
+  args: FLAGS,
+  run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => exportRun(ctx, parseExportOptions(args)),
+});

@@ -4,7 +4,7 @@
  * and loop results, evidence bundles) through the canonical evidence lane,
  * one import-log entry per line on stdout.
  */
-export { exportMain, type ExportCliOptions, FLAGS, parseExportOptions, VERSION } from "./main.js";
+export { default as exportCommand, exportRun, type ExportCliOptions, FLAGS, parseExportOptions, VERSION } from "./main.js";
 export { bundleOf, type ExportOptions, exportRecord, exportRecords, type LineOutcome, type RecordKind, recordKind } from "./export_records.js";
 export { ciRunBundle, type CiRunRecord, isCiRun, parseCiRun, stepTrialOutcome } from "./ci_run.js";
 export { isMergeRecord, mergeBundle, type MergeRecord, parseMergeRecord } from "./merge_record.js";
