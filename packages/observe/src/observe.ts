@@ -76,7 +76,7 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     const patch = typeof subj.patch_sha256 === "string" ? subj.patch_sha256 : null;
     const pr = patch !== null ? (openByPatch.get(patch) ?? null) : null;
     const headSha = typeof subj.head_sha === "string" ? subj.head_sha
-      : tree === null ? null : (commitAt.get(`${tree}\n${patch ?? "-"}`)?.sha ?? (patch === null && tree === base.tree ? base.sha : null));
+      : tree === null ? null : (commitAt.get(`${tree}\n${patch ?? "-"}`)?.sha ?? (tree === base.tree ? base.sha : null));
     let isCurrent: boolean;
     if (n.kind !== "check" && n.kind !== "patch_effect") isCurrent = true;
     else if (patch !== null) isCurrent = pr !== null;

@@ -76,6 +76,8 @@ export interface Target {
   base_micros: number;
   modifiers: Modifier[];
   attempts: number;
+  /** Base plus modifiers, clamped, before the retry decay. */
+  score_micros: number;
   urgency_micros: number;
   exhausted: boolean;
   exhausted_why: string | null;
@@ -110,8 +112,8 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
   const baseSteps = [...new Set(baseChecks.map((n) => step(n)!))].sort(cmp);
   const baseByStep = new Map(baseChecks.map((n) => [step(n)!, n]));
   const prById = new Map(o.prs.map((p) => [p.id as string, p]));
-  const add = (t: Omit<Target, "modifiers" | "attempts" | "urgency_micros" | "exhausted" | "exhausted_why" | "history" | "plan_kind"> & { modifiers?: Modifier[] }): void => {
-    out.push({ ...t, modifiers: t.modifiers ?? [], attempts: 0, urgency_micros: 0, exhausted: false, exhausted_why: null, plan_kind: t.draft?.plan_kind ?? null, history: [] });
+  const add = (t: Omit<Target, "modifiers" | "attempts" | "score_micros" | "urgency_micros" | "exhausted" | "exhausted_why" | "history" | "plan_kind"> & { modifiers?: Modifier[] }): void => {
+    out.push({ ...t, modifiers: t.modifiers ?? [], attempts: 0, score_micros: 0, urgency_micros: 0, exhausted: false, exhausted_why: null, plan_kind: t.draft?.plan_kind ?? null, history: [] });
   };
   const paired = (pr: Line, why: string, checks: string[]): PlanDraft => ({
     plan_kind: "PairedPatch",
@@ -277,6 +279,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
     let u = t.base_micros;
     for (const m of t.modifiers) u += m.delta_micros ?? 0;
     u = clamp(u);
+    t.score_micros = u;
     const factor = Math.floor(MICROS / 2 ** t.attempts);
     t.modifiers.push({ name: "retry_decay", factor_micros: factor });
     t.urgency_micros = clamp(Math.floor((u * factor) / MICROS));
