@@ -180,7 +180,7 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   }
   const fixesFor = new Map<string, string[]>();
   for (const nd of nodes) {
-    if (nd.claim_kind !== "fixes" || nd.verdict !== "verified") continue;
+    if (nd.claim_kind !== "fixes") continue;
     const issue = (nd.subject as Record<string, unknown>).issue;
     if (typeof issue === "string") fixesFor.set(issue, [...(fixesFor.get(issue) ?? []), nd.claim_id as string]);
   }
@@ -191,16 +191,19 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     const closing = inputs.prs.filter((p) => p.closes.includes(i.id)).sort((x, y) => x.number - y.number);
     const merge = mergedBy.get(i.id);
     const fix = (fixesFor.get(i.id) ?? []).sort(cmp);
+    const verified = fix.some((id) => verdictOf.get(id) === "verified");
     issues.push({
       kind: "issue", id: i.id, number: i.number, state: i.state, state_reason: null, closed_at: i.closedAt,
       closed_by: merge ? `merge:${merge}` : null, closing_prs: closing.map((p) => ({ id: p.id, number: p.number, state: p.state })), fix_evidence: fix,
     });
-    if (fix.length === 0) {
-      unverified.push({ kind: "unverified", claim_id: `issue:${i.id}`, claim_kind: "fixes", why: merge ? "merged_without_fix_evidence" : "closed_without_evidence", issue: { id: i.id, number: i.number } });
+    if (!verified) {
+      const why = fix.length > 0 ? "fix_evidence_unverified" : merge ? "merged_without_fix_evidence" : "closed_without_evidence";
+      unverified.push({ kind: "unverified", claim_id: `issue:${i.id}`, claim_kind: "fixes", why, issue: { id: i.id, number: i.number }, fix_evidence: fix });
     }
   }
   for (const nd of nodes) {
-    if (nd.claim_kind === "check" || nd.claim_kind === "patch_effect") continue;
+    // Checks have verdicts of their own; patch effects their typed-diff category; fixes claims are questioned through their issue.
+    if (nd.claim_kind === "check" || nd.claim_kind === "patch_effect" || nd.claim_kind === "fixes") continue;
     if (nd.verdict === "unverified" || nd.verdict === "unavailable") {
       unverified.push({ kind: "unverified", claim_id: nd.claim_id, claim_kind: nd.claim_kind, why: nd.belief_micros === null ? "no_belief" : "below_threshold" });
     }

@@ -198,7 +198,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
       }
       continue;
     }
-    if (n.claim_kind === "patch_effect") continue;
+    if (n.claim_kind === "patch_effect" || n.claim_kind === "fixes") continue;
     // Derived claims: below the threshold → fragile (minimal perturbation); verified on one support → refutation gap.
     if (n.belief_micros !== null && n.verdict !== "verified" && n.verdict !== "contradicted") {
       add({
