@@ -55,8 +55,8 @@ export function prOf(id: string, number: number, over: Partial<PrInput> = {}): P
   };
 }
 
-export function issueOf(id: string, number: number, state = "closed"): IssueInput {
-  return { id, number, state, closedAt: state === "closed" ? "2026-11-30T04:00:00Z" : null };
+export function issueOf(id: string, number: number, state = "closed", labels = ["bug"]): IssueInput {
+  return { id, number, state, closedAt: state === "closed" ? "2026-11-30T04:00:00Z" : null, labels };
 }
 
 /** Inputs with a base at TREE. */

@@ -86,10 +86,10 @@ test("observe(): PR claims are current at an open PR's current patch only; a rep
   t.is((o.header.health as Record<string, number>).supersession_candidate_count, 1);
 });
 
-test("observe(): a closed issue with no fixes evidence is unverified; closed_by names a merge of a PR that closes it", (t) => {
+test("observe(): an issue closed as fixed (a bug, or one a PR closes) with no fixes evidence is unverified; closed_by names a merge of a PR that closes it; other closed issues claim nothing", (t) => {
   const pr = prOf("p1", 1, { state: "merged", closes: ["i2"] });
   const o = observe(inputs({
-    issues: [issueOf("i1", 1), issueOf("i2", 2), issueOf("i3", 3, "open")], prs: [pr],
+    issues: [issueOf("i1", 1), issueOf("i2", 2, "closed", []), issueOf("i3", 3, "open"), issueOf("i4", 4, "closed", ["documentation"])], prs: [pr],
     merges: [{ id: "m1", pr: "p1", patchSha256: pr.patchSha256, verdict: "merged", commit: "d".repeat(40), baseRefName: "main", createdAt: "2026-11-30T04:00:00Z" }],
   }));
   t.deepEqual(o.issues.map((i) => [i.number, i.closed_by]), [[1, null], [2, "merge:m1"]]);

@@ -235,10 +235,11 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
   }
 
   // UnverifiedClaimVersion: an issue closed as fixed with no evidence that a patch fixed it; a claim with no verification.
+  const issueByClaim = new Map(o.issues.map((i) => [`issue:${i.id as string}`, i]));
   for (const u of o.unverified) {
     const cid = u.claim_id as string;
     if (cid.startsWith("issue:")) {
-      const issue = o.issues.find((i) => `issue:${i.id as string}` === cid);
+      const issue = issueByClaim.get(cid);
       const closing = ((issue?.closing_prs as Array<{ id: string }> | undefined) ?? []).map((p) => prById.get(p.id)).filter((p): p is Line => p !== undefined);
       const merged = closing.find((p) => p.state === "merged") ?? closing[0];
       const why = merged ? `PR #${merged.number as number} closes it: FAIL_TO_PASS and PASS_TO_PASS on its patch` : "closed with no PR, merge or check to verify it by";
