@@ -54,3 +54,8 @@ export {
   createTask, isTaskStatus, moveTask, TASK_FIELDS, TASK_STATUSES, taskToJson, updateTask,
   type NewTask, type TaskChange, type TaskJson, type TaskStatus,
 } from "./entities/task.js";
+export {
+  inRange, parseDateRange, parseSearch, SEARCH_QUALIFIERS, searchSetsState, tokenize, type DateRange, type Qualifier, type SearchQuery,
+} from "./search/query.js";
+export { matchSearch, searchNeedsComments, searchNeedsReviews, sortBySearch, type SearchEnv, type SearchItem } from "./search/match.js";
+export { checkRepoFlag, originRepo, parseRepoName, repoWebUrl, type RepoName } from "./repo.js";
