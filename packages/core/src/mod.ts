@@ -37,7 +37,7 @@ export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, t
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
-  addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
+  addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, stateReasonOf, storedBody, updateIssue,
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
@@ -47,7 +47,7 @@ export { currentAuthor, editList, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
 export {
-  addPrComment, addReview, createPr, loadPrComments, loadReviews, MAX_PATCH_BYTES, PATCH_FIELDS, patchSha256, PR_FIELDS, prToJson,
+  addPrComment, addReview, createPr, loadPrComments, loadReviews, MAX_PATCH_BYTES, MERGE_FIELDS, PATCH_FIELDS, patchSha256, PR_FIELDS, prToJson, REVIEW_FIELDS,
   readPatch, replacePatch, statusCheckRollup, type CheckJson, type NewPr, type PrContext, type PrJson, type PrParts, type ReviewJson,
 } from "./entities/pr.js";
 export {
@@ -59,3 +59,6 @@ export {
 } from "./search/query.js";
 export { matchSearch, searchNeedsComments, searchNeedsReviews, sortBySearch, type SearchEnv, type SearchItem } from "./search/match.js";
 export { checkRepoFlag, originRepo, parseRepoName, repoWebUrl, type RepoName } from "./repo.js";
+export { issueSearchItem, prSearchItem, type PrSearchParts } from "./search/items.js";
+export { patchCommits, type CommitJson } from "./entities/patch_commits.js";
+export { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./entities/pr_review_state.js";

@@ -164,7 +164,8 @@ export const ISSUE: EntitySchema = {
   kind: "issue",
   fields: [
     S("title", true), ID, { name: "state", type: { t: "enum", values: ["open", "closed"] }, required: true },
-    TS("closedAt"), TS("reopenedAt"), S("author", true), S("milestone"), TS("createdAt", true),
+    TS("closedAt"), { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned"] } }, TS("reopenedAt"),
+    S("author", true), S("milestone"), TS("createdAt", true), { name: "isPinned", type: { t: "bool" } },
     LIST("labels"), LIST("assignees"),
   ],
 };
@@ -183,7 +184,7 @@ export const PR: EntitySchema = {
     S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
-    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"),
+    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"), LIST("reviewers"),
   ],
 };
 
