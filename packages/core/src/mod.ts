@@ -29,7 +29,7 @@ export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type
 export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
 export { isWikiPagePath, MAX_PAGE_NAME, wikiPagePath, wikiTitle } from "./entities/wiki_page.js";
 export {
-  checkReleaseTag, compareReleases, isAssetName, isReleaseTag, listReleaseTags, loadRelease, RELEASE_FIELDS, RELEASE_LIST_FIELDS,
+  checkReleaseTag, compareReleases, isAssetName, isReleaseTag, latestRelease, listReleaseTags, loadRelease, RELEASE_FIELDS, RELEASE_LIST_FIELDS,
   releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";

@@ -222,6 +222,7 @@ export const RELEASE: EntitySchema = {
   kind: "release",
   fields: [
     S("tagName", true), S("name"), S("commit", true), S("author", true), TS("createdAt", true),
+    { name: "isDraft", type: { t: "bool" } }, { name: "isPrerelease", type: { t: "bool" } }, { name: "latest", type: { t: "bool" } },
     { name: "assets", type: { t: "maps", fields: [S("name", true), { name: "size", type: { t: "int", min: 0 }, required: true }, { name: "sha256", type: { t: "sha256" }, required: true }] } },
   ],
 };
