@@ -83,7 +83,7 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
       } else {
         // A value may start with "-" (`-S "-label:bug"`, as pflag takes it) unless it is one of the flags.
         const isFlag = next !== undefined && next.startsWith("-") && next !== "-" &&
-          (next === "-h" || next === "--help" || next === "--" || byName.has(next.startsWith("--") ? next.split("=")[0]! : next.slice(0, 2)));
+          (next === "-h" || next === "--help" || next === "--" || (next.startsWith("--") ? byName.has(next.split("=")[0]!) : next.length === 2 && byName.has(next)));
         if (next === undefined || isFlag) throw new UsageError(`flag '${flag}' needs a value`);
         value = next;
         i++;

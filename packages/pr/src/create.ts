@@ -100,7 +100,6 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
   const cwd = ctx.io.cwd;
   const head = await checkBranch(cwd, opts.head ?? (await currentBranch(cwd)));
   const base = await checkBranch(cwd, opts.base ?? configuredBase(prs.store) ?? (await defaultBranch(cwd)));
-  if (head === base) throw new UsageError(`must be on a branch named differently than "${base}"`);
   if (opts.fill) {
     const commits = await rangeCommits(cwd, base, head);
     if (commits.length === 0) throw new ForgeError(`No commits between ${base} and ${head}`, "E_EMPTY_RANGE", 1);
