@@ -15,3 +15,4 @@ export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { defineCommand, defineNoun, nounFlags, REPO_FLAG, type ForgeCommand } from "./define.js";
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { removeTemps, tempCtx } from "./test_io.js";
+export { changeStateEach, confirmWrite, NounStore, passesFilters, writeEach, writtenRenderOf, type ListFilters, type StateChange } from "./noun.js";
