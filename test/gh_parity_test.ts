@@ -282,3 +282,41 @@ test.serial("label rename renames it on every issue and PR; an undefined label o
   const prs = await run("forge", ["pr", "view", "1", "--json", "labels", "--jq", "[.labels[].name]"], { cwd: w.dir });
   t.deepEqual(JSON.parse(prs.stdout), ["defect"]);
 });
+
+test.serial("pr checks exits 8 while a check is pending, 0 with --json (gh's codes)", async (t) => {
+  const w = await setup();
+  const pr = jsonl((await run("forge", ["pr", "view", "2", "--json", "id"], { cwd: w.dir })).stdout)[0]!.id as string;
+  const file = join(w.dir, ".forge", "prs", pr, "pr.md");
+  const { readFileSync } = await import("node:fs");
+  writeFileSync(file, readFileSync(file, "utf8").replace(/^createdAt:/m, "ci: running\ncreatedAt:"));
+  const r = await run("forge", ["pr", "checks", "2"], { cwd: w.dir });
+  t.is(r.code, 8, r.stderr);
+  t.is(r.stdout, "ci\tpending\t0\t\t\n");
+  const j = await run("forge", ["pr", "checks", "2", "--json", "name,bucket,state"], { cwd: w.dir });
+  t.is(j.code, 0);
+  t.is(j.stdout, '{"bucket":"pending","name":"ci","state":"IN_PROGRESS"}\n');
+});
+
+test("pr create's default base: origin's HEAD, else init.defaultBranch when it exists, else main, else master", async (t) => {
+  const dir = scratch(tempRepo("forge-gh-base-"));
+  git(dir, ["commit", "-q", "--allow-empty", "-m", "root"]);
+  git(dir, ["branch", "-m", "main", "trunk"]);
+  git(dir, ["config", "init.defaultBranch", "trunk"]);
+  git(dir, ["switch", "-q", "-c", "topic"]);
+  git(dir, ["commit", "-q", "--allow-empty", "-m", "work"]);
+  writeFileSync(join(dir, "f.txt"), "x\n");
+  git(dir, ["add", "f.txt"]);
+  git(dir, ["commit", "-q", "-m", "Add f"]);
+  const r = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(jsonl(r.stdout), [{ baseRefName: "trunk", title: "topic" }]);
+  git(dir, ["config", "--unset", "init.defaultBranch"]);
+  git(dir, ["branch", "-m", "trunk", "master"]);
+  git(dir, ["switch", "-q", "-c", "topic2", "master"]);
+  writeFileSync(join(dir, "g.txt"), "y\n");
+  git(dir, ["add", "g.txt"]);
+  git(dir, ["commit", "-q", "-m", "Add g"]);
+  const m = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title,body"], { cwd: dir });
+  t.is(m.code, 0, m.stderr);
+  t.deepEqual(jsonl(m.stdout), [{ baseRefName: "master", title: "Add g", body: "" }]);
+});
