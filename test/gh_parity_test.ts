@@ -73,6 +73,9 @@ function setup(): Promise<World> {
     git(dir, ["commit", "-q", "-m", "Write the docs"]);
     await ok("forge-pr", ["create", "--fill", "--draft"]);
     git(dir, ["switch", "-q", "fix-crash"]);
+    // The review first: within one second reviews sort before comments, so the golden is stable either way.
+    await ok("forge-pr", ["review", "1", "--comment", "-b", "One nit."]);
+    await ok("forge-pr", ["comment", "1", "-b", "Looks right."]);
     await ok("forge-ci", ["run", "1"]);
     git(dir, ["add", "-A"]);
     git(dir, ["commit", "-q", "-m", "store"]);
@@ -173,6 +176,7 @@ const GOLDEN: Array<{ name: string; argv: string[]; code?: number }> = [
   { name: "pr_status", argv: ["pr", "status", "--json", "number,headRefName"] },
   { name: "pr_status_text", argv: ["pr", "status"] },
   { name: "pr_checks", argv: ["pr", "checks", "--json", "name,state,bucket,startedAt,completedAt,link,workflow"] },
+  { name: "pr_view_comments", argv: ["pr", "view", "--comments"] },
   { name: "run_list", argv: ["run", "list", "--json", "databaseId,status,conclusion,name,displayTitle,workflowName,headBranch,headSha,event,createdAt,updatedAt,url,attempt"] },
   { name: "run_view", argv: ["run", "view", "1", "--json", "databaseId,attempt,url,headBranch"] },
 ];
@@ -207,6 +211,9 @@ test.serial("-R names this repository (origin's owner/name) or fails naming the 
   const other = await run("forge", ["pr", "list", "-R", "other/thing"], { cwd: w.dir });
   t.is(other.code, 1);
   t.is(other.stderr, "forge-pr list: this store serves acme/widgets, not other/thing\n");
+  const noArg = await run("forge", ["pr", "view", "-R", "acme/widgets"], { cwd: w.dir });
+  t.is(noArg.code, 2);
+  t.regex(noArg.stderr, /argument required when using the --repo flag/);
   const bad = await run("forge", ["run", "list", "-R", "widgets"], { cwd: w.dir });
   t.is(bad.code, 2);
   t.regex(bad.stderr, /expected the "\[HOST\/\]OWNER\/REPO" format, got "widgets"/);
