@@ -5,12 +5,13 @@
  * prints usage to stdout on errors and accepts unknown flags.
  */
 import type { CommandDef, CommandMeta } from "citty";
-import { isForgeError, UsageError } from "@forge/core";
+import { checkRepoFlag, isForgeError, UsageError } from "@forge/core";
 import type { ConsolaInstance } from "consola/basic";
 import { bindPositionals, flagsOf, parseArgv, type Parsed } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { createLogger } from "./logger.js";
-import type { ForgeCommand } from "./define.js";
+import { nounFlags, type ForgeCommand } from "./define.js";
+import type { FlagsDef } from "./args.js";
 import { Out } from "./output.js";
 import { renderRootUsage, renderUsage } from "./usage.js";
 
@@ -61,7 +62,7 @@ export async function main(root: CommandDef, argv: string[], io: Io = processIo(
     const leaf = await resolve(subs[first]);
     if (!leaf) throw new UsageError(`unknown command '${first.slice(0, 40)}'`);
     prog = `${name} ${first}`;
-    return await runLeaf(leaf, prog, argv.slice(1), io, out);
+    return await runLeaf(leaf, prog, argv.slice(1), io, out, nounFlags(root));
   } catch (err) {
     await out.flush().catch(() => undefined);
     return reportError(io, prog, err);
@@ -91,16 +92,18 @@ export async function mainCommand(cmd: ForgeCommand, argv: string[], io: Io = pr
 }
 
 /** One command with its own argv: strict flags, `-h`, positionals, the run, the exit code. */
-async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out): Promise<number> {
+async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out, shared: FlagsDef = {}): Promise<number> {
   const lmeta = ((await resolve(leaf.meta)) ?? {}) as CommandMeta;
-  const flags = flagsOf(await resolve(leaf.args));
+  const flags = { ...flagsOf(await resolve(leaf.args)), ...shared };
   const args = parseArgv(argv, flags);
   if (args.help) {
-    await out.write(renderUsage({ prog, description: lmeta.description ?? "", flags }));
+    const full = argv.slice(0, argv.indexOf("--") < 0 ? argv.length : argv.indexOf("--")).includes("--help");
+    await out.write(renderUsage({ prog, description: lmeta.description ?? "", flags, full }));
     await out.flush();
     return 0;
   }
   bindPositionals(args, flags);
+  if ("repo" in shared && typeof args.repo === "string") await checkRepoFlag(args.repo, io.cwd);
   const ctx: Ctx = { io, out, log: createLogger(io, prog), prog };
   const code = await leaf.run?.({ rawArgs: argv, args, cmd: leaf, data: ctx });
   await out.flush();

@@ -5,7 +5,7 @@
  * size and sha256; `list`, `view`, and `verify` (recomputes the digests).
  * Verb bodies load lazily so `--help` stays cheap.
  */
-import { defineNoun } from "@forge/cli";
+import { defineNoun, REPO_FLAG } from "@forge/cli";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -18,4 +18,5 @@ export default defineNoun({
     view: () => import("./view.js").then((m) => m.default),
     verify: () => import("./verify.js").then((m) => m.default),
   },
+  flags: REPO_FLAG,
 });

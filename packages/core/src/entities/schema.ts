@@ -25,6 +25,8 @@ export interface FieldSpec {
   readonly name: string;
   readonly type: FieldType;
   readonly required?: boolean;
+  /** A list added after v1's first files: written only when it has items, so older files stay byte for byte. */
+  readonly omitEmpty?: boolean;
 }
 
 /** An entity's schema. */
@@ -147,7 +149,11 @@ function fail(file: string, what: string, at: string): never {
  */
 export function toFrontmatter(schema: EntitySchema, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of schema.fields) if (data[f.name] !== undefined) out[f.name] = data[f.name];
+  for (const f of schema.fields) {
+    const v = data[f.name];
+    if (v === undefined || (f.omitEmpty && Array.isArray(v) && v.length === 0)) continue;
+    out[f.name] = v;
+  }
   for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
   return out;
 }
@@ -164,7 +170,8 @@ export const ISSUE: EntitySchema = {
   kind: "issue",
   fields: [
     S("title", true), ID, { name: "state", type: { t: "enum", values: ["open", "closed"] }, required: true },
-    TS("closedAt"), TS("reopenedAt"), S("author", true), S("milestone"), TS("createdAt", true),
+    TS("closedAt"), { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned"] } }, TS("reopenedAt"),
+    S("author", true), S("milestone"), TS("createdAt", true), { name: "isPinned", type: { t: "bool" } },
     LIST("labels"), LIST("assignees"),
   ],
 };
@@ -183,7 +190,7 @@ export const PR: EntitySchema = {
     S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
-    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"),
+    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"), { ...LIST("reviewers"), omitEmpty: true },
   ],
 };
 
@@ -221,6 +228,7 @@ export const RELEASE: EntitySchema = {
   kind: "release",
   fields: [
     S("tagName", true), S("name"), S("commit", true), S("author", true), TS("createdAt", true),
+    { name: "isDraft", type: { t: "bool" } }, { name: "isPrerelease", type: { t: "bool" } }, { name: "latest", type: { t: "bool" } },
     { name: "assets", type: { t: "maps", fields: [S("name", true), { name: "size", type: { t: "int", min: 0 }, required: true }, { name: "sha256", type: { t: "sha256" }, required: true }] } },
   ],
 };
