@@ -10,7 +10,7 @@
 import { BUNDLE_SCHEMA, contentSha256, type EvidenceBundle, type Receipt, type RefutationArtifact, type TypedDiffEntry } from "@forge/evidence";
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
 import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str, strings, ts } from "./_check.js";
-import { checkClaim, patchEffectClaimId, type Tree } from "./claim_ids.js";
+import { checkClaim, patchEffectClaimId, subjectOf, type Tree } from "./claim_ids.js";
 
 const OUTCOMES = ["pass", "fail", "timeout", "error", "skipped"] as const;
 
@@ -39,7 +39,10 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
   for (const [i, t] of list(v, "trials").entries()) {
     const p = `trials[${i}].`;
     const outcome = oneOf(t, "outcome", OUTCOMES, p);
-    const tree = { headSha: match(t, "head_sha", SHA1_OR_256, "a commit", p), patchSha256: optMatch(t, "patch_sha256", SHA256, "64 hex or null", p) };
+    const tree = {
+      headSha: match(t, "head_sha", SHA1_OR_256, "a commit", p), patchSha256: optMatch(t, "patch_sha256", SHA256, "64 hex or null", p),
+      codeTree: optMatch(t, "code_tree", SHA1_OR_256, "a 40-hex tree or null", p),
+    };
     const at = ts(t, "recorded_at", p);
     const step = str(t, "step", p);
     const argv = strings(t, "argv", p);
@@ -65,12 +68,15 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
         return { pass: int(c, "pass", `${p}${k}.`), fail: int(c, "fail", `${p}${k}.`) };
       };
       diff.push({ check: step, category, baseline: counts("baseline"), patched: counts("patched") });
-      const tree = { headSha: match(d, "base_sha", SHA1_OR_256, "a commit", p), patchSha256: match(d, "patch_sha256", SHA256, "64 hex", p) };
+      const tree = {
+        headSha: match(d, "base_sha", SHA1_OR_256, "a commit", p), patchSha256: match(d, "patch_sha256", SHA256, "64 hex", p),
+        codeTree: optMatch(d, "code_tree", SHA1_OR_256, "a 40-hex tree or null", p),
+      };
       const patched = addCheck(step, tree, completedAt);
       if (category === "fixed") {
         const eid = patchEffectClaimId(step, tree);
         claims.set(eid, {
-          claim_id: eid, claim_version_id: `${eid}@1`, kind: "patch_effect", subject: { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 },
+          claim_id: eid, claim_version_id: `${eid}@1`, kind: "patch_effect", subject: subjectOf(step, tree),
           statement: `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`, recorded_at: completedAt,
           supersedes_claim_version_id: null,
         });
