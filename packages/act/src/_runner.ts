@@ -57,6 +57,8 @@ export interface TrialRef {
   outcome: "pass" | "fail" | "timeout" | "error" | "skipped";
   head_sha: string;
   patch_sha256: string | null;
+  /** The code tree the trial ran on (the commit's tree without `.forge`; the patch is keyed by patch_sha256). */
+  code_tree: string | null;
   duration_ms: number;
   signature: string | null;
   env_sha256: string | null;
@@ -77,7 +79,7 @@ export function trialOf(run: CiRunJson, step: string, side: TrialRef["side"]): T
   const i = run.steps.findIndex((x) => x.name === step);
   const s = i < 0 ? undefined : run.steps[i]!;
   const at = run.completedAt ?? run.createdAt;
-  const base = { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, env_sha256: run.envSha256, recorded_at: at };
+  const base = { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, code_tree: run.codeTree, env_sha256: run.envSha256, recorded_at: at };
   const broken = run.steps.slice(0, Math.max(0, i)).find((x) => x.outcome === "timeout" || x.outcome === "cancelled" || x.exitCode === 126 || x.exitCode === 127);
   if (!s || s.outcome === "skipped" || s.outcome === "cancelled" || broken) {
     const why = s?.outcome === "cancelled" || run.verdict === "cancelled" ? "cancelled" : broken ? `setup step ${broken.name} ${broken.outcome}${broken.exitCode !== null ? ` (exit ${broken.exitCode})` : ""}` : "did not run";

@@ -68,7 +68,7 @@ export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutc
     }
     const r = await runTrial({ store: ctx.store, top: ctx.top, headSha, patch, patchSha256: patchSha, until: step, continueOnError: true, title: `forge-act ${ctx.actId}`, env: ctx.env });
     if ("error" in r) {
-      refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
+      refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, code_tree: null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
       stop = "setup_error";
       break;
     }

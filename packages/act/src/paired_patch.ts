@@ -5,7 +5,7 @@
  * Every check gets a typed diff; each issue the PR closes gets a `fixes`
  * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
  */
-import { formatTimestamp } from "@forge/core";
+import { codeTree, formatTimestamp } from "@forge/core";
 import pLimit from "p-limit";
 import { stopReason } from "./_clock.js";
 import type { CiRunJson } from "@forge/ci";
@@ -22,6 +22,8 @@ export interface DiffEntry {
   category: Category;
   base_sha: string;
   patch_sha256: string;
+  /** The base's code tree (the patched tree is it plus patch_sha256). */
+  code_tree: string;
   baseline: { pass: number; fail: number; error: number };
   patched: { pass: number; fail: number; error: number };
 }
@@ -65,6 +67,7 @@ export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOu
   const closes = listParam(plan, "closes");
   const k = Math.min(intParam(plan, "repetitions", 3), plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
   const patch = await prPatch(ctx, pr.id, patchSha);
+  const tree = await codeTree(ctx.top, baseSha, ctx.env);
   const t0 = ctx.limits.now();
   const threats = new Set<string>();
   const receipts: PairedOutcome["receipts"] = [];
@@ -85,7 +88,7 @@ export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOu
       });
       if ("error" in r) {
         const at = formatTimestamp(new Date(ctx.limits.now()));
-        for (const c of checks) refs.push({ run_id: null, step: c, side: name, outcome: "error", head_sha: baseSha, patch_sha256: name === "patched" ? patchSha : null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: at, why: r.error });
+        for (const c of checks) refs.push({ run_id: null, step: c, side: name, outcome: "error", head_sha: baseSha, patch_sha256: name === "patched" ? patchSha : null, code_tree: tree, duration_ms: 0, signature: null, env_sha256: null, recorded_at: at, why: r.error });
         stop = "error";
         break;
       }
@@ -108,7 +111,7 @@ export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOu
   const typed_diff = checks.map((c): DiffEntry => {
     const bs = b.refs.filter((t) => t.step === c);
     const ps = p.refs.filter((t) => t.step === c);
-    return { check: c, category: classify(bs, ps, minReps), base_sha: baseSha, patch_sha256: patchSha, baseline: tally(bs), patched: tally(ps) };
+    return { check: c, category: classify(bs, ps, minReps), base_sha: baseSha, patch_sha256: patchSha, code_tree: tree, baseline: tally(bs), patched: tally(ps) };
   });
   const holds = fixesHold(typed_diff);
   const fixes = closes.map((issue): FixesVerdict => ({
@@ -128,7 +131,7 @@ export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOu
 function sideTrial(run: CiRunJson, step: string, side: "baseline" | "patched"): TrialRef {
   if (run.steps.some((x) => x.name === step)) return trialOf(run, step, side);
   const at = run.completedAt ?? run.createdAt;
-  return { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, env_sha256: run.envSha256, recorded_at: at, outcome: "skipped", duration_ms: 0, signature: null, why: "no such step" };
+  return { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, code_tree: run.codeTree, env_sha256: run.envSha256, recorded_at: at, outcome: "skipped", duration_ms: 0, signature: null, why: "no such step" };
 }
 
 function tally(xs: readonly TrialRef[]): { pass: number; fail: number; error: number } {

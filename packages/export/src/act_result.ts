@@ -11,6 +11,7 @@ import { BUNDLE_SCHEMA, contentSha256, type EvidenceBundle, type Receipt, type R
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
 import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str, strings, ts } from "./_check.js";
 import { checkClaim, patchEffectClaimId, subjectOf, type Tree } from "./claim_ids.js";
+import { fixesClaims } from "./fixes_claims.js";
 
 const OUTCOMES = ["pass", "fail", "timeout", "error", "skipped"] as const;
 
@@ -86,6 +87,11 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
       }
     }
   }
+  // A PR's `fixes` verdicts (SWE-bench's rule, decided by forge-act): the claim only where it holds.
+  const diffTree = Array.isArray(v.typed_diff) && v.typed_diff.length > 0 ? ((v.typed_diff[0] as Record<string, unknown>).code_tree as string | undefined) ?? null : null;
+  const fx = fixesClaims(v, completedAt, diffTree);
+  for (const c of fx.claims) claims.set(c.claim_id, c);
+  relations.push(...fx.relations);
   const supersedes = optStr(v, "supersedes_claim_version_id");
   return {
     schema_version: BUNDLE_SCHEMA, bundle_id: `act:${id}`, candidate_id: optStr(v, "candidate_id") ?? `target:${str(v, "target_key")}`,
