@@ -13,8 +13,8 @@ import type { ActContext } from "./context.js";
 import { COMMIT, intParam, optParam, param, type Plan, prParam, SHA256 } from "./plan.js";
 import { flakeRate, rerunBudget, type FlakeRate } from "./stopping.js";
 
-/** The default precision: a fail rate pinned to ± 0.15. */
-export const DEFAULT_PRECISION_MICROS = 150_000;
+/** The default precision: a fail rate pinned to an interval 0.30 wide. */
+export const DEFAULT_PRECISION_MICROS = 300_000;
 
 /** What a rerun learnt. */
 export interface RerunStats {
