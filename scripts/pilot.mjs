@@ -182,11 +182,23 @@ async function exportText(c, text) {
 // --- one iteration's pieces ---
 
 function planArgs(c) {
-  const a = ["--json", "--history", historyFile(c), "--halt-threshold", String(c["halt-threshold"]), "--max-retries", String(c["max-retries"]),
-    "--oracle-max-iterations", String(c["oracle-max-iterations"]), "--minimal-perturbation-budget", String(c["minimal-perturbation-budget"])];
+  const a = ["--json", "--history", historyFile(c), "--threshold", String(c["halt-threshold"]), "--max-retries", String(c["max-retries"])];
   if (c["allow-advisory-only"]) a.push("--allow-advisory-only");
-  if (c["include-hyperedges"]) a.push("--include-hyperedges");
   return a;
+}
+
+/**
+ * The loop's own bounds on an oracle plan (forge-plan has no flags for
+ * them): delta parity checks at most `--oracle-max-iterations` imports, the
+ * refuters remove at most `--minimal-perturbation-budget` supports.
+ */
+export function bounded(c, p) {
+  const params = { ...(p.params ?? {}) };
+  if (p.plan_kind === "OracleDeltaParity") params.max_iterations = Math.min(Number(params.max_iterations ?? Infinity), c["oracle-max-iterations"]);
+  if (p.plan_kind === "OracleCausalRefuter" || p.plan_kind === "OracleMinimalPerturbation") {
+    params.max_removed_nodes = Math.min(Number(params.max_removed_nodes ?? Infinity), c["minimal-perturbation-budget"]);
+  }
+  return { ...p, params };
 }
 
 async function observe(c) {
@@ -372,6 +384,7 @@ async function runLoop(c, signals) {
       p = r.plan;
       if (r.discarded) rep.refinements_discarded.push({ iteration: rep.iterations, why: r.discarded });
     }
+    p = bounded(c, p);
     const started = Date.now();
     const a = await act(c, p, deadline);
     const res = a.result;
