@@ -74,7 +74,7 @@ export interface SampleInfo {
     /** Patch replaced once: `previousPatchSha256` is `[previous]`. */
     updated: SamplePr & { previousPatchSha256: string };
   };
-  /** Run ids: base runs in order, then the PR runs (fix, regress, updated's first patch). */
+  /** Run ids: base runs in the order they rank (createdAt, id), then the PR runs (fix, regress, updated's first patch). */
   runs: { base: string[]; pr: { fix: string; regress: string; updatedFirst: string } };
   /** The run and step whose log was deleted. */
   deletedLog: { runId: string; step: string };
@@ -145,7 +145,8 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
   for (let i = 0; i < baseRuns; i += 2) {
     const n = Math.min(2, baseRuns - i);
     const outs = await Promise.all(Array.from({ length: n }, () => forgeCi(bin, dir, env, ["run", "--continue-on-error", "--json", "id,createdAt"])));
-    base.push(...outs.map((o) => o.id).sort((a, b) => (a < b ? -1 : 1)));
+    // In the order runs rank: (createdAt, id).
+    base.push(...outs.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1)).map((o) => o.id));
     sh("forge-export", [], sh("forge-ci", ["list", "--json"]));
     commitStore(`forge: evidence of base runs ${i + 1}-${i + n}`);
   }
@@ -164,11 +165,11 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
   const regress = prOf("tidy-unit", "Tidy the unit module", { "src/unit.txt": "unit broken\n" });
   const first = prOf("feature-cache", "Add a cache", { "src/cache.txt": "cache v1\n" });
   commitStore("forge: pull requests");
-  const prRuns = sh("forge-ci", ["run", "-", "--continue-on-error", "-j", "3", "--json", "id,pr"], sh("forge-pr", ["list", "--json", "id,number"]), true);
+  // One at a time, in a fixed order, so the flaky step's counter values land on the same runs every time.
   const byPr = new Map<string, string>();
-  for (const l of prRuns.trim().split("\n")) {
-    const r = JSON.parse(l) as { id: string; pr: { id: string } };
-    byPr.set(r.pr.id, r.id);
+  for (const pr of [regress, fix, first]) {
+    const r = json(sh("forge-ci", ["run", String(pr.number), "--continue-on-error", "--json", "id"], undefined, true));
+    byPr.set(pr.id, r.id as string);
   }
   sh("forge-export", [], sh("forge-ci", ["list", "--json"]));
   commitStore("forge: evidence of the PR runs");
@@ -249,7 +250,7 @@ console.log("net: ok");
 }
 
 /** `forge-ci …` asynchronously (runs may overlap); CI exits 1 on a red run, which is an outcome here. */
-function forgeCi(bin: string, cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ id: string }> {
+function forgeCi(bin: string, cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ id: string; createdAt: string }> {
   return new Promise((res, rej) => {
     const child = spawn(join(bin, "forge-ci"), args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -260,7 +261,7 @@ function forgeCi(bin: string, cwd: string, env: NodeJS.ProcessEnv, args: string[
     child.on("close", (code) => {
       if (code !== 0 && code !== 1) return rej(new Error(`sample repo: forge-ci ${args.join(" ")} exited ${code}: ${err.trim().slice(0, 400)}`));
       try {
-        res(JSON.parse(out.trim()) as { id: string });
+        res(JSON.parse(out.trim()) as { id: string; createdAt: string });
       } catch {
         rej(new Error(`sample repo: forge-ci ${args.join(" ")} printed no run: ${err.trim().slice(0, 400)}`));
       }

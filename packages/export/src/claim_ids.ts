@@ -62,12 +62,12 @@ export function checkClaim(step: string, tree: Tree, at: string): ClaimVersion {
 }
 
 /**
- * A check's (or patch effect's) subject: `{step, head_sha, patch_sha256}`,
- * plus `tree` (the code tree) when known. `head_sha` is the commit the
- * stating record ran: one of the commits that reach the tree.
+ * A check's (or patch effect's) subject: `{step, tree, patch_sha256}` when
+ * the code tree is known — no commit, so every commit that reaches the tree
+ * states the same claim version — else the old `{step, head_sha,
+ * patch_sha256}`. The commit a trial ran stays with the run (its receipt,
+ * the bundle's `version_id`).
  */
 export function subjectOf(step: string, tree: Tree): Record<string, string | null> {
-  const s: Record<string, string | null> = { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 };
-  if (tree.codeTree) s.tree = tree.codeTree;
-  return s;
+  return tree.codeTree ? { step, tree: tree.codeTree, patch_sha256: tree.patchSha256 } : { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 };
 }
