@@ -13,7 +13,7 @@
 import { sleep } from "zx";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { DEFAULTS, LONG, SHORT, VERSION } from "./pilot_help.mjs";
 
 const PROG = "forge-pilot";
@@ -182,7 +182,8 @@ async function exportText(c, text) {
 // --- one iteration's pieces ---
 
 function planArgs(c) {
-  const a = ["--json", "--history", historyFile(c), "--threshold", String(c["halt-threshold"]), "--max-retries", String(c["max-retries"])];
+  // Relative to the workspace: forge-plan joins --history onto its cwd (an absolute path would be lost).
+  const a = ["--json", "--history", relative(c.workspace, historyFile(c)) || ".", "--threshold", String(c["halt-threshold"]), "--max-retries", String(c["max-retries"])];
   if (c["allow-advisory-only"]) a.push("--allow-advisory-only");
   return a;
 }
@@ -275,7 +276,7 @@ function pct(micros) {
 }
 
 /** What the loop now knows of each check, PR, issue and target it investigated, in the verdict words. */
-export function findings(obs, results, lastTargets) {
+export function findings(obs, results, lastTargets, issueNumbers = new Map()) {
   const out = [];
   const head = obs.find((o) => o.kind === "observation") ?? {};
   const nodes = obs.filter((o) => o.kind === "node");
@@ -299,7 +300,7 @@ export function findings(obs, results, lastTargets) {
   }
   const prs = obs.filter((o) => o.kind === "pr");
   const issues = obs.filter((o) => o.kind === "issue");
-  const issueNo = (id) => issues.find((i) => i.id === id)?.number ?? id.slice(0, 8);
+  const issueNo = (id) => issues.find((i) => i.id === id)?.number ?? issueNumbers.get(id) ?? id.slice(0, 8);
   const byPr = new Map();
   for (const r of results) if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", r);
   const seen = new Set();
@@ -388,6 +389,7 @@ async function runLoop(c, signals) {
     const started = Date.now();
     const a = await act(c, p, deadline);
     const res = a.result;
+    if (!res && a.code === 2) throw new RuntimeError(`forge-act refused the plan line: ${(a.stderr.trim().split("\n").pop() ?? "").slice(0, 300)}`);
     if (!res) {
       rep.act_errors.push({ iteration: rep.iterations, target_key: p.target_key, why: (a.stderr.trim().split("\n").pop() ?? `exit ${a.code}`).slice(0, 300) });
       appendHistory(c, [{ target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: null, outcome_signature: `error:exit${a.code}`, recorded_at: new Date().toISOString().slice(0, 19) + "Z" }]);
@@ -412,7 +414,8 @@ async function runLoop(c, signals) {
     if (c.cooldown > 0 && !external()) await sleep(c.cooldown * 1000);
   }
   const final = await observe(c).catch(() => []);
-  rep.findings = findings(final, results, lastTargets);
+  const numbers = await lines(c, "forge-issue", ["list", "--state", "all", "--limit", "100000", "--json", "id,number"]).catch(() => ({ recs: [] }));
+  rep.findings = findings(final, results, lastTargets, new Map(numbers.recs.map((i) => [i.id, i.number])));
   rep.elapsed_seconds = Math.round((Date.now() - t0) / 100) / 10;
   if (rep.elapsed_seconds > c["time-budget"]) rep.deadline_overruns.push({ iteration: rep.iterations, target_key: null, overrun_ms: Date.now() - deadline });
   return rep;

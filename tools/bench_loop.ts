@@ -81,7 +81,7 @@ export function pairedWall(bench: string, bin: string, env: NodeJS.ProcessEnv, r
   const cmds: Cmd[] = [
     { label: "forge-ci run --at <base> --repeat 3 (baseline alone)", argv: [ci, "run", "--at", base, "--repeat", "3", "--continue-on-error"], cwd: dir, stderrOk: true },
     { label: `forge-ci run ${prNumber} --repeat 3 (patched alone)`, argv: [ci, "run", String(prNumber), "--repeat", "3", "--continue-on-error"], cwd: dir, stderrOk: true },
-    { label: "forge-act < PairedPatch (both, in parallel)", argv: ["sh", "-c", `exec ${join(bin, "forge-act")} < ${plan}`], cwd: dir },
+    { label: "forge-act < PairedPatch (both, in parallel)", argv: ["sh", "-c", `exec ${join(bin, "forge-act")} --json < ${plan}`], cwd: dir },
   ];
   const samples: number[][] = cmds.map(() => []);
   for (let i = 0; i < warmup; i++) for (const c of cmds) time(c, i === 0, env);

@@ -4,7 +4,8 @@
  * worktrees, the steps before it as its setup (_runner.ts `trialOf`). Sequential: it stops as soon
  * as the question is decided (stopping.ts), never past the plan's
  * repetitions nor the budget of the check's duration (Datadog's table,
- * measured on the first trial), nor past the deadline.
+ * measured on the first trial), nor past the deadline. After the first
+ * trial, two run at once (RERUN_JOBS); the decision is taken after each pair.
  */
 import { entityOrder, ForgeError, formatTimestamp, loadEntity, PR, PRS, readPatch, resolveRef } from "@forge/core";
 import { stopReason, type Limits } from "./_clock.js";
@@ -12,6 +13,9 @@ import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
 import type { ActContext } from "./context.js";
 import { COMMIT, intParam, optParam, param, type Plan, prParam, SHA256 } from "./plan.js";
 import { flakeRate, rerunBudget, type FlakeRate } from "./stopping.js";
+
+/** Reruns at once after the first (steps that share a resource already run side by side in forge-ci's batches). */
+export const RERUN_JOBS = 2;
 
 /** The default precision: a fail rate pinned to an interval 0.30 wide. */
 export const DEFAULT_PRECISION_MICROS = 300_000;
@@ -60,28 +64,32 @@ export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutc
   const threats = new Set<string>();
   let stop = "budget";
   let errorsInARow = 0;
-  for (let i = 0; i < max; i++) {
+  const one = () => runTrial({ store: ctx.store, top: ctx.top, headSha, patch, patchSha256: patchSha, until: step, continueOnError: true, title: `forge-act ${ctx.actId}`, env: ctx.env });
+  // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
+  loop: for (let done = 0; done < max;) {
     const why = stopReason(ctx.limits);
     if (why) {
       stop = why;
       break;
     }
-    const r = await runTrial({ store: ctx.store, top: ctx.top, headSha, patch, patchSha256: patchSha, until: step, continueOnError: true, title: `forge-act ${ctx.actId}`, env: ctx.env });
-    if ("error" in r) {
-      refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, code_tree: null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
-      stop = "setup_error";
-      break;
+    const batch = done === 0 ? 1 : Math.min(RERUN_JOBS, max - done);
+    const rs = await Promise.all(Array.from({ length: batch }, one));
+    done += batch;
+    for (const r of rs) {
+      if ("error" in r) {
+        refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, code_tree: null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
+        stop = "setup_error";
+        break loop;
+      }
+      if (r.run.runner !== "docker") threats.add("unisolated_runner");
+      const t = trialOf(r.run, step, null);
+      refs.push(t);
+      receipts.push(...receiptsOf(r.run));
+      if (refs.length === 1 && t.outcome !== "error") max = Math.min(max, rerunBudget(t.duration_ms));
+      errorsInARow = t.outcome === "error" ? errorsInARow + 1 : 0;
+      if (t.why === "cancelled") stop = "interrupted";
     }
-    if (r.run.runner !== "docker") threats.add("unisolated_runner");
-    const t = trialOf(r.run, step, null);
-    refs.push(t);
-    receipts.push(...receiptsOf(r.run));
-    if (i === 0 && t.outcome !== "error") max = Math.min(max, rerunBudget(t.duration_ms));
-    errorsInARow = t.outcome === "error" ? errorsInARow + 1 : 0;
-    if (t.why === "cancelled") {
-      stop = "interrupted";
-      break;
-    }
+    if (stop === "interrupted") break;
     if (errorsInARow >= 2) {
       stop = "setup_error";
       break;

@@ -17,12 +17,14 @@ export const VERSION = "0.1.0";
 /** forge-act's flags. */
 export const FLAGS: FlagsDef = {
   stdin: { type: "positional", valueHint: "-", description: "plan lines on stdin (the default)" },
+  json: { type: "boolean", description: "act results as JSON lines" },
   "allow-advisory-only": { type: "boolean", description: "run advisory plans (never verification)" },
   "deadline-ms": { type: "string", description: "epoch ms: no trial starts after it" },
 };
 
 /** Options of one run. */
 export interface ActCliOptions {
+  json: boolean;
   allowAdvisoryOnly: boolean;
   deadlineMs: number | null;
 }
@@ -35,10 +37,17 @@ export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
   if (args.stdin !== undefined && args.stdin !== "-") throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (plans come on stdin)`);
   const d = args["deadline-ms"] as string | undefined;
   if (d !== undefined && !/^[0-9]{1,16}$/.test(d)) throw new UsageError(`invalid deadline-ms '${d.slice(0, 20)}' (epoch milliseconds)`);
-  return { allowAdvisoryOnly: args["allow-advisory-only"] === true, deadlineMs: d === undefined ? null : Number(d) };
+  return { json: args.json === true, allowAdvisoryOnly: args["allow-advisory-only"] === true, deadlineMs: d === undefined ? null : Number(d) };
 }
 
 const PASSED_OVER = new Set(["target", "halt"]);
+
+/** An act result as one human line: what ran, on what, what was learnt. */
+export function formatResult(r: Record<string, unknown>): string {
+  const overrun = (r.deadline_overrun_ms as number) > 0 ? `, ${r.deadline_overrun_ms as number} ms past the deadline` : "";
+  const stop = r.stop && r.stop !== "done" && r.stop !== "decided" ? ` (${r.stop as string})` : "";
+  return `${r.plan_kind as string} ${r.target_key as string}: ${r.outcome_signature as string}${stop}${r.advisory ? " [advisory]" : ""}${overrun}\n`;
+}
 
 /**
  * Execute every plan on stdin.
@@ -74,7 +83,7 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
         const deadline = [opts.deadlineMs, plan.budget.deadline_ms].filter((x): x is number => x !== null);
         const limits = { deadlineMs: deadline.length ? Math.min(...deadline) : null, now: Date.now, interrupted: () => interrupted };
         const rec = await executePlan({ store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()) }, plan, { allowAdvisoryOnly: opts.allowAdvisoryOnly });
-        await out.write(canonicalJson(rec) + "\n");
+        await out.write(opts.json ? canonicalJson(rec) + "\n" : formatResult(rec));
       } catch (err) {
         const e = err as { code?: unknown; message?: unknown };
         if (typeof e.code !== "string" || !e.code.startsWith("E_")) throw err;

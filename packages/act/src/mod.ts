@@ -5,7 +5,7 @@
  * a CI run, referenced and never copied); oracle plans call the kernel over
  * the scope's fold. One act result per plan, the record forge-export takes.
  */
-export { default as actCommand, actRun, type ActCliOptions, FLAGS, parseActOptions, VERSION } from "./main.js";
+export { default as actCommand, actRun, type ActCliOptions, FLAGS, formatResult, parseActOptions, VERSION } from "./main.js";
 export { ACT_RESULT_SCHEMA, actId, type ActOptions, executePlan } from "./act.js";
 export { type ActContext } from "./context.js";
 export { type Limits, overrunMs, stopReason } from "./_clock.js";
