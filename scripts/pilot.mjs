@@ -12,7 +12,8 @@
 // rest (sleep). Tools are found on PATH first, then beside the launcher in bin/.
 import { sleep } from "zx";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { DEFAULTS, LONG, SHORT, VERSION } from "./pilot_help.mjs";
 
@@ -123,12 +124,17 @@ function appendHistory(c, recs) {
   atomicWrite(file, all.join("\n") + "\n");
 }
 
+/** Whether a process runs (a zombie, killed and not yet reaped, does not). */
 function alive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === "EPERM";
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
   }
 }
 
@@ -153,18 +159,27 @@ function takeLock(c) {
 async function recover(c) {
   const wt = await tool(c, "git", ["worktree", "list", "--porcelain"]);
   let removed = 0;
+  const dead = (file) => {
+    const pid = Number(readFileSync(file, "utf8").trim());
+    return !(pid && alive(pid));
+  };
   for (const l of wt.stdout.split("\n")) {
     if (!l.startsWith("worktree ")) continue;
     const dir = l.slice(9);
     const owner = join(dirname(dir), "forge-act.pid");
-    if (!existsSync(owner)) continue;
-    const pid = Number(readFileSync(owner, "utf8").trim());
-    if (pid && alive(pid)) continue;
+    if (!existsSync(owner) || !dead(owner)) continue;
     await tool(c, "git", ["worktree", "remove", "--force", "--force", dir]);
     rmSync(dirname(dir), { recursive: true, force: true });
     removed++;
   }
-  if (removed) await tool(c, "git", ["worktree", "prune"]);
+  // Scratch folders of acts that are gone, whatever step of their clean-up the kill interrupted; then git forgets missing worktrees.
+  for (const n of readdirSync(tmpdir())) {
+    const owner = join(tmpdir(), n, "forge-act.pid");
+    if (!n.startsWith("forge-") || !existsSync(owner) || !dead(owner)) continue;
+    rmSync(join(tmpdir(), n), { recursive: true, force: true });
+    removed++;
+  }
+  await tool(c, "git", ["worktree", "prune"]);
   const stale = await lines(c, "forge-ci", ["list", "--status", "in_progress", "--limit", "100000", "--json", "id,displayTitle"]);
   for (const r of stale.recs) if (String(r.displayTitle).startsWith("forge-act ")) await tool(c, "forge-ci", ["cancel", r.id]);
   const all = await tool(c, "forge-ci", ["list", "--limit", "100000", "--json"]);

@@ -3,11 +3,11 @@
  * of a commit (with a patch), the CI steps run there and recorded as a CI
  * run under `.forge/ci/runs/`. The run record is the trial's home: an act
  * result references it by `run_id` and never copies it. The worktree's
- * scratch folder carries this process's pid, so a pilot that finds it after
- * a SIGKILL knows whose it was.
+ * scratch folder carries this process's pid, written before the worktree
+ * is added, so a pilot that finds it after a SIGKILL knows whose it was.
  */
 import { writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Store } from "@forge/core";
 import { runStepsIn, withTree, type CiRunJson } from "@forge/ci";
 
@@ -34,13 +34,11 @@ export interface TrialRequest {
  */
 export async function runTrial(req: TrialRequest): Promise<{ run: CiRunJson } | { error: string }> {
   try {
-    const run = await withTree(req.top, req.headSha, req.patch, (dir) => {
-      writeFileSync(join(dirname(dir), OWNER_FILE), `${process.pid}\n`);
-      return runStepsIn(dir, {
+    const run = await withTree(req.top, req.headSha, req.patch, (dir) =>
+      runStepsIn(dir, {
         store: req.store, top: req.top, headSha: req.headSha, patchSha256: req.patchSha256, patch: req.patch, pr: null, title: req.title,
         continueOnError: req.continueOnError, until: req.until, env: req.env,
-      });
-    });
+      }), { mark: (tmp) => writeFileSync(join(tmp, OWNER_FILE), `${process.pid}\n`) });
     return { run };
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
