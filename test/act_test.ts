@@ -204,3 +204,18 @@ test("SIGTERM mid-rerun: the running trial is cancelled, the result of what ran 
   t.true(a.stats.trials >= 1 && a.stats.trials < 10);
   t.deepEqual(extraWorktrees(dir), []);
 });
+
+test("seed §16.4: an oracle plan's answer is the kernel's own (causal refuter and minimal perturbation over the scope's fold, no local copy)", async (t) => {
+  const dir = repo({ "10-unit": "exit 0" });
+  await run("forge-ci", ["run", "--repeat", "3"], { cwd: dir });
+  await run("forge-export", [], { cwd: dir, input: (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout });
+  const { openStore } = await import("@forge/core");
+  const { readScope } = await import("@forge/evidence");
+  const { causalRefuter, compile, minimalPerturbation, schedule } = await import("@forge/kernel");
+  const c = compile(readScope(openStore({ cwd: dir, env: {} }), "default").kernel);
+  const target = c.nodes[0]!.id;
+  const r = await act(dir, plan("OracleCausalRefuter", { target_node_id: target, max_removed_nodes: 64 }) + plan("OracleMinimalPerturbation", { target_node_id: target, max_removed_nodes: 2 }));
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(r.recs[0]!.oracle, JSON.parse(JSON.stringify(causalRefuter(c, target, { scheduled: schedule(c), max_supports: 64 }))));
+  t.deepEqual(r.recs[1]!.oracle, JSON.parse(JSON.stringify(minimalPerturbation(c, target, { scheduled: schedule(c), max_removed_nodes: 2 }))));
+});
