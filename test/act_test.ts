@@ -110,7 +110,7 @@ test("CheckRerun: no trial starts past the deadline; the overrun is reported, no
   t.true(a.outcome_signature.endsWith(":undecided"));
 });
 
-test("PairedPatch: fixed and still_passing, the fixes rule holds, the sides ran in parallel", async (t) => {
+test("seed §16.5: PairedPatch through the CI runner: fixed and still_passing, the fixes rule holds, the sides ran in parallel", async (t) => {
   const dir = repo({ "10-unit": "grep -q good unit.txt", "20-int": "grep -q good int.txt" }, { "unit.txt": "good\n", "int.txt": "bad\n" });
   const issue = JSON.parse((await run("forge-issue", ["create", "-t", "int fails", "--json", "id,number"], { cwd: dir })).stdout) as Rec;
   const p = await pr(dir, "fix", { "int.txt": "good\n" }, ["--issue", String(issue.number)]);

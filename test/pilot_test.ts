@@ -142,8 +142,12 @@ test.serial("seed §16.4-6, §18: oracle and paired patch plans executed; their 
   t.true(entries.every((e) => e.status === "already_imported"), "every completed run was already imported by the loop");
 });
 
-test.serial("seed §16.2, §18: the same store and history give the same plans (a copy of the repository too)", async (t) => {
+test.serial("seed §16.2, §18: the same store and history give the same observation and plans (a copy of the repository too)", async (t) => {
   const s = sample();
+  const o1 = await run("forge-pilot", ["observe", "--json"], { cwd: s.dir });
+  const o2 = await run("forge-pilot", ["observe", "--json"], { cwd: s.dir });
+  t.is(o1.code, 0, o1.stderr);
+  t.is(o1.stdout, o2.stdout);
   const a = await run("forge-pilot", ["plan", "--json"], { cwd: s.dir });
   const b = await run("forge-pilot", ["plan", "--json"], { cwd: s.dir });
   const copy = sample();
@@ -206,7 +210,7 @@ test.serial("determinism: the same store, history and seeded checks give the sam
   t.is(two.report.halt_reason, one.report.halt_reason);
 });
 
-test.serial("halt: max_iterations_reached and the --json report line", async (t) => {
+test.serial("halt (§16.7): max_iterations_reached and the --json report line", async (t) => {
   const s = sample();
   const r = await pilot(s.dir, ["--max-iterations", "1"]);
   t.is(r.code, 0, r.stderr);
@@ -219,24 +223,24 @@ test.serial("halt: max_iterations_reached and the --json report line", async (t)
   }
 });
 
-test.serial("halt: time_budget_exhausted; the deadline was handed to the act, the overrun is reported, never verified", async (t) => {
+test.serial("halt (§16.7): time_budget_exhausted; the deadline was handed to the act and the overrun is reported", async (t) => {
   const s = sample();
   const r = await pilot(s.dir, ["--time-budget", "1"]);
   t.is(r.report.halt_reason, "time_budget_exhausted");
   t.true(r.report.iterations >= 1);
   t.true(Array.isArray(r.report.deadline_overruns) && r.report.deadline_overruns.length >= 1, JSON.stringify(r.report.deadline_overruns));
-  const h = history(s.dir);
-  t.true(h.every((x) => !/verified|fixed/.test(x.outcome_signature) || /undecided|:/.test(x.outcome_signature)));
+  t.is(r.report.halt_detail, "1 s spent");
+  t.true(r.report.elapsed_seconds >= 1);
 });
 
-test.serial("budgets: cooldown waits between iterations", async (t) => {
+test.serial("budgets (§16.7): cooldown waits between iterations", async (t) => {
   const s = sample();
   const r = await pilot(s.dir, ["--max-iterations", "2", "--cooldown", "2"]);
   t.is(r.report.halt_reason, "max_iterations_reached", JSON.stringify(r.report));
   t.true(r.report.elapsed_seconds >= 4, `${r.report.elapsed_seconds} s with a 2 s cooldown after each of 2 iterations`);
 });
 
-test.serial("halt: external_halt from .forge/pilot/halt, before anything runs", async (t) => {
+test.serial("halt (§16.7): external_halt from .forge/pilot/halt, before anything runs", async (t) => {
   const s = sample();
   mkdirSync(join(s.dir, ".forge", "pilot"), { recursive: true });
   writeFileSync(join(s.dir, ".forge", "pilot", "halt"), "");
@@ -245,14 +249,14 @@ test.serial("halt: external_halt from .forge/pilot/halt, before anything runs", 
   t.is(r.report.iterations, 0);
 });
 
-test.serial("halt: nothing_worth_investigating when nothing clears the threshold", async (t) => {
+test.serial("halt (§16.7): nothing_worth_investigating when nothing clears the threshold", async (t) => {
   const s = sample();
   const r = await pilot(s.dir, ["--halt-threshold", "1"]);
   t.is(r.report.halt_reason, "nothing_worth_investigating");
   t.is(r.report.iterations, 0);
 });
 
-test.serial("halt: all_targets_exhausted, reported unresolved", async (t) => {
+test.serial("halt (§16.7): all_targets_exhausted, reported unresolved", async (t) => {
   const s = sample();
   const targets = (jsonl((await run("forge-pilot", ["plan", "--json"], { cwd: s.dir })).stdout) as Rec[]).filter((x) => x.kind === "target");
   const at = "2026-01-01T00:00:00Z";
@@ -275,7 +279,7 @@ test.serial("halt and degradation (§16.3, §18): missing_kernel_payload on a st
   t.deepEqual(obs.filter((o) => o.kind === "node" || o.kind === "syndrome"), []);
 });
 
-test.serial("halt: thin_export_blocked_execution when the export disagrees with itself and nothing else is executable", async (t) => {
+test.serial("halt (§16.3, §16.7): thin_export_blocked_execution when the export disagrees with itself and nothing else is executable", async (t) => {
   const dir = scratch(tempRepo("forge-pilot-thin-"));
   git(dir, ["commit", "-q", "--allow-empty", "-m", "empty"]);
   const bundle = (id: string, statement: string) => JSON.stringify({
@@ -291,7 +295,7 @@ test.serial("halt: thin_export_blocked_execution when the export disagrees with 
   t.is(r.report.halt_reason, "thin_export_blocked_execution", JSON.stringify(r.report));
 });
 
-test.serial("halt: parity_violation when a delta-parity act finds the store disagreeing with itself", async (t) => {
+test.serial("halt (§16.7): parity_violation when a delta-parity act finds the store disagreeing with itself", async (t) => {
   const s = sample();
   // A stand-in for forge-act's delta-parity answer (the kernel's oracle cannot be made to fail on a consistent store).
   const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-fake-"))));
@@ -311,7 +315,7 @@ let t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", (
   t.is(r.report.iterations, 1);
 });
 
-test.serial("--refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
+test.serial("seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
   const s = sample();
   const dir = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-refine-"))));
   const refiner = (name: string, body: string) => {
