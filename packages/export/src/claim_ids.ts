@@ -38,6 +38,11 @@ function treeKey(tree: Tree): string {
   return tree.codeTree ? `tree:${tree.codeTree}` : tree.headSha;
 }
 
+/** `fixes:<32 hex>` = sha256("fixes\n<issue id>\n<patch sha256>")[0:32]: "patch P fixes issue I". */
+export function fixesClaimId(issue: string, patchSha256: string): string {
+  return "fixes:" + sha256Hex(`fixes\n${issue}\n${patchSha256}`).slice(0, 32);
+}
+
 /** `criterion:<loop>:<criterion>`. */
 export function criterionClaimId(loopId: string, criterionId: string): string {
   return `criterion:${loopId}:${criterionId}`;

@@ -9,7 +9,6 @@ export { bundleOf, type ExportOptions, exportRecord, exportRecords, type LineOut
 export { ciRunBundle, type CiRunRecord, isCiRun, parseCiRun, stepTrialOutcome } from "./ci_run.js";
 export { isMergeRecord, mergeBundle, type MergeRecord, parseMergeRecord } from "./merge_record.js";
 export { ACT_RESULT_SCHEMA, actResultBundle } from "./act_result.js";
-export { fixesClaimId, fixesClaims } from "./fixes_claims.js";
 export { LOOP_RESULT_SCHEMA, loopResultBundle } from "./loop_result.js";
-export { checkClaim, checkClaimId, criterionClaimId, patchEffectClaimId, subjectOf, type Tree, treeLabel } from "./claim_ids.js";
+export { checkClaim, checkClaimId, criterionClaimId, fixesClaimId, patchEffectClaimId, subjectOf, type Tree, treeLabel } from "./claim_ids.js";
 export { RecordError } from "./_check.js";

@@ -8,11 +8,11 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, codeTree, entityDir, entityOrder, git, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity, loadEntityFast, loadFile, MERGE_RECORD,
-  mergeFile, mergesDir, PR, PRS, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
+  CI_RUN, CI_RUNS, codeTree, entityDir, entityFile, entityOrder, git, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity, loadEntityFast, loadFile, MERGE_RECORD,
+  mergeFile, mergesDir, PR, PRS, readStoreFile, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
-import { readScope } from "@forge/evidence";
-import type { IssueInput, MergeInput, ObserveInputs, PrInput, RunInput } from "./inputs.js";
+import { type Episode, readImportLog, readScope } from "@forge/evidence";
+import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** Options of `gather`. */
 export interface GatherOptions {
@@ -20,6 +20,8 @@ export interface GatherOptions {
   /** The base branch (default: the branch HEAD is on, else `main`). */
   base?: string;
   env?: NodeJS.ProcessEnv;
+  /** ObserveConfig.fixed_labels (default `bug`). */
+  fixedLabels?: readonly string[];
 }
 
 /**
@@ -28,13 +30,23 @@ export interface GatherOptions {
  * @throws ForgeError when the import log is corrupt (the store needs a human)
  */
 export async function gather(store: Store, top: string | null, opts: GatherOptions): Promise<ObserveInputs> {
+  const fixedLabels = opts.fixedLabels ?? DEFAULT_OBSERVE_CONFIG.fixed_labels;
   const unreadable: string[] = [];
   const base = await baseOf(top, opts.base, opts.env);
-  const state = readScope(store, opts.scope);
+  // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
+  const records = readImportLog(store);
+  const state = readScope(store, opts.scope, { records, episodes: false });
+  const stored: Episode[] = [];
+  for (const r of records) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
+  state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
   const runs = (await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable)).map(({ e }) => runInput(store, e));
   const prs = (await loadAll(store, PRS, PR, "pr", unreadable)).filter(({ e }) => !e.ref.archived).map(({ e, number }) => prInput(e, number));
-  const issues = (await loadAll(store, ISSUES, ISSUE, "issue", unreadable)).filter(({ e }) => !e.ref.archived).map(({ e, number }): IssueInput => ({
-    id: e.ref.id, number, state: e.data.state as string, closedAt: (e.data.closedAt as string | undefined) ?? null,
+  // Only an issue closed as fixed can be questioned (a fix label, or a PR closes it): a file that cannot be one
+  // (it says `state: open`, or names no fix label and no PR closes it) is read but not parsed.
+  const closed = new Set(prs.flatMap((p) => p.closes));
+  const skip = (id: string, text: string): boolean => saysOpen(text) || (!closed.has(id) && !fixedLabels.some((l) => text.includes(l)));
+  const issues = (await loadAll(store, ISSUES, ISSUE, "issue", unreadable, skip)).filter(({ e }) => !e.ref.archived).map(({ e, number }): IssueInput => ({
+    id: e.ref.id, number, state: e.data.state as string, closedAt: (e.data.closedAt as string | undefined) ?? null, labels: (e.data.labels as string[] | undefined) ?? [],
   }));
   const merges = await loadMerges(store, unreadable);
   return { scope: opts.scope, base, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
@@ -53,14 +65,20 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
   return { ref: name, sha, tree: sha ? await codeTree(top, sha, env) : null };
 }
 
-/** Every entity of a kind with its number; unreadable ones recorded. */
-async function loadAll(store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[]): Promise<Array<{ e: LoadedEntity; number: number }>> {
+/**
+ * Every entity of a kind with its number; unreadable ones recorded.
+ * @param skip leave out a live entity its text shows to be of no interest (read, not parsed)
+ */
+async function loadAll(
+  store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], skip?: (id: string, text: string) => boolean,
+): Promise<Array<{ e: LoadedEntity; number: number }>> {
   const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
   const out: Array<{ e: LoadedEntity; number: number }> = [];
   for (let i = 0; i < order.length; i++) {
     const ref = order.at(i)!.ref;
     try {
+      if (skip && !ref.archived && !ref.escapes && skip(ref.id, readStoreFile(store, entityFile(store, kind, ref.id)))) continue;
       out.push({ e: loadEntityFast(store, kind, schema, ref) ?? (await loadEntity(store, kind, schema, ref)), number: i + 1 });
     } catch (err) {
       if (!isForgeError(err)) throw err;
@@ -68,6 +86,14 @@ async function loadAll(store: Store, kind: KindLayout, schema: EntitySchema, nou
     }
   }
   return out;
+}
+
+/** The frontmatter (between the opening `---` and the next) has the line `state: open`, as forge writes it. */
+function saysOpen(text: string): boolean {
+  if (!text.startsWith("---\n")) return false;
+  const end = text.indexOf("\n---", 3);
+  const at = text.indexOf("\nstate: open\n");
+  return end > 0 && at >= 0 && at < end;
 }
 
 function runInput(store: Store, e: LoadedEntity): RunInput {

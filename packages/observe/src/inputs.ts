@@ -41,6 +41,7 @@ export interface IssueInput {
   number: number;
   state: string;
   closedAt: string | null;
+  labels: string[];
 }
 
 /** A merge record (`.forge/merges/<id>.md`). */
@@ -74,7 +75,13 @@ export interface ObserveConfig {
   precision_micros: number;
   /** Kernel overrides (fragile threshold, min_trials, infrastructure rule, bounds). */
   kernel: Partial<import("@forge/kernel").KernelConfig>;
+  /**
+   * Labels whose closing claims a fix (forge has no state reason): a closed
+   * issue with one of them, or one a PR `closes`, is "closed as fixed" and
+   * needs evidence; other closed issues (docs, questions) claim nothing.
+   */
+  fixed_labels: readonly string[];
 }
 
 /** The defaults. */
-export const DEFAULT_OBSERVE_CONFIG: Readonly<ObserveConfig> = Object.freeze({ precision_micros: 300_000, kernel: {} });
+export const DEFAULT_OBSERVE_CONFIG: Readonly<ObserveConfig> = Object.freeze({ precision_micros: 300_000, kernel: {}, fixed_labels: Object.freeze(["bug"]) });

@@ -63,7 +63,7 @@ export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Om
   const store = openStore({ cwd, env });
   const r = await git(["rev-parse", "--show-toplevel"], { cwd, env });
   const top = r.code === 0 ? r.stdout.trim() : null;
-  return observe(await gather(store, top, { scope: opts.scope, base: opts.base, env }), opts.config);
+  return observe(await gather(store, top, { scope: opts.scope, base: opts.base, env, fixedLabels: opts.config.fixed_labels }), opts.config);
 }
 
 export default defineCommand({

@@ -76,7 +76,7 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     const patch = typeof subj.patch_sha256 === "string" ? subj.patch_sha256 : null;
     const pr = patch !== null ? (openByPatch.get(patch) ?? null) : null;
     const headSha = typeof subj.head_sha === "string" ? subj.head_sha
-      : tree === null ? null : (commitAt.get(`${tree}\n${patch ?? "-"}`)?.sha ?? (patch === null && tree === base.tree ? base.sha : null));
+      : tree === null ? null : (commitAt.get(`${tree}\n${patch ?? "-"}`)?.sha ?? (tree === base.tree ? base.sha : null));
     let isCurrent: boolean;
     if (n.kind !== "check" && n.kind !== "patch_effect") isCurrent = true;
     else if (patch !== null) isCurrent = pr !== null;
@@ -180,27 +180,34 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   }
   const fixesFor = new Map<string, string[]>();
   for (const nd of nodes) {
-    if (nd.claim_kind !== "fixes" || nd.verdict !== "verified") continue;
+    if (nd.claim_kind !== "fixes") continue;
     const issue = (nd.subject as Record<string, unknown>).issue;
     if (typeof issue === "string") fixesFor.set(issue, [...(fixesFor.get(issue) ?? []), nd.claim_id as string]);
   }
+  const closingPrs = new Map<string, PrInput[]>();
+  for (const p of [...inputs.prs].sort((x, y) => x.number - y.number)) for (const i of p.closes) closingPrs.set(i, [...(closingPrs.get(i) ?? []), p]);
   const issues: ObservationLine[] = [];
   const unverified: ObservationLine[] = [];
   for (const i of [...inputs.issues].sort((x, y) => x.number - y.number)) {
     if (i.state !== "closed") continue;
-    const closing = inputs.prs.filter((p) => p.closes.includes(i.id)).sort((x, y) => x.number - y.number);
+    const closing = closingPrs.get(i.id) ?? [];
+    // Closed as fixed: a fix label, or a PR that closes it. Other closed issues claim no fix.
+    if (closing.length === 0 && !i.labels.some((l) => cfg.fixed_labels.includes(l))) continue;
     const merge = mergedBy.get(i.id);
     const fix = (fixesFor.get(i.id) ?? []).sort(cmp);
+    const verified = fix.some((id) => verdictOf.get(id) === "verified");
     issues.push({
-      kind: "issue", id: i.id, number: i.number, state: i.state, state_reason: null, closed_at: i.closedAt,
+      kind: "issue", id: i.id, number: i.number, state: i.state, state_reason: null, closed_at: i.closedAt, labels: [...i.labels].sort(cmp),
       closed_by: merge ? `merge:${merge}` : null, closing_prs: closing.map((p) => ({ id: p.id, number: p.number, state: p.state })), fix_evidence: fix,
     });
-    if (fix.length === 0) {
-      unverified.push({ kind: "unverified", claim_id: `issue:${i.id}`, claim_kind: "fixes", why: merge ? "merged_without_fix_evidence" : "closed_without_evidence", issue: { id: i.id, number: i.number } });
+    if (!verified) {
+      const why = fix.length > 0 ? "fix_evidence_unverified" : merge ? "merged_without_fix_evidence" : "closed_without_evidence";
+      unverified.push({ kind: "unverified", claim_id: `issue:${i.id}`, claim_kind: "fixes", why, issue: { id: i.id, number: i.number }, fix_evidence: fix });
     }
   }
   for (const nd of nodes) {
-    if (nd.claim_kind === "check" || nd.claim_kind === "patch_effect") continue;
+    // Checks have verdicts of their own; patch effects their typed-diff category; fixes claims are questioned through their issue.
+    if (nd.claim_kind === "check" || nd.claim_kind === "patch_effect" || nd.claim_kind === "fixes") continue;
     if (nd.verdict === "unverified" || nd.verdict === "unavailable") {
       unverified.push({ kind: "unverified", claim_id: nd.claim_id, claim_kind: nd.claim_kind, why: nd.belief_micros === null ? "no_belief" : "below_threshold" });
     }
@@ -227,7 +234,7 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
       active_syndromes: activeSyndromes, runs: inputs.runs.length, unexported_runs: [...markers.keys()].filter((m) => m.startsWith("unexported_run:")).length,
       prs: inputs.prs.length, open_prs: inputs.prs.filter((p) => p.state === "open").length, closed_issues: issues.length, merges: inputs.merges.length,
     },
-    config: { precision_micros: cfg.precision_micros, fragile_threshold_micros: thr, min_trials: compiled.config.min_trials },
+    config: { precision_micros: cfg.precision_micros, fragile_threshold_micros: thr, min_trials: compiled.config.min_trials, fixed_labels: [...cfg.fixed_labels].sort(cmp) },
     oracles: { conservative: { bound_reached: lower.bound_reached, refused: lower.refused } },
   };
   return { header, nodes, syndromes, prs, issues, degradations, unverified };

@@ -50,9 +50,10 @@ export function plan(o: ObservationData, history: readonly HistoryEntry[], cfg: 
   } else if (live.length > 0) {
     reason = "nothing_worth_investigating";
     detail = `${live.length} target(s) above the threshold have no executable plan (advisory plans need --allow-advisory-only)`;
-  } else if (above.length > 0) {
+  } else if (targets.some((t) => t.exhausted && t.score_micros >= cfg.halt_threshold_micros)) {
+    const n = targets.filter((t) => t.exhausted && t.score_micros >= cfg.halt_threshold_micros).length;
     reason = "all_targets_exhausted";
-    detail = `${above.length} target(s) above the threshold, all exhausted (retries or repeated outcomes); exhausted is unresolved, not fixed`;
+    detail = `${n} target(s) worth investigating, all exhausted (retries or repeated outcomes): unresolved, not fixed`;
   } else {
     reason = "nothing_worth_investigating";
     detail = targets.length === 0 ? "no target" : `no target reaches ${cfg.halt_threshold_micros / 10_000}%`;

@@ -76,6 +76,8 @@ export interface Target {
   base_micros: number;
   modifiers: Modifier[];
   attempts: number;
+  /** Base plus modifiers, clamped, before the retry decay. */
+  score_micros: number;
   urgency_micros: number;
   exhausted: boolean;
   exhausted_why: string | null;
@@ -110,8 +112,8 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
   const baseSteps = [...new Set(baseChecks.map((n) => step(n)!))].sort(cmp);
   const baseByStep = new Map(baseChecks.map((n) => [step(n)!, n]));
   const prById = new Map(o.prs.map((p) => [p.id as string, p]));
-  const add = (t: Omit<Target, "modifiers" | "attempts" | "urgency_micros" | "exhausted" | "exhausted_why" | "history" | "plan_kind"> & { modifiers?: Modifier[] }): void => {
-    out.push({ ...t, modifiers: t.modifiers ?? [], attempts: 0, urgency_micros: 0, exhausted: false, exhausted_why: null, plan_kind: t.draft?.plan_kind ?? null, history: [] });
+  const add = (t: Omit<Target, "modifiers" | "attempts" | "score_micros" | "urgency_micros" | "exhausted" | "exhausted_why" | "history" | "plan_kind"> & { modifiers?: Modifier[] }): void => {
+    out.push({ ...t, modifiers: t.modifiers ?? [], attempts: 0, score_micros: 0, urgency_micros: 0, exhausted: false, exhausted_why: null, plan_kind: t.draft?.plan_kind ?? null, history: [] });
   };
   const paired = (pr: Line, why: string, checks: string[]): PlanDraft => ({
     plan_kind: "PairedPatch",
@@ -196,7 +198,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
       }
       continue;
     }
-    if (n.claim_kind === "patch_effect") continue;
+    if (n.claim_kind === "patch_effect" || n.claim_kind === "fixes") continue;
     // Derived claims: below the threshold → fragile (minimal perturbation); verified on one support → refutation gap.
     if (n.belief_micros !== null && n.verdict !== "verified" && n.verdict !== "contradicted") {
       add({
@@ -233,10 +235,11 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
   }
 
   // UnverifiedClaimVersion: an issue closed as fixed with no evidence that a patch fixed it; a claim with no verification.
+  const issueByClaim = new Map(o.issues.map((i) => [`issue:${i.id as string}`, i]));
   for (const u of o.unverified) {
     const cid = u.claim_id as string;
     if (cid.startsWith("issue:")) {
-      const issue = o.issues.find((i) => `issue:${i.id as string}` === cid);
+      const issue = issueByClaim.get(cid);
       const closing = ((issue?.closing_prs as Array<{ id: string }> | undefined) ?? []).map((p) => prById.get(p.id)).filter((p): p is Line => p !== undefined);
       const merged = closing.find((p) => p.state === "merged") ?? closing[0];
       const why = merged ? `PR #${merged.number as number} closes it: FAIL_TO_PASS and PASS_TO_PASS on its patch` : "closed with no PR, merge or check to verify it by";
@@ -277,6 +280,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
     let u = t.base_micros;
     for (const m of t.modifiers) u += m.delta_micros ?? 0;
     u = clamp(u);
+    t.score_micros = u;
     const factor = Math.floor(MICROS / 2 ** t.attempts);
     t.modifiers.push({ name: "retry_decay", factor_micros: factor });
     t.urgency_micros = clamp(Math.floor((u * factor) / MICROS));
