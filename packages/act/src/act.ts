@@ -62,7 +62,11 @@ export async function executePlan(ctx: ActContext, plan: Plan, opts: ActOptions)
       const o = await pairedPatch(ctx, plan);
       const pr = plan.params.pr as { id: string };
       const stop = [o.sides.baseline.stop, o.sides.patched.stop].find((s) => s !== "done") ?? "done";
-      r = { ...o, stop, candidate_id: `pr:${pr.id}`, version_id: `${plan.params.base_sha as string}:${plan.params.patch_sha256 as string}` };
+      // `pr` and `closes` from the plan: forge-export states the fixes claims from them (under the same rule).
+      r = {
+        ...o, stop, pr: plan.params.pr, closes: plan.params.closes ?? [], candidate_id: `pr:${pr.id}`,
+        version_id: `${plan.params.base_sha as string}:${plan.params.patch_sha256 as string}`,
+      };
       break;
     }
     default: {
