@@ -43,7 +43,8 @@ flags (LoopConfig) and their defaults:
   --scope S              default
   --oracle-max-iterations N       4  delta-parity imports checked
   --minimal-perturbation-budget N 2  supports removed at most
-  --include-hyperedges   off  (the export has no joint groups to include)
+  --include-hyperedges   accepted: forge-observe always reports joint
+                              support groups (support_members)
   --allow-advisory-only  off  advisory plans run, marked, never verification
   --refine-with CMD      off  CMD reads a plan line, may change only
                               description, rationale, check_hints

@@ -127,9 +127,17 @@ test.serial("seed §16.1: the loop writes no authoritative truth directly (issue
 test.serial("seed §16.4-6, §18: oracle and paired patch plans executed; their trials are CI runs exported through the canonical lane", async (t) => {
   const { s } = await fullRun();
   const h = history(s.dir);
-  t.true(h.some((x) => x.plan_kind.startsWith("Oracle")), "at least one oracle plan");
   t.true(h.some((x) => x.plan_kind === "PairedPatch"), "at least one paired patch plan");
   t.true(h.some((x) => x.plan_kind === "CheckRerun"));
+  // The loop plans oracles only for the targets that call for them; an oracle plan runs through the same act | export lane.
+  const oracle = await run("forge-act", ["--json"], { cwd: s.dir, input: JSON.stringify({ kind: "plan", plan_id: "o1", plan_kind: "OracleConservative", target_key: "caveat:all", scope: "default", params: {} }) + "\n" });
+  t.is(oracle.code, 0, oracle.stderr);
+  const res = JSON.parse(oracle.stdout) as Rec;
+  t.is(res.oracle.oracle, "conservative");
+  t.true(res.oracle.nodes.length > 0);
+  const imported = JSON.parse((await run("forge-export", [], { cwd: s.dir, input: oracle.stdout })).stdout) as Rec;
+  t.is(imported.status, "imported");
+  t.is(imported.counts.episodes, 1, "the oracle's answer is an episode the next observation sees");
   const obs = jsonl((await run("forge-observe", ["--json"], { cwd: s.dir })).stdout) as Rec[];
   const head = obs[0]!;
   t.is(head.kind, "observation");
