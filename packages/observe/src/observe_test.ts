@@ -107,3 +107,14 @@ test("determinism: the same inputs in any order give byte-identical observation 
   t.is(a, b);
   t.true(a.split("\n").filter(Boolean).every((l) => canonicalJson(JSON.parse(l)) === l));
 });
+
+test("old imports stay readable as separate claims: a commit-keyed check is its own node, current only at the base tip's commit", (t) => {
+  const old = { ...check("c:old", "10-unit"), subject: { step: "10-unit", head_sha: "c".repeat(40), patch_sha256: null } };
+  const older = { ...check("c:older", "10-unit"), subject: { step: "10-unit", head_sha: "9".repeat(40), patch_sha256: null } };
+  const o = observe(inputs({ state: scope(kernel([old, older, check("c:new", "10-unit")], [trialOf("c:old", "pass"), trialOf("c:older", "pass"), trialOf("c:new", "pass")])) }));
+  t.deepEqual(o.nodes.map((n) => [n.claim_id, n.current, n.tree, n.head_sha]), [
+    ["c:new", true, TREE, "c".repeat(40)],
+    ["c:old", true, null, "c".repeat(40)],
+    ["c:older", false, null, "9".repeat(40)],
+  ]);
+});

@@ -4,7 +4,7 @@
  * loop-local history; prints the ranked `target` lines and one `plan` or
  * `halt` line (spec/loop.md §2), or `explain <key>`.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { findStore, isTimestamp, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, type Parsed } from "@forge/cli";
 import { canonicalJson } from "@forge/kernel";
@@ -81,7 +81,7 @@ async function observation(ctx: Ctx, opts: PlanCliOptions): Promise<ObservationD
 
 /** The history: `--history`, else `.forge/pilot/history.jsonl` of the store here (none: empty). */
 function history(ctx: Ctx, opts: PlanCliOptions): HistoryEntry[] {
-  if (opts.history !== null) return readHistory(join(ctx.io.cwd, opts.history), opts.history);
+  if (opts.history !== null) return readHistory(resolve(ctx.io.cwd, opts.history), opts.history);
   let dir: string;
   try {
     dir = findStore({ cwd: ctx.io.cwd, env: ctx.io.env });

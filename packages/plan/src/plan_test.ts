@@ -175,3 +175,11 @@ test("readObservation() refuses a kind it does not handle (usage, exit 2) and ba
   t.throws(() => parseHistory('{"target_key":"k","outcome_signature":"x"}\n{"target_key":1}\n', "h.jsonl"), { message: "h.jsonl: line 2: field 'target_key': expected a non-empty string" });
   t.deepEqual(parseHistory("", "h"), []);
 });
+
+test("a kernel marker naming claims of the graph is a ThinExport with an OracleDeltaParity plan over them", (t) => {
+  const i = inputs({ state: scope(kernel([check("c:x", "x"), { ...check("c:y", "y"), kind: "criterion" }], ["a", "b", "c"].map((r) => trialOf("c:x", "pass", r)))) });
+  const p = planOf(i);
+  const thin = byKey(p.targets, "thin_export:missing_semantics:c:y");
+  t.like(thin, { target_kind: "ThinExport", plan_kind: "OracleDeltaParity" });
+  t.deepEqual(thin.draft!.params, { changed_node_ids: ["c:y"], max_iterations: 4 });
+});

@@ -230,6 +230,17 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
         },
         max_runs: 1, description: `rerun ${detail.step} once: run ${String(detail.run_id).slice(0, 8)} lost its log`, why: "missing log",
       };
+    } else {
+      // A kernel marker naming claims of the graph (a dangling or duplicate record, a cycle, missing semantics):
+      // check that the fold stays consistent around them (incremental update = full recomputation).
+      const named = (d.refs as string[]).filter((r) => nodeById.has(r)).sort(cmp);
+      if (named.length > 0) {
+        why = "the marker names claims of the graph: delta parity over them";
+        draft = {
+          plan_kind: "OracleDeltaParity", params: { changed_node_ids: named, max_iterations: cfg.oracle_max_iterations }, max_runs: 0,
+          description: `delta parity over ${named.length} claim(s) named by ${m}`, why: "kernel marker",
+        };
+      }
     }
     add({ key: `thin_export:${m}`, target_kind: "ThinExport", base_micros: BASE_MICROS.ThinExport, modifiers: [{ name: "thin_export_active", delta_micros: 50_000 }], refs: d.refs as string[], plan_why: why, draft });
   }
