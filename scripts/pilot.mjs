@@ -354,7 +354,7 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map()) {
 /** The loop (seed §14): the report, whatever made it stop. */
 async function runLoop(c, signals) {
   const t0 = Date.now();
-  const deadline = t0 + c["time-budget"] * 1000;
+  let deadline = t0 + c["time-budget"] * 1000;
   const rep = {
     kind: "report", schema_version: "forge-pilot-report/v1", iterations: 0, actions_executed: 0, exports: 0, imports: 0, halt_reason: null, halt_detail: "",
     targets_investigated: [], degraded_iterations: 0, elapsed_seconds: 0, advisory_steps: 0, deadline_overruns: [], refinements_discarded: [],
@@ -371,6 +371,8 @@ async function runLoop(c, signals) {
   rep.recovered = await recover(c);
   rep.exports += rep.recovered.exports;
   rep.imports += rep.recovered.imports;
+  // The budget is the loop's: it starts once the pick-up after a kill is done (elapsed_seconds counts both).
+  deadline = Date.now() + c["time-budget"] * 1000;
   for (;;) {
     if (external()) {
       halt("external_halt", signals.stop ? `signal ${signals.stop}` : ".forge/pilot/halt exists");
@@ -432,7 +434,7 @@ async function runLoop(c, signals) {
   const numbers = await lines(c, "forge-issue", ["list", "--state", "all", "--limit", "100000", "--json", "id,number"]).catch(() => ({ recs: [] }));
   rep.findings = findings(final, results, lastTargets, new Map(numbers.recs.map((i) => [i.id, i.number])));
   rep.elapsed_seconds = Math.round((Date.now() - t0) / 100) / 10;
-  if (rep.elapsed_seconds > c["time-budget"]) rep.deadline_overruns.push({ iteration: rep.iterations, target_key: null, overrun_ms: Date.now() - deadline });
+  if (Date.now() > deadline) rep.deadline_overruns.push({ iteration: rep.iterations, target_key: null, overrun_ms: Date.now() - deadline });
   return rep;
 }
 

@@ -233,12 +233,12 @@ test.serial("halt (§16.7): max_iterations_reached and the --json report line", 
 
 test.serial("halt (§16.7): time_budget_exhausted; the deadline was handed to the act and the overrun is reported", async (t) => {
   const s = sample();
-  const r = await pilot(s.dir, ["--time-budget", "1"]);
+  const r = await pilot(s.dir, ["--time-budget", "2"]);
   t.is(r.report.halt_reason, "time_budget_exhausted");
-  t.true(r.report.iterations >= 1);
+  t.true(r.report.iterations >= 1, `${r.report.iterations} iterations`);
   t.true(Array.isArray(r.report.deadline_overruns) && r.report.deadline_overruns.length >= 1, JSON.stringify(r.report.deadline_overruns));
-  t.is(r.report.halt_detail, "1 s spent");
-  t.true(r.report.elapsed_seconds >= 1);
+  t.is(r.report.halt_detail, "2 s spent");
+  t.true(r.report.elapsed_seconds >= 2);
 });
 
 test.serial("budgets (§16.7): cooldown waits between iterations", async (t) => {
