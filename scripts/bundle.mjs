@@ -43,10 +43,12 @@ for (const dir of readdirSync(join(root, "packages"))) {
   } catch {
     continue;
   }
-  if (pkg.forge?.bin) names.push([pkg.forge.bin, dir]);
+  if (pkg.forge?.bin) names.push([pkg.forge.bin, join(root, "packages", dir, "src", "bin.ts")]);
 }
-await Promise.all(names.map(([name, dir]) => build({
-  entryPoints: [join(root, "packages", dir, "src", "bin.ts")],
+// forge-pilot is the zx script scripts/pilot.mjs, bundled the same way (zx inside: no node_modules needed at run time).
+names.push(["forge-pilot", join(root, "scripts", "pilot.mjs")]);
+await Promise.all(names.map(([name, entry]) => build({
+  entryPoints: [entry],
   outfile: join(out, "lib", `${name}.cjs`),
   bundle: true,
   platform: "node",
@@ -67,6 +69,7 @@ async function forms(name) {
   // A noun's root help lists its verbs on a "commands:" line; forge's, its own commands.
   const verbs = (/^commands: (.+)$/m.exec(stdout)?.[1] ?? "").split(" ").filter(Boolean);
   if (name === "forge") verbs.push("init");
+  if (name === "forge-pilot") verbs.push("run", "observe", "plan", "explain");
   const extra = name === "forge" ? [["--skill"]] : [];
   return [...base, ...extra, ...verbs.flatMap((v) => [[v, "-h"], [v, "--help"]])];
 }
@@ -102,3 +105,4 @@ else require("./lib/${name}.cjs");
   chmodSync(`${file}.tmp`, 0o755);
   renameSync(`${file}.tmp`, file);
 }));
+

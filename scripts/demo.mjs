@@ -1,68 +1,38 @@
 #!/usr/bin/env node
-// The demo: a sample repository in a temp folder, an issue workflow run
-// through pipes with the built executables, then a fix through PR → CI →
-// merge → evidence export, each step printed as it runs.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+// The demo (`pnpm demo`): the closed loop on a sample repository with
+// planted defects (tools/sample_repo.ts: a stable failure with a fix PR, a
+// ~20 % flaky check, a regressing PR, an updated PR, an issue closed with no
+// evidence, a run whose log was deleted), then `forge-pilot run` to an
+// honest halt, and its report. Every command shown is exactly the command
+// run (an argv array, printed as it is run; no shell).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { $, cd, path } from "zx";
+import { join, resolve } from "node:path";
 
-const bin = path.resolve(import.meta.dirname, "..", "bin");
-process.env.PATH = `${bin}:${process.env.PATH}`;
-process.env.FORGE_AUTHOR ||= "demo";
-process.env.NO_COLOR = "1";
-$.verbose = false;
+const root = resolve(import.meta.dirname, "..");
+const bin = join(root, "bin");
+const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: "1", FORGE_AUTHOR: process.env.FORGE_AUTHOR || "demo" };
+delete env.FORGE_DIR;
+const dir = join(mkdtempSync(join(tmpdir(), "forge-demo-")), "sample");
 
-const dir = mkdtempSync(path.join(tmpdir(), "forge-demo-"));
-cd(dir);
-const step = async (title, script) => {
-  console.log(`\n$ ${title}`);
-  const out = await $({ nothrow: true, quiet: true })`bash --norc --noprofile -o pipefail -c ${script}`;
-  process.stdout.write(out.stdout);
-  if (out.stderr) process.stdout.write(out.stderr.replace(/^(?=.)/gm, "  (stderr) "));
-  if (out.exitCode !== 0) console.log(`  (exit ${out.exitCode})`);
-  return out;
-};
+/** Show an argv as a shell line (quoted where needed), run it, print what it printed. */
+function step(why, argv, cwd = dir) {
+  const shown = argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
+  console.log(`\n# ${why}\n$ ${cwd === dir ? "" : `(cd ${cwd}) `}${shown}`);
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (r.stdout) process.stdout.write(r.stdout);
+  if (r.stderr) process.stdout.write(r.stderr.replace(/^(?=.)/gm, "  (stderr) "));
+  if (r.status !== 0) console.log(`  (exit ${r.status})`);
+  return r;
+}
 
-console.log(`sample repository: ${dir}`);
-await step("git init && forge init", "git init -q -b main && git config user.name demo && git config user.email demo@example.com && forge init");
-await step("forge-issue create (three issues, one with shell metacharacters in its title)", [
-  "forge-issue create -t 'Crash on empty config' -l bug -b 'Steps: run with an empty file.'",
-  "forge-issue create -t 'Docs: explain \"$(refs)\" & pipes' -l docs",
-  "forge-issue create -t 'Flaky test in CI' -l bug,ci -a @me",
-].join(" && "));
-await step("forge-issue list", "forge-issue list");
-await step("forge-issue list --label bug --json number,title", "forge-issue list --label bug --json number,title");
-await step("forge-issue list --label bug --json | forge-issue close - --comment 'fixed in main'",
-  "forge-issue list --label bug --json | forge-issue close - --comment 'fixed in main'");
-await step("forge-issue list --state all --jq '.[] | \"#\\(.number) \\(.state) \\(.title)\"'",
-  "forge-issue list --state all --jq '.[] | \"#\\(.number) \\(.state) \\(.title)\"'");
-await step("forge issue view 1   (forge <noun> dispatches to forge-<noun>)", "forge issue view 1");
-await step("git add .forge && git commit   (the store is plain files; git is the sync layer)",
-  "git add .forge && git commit -qm 'track issues' && git log -1 --stat --format=%s");
-// A CI step is any executable in .forge/ci/steps/; this one fails with a different number in its log each run.
-mkdirSync(path.join(dir, ".forge", "ci", "steps"), { recursive: true });
-writeFileSync(path.join(dir, ".forge", "ci", "steps", "10-test"),
-  '#!/bin/sh\necho "checking at $(date +%s)"\ngrep -q "empty config is fine" app.txt || { echo "app.txt: empty config crashes (pid $$)"; exit 1; }\n', { mode: 0o755 });
-writeFileSync(path.join(dir, "app.txt"), "crashes on empty config\n");
-await step("cat .forge/ci/steps/10-test && git commit && forge-issue create   (an issue for a failing check)", [
-  "cat .forge/ci/steps/10-test",
-  "git add -A && git commit -qm 'app and CI'",
-  "forge-issue create -t 'Empty config crashes the app' -l bug --json number,title",
-].join(" && "));
-await step("forge-ci run   (on HEAD, in a disposable worktree: red; the failure gets a signature)", "forge-ci run --json verdict,steps");
-await step("a fix on a branch → forge-pr create --issue 4", [
-  "git checkout -qb fix-empty-config && echo 'empty config is fine' > app.txt && git commit -qam 'Handle an empty config'",
-  "forge-pr create -t 'Handle an empty config' -b 'Fixes the crash.' --issue 4 -B main --json number,title,headRefName",
-  "git checkout -q main",
-].join(" && "));
-await step("forge-pr list --json | forge-ci run -   (each PR on its base tip + its patch; the verdict lands in the PR)",
-  "forge-pr list --json | forge-ci run - && forge-pr view 1 --json ci,statusCheckRollup");
-await step("forge-ci run   (red again on main: the same failure, the same signature)", "forge-ci run; forge-ci list --json --jq '.[] | [.databaseId, .verdict, (.steps[0].signature // \"-\")] | @tsv'");
-await step("forge-merge 1   (worktree, git apply --check, patch-id vs merges/, CI, commit with hooks off, fast-forward)",
-  "forge-merge 1 --json verdict,checkout,closedIssues,commit && git log --oneline -2 && forge-issue view 4 --json state");
-await step("forge-merge 1 again   (a landed patch is refused)", "forge-merge 1");
-await step("forge-ci list --json | forge-export   (each step result a trial of a check claim, through the one lane)",
-  "forge-ci list --json | forge-export | jq -c '{status, bundle_id, degraded}'");
-await step("forge-issue view 99   (errors: one line on stderr, exit 1)", "forge-issue view 99");
-await step("forge --skill", "forge --skill");
-console.log(`\ndone; the sample repository stays in ${dir}`);
+const t0 = Date.now();
+const made = step("a sample repository with planted defects (prints what it planted)", [process.execPath, join(root, "tools", "dist", "sample_repo.js"), dir, "1"], root);
+if (made.status !== 0) process.exit(1);
+step("what the loop sees first", ["forge-pilot", "observe"]);
+step("what it would do first, and why", ["forge-pilot", "explain"]);
+const run = step("the loop: observe > plan > act > export, until it halts (one stderr line per iteration)", ["forge-pilot", "run"]);
+step("the history it keeps (loop-local, gitignored): the last attempts", ["tail", "-n", "3", ".forge/pilot/history.jsonl"]);
+console.log(`\ndone in ${((Date.now() - t0) / 1000).toFixed(1)} s; the sample repository stays in ${dir}`);
+process.exitCode = run.status === 0 ? 0 : 1;

@@ -20,6 +20,7 @@ import { median, round, time, type Case, type Cmd, type Result } from "./bench_l
 import { stepOverhead } from "./bench_ci.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
+import { loopIterationCase, pairedWall } from "./bench_act.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -166,7 +167,7 @@ const wiki = freshWiki(PAGES);
 process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT)]) {
+for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT)]) {
   if (ONLY && !c.name.includes(ONLY)) continue;
   try {
     const r = measure(c);
@@ -185,6 +186,16 @@ if (!ONLY || "ci overhead per step".includes(ONLY)) {
   } catch (err) {
     aborted.push({ case: "ci overhead per step", error: (err as Error).message });
     process.stderr.write(`  ci overhead per step: ABORTED: ${(err as Error).message}\n`);
+  }
+}
+if (!ONLY || "paired experiment wall vs the slower side alone".includes(ONLY)) {
+  try {
+    const r = pairedWall(BENCH, BIN, ENV, Math.min(RUNS, 7), 1);
+    results.push(r);
+    process.stderr.write(`  ${r.case}: ${r.ratio}× (${r.note})\n`);
+  } catch (err) {
+    aborted.push({ case: "paired experiment wall", error: (err as Error).message });
+    process.stderr.write(`  paired experiment wall: ABORTED: ${(err as Error).message}\n`);
   }
 }
 const load = loadavg()[0]!.toFixed(1);

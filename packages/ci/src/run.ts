@@ -3,7 +3,7 @@ import { ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, r
 import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
 import type { CiRunJson } from "./record.js";
-import { checkedPosture, headCommit, runStepsIn } from "./run_steps.js";
+import { checkedPosture, checkUntil, headCommit, runStepsIn } from "./run_steps.js";
 import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
@@ -15,6 +15,12 @@ export interface RunOptions {
   continueOnError: boolean;
   /** How many runs at once (stdin batches). */
   jobs: number;
+  /** `--at`: the commit to run instead of HEAD (no ref only). */
+  at?: string;
+  /** `--until`: run the steps up to this one (the ones before it as setup). */
+  until?: string;
+  /** `--repeat`: how many runs of each tree, one after another (default 1). */
+  repeat: number;
 }
 
 /** One thing to run: a tree and what it is for. */
@@ -38,26 +44,35 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
   const top = await gitTopLevel(ctx.io.cwd, ctx.io.env, "CI runs a commit");
   // The posture once, before anything runs: ci.env, the steps, the image, the engine.
   const p = await checkedPosture(runs.store, top, ctx.io.env, undefined, opts.docker);
-  const one = async (t: Target): Promise<CiRunJson> =>
+  checkUntil(p, opts.until);
+  const once = async (t: Target): Promise<CiRunJson> =>
     withTree(top, t.headSha, t.patch, (dir) =>
       runStepsIn(dir, {
         store: runs.store, top, headSha: t.headSha, patchSha256: t.patchSha256, patch: t.patch, pr: t.pr, title: t.title,
-        posture: p, continueOnError: opts.continueOnError, env: ctx.io.env,
+        posture: p, continueOnError: opts.continueOnError, env: ctx.io.env, until: opts.until,
         progress: (_id, s) => ctx.io.stderr.write(stepLine(ctx.io, t.label, s)),
       }),
     );
+  // --repeat: the same tree again, one run after another.
+  const one = async (t: Target): Promise<CiRunJson[]> => {
+    const rs: CiRunJson[] = [];
+    for (let i = 0; i < opts.repeat; i++) rs.push(await once(t));
+    return rs;
+  };
   if (opts.ref === undefined) {
-    yield await one({ label: "", headSha: await headCommit(top), patch: null, patchSha256: null, pr: null });
+    const headSha = opts.at === undefined ? await headCommit(top) : await commitOf(top, opts.at);
+    for (let i = 0; i < opts.repeat; i++) yield await once({ label: "", headSha, patch: null, patchSha256: null, pr: null });
     return;
   }
   if (opts.ref !== "-") {
-    yield await one(await prTarget(runs, top, opts.ref, ""));
+    const t = await prTarget(runs, top, opts.ref, "");
+    for (let i = 0; i < opts.repeat; i++) yield await once(t);
     return;
   }
   const limit = pLimit(opts.jobs);
-  const pending: Promise<CiRunJson | Error>[] = [];
+  const pending: Promise<CiRunJson[] | Error>[] = [];
   for await (const line of readJsonLines(ctx.io.stdin as AsyncIterable<Buffer>)) {
-    const job = async (): Promise<CiRunJson> => {
+    const job = async (): Promise<CiRunJson[]> => {
       if (line.error) throw line.error;
       return one(await prTarget(runs, top, refOfRecord(line.value, line.line), ""));
     };
@@ -69,8 +84,18 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
       if (!isForgeError(r)) throw r;
       batch.failed++;
       ctx.io.stderr.write(`${ctx.prog}: ${oneLine(r.message)}\n`);
-    } else yield r;
+    } else yield* r;
   }
+}
+
+/**
+ * The full commit id of `rev` (`--at`).
+ * @throws ForgeError when it names no commit
+ */
+async function commitOf(top: string, rev: string): Promise<string> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { cwd: top });
+  if (r.code !== 0) throw new ForgeError(`--at: no commit '${rev.slice(0, 60)}'`, "E_NO_COMMIT", 1);
+  return r.stdout.trim();
 }
 
 /** A PR's target: the tip of its base branch and its patch. */
@@ -90,7 +115,20 @@ async function prTarget(runs: Runs, top: string, ref: string, label: string): Pr
 export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOptions {
   const raw = (args.jobs as string | undefined) ?? env.FORGE_CI_JOBS ?? String(availableParallelism());
   if (!/^[1-9][0-9]{0,3}$/.test(raw)) throw new UsageError(`invalid jobs '${raw.slice(0, 20)}' (a positive integer)`);
-  return { ref: args.ref as string | undefined, docker: args.docker === true, continueOnError: args["continue-on-error"] === true, jobs: Number(raw) };
+  const repeat = (args.repeat as string | undefined) ?? "1";
+  if (!/^[1-9][0-9]{0,2}$/.test(repeat)) throw new UsageError(`invalid repeat '${repeat.slice(0, 20)}' (1 to 999)`);
+  const at = nonEmpty(args, "at");
+  if (at !== undefined && args.ref !== undefined) throw new UsageError("--at runs a commit: not with a PR ref");
+  return {
+    ref: args.ref as string | undefined, docker: args.docker === true, continueOnError: args["continue-on-error"] === true, jobs: Number(raw),
+    at, until: nonEmpty(args, "until"), repeat: Number(repeat),
+  };
+}
+
+function nonEmpty(args: Parsed, k: string): string | undefined {
+  const v = args[k] as string | undefined;
+  if (v === "") throw new UsageError(`--${k} needs a value`);
+  return v;
 }
 
 export default defineCommand({
@@ -100,6 +138,9 @@ export default defineCommand({
     docker: { type: "boolean", description: "run in ci.env's image" },
     "continue-on-error": { type: "boolean", description: "run every step" },
     jobs: { type: "string", alias: "j", description: "runs at once (cores)" },
+    at: { type: "string", description: "commit to run (not HEAD)" },
+    until: { type: "string", description: "last step to run" },
+    repeat: { type: "string", description: "runs per tree" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -37,6 +37,8 @@ export interface StepsRequest {
   continueOnError?: boolean;
   /** Run the step files of this folder (a run's `bin/`) instead of `.forge/ci/steps/`. */
   stepsFrom?: string;
+  /** Run the steps up to and including this one (the ones before it are its setup); later steps are `skipped`. */
+  until?: string;
   /** The run this one reruns. */
   rerunOf?: string;
   /** The posture already read and checked (ci.env, the steps, the Docker engine) by a caller running many. */
@@ -79,6 +81,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const { store } = req;
   const env = req.env ?? process.env;
   const p = req.posture ?? (await checkedPosture(store, req.top, env, req.stepsFrom, req.docker ?? false));
+  checkUntil(p, req.until);
   // Evidence is keyed by the code, not the commit: the tree without `.forge` (the patch, if any, is keyed by its sha256).
   const tree = await codeTree(req.top, req.headSha, env);
   const createdAt = formatTimestamp();
@@ -127,7 +130,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
       current = undefined;
       results.push(r);
       req.progress?.(id, r);
-      if (r.outcome !== "pass" && !req.continueOnError) stop = true;
+      if ((r.outcome !== "pass" && !req.continueOnError) || s.name === req.until) stop = true;
     }
   } finally {
     // Background jobs a step left behind die with the run (no orphans).
@@ -153,6 +156,16 @@ export async function checkedPosture(store: Store, top: string, env: NodeJS.Proc
   const p = posture(store, stepsDir, displayPath(store, stepsDir), docker);
   if (p.runner === "docker") await checkDocker(top, env);
   return p;
+}
+
+/**
+ * Check that `until` names a step of the posture.
+ * @throws ForgeError (exit 1) naming the missing step, before anything is written
+ */
+export function checkUntil(p: Posture, until: string | undefined): void {
+  if (until !== undefined && !p.steps.some((s) => s.name === until)) {
+    throw new ForgeError(`no step '${until.slice(0, 60)}' in .forge/ci/steps (have: ${p.steps.map((s) => s.name).join(" ") || "none"})`, "E_NO_STEP", 1);
+  }
 }
 
 /** The derived number of a PR, or null when it is gone. */

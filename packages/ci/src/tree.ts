@@ -5,16 +5,17 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ForgeError, git, gitMessage, splitPatchSeries, withWorktree } from "@forge/core";
+import { ForgeError, git, gitMessage, splitPatchSeries, withWorktree, type WorktreeOptions } from "@forge/core";
 
 /**
  * Run `fn` in a fresh worktree of `commit` with `patch` applied.
  * @param top any folder of the repository
  * @param commit a full commit id
  * @param patch `git format-patch` or `git diff` output, or null
+ * @param opts `mark`: called with the scratch folder before the worktree is added
  * @throws ForgeError when the worktree cannot be made or the patch does not apply (nothing ran)
  */
-export function withTree<T>(top: string, commit: string, patch: Uint8Array | null, fn: (dir: string) => Promise<T>): Promise<T> {
+export function withTree<T>(top: string, commit: string, patch: Uint8Array | null, fn: (dir: string) => Promise<T>, opts: WorktreeOptions = {}): Promise<T> {
   return withWorktree(top, commit, undefined, async (dir, tmp) => {
     if (patch && patch.length > 0) {
       const file = join(tmp, "patch.diff");
@@ -27,5 +28,5 @@ export function withTree<T>(top: string, commit: string, patch: Uint8Array | nul
       }
     }
     return fn(dir);
-  });
+  }, opts);
 }

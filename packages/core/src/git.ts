@@ -96,6 +96,12 @@ export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv | undefine
   return realpathSync(r.stdout.trim());
 }
 
+/** Options of `withWorktree`. */
+export interface WorktreeOptions {
+  /** Called with the scratch folder before the worktree is added (e.g. to leave an owner file a later clean-up can read). */
+  mark?: (tmp: string) => void;
+}
+
 /**
  * A disposable worktree (SEC-05): `fn` runs in a fresh worktree of `top`'s
  * repository checked out detached at `commit`, under the OS temp dir, with
@@ -104,8 +110,11 @@ export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv | undefine
  * same moment can race on git's own files: one retry.
  * @throws ForgeError (E_WORKTREE) when the worktree cannot be made
  */
-export async function withWorktree<T>(top: string, commit: string, env: NodeJS.ProcessEnv | undefined, fn: (dir: string, tmp: string) => Promise<T>): Promise<T> {
+export async function withWorktree<T>(
+  top: string, commit: string, env: NodeJS.ProcessEnv | undefined, fn: (dir: string, tmp: string) => Promise<T>, opts: WorktreeOptions = {},
+): Promise<T> {
   const tmp = mkdtempSync(join(tmpdir(), "forge-"));
+  opts.mark?.(tmp);
   const dir = join(tmp, "worktree");
   let added = false;
   try {

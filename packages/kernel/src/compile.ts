@@ -92,7 +92,8 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
   // A claim version restated later (same id and content, another recorded_at) is the same version, first statement first.
   const claims = uniqueRecords(list("claims"), validateClaim, (c) => c.claim_version_id, "claim", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
   const trials = uniqueRecords(list("trials"), validateTrial, (t) => t.trial_id, "trial", markers);
-  const rels = uniqueRecords(list("relations"), validateRelation, (r) => r.relation_id, "relation", markers);
+  // Likewise a relation restated by a later record (two paired runs of one patch both state "the check supports the effect").
+  const rels = uniqueRecords(list("relations"), validateRelation, (r) => r.relation_id, "relation", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
 
   // Claims: one node per claim id; versions must agree on the kind.
   const byClaim = new Map<string, ClaimVersion[]>();

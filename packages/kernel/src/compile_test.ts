@@ -112,3 +112,14 @@ test("compile() keeps a claim version restated at another time once, at its firs
     t.is(c.index.get("a")!.version.recorded_at, "2026-01-01T00:00:00Z");
   }
 });
+
+test("compile() keeps a relation restated at another time once (two paired runs of one patch), and still drops a conflicting one", (t) => {
+  const late = { ...supports("a", "e"), recorded_at: "2026-01-09T00:00:00Z" };
+  for (const rels of [[supports("a", "e"), late], [late, supports("a", "e")]]) {
+    const c = compile(batch([claim("a"), claim("e", "patch_effect")], trials("a", "pass", 3), rels));
+    t.deepEqual(c.markers, []);
+    t.is(c.index.get("e")!.terms.length, 1);
+  }
+  const other = { ...supports("a", "e"), kind: "supersedes" as const };
+  t.deepEqual(compile(batch([claim("a"), claim("e", "patch_effect")], trials("a", "pass", 3), [supports("a", "e"), other])).markers.filter((m) => m.startsWith("duplicate")), ["duplicate_id:relation:a>e"]);
+});

@@ -1,0 +1,137 @@
+/**
+ * CheckRerun: one check at the node's code tree (its commit, plus the PR's
+ * patch when there is one), k times through forge-ci's runner in disposable
+ * worktrees, the steps before it as its setup (_runner.ts `trialOf`). Sequential: it stops as soon
+ * as the question is decided (stopping.ts), never past the plan's
+ * repetitions nor the budget of the check's duration (Datadog's table,
+ * measured on the first trial), nor past the deadline. After the first
+ * trial, two run at once (RERUN_JOBS); the decision is taken after each pair.
+ */
+import { entityOrder, ForgeError, formatTimestamp, loadEntity, PR, PRS, readPatch, resolveRef } from "@forge/core";
+import { stopReason, type Limits } from "./_clock.js";
+import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
+import type { ActContext } from "./context.js";
+import { COMMIT, intParam, optParam, param, type Plan, prParam, SHA256 } from "./plan.js";
+import { flakeRate, rerunBudget, type FlakeRate } from "./stopping.js";
+
+/** Reruns at once after the first (steps that share a resource already run side by side in forge-ci's batches). */
+export const RERUN_JOBS = 2;
+
+/** The default precision: a fail rate pinned to an interval 0.30 wide. */
+export const DEFAULT_PRECISION_MICROS = 300_000;
+
+/** What a rerun learnt. */
+export interface RerunStats {
+  step: string;
+  head_sha: string;
+  patch_sha256: string | null;
+  tree: string | null;
+  /** Counted trials (pass + fail). */
+  trials: number;
+  passes: number;
+  fails: number;
+  errors: number;
+  flake_rate: FlakeRate;
+  verdict: "passing" | "failing" | "flaky" | "unknown";
+  /** Why it stopped: `decided`, `budget`, `deadline`, `interrupted`, `setup_error`. */
+  stop: string;
+  /** The most trials it would have run. */
+  budget: number;
+}
+
+/** The outcome of a CheckRerun plan. */
+export interface RerunOutcome {
+  stats: RerunStats;
+  trial_refs: TrialRef[];
+  receipts: ReturnType<typeof receiptsOf>;
+  known_threats: string[];
+  outcome_signature: string;
+}
+
+/**
+ * Run a CheckRerun plan.
+ * @throws PlanError for a bad parameter; ForgeError when the PR or its patch is gone (nothing ran)
+ */
+export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutcome> {
+  const step = param(plan, "step");
+  const headSha = param(plan, "head_sha", COMMIT, "a full commit id");
+  const patchSha = optParam(plan, "patch_sha256", SHA256, "64 hex or null");
+  const precision = intParam(plan, "precision_micros", DEFAULT_PRECISION_MICROS);
+  let max = Math.min(intParam(plan, "repetitions", 10), plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
+  const patch = patchSha ? await prPatch(ctx, prParam(plan, true)!.id, patchSha) : null;
+  const refs: TrialRef[] = [];
+  const receipts: RerunOutcome["receipts"] = [];
+  const threats = new Set<string>();
+  let stop = "budget";
+  let errorsInARow = 0;
+  const one = () => runTrial({ store: ctx.store, top: ctx.top, headSha, patch, patchSha256: patchSha, until: step, continueOnError: true, title: `forge-act ${ctx.actId}`, env: ctx.env });
+  // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
+  loop: for (let done = 0; done < max;) {
+    const why = stopReason(ctx.limits);
+    if (why) {
+      stop = why;
+      break;
+    }
+    const batch = done === 0 ? 1 : Math.min(RERUN_JOBS, max - done);
+    const rs = await Promise.all(Array.from({ length: batch }, one));
+    done += batch;
+    for (const r of rs) {
+      if ("error" in r) {
+        refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, code_tree: null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
+        stop = "setup_error";
+        break loop;
+      }
+      if (r.run.runner !== "docker") threats.add("unisolated_runner");
+      const t = trialOf(r.run, step, null);
+      refs.push(t);
+      receipts.push(...receiptsOf(r.run));
+      if (refs.length === 1 && t.outcome !== "error") max = Math.min(max, rerunBudget(t.duration_ms));
+      errorsInARow = t.outcome === "error" ? errorsInARow + 1 : 0;
+      if (t.why === "cancelled") stop = "interrupted";
+    }
+    if (stop === "interrupted") break;
+    if (errorsInARow >= 2) {
+      stop = "setup_error";
+      break;
+    }
+    const c = counts(refs);
+    if (flakeRate(c.passes, c.fails, precision).decided) {
+      stop = "decided";
+      break;
+    }
+  }
+  const c = counts(refs);
+  const rate = flakeRate(c.passes, c.fails, precision);
+  const n = c.passes + c.fails;
+  const verdict = n === 0 ? "unknown" : c.fails === 0 ? "passing" : c.passes === 0 ? "failing" : "flaky";
+  const stats: RerunStats = {
+    step, head_sha: headSha, patch_sha256: patchSha, tree: optParam(plan, "tree"), trials: n, passes: c.passes, fails: c.fails, errors: c.errors,
+    flake_rate: rate, verdict, stop, budget: max,
+  };
+  return { stats, trial_refs: refs, receipts, known_threats: [...threats].sort(), outcome_signature: `${verdict}:${c.fails}/${n}${rate.decided ? "" : ":undecided"}` };
+}
+
+function counts(refs: readonly TrialRef[]): { passes: number; fails: number; errors: number } {
+  let passes = 0, fails = 0, errors = 0;
+  for (const t of refs) {
+    if (t.outcome === "pass") passes++;
+    else if (t.outcome === "fail" || t.outcome === "timeout") fails++;
+    else if (t.outcome === "error") errors++;
+  }
+  return { passes, fails, errors };
+}
+
+/**
+ * A PR's patch, checked against the sha256 the plan names.
+ * @throws ForgeError when the PR is gone or its patch is another
+ */
+export async function prPatch(ctx: ActContext, prId: string, sha: string): Promise<Buffer> {
+  const order = await entityOrder(ctx.store, PRS, PR);
+  const r = resolveRef(order, prId, "pull request", order.errors);
+  const pr = await loadEntity(ctx.store, PRS, PR, r.ref);
+  const bytes = readPatch(ctx.store, pr);
+  if (pr.data.patchSha256 !== sha) throw new ForgeError(`pull request ${prId.slice(0, 12)}: its patch is now ${String(pr.data.patchSha256).slice(0, 12)}, the plan names ${sha.slice(0, 12)} (updated PR: plan again)`, "E_PATCH_CHANGED", 1);
+  return bytes;
+}
+
+export type { Limits };

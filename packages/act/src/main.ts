@@ -1,0 +1,107 @@
+/**
+ * forge-act's command: plan lines on stdin (`forge-plan --json`), one act
+ * result per plan on stdout (`| forge-export`). Target and halt lines are
+ * passed over (a halt has nothing to run); any other kind is refused (exit
+ * 2). SIGTERM/SIGINT: no new trial starts; the running one is cancelled,
+ * and the result of what ran is still printed.
+ */
+import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
+import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
+import { canonicalJson } from "@forge/kernel";
+import { actId, executePlan } from "./act.js";
+import { parsePlan } from "./plan.js";
+
+/** The version every executable reports. */
+export const VERSION = "0.1.0";
+
+/** forge-act's flags. */
+export const FLAGS: FlagsDef = {
+  stdin: { type: "positional", valueHint: "-", description: "plan lines on stdin (the default)" },
+  json: { type: "boolean", description: "act results as JSON lines" },
+  "allow-advisory-only": { type: "boolean", description: "run advisory plans (never verification)" },
+  "deadline-ms": { type: "string", description: "epoch ms: no trial starts after it" },
+};
+
+/** Options of one run. */
+export interface ActCliOptions {
+  json: boolean;
+  allowAdvisoryOnly: boolean;
+  deadlineMs: number | null;
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad deadline or an argument other than `-`
+ */
+export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
+  if (args.stdin !== undefined && args.stdin !== "-") throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (plans come on stdin)`);
+  const d = args["deadline-ms"] as string | undefined;
+  if (d !== undefined && !/^[0-9]{1,16}$/.test(d)) throw new UsageError(`invalid deadline-ms '${d.slice(0, 20)}' (epoch milliseconds)`);
+  return { json: args.json === true, allowAdvisoryOnly: args["allow-advisory-only"] === true, deadlineMs: d === undefined ? null : Number(d) };
+}
+
+const PASSED_OVER = new Set(["target", "halt"]);
+
+/** An act result as one human line: what ran, on what, what was learnt. */
+export function formatResult(r: Record<string, unknown>): string {
+  const overrun = (r.deadline_overrun_ms as number) > 0 ? `, ${r.deadline_overrun_ms as number} ms past the deadline` : "";
+  const stop = r.stop && r.stop !== "done" && r.stop !== "decided" ? ` (${r.stop as string})` : "";
+  return `${r.plan_kind as string} ${r.target_key as string}: ${r.outcome_signature as string}${stop}${r.advisory ? " [advisory]" : ""}${overrun}\n`;
+}
+
+/**
+ * Execute every plan on stdin.
+ * @returns the exit code: 0; 1 if a plan could not run; 2 for a line of a kind forge-act does not take
+ */
+export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
+  const { io, out, prog } = ctx;
+  const store = openStore({ cwd: io.cwd, env: io.env });
+  const top = await gitTopLevel(io.cwd, io.env, "forge-act runs checks in worktrees of a commit");
+  let interrupted = false;
+  const stop = (): void => {
+    interrupted = true;
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  let failed = 0;
+  try {
+    for await (const line of readJsonLines(io.stdin as AsyncIterable<Buffer>)) {
+      if (line.error) {
+        failed++;
+        io.stderr.write(`${prog}: ${oneLine(line.error.message)}\n`);
+        continue;
+      }
+      const kind = line.value.kind;
+      if (typeof kind === "string" && PASSED_OVER.has(kind)) continue;
+      if (kind !== "plan") {
+        io.stderr.write(`${prog}: stdin line ${line.line}: kind '${String(kind).slice(0, 40)}' is not a plan\n`);
+        return 2;
+      }
+      if (interrupted) break;
+      try {
+        const plan = parsePlan(line.value);
+        const deadline = [opts.deadlineMs, plan.budget.deadline_ms].filter((x): x is number => x !== null);
+        const limits = { deadlineMs: deadline.length ? Math.min(...deadline) : null, now: Date.now, interrupted: () => interrupted };
+        const rec = await executePlan({ store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()) }, plan, { allowAdvisoryOnly: opts.allowAdvisoryOnly });
+        await out.write(opts.json ? canonicalJson(rec) + "\n" : formatResult(rec));
+      } catch (err) {
+        const e = err as { code?: unknown; message?: unknown };
+        if (typeof e.code !== "string" || !e.code.startsWith("E_")) throw err;
+        failed++;
+        io.stderr.write(`${prog}: stdin line ${line.line}: ${oneLine(String(e.message))}\n`);
+      }
+      if (out.closed) break;
+    }
+  } finally {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+  }
+  if (interrupted) return 128 + 15;
+  return failed > 0 ? 1 : 0;
+}
+
+export default defineCommand({
+  meta: { name: "forge-act", version: VERSION, description: "Run plan lines (reruns, paired patches, oracles); print act results" },
+  args: FLAGS,
+  run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => actRun(ctx, parseActOptions(args)),
+});

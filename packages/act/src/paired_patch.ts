@@ -1,0 +1,143 @@
+/**
+ * PairedPatch: the PR's base at its recorded tip (baseline) and that plus
+ * the PR's patch (patched), each in its own disposable worktree, the two
+ * sides run in parallel (p-limit), k repetitions each, inside the deadline.
+ * Every check gets a typed diff; each issue the PR closes gets a `fixes`
+ * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
+ */
+import { codeTree, formatTimestamp } from "@forge/core";
+import pLimit from "p-limit";
+import { stopReason } from "./_clock.js";
+import type { CiRunJson } from "@forge/ci";
+import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
+import { prPatch } from "./check_rerun.js";
+import type { ActContext } from "./context.js";
+import { COMMIT, intParam, listParam, param, type Plan, prParam, SHA256 } from "./plan.js";
+import { rerunBudget } from "./stopping.js";
+import { classify, fixesHold, type Category } from "./typed_diff.js";
+
+/** One check's entry of the typed diff (spec/evidence.md §6.3). */
+export interface DiffEntry {
+  check: string;
+  category: Category;
+  base_sha: string;
+  patch_sha256: string;
+  /** The base's code tree (the patched tree is it plus patch_sha256). */
+  code_tree: string;
+  baseline: { pass: number; fail: number; error: number };
+  patched: { pass: number; fail: number; error: number };
+}
+
+/** A PR's `fixes` verdict for one issue it closes. */
+export interface FixesVerdict {
+  issue: string;
+  pr: { id: string; number: number | null };
+  patch_sha256: string;
+  base_sha: string;
+  holds: boolean;
+  fail_to_pass: string[];
+  pass_to_pass: string[];
+  /** Checks that break PASS_TO_PASS or leave it unknown. */
+  broken: string[];
+}
+
+/** The outcome of a PairedPatch plan. */
+export interface PairedOutcome {
+  typed_diff: DiffEntry[];
+  fixes: FixesVerdict[];
+  trial_refs: TrialRef[];
+  receipts: ReturnType<typeof receiptsOf>;
+  known_threats: string[];
+  outcome_signature: string;
+  /** Repetitions done per side, and why each side stopped. */
+  sides: { baseline: { reps: number; stop: string }; patched: { reps: number; stop: string } };
+  /** Wall time of each side and of the whole experiment (the parallel overhead is their ratio). */
+  wall_ms: { baseline: number; patched: number; total: number };
+}
+
+/**
+ * Run a PairedPatch plan.
+ * @throws PlanError for a bad parameter; ForgeError when the PR or its patch is gone (nothing ran)
+ */
+export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOutcome> {
+  const pr = prParam(plan, true)!;
+  const patchSha = param(plan, "patch_sha256", SHA256, "64 hex");
+  const baseSha = param(plan, "base_sha", COMMIT, "a full commit id");
+  const checks = listParam(plan, "checks");
+  const closes = listParam(plan, "closes");
+  const k = Math.min(intParam(plan, "repetitions", 3), plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
+  const patch = await prPatch(ctx, pr.id, patchSha);
+  const tree = await codeTree(ctx.top, baseSha, ctx.env);
+  const t0 = ctx.limits.now();
+  const threats = new Set<string>();
+  const receipts: PairedOutcome["receipts"] = [];
+  const side = async (name: "baseline" | "patched") => {
+    const s0 = ctx.limits.now();
+    const refs: TrialRef[] = [];
+    let max = k;
+    let stop = "done";
+    for (let i = 0; i < max; i++) {
+      const why = stopReason(ctx.limits);
+      if (why) {
+        stop = why;
+        break;
+      }
+      const r = await runTrial({
+        store: ctx.store, top: ctx.top, headSha: baseSha, patch: name === "patched" ? patch : null, patchSha256: name === "patched" ? patchSha : null,
+        continueOnError: true, title: `forge-act ${ctx.actId} ${name}`, env: ctx.env,
+      });
+      if ("error" in r) {
+        const at = formatTimestamp(new Date(ctx.limits.now()));
+        for (const c of checks) refs.push({ run_id: null, step: c, side: name, outcome: "error", head_sha: baseSha, patch_sha256: name === "patched" ? patchSha : null, code_tree: tree, duration_ms: 0, signature: null, env_sha256: null, recorded_at: at, why: r.error });
+        stop = "error";
+        break;
+      }
+      if (r.run.runner !== "docker") threats.add("unisolated_runner");
+      receipts.push(...receiptsOf(r.run));
+      for (const c of checks) refs.push(sideTrial(r.run, c, name));
+      if (i === 0) max = Math.min(max, rerunBudget(r.run.steps.reduce((n, s) => n + s.durationMs, 0)));
+      if (r.run.verdict === "cancelled") {
+        stop = "interrupted";
+        break;
+      }
+    }
+    return { refs, reps: new Set(refs.map((t) => t.run_id)).size, stop, wall: ctx.limits.now() - s0 };
+  };
+  const limit = pLimit(2);
+  const [b, p] = await Promise.all([limit(() => side("baseline")), limit(() => side("patched"))]);
+  const total = ctx.limits.now() - t0;
+  // A side that stopped early for the deadline gets no decision from fewer than two runs; otherwise one is enough.
+  const minReps = b.stop === "deadline" || p.stop === "deadline" || b.stop === "interrupted" || p.stop === "interrupted" ? Math.min(2, k) : 1;
+  const typed_diff = checks.map((c): DiffEntry => {
+    const bs = b.refs.filter((t) => t.step === c);
+    const ps = p.refs.filter((t) => t.step === c);
+    return { check: c, category: classify(bs, ps, minReps), base_sha: baseSha, patch_sha256: patchSha, code_tree: tree, baseline: tally(bs), patched: tally(ps) };
+  });
+  const holds = fixesHold(typed_diff);
+  const fixes = closes.map((issue): FixesVerdict => ({
+    issue, pr, patch_sha256: patchSha, base_sha: baseSha, holds,
+    fail_to_pass: typed_diff.filter((d) => d.category === "fixed").map((d) => d.check),
+    pass_to_pass: typed_diff.filter((d) => d.category === "still_passing").map((d) => d.check),
+    broken: typed_diff.filter((d) => ["regressed", "spurious_regressed", "flaky_patched", "inconclusive", "error", "skipped"].includes(d.category)).map((d) => d.check),
+  }));
+  return {
+    typed_diff, fixes, trial_refs: [...b.refs, ...p.refs], receipts, known_threats: [...threats].sort(),
+    outcome_signature: typed_diff.map((d) => d.category).join(",") || "no_checks",
+    sides: { baseline: { reps: b.reps, stop: b.stop }, patched: { reps: p.reps, stop: p.stop } },
+    wall_ms: { baseline: b.wall, patched: p.wall, total },
+  };
+}
+
+function sideTrial(run: CiRunJson, step: string, side: "baseline" | "patched"): TrialRef {
+  if (run.steps.some((x) => x.name === step)) return trialOf(run, step, side);
+  const at = run.completedAt ?? run.createdAt;
+  return { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, code_tree: run.codeTree, env_sha256: run.envSha256, recorded_at: at, outcome: "skipped", duration_ms: 0, signature: null, why: "no such step" };
+}
+
+function tally(xs: readonly TrialRef[]): { pass: number; fail: number; error: number } {
+  return {
+    pass: xs.filter((t) => t.outcome === "pass").length,
+    fail: xs.filter((t) => t.outcome === "fail" || t.outcome === "timeout").length,
+    error: xs.filter((t) => t.outcome === "error").length,
+  };
+}

@@ -1,0 +1,54 @@
+// forge-pilot's help, shared by the launcher (bin/forge-pilot prints it
+// without loading zx) and the script. `-h` is the compact form (within the
+// 8 lines / 250 bytes budget); `--help` is the long form, git's way: every
+// flag, its default, and why the default is what it is.
+
+export const VERSION = "0.1.0";
+
+/** The LoopConfig defaults (seed §14.1), each a flag. Why each value: LONG below. */
+export const DEFAULTS = {
+  "max-iterations": 32,
+  "time-budget": 300,
+  cooldown: 0,
+  "halt-threshold": 0.25,
+  "max-retries": 3,
+  scope: "default",
+  "oracle-max-iterations": 4,
+  "minimal-perturbation-budget": 2,
+};
+
+export const SHORT = `usage: forge-pilot <run|observe|plan|explain> [flags]
+Loop observe > plan > act > export to an honest halt
+--max-iterations --time-budget --cooldown --halt-threshold
+--max-retries --scope --refine-with --json (--help: all)
+`;
+
+export const LONG = `usage: forge-pilot <run|observe|plan|explain> [flags]
+  run      loop observe > plan > act > export until a halt; print the report
+  observe  the observation (forge-observe), as the loop sees it
+  plan     the next plan with the loop's config and history (nothing runs)
+  explain  the ranked targets and why the plan is what it is
+
+flags (LoopConfig) and their defaults:
+  --max-iterations N     32   the sample's defects (a flaky check that needs
+                              2-3 rerun acts of 10, 3 PRs, a stable failure,
+                              a closed issue, a lost log) take about 12; the
+                              reference's 4 stops before half of them
+  --time-budget S        300  one act of a check of up to 5 min fits; a
+                              deadline handed to every act, overrun reported
+  --cooldown S           0    seconds between iterations
+  --halt-threshold X     0.25 the reference's: below it nothing is urgent
+  --max-retries N        3    a flaky rate needs ~24 trials: 3 acts of 10
+                              (the reference's 2 leaves it undecided)
+  --scope S              default
+  --oracle-max-iterations N       4  delta-parity imports checked
+  --minimal-perturbation-budget N 2  supports removed at most
+  --include-hyperedges   accepted: forge-observe always reports joint
+                              support groups (support_members)
+  --allow-advisory-only  off  advisory plans run, marked, never verification
+  --refine-with CMD      off  CMD reads a plan line, may change only
+                              description, rationale, check_hints
+  --json                 one report line (kind "report")
+history: .forge/pilot/history.jsonl (gitignored, last 10000 attempts)
+halt: touch .forge/pilot/halt (or SIGTERM) = external_halt
+`;

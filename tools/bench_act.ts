@@ -1,0 +1,99 @@
+/**
+ * forge-act and forge-pilot's bench cases (issue 10), both as ratios in one run:
+ * - one iteration's own overhead (observe + plan + export, checks
+ *   excluded) on bench_loop.ts's store of 10,000 entities and 10,000
+ *   trials (target ≤ 500 ms);
+ * - a paired experiment's wall time against the slower of its two sides
+ *   run alone: `forge-act` of a PairedPatch plan (baseline and patched in
+ *   parallel, 3 repetitions each) vs `forge-ci run --at <base> --repeat 3`
+ *   and `forge-ci run <pr> --repeat 3` (target ≤ 1.15 × the slower side).
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { median, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
+
+/**
+ * The iteration-overhead case, on the store bench_loop.ts generates
+ * (`.bench/loop-10k`: 9,000 issues, 1,000 PRs, 10,000 trials; measured
+ * after its own case, so the imports this one adds do not touch it).
+ * @param bench the bench folder (`.bench/`)
+ * @param bin the built executables
+ * @param root the repository root
+ */
+export function loopIterationCase(bench: string, bin: string, root: string): Case {
+  const dir = join(bench, "loop-10k");
+  return {
+    name: "loop iteration (observe + plan + export) @10k entities + 10k trials", target: { kind: "ms", max: 500 },
+    note: "checks excluded; each run exports one fresh act result (a real import)",
+    baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
+    subject: {
+      label: "loop_iteration (forge-observe | forge-plan; forge-export)", argv: ["node", join(root, "tools", "dist", "loop_iteration.js"), bin, dir], cwd: dir,
+      check: (out) => (JSON.parse(out).imported === true ? undefined : `no import: ${out.slice(0, 120)}`),
+    },
+  };
+}
+
+/** A repo whose three steps each sleep 150 ms and pass, and a PR that touches a file. */
+function pairedRepo(dir: string, bin: string): { base: string; plan: string; prNumber: number } {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const env = { ...process.env, FORGE_AUTHOR: "bench", GIT_CONFIG_NOSYSTEM: "1" };
+  const sh = (cmd: string, ...a: string[]) => execFileSync(cmd, a, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  sh("git", "init", "-q", "-b", "main");
+  sh("git", "config", "user.name", "bench");
+  sh("git", "config", "user.email", "b@e");
+  sh("git", "config", "commit.gpgsign", "false");
+  sh(join(bin, "forge"), "init");
+  const steps = join(dir, ".forge", "ci", "steps");
+  mkdirSync(steps, { recursive: true });
+  for (const s of ["10-a", "20-b", "30-c"]) {
+    writeFileSync(join(steps, s), "#!/bin/sh\nsleep 0.15\n");
+    chmodSync(join(steps, s), 0o755);
+  }
+  writeFileSync(join(dir, "app.txt"), "v1\n");
+  sh("git", "add", "-A");
+  sh("git", "commit", "-qm", "app");
+  sh("git", "checkout", "-q", "-b", "change");
+  writeFileSync(join(dir, "app.txt"), "v2\n");
+  sh("git", "commit", "-qam", "change");
+  sh("git", "checkout", "-q", "main");
+  const pr = JSON.parse(sh(join(bin, "forge-pr"), "create", "-t", "change", "-B", "main", "-H", "change", "--json", "id,number,patchSha256")) as { id: string; number: number; patchSha256: string };
+  const base = sh("git", "rev-parse", "main").trim();
+  const plan = JSON.stringify({
+    kind: "plan", plan_id: "bench-paired", plan_kind: "PairedPatch", target_key: "bench", scope: "default",
+    params: { pr: { id: pr.id, number: pr.number }, patch_sha256: pr.patchSha256, base_sha: base, checks: ["10-a", "20-b", "30-c"], repetitions: 3, closes: [] },
+  });
+  writeFileSync(join(dir, "..", "paired-plan.jsonl"), plan + "\n");
+  return { base, plan: join(dir, "..", "paired-plan.jsonl"), prNumber: pr.number };
+}
+
+/**
+ * The paired-wall case: medians of the three commands, interleaved; the ratio is paired / max(sides).
+ * @param env the environment of every run
+ */
+export function pairedWall(bench: string, bin: string, env: NodeJS.ProcessEnv, runs: number, warmup: number): Result {
+  const dir = join(bench, "paired", "repo");
+  mkdirSync(join(bench, "paired"), { recursive: true });
+  const { base, plan, prNumber } = pairedRepo(dir, bin);
+  const ci = join(bin, "forge-ci");
+  const cmds: Cmd[] = [
+    { label: "forge-ci run --at <base> --repeat 3 (baseline alone)", argv: [ci, "run", "--at", base, "--repeat", "3", "--continue-on-error"], cwd: dir, stderrOk: true },
+    { label: `forge-ci run ${prNumber} --repeat 3 (patched alone)`, argv: [ci, "run", String(prNumber), "--repeat", "3", "--continue-on-error"], cwd: dir, stderrOk: true },
+    { label: "forge-act < PairedPatch (both, in parallel)", argv: ["sh", "-c", `exec ${join(bin, "forge-act")} --json < ${plan}`], cwd: dir },
+  ];
+  const samples: number[][] = cmds.map(() => []);
+  for (let i = 0; i < warmup; i++) for (const c of cmds) time(c, i === 0, env);
+  for (let i = 0; i < runs; i++) {
+    const order = i % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+    for (const k of order) samples[k]!.push(time(cmds[k]!, false, env));
+  }
+  const [b, p, both] = samples.map(median) as [number, number, number];
+  const slower = Math.max(b, p);
+  const ratio = both / slower;
+  return {
+    case: "paired experiment wall vs the slower side alone", subject: cmds[2]!.label, baseline: b >= p ? cmds[0]!.label : cmds[1]!.label,
+    medianMs: round(both), baselineMedianMs: round(slower), ratio: Math.round(ratio * 100) / 100, target: "≤ 1.15×", pass: ratio <= 1.15,
+    note: `baseline side ${round(b)} ms, patched side ${round(p)} ms, paired ${round(both)} ms`, samplesMs: samples[2]!.map(round), baselineSamplesMs: (b >= p ? samples[0]! : samples[1]!).map(round),
+  };
+}
