@@ -63,7 +63,7 @@ test("readIncoming() refuses a label defined twice (ignoring case), naming the f
 });
 
 test("readIncoming() refuses a wiki page with frontmatter that is not allowed, and non-UTF-8 text", async (t) => {
-  await t.throwsAsync(readIncoming(foreign({ "wiki/p.md": "---js\n{}\n---\n" })), { message: /there\/wiki\/p\.md: frontmatter language 'js'/ });
+  await t.throwsAsync(readIncoming(foreign({ "wiki/p.md": "---js\n{}\n---\n" })), { message: /there\/wiki\/p\.md: frontmatter language is not yaml/ });
   const bad: Foreign = { label: "there", files: new Map([[`issues/${ISSUE_ID}/issue.md`, Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe])]]) };
   await t.throwsAsync(readIncoming(bad), { message: /issue\.md: not valid UTF-8/ });
 });

@@ -32,9 +32,33 @@ const FENCE_LANG = /^---([^\r\n]*)\r?\n/;
 export async function parseFrontmatter(text: string, file: string): Promise<Frontmatter> {
   const fast = parseFrontmatterFast(text, file);
   if (fast) return fast;
-  const { parseWithEngine } = await import("./_engine.js");
+  engine ??= await import("./_engine.js");
+  return viaEngine(engine, text, file);
+}
+
+let engine: typeof import("./_engine.js") | undefined;
+
+/**
+ * `parseFrontmatter` without the await, for the write path (which runs under
+ * a lock, synchronously): the canonical parser, else the general engine if
+ * an earlier read has loaded it; `undefined` when it would need the engine
+ * and the engine is not loaded yet (call `loadEngine` first).
+ * @throws InvalidFileError as `parseFrontmatter` does
+ */
+export function parseFrontmatterSync(text: string, file: string): Frontmatter | undefined {
+  const fast = parseFrontmatterFast(text, file);
+  if (fast || !engine) return fast;
+  return viaEngine(engine, text, file);
+}
+
+/** Load the general YAML engine now, so `parseFrontmatterSync` can read any file. */
+export async function loadEngine(): Promise<void> {
+  engine ??= await import("./_engine.js");
+}
+
+function viaEngine(e: typeof import("./_engine.js"), text: string, file: string): Frontmatter {
   try {
-    return parseWithEngine(text);
+    return e.parseWithEngine(text);
   } catch (err) {
     throw new InvalidFileError(file, oneLine(err));
   }
@@ -53,7 +77,8 @@ export function parseFrontmatterFast(text: string, file: string): Frontmatter | 
   if (!m) throw new InvalidFileError(file, "no frontmatter (expected a '---' first line)");
   const lang = m[1]!.trim();
   if (lang !== "" && lang !== "yaml" && lang !== "yml") {
-    throw new InvalidFileError(file, `frontmatter language '${lang.slice(0, 20)}' is not allowed`);
+    // Never quoted: the first line is the file's content (SEC-10).
+    throw new InvalidFileError(file, "frontmatter language is not yaml (the first line must be '---')");
   }
   if (lang !== "" || !text.startsWith("---\n")) return undefined;
   let end = text.indexOf("\n---\n", 3);
