@@ -2,7 +2,7 @@ import test from "ava";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { storeAt } from "@forge/core";
+import { storeAt, writeStoreVersion } from "@forge/core";
 import type { Foreign } from "./_foreign.js";
 import { readIncoming } from "./_incoming.js";
 import { applyPlan, planImport } from "./_plan.js";
@@ -31,6 +31,7 @@ function localStore(files: Record<string, string> = {}): { root: string; store: 
   const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-importunit-")));
   made.push(root);
   mkdirSync(join(root, ".forge"));
+  writeStoreVersion(join(root, ".forge"));
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(join(root, ".forge", rel, ".."), { recursive: true });
     writeFileSync(join(root, ".forge", rel), text);
@@ -63,7 +64,7 @@ test("readIncoming() refuses a label defined twice (ignoring case), naming the f
 });
 
 test("readIncoming() refuses a wiki page with frontmatter that is not allowed, and non-UTF-8 text", async (t) => {
-  await t.throwsAsync(readIncoming(foreign({ "wiki/p.md": "---js\n{}\n---\n" })), { message: /there\/wiki\/p\.md: frontmatter language is not yaml/ });
+  await t.throwsAsync(readIncoming(foreign({ "wiki/p.md": "---js\n{}\n---\n" })), { message: /there\/wiki\/p\.md: frontmatter language 'js'/ });
   const bad: Foreign = { label: "there", files: new Map([[`issues/${ISSUE_ID}/issue.md`, Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe])]]) };
   await t.throwsAsync(readIncoming(bad), { message: /issue\.md: not valid UTF-8/ });
 });

@@ -17,6 +17,7 @@ export interface Frontmatter {
 }
 
 const FENCE_LANG = /^---([^\r\n]*)\r?\n/;
+const ENGINE_NAMES = ["js", "javascript", "coffee", "coffeescript", "cson", "json", "toml"];
 
 /**
  * Parse a store file: `---` fence, YAML mapping, `---` fence, body.
@@ -77,8 +78,9 @@ export function parseFrontmatterFast(text: string, file: string): Frontmatter | 
   if (!m) throw new InvalidFileError(file, "no frontmatter (expected a '---' first line)");
   const lang = m[1]!.trim();
   if (lang !== "" && lang !== "yaml" && lang !== "yml") {
-    // Never quoted: the first line is the file's content (SEC-10).
-    throw new InvalidFileError(file, "frontmatter language is not yaml (the first line must be '---')");
+    // Named only when it is one of the engines gray-matter knows (a word from this list, not from the file: SEC-10).
+    const known = ENGINE_NAMES.includes(lang) ? `'${lang}' ` : "";
+    throw new InvalidFileError(file, `frontmatter language ${known}is not allowed (the first line must be '---')`);
   }
   if (lang !== "" || !text.startsWith("---\n")) return undefined;
   let end = text.indexOf("\n---\n", 3);
