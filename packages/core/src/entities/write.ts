@@ -87,7 +87,7 @@ function formatField(file: string, key: string, v: unknown): string {
   try {
     return formatCanonical({ [key]: v });
   } catch {
-    throw new InvalidFileError(file, "holds a value forge cannot write back (edit the file by hand); nothing written", key.slice(0, 40));
+    throw new InvalidFileError(file, "holds a value forge cannot write back (edit the file by hand); nothing written", key === "" ? "(empty key)" : key.slice(0, 40));
   }
 }
 
