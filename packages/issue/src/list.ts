@@ -40,6 +40,18 @@ export function parseListOptions(args: Parsed): ListIssueOptions {
  * reports each unreadable file it meets on stderr (exit 1) without stopping.
  */
 export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean): Promise<{ records: IssueJson[]; failed: number }> {
+  const tally = { failed: 0 };
+  const records: IssueJson[] = [];
+  for await (const r of streamIssues(ctx, opts, withComments, tally)) records.push(r);
+  return { records, failed: tally.failed };
+}
+
+/**
+ * `listIssues` as a stream: each matching issue is yielded as soon as it is
+ * read (so `list | head -1` prints at once and memory stays flat); the
+ * unreadable ones are counted in `tally.failed`.
+ */
+export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean, tally: { failed: number }): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const store = issues.store;
   let me: string | undefined;
@@ -47,9 +59,8 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   const assignee = await who(opts.assignee);
   const author = await who(opts.author);
   const order = await issues.ranked();
-  let failed = 0;
   for (const u of order.errors) {
-    failed++;
+    tally.failed++;
     ctx.log.error(u.error);
   }
   const terms = (opts.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
@@ -69,22 +80,23 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   // Newest first is the order backwards (an issue's number is its index + 1),
   // and reading stops once `limit` issues matched, as `git log -n` does.
   const defs = await issues.defs();
-  const records: IssueJson[] = [];
-  for (let i = order.length - 1; i >= 0 && records.length < opts.limit; i--) {
+  let n = 0;
+  for (let i = order.length - 1; i >= 0 && n < opts.limit; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
     let e: LoadedEntity;
     try {
       e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
     } catch (err) {
-      failed++;
+      tally.failed++;
       ctx.log.error(err);
       continue;
     }
     for (const w of e.warnings) ctx.log.warn(w);
-    if (match(e)) records.push(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+    if (!match(e)) continue;
+    n++;
+    yield withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs);
   }
-  return { records, failed };
 }
 
 export default defineCommand({
@@ -102,10 +114,11 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const opts = parseListOptions(args);
-    const { records, failed } = await listIssues(ctx, opts, wantsComments(req, false));
+    const tally = { failed: 0 };
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
-    await emit(ctx.io, ctx.out, records, issueRender(args, shaped, false));
-    return failed ? 1 : 0;
+    // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
+    await emit(ctx.io, ctx.out, streamIssues(ctx, opts, wantsComments(req, false), tally), issueRender(args, shaped, false));
+    return tally.failed ? 1 : 0;
   },
 });

@@ -30,6 +30,7 @@ import { join, sep } from "node:path";
 import { listEntityRefs, listFolderNames, type EntityRef, type FolderNames } from "../store/entities_dir.js";
 import { parseFrontmatter } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
+import { holdsKindLock } from "../store/lock.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
 import { isTimestamp } from "../time.js";
 import { loadEntity } from "./load.js";
@@ -89,6 +90,9 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   }
   const head = header(text);
   if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, [], undefined, head.digest);
+  // A stamp written by a create (`r…`, see recordCreated) is trusted by the next create of this clone only
+  // (creates are serialised by the kind lock); every other reader checks the folders first.
+  if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind)) return new CacheOrder(text, head.body, [], undefined, "-", true);
   const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
   const stampable = stamp.value !== "" && stamp.mtimeNs < now - still;
   if (head && head.digest !== "-") {
@@ -159,6 +163,18 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
  */
 export function recordCreated(store: Store, kind: KindLayout, order: Order, entry: OrderEntry): void {
   if (!(order instanceof CacheOrder) || order.errors.length) return;
+  if (holdsKindLock(store, kind)) {
+    // Under the kind lock, from an order just vouched for (stamp, digest or listing): the folders now hold those entities plus
+    // this one, so no listing and no digest are needed — the new line goes in, and the stamp of the
+    // folders as they are now is kept marked `r` (racy: a change by anything but a create in these few
+    // ms would hide behind it). Only the next create trusts it; any other reader checks the folders.
+    const now = folderStamp(store, kind);
+    if (now.value === "") return;
+    const body = order.bodyText();
+    const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
+    writeCache(cachePath(store, kind), `${MAGIC}r${now.value} -\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`);
+    return;
+  }
   const list = entry.ref.archived ? "archive" : "live";
   let names: FolderNames;
   if (order.names) {
@@ -208,10 +224,16 @@ class CacheOrder implements Order {
   readonly names: FolderNames | undefined;
   /** The cache's digest of those names, when it was trusted through its stamp. */
   readonly digest: string | undefined;
+  /** Trusted through the folders' stamp (no listing). */
+  readonly trustedByStamp: boolean;
+  /** Trusted through a stamp a create wrote (under the kind lock). */
+  readonly byCreate: boolean;
   /** Over the cache text (from `body` on), or over an array of lines. */
-  constructor(src: string | string[], body: number, errors: Unranked[], names?: FolderNames, digest?: string) {
+  constructor(src: string | string[], body: number, errors: Unranked[], names?: FolderNames, digest?: string, byCreate = false) {
     this.names = names;
     this.digest = digest;
+    this.trustedByStamp = digest !== undefined;
+    this.byCreate = byCreate;
     if (typeof src === "string") {
       this.#text = src;
       this.#body = body;

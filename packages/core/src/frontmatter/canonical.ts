@@ -68,7 +68,9 @@ function splitPair(line: string): [string, string] | undefined {
   const i = line.indexOf(":");
   if (i <= 0) return undefined;
   const key = line.slice(0, i);
-  if (!KEY.test(key) || RESERVED_KEY.test(key)) return undefined;
+  const c = key.charCodeAt(0);
+  // The reserved words start with n N t T f F _ c p: test them only then.
+  if (!KEY.test(key) || ((c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 95 || c === 99 || c === 112) && RESERVED_KEY.test(key))) return undefined;
   if (i === line.length - 1) return [key, ""];
   if (line.charCodeAt(i + 1) !== 32) return undefined;
   const rest = line.slice(i + 2);

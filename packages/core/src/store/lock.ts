@@ -74,8 +74,27 @@ export async function withLockAsync<T>(path: string, fn: () => Promise<T>, opts:
  * renumber after a merge: numbers are ranks; the id never changes.)
  * @example await withKindLock(store, ISSUES, async () => { … })
  */
-export function withKindLock<T>(store: Store, kind: KindLayout, fn: () => Promise<T>): Promise<T> {
-  return withLockAsync(kindDir(store, kind), fn, { file: displayPath(store, kindDir(store, kind)) });
+export async function withKindLock<T>(store: Store, kind: KindLayout, fn: () => Promise<T>): Promise<T> {
+  const key = kindDir(store, kind);
+  return withLockAsync(key, async () => {
+    HELD.add(key);
+    try {
+      return await fn();
+    } finally {
+      HELD.delete(key);
+    }
+  }, { file: displayPath(store, key) });
+}
+
+const HELD = new Set<string>();
+
+/**
+ * Whether this process holds the kind's create lock now (`withKindLock`):
+ * then no other create of this clone can change the kind's folders, and
+ * the order cache may trust a stamp a create wrote (see `entityOrder`).
+ */
+export function holdsKindLock(store: Store, kind: KindLayout): boolean {
+  return HELD.has(kindDir(store, kind));
 }
 
 /** A held lock. */
