@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withKindLock } from "../store/lock.js";
@@ -32,7 +32,9 @@ test("creates under the kind lock record a racy stamp the next create trusts, wi
   const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
   t.regex(text, /^forge-order 2 r\S+ -\n/);
   t.is(await create(s, 2), 2);
+  const ino = statSync(join(cacheDir(s), "issues.order")).ino;
   t.is(await create(s, 3), 3);
+  t.is(statSync(join(cacheDir(s), "issues.order")).ino, ino, "the newest entity's line is appended in place, not a rewrite of the whole cache");
   t.true(readFileSync(join(cacheDir(s), "issues.order"), "latin1").endsWith(`2026-01-01T00:00:03Z ${idOf(3)} L\n`));
   t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(1), idOf(2), idOf(3)]);
 });
@@ -46,4 +48,12 @@ test("a reader that is not a create never trusts a create's racy stamp: a folder
   const o = await entityOrder(s, ISSUES, ISSUE);
   t.deepEqual(o.entries.map((e) => e.ref.id), [idOf(9), idOf(1)]);
   t.not(readFileSync(join(cacheDir(s), "issues.order"), "latin1"), text, "rebuilt from the listing");
+});
+
+test("a create that ranks before the newest (a clock behind the store) rewrites the cache and still numbers right", async (t) => {
+  const s = store();
+  await create(s, 5);
+  await create(s, 6);
+  t.is(await create(s, 2), 1, "created at :02, before :05 and :06");
+  t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(2), idOf(5), idOf(6)]);
 });

@@ -71,7 +71,8 @@ function viaEngine(e: typeof import("./_engine.js"), text: string, file: string)
  * @throws InvalidFileError for a file too big, without frontmatter, or in another language
  */
 export function parseFrontmatterFast(text: string, file: string): Frontmatter | undefined {
-  if (text.length > MAX_FILE_BYTES || Buffer.byteLength(text) > MAX_FILE_BYTES) {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a long text needs its bytes counted.
+  if (text.length > MAX_FILE_BYTES || (text.length > MAX_FILE_BYTES / 3 && Buffer.byteLength(text) > MAX_FILE_BYTES)) {
     throw new InvalidFileError(file, `larger than ${MAX_FILE_BYTES / 1024} KiB`);
   }
   const m = FENCE_LANG.exec(text);
