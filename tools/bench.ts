@@ -21,6 +21,7 @@ import { stepOverhead } from "./bench_ci.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
 import { loopIterationCase, pairedWall } from "./bench_act.js";
+import { peakMemory, storeCases, storeOf } from "./bench_store.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -37,6 +38,9 @@ const ISSUES = Number(option("issues", "10000"));
 const PRS = Number(option("prs", "2000"));
 const PAGES = Number(option("pages", "500"));
 const ONLY = option("only", "");
+const STORE_ISSUES = Number(option("store-issues", "100000"));
+// The store-under-load cases (issue 11) need a 100k store: generated only when they run.
+const WANT_STORE = !ONLY || ONLY.startsWith("store");
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "bench", NO_COLOR: "1", LANG: "C.UTF-8" };
 
 function measure(c: Case): Result {
@@ -164,10 +168,12 @@ const big = freshStore(`issues-${ISSUES}`, ISSUES);
 const small = freshStore("issues-1", 1);
 const prStore = freshStore(`prs-${PRS}`, 200, PRS);
 const wiki = freshWiki(PAGES);
+const huge = WANT_STORE ? storeOf(BENCH, `issues-${STORE_ISSUES}`, STORE_ISSUES) : undefined;
+const s1k = WANT_STORE ? storeOf(BENCH, "issues-1000", 1000) : undefined;
 process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT)]) {
+for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT), ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : [])]) {
   if (ONLY && !c.name.includes(ONLY)) continue;
   try {
     const r = measure(c);
@@ -196,6 +202,13 @@ if (!ONLY || "paired experiment wall vs the slower side alone".includes(ONLY)) {
   } catch (err) {
     aborted.push({ case: "paired experiment wall", error: (err as Error).message });
     process.stderr.write(`  paired experiment wall: ABORTED: ${(err as Error).message}\n`);
+  }
+}
+if (huge) {
+  try {
+    results.push(peakMemory(ROOT, huge, ENV, Math.max(3, Math.min(RUNS, 7))));
+  } catch (err) {
+    aborted.push({ case: "store: peak RSS", error: (err as Error).message });
   }
 }
 const load = loadavg()[0]!.toFixed(1);

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { rng } from "@forge/kernel/testing";
-import { COMMENT, formatFrontmatter, formatTimestamp, ISSUE, LABELS, MILESTONES, patchSha256, PR, PR_REVIEW, toFrontmatter } from "@forge/core";
+import { COMMENT, formatFrontmatter, formatTimestamp, ISSUE, LABELS, MILESTONES, patchSha256, PR, PR_REVIEW, toFrontmatter, writeStoreVersion } from "@forge/core";
 
 /** Options for `generateStore`. */
 export interface GenOptions {
@@ -98,6 +98,7 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
   const store = join(resolve(dir), ".forge");
   if (existsSync(store)) throw new Error(`${store} already exists`);
   mkdirSync(join(store, "issues"), { recursive: true });
+  writeStoreVersion(store);
   mkdirSync(join(store, "archive", "issues"), { recursive: true });
   writeFileSync(join(store, ".gitignore"), "ci/runs/\nreleases/out/\npilot/\n.cache/\n*.tmp\n");
   writeFileSync(join(store, "labels.md"), formatFrontmatter(toFrontmatter(LABELS, { labels: LABEL_DEFS }), "Label definitions.\n"));

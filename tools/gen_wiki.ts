@@ -10,6 +10,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { writeStoreVersion } from "@forge/core";
 import { mulberry32 } from "./gen_store.js";
 
 /** What was written, for tests and for checking the benchmark's output. */
@@ -31,6 +32,8 @@ export function generateWiki(dir: string, n: number, seed = 1): WikiSummary {
   const word = (): string => WORDS[Math.floor(rnd() * WORDS.length)]!;
   const sentence = (k: number): string => Array.from({ length: k }, word).join(" ");
   const wiki = join(resolve(dir), ".forge", "wiki");
+  mkdirSync(wiki, { recursive: true });
+  writeStoreVersion(join(wiki, ".."));
   const pages: WikiSummary["pages"] = [];
   for (let i = 0; i < n; i++) {
     const depth = 1 + (i % 3);

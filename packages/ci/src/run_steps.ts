@@ -12,6 +12,7 @@ import {
   PR, PRS, saveFile, updateEntity, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
+import { pruneRuns } from "./retention.js";
 import { posture, stepEnv, type Posture } from "./posture.js";
 import { runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
 import { startStep, type RunningStep, type StepResult } from "./step.js";
@@ -142,6 +143,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   Object.assign(data, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
   saveFile(CI_RUN, paths.summary, data, {}, summaryBody(results, verdict));
   await setPrVerdict(store, req, verdict);
+  // Bounded machine state: runs beyond keep_runs lose their logs (never this run's verdict).
+  await pruneRuns(store).catch(() => []);
   // Ranked in the order from just before its folder appeared, as every create is.
   return runToJson(data, before.rankOf(createdAt, id) + 1, req.pr ? await prNumber(store, req.pr.id) : null);
 }

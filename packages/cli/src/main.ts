@@ -5,7 +5,7 @@
  * prints usage to stdout on errors and accepts unknown flags.
  */
 import type { CommandDef, CommandMeta } from "citty";
-import { checkRepoFlag, isForgeError, UsageError } from "@forge/core";
+import { checkRepoFlag, isForgeError, setNoteSink, UsageError } from "@forge/core";
 import type { ConsolaInstance } from "consola/basic";
 import { bindPositionals, flagsOf, parseArgv, type Parsed } from "./args.js";
 import { type Io, processIo } from "./io.js";
@@ -105,6 +105,7 @@ async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out:
   bindPositionals(args, flags);
   if ("repo" in shared && typeof args.repo === "string") await checkRepoFlag(args.repo, io.cwd);
   const ctx: Ctx = { io, out, log: createLogger(io, prog), prog };
+  setNoteSink((note) => io.stderr.write(`${prog}: note: ${note}\n`));
   const code = await leaf.run?.({ rawArgs: argv, args, cmd: leaf, data: ctx });
   await out.flush();
   return typeof code === "number" ? code : 0;

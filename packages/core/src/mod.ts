@@ -14,12 +14,15 @@ export {
 export { CI_RUNS, ciStepsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
+export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStoreVersion } from "./store/version.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
+export { lockFile, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync, type HeldLock, type LockOptions } from "./store/lock.js";
+export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
 export { lexists, readStoreBytes, readStoreFile } from "./store/read_file.js";
-export { formatFrontmatter, MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "./frontmatter/parse.js";
+export { formatFrontmatter, loadEngine, MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, parseFrontmatterSync, type Frontmatter } from "./frontmatter/parse.js";
 export { formatCanonical, parseCanonical, type FmData } from "./frontmatter/canonical.js";
 export {
   CI_RUN, COMMENT, IMPORT_RECORD, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, SCHEMAS, TASK, toFrontmatter, validate,
@@ -32,7 +35,7 @@ export {
   checkReleaseTag, compareReleases, isAssetName, isReleaseTag, latestRelease, listReleaseTags, loadRelease, RELEASE_FIELDS, RELEASE_LIST_FIELDS,
   releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
 } from "./entities/release.js";
-export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
+export { loadEntity, loadEntityFast, loadFile, rewriteFile, saveFile, type FileChange, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { atomicWrite, ForgeError } from "@forge/core";
+import { atomicWrite, ForgeError, writeStoreVersion } from "@forge/core";
 
 /** Machine state and caches: never committed (DESIGN §3 data classes). */
-export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp"];
+export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp", "*.lock"];
 
 /**
  * Make `.forge/` in `dir` with its `.gitignore`; safe to run again (adds
@@ -21,5 +21,7 @@ export function initStore(dir: string): { path: string; existed: boolean } {
   const lines = have.split("\n");
   const missing = IGNORED.filter((l) => !lines.includes(l));
   if (missing.length) atomicWrite(gi, (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n");
+  // A new store gets the version marker; an existing one without it is upgraded by `forge migrate`, not here.
+  if (!existed) writeStoreVersion(path);
   return { path, existed };
 }

@@ -7,7 +7,9 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError } from "@forge/core";
 import { type Io, processIo, reportError } from "@forge/cli";
+import { FSCK_HELP, parseFsckOptions, runFsck } from "./fsck.js";
 import { initStore } from "./init.js";
+import { MIGRATE_HELP, runMigrate } from "./migrate.js";
 import { SKILL } from "./skill.js";
 
 /** The nouns that ship today (others on PATH as forge-<noun> still run). */
@@ -40,6 +42,8 @@ export async function forgeMain(argv: string[], io: Io = processIo(), self: stri
     if (first === "--skill") return write(io, SKILL);
     if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
     if (first === "init") return init(io, argv.slice(1));
+    if (first === "fsck") return await fsck(io, argv.slice(1));
+    if (first === "migrate") return argv.slice(1).some((a) => a === "-h" || a === "--help") ? write(io, MIGRATE_HELP) : runMigrate(io, argv.slice(1));
     if (!/^[a-z][a-z0-9-]{0,30}$/.test(first)) throw new UsageError(`unknown noun '${first.slice(0, 40)}'`);
     return await dispatch(first, argv.slice(1), self);
   } catch (err) {
@@ -59,6 +63,11 @@ function init(io: Io, rest: string[]): number {
   if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]!.slice(0, 40)}'`);
   const { path, existed } = initStore(rest[0] ?? io.cwd);
   return write(io, `${existed ? "Reinitialized existing" : "Initialized empty"} forge store in ${path}/\n`);
+}
+
+async function fsck(io: Io, rest: string[]): Promise<number> {
+  if (rest.includes("-h") || rest.includes("--help")) return write(io, FSCK_HELP);
+  return runFsck(io, parseFsckOptions(rest));
 }
 
 /** Run `forge-<noun>`: the sibling of this executable first, then PATH. */

@@ -6,7 +6,7 @@ export const SKILL = `forge: gh's issues/PRs/CI as files in .forge/ of this git 
 tree: .forge/issues/<id>/issue.md (+comments/<id>.md)  prs/<id>/  tasks/<id>/
   labels.md milestones.md ci/ wiki/ releases/ merges/ archive/<kind>/<id>/
 files: markdown + YAML frontmatter; edit by hand or via the CLI; git syncs.
-ids: uuid v4, never change. numbers: rank by (createdAt,id), derived.
+ids: uuid v4, never change. numbers: rank by (createdAt,id); a merge may renumber
 refs: 12 | #12 | full id | id prefix (4+ hex) | - (JSON lines on stdin)
 run: forge <noun> <verb> = forge-<noun> <verb>; forge-<noun> -h for verbs
 gh-literal: same verbs, flags, --json fields (state OPEN, labels[].name)

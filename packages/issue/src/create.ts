@@ -1,5 +1,5 @@
 
-import { checkDefined, createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, recordCreated, type IssueJson } from "@forge/core";
+import { checkDefined, createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, recordCreated, withKindLock, type IssueJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
 
@@ -34,15 +34,18 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
   // The order as of just before the new folder appears, plus the new issue:
   // the same snapshot a listing right after would give (unless another
   // process creates in between, which a listing could not rule out either).
-  const before = await issues.ranked();
-  const now = formatTimestamp();
-  const id = createIssue(issues.store, {
-    title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-    milestone: opts.milestone, now, id: laterId(before, now),
+  // Under the kind's lock, so no other create of this clone slips in between.
+  return withKindLock(issues.store, ISSUES, async () => {
+    const before = await issues.ranked();
+    const now = formatTimestamp();
+    const id = createIssue(issues.store, {
+      title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
+      milestone: opts.milestone, now, id: laterId(before, now),
+    });
+    recordCreated(issues.store, ISSUES, before, { createdAt: now, ref: { id, archived: false } });
+    const issue = await loadEntity(issues.store, ISSUES, ISSUE, { id, archived: false });
+    return issues.json(issue, before.rankOf(now, id) + 1, false);
   });
-  recordCreated(issues.store, ISSUES, before, { createdAt: now, ref: { id, archived: false } });
-  const issue = await loadEntity(issues.store, ISSUES, ISSUE, { id, archived: false });
-  return issues.json(issue, before.rankOf(now, id) + 1, false);
 }
 
 export default defineCommand({

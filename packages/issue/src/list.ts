@@ -42,6 +42,18 @@ export function parseListOptions(args: Parsed): ListIssueOptions {
  * reports each unreadable file it meets on stderr (exit 1) without stopping.
  */
 export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean): Promise<{ records: IssueJson[]; failed: number }> {
+  const tally = { failed: 0 };
+  const records: IssueJson[] = [];
+  for await (const r of streamIssues(ctx, opts, withComments, tally)) records.push(r);
+  return { records, failed: tally.failed };
+}
+
+/**
+ * `listIssues` as a stream: each matching issue is yielded as soon as it is
+ * read (so `list | head -1` prints at once and memory stays flat); the
+ * unreadable ones are counted in `tally.failed`.
+ */
+export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean, tally: { failed: number }): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const store = issues.store;
   let me: string | undefined;
@@ -49,9 +61,8 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   const assignee = await who(opts.assignee);
   const author = await who(opts.author);
   const order = await issues.ranked();
-  let failed = 0;
   for (const u of order.errors) {
-    failed++;
+    tally.failed++;
     ctx.log.error(u.error);
   }
   const q: SearchQuery | undefined = opts.search !== undefined ? parseSearch(opts.search) : undefined;
@@ -72,26 +83,35 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   // (unless `sort:` asks for another order: then every match is read first).
   const defs = await issues.defs();
   const cap = q?.sort ? Infinity : opts.limit;
-  let records: IssueJson[] = [];
-  for (let i = order.length - 1; i >= 0 && records.length < cap; i--) {
+  const sorted: IssueJson[] = [];
+  let n = 0;
+  for (let i = order.length - 1; i >= 0 && n < cap; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
     let e: LoadedEntity;
     try {
       e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
     } catch (err) {
-      failed++;
+      tally.failed++;
       ctx.log.error(err);
       continue;
     }
     for (const w of e.warnings) ctx.log.warn(w);
-    if (await match(e)) records.push(withComments || q?.sort?.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+    if (!(await match(e))) continue;
+    n++;
+    if (q?.sort) sorted.push(withComments || q.sort.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+    else yield withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs);
   }
   if (q?.sort) {
-    records = sortBySearch(q, records, (r, f) => (f === "comments" ? r.comments?.length ?? 0 : f === "updated" ? r.updatedAt : r.createdAt)).slice(0, opts.limit);
-    if (!withComments) records = records.map(({ comments: _, ...r }) => r as IssueJson);
+    const top = sortBySearch(q, sorted, (r, f) => (f === "comments" ? r.comments?.length ?? 0 : f === "updated" ? r.updatedAt : r.createdAt)).slice(0, opts.limit);
+    for (const r of top) {
+      if (withComments) yield r;
+      else {
+        const { comments: _, ...rest } = r;
+        yield rest as IssueJson;
+      }
+    }
   }
-  return { records, failed };
 }
 
 export default defineCommand({
@@ -109,10 +129,11 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const opts = parseListOptions(args);
-    const { records, failed } = await listIssues(ctx, opts, wantsComments(req, false));
+    const tally = { failed: 0 };
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
-    await emit(ctx.io, ctx.out, records, issueRender(args, shaped, false));
-    return failed ? 1 : 0;
+    // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
+    await emit(ctx.io, ctx.out, streamIssues(ctx, opts, wantsComments(req, false), tally), issueRender(args, shaped, false));
+    return tally.failed ? 1 : 0;
   },
 });

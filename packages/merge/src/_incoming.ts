@@ -133,7 +133,7 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
       }
       if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidFileError(name(rel), "not a JSON object");
       entities.push({ kind: "evidence", id: m[1]!, rel, bytes, warnings: [] });
-    } else if (rel !== ".gitignore") {
+    } else if (rel !== ".gitignore" && rel !== "version") {
       skipped.push({ rel, reason: /^(ci|releases\/build|loops)\//.test(rel) || rel === "ci" ? "code and settings are not imported" : "not a kind forge imports" });
     }
   }

@@ -2,7 +2,7 @@ import test from "ava";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { storeAt } from "@forge/core";
+import { storeAt, writeStoreVersion } from "@forge/core";
 import type { Foreign } from "./_foreign.js";
 import { readIncoming } from "./_incoming.js";
 import { applyPlan, planImport } from "./_plan.js";
@@ -31,6 +31,7 @@ function localStore(files: Record<string, string> = {}): { root: string; store: 
   const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-importunit-")));
   made.push(root);
   mkdirSync(join(root, ".forge"));
+  writeStoreVersion(join(root, ".forge"));
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(join(root, ".forge", rel, ".."), { recursive: true });
     writeFileSync(join(root, ".forge", rel), text);

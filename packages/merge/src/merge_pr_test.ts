@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPr, storeAt } from "@forge/core";
+import { createPr, storeAt, writeStoreVersion } from "@forge/core";
 import type { CiOutcome, RunCi } from "./_ci.js";
 import { mergePr } from "./merge_pr.js";
 
@@ -24,6 +24,7 @@ function setup(): { dir: string; git: (...a: string[]) => string; prId: string }
   git("config", "user.name", "alice");
   git("config", "user.email", "alice@example.com");
   mkdirSync(join(dir, ".forge"));
+  writeStoreVersion(join(dir, ".forge"));
   writeFileSync(join(dir, "a.txt"), "1\n2\n3\n");
   git("add", "a.txt");
   git("commit", "-qm", "init");

@@ -1,5 +1,5 @@
 import {
-  checkDefined, checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
+  checkDefined, withKindLock, checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
   ForgeError, loadEntity, readStoreFile, UsageError, type PrJson, type Store,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
@@ -127,14 +127,17 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
   }
   const patch = await makePatch(cwd, base, head);
   const author = await currentAuthor(ctx.io.env, cwd);
-  const now = formatTimestamp();
-  const before = await entityOrder(prs.store, PRS, PR);
-  const id = createPr(prs.store, {
-    title: opts.title, body: opts.body, author, baseRefName: base, headRefName: head, baseSha: patch.baseSha, headSha: patch.headSha,
-    patch: patch.bytes, isDraft: opts.draft, closes, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-    milestone: opts.milestone, reviewers: expandMe(opts.reviewers ?? [], author), now, id: laterId(before, now),
+  const id = await withKindLock(prs.store, PRS, async () => {
+    const before = await entityOrder(prs.store, PRS, PR);
+    const now = formatTimestamp();
+    const id = createPr(prs.store, {
+      title: opts.title, body: opts.body, author, baseRefName: base, headRefName: head, baseSha: patch.baseSha, headSha: patch.headSha,
+      patch: patch.bytes, isDraft: opts.draft, closes, labels: opts.labels, assignees: expandMe(opts.assignees, author),
+      milestone: opts.milestone, reviewers: expandMe(opts.reviewers ?? [], author), now, id: laterId(before, now),
+    });
+    recordCreated(prs.store, PRS, before, { createdAt: now, ref: { id, archived: false } });
+    return id;
   });
-  recordCreated(prs.store, PRS, before, { createdAt: now, ref: { id, archived: false } });
   const { pr, number } = await prs.get(id);
   return prs.json(pr, number, want);
 }

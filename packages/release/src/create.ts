@@ -1,6 +1,7 @@
 
 import { readdirSync, realpathSync } from "node:fs";
 import { relative } from "node:path";
+import { pruneReleaseOut } from "./_retention.js";
 import {
   atomicWrite, checkReleaseTag, checkTitle, ConflictError, currentAuthor, displayPath, ForgeError, formatFrontmatter, formatTimestamp, git, gitTopLevel,
   loadRelease, MAX_FILE_BYTES, mkdirInside, openStore, RELEASE, RELEASE_FIELDS, releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot,
@@ -135,6 +136,7 @@ export async function createRelease(ctx: Ctx, input: CreateReleaseOptions): Prom
   const text = formatFrontmatter(toFrontmatter(RELEASE, checked), storedBody(opts.notes));
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new ForgeError(`release file would be larger than 256 KiB (${assets.length} assets); no release written`, "E_TOO_BIG", 1);
   await writeRelease(store, opts.tag, sha, tagged === undefined, file, text, top, env);
+  pruneReleaseOut(store);
   return releaseToJson(await loadRelease(store, opts.tag));
 }
 

@@ -1,4 +1,4 @@
-import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, recordCreated, TASK, TASKS, type TaskJson } from "@forge/core";
+import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, recordCreated, TASK, TASKS, withKindLock, type TaskJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
 
@@ -31,11 +31,13 @@ export async function createTasks(ctx: Ctx, opts: CreateTaskOptions): Promise<Ta
   const issue = opts.issue === undefined ? undefined : await tasks.issueId(opts.issue);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   // Ranked against the order from just before the new folder appears (as forge-issue create does).
-  const before = await tasks.ranked();
-  const now = formatTimestamp();
-  const id = createTask(tasks.store, { title: opts.title, body: opts.body, author, assignees: expandMe(opts.assignees, author), issue, now, id: laterId(before, now) });
-  recordCreated(tasks.store, TASKS, before, { createdAt: now, ref: { id, archived: false } });
-  return tasks.json(await loadEntity(tasks.store, TASKS, TASK, { id, archived: false }), before.rankOf(now, id) + 1);
+  return withKindLock(tasks.store, TASKS, async () => {
+    const before = await tasks.ranked();
+    const now = formatTimestamp();
+    const id = createTask(tasks.store, { title: opts.title, body: opts.body, author, assignees: expandMe(opts.assignees, author), issue, now, id: laterId(before, now) });
+    recordCreated(tasks.store, TASKS, before, { createdAt: now, ref: { id, archived: false } });
+    return tasks.json(await loadEntity(tasks.store, TASKS, TASK, { id, archived: false }), before.rankOf(now, id) + 1);
+  });
 }
 
 export default defineCommand({

@@ -25,12 +25,14 @@ export interface CiSettings {
   timeout?: number;
   /** The default base branch of pull requests (`forge-pr create`); absent: `main`. */
   base?: string;
+  /** How many CI runs (and release outputs) keep their bulky files; absent: 200. */
+  keepRuns?: number;
   /** The upper-case variables, passed to every step on top of the caller's environment. */
   env: Record<string, string>;
 }
 
 /** The lower-case settings `ci.env` knows. */
-export const CI_SETTINGS: readonly string[] = ["runner", "image", "timeout", "base"];
+export const CI_SETTINGS: readonly string[] = ["runner", "image", "timeout", "base", "keep_runs"];
 
 const ENV_KEY = /^[A-Z_][A-Z0-9_]*$/;
 const PAIR = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
@@ -103,6 +105,7 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
     else if (e.key === "image") out.image = e.value;
     else if (e.key === "timeout") out.timeout = Number(e.value);
     else if (e.key === "base") out.base = e.value;
+    else if (e.key === "keep_runs") out.keepRuns = Number(e.value);
     else out.env[e.key] = e.value;
   }
   return out;
@@ -114,6 +117,7 @@ function checkSetting(key: string, value: string): string | undefined {
   if (key === "runner" && value !== "local" && value !== "docker") return "expected local or docker";
   if (key === "image" && (value.trim() === "" || value !== value.trim())) return "expected an image name without spaces around it";
   if (key === "timeout" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number of seconds ≥ 1";
+  if (key === "keep_runs" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number ≥ 1";
   // A branch name: git's own check (check-ref-format --branch) runs where it is used.
   if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value))) return "expected a branch name";
   return undefined;

@@ -43,8 +43,8 @@ const invalid = test.macro({
 test("a line without =", invalid, "runner=local\nexport FOO\n", `${FILE}: line 2: expected KEY=value, a '#' comment or a blank line`);
 test("spaces around =", invalid, "FOO = bar\n", `${FILE}: line 1: expected KEY=value, a '#' comment or a blank line`);
 test("an indented pair", invalid, "  FOO=bar\n", `${FILE}: line 1: expected KEY=value, a '#' comment or a blank line`);
-test("an unknown lower-case setting", invalid, "runer=docker\n", `${FILE}: line 1: unknown setting 'runer' (settings: runner, image, timeout, base; variables: UPPER_CASE)`);
-test("a mixed-case key", invalid, "Foo=1\n", `${FILE}: line 1: unknown setting 'Foo' (settings: runner, image, timeout, base; variables: UPPER_CASE)`);
+test("an unknown lower-case setting", invalid, "runer=docker\n", `${FILE}: line 1: unknown setting 'runer' (settings: runner, image, timeout, base, keep_runs; variables: UPPER_CASE)`);
+test("a mixed-case key", invalid, "Foo=1\n", `${FILE}: line 1: unknown setting 'Foo' (settings: runner, image, timeout, base, keep_runs; variables: UPPER_CASE)`);
 test("a duplicate key", invalid, "A=1\n\nA=2\n", `${FILE}: line 3: duplicate key 'A'`);
 test("a runner that is neither local nor docker", invalid, "runner=ssh\n", `${FILE}: line 1: 'runner': expected local or docker`);
 test("an empty image", invalid, "runner=docker\nimage=\n", `${FILE}: line 2: 'image': expected an image name without spaces around it`);

@@ -1,7 +1,10 @@
 import { ConflictError, NotFoundError } from "../errors.js";
 import { displayPath, labelsFile, milestonesFile, type Store } from "../store/store.js";
-import { loadFile, saveFile } from "./load.js";
+import { withLock } from "../store/lock.js";
+import { readStoreFile } from "../store/read_file.js";
+import { loadFile } from "./load.js";
 import { LABELS, MILESTONES, validate } from "./schema.js";
+import { writeChecked } from "./write.js";
 
 /** A label definition from `labels.md` (gh `label list --json` shape). */
 export interface LabelDef {
@@ -60,6 +63,8 @@ export interface DefList {
   readonly body: string;
   /** Unknown-field warnings, for stderr. */
   readonly warnings: string[];
+  /** The file's text as read (undefined when absent): a save refuses if it changed since. */
+  readonly text?: string | undefined;
 }
 
 /**
@@ -72,9 +77,9 @@ export async function loadDefList(store: Store, key: "labels" | "milestones"): P
   const path = key === "labels" ? labelsFile(store) : milestonesFile(store);
   try {
     const f = await loadFile(store, key === "labels" ? LABELS : MILESTONES, path);
-    return { path, items: f.data[key] as Array<Record<string, unknown>>, extra: f.extra, body: f.body, warnings: f.warnings };
+    return { path, items: f.data[key] as Array<Record<string, unknown>>, extra: f.extra, body: f.body, warnings: f.warnings, text: f.text };
   } catch (err) {
-    if (err instanceof NotFoundError) return { path, items: [], extra: {}, body: "", warnings: [] };
+    if (err instanceof NotFoundError) return { path, items: [], extra: {}, body: "", warnings: [], text: undefined };
     throw err;
   }
 }
@@ -87,8 +92,19 @@ export async function loadDefList(store: Store, key: "labels" | "milestones"): P
 export function saveDefList(store: Store, key: "labels" | "milestones", list: DefList, items: Array<Record<string, unknown>>): void {
   const schema = key === "labels" ? LABELS : MILESTONES;
   // Checked as a reader would check it, so a write never leaves a file every command then refuses.
-  const v = validate(schema, { [key]: items }, displayPath(store, list.path));
-  saveFile(schema, list.path, v.data, list.extra, list.body);
+  const file = displayPath(store, list.path);
+  const v = validate(schema, { [key]: items }, file);
+  // Under the file's lock, and only if nobody wrote it since it was read (no lost update).
+  withLock(list.path, () => {
+    let now: string | undefined;
+    try {
+      now = readStoreFile(store, list.path);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+    if (list.text !== undefined && now !== list.text) throw new ConflictError(`${file} changed while this command ran; run it again`);
+    writeChecked(schema, list.path, file, { data: v.data, extra: list.extra, body: list.body, source: now });
+  }, { file });
 }
 
 /**

@@ -5,16 +5,16 @@
  * (`issue.ts`, `pr.ts`, `task.ts`) build on these and add their JSON models.
  */
 import { mkdirSync, readdirSync, renameSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { ConflictError } from "../errors.js";
-import { formatFrontmatter } from "../frontmatter/parse.js";
-import { atomicWrite } from "../store/atomic_write.js";
 import { createDirAtomic } from "../store/create_dir.js";
 import type { EntityRef } from "../store/entities_dir.js";
+import { lockFile } from "../store/lock.js";
 import { archiveDir, displayPath, entityDir, entityFile, type KindLayout, type Store } from "../store/store.js";
 import { isUuid } from "../time.js";
-import { loadFile, type LoadedEntity, type LoadedFile, saveFile } from "./load.js";
-import { toFrontmatter, type EntitySchema } from "./schema.js";
+import { loadFile, rewriteFile, type LoadedEntity, type LoadedFile } from "./load.js";
+import type { EntitySchema } from "./schema.js";
+import { checkedText, writeChecked } from "./write.js";
 
 /** Pull requests: `.forge/prs/<id>/pr.md`. */
 export const PRS: KindLayout = { plural: "prs", file: "pr.md", noun: "pull request" };
@@ -30,8 +30,10 @@ export const TASKS: KindLayout = { plural: "tasks", file: "task.md", noun: "task
  */
 export function createEntity(store: Store, kind: KindLayout, schema: EntitySchema, data: Record<string, unknown>, body: string, extraFiles: Record<string, string | Uint8Array> = {}): void {
   const id = data.id as string;
-  const text = formatFrontmatter(toFrontmatter(schema, data), body);
-  createDirAtomic(entityDir(store, kind, id), { ...extraFiles, [kind.file]: text });
+  const dir = entityDir(store, kind, id);
+  // Checked as the reader will read it, before a byte is written.
+  const text = checkedText(schema, displayPath(store, dir + sep + kind.file), { data, extra: {}, body });
+  createDirAtomic(dir, { ...extraFiles, [kind.file]: text });
 }
 
 /**
@@ -41,11 +43,8 @@ export function createEntity(store: Store, kind: KindLayout, schema: EntitySchem
  * @returns the entity with the new fields and body
  */
 export function updateEntity(schema: EntitySchema, e: LoadedEntity, change: (d: Record<string, unknown>) => { body?: string } | void): LoadedEntity {
-  const data = structuredClone(e.data);
-  const r = change(data);
-  const body = r && r.body !== undefined ? r.body : e.body;
-  saveFile(schema, e.path, data, e.extra, body);
-  return { ...e, data, body };
+  // Under the file's lock, on the fields as they are now (`rewriteFile`): a parallel edit of another field is kept.
+  return rewriteFile(schema, e, change);
 }
 
 /**
@@ -55,7 +54,7 @@ export function updateEntity(schema: EntitySchema, e: LoadedEntity, change: (d: 
  */
 export function appendRecord(store: Store, kind: KindLayout, ref: EntityRef, sub: string, schema: EntitySchema, data: Record<string, unknown>, body: string): void {
   const path = join(entityDir(store, kind, ref.id, ref.archived), sub, `${data.id as string}.md`);
-  atomicWrite(path, formatFrontmatter(toFrontmatter(schema, data), body), { exclusive: true });
+  writeChecked(schema, path, displayPath(store, path), { data, extra: {}, body }, { exclusive: true });
 }
 
 /**
@@ -96,7 +95,15 @@ export async function loadRecords(store: Store, kind: KindLayout, ref: EntityRef
 export function archiveEntity(store: Store, kind: KindLayout, e: LoadedEntity): LoadedEntity {
   if (e.ref.archived) throw new ConflictError(`${displayPath(store, entityDir(store, kind, e.ref.id, true))} is already archived`);
   mkdirSync(archiveDir(store, kind), { recursive: true });
-  renameSync(entityDir(store, kind, e.ref.id), entityDir(store, kind, e.ref.id, true));
+  // Under the owning file's lock, so no rewrite is half-way when the folder moves (its lock moves along and is released there).
   const path = entityFile(store, kind, e.ref.id, true);
+  const lock = lockFile(e.path, { file: e.file });
+  try {
+    renameSync(entityDir(store, kind, e.ref.id), entityDir(store, kind, e.ref.id, true));
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  lock.release(path);
   return { ...e, ref: { id: e.ref.id, archived: true }, path, file: displayPath(store, path) };
 }

@@ -1,5 +1,5 @@
 import test from "ava";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { entityFile, storeAt } from "../store/store.js";
@@ -27,8 +27,9 @@ test("updateEntity() rewrites only the changed fields and keeps unknown ones", a
   const s = store();
   createEntity(s, TASKS, TASK, { ...task }, "");
   const f = entityFile(s, TASKS, ID);
+  writeFileSync(f, readFileSync(f, "utf8").replace(/---\n$/, "mine: x\n---\n"));
   const e = await loadEntity(s, TASKS, TASK, { id: ID, archived: false });
-  const u = updateEntity(TASK, { ...e, extra: { mine: "x" } }, (d) => {
+  const u = updateEntity(TASK, e, (d) => {
     d.status = "doing";
   });
   t.is(u.data.status, "doing");

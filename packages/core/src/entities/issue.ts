@@ -5,14 +5,13 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { formatFrontmatter } from "../frontmatter/parse.js";
-import { atomicWrite } from "../store/atomic_write.js";
 import { createDirAtomic } from "../store/create_dir.js";
-import { commentsDir, entityDir, ISSUES, type Store } from "../store/store.js";
+import { commentsDir, displayPath, entityDir, ISSUES, type Store } from "../store/store.js";
 import type { LabelDef, MilestoneDef } from "./defs.js";
 import { archiveEntity, loadRecords } from "./folder_entity.js";
-import { type LoadedEntity, saveFile } from "./load.js";
-import { COMMENT, ISSUE, toFrontmatter } from "./schema.js";
+import { type LoadedEntity, rewriteFile } from "./load.js";
+import { COMMENT, ISSUE } from "./schema.js";
+import { checkedText, writeChecked } from "./write.js";
 
 /** A comment in gh's JSON shape. */
 export interface CommentJson {
@@ -152,8 +151,10 @@ export function createIssue(store: Store, input: NewIssue): string {
     title: input.title, id, state: "open", author: input.author, milestone: input.milestone,
     createdAt: input.now, labels: uniq(input.labels), assignees: uniq(input.assignees),
   };
-  const text = formatFrontmatter(toFrontmatter(ISSUE, data), storedBody(input.body));
-  createDirAtomic(entityDir(store, ISSUES, id), { [ISSUES.file]: text });
+  const dir = entityDir(store, ISSUES, id);
+  // Checked as the reader will read it, before a byte is written (an oversized body leaves nothing).
+  const text = checkedText(ISSUE, displayPath(store, join(dir, ISSUES.file)), { data, extra: {}, body: storedBody(input.body) });
+  createDirAtomic(dir, { [ISSUES.file]: text });
   return id;
 }
 
@@ -172,12 +173,12 @@ export type IssueChange = (data: Record<string, unknown>) => { body?: string } |
  * @returns the issue as reloaded from the new bytes
  */
 export function updateIssue(e: LoadedEntity, change: IssueChange): LoadedEntity {
-  const data = structuredClone(e.data);
-  const r = change(data);
-  const body = r && r.body !== undefined ? storedBody(r.body) : e.body;
-  if (typeof data.title === "string") checkTitle(data.title);
-  saveFile(ISSUE, e.path, data, e.extra, body);
-  return { ...e, data, body };
+  // Under the file's lock, on the fields as they are now: a parallel edit of another field is kept.
+  return rewriteFile(ISSUE, e, (data) => {
+    const r = change(data);
+    if (typeof data.title === "string") checkTitle(data.title);
+    return r && r.body !== undefined ? { body: storedBody(r.body) } : undefined;
+  });
 }
 
 /**
@@ -188,8 +189,7 @@ export function addComment(store: Store, e: LoadedEntity, input: { body: string;
   if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
   const id = input.id ?? randomUUID();
   const path = join(commentsDir(store, ISSUES, e.ref.id, e.ref.archived), `${id}.md`);
-  const text = formatFrontmatter(toFrontmatter(COMMENT, { id, author: input.author, createdAt: input.now }), storedBody(input.body));
-  atomicWrite(path, text, { exclusive: true });
+  writeChecked(COMMENT, path, displayPath(store, path), { data: { id, author: input.author, createdAt: input.now }, extra: {}, body: storedBody(input.body) }, { exclusive: true });
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
 }
 

@@ -1,10 +1,12 @@
-import { InvalidFileError } from "../errors.js";
-import { formatFrontmatter, parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../frontmatter/parse.js";
-import { atomicWrite } from "../store/atomic_write.js";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { ConflictError, InvalidFileError, NotFoundError } from "../errors.js";
+import { MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, parseFrontmatterSync, type Frontmatter } from "../frontmatter/parse.js";
 import type { EntityRef } from "../store/entities_dir.js";
+import { withLock } from "../store/lock.js";
 import { readStoreFile } from "../store/read_file.js";
 import { displayPath, entityFile, type KindLayout, type Store } from "../store/store.js";
-import { toFrontmatter, validate, type EntitySchema } from "./schema.js";
+import { validate, type EntitySchema } from "./schema.js";
+import { displayOf, writeChecked } from "./write.js";
 
 /** A store file, read and validated. */
 export interface LoadedFile {
@@ -19,6 +21,8 @@ export interface LoadedFile {
   readonly body: string;
   /** One line per unknown field. */
   readonly warnings: string[];
+  /** The file's text, as read (set by `loadFile`). */
+  readonly text?: string;
 }
 
 /** An entity's owning file, read and validated. */
@@ -32,8 +36,8 @@ export interface LoadedEntity extends LoadedFile {
  */
 export async function loadFile(store: Store, schema: EntitySchema, path: string): Promise<LoadedFile> {
   const file = displayPath(store, path);
-  const fm = await parseFrontmatter(readStoreFile(store, path), file);
-  return checked(schema, path, file, fm);
+  const text = readStoreFile(store, path);
+  return { ...checked(schema, path, file, await parseFrontmatter(text, file)), text };
 }
 
 /**
@@ -76,9 +80,70 @@ function withRef(f: LoadedFile, ref: EntityRef): LoadedEntity {
 }
 
 /**
- * Write a store file back: known fields in schema order, unknown fields
- * after them, atomically.
+ * Write a store file whole: known fields in schema order, unknown fields
+ * after them, checked as a reader would read it (`writeChecked`), atomically.
+ * @throws InvalidFileError naming the file and field; nothing written
  */
 export function saveFile(schema: EntitySchema, path: string, data: Record<string, unknown>, extra: Record<string, unknown>, body: string): void {
-  atomicWrite(path, formatFrontmatter(toFrontmatter(schema, data, extra), body));
+  writeChecked(schema, path, displayOf(path), { data, extra, body });
+}
+
+/** A change to a file's known fields (mutated in place); may return a new stored body. */
+export type FileChange = (data: Record<string, unknown>) => { body?: string } | void;
+
+/**
+ * A read-modify-write of one store file, as git does it: take `<file>.lock`,
+ * re-read the file under it (what `f` holds may be stale: another process
+ * may have written since), apply `change` to those fields, write the checked
+ * result atomically, release. Edits of different fields by parallel
+ * processes all land.
+ * @param f the file as loaded before (its path, and its id, which must not have changed)
+ * @param change applied to a copy of the fresh fields
+ * @returns the file as written
+ * @throws ConflictError when the lock stays held; InvalidFileError when the result would be unreadable (nothing written)
+ */
+export function rewriteFile<F extends LoadedFile>(schema: EntitySchema, f: F, change: FileChange): F {
+  return withLock(f.path, () => {
+    const text = rereadText(f.path, f.file);
+    const fm = parseFrontmatterSync(text, f.file);
+    if (!fm) throw new ConflictError(`${f.file} was rewritten meanwhile in a form this command cannot re-read; run it again`);
+    const v = validate(schema, fm.data, f.file);
+    if (v.data.id !== f.data.id) throw new ConflictError(`${f.file} now holds another id; run it again`);
+    const data = structuredClone(v.data);
+    const r = change(data);
+    const body = r && r.body !== undefined ? r.body : fm.body;
+    writeChecked(schema, f.path, f.file, { data, extra: v.extra, body, source: text });
+    return { ...f, data, extra: v.extra, body, warnings: v.warnings };
+  }, { file: f.file });
+}
+
+/**
+ * A file already read once through `readStoreFile` (so its path passed the
+ * SEC-02 checks), read again under its lock: refused if it became a symlink
+ * or grew past the cap.
+ */
+function rereadText(path: string, file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${file}: no such file (moved or archived meanwhile)`);
+    throw new InvalidFileError(file, code === "ELOOP" ? "is a symlink (rewrite refused)" : `cannot read (${code})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new InvalidFileError(file, "not a regular file");
+    if (st.size > MAX_FILE_BYTES) throw new InvalidFileError(file, `larger than ${MAX_FILE_BYTES / 1024} KiB`);
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.toString("utf8", 0, off);
+  } finally {
+    closeSync(fd);
+  }
 }

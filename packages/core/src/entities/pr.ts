@@ -258,8 +258,9 @@ export function createPr(store: Store, input: NewPr): string {
  */
 export function replacePatch(store: Store, e: LoadedEntity, patch: { bytes: Uint8Array; baseSha: string; headSha: string }): LoadedEntity {
   if (patch.bytes.length === 0) throw new UsageError("the patch is empty");
-  atomicWrite(patchFile(store, PRS, e.ref.id, e.ref.archived), patch.bytes);
   return updateEntity(PR, e, (d) => {
+    // Under pr.md's lock: a parallel update cannot pair its patch with this digest.
+    atomicWrite(patchFile(store, PRS, e.ref.id, e.ref.archived), patch.bytes);
     d.baseSha = patch.baseSha;
     d.headSha = patch.headSha;
     d.previousPatchSha256 = [...(d.previousPatchSha256 as string[]), d.patchSha256 as string];

@@ -70,6 +70,8 @@ export function validate(schema: EntitySchema, raw: Record<string, unknown>, fil
   const known = namesOf(schema);
   for (const k of Object.keys(raw)) {
     if (known.has(k)) continue;
+    // As an assignment it would set the prototype, and the field would vanish on the next write.
+    if (k === "__proto__") throw new InvalidFileError(file, "a reserved name (not allowed as a field)", k);
     extra[k] = raw[k];
     warnings.push(`${file}: unknown field '${k.slice(0, 40)}' (kept)`);
   }
@@ -132,7 +134,10 @@ function checkValue(f: FieldSpec, v: unknown, file: string, at: string): unknown
           }
           out[sub.name] = checkValue(sub, x, file, `${at}[${i}].${sub.name}`);
         }
-        for (const k of Object.keys(m)) if (!(k in out) && !ty.fields.some((s) => s.name === k)) out[k] = m[k];
+        for (const k of Object.keys(m)) {
+          if (k === "__proto__") throw new InvalidFileError(file, "a reserved name (not allowed as a field)", `${at}[${i}].${k}`);
+          if (!(k in out) && !ty.fields.some((s) => s.name === k)) out[k] = m[k];
+        }
         return out;
       });
     }

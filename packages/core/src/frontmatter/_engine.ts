@@ -5,7 +5,7 @@
  * canonical line parser does not read.
  */
 import matter from "gray-matter";
-import { Parser, parseDocument } from "yaml";
+import { isPair, isScalar, Parser, parseDocument, visit } from "yaml";
 
 /** Nesting deeper than this is refused before the full parse. */
 export const MAX_DEPTH = 32;
@@ -16,9 +16,14 @@ function refuse(): never {
 
 function parseYaml(src: string): object {
   checkDepth(src);
-  const doc = parseDocument(src, { uniqueKeys: true, schema: "core", merge: false, prettyErrors: false });
+  // logLevel "error": yaml's own warnings would go to process.emitWarning, i.e. Node's stderr.
+  const doc = parseDocument(src, { uniqueKeys: true, schema: "core", merge: false, prettyErrors: false, logLevel: "error" });
   const e = doc.errors[0];
   if (e) throw new Error(`invalid yaml at line ${e.linePos?.[0]?.line ?? "?"}: ${e.code.toLowerCase().replace(/_/g, " ")}`);
+  // A key that is a list or a mapping has no JS object form (it would be stringified): refused.
+  visit(doc, (_key, node) => {
+    if (isPair(node) && node.key !== null && !isScalar(node.key)) throw new Error("a mapping key is a list or a mapping (not allowed)");
+  });
   // maxAliasCount 0: every alias is refused (billion laughs and friends).
   const data: unknown = doc.toJS({ maxAliasCount: 0 });
   return (data ?? {}) as object;
@@ -42,7 +47,28 @@ const ENGINES = {
  * @throws Error naming the limit
  */
 export function checkDepth(src: string): void {
-  // Cheap pre-scan for flow bombs: `[[[[…` never needs the CST walk.
+  // Cheap pre-scans, so deep input never reaches yaml's parser: compact
+  // indicators on one line (`- - - - x`, `? ? x`) are one level each, and so
+  // is each deeper indentation (bounded loosely: block scalars indent too).
+  const indents: number[] = [];
+  for (const line of src.split("\n")) {
+    let i = 0;
+    while (line.charCodeAt(i) === 32) i++;
+    if (i === line.length || line.charCodeAt(i) === 35 /* # */) continue;
+    while (indents.length && indents[indents.length - 1]! >= i) indents.pop();
+    indents.push(i);
+    let compact = 0;
+    for (let j = i; j < line.length; ) {
+      const c = line.charCodeAt(j);
+      if ((c === 45 || c === 63 || c === 58) && (line.charCodeAt(j + 1) === 32 || j + 1 === line.length)) {
+        compact++;
+        j += 2;
+        while (line.charCodeAt(j) === 32) j++;
+      } else break;
+    }
+    if (compact > MAX_DEPTH || indents.length + compact > 4 * MAX_DEPTH) throw new Error(`nesting deeper than ${MAX_DEPTH}`);
+  }
+  // Flow bombs: `[[[[…` never needs the CST walk.
   let flow = 0;
   for (let i = 0; i < src.length; i++) {
     const c = src.charCodeAt(i);

@@ -36,6 +36,7 @@ const YAML11_BOOL = /^(?:y|n|yes|no|on|off)$/i;
 // A uuid is a string to every YAML parser (dashes rule out numbers and dates).
 const UUID_PLAIN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
+const CONTROL = /[\u0000-\u001f]/;
 const RESERVED_KEY = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|__proto__|constructor|prototype)$/;
 
 /**
@@ -47,6 +48,8 @@ function parseScalar(s: string): Scalar | undefined {
   const c = s.charCodeAt(0);
   if (c === 34 /* " */) {
     if (s.length < 2 || s.charCodeAt(s.length - 1) !== 34) return undefined;
+    // No escape, no inner quote, no control character: the text between the quotes is the string (what JSON.parse gives).
+    if (s.indexOf("\\") < 0 && s.indexOf('"', 1) === s.length - 1 && !CONTROL.test(s)) return s.slice(1, -1);
     try {
       const v: unknown = JSON.parse(s);
       return typeof v === "string" ? v : undefined;
@@ -68,7 +71,9 @@ function splitPair(line: string): [string, string] | undefined {
   const i = line.indexOf(":");
   if (i <= 0) return undefined;
   const key = line.slice(0, i);
-  if (!KEY.test(key) || RESERVED_KEY.test(key)) return undefined;
+  const c = key.charCodeAt(0);
+  // The reserved words start with n N t T f F _ c p: test them only then.
+  if (!KEY.test(key) || ((c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 95 || c === 99 || c === 112) && RESERVED_KEY.test(key))) return undefined;
   if (i === line.length - 1) return [key, ""];
   if (line.charCodeAt(i + 1) !== 32) return undefined;
   const rest = line.slice(i + 2);

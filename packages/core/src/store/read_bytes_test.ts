@@ -1,5 +1,6 @@
 import test from "ava";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStoreBytes, readStoreFile } from "./read_file.js";
@@ -46,4 +47,19 @@ test("readStoreBytes() returns the bytes exactly, even when they are not UTF-8",
   writeFileSync(join(store.dir, "x.md"), bytes);
   t.deepEqual(readStoreBytes(store, join(store.dir, "x.md")), bytes);
   t.is(readStoreFile(store, join(store.dir, "x.md")), bytes.toString("utf8"));
+});
+
+test("readStoreFile() reads a file of exactly 256 KiB and refuses one byte more, a folder and a FIFO", (t) => {
+  const s = store();
+  const cap = 256 * 1024;
+  writeFileSync(join(s.dir, "full.md"), "é".repeat(cap / 2));
+  t.is(readStoreFile(s, join(s.dir, "full.md")).length, cap / 2);
+  writeFileSync(join(s.dir, "over.md"), "a".repeat(cap + 1));
+  t.throws(() => readStoreFile(s, join(s.dir, "over.md")), { message: ".forge/over.md: larger than 256 KiB" });
+  mkdirSync(join(s.dir, "dir.md"));
+  t.throws(() => readStoreFile(s, join(s.dir, "dir.md")), { message: ".forge/dir.md: not a regular file" });
+  execFileSync("mkfifo", [join(s.dir, "fifo.md")]);
+  t.throws(() => readStoreFile(s, join(s.dir, "fifo.md")), { message: ".forge/fifo.md: not a regular file" });
+  writeFileSync(join(s.dir, "small.md"), "hi");
+  t.is(readStoreFile(s, join(s.dir, "small.md")), "hi", "a short file after a long one: nothing of the long one left over");
 });

@@ -14,7 +14,41 @@ import { displayPath, isInside, type Store } from "./store.js";
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
 export function readStoreFile(store: Store, abs: string): string {
-  return readStoreBytes(store, abs).toString("utf8");
+  // The common case, read as cheaply as the checks allow: open (O_NOFOLLOW, O_NONBLOCK), read into one
+  // shared buffer a byte longer than the cap (a file that fills it is too big: nothing past the cap is
+  // read, and no fstat or per-file buffer is needed), close. list reads 100,000 files this way.
+  const fd = openChecked(store, abs, constants.O_NONBLOCK);
+  let n = 0;
+  try {
+    for (;;) {
+      const got = readSync(fd, SHARED, n, SHARED.length - n, null);
+      if (got === 0 || (n += got) === SHARED.length) break;
+    }
+    // Nothing read: an empty file, or a FIFO with no writer (O_NONBLOCK): only then is fstat worth its cost.
+    if (n === 0 && !fstatSync(fd).isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EISDIR" || code === "EAGAIN" || code === "EINVAL") throw new InvalidFileError(displayPath(store, abs), "not a regular file");
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
+  if (n > MAX_FILE_BYTES) throw new InvalidFileError(displayPath(store, abs), `larger than ${Math.floor(MAX_FILE_BYTES / 1024)} KiB`);
+  return SHARED.toString("utf8", 0, n);
+}
+
+const SHARED = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
+
+/** Open a store file for reading: no symlink followed unless it stays in the store (SEC-02). */
+function openChecked(store: Store, abs: string, extra = 0): number {
+  try {
+    return openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | extra);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
+    if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
+    return openFollowingInside(store, abs, extra);
+  }
 }
 
 /**
@@ -25,15 +59,7 @@ export function readStoreFile(store: Store, abs: string): string {
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
 export function readStoreBytes(store: Store, abs: string, maxBytes: number = MAX_FILE_BYTES): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
-    if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
-    fd = openFollowingInside(store, abs);
-  }
+  const fd = openChecked(store, abs);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
@@ -52,7 +78,7 @@ export function readStoreBytes(store: Store, abs: string, maxBytes: number = MAX
 }
 
 /** The final component is a symlink: follow it only if it stays in the store. */
-function openFollowingInside(store: Store, abs: string): number {
+function openFollowingInside(store: Store, abs: string, extra: number): number {
   let real: string;
   try {
     real = realpathSync(abs);
@@ -60,7 +86,7 @@ function openFollowingInside(store: Store, abs: string): number {
     throw new InvalidFileError(displayPath(store, abs), "dangling symlink");
   }
   if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, abs), "symlink points outside .forge/ (refused)");
-  return openSync(real, constants.O_RDONLY);
+  return openSync(real, constants.O_RDONLY | extra);
 }
 
 /** Whether anything is at `path`, a dangling symlink included (lstat: never followed). */

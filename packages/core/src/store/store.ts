@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { isUuid } from "../time.js";
 import { findStore, type FindStoreOptions } from "./find_store.js";
+import { checkStoreVersion } from "./version.js";
 
 /** An open store. */
 export interface Store {
@@ -18,11 +19,14 @@ export interface Store {
 }
 
 /**
- * Open the store found from `opts` (see `findStore`).
- * @throws NotFoundError when there is no store
+ * Open the store found from `opts` (see `findStore`), refusing one of
+ * another version (`checkStoreVersion`: older → `forge migrate`).
+ * @throws NotFoundError when there is no store; ForgeError for another version
  */
 export function openStore(opts: FindStoreOptions = {}): Store {
-  return storeAt(findStore(opts));
+  const dir = findStore(opts);
+  checkStoreVersion(dir);
+  return storeAt(dir);
 }
 
 /** A store handle for a known `.forge/` folder (made absolute and normalised). */

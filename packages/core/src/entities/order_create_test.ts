@@ -1,0 +1,59 @@
+import test from "ava";
+import { mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { withKindLock } from "../store/lock.js";
+import { cacheDir, ISSUES, storeAt, type Store } from "../store/store.js";
+import { createIssue } from "./issue.js";
+import { entityOrder, recordCreated } from "./order.js";
+import { ISSUE } from "./schema.js";
+
+function store(): Store {
+  const dir = join(mkdtempSync(join(tmpdir(), "forge-ocreate-")), ".forge");
+  mkdirSync(dir);
+  return storeAt(dir);
+}
+
+const idOf = (i: number): string => `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000`;
+
+async function create(s: Store, i: number): Promise<number> {
+  return withKindLock(s, ISSUES, async () => {
+    const before = await entityOrder(s, ISSUES, ISSUE);
+    const now = `2026-01-01T00:00:${String(i).padStart(2, "0")}Z`;
+    createIssue(s, { title: `t${i}`, body: "", author: "a", labels: [], assignees: [], now, id: idOf(i) });
+    recordCreated(s, ISSUES, before, { createdAt: now, ref: { id: idOf(i), archived: false } });
+    return before.rankOf(now, idOf(i)) + 1;
+  });
+}
+
+test("creates under the kind lock record a racy stamp the next create trusts, without a listing", async (t) => {
+  const s = store();
+  t.is(await create(s, 1), 1);
+  const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
+  t.regex(text, /^forge-order 2 r\S+ -\n/);
+  t.is(await create(s, 2), 2);
+  const ino = statSync(join(cacheDir(s), "issues.order")).ino;
+  t.is(await create(s, 3), 3);
+  t.is(statSync(join(cacheDir(s), "issues.order")).ino, ino, "the newest entity's line is appended in place, not a rewrite of the whole cache");
+  t.true(readFileSync(join(cacheDir(s), "issues.order"), "latin1").endsWith(`2026-01-01T00:00:03Z ${idOf(3)} L\n`));
+  t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(1), idOf(2), idOf(3)]);
+});
+
+test("a reader that is not a create never trusts a create's racy stamp: a folder added by someone else in that moment is found", async (t) => {
+  const s = store();
+  await create(s, 1);
+  // Someone else (a git pull, another tool) adds an issue right after, and the folder's mtime may not move.
+  createIssue(s, { title: "theirs", body: "", author: "b", labels: [], assignees: [], now: "2025-01-01T00:00:00Z", id: idOf(9) });
+  const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
+  const o = await entityOrder(s, ISSUES, ISSUE);
+  t.deepEqual(o.entries.map((e) => e.ref.id), [idOf(9), idOf(1)]);
+  t.not(readFileSync(join(cacheDir(s), "issues.order"), "latin1"), text, "rebuilt from the listing");
+});
+
+test("a create that ranks before the newest (a clock behind the store) rewrites the cache and still numbers right", async (t) => {
+  const s = store();
+  await create(s, 5);
+  await create(s, 6);
+  t.is(await create(s, 2), 1, "created at :02, before :05 and :06");
+  t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(2), idOf(5), idOf(6)]);
+});

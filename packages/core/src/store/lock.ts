@@ -1,0 +1,242 @@
+/**
+ * Locks as git takes them: a read-modify-write of `<file>` holds
+ * `<file>.lock`, created with O_EXCL (only one process can), re-reads the
+ * file under it, writes, renames, and removes the lock. A lock whose process
+ * is gone (same host, pid not alive) or that is older than `STALE_MS` is
+ * broken, with a note. Contention waits a bounded time, then fails with one
+ * line naming the file.
+ */
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { ConflictError } from "../errors.js";
+import { displayPath, kindDir, type KindLayout, type Store } from "./store.js";
+
+/** A lock older than this is broken even when its pid looks alive (pids are reused). */
+export const STALE_MS = 60_000;
+
+/** Options of `withLock`. */
+export interface LockOptions {
+  /** The path for messages (relative to the repo, never absolute: SEC-10). */
+  file?: string;
+  /** How long to wait for a held lock, in ms (default `FORGE_LOCK_WAIT_MS` or 10 s). */
+  waitMs?: number;
+}
+
+type NoteSink = (note: string) => void;
+let sink: NoteSink = () => undefined;
+
+/**
+ * Where core's notes go (a broken stale lock). Core never prints: the CLI
+ * kit points this at stderr.
+ * @param fn receives one line, without a trailing newline
+ */
+export function setNoteSink(fn: NoteSink): void {
+  sink = fn;
+}
+
+/**
+ * Run `fn` holding `<path>.lock`. `fn` should re-read `path` before
+ * changing it: what was read before the lock may be stale.
+ * @param path the file to be rewritten
+ * @param fn the read-modify-write
+ * @returns what `fn` returns
+ * @throws ConflictError when the lock is still held after the wait
+ * @example withLock("/r/.forge/issues/x/issue.md", () => rewrite())
+ */
+export function withLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
+  const lock = lockFile(path, opts);
+  try {
+    return fn();
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * `withLock` for async work (the lock is taken and released the same way;
+ * the wait is synchronous, as git's is).
+ */
+export async function withLockAsync<T>(path: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const lock = lockFile(path, opts);
+  try {
+    return await fn();
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Run a create holding its kind's lock (`.forge/<kind>.lock`), from reading
+ * the order to recording the new entity in it: the id and time that decide
+ * the number are fixed while no other create of this clone can slip in, so
+ * the number printed is the number kept. (Across clones, creates can still
+ * renumber after a merge: numbers are ranks; the id never changes.)
+ * @example await withKindLock(store, ISSUES, async () => { … })
+ */
+export async function withKindLock<T>(store: Store, kind: KindLayout, fn: () => Promise<T>): Promise<T> {
+  const key = kindDir(store, kind);
+  return withLockAsync(key, async () => {
+    HELD.add(key);
+    try {
+      return await fn();
+    } finally {
+      HELD.delete(key);
+    }
+  }, { file: displayPath(store, key) });
+}
+
+const HELD = new Set<string>();
+
+/**
+ * Whether this process holds the kind's create lock now (`withKindLock`):
+ * then no other create of this clone can change the kind's folders, and
+ * the order cache may trust a stamp a create wrote (see `entityOrder`).
+ */
+export function holdsKindLock(store: Store, kind: KindLayout): boolean {
+  return HELD.has(kindDir(store, kind));
+}
+
+/** A held lock. */
+export interface HeldLock {
+  /**
+   * Remove the lock file.
+   * @param movedTo the locked file's new path, when its folder was renamed while held
+   */
+  release(movedTo?: string): void;
+}
+
+/**
+ * Take `<path>.lock` (waiting a bounded time), for a caller that cannot
+ * wrap its work in one function (`withLock` is the usual form).
+ * @throws ConflictError when the lock stays held
+ */
+export function lockFile(path: string, opts: LockOptions = {}): HeldLock {
+  acquire(path + ".lock", opts);
+  return {
+    release(movedTo?: string): void {
+      try {
+        unlinkSync((movedTo ?? path) + ".lock");
+      } catch {
+        // Already gone (broken as stale by another process after STALE_MS): nothing to release.
+      }
+    },
+  };
+}
+
+// --- internal ---
+
+const HOST = hostname();
+
+function acquire(lock: string, opts: LockOptions): void {
+  const env = Number(process.env.FORGE_LOCK_WAIT_MS);
+  const wait = opts.waitMs ?? (Number.isFinite(env) && env >= 0 ? env : 10_000);
+  const deadline = Date.now() + wait;
+  let pause = 1;
+  for (;;) {
+    if (tryCreate(lock)) return;
+    if (breakIfStale(lock, opts.file)) continue;
+    if (Date.now() >= deadline) {
+      const by = holder(lock);
+      throw new ConflictError(`${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); try again, or remove ${opts.file ?? "its"}.lock if none is running`);
+    }
+    sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
+    pause = Math.min(pause * 2, 50);
+  }
+}
+
+function tryCreate(lock: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(lock, "wx", 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, `${process.pid} ${HOST} ${Date.now()}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  text: string;
+}
+
+function holder(lock: string): Holder | undefined {
+  let text: string;
+  try {
+    text = readFileSync(lock, "latin1");
+  } catch {
+    return undefined;
+  }
+  const [pid, host] = text.trim().split(" ");
+  return { pid: Number(pid), host: host ?? "", text };
+}
+
+/**
+ * Break the lock when its holder is dead or it is too old. The lock is first
+ * renamed aside (atomic: only one breaker wins), and checked again there, so
+ * a lock taken meanwhile by a live process is never removed.
+ */
+function breakIfStale(lock: string, file: string | undefined): boolean {
+  const h = holder(lock);
+  let age: number;
+  try {
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return true; // released meanwhile: try again at once
+  }
+  if (!h) return true;
+  // A lock still empty was just created (its writer is between open and write), unless it stays empty.
+  const dead = h.text === "" ? age >= 1000 : h.host === HOST && Number.isSafeInteger(h.pid) && h.pid > 0 && !alive(h.pid);
+  if (!dead && age < STALE_MS) return false;
+  const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return true; // another process broke or released it
+  }
+  let moved = "";
+  try {
+    moved = readFileSync(aside, "latin1");
+  } catch {
+    // vanished: nothing to restore
+  }
+  if (moved !== h.text) {
+    // Not the lock judged stale: put it back (link fails if a new one is there already).
+    try {
+      linkSync(aside, lock);
+    } catch {
+      // a newer lock holds the name
+    }
+  } else {
+    sink(`broke a stale lock on ${file ?? "a file"} (pid ${h.pid}${dead ? " is gone" : `, ${Math.round(age / 1000)} s old`})`);
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // gone already
+  }
+  return true;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const CELL = new Int32Array(new SharedArrayBuffer(4));
+
+/** A synchronous sleep (the write path is synchronous). */
+function sleep(ms: number): void {
+  Atomics.wait(CELL, 0, 0, ms);
+}

@@ -1,0 +1,49 @@
+import test from "ava";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { setNoteSink, withLock } from "./lock.js";
+
+function file(): string {
+  return join(mkdtempSync(join(tmpdir(), "forge-lock-")), "a.md");
+}
+
+test.serial("withLock() holds <file>.lock while it runs and removes it after, also on a throw", (t) => {
+  const f = file();
+  withLock(f, () => t.true(existsSync(f + ".lock")));
+  t.false(existsSync(f + ".lock"));
+  t.throws(() => withLock(f, () => { throw new Error("boom"); }), { message: "boom" });
+  t.false(existsSync(f + ".lock"));
+});
+
+test.serial("withLock() waits a bounded time for a live holder, then fails with one line naming the file", (t) => {
+  const f = file();
+  writeFileSync(f + ".lock", `${process.pid} ${hostname()} ${Date.now()}\n`);
+  const t0 = Date.now();
+  const err = t.throws(() => withLock(f, () => 1, { file: "x/a.md", waitMs: 150 }));
+  t.true(Date.now() - t0 >= 150);
+  t.regex(err!.message, new RegExp(`^x/a\\.md is locked by pid ${process.pid} `));
+  t.false(err!.message.includes("\n"));
+  t.true(existsSync(f + ".lock"), "a live holder's lock is never removed");
+});
+
+test.serial("withLock() breaks the lock of a dead process, with a note", (t) => {
+  const f = file();
+  const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  writeFileSync(f + ".lock", `${dead.stdout} ${hostname()} ${Date.now()}\n`);
+  const notes: string[] = [];
+  setNoteSink((n) => notes.push(n));
+  t.is(withLock(f, () => 7, { file: "x/a.md", waitMs: 2000 }), 7);
+  setNoteSink(() => undefined);
+  t.deepEqual(notes, [`broke a stale lock on x/a.md (pid ${dead.stdout} is gone)`]);
+  t.false(existsSync(f + ".lock"));
+});
+
+test.serial("withLock() breaks a lock older than the bound even when its pid is alive (pids are reused)", (t) => {
+  const f = file();
+  writeFileSync(f + ".lock", `${process.pid} ${hostname()} 0\n`);
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(f + ".lock", old, old);
+  t.is(withLock(f, () => 1, { waitMs: 500 }), 1);
+});

@@ -1,0 +1,268 @@
+/**
+ * The checks of `forge fsck`, like `git fsck`: every file of the store
+ * against schema v1 and the evidence log against spec/evidence.md, the refs
+ * between them, duplicate ids, stray temp and lock files, and the order
+ * cache against the folders. Reads only; yields one problem per finding.
+ */
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import {
+  CI_RUN, CI_RUNS, COMMENT, displayPath, entityFile, IMPORT_RECORD, importsDir, isForgeError, ISSUE, ISSUES, listEntityRefs, listReleaseTags,
+  loadDefList, loadEntity, loadFile, loadRelease, MERGE_RECORD, mergesDir, PR, PR_REVIEW, PRS, readPatch, STORE_VERSION, storeVersion, TASK, TASKS,
+  cacheDir, kindDir, archiveDir, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
+} from "@forge/core";
+import { readImportLog } from "@forge/evidence";
+
+/** One finding: the file (relative to the repo) and what is wrong. */
+export interface Problem {
+  file: string;
+  problem: string;
+}
+
+const KINDS: Array<{ kind: KindLayout; schema: EntitySchema; records: Array<[string, EntitySchema]> }> = [
+  { kind: ISSUES, schema: ISSUE, records: [["comments", COMMENT]] },
+  { kind: PRS, schema: PR, records: [["comments", COMMENT], ["reviews", PR_REVIEW]] },
+  { kind: TASKS, schema: TASK, records: [] },
+];
+
+/** A temp file or folder of an atomic write, or a lock (`<file>.lock`, a lock set aside while broken). */
+export const STRAY = /^\..+\.tmp$|\.tmp$|\.lock$|\.stale$/;
+
+/**
+ * Every problem of the store, in a stable order (by check, then path).
+ * @param store the store (opened without the version check: fsck reports it)
+ */
+export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
+  const show = (abs: string): string => displayPath(store, abs);
+  const bad = (abs: string, err: unknown): Problem => ({ file: show(abs), problem: problemOf(store, err) });
+  try {
+    const v = storeVersion(store.dir);
+    if (v !== STORE_VERSION) yield { file: show(join(store.dir, "version")), problem: `store version ${v}, expected ${STORE_VERSION} (run 'forge migrate')` };
+  } catch (err) {
+    yield bad(join(store.dir, "version"), err);
+  }
+  const ids = new Map<string, string>();
+  const prIds = new Set<string>();
+  for (const { kind, schema, records } of KINDS) {
+    const refs = listEntityRefs(store, kind);
+    const seen = new Set<string>();
+    for (const dir of [kindDir(store, kind), archiveDir(store, kind)]) {
+      for (const name of names(dir)) {
+        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(name) && !STRAY.test(name)) {
+          yield { file: show(join(dir, name)), problem: `not an entity folder (the name is not a uuid)` };
+        }
+      }
+    }
+    for (const ref of refs) {
+      const file = entityFile(store, kind, ref.id, ref.archived);
+      const other = entityFile(store, kind, ref.id, !ref.archived);
+      if (exists(file) && exists(other)) yield { file: show(ref.archived ? other : file), problem: `duplicate id: also archived as ${show(ref.archived ? file : other)}` };
+      const was = ids.get(ref.id);
+      if (was !== undefined && was !== kind.plural) yield { file: show(file), problem: `duplicate id: also used by ${was}` };
+      ids.set(ref.id, kind.plural);
+      seen.add(ref.id);
+      let e: LoadedEntity | undefined;
+      if (!exists(file)) {
+        // A live folder left with only records after a merge archived the entity elsewhere is read with it.
+        if (!(!ref.archived && exists(other))) yield { file: show(file), problem: `missing: the ${kind.noun}'s records have no ${kind.file}` };
+      } else {
+        try {
+          e = await loadEntity(store, kind, schema, ref);
+        } catch (err) {
+          yield bad(file, err);
+        }
+      }
+      if (e && kind === PRS) {
+        prIds.add(ref.id);
+        try {
+          readPatch(store, e);
+        } catch (err) {
+          yield bad(join(file, "..", "patch.diff"), err);
+        }
+      }
+      // An archived entity's live folder can hold records too (a merge left them there): read as its own.
+      const dirs = ref.archived ? [join(file, ".."), join(other, "..")] : [join(file, "..")];
+      for (const [sub, rs] of records) for (const dir of dirs.map((d) => join(d, sub))) {
+        for (const n of names(dir)) {
+          if (STRAY.test(n)) continue;
+          const path = join(dir, n);
+          if (!/^[0-9a-f-]{36}\.md$/.test(n)) {
+            yield { file: show(path), problem: "not a record file (expected <uuid>.md)" };
+            continue;
+          }
+          try {
+            const r = await loadFile(store, rs, path);
+            if (r.data.id !== n.slice(0, -3)) yield { file: show(path), problem: "field 'id': does not match the file name" };
+          } catch (err) {
+            yield bad(path, err);
+          }
+        }
+      }
+    }
+    yield* orderCache(store, kind, schema, show);
+  }
+  for (const [key, file] of [["labels", "labels.md"], ["milestones", "milestones.md"]] as const) {
+    try {
+      await loadDefList(store, key);
+    } catch (err) {
+      yield bad(join(store.dir, file), err);
+    }
+  }
+  yield* flatRecords(store, mergesDir(store), MERGE_RECORD, show, (d, path) =>
+    prIds.has(d.pr as string) ? undefined : { file: show(path), problem: `field 'pr': no pull request ${String(d.pr)}` });
+  yield* flatRecords(store, importsDir(store), IMPORT_RECORD, show);
+  for (const tag of safe(() => listReleaseTags(store), [])) {
+    try {
+      await loadRelease(store, tag);
+    } catch (err) {
+      yield bad(join(store.dir, "releases", `${tag}.md`), err);
+    }
+  }
+  for (const ref of safe(() => listEntityRefs(store, CI_RUNS), [])) {
+    try {
+      await loadEntity(store, CI_RUNS, CI_RUN, ref);
+    } catch (err) {
+      yield bad(entityFile(store, CI_RUNS, ref.id, ref.archived), err);
+    }
+  }
+  try {
+    readImportLog(store);
+  } catch (err) {
+    const f = (err as { file?: unknown } | null)?.file;
+    yield { file: typeof f === "string" ? f : ".forge/evidence/imports", problem: problemOf(store, err) };
+  }
+  for (const name of names(join(store.dir, "evidence", "imports"))) {
+    if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name)) yield { file: show(join(store.dir, "evidence", "imports", name)), problem: "not an import file (expected <batch_id>.json, 64 hex)" };
+  }
+  for (const path of strays(store.dir)) yield { file: show(path), problem: path.endsWith(".tmp") ? "stray temp file of an interrupted write (forge fsck --prune-temp removes it)" : "stray lock file (a writer died or is still running)" };
+}
+
+/**
+ * Temp and lock files anywhere in the store (the cache excepted), oldest path order.
+ * @param dir the `.forge` folder
+ */
+export function strays(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    let ents;
+    try {
+      ents = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of ents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(d, e.name);
+      if (STRAY.test(e.name)) out.push(p);
+      else if (e.isDirectory() && !(d === dir && (e.name === ".cache" || e.name === ".git"))) walk(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+// --- internal ---
+
+async function* flatRecords(store: Store, dir: string, schema: EntitySchema, show: (p: string) => string, ref?: (d: Record<string, unknown>, path: string) => Problem | undefined): AsyncGenerator<Problem> {
+  for (const n of names(dir)) {
+    const path = join(dir, n);
+    if (STRAY.test(n) || safe(() => statSync(path).isDirectory(), false)) continue;
+    if (!/^[0-9a-f-]{36}\.md$/.test(n)) {
+      yield { file: show(path), problem: "not a record file (expected <uuid>.md)" };
+      continue;
+    }
+    try {
+      const r = await loadFile(store, schema, path);
+      if (r.data.id !== n.slice(0, -3)) yield { file: show(path), problem: "field 'id': does not match the file name" };
+      const p = ref?.(r.data, path);
+      if (p) yield p;
+    } catch (err) {
+      yield { file: show(path), problem: problemOf(store, err) };
+    }
+  }
+}
+
+/**
+ * The order cache against the folders: every line's createdAt must be its
+ * file's (createdAt never changes), and when the cache's stamp still holds
+ * (so it would be trusted without a listing) it must list exactly the
+ * folders there are.
+ */
+async function* orderCache(store: Store, kind: KindLayout, schema: EntitySchema, show: (p: string) => string): AsyncGenerator<Problem> {
+  const path = join(cacheDir(store), `${kind.plural.replaceAll("/", "-")}.order`);
+  let text: string;
+  try {
+    text = readFileSync(path, "latin1");
+  } catch {
+    return;
+  }
+  const body = text.indexOf("\n") + 1;
+  if (!text.startsWith("forge-order ") || body === 0 || (text.length - body) % 60 !== 0) return; // not a whole cache: rebuilt on the next read
+  const stamp = text.slice(0, body - 1).split(" ")[2] ?? "";
+  const cached = new Map<string, string>();
+  for (let o = body; o + 60 <= text.length; o += 60) cached.set(text.slice(o + 21, o + 57), text.slice(o, o + 20));
+  const actual = new Map<string, string>();
+  for (const ref of listEntityRefs(store, kind)) {
+    try {
+      actual.set(ref.id, (await loadEntity(store, kind, schema, ref)).data.createdAt as string);
+    } catch {
+      // reported above
+    }
+  }
+  const wrong = [...cached].filter(([id, at]) => actual.has(id) && actual.get(id) !== at).length;
+  const trusted = stamp === folderStamp(store, kind);
+  const missing = trusted ? [...actual.keys()].filter((id) => !cached.has(id)).length : 0;
+  const extra = trusted ? [...cached.keys()].filter((id) => !actual.has(id)).length : 0;
+  if (wrong || missing || extra) {
+    yield { file: show(path), problem: `order cache disagrees with the folders (${wrong} wrong createdAt, ${missing} missing, ${extra} extra; it is rebuildable: delete it)` };
+  }
+}
+
+/** The stamp `entityOrder` records: inode and mtime (ns) of the live and archive folders. */
+function folderStamp(store: Store, kind: KindLayout): string {
+  let value = "";
+  for (const dir of [kindDir(store, kind), archiveDir(store, kind)]) {
+    try {
+      const st = statSync(dir, { bigint: true });
+      value += `${st.ino}.${st.mtimeNs};`;
+    } catch {
+      value += "-;";
+    }
+  }
+  return value;
+}
+
+function names(dir: string): string[] {
+  try {
+    if (lstatSync(dir).isSymbolicLink()) return [];
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function safe<T>(f: () => T, dflt: T): T {
+  try {
+    return f();
+  } catch {
+    return dflt;
+  }
+}
+
+/** A finding's text: the error's message without the file name it already starts with. */
+function problemOf(store: Store, err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const f = (err as { file?: unknown } | null)?.file;
+  const file = isForgeError(err) && typeof f === "string" ? f : undefined;
+  if (file && msg.startsWith(file + ": ")) return msg.slice(file.length + 2);
+  const i = msg.indexOf(": ");
+  return i > 0 && msg.slice(0, i).startsWith(".forge") ? msg.slice(i + 2) : msg.split("\n")[0]!.replace(store.root, "");
+}

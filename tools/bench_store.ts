@@ -1,0 +1,81 @@
+/**
+ * The store-under-load bench cases (issue 11), as ratios in one run:
+ * - the full list (`list --json -s all -L 100000`) against the read floor
+ *   (a bare Node read of the same files) at 10k and 100k issues, target ≤ 1.3×;
+ * - the time to the first line of `list -L 100000 --json | head -1` at 100k,
+ *   target ≤ 150 ms (against `node -e 0`, for scale);
+ * - `create` at 100k against `create` at 1k, target ≤ 1.2×;
+ * - the peak memory (max RSS) of the full list at 100k, target ≤ 100 MiB.
+ * `--store-issues N` sets the big store (100000); `--only store` runs just these.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { median, round, type Case, type Cmd, type Result } from "./bench_lib.js";
+import { generateStore, type GenSummary } from "./gen_store.js";
+
+type Gen = GenSummary & { dir: string };
+
+/** A fresh generated store under `bench/<name>`. */
+export function storeOf(bench: string, name: string, issues: number): Gen {
+  const dir = join(bench, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return { ...generateStore(dir, { issues, seed: 1 }), dir };
+}
+
+const lines = (n: number) => (out: string): string | undefined => {
+  const got = out.split("\n").filter(Boolean).length;
+  return got === n ? undefined : `expected ${n} lines, got ${got}`;
+};
+
+/**
+ * The timed cases over a 10k, a big (100k) and a 1k store.
+ * @param root the repository root (tools/dist/read_floor.js, bin/)
+ */
+export function storeCases(root: string, s10k: Gen, big: Gen, s1k: Gen): Case[] {
+  const fi = join(root, "bin", "forge-issue");
+  const floor = (g: Gen): Cmd => ({ label: "read floor (node reads the same files)", argv: ["node", join(root, "tools", "dist", "read_floor.js"), g.store], cwd: g.dir });
+  const full = (g: Gen): Cmd => ({
+    label: "forge-issue list --json -s all -L 100000", argv: [fi, "list", "--json", "-s", "all", "-L", "100000"], cwd: g.dir,
+    check: lines(g.issues.filter((i) => !i.archived).length),
+  });
+  const k = (g: Gen): string => `${g.issues.length / 1000}k`;
+  return [
+    { name: `store: full list vs read floor @${k(s10k)}`, target: { kind: "ratio", max: 1.3 }, baseline: floor(s10k), subject: full(s10k) },
+    { name: `store: full list vs read floor @${k(big)}`, target: { kind: "ratio", max: 1.3 }, baseline: floor(big), subject: full(big) },
+    {
+      name: `store: first line of list -L 100000 --json | head -1 @${k(big)}`, target: { kind: "ms", max: 150 },
+      baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
+      subject: { label: "list -L 100000 --json | head -1", argv: ["bash", "--norc", "-c", `"$0" list -L 100000 --json | head -1`, fi], cwd: big.dir, check: lines(1) },
+    },
+    {
+      name: `store: create @${k(big)} vs @${k(s1k)}`, target: { kind: "ratio", max: 1.2 }, note: "each run adds one issue to both stores",
+      baseline: { label: `forge-issue create -t x (${k(s1k)} store)`, argv: [fi, "create", "-t", "x"], cwd: s1k.dir },
+      subject: { label: `forge-issue create -t x (${k(big)} store)`, argv: [fi, "create", "-t", "x"], cwd: big.dir },
+    },
+  ];
+}
+
+/**
+ * The peak memory (max RSS) of the full list at the big store: the process
+ * itself reports `process.resourceUsage().maxRSS` at exit (a preload), the
+ * median of `runs`.
+ */
+export function peakMemory(root: string, big: Gen, env: NodeJS.ProcessEnv, runs: number): Result {
+  const probe = join(root, ".bench", "rss_probe.cjs");
+  const out = join(root, ".bench", "rss.txt");
+  writeFileSync(probe, `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`);
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync("node", ["-r", probe, join(root, "bin", "forge-issue"), "list", "--json", "-s", "all", "-L", "100000"], { cwd: big.dir, env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    if (r.status !== 0 || r.stderr) throw new Error(`list: exit ${r.status}: ${r.stderr.split("\n")[0]}`);
+    samples.push(Number(readFileSync(out, "utf8")) / 1024);
+  }
+  const med = median(samples);
+  return {
+    case: `store: peak RSS of the full list @${big.issues.length / 1000}k (MiB)`, subject: "forge-issue list --json -s all -L 100000", baseline: "-",
+    medianMs: round(med), baselineMedianMs: 0, ratio: 0, target: "≤ 100 MiB", pass: med <= 100, note: "the median column is MiB of max RSS, not ms",
+    samplesMs: samples.map(round), baselineSamplesMs: [],
+  };
+}
