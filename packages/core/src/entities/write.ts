@@ -71,7 +71,7 @@ function formatText(schema: EntitySchema, file: string, w: EntityWrite): string 
   for (const f of schema.fields) {
     known.add(f.name);
     const v = w.data[f.name];
-    if (v === undefined) continue;
+    if (v === undefined || (f.omitEmpty && Array.isArray(v) && v.length === 0)) continue;
     head += formatField(file, f.name, v);
   }
   const keys = Object.keys(w.extra).filter((k) => !known.has(k));
