@@ -1,0 +1,417 @@
+/**
+ * The loop runtime: start, report (next/retry), pause, resume, stop,
+ * backtrack and gates, each a transaction under the loop's lock that reads
+ * the loop, decides, and commits events then state. Returns records; never
+ * prints.
+ */
+import { randomUUID } from "node:crypto";
+import { ConflictError, ForgeError, mkdirInside, type Store } from "@forge/core";
+import { clip, derivedId, normText, roundIdOf, stamp, StorageCorruptionError } from "./_util.js";
+import { checkName } from "./argv.js";
+import { codeTree, headSha } from "./code_tree.js";
+import { recallExperience } from "./experience.js";
+import { actionHash, classify, type Descriptor } from "./gate.js";
+import { CHECKPOINT, compilePrompt } from "./prompt.js";
+import { parseReport, type RoundReport } from "./report.js";
+import { commitLoop, loopPaths, withLoop } from "./store.js";
+import {
+  type Advice, type Criterion, type Decision, type Finding, type Level, liveCriteria, type LoopState, type LoopStatus, openGates, TERMINAL,
+} from "./state.js";
+import { checkAgainstLoop, verifyReport, Verifier } from "./verify.js";
+
+/** The world a runtime call needs. */
+export interface LoopContext {
+  store: Store;
+  env: Record<string, string | undefined>;
+  now: () => Date;
+  /** Receives notes for stderr (a broken stale lock). */
+  note: (s: string) => void;
+}
+
+/** Rejections of one logical round after which the loop is terminated. */
+export const MAX_REJECTIONS = 3;
+
+/** Options of `startLoop`. */
+export interface StartOptions {
+  task: string;
+  constraints: string[];
+  criteria: Array<{ text: string; argv: string[] | null }>;
+  maxRounds: number;
+  domain: string | null;
+  promptBudget: number;
+  checkTimeoutMs: number;
+}
+
+/** The open round, as every verb that opens or shows one returns it. */
+export interface OpenRound {
+  round: number; roundId: string; attempt: number; level: Level; prompt: string; promptBytes: number; omitted: string[];
+  stateHash: string; promptHash: string;
+}
+
+function openRound(s: LoopState, prompt: string, omitted: string[] = []): OpenRound | null {
+  if (prompt === "") return null;
+  return { round: s.round, roundId: s.roundId, attempt: s.attempt, level: s.level, prompt, promptBytes: Buffer.byteLength(prompt), omitted, stateHash: s.stateHash, promptHash: s.promptHash };
+}
+
+/** Recall advisory experience for the loop's domain (none without a domain). */
+function adviceFor(ctx: LoopContext, s: LoopState): Advice[] {
+  if (!s.domain) return [];
+  return recallExperience(ctx.store, { scope: s.domain, query: s.goal, limit: 5, maxBytes: 1500, now: ctx.now() }).map((r) => ({ id: r.id, kind: r.kind, text: r.text }));
+}
+
+/** Compile the open round's prompt ("" when no round is open). */
+function promptOf(s: LoopState): { text: string; omitted: string[] } {
+  if (TERMINAL.includes(s.status) || s.awaiting === "none") return { text: "", omitted: [] };
+  const p = compilePrompt(s);
+  return { text: p.text, omitted: p.omitted };
+}
+
+/**
+ * Start a loop: the goal, its hard constraints and criteria (with their
+ * declared checks), round 1 open at L2.
+ */
+export async function startLoop(ctx: LoopContext, o: StartOptions): Promise<Record<string, unknown>> {
+  const id = randomUUID();
+  const at = stamp(ctx.now);
+  const uniq = <T extends { id: string }>(xs: T[]): T[] => xs.filter((x, i) => xs.findIndex((y) => y.id === x.id) === i);
+  const s: LoopState = {
+    id, createdAt: at, updatedAt: at, goal: o.task.trim(), domain: o.domain, maxRounds: o.maxRounds, promptBudget: o.promptBudget,
+    checkTimeoutMs: o.checkTimeoutMs, status: "active", pausedFrom: null, round: 1, roundId: roundIdOf(id, 1), attempt: 1, awaiting: "report",
+    lastDecision: null, reason: null, stopReason: null, rejections: 0, level: "L2", promptHash: "", stateHash: "", completion: null,
+    eventSequence: 0, eventHash: "",
+    constraints: uniq(o.constraints.map((t) => ({ id: derivedId("c", id, t), text: normText(t), origin: "user" as const, status: "active" as const }))),
+    criteria: uniq(o.criteria.map((c) => ({ id: derivedId("cr", id, c.text), text: normText(c.text), argv: c.argv, status: "open" as const, verifiedRound: null, revisedFrom: null, revisedTo: null }))),
+    subGoals: [], facts: [], rounds: [], findings: [], gates: [], advice: [],
+  };
+  s.advice = adviceFor(ctx, s);
+  const p = promptOf(s);
+  mkdirInside(ctx.store, loopPaths(ctx.store, id).dir);
+  const { state } = commitLoop(ctx.store, null, s, p.text, [
+    { type: "loop_started", at, goal: s.goal, domain: s.domain, maxRounds: s.maxRounds, constraints: s.constraints, criteria: s.criteria },
+    { type: "round_opened", at, round: 1, roundId: s.roundId, attempt: 1, level: s.level },
+  ]);
+  return {
+    kind: "loop_round", loop_id: id, status: state.status,
+    constraints: state.constraints.map((c) => ({ id: c.id, text: c.text })),
+    criteria: state.criteria.map((c) => ({ id: c.id, text: c.text, check: c.argv })),
+    ...openRound(state, p.text, p.omitted),
+  };
+}
+
+function guardOpen(s: LoopState, verb: string): void {
+  if (TERMINAL.includes(s.status)) throw new ForgeError(`loop ${s.id.slice(0, 8)} is ${s.status} (${s.stopReason ?? "no reason"}): no more rounds`, "E_LOOP_CLOSED", 1);
+  if (s.status !== "active") throw new ForgeError(`loop ${s.id.slice(0, 8)} is ${s.status}: run 'forge-loop resume ${s.id.slice(0, 8)}' before ${verb}`, "E_LOOP_NOT_ACTIVE", 1);
+}
+
+/**
+ * Take a round report: validate (nothing changes if invalid), re-verify
+ * every claim, decide, and open the next round or attempt.
+ * @param mode `next` after an accepted round, `retry` after a rejection
+ */
+export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "next" | "retry"): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    guardOpen(s0, mode);
+    if (mode === "next" && s0.awaiting === "retry") throw new ForgeError(`round ${s0.round} (${s0.roundId}) was rejected: use 'forge-loop retry' (next cannot bypass a rejection)`, "E_ROUND_REJECTED", 1);
+    if (mode === "retry" && s0.awaiting !== "retry") throw new ForgeError(`round ${s0.round} (${s0.roundId}) was not rejected: use 'forge-loop next'`, "E_NOT_REJECTED", 1);
+    const report = parseReport(raw);
+    checkAgainstLoop(s0, report);
+    const at = stamp(ctx.now);
+    const head = headSha(ctx.store.root, ctx.env);
+    const tree = codeTree(ctx.store.root, ctx.env);
+    const v = new Verifier(s0, { store: ctx.store, env: ctx.env, tree });
+    const findings = await verifyReport(v, report);
+    const disposition = effectiveDisposition(report);
+    if (disposition === "goal_complete") {
+      // Completion is decided on the tree as it is now: every criterion's check runs (regressions included).
+      for (const c of liveCriteria(s0)) {
+        if (v.criteria.has(c.id) || !c.argv) continue;
+        const r = await v.criterion(c.id);
+        findings.push({ ref: `completion:${c.id}`, target: c.id, kind: "check", claimed: c.status === "verified" ? "still met" : "met", observed: r.status, status: r.status, exitCode: r.run?.exitCode ?? null, durationMs: r.run?.durationMs ?? null, detail: clip(`exit ${r.run?.exitCode ?? "none"}`, 200) });
+      }
+    }
+    const contradicted = findings.filter((f) => f.status === "contradicted");
+    const s: LoopState = structuredClone(s0);
+    s.updatedAt = at;
+    s.findings = findings;
+    s.completion = null;
+    let decision: Decision;
+    let reason: string | null = null;
+    const changes: string[] = [];
+    if (report.violations.length || contradicted.length) {
+      reason = report.violations.length ? `constraint_violation: ${clip(report.violations.join("; "), 200)}` : `contradicted_evidence: ${contradicted.map((f) => f.ref).join(", ")}`;
+      s.rejections++;
+      if (s.rejections >= MAX_REJECTIONS) {
+        decision = "terminated";
+        s.status = "terminated";
+        s.stopReason = contradicted.length ? "repeated_contradictions" : "repeated_violations";
+        s.awaiting = "none";
+      } else {
+        decision = "rejected";
+        s.awaiting = "retry";
+        s.attempt++;
+        s.level = "L0";
+      }
+    } else {
+      decision = "accepted";
+      s.rejections = 0;
+      const structural = applyReport(s, report, v, findings, changes);
+      const open = liveCriteria(s).filter((c) => c.status !== "verified");
+      const gates = openGates(s);
+      if (disposition === "goal_complete" && open.length === 0 && gates.length === 0) {
+        s.status = "complete";
+        s.stopReason = "goal_complete";
+        s.awaiting = "none";
+      } else if (s.round >= s.maxRounds) {
+        s.status = "terminated";
+        s.stopReason = "max_rounds";
+        s.awaiting = "none";
+      } else {
+        if (disposition === "goal_complete") {
+          s.completion = `goal_complete refused:${open.length ? ` criteria not verified: ${open.map((c) => c.id).join(", ")}` : ""}${gates.length ? ` open user gates: ${gates.map((g) => g.actionHash.slice(0, 12)).join(", ")}` : ""}`;
+        }
+        s.status = disposition === "wait" ? "waiting" : disposition === "wait_for_user" ? "waiting_for_user" : "active";
+        s.round++;
+        s.roundId = roundIdOf(s.id, s.round);
+        s.attempt = 1;
+        s.awaiting = "report";
+        s.level = s.round % CHECKPOINT === 1 || structural ? "L2" : "L1";
+      }
+    }
+    s.lastDecision = decision;
+    s.reason = reason;
+    s.rounds.push({ round: s0.round, attempt: s0.attempt, decision, outcome: report.outcome, summary: clip(report.summary, 200), headSha: head, codeTree: tree, at });
+    if (s.awaiting !== "none" && decision === "accepted") s.advice = adviceFor(ctx, s);
+    const p = promptOf(s);
+    const events: Array<Record<string, unknown>> = [
+      { type: "round_decided", at, round: s0.round, roundId: s0.roundId, attempt: s0.attempt, mode, decision, reason, disposition, status: s.status, stopReason: s.stopReason, head_sha: head, code_tree: tree, changes, findings, report },
+    ];
+    if (p.text !== "") events.push({ type: "round_opened", at, round: s.round, roundId: s.roundId, attempt: s.attempt, level: s.level });
+    const { state } = commitLoop(ctx.store, l, s, p.text, events);
+    return {
+      kind: "loop_result", schema_version: "forge-loop-result/v1", loop_id: s.id, round: s0.round, attempt: s0.attempt, recorded_at: at, head_sha: head, code_tree: tree,
+      criteria: liveCriteria(s0).map((c) => criterionRow(c, v)),
+      decision, reason, disposition, status: state.status, stopReason: state.stopReason, completion: state.completion, findings, changes,
+      stateHash: state.stateHash, next: openRound(state, p.text, p.omitted),
+    };
+  });
+}
+
+function criterionRow(c: Criterion, v: Verifier): Record<string, unknown> {
+  const r = v.criteria.get(c.id);
+  return {
+    criterion_id: c.id, text: c.text, status: r?.status ?? "unavailable",
+    check: r?.run ? { argv: r.run.argv, exit_code: r.run.exitCode, duration_ms: r.run.durationMs, log_digest: r.run.logDigest } : null,
+  };
+}
+
+/** An explicit stop always wins; the runtime never infers goal_complete. */
+function effectiveDisposition(r: RoundReport): "continue" | "wait" | "wait_for_user" | "goal_complete" {
+  if (r.disposition && r.disposition !== "continue") return r.disposition;
+  if (r.continuation === "stop") return r.outcome === "blocked" ? "wait_for_user" : "wait";
+  return "continue";
+}
+
+/**
+ * Apply an accepted report's facts to the state.
+ * @returns whether the goal's structure changed (the next prompt is a full rehydration)
+ */
+function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Finding[], changes: string[]): boolean {
+  let structural = false;
+  for (const c of liveCriteria(s)) {
+    const res = v.criteria.get(c.id);
+    if (res?.status === "verified" && c.status !== "verified") {
+      c.status = "verified";
+      c.verifiedRound = s.round;
+      changes.push(`criterion_verified ${c.id}`);
+    } else if (res?.status === "contradicted" && c.status === "verified") {
+      c.status = "open";
+      c.verifiedRound = null;
+      changes.push(`criterion_reopened ${c.id}`);
+    }
+  }
+  const verifiedRefs = new Set(findings.filter((f) => f.status === "verified").map((f) => f.ref));
+  for (const e of r.subGoalEvents) {
+    if (e.event === "added") {
+      const id = derivedId("sg", s.id, e.text!);
+      if (!s.subGoals.some((x) => x.id === id)) {
+        s.subGoals.push({ id, text: normText(e.text!), status: "open" });
+        changes.push(`subgoal_added ${id}`);
+      }
+      continue;
+    }
+    const g = s.subGoals.find((x) => x.id === e.id)!;
+    g.status = e.event;
+    changes.push(`subgoal_${e.event} ${g.id}`);
+  }
+  for (const t of r.discoveries.constraints) {
+    const id = derivedId("c", s.id, t);
+    if (s.constraints.some((c) => c.id === id)) continue;
+    s.constraints.push({ id, text: normText(t), origin: "discovered", status: "active" });
+    changes.push(`constraint_discovered ${id}`);
+    structural = true;
+  }
+  for (const e of r.constraintEvents) {
+    const c = s.constraints.find((x) => x.id === e.id)!;
+    if (!e.evidenceRefs.some((ref) => verifiedRefs.has(ref))) {
+      changes.push(`constraint_retire_refused ${c.id} (no verified evidence)`);
+      continue;
+    }
+    c.status = "retired";
+    changes.push(`constraint_retired ${c.id}`);
+    structural = true;
+  }
+  for (const e of r.criterionRevisions) {
+    const old = s.criteria.find((c) => c.id === e.from)!;
+    const id = derivedId("cr", s.id, e.to);
+    if (id === old.id || s.criteria.some((c) => c.id === id)) continue;
+    old.status = "revised";
+    old.revisedTo = id;
+    // The declared check stays: a revision rewords a criterion, it cannot drop its check.
+    s.criteria.push({ id, text: normText(e.to), argv: old.argv, status: "open", verifiedRound: null, revisedFrom: old.id, revisedTo: null });
+    changes.push(`criterion_revised ${old.id} -> ${id}`);
+    structural = true;
+  }
+  for (const f of [...r.discoveries.facts, ...r.discoveries.wrongAssumptions.map((w) => `wrong assumption: ${w}`)]) {
+    const t = clip(normText(f), 200);
+    if (!s.facts.includes(t)) s.facts.push(t);
+  }
+  if (s.facts.length > 50) s.facts = s.facts.slice(-50);
+  if (r.objectiveRefinement) structural = true;
+  return structural;
+}
+
+/** Pause an open loop (its state and prompt hashes are kept for resume). */
+export function pauseLoop(ctx: LoopContext, id: string): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    if (TERMINAL.includes(s0.status) || s0.status === "paused") throw new ForgeError(`loop ${id.slice(0, 8)} is ${s0.status}: cannot pause`, "E_LOOP_NOT_ACTIVE", 1);
+    const at = stamp(ctx.now);
+    const s = { ...s0, status: "paused" as LoopStatus, pausedFrom: s0.status, updatedAt: at };
+    const { state } = commitLoop(ctx.store, l, s, l.prompt, [{ type: "paused", at, from: s0.status }]);
+    return statusRecord(state, l.prompt, false);
+  });
+}
+
+/**
+ * Resume a paused or waiting loop: the prompt is rebuilt from the state and
+ * must be the one that was open (same stateHash and promptHash).
+ */
+export function resumeLoop(ctx: LoopContext, id: string): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    if (!["paused", "waiting", "waiting_for_user"].includes(s0.status)) throw new ForgeError(`loop ${id.slice(0, 8)} is ${s0.status}: nothing to resume`, "E_LOOP_NOT_PAUSED", 1);
+    const rebuilt = promptOf(s0);
+    if (rebuilt.text !== l.prompt) throw new StorageCorruptionError(`.forge/loops/${id}/loop.md`, "the open prompt does not rebuild from the state");
+    const at = stamp(ctx.now);
+    const s = { ...s0, status: "active" as LoopStatus, pausedFrom: null, updatedAt: at };
+    const { state } = commitLoop(ctx.store, l, s, l.prompt, [{ type: "resumed", at, from: s0.status }]);
+    return statusRecord(state, l.prompt, true);
+  });
+}
+
+/** Stop a loop for good (decision `stopped`). */
+export function stopLoop(ctx: LoopContext, id: string, reason: string | null): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    if (TERMINAL.includes(s0.status)) throw new ForgeError(`loop ${id.slice(0, 8)} is already ${s0.status}`, "E_LOOP_CLOSED", 1);
+    const at = stamp(ctx.now);
+    const s: LoopState = { ...s0, status: "stopped", pausedFrom: null, awaiting: "none", lastDecision: "stopped", stopReason: reason ? `user_stop: ${clip(reason, 200)}` : "user_stop", updatedAt: at };
+    const { state } = commitLoop(ctx.store, l, s, "", [{ type: "stopped", at, round: s0.round, reason: s.stopReason }]);
+    return { ...statusRecord(state, "", false), decision: "stopped" };
+  });
+}
+
+/**
+ * Backtrack (advisory): name the accepted round to restore and the checks
+ * to run after restoring; criteria verified after it are open again. The
+ * workspace is never touched.
+ */
+export function backtrackLoop(ctx: LoopContext, id: string, to: number, why: string | null): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    guardOpen(s0, "backtrack");
+    const target = [...s0.rounds].reverse().find((r) => r.round === to && r.decision === "accepted");
+    if (!target) throw new ForgeError(`round ${to} is not an accepted round of loop ${id.slice(0, 8)}`, "E_NO_ROUND", 1);
+    const at = stamp(ctx.now);
+    const s: LoopState = structuredClone(s0);
+    const reopened: string[] = [];
+    for (const c of liveCriteria(s)) {
+      if (c.status === "verified" && (c.verifiedRound ?? 0) > to) {
+        c.status = "open";
+        c.verifiedRound = null;
+        reopened.push(c.id);
+      }
+    }
+    const checks = liveCriteria(s).filter((c) => c.argv).map((c) => ({ criterion_id: c.id, argv: c.argv, name: checkName(c.argv!) }));
+    s.rounds.push({ round: s0.round, attempt: s0.attempt, decision: "backtracked", outcome: "backtrack", summary: clip(`restore round ${to}${why ? `: ${why}` : ""}`, 200), headSha: target.headSha, codeTree: target.codeTree, at });
+    s.lastDecision = "backtracked";
+    s.reason = `restore round ${to}`;
+    s.round++;
+    s.roundId = roundIdOf(s.id, s.round);
+    s.attempt = 1;
+    s.awaiting = "report";
+    s.level = "L2";
+    s.rejections = 0;
+    s.updatedAt = at;
+    s.facts = [...s.facts, clip(`backtracked to round ${to}${target.headSha ? ` (commit ${target.headSha.slice(0, 12)})` : ""}: restore it, then run every declared check`, 200)].slice(-50);
+    const p = promptOf(s);
+    const { state } = commitLoop(ctx.store, l, s, p.text, [
+      { type: "backtracked", at, round: s0.round, restoreRound: to, restoreHeadSha: target.headSha, restoreCodeTree: target.codeTree, reopened, reason: why },
+      { type: "round_opened", at, round: s.round, roundId: s.roundId, attempt: 1, level: "L2" },
+    ]);
+    return {
+      kind: "loop_backtrack", loop_id: id, decision: "backtracked", advisory: true, restoreRound: to, restoreHeadSha: target.headSha, restoreCodeTree: target.codeTree,
+      reopened, checks, status: state.status, next: openRound(state, p.text, p.omitted),
+    };
+  });
+}
+
+/** The status record of a loop. */
+export function statusRecord(s: LoopState, prompt: string, withPrompt: boolean): Record<string, unknown> {
+  const live = liveCriteria(s);
+  return {
+    kind: "loop_status", loop_id: s.id, status: s.status, goal: s.goal, domain: s.domain, round: s.round, roundId: s.roundId, attempt: s.attempt,
+    awaiting: s.awaiting, lastDecision: s.lastDecision, reason: s.reason, stopReason: s.stopReason, level: s.level,
+    criteria: { total: live.length, verified: live.filter((c) => c.status === "verified").length },
+    openGates: openGates(s).length, stateHash: s.stateHash, promptHash: s.promptHash, updatedAt: s.updatedAt, eventSequence: s.eventSequence,
+    ...(withPrompt ? { prompt: prompt === "" ? null : prompt } : {}),
+  };
+}
+
+/**
+ * `gate check`: classify an action; an approval covers only its exact
+ * action hash. A new user gate is recorded open (it blocks completion).
+ */
+export function checkGate(ctx: LoopContext, id: string, d: Descriptor): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    if (TERMINAL.includes(s0.status)) throw new ForgeError(`loop ${id.slice(0, 8)} is ${s0.status}`, "E_LOOP_CLOSED", 1);
+    const hash = actionHash(d);
+    const { gate, risks } = classify(d);
+    const known = s0.gates.find((g) => g.actionHash === hash);
+    const out = (status: string) => ({ kind: "loop_gate", loop_id: id, actionHash: hash, gate, status, covered: status === "approved" || status === "allowed", risks, descriptor: d });
+    if (known) return out(known.status);
+    const at = stamp(ctx.now);
+    const status = gate === "user" ? "open" : "allowed";
+    const s: LoopState = { ...s0, gates: [...s0.gates, { actionHash: hash, gate, status, description: clip(d.description, 200), risks: risks.join(","), at, by: null }], updatedAt: at };
+    // The open prompt lists open gates, so it is rebuilt (a paused loop's too: resume rebuilds it the same way).
+    commitLoop(ctx.store, l, s, promptOf(s).text, [{ type: "gate_checked", at, actionHash: hash, gate, status, risks, descriptor: d }]);
+    return out(status);
+  });
+}
+
+/** `gate resolve`: approve or deny the open user gate of exactly this descriptor. */
+export function resolveGate(ctx: LoopContext, id: string, d: Descriptor, approve: boolean, by: string): Promise<Record<string, unknown>> {
+  return withLoop(ctx.store, id, ctx.note, async (l) => {
+    const s0 = l.state;
+    const hash = actionHash(d);
+    const g = s0.gates.find((x) => x.actionHash === hash);
+    if (!g || g.status !== "open") throw new ConflictError(`no open user gate for action ${hash.slice(0, 12)} in loop ${id.slice(0, 8)} (a changed descriptor is a different action: run 'gate check' first)`);
+    const at = stamp(ctx.now);
+    const status = approve ? "approved" : "denied";
+    const s: LoopState = { ...s0, gates: s0.gates.map((x) => (x === g ? { ...x, status, by, at } : x)) as LoopState["gates"], updatedAt: at };
+    commitLoop(ctx.store, l, s, promptOf(s).text, [{ type: "gate_resolved", at, actionHash: hash, status, by }]);
+    return { kind: "loop_gate", loop_id: id, actionHash: hash, gate: g.gate, status, covered: approve, risks: g.risks ? g.risks.split(",") : [], by, descriptor: d };
+  });
+}
