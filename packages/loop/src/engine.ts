@@ -127,10 +127,12 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
       for (const c of liveCriteria(s0)) {
         if (v.criteria.has(c.id) || !c.argv) continue;
         const r = await v.criterion(c.id);
-        findings.push({ ref: `completion:${c.id}`, target: c.id, kind: "check", claimed: c.status === "verified" ? "still met" : "met", observed: r.status, status: r.status, exitCode: r.run?.exitCode ?? null, durationMs: r.run?.durationMs ?? null, detail: clip(`exit ${r.run?.exitCode ?? "none"}`, 200) });
+        findings.push({ ref: `completion:${c.id}`, target: c.id, kind: "check", claimed: c.status === "verified" ? "still met" : "met", observed: r.status === "unavailable" ? "unavailable" : r.status === "verified" ? "passed" : "failed", status: r.status, exitCode: r.run?.exitCode ?? null, durationMs: r.run?.durationMs ?? null, detail: clip(`exit ${r.run?.exitCode ?? "none"}`, 200) });
       }
     }
-    const contradicted = findings.filter((f) => f.status === "contradicted");
+    // A completion check failing on a criterion that was never verified refuses completion; it is not a rejection
+    // (the work of the round still stands). A verified criterion failing now is a regression: that rejects.
+    const contradicted = findings.filter((f) => f.status === "contradicted" && !(f.ref.startsWith("completion:") && f.claimed === "met"));
     const s: LoopState = structuredClone(s0);
     s.updatedAt = at;
     s.findings = findings;

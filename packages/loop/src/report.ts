@@ -133,7 +133,9 @@ export function parseReport(raw: string): RoundReport {
     const f = `evidence.claims[${i}]`;
     const o = obj(x, f);
     known(o, f, ["id", "targetId", "evidenceRefs", "statement"]);
-    return { id: text(o.id, `${f}.id`)!, targetId: text(o.targetId, `${f}.targetId`)!, evidenceRefs: texts(o.evidenceRefs, `${f}.evidenceRefs`, false) };
+    const refs = texts(o.evidenceRefs, `${f}.evidenceRefs`, false);
+    if (refs.length === 0) throw new InvalidReportError(`${f}.evidenceRefs`, "a claim names its evidence (command:, ci:, file:)");
+    return { id: text(o.id, `${f}.id`)!, targetId: text(o.targetId, `${f}.targetId`)!, evidenceRefs: refs };
   });
   const d = r.discoveries === undefined ? {} : obj(r.discoveries, "discoveries");
   known(d, "discoveries", ["wrongAssumptions", "emergedWork", "facts", "constraints"]);
