@@ -350,3 +350,67 @@ test("backtrack is advisory: it names the round and the checks and reopens what 
   t.is(git(dir, ["status", "--porcelain"]), status);
   t.true(existsSync(join(dir, "fixed")));
 });
+
+test("a criterion verified by a CI step: read from the forge-ci run at the workspace's code tree, unavailable at another tree", async (t) => {
+  const dir = repo();
+  const { chmodSync, mkdirSync } = await import("node:fs");
+  const steps = join(dir, ".forge", "ci", "steps");
+  mkdirSync(steps, { recursive: true });
+  writeFileSync(join(steps, "10-test"), "#!/bin/sh\nexit 0\n");
+  chmodSync(join(steps, "10-test"), 0o755);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "a step"]);
+  const ci = await run("forge-ci", ["run"], { cwd: dir });
+  t.is(ci.code, 0, ci.stderr);
+  // Committing forge's own state does not change the code tree.
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "forge state", "--allow-empty"]);
+  const r = await loop(dir, ["start", "--task", "ci passes", "--criterion", "the CI step passes", "--json"]);
+  const s = jsonl(r.stdout)[0]!;
+  const [cr] = criteria(s);
+  const rep = report({ disposition: "goal_complete", evidence: { checks: [{ name: "ci:10-test", status: "passed" }], claims: [{ id: "c", targetId: cr, evidenceRefs: ["ci:10-test"] }] } });
+  // At another tree first: unavailable, not a pass.
+  writeFileSync(join(dir, "new.txt"), "x");
+  const away = jsonl((await loop(dir, ["next", s.loop_id as string, "-F", "-", "--json"], rep)).stdout)[0]!;
+  t.deepEqual((away.findings as Array<{ status: string }>).map((f) => f.status), ["unavailable", "unavailable"]);
+  t.is(away.status, "active");
+  const { rmSync } = await import("node:fs");
+  rmSync(join(dir, "new.txt"));
+  const back = jsonl((await loop(dir, ["next", s.loop_id as string, "-F", "-", "--json"], rep)).stdout)[0]!;
+  t.deepEqual((back.findings as Array<{ status: string }>).map((f) => f.status), ["verified", "verified"]);
+  t.is(back.status, "complete");
+});
+
+test("repeated contradictions terminate the loop with a named reason; max rounds terminates too", async (t) => {
+  const dir = repo();
+  const s = await start(t, dir);
+  const id = s.loop_id as string;
+  const [cr1] = criteria(s);
+  const lie = report({ evidence: claimsFor([cr1!], ["node check.js"]) });
+  t.is(jsonl((await loop(dir, ["next", id, "-F", "-", "--json"], lie)).stdout)[0]!.decision, "rejected");
+  t.is(jsonl((await loop(dir, ["retry", id, "-F", "-", "--json"], lie)).stdout)[0]!.decision, "rejected");
+  const last = jsonl((await loop(dir, ["retry", id, "-F", "-", "--json"], lie)).stdout)[0]!;
+  t.deepEqual([last.decision, last.status, last.stopReason, last.next], ["terminated", "terminated", "repeated_contradictions", null]);
+  const m = await start(t, dir, ["--max-rounds", "1"]);
+  const one = jsonl((await loop(dir, ["next", m.loop_id as string, "-F", "-", "--json"], report())).stdout)[0]!;
+  t.deepEqual([one.decision, one.status, one.stopReason], ["accepted", "terminated", "max_rounds"]);
+  const all = jsonl((await loop(dir, ["list", "--all", "--json"])).stdout).map((l) => l.status).sort();
+  t.deepEqual(all, ["terminated", "terminated"]);
+  t.is((await loop(dir, ["list", "--json"])).stdout, "", "terminated loops are not recoverable");
+});
+
+test("dispositions: wait and wait_for_user stop automatic continuation until resume; an explicit stop wins over continue", async (t) => {
+  const dir = repo();
+  const s = await start(t, dir);
+  const id = s.loop_id as string;
+  const w = jsonl((await loop(dir, ["next", id, "-F", "-", "--json"], report({ disposition: "continue", continuation: "stop" }))).stdout)[0]!;
+  t.is(w.status, "waiting");
+  const blocked = await loop(dir, ["next", id, "-F", "-"], report());
+  t.regex(blocked.stderr, /is waiting: run 'forge-loop resume/);
+  const res = jsonl((await loop(dir, ["resume", id, "--json"])).stdout)[0]!;
+  t.is(res.promptHash, (w.next as Record<string, unknown>).promptHash);
+  const u = jsonl((await loop(dir, ["next", id, "-F", "-", "--json"], report({ outcome: "blocked", blocker: { reason: "needs a credential" }, disposition: "wait_for_user" }))).stdout)[0]!;
+  t.is(u.status, "waiting_for_user");
+  const stop = jsonl((await loop(dir, ["stop", id, "--reason", "enough", "--json"])).stdout)[0]!;
+  t.deepEqual([stop.status, stop.decision, stop.stopReason], ["stopped", "stopped", "user_stop: enough"]);
+});

@@ -192,15 +192,23 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
     const { state } = commitLoop(ctx.store, l, s, p.text, events);
     return {
       kind: "loop_result", schema_version: "forge-loop-result/v1", loop_id: s.id, round: s0.round, attempt: s0.attempt, recorded_at: at, head_sha: head, code_tree: tree,
-      criteria: liveCriteria(s0).map((c) => criterionRow(c, v)),
+      criteria: liveCriteria(s0).map((c) => criterionRow(c, v, findings)),
       decision, reason, disposition, status: state.status, stopReason: state.stopReason, completion: state.completion, findings, changes,
       stateHash: state.stateHash, next: openRound(state, p.text, p.omitted),
     };
   });
 }
 
-function criterionRow(c: Criterion, v: Verifier): Record<string, unknown> {
-  const r = v.criteria.get(c.id);
+/** A criterion without a declared check, verified or contradicted by a CI step claim. */
+function ciVerdict(findings: Finding[], id: string): { status: Finding["status"] } | undefined {
+  const f = findings.find((x) => x.target === id && x.kind === "ci" && x.status !== "unavailable");
+  return f ? { status: f.status } : undefined;
+}
+
+function criterionRow(c: Criterion, v: Verifier, findings: Finding[]): Record<string, unknown> {
+  const ran = v.criteria.get(c.id);
+  const ci = ciVerdict(findings, c.id);
+  const r = ran && ran.status !== "unavailable" ? ran : ci ? { status: ci.status, run: ran?.run ?? null } : ran;
   return {
     criterion_id: c.id, text: c.text, status: r?.status ?? "unavailable",
     check: r?.run ? { argv: r.run.argv, exit_code: r.run.exitCode, duration_ms: r.run.durationMs, log_digest: r.run.logDigest } : null,
@@ -221,7 +229,8 @@ function effectiveDisposition(r: RoundReport): "continue" | "wait" | "wait_for_u
 function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Finding[], changes: string[]): boolean {
   let structural = false;
   for (const c of liveCriteria(s)) {
-    const res = v.criteria.get(c.id);
+    const ran = v.criteria.get(c.id);
+    const res = ran && ran.status !== "unavailable" ? ran : (ciVerdict(findings, c.id) ?? ran);
     if (res?.status === "verified" && c.status !== "verified") {
       c.status = "verified";
       c.verifiedRound = s.round;
