@@ -14,6 +14,7 @@ gh-literal: same verbs, flags, --json fields (state OPEN, labels[].name)
 pipe: forge-issue list -l bug --json | forge-issue close -
 ship: forge-ci run <pr|->; forge-merge <pr>
 evidence: forge-ci list --json | forge-export  (.forge/evidence/imports/)
+loops: forge-loop -h (claims are rerun)
 exit: 0 ok, 1 runtime error, 2 usage; errors: one line on stderr
 nothing is deleted: close or archive; history is git
 `;
