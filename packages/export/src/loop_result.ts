@@ -45,8 +45,8 @@ export function loopResultBundle(v: Record<string, unknown>, scope: string): Evi
     const chk = c.check as Record<string, unknown>;
     const argv = strings(chk, "argv", `${p}check.`);
     if (argv.length === 0) throw new RecordError(`${p}check.argv`, "expected a non-empty list");
-    const checkId = "check:" + sha256Hex(`loop-check\n${canonicalJson(argv)}\n${tree ?? head ?? "-"}`).slice(0, 32);
-    claims.push({ claim_id: checkId, claim_version_id: `${checkId}@1`, kind: "check", subject: tree ? { argv: argv.join(" "), head_sha: head, code_tree: tree } : { argv: argv.join(" "), head_sha: head }, statement: `${argv.join(" ")} exits 0`, recorded_at: at, supersedes_claim_version_id: null });
+    const checkId = "check:" + sha256Hex(`loop-check\n${canonicalJson(argv)}\n${tree ? `tree:${tree}` : (head ?? "-")}`).slice(0, 32);
+    claims.push({ claim_id: checkId, claim_version_id: `${checkId}@1`, kind: "check", subject: tree ? { argv: argv.join(" "), tree } : { argv: argv.join(" "), head_sha: head }, statement: `${argv.join(" ")} exits 0`, recorded_at: at, supersedes_claim_version_id: null });
     relations.push({ relation_id: `${checkId}>${cid}`, kind: "supports", from: checkId, to: cid, group: null, recorded_at: at });
     const duration = int(chk, "duration_ms", `${p}check.`);
     receipts.push({ argv, exit_code: optInt(chk, "exit_code", `${p}check.`), duration_ms: duration, log_digest: optStr(chk, "log_digest", `${p}check.`) });
