@@ -5,7 +5,7 @@
  * index (the real index and the files are never touched).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -33,7 +33,11 @@ export function codeTree(cwd: string, env: Record<string, string | undefined>, c
   try {
     const e = { ...env, GIT_INDEX_FILE: join(tmp, "index") } as NodeJS.ProcessEnv;
     const base = commit ?? headSha(cwd, env);
-    if (base) {
+    // The workspace's tree starts from a copy of the real index: its stat cache spares hashing unchanged files
+    // (`add -A` then makes the copy match the files, whatever is staged).
+    const real = commit ? null : gitOut(cwd, ["rev-parse", "--path-format=absolute", "--git-path", "index"], env as NodeJS.ProcessEnv);
+    if (real && existsSync(real)) copyFileSync(real, join(tmp, "index"));
+    else if (base) {
       if (gitOut(cwd, ["read-tree", base], e) === null) return null;
     } else if (gitOut(cwd, ["read-tree", "--empty"], e) === null) return null;
     if (!commit && gitOut(cwd, ["add", "-A", "--", ".", ":(exclude).forge"], e) === null) return null;
