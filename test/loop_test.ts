@@ -262,12 +262,15 @@ test("a gate approved for one descriptor does not cover a changed descriptor, an
 
 test("two processes advancing one loop at once: one wins, the other gets a clear error, nothing interleaves", async (t) => {
   const dir = repo();
-  const r = await loop(dir, ["start", "--task", "slow", "--criterion", "slow check", "--check", `node -e "setTimeout(() => process.exit(0), 2500)"`, "--json"]);
+  const r = await loop(dir, ["start", "--task", "slow", "--criterion", "slow check", "--check", `node -e "setTimeout(() => process.exit(0), 8000)"`, "--json"]);
   const s = jsonl(r.stdout)[0]!;
   const [cr] = criteria(s);
   const body = report({ evidence: { claims: [{ id: "c", targetId: cr, evidenceRefs: ["x"] }] } });
   const first = loop(dir, ["next", s.loop_id as string, "-F", "-", "--json"], body);
-  await new Promise((res) => setTimeout(res, 1200));
+  // Wait until the first holds the lock (the machine may be slow to start it), then race it.
+  const lock = join(dir, ".forge", "loops", s.loop_id as string, "loop.lock");
+  for (let i = 0; i < 400 && !existsSync(lock); i++) await new Promise((res) => setTimeout(res, 25));
+  t.true(existsSync(lock), "the first process took the lock");
   const second = await loop(dir, ["next", s.loop_id as string, "-F", "-", "--json"], body);
   const a = await first;
   t.is(a.code, 0, a.stderr);
