@@ -8,7 +8,7 @@ import type { LoadedLoop } from "./store.js";
 import { liveCriteria, openGates, type Finding } from "./state.js";
 import { loadLoop } from "./store.js";
 
-export const AUDIT_FIELDS = ["kind", "loop_id", "status", "stopReason", "criteria", "coverage", "contradictions", "evidence", "openGates", "sequenceComplete", "events", "complete"];
+export const AUDIT_FIELDS = ["kind", "loop_id", "status", "stopReason", "criteria", "coverage", "contradictions", "evidence", "openGates", "regressionObligations", "sequenceComplete", "events", "complete"];
 
 /** The audit record of a loop (its files already verified by loadLoop). */
 export function auditLoop(l: LoadedLoop): Record<string, unknown> {
@@ -30,6 +30,8 @@ export function auditLoop(l: LoadedLoop): Record<string, unknown> {
     coverage: { verified, total: live.length, withoutCheck: live.filter((c) => !c.argv).map((c) => c.id) },
     contradictions, evidence,
     openGates: openGates(s).map((g) => ({ actionHash: g.actionHash, description: g.description, risks: g.risks ? g.risks.split(",") : [] })),
+    // Verified criteria with a declared check: they must keep passing (completion reruns them).
+    regressionObligations: live.filter((c) => c.status === "verified" && c.argv).map((c) => ({ criterion_id: c.id, argv: c.argv, verifiedRound: c.verifiedRound })),
     sequenceComplete: true, events: l.events.length,
     complete: s.status === "complete",
   };
