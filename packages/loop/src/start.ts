@@ -68,6 +68,9 @@ export default defineCommand({
     const opts = parseStartOptions(args, rawArgs);
     const rec = await startLoop(loopContext(ctx), opts);
     ctx.io.stderr.write(`${ctx.prog}: started loop ${String(rec.loop_id)}\n`);
+    for (const c of rec.criteria as Array<{ id: string; check: unknown }>) {
+      if (!c.check) ctx.io.stderr.write(`${ctx.prog}: note: criterion ${c.id} has no --check: only a CI step claim (ci:<step>) can verify it\n`);
+    }
     await output(ctx, args, START_FIELDS, [rec], roundText);
   },
 });
