@@ -22,7 +22,7 @@ export function roundVerb(mode: "next" | "retry", description: string): ForgeCom
       const lc = loopContext(ctx);
       const id = loopIdOf(lc, args);
       const raw = await readInput(ctx, args.report, "report");
-      const rec = await submitReport(lc, id, raw, mode);
+      const rec = await submitReport(lc, id, raw, mode, args.report === "-" ? "stdin" : String(args.report));
       ctx.io.stderr.write(`${ctx.prog}: round ${String(rec.round)} attempt ${String(rec.attempt)}: ${String(rec.decision)}${rec.reason ? ` (${String(rec.reason)})` : ""}; loop ${String(rec.status)}\n`);
       await output(ctx, args, RESULT_FIELDS, [rec], roundText);
     },

@@ -16,10 +16,13 @@ export class StorageCorruptionError extends ForgeError {
 /** A round report breaks its schema: nothing changes (exit 1). */
 export class InvalidReportError extends ForgeError {
   readonly field: string;
-  constructor(field: string, why: string) {
-    super(`invalid_round_report: field '${field}': ${why}`, "E_INVALID_ROUND_REPORT", 1);
+  readonly why: string;
+  /** @param source the report's file (`stdin` for `-`), when known */
+  constructor(field: string, why: string, source?: string) {
+    super(`invalid_round_report: ${source ? `${source}: ` : ""}field '${field}': ${why}`, "E_INVALID_ROUND_REPORT", 1);
     this.name = "InvalidReportError";
     this.field = field;
+    this.why = why;
   }
 }
 

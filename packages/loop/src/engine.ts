@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ConflictError, ForgeError, mkdirInside, type Store } from "@forge/core";
-import { clip, derivedId, normText, roundIdOf, stamp, StorageCorruptionError } from "./_util.js";
+import { clip, derivedId, InvalidReportError, normText, roundIdOf, stamp, StorageCorruptionError } from "./_util.js";
 import { checkName } from "./argv.js";
 import { codeTree, headSha } from "./code_tree.js";
 import { recallExperience } from "./experience.js";
@@ -108,14 +108,21 @@ function guardOpen(s: LoopState, verb: string): void {
  * every claim, decide, and open the next round or attempt.
  * @param mode `next` after an accepted round, `retry` after a rejection
  */
-export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "next" | "retry"): Promise<Record<string, unknown>> {
+export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "next" | "retry", source?: string): Promise<Record<string, unknown>> {
   return withLoop(ctx.store, id, ctx.note, async (l) => {
     const s0 = l.state;
     guardOpen(s0, mode);
     if (mode === "next" && s0.awaiting === "retry") throw new ForgeError(`round ${s0.round} (${s0.roundId}) was rejected: use 'forge-loop retry' (next cannot bypass a rejection)`, "E_ROUND_REJECTED", 1);
     if (mode === "retry" && s0.awaiting !== "retry") throw new ForgeError(`round ${s0.round} (${s0.roundId}) was not rejected: use 'forge-loop next'`, "E_NOT_REJECTED", 1);
-    const report = parseReport(raw);
-    checkAgainstLoop(s0, report);
+    let report: RoundReport;
+    try {
+      report = parseReport(raw);
+      checkAgainstLoop(s0, report);
+    } catch (err) {
+      // Name the file as well as the field.
+      if (source && (err as { code?: string }).code === "E_INVALID_ROUND_REPORT") { const e = err as InvalidReportError; throw new InvalidReportError(e.field, e.why, source); }
+      throw err;
+    }
     const at = stamp(ctx.now);
     const head = headSha(ctx.store.root, ctx.env);
     const tree = codeTree(ctx.store.root, ctx.env);
