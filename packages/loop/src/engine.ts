@@ -120,7 +120,10 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
       checkAgainstLoop(s0, report);
     } catch (err) {
       // Name the file as well as the field.
-      if (source && (err as { code?: string }).code === "E_INVALID_ROUND_REPORT") { const e = err as InvalidReportError; throw new InvalidReportError(e.field, e.why, source); }
+      if (source && (err as { code?: string }).code === "E_INVALID_ROUND_REPORT") {
+        const e = err as InvalidReportError;
+        throw new InvalidReportError(e.field, e.why, source);
+      }
       throw err;
     }
     const at = stamp(ctx.now);
