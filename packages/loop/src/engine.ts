@@ -1,32 +1,24 @@
 /**
- * The loop runtime: start, report (next/retry), pause, resume, stop,
- * backtrack and gates, each a transaction under the loop's lock that reads
- * the loop, decides, and commits events then state. Returns records; never
- * prints.
+ * The loop runtime's two main transactions, start and report (next/retry):
+ * each under the loop's lock, it reads the loop, decides, and commits
+ * events then state. Returns records; never prints. The other
+ * transactions are in control.ts (pause, resume, stop, backtrack) and
+ * gate_ops.ts; this module re-exports them.
  */
 import { randomUUID } from "node:crypto";
-import { ConflictError, ForgeError, mkdirInside, type Store } from "@forge/core";
-import { clip, derivedId, InvalidReportError, normText, roundIdOf, stamp, StorageCorruptionError } from "./_util.js";
-import { checkName } from "./argv.js";
+import { ForgeError, mkdirInside } from "@forge/core";
+import { clip, derivedId, InvalidReportError, normText, roundIdOf, stamp } from "./_util.js";
+import { adviceFor, guardOpen, type LoopContext, openRound, promptOf } from "./_round.js";
 import { codeTree, headSha } from "./code_tree.js";
-import { recallExperience } from "./experience.js";
-import { actionHash, classify, type Descriptor } from "./gate.js";
-import { CHECKPOINT, compilePrompt } from "./prompt.js";
+import { CHECKPOINT } from "./prompt.js";
 import { parseReport, type RoundReport } from "./report.js";
 import { commitLoop, loopPaths, withLoop } from "./store.js";
-import {
-  type Advice, type Criterion, type Decision, type Finding, type Level, liveCriteria, type LoopState, type LoopStatus, openGates, TERMINAL,
-} from "./state.js";
+import { type Criterion, type Decision, type Finding, liveCriteria, type LoopState, openGates } from "./state.js";
 import { checkAgainstLoop, verifyReport, Verifier } from "./verify.js";
 
-/** The world a runtime call needs. */
-export interface LoopContext {
-  store: Store;
-  env: Record<string, string | undefined>;
-  now: () => Date;
-  /** Receives notes for stderr (a broken stale lock). */
-  note: (s: string) => void;
-}
+export { type LoopContext, type OpenRound, statusRecord } from "./_round.js";
+export { backtrackLoop, pauseLoop, resumeLoop, stopLoop } from "./control.js";
+export { checkGate, resolveGate } from "./gate_ops.js";
 
 /** Rejections of one logical round after which the loop is terminated. */
 export const MAX_REJECTIONS = 3;
@@ -40,30 +32,6 @@ export interface StartOptions {
   domain: string | null;
   promptBudget: number;
   checkTimeoutMs: number;
-}
-
-/** The open round, as every verb that opens or shows one returns it. */
-export interface OpenRound {
-  round: number; roundId: string; attempt: number; level: Level; prompt: string; promptBytes: number; omitted: string[];
-  stateHash: string; promptHash: string;
-}
-
-function openRound(s: LoopState, prompt: string, omitted: string[] = []): OpenRound | null {
-  if (prompt === "") return null;
-  return { round: s.round, roundId: s.roundId, attempt: s.attempt, level: s.level, prompt, promptBytes: Buffer.byteLength(prompt), omitted, stateHash: s.stateHash, promptHash: s.promptHash };
-}
-
-/** Recall advisory experience for the loop's domain (none without a domain). */
-function adviceFor(ctx: LoopContext, s: LoopState): Advice[] {
-  if (!s.domain) return [];
-  return recallExperience(ctx.store, { scope: s.domain, query: s.goal, limit: 5, maxBytes: 1500, now: ctx.now() }).map((r) => ({ id: r.id, kind: r.kind, text: r.text }));
-}
-
-/** Compile the open round's prompt ("" when no round is open). */
-function promptOf(s: LoopState): { text: string; omitted: string[] } {
-  if (TERMINAL.includes(s.status) || s.awaiting === "none") return { text: "", omitted: [] };
-  const p = compilePrompt(s);
-  return { text: p.text, omitted: p.omitted };
 }
 
 /**
@@ -96,11 +64,6 @@ export async function startLoop(ctx: LoopContext, o: StartOptions): Promise<Reco
     criteria: state.criteria.map((c) => ({ id: c.id, text: c.text, check: c.argv })),
     ...openRound(state, p.text, p.omitted),
   };
-}
-
-function guardOpen(s: LoopState, verb: string): void {
-  if (TERMINAL.includes(s.status)) throw new ForgeError(`loop ${s.id.slice(0, 8)} is ${s.status} (${s.stopReason ?? "no reason"}): no more rounds`, "E_LOOP_CLOSED", 1);
-  if (s.status !== "active") throw new ForgeError(`loop ${s.id.slice(0, 8)} is ${s.status}: run 'forge-loop resume ${s.id.slice(0, 8)}' before ${verb}`, "E_LOOP_NOT_ACTIVE", 1);
 }
 
 /**
@@ -300,139 +263,4 @@ function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Findin
   if (s.facts.length > 50) s.facts = s.facts.slice(-50);
   if (r.objectiveRefinement) structural = true;
   return structural;
-}
-
-/** Pause an open loop (its state and prompt hashes are kept for resume). */
-export function pauseLoop(ctx: LoopContext, id: string): Promise<Record<string, unknown>> {
-  return withLoop(ctx.store, id, ctx.note, async (l) => {
-    const s0 = l.state;
-    if (TERMINAL.includes(s0.status) || s0.status === "paused") throw new ForgeError(`loop ${id.slice(0, 8)} is ${s0.status}: cannot pause`, "E_LOOP_NOT_ACTIVE", 1);
-    const at = stamp(ctx.now);
-    const s = { ...s0, status: "paused" as LoopStatus, pausedFrom: s0.status, updatedAt: at };
-    const { state } = commitLoop(ctx.store, l, s, l.prompt, [{ type: "paused", at, from: s0.status }]);
-    return statusRecord(state, l.prompt, false);
-  });
-}
-
-/**
- * Resume a paused or waiting loop: the prompt is rebuilt from the state and
- * must be the one that was open (same stateHash and promptHash).
- */
-export function resumeLoop(ctx: LoopContext, id: string): Promise<Record<string, unknown>> {
-  return withLoop(ctx.store, id, ctx.note, async (l) => {
-    const s0 = l.state;
-    if (!["paused", "waiting", "waiting_for_user"].includes(s0.status)) throw new ForgeError(`loop ${id.slice(0, 8)} is ${s0.status}: nothing to resume`, "E_LOOP_NOT_PAUSED", 1);
-    const rebuilt = promptOf(s0);
-    if (rebuilt.text !== l.prompt) throw new StorageCorruptionError(`.forge/loops/${id}/loop.md`, "the open prompt does not rebuild from the state");
-    const at = stamp(ctx.now);
-    const s = { ...s0, status: "active" as LoopStatus, pausedFrom: null, updatedAt: at };
-    const { state } = commitLoop(ctx.store, l, s, l.prompt, [{ type: "resumed", at, from: s0.status }]);
-    return statusRecord(state, l.prompt, true);
-  });
-}
-
-/** Stop a loop for good (decision `stopped`). */
-export function stopLoop(ctx: LoopContext, id: string, reason: string | null): Promise<Record<string, unknown>> {
-  return withLoop(ctx.store, id, ctx.note, async (l) => {
-    const s0 = l.state;
-    if (TERMINAL.includes(s0.status)) throw new ForgeError(`loop ${id.slice(0, 8)} is already ${s0.status}`, "E_LOOP_CLOSED", 1);
-    const at = stamp(ctx.now);
-    const s: LoopState = { ...s0, status: "stopped", pausedFrom: null, awaiting: "none", lastDecision: "stopped", stopReason: reason ? `user_stop: ${clip(reason, 200)}` : "user_stop", updatedAt: at };
-    const { state } = commitLoop(ctx.store, l, s, "", [{ type: "stopped", at, round: s0.round, reason: s.stopReason }]);
-    return { ...statusRecord(state, "", false), decision: "stopped" };
-  });
-}
-
-/**
- * Backtrack (advisory): name the accepted round to restore and the checks
- * to run after restoring; criteria verified after it are open again. The
- * workspace is never touched.
- */
-export function backtrackLoop(ctx: LoopContext, id: string, to: number, why: string | null): Promise<Record<string, unknown>> {
-  return withLoop(ctx.store, id, ctx.note, async (l) => {
-    const s0 = l.state;
-    guardOpen(s0, "backtrack");
-    const target = [...s0.rounds].reverse().find((r) => r.round === to && r.decision === "accepted");
-    if (!target) throw new ForgeError(`round ${to} is not an accepted round of loop ${id.slice(0, 8)}`, "E_NO_ROUND", 1);
-    const at = stamp(ctx.now);
-    const s: LoopState = structuredClone(s0);
-    const reopened: string[] = [];
-    for (const c of liveCriteria(s)) {
-      if (c.status === "verified" && (c.verifiedRound ?? 0) > to) {
-        c.status = "open";
-        c.verifiedRound = null;
-        reopened.push(c.id);
-      }
-    }
-    const checks = liveCriteria(s).filter((c) => c.argv).map((c) => ({ criterion_id: c.id, argv: c.argv, name: checkName(c.argv!) }));
-    s.rounds.push({ round: s0.round, attempt: s0.attempt, decision: "backtracked", outcome: "backtrack", summary: clip(`restore round ${to}${why ? `: ${why}` : ""}`, 200), headSha: target.headSha, codeTree: target.codeTree, at });
-    s.lastDecision = "backtracked";
-    s.reason = `restore round ${to}`;
-    s.round++;
-    s.roundId = roundIdOf(s.id, s.round);
-    s.attempt = 1;
-    s.awaiting = "report";
-    s.level = "L2";
-    s.rejections = 0;
-    s.updatedAt = at;
-    s.facts = [...s.facts, clip(`backtracked to round ${to}${target.headSha ? ` (commit ${target.headSha.slice(0, 12)})` : ""}: restore it, then run every declared check`, 200)].slice(-50);
-    const p = promptOf(s);
-    const { state } = commitLoop(ctx.store, l, s, p.text, [
-      { type: "backtracked", at, round: s0.round, restoreRound: to, restoreHeadSha: target.headSha, restoreCodeTree: target.codeTree, reopened, reason: why },
-      { type: "round_opened", at, round: s.round, roundId: s.roundId, attempt: 1, level: "L2" },
-    ]);
-    return {
-      kind: "loop_backtrack", loop_id: id, decision: "backtracked", advisory: true, restoreRound: to, restoreHeadSha: target.headSha, restoreCodeTree: target.codeTree,
-      reopened, checks, status: state.status, next: openRound(state, p.text, p.omitted),
-    };
-  });
-}
-
-/** The status record of a loop. */
-export function statusRecord(s: LoopState, prompt: string, withPrompt: boolean): Record<string, unknown> {
-  const live = liveCriteria(s);
-  return {
-    kind: "loop_status", loop_id: s.id, status: s.status, goal: s.goal, domain: s.domain, round: s.round, roundId: s.roundId, attempt: s.attempt,
-    awaiting: s.awaiting, lastDecision: s.lastDecision, reason: s.reason, stopReason: s.stopReason, level: s.level,
-    criteria: { total: live.length, verified: live.filter((c) => c.status === "verified").length },
-    openGates: openGates(s).length, stateHash: s.stateHash, promptHash: s.promptHash, updatedAt: s.updatedAt, eventSequence: s.eventSequence,
-    ...(withPrompt ? { prompt: prompt === "" ? null : prompt } : {}),
-  };
-}
-
-/**
- * `gate check`: classify an action; an approval covers only its exact
- * action hash. A new user gate is recorded open (it blocks completion).
- */
-export function checkGate(ctx: LoopContext, id: string, d: Descriptor): Promise<Record<string, unknown>> {
-  return withLoop(ctx.store, id, ctx.note, async (l) => {
-    const s0 = l.state;
-    if (TERMINAL.includes(s0.status)) throw new ForgeError(`loop ${id.slice(0, 8)} is ${s0.status}`, "E_LOOP_CLOSED", 1);
-    const hash = actionHash(d);
-    const { gate, risks } = classify(d);
-    const known = s0.gates.find((g) => g.actionHash === hash);
-    const out = (status: string) => ({ kind: "loop_gate", loop_id: id, actionHash: hash, gate, status, covered: status === "approved" || status === "allowed", risks, descriptor: d });
-    if (known) return out(known.status);
-    const at = stamp(ctx.now);
-    const status = gate === "user" ? "open" : "allowed";
-    const s: LoopState = { ...s0, gates: [...s0.gates, { actionHash: hash, gate, status, description: clip(d.description, 200), risks: risks.join(","), at, by: null }], updatedAt: at };
-    // The open prompt lists open gates, so it is rebuilt (a paused loop's too: resume rebuilds it the same way).
-    commitLoop(ctx.store, l, s, promptOf(s).text, [{ type: "gate_checked", at, actionHash: hash, gate, status, risks, descriptor: d }]);
-    return out(status);
-  });
-}
-
-/** `gate resolve`: approve or deny the open user gate of exactly this descriptor. */
-export function resolveGate(ctx: LoopContext, id: string, d: Descriptor, approve: boolean, by: string): Promise<Record<string, unknown>> {
-  return withLoop(ctx.store, id, ctx.note, async (l) => {
-    const s0 = l.state;
-    const hash = actionHash(d);
-    const g = s0.gates.find((x) => x.actionHash === hash);
-    if (!g || g.status !== "open") throw new ConflictError(`no open user gate for action ${hash.slice(0, 12)} in loop ${id.slice(0, 8)} (a changed descriptor is a different action: run 'gate check' first)`);
-    const at = stamp(ctx.now);
-    const status = approve ? "approved" : "denied";
-    const s: LoopState = { ...s0, gates: s0.gates.map((x) => (x === g ? { ...x, status, by, at } : x)) as LoopState["gates"], updatedAt: at };
-    commitLoop(ctx.store, l, s, promptOf(s).text, [{ type: "gate_resolved", at, actionHash: hash, status, by }]);
-    return { kind: "loop_gate", loop_id: id, actionHash: hash, gate: g.gate, status, covered: approve, risks: g.risks ? g.risks.split(",") : [], by, descriptor: d };
-  });
 }
