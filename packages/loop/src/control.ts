@@ -7,6 +7,7 @@ import { clip, roundIdOf, stamp, StorageCorruptionError } from "./_util.js";
 import { guardOpen, type LoopContext, openRound, promptOf, statusRecord } from "./_round.js";
 import { checkName } from "./argv.js";
 import { commitLoop, withLoop } from "./store.js";
+import { MAX_ROWS } from "./engine.js";
 import { liveCriteria, type LoopState, type LoopStatus, TERMINAL } from "./state.js";
 
 /** Pause an open loop (its state and prompt hashes are kept for resume). */
@@ -59,7 +60,9 @@ export function backtrackLoop(ctx: LoopContext, id: string, to: number, why: str
   return withLoop(ctx.store, id, ctx.note, async (l) => {
     const s0 = l.state;
     guardOpen(s0, "backtrack");
-    const target = [...s0.rounds].reverse().find((r) => r.round === to && r.decision === "accepted");
+    // The round's record is in the timeline (loop.md keeps only the last rounds).
+    const ev = [...l.events].reverse().find((e) => e.type === "round_decided" && e.round === to && e.decision === "accepted");
+    const target = ev ? { headSha: (ev.head_sha as string | null) ?? null, codeTree: (ev.code_tree as string | null) ?? null } : null;
     if (!target) throw new ForgeError(`round ${to} is not an accepted round of loop ${id.slice(0, 8)}`, "E_NO_ROUND", 1);
     const at = stamp(ctx.now);
     const s: LoopState = structuredClone(s0);
@@ -73,6 +76,7 @@ export function backtrackLoop(ctx: LoopContext, id: string, to: number, why: str
     }
     const checks = liveCriteria(s).filter((c) => c.argv).map((c) => ({ criterion_id: c.id, argv: c.argv, name: checkName(c.argv!) }));
     s.rounds.push({ round: s0.round, attempt: s0.attempt, decision: "backtracked", outcome: "backtrack", summary: clip(`restore round ${to}${why ? `: ${why}` : ""}`, 200), headSha: target.headSha, codeTree: target.codeTree, at });
+    if (s.rounds.length > MAX_ROWS) s.rounds = s.rounds.slice(-MAX_ROWS);
     s.lastDecision = "backtracked";
     s.reason = `restore round ${to}`;
     s.round++;

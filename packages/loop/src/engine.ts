@@ -23,6 +23,12 @@ export { checkGate, resolveGate } from "./gate_ops.js";
 /** Rejections of one logical round after which the loop is terminated. */
 export const MAX_REJECTIONS = 3;
 
+/** Rounds kept in loop.md; constraints and sub-goals a loop may hold; characters of a text a report adds. */
+export const MAX_ROWS = 50;
+const MAX_CONSTRAINTS = 100;
+const MAX_SUBGOALS = 200;
+const MAX_ADDED_TEXT = 500;
+
 /** Options of `startLoop`. */
 export interface StartOptions {
   task: string;
@@ -156,6 +162,8 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
     s.lastDecision = decision;
     s.reason = reason;
     s.rounds.push({ round: s0.round, attempt: s0.attempt, decision, outcome: report.outcome, summary: clip(report.summary, 200), headSha: head, codeTree: tree, at });
+    // loop.md keeps the last rounds (prompts show at most 5); the timeline keeps them all.
+    if (s.rounds.length > MAX_ROWS) s.rounds = s.rounds.slice(-MAX_ROWS);
     if (s.awaiting !== "none" && decision === "accepted") s.advice = adviceFor(ctx, s);
     const p = promptOf(s);
     const events: Array<Record<string, unknown>> = [
@@ -218,8 +226,8 @@ function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Findin
   for (const e of r.subGoalEvents) {
     if (e.event === "added") {
       const id = derivedId("sg", s.id, e.text!);
-      if (!s.subGoals.some((x) => x.id === id)) {
-        s.subGoals.push({ id, text: normText(e.text!), status: "open" });
+      if (!s.subGoals.some((x) => x.id === id) && s.subGoals.length < MAX_SUBGOALS) {
+        s.subGoals.push({ id, text: clip(normText(e.text!), MAX_ADDED_TEXT), status: "open" });
         changes.push(`subgoal_added ${id}`);
       }
       continue;
@@ -230,8 +238,8 @@ function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Findin
   }
   for (const t of r.discoveries.constraints) {
     const id = derivedId("c", s.id, t);
-    if (s.constraints.some((c) => c.id === id)) continue;
-    s.constraints.push({ id, text: normText(t), origin: "discovered", status: "active" });
+    if (s.constraints.some((c) => c.id === id) || s.constraints.length >= MAX_CONSTRAINTS) continue;
+    s.constraints.push({ id, text: clip(normText(t), MAX_ADDED_TEXT), origin: "discovered", status: "active" });
     changes.push(`constraint_discovered ${id}`);
     structural = true;
   }
@@ -252,7 +260,7 @@ function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Findin
     old.status = "revised";
     old.revisedTo = id;
     // The declared check stays: a revision rewords a criterion, it cannot drop its check.
-    s.criteria.push({ id, text: normText(e.to), argv: old.argv, status: "open", verifiedRound: null, revisedFrom: old.id, revisedTo: null });
+    s.criteria.push({ id, text: clip(normText(e.to), MAX_ADDED_TEXT), argv: old.argv, status: "open", verifiedRound: null, revisedFrom: old.id, revisedTo: null });
     changes.push(`criterion_revised ${old.id} -> ${id}`);
     structural = true;
   }

@@ -17,8 +17,8 @@ function ctx(): LoopContext {
 
 const rep = (o: Record<string, unknown> = {}) => JSON.stringify({ format: "loopforge.round-report", outcome: "partial", continuation: "continue", summary: "s", violations: [], ...o });
 
-async function begin(c: LoopContext) {
-  const s = await startLoop(c, { task: "goal", constraints: ["hard one"], criteria: [{ text: "ok passes", argv: [node, "ok.js"] }], maxRounds: 20, domain: null, promptBudget: 6000, checkTimeoutMs: 10_000 });
+async function begin(c: LoopContext, maxRounds = 20) {
+  const s = await startLoop(c, { task: "goal", constraints: ["hard one"], criteria: [{ text: "ok passes", argv: [node, "ok.js"] }], maxRounds, domain: null, promptBudget: 6000, checkTimeoutMs: 10_000 });
   return { id: s.loop_id as string, cr: (s.criteria as Array<{ id: string }>)[0]!.id, c: (s.constraints as Array<{ id: string }>)[0]!.id };
 }
 
@@ -90,4 +90,28 @@ test("a loop's files are the same bytes whoever reads them (status is an interro
   const before = readFileSync(md, "utf8");
   await loadLoop(c.store, id);
   t.is(readFileSync(md, "utf8"), before);
+});
+
+test("a timeline larger than a frontmatter file (256 KiB) still reads: events.jsonl has its own bound", async (t) => {
+  const c = ctx();
+  const { id } = await begin(c);
+  const facts = Array.from({ length: 60 }, (_, i) => `${i} ${"x".repeat(3990)}`);
+  await submitReport(c, id, rep({ discoveries: { facts } }), "next");
+  await submitReport(c, id, rep({ discoveries: { facts: facts.map((f) => `y${f}`) } }), "next");
+  const l = await loadLoop(c.store, id);
+  t.true(Buffer.byteLength(l.eventsText) > 256 * 1024);
+  t.is(l.state.round, 3);
+  t.is(l.state.facts.length, 50, "facts in loop.md stay bounded");
+});
+
+test("loop.md stays bounded: the last 50 rounds are kept, and backtrack finds an older round in the timeline", async (t) => {
+  const c = ctx();
+  const { id } = await begin(c, 100);
+  for (let i = 0; i < 55; i++) await submitReport(c, id, rep({ summary: `round ${i + 1}` }), "next");
+  const l = await loadLoop(c.store, id);
+  t.is(l.state.rounds.length, 50);
+  t.is(l.state.rounds[0]!.round, 6);
+  const { backtrackLoop } = await import("./engine.js");
+  const b = await backtrackLoop(c, id, 2, "too far");
+  t.deepEqual([b.decision, b.restoreRound], ["backtracked", 2]);
 });

@@ -56,7 +56,7 @@ export function parseStartOptions(args: Parsed, rawArgs: string[]): StartOptions
   return {
     task, constraints, criteria, domain,
     maxRounds: intFlag(args, "max-rounds", 20, 1, 1000),
-    promptBudget: intFlag(args, "prompt-budget", 6000, 500, 200_000),
+    promptBudget: intFlag(args, "prompt-budget", 6000, 500, 100_000),
     checkTimeoutMs: intFlag(args, "check-timeout", 120, 1, 3600) * 1000,
   };
 }

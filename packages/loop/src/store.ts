@@ -10,7 +10,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  AmbiguousRefError, atomicWrite, displayPath, formatFrontmatter, isUuid, NotFoundError, parseFrontmatter, readStoreFile, type Store, UsageError,
+  AmbiguousRefError, atomicWrite, displayPath, ForgeError, formatFrontmatter, MAX_FILE_BYTES, isUuid, NotFoundError, parseFrontmatter, readStoreBytes, readStoreFile, type Store, UsageError,
 } from "@forge/core";
 import { sha256, StorageCorruptionError } from "./_util.js";
 import { chainEvents, type LoopEvent, parseEvents } from "./events.js";
@@ -18,7 +18,7 @@ import { takeLock } from "./lock.js";
 import { type LoopState, stateFromData, stateHashOf, stateToData } from "./state.js";
 
 /** Events files above this are refused (bounded reads). */
-export const MAX_EVENTS_BYTES = 16 * 1024 * 1024;
+export const MAX_EVENTS_BYTES = 32 * 1024 * 1024;
 
 /** `.forge/loops/`. */
 export function loopsDir(store: Store): string {
@@ -81,7 +81,7 @@ export async function loadLoop(store: Store, id: string): Promise<LoadedLoop> {
   if (sha256(prompt) !== state.promptHash) throw new StorageCorruptionError(mdName, "the prompt does not match its promptHash (edited)");
   let eventsText: string;
   try {
-    eventsText = readStoreFile(store, p.events);
+    eventsText = readStoreBytes(store, p.events, MAX_EVENTS_BYTES).toString("utf8");
   } catch (err) {
     if ((err as { code?: string }).code === "E_NOT_FOUND") throw new StorageCorruptionError(evName, "missing");
     throw err;
@@ -108,6 +108,8 @@ export function commitLoop(store: Store, before: LoadedLoop | null, next: LoopSt
   const state: LoopState = { ...next, eventSequence: chained.sequence, eventHash: chained.hash, promptHash: sha256(prompt) };
   state.stateHash = stateHashOf(state);
   const md = formatFrontmatter(stateToData(state), prompt);
+  // Validate before write: a loop.md the reader would refuse is never written (nor are its events).
+  if (Buffer.byteLength(md) > MAX_FILE_BYTES) throw new ForgeError(`${displayPath(store, p.md)}: the state would exceed ${MAX_FILE_BYTES / 1024} KiB; nothing written`, "E_TOO_BIG", 1);
   atomicWrite(p.events, (before?.eventsText ?? "") + chained.text, before ? {} : { exclusive: true });
   atomicWrite(p.md, md, before ? {} : { exclusive: true });
   return { state, events: chained.events };
