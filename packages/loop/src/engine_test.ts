@@ -18,7 +18,7 @@ function ctx(): LoopContext {
 const rep = (o: Record<string, unknown> = {}) => JSON.stringify({ format: "loopforge.round-report", outcome: "partial", continuation: "continue", summary: "s", violations: [], ...o });
 
 async function begin(c: LoopContext, maxRounds = 20) {
-  const s = await startLoop(c, { task: "goal", constraints: ["hard one"], criteria: [{ text: "ok passes", argv: [node, "ok.js"] }], maxRounds, domain: null, promptBudget: 6000, checkTimeoutMs: 10_000 });
+  const s = await startLoop(c, { task: "goal", constraints: ["hard one"], criteria: [{ text: "ok passes", argv: [node, "ok.js"] }], maxRounds, domain: null, promptBudget: 6000, checkTimeoutMs: 120_000 });
   return { id: s.loop_id as string, cr: (s.criteria as Array<{ id: string }>)[0]!.id, c: (s.constraints as Array<{ id: string }>)[0]!.id };
 }
 

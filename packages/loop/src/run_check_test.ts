@@ -9,13 +9,13 @@ const env = { PATH: process.env.PATH };
 const node = process.execPath;
 
 test("runCheck() gives the exit code, in the workspace, with no shell", async (t) => {
-  const ok = await runCheck([node, "-e", "process.stdout.write(process.cwd())"], { cwd, env, timeoutMs: 10_000 });
+  const ok = await runCheck([node, "-e", "process.stdout.write(process.cwd())"], { cwd, env, timeoutMs: 120_000 });
   t.deepEqual([ok.exitCode, ok.timedOut, ok.spawnError], [0, false, null]);
   t.true(ok.tail.endsWith(cwd.split("/").pop()!));
-  const bad = await runCheck([node, "-e", "process.exit(3)"], { cwd, env, timeoutMs: 10_000 });
+  const bad = await runCheck([node, "-e", "process.exit(3)"], { cwd, env, timeoutMs: 120_000 });
   t.is(bad.exitCode, 3);
   // Shell syntax is just an argument: nothing is expanded or run.
-  const lit = await runCheck(["echo", "a; touch pwned", "$(touch pwned2)"], { cwd, env, timeoutMs: 10_000 });
+  const lit = await runCheck(["echo", "a; touch pwned", "$(touch pwned2)"], { cwd, env, timeoutMs: 120_000 });
   t.is(lit.tail, "a; touch pwned $(touch pwned2)");
   t.false(existsSync(join(cwd, "pwned")) || existsSync(join(cwd, "pwned2")));
 });
@@ -33,6 +33,6 @@ test("runCheck() keeps only the tail of a big output and digests it", async (t) 
 });
 
 test("runCheck() reports a program that cannot start as a spawn error, not a failure", async (t) => {
-  const r = await runCheck(["no-such-program-forge-loop"], { cwd, env, timeoutMs: 10_000 });
+  const r = await runCheck(["no-such-program-forge-loop"], { cwd, env, timeoutMs: 120_000 });
   t.deepEqual([r.exitCode, r.spawnError, r.logDigest], [null, "ENOENT", null]);
 });
