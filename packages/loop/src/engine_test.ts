@@ -62,7 +62,7 @@ test("submitReport() retires a discovered constraint only with verified evidence
     evidence: { claims: [{ id: "proof", targetId: cr, evidenceRefs: [`command:${node} ok.js`] }] },
     constraintEvents: [{ id: disc.id, event: "retire", reason: "the tests mock the network", evidenceRefs: ["proof"] }],
   }), "next");
-  t.true((ok.changes as string[]).includes(`constraint_retired ${disc.id}`));
+  t.true((ok.changes as string[]).includes(`constraint_retired ${disc.id}`), JSON.stringify([ok.decision, ok.reason, ok.findings]));
   await t.throwsAsync(submitReport(c, id, rep({ constraintEvents: [{ id: hard, event: "retire", reason: "r", evidenceRefs: ["proof"] }] }), "next"), { message: /hard constraint given at start cannot be retired/ });
 });
 
