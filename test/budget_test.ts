@@ -65,6 +65,10 @@ const HELP: HelpCase[] = [
   { argv: ["forge", "pr", "diff", "-h"], ...SUB, file: "forge-pr-diff.txt" },
   { argv: ["forge-export", "-h"], ...SUB, file: "forge-export.txt" },
   { argv: ["forge-export", "--help"], ...SUB, file: "forge-export.txt" },
+  { argv: ["forge-observe", "-h"], ...SUB, file: "forge-observe.txt" },
+  { argv: ["forge", "observe", "-h"], ...SUB, file: "forge-observe.txt" },
+  { argv: ["forge-plan", "-h"], ...SUB, file: "forge-plan.txt" },
+  { argv: ["forge-plan", "--help"], ...SUB, file: "forge-plan.txt" },
 ];
 
 /** The other nouns' verbs: every one has help within the budget, with a golden. */
@@ -174,6 +178,11 @@ const ERRORS: ErrorCase[] = [
   { name: "an unknown flag", argv: ["forge-export", "--bogus"], code: 2, prog: "forge-export", has: ["--bogus"] },
   { name: "an argument other than -", argv: ["forge-export", "runs.json"], code: 2, prog: "forge-export", has: ["runs.json"] },
   { name: "not being in a store (export)", argv: ["forge-export"], code: 1, prog: "forge-export", has: ["forge init"], where: "nostore" },
+  { name: "an unknown flag", argv: ["forge-observe", "--bogus"], code: 2, prog: "forge-observe", has: ["--bogus"] },
+  { name: "a bad scope", argv: ["forge-observe", "--scope", "a b"], code: 2, prog: "forge-observe", has: ["scope"] },
+  { name: "not being in a store (observe)", argv: ["forge-observe"], code: 1, prog: "forge-observe", has: ["forge init"], where: "nostore" },
+  { name: "an unknown command", argv: ["forge-plan", "frob"], code: 2, prog: "forge-plan", has: ["frob"] },
+  { name: "a bad --now", argv: ["forge-plan", "--now", "yesterday"], code: 2, prog: "forge-plan", has: ["yesterday"] },
   { name: "an unknown flag", argv: ["forge-merge", "1", "--bogus"], code: 2, prog: "forge-merge pr", has: ["--bogus"] },
   { name: "a malformed PR ref", argv: ["forge-merge", "frob"], code: 2, prog: "forge-merge pr", has: ["frob"] },
   { name: "an unknown PR number", argv: ["forge-merge", "9"], code: 1, prog: "forge-merge pr", has: ["#9"] },

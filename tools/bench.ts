@@ -19,6 +19,7 @@ import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 import { median, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
 import { kernelCases } from "./bench_kernel.js";
+import { loopCases } from "./bench_loop.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -165,7 +166,7 @@ const wiki = freshWiki(PAGES);
 process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT)]) {
+for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT)]) {
   if (ONLY && !c.name.includes(ONLY)) continue;
   try {
     const r = measure(c);

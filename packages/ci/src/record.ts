@@ -18,6 +18,8 @@ export interface StepJson {
 
 /** A run as `--json` prints it (keys sorted, as gh prints them). */
 export interface CiRunJson {
+  /** The code tree of `headSha`: its git tree without `.forge` (spec/loop.md §4); null in a record made before the field. */
+  codeTree: string | null;
   completedAt: string | null;
   conclusion: string;
   createdAt: string;
@@ -42,7 +44,7 @@ export interface CiRunJson {
 
 /** Every `--json` field of a run. */
 export const RUN_FIELDS: readonly string[] = [
-  "completedAt", "conclusion", "createdAt", "databaseId", "displayTitle", "envSha256", "event", "headSha", "id", "name", "number",
+  "codeTree", "completedAt", "conclusion", "createdAt", "databaseId", "displayTitle", "envSha256", "event", "headSha", "id", "name", "number",
   "patchSha256", "pr", "rerunOf", "runner", "startedAt", "status", "steps", "updatedAt", "verdict",
 ];
 
@@ -64,6 +66,7 @@ export function runToJson(d: Record<string, unknown>, number: number, prNumber: 
   const createdAt = d.createdAt as string;
   const completedAt = (d.completedAt as string | undefined) ?? null;
   return {
+    codeTree: (d.codeTree as string | undefined) ?? null,
     completedAt,
     conclusion: (d.conclusion as string | undefined) ?? "",
     createdAt,

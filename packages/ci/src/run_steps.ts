@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, ciStepsDir, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside, NotFoundError,
+  CI_RUN, CI_RUNS, ciStepsDir, codeTree, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside, NotFoundError,
   PR, PRS, saveFile, updateEntity, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
@@ -79,12 +79,14 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const { store } = req;
   const env = req.env ?? process.env;
   const p = req.posture ?? (await checkedPosture(store, req.top, env, req.stepsFrom, req.docker ?? false));
+  // Evidence is keyed by the code, not the commit: the tree without `.forge` (the patch, if any, is keyed by its sha256).
+  const tree = await codeTree(req.top, req.headSha, env);
   const createdAt = formatTimestamp();
   const before = await entityOrder(store, CI_RUNS, CI_RUN);
   const id = laterId(before, createdAt);
   const paths = runPaths(store, id);
   const data: Record<string, unknown> = {
-    id, status: "in_progress", verdict: "running", headSha: req.headSha, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
+    id, status: "in_progress", verdict: "running", headSha: req.headSha, codeTree: tree, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
   };
   if (req.patchSha256) data.patchSha256 = req.patchSha256;
   if (req.pr) data.pr = req.pr.id;

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,3 +122,48 @@ export async function withWorktree<T>(top: string, commit: string, env: NodeJS.P
     if (added) await git(["worktree", "prune"], { cwd: top, env }).catch(() => undefined);
   }
 }
+
+/**
+ * The code tree of a commit (spec/loop.md §4): the git tree id of its root
+ * listing without the top-level `.forge` entry, what `git mktree` would give
+ * for it, computed by hashing the listing in git's tree-object format so
+ * nothing is written to the object store. Committing forge's own state
+ * never changes it.
+ * @param commit a commit id (or any revision naming a commit)
+ * @returns 40 hex (64 in a sha256 repository)
+ * @throws ForgeError (E_GIT) when git cannot list the commit
+ * @example await codeTree(top, "HEAD")
+ */
+export async function codeTree(cwd: string, commit: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const r = await gitBytes(["ls-tree", "-z", "--full-tree", "--end-of-options", `${commit}^{commit}`], { cwd, env });
+  if (r.code !== 0) throw new ForgeError(`cannot list the tree of ${commit.slice(0, 40)}: ${gitMessage(r.stderr)}`, "E_GIT", 1);
+  return codeTreeOfListing(r.stdout);
+}
+
+/**
+ * The code tree of a `git ls-tree -z` listing of a root tree (see `codeTree`).
+ * @example codeTreeOfListing(Buffer.from("")) // the empty tree: 4b825dc642cb6eb9a060e54bf8d69288fbee4904
+ */
+export function codeTreeOfListing(listing: Buffer): string {
+  const parts: Buffer[] = [];
+  let algo: "sha1" | "sha256" = "sha1";
+  let start = 0;
+  while (start < listing.length) {
+    let end = listing.indexOf(0, start);
+    if (end < 0) end = listing.length;
+    const rec = listing.subarray(start, end);
+    start = end + 1;
+    const tab = rec.indexOf(9);
+    if (tab < 0) throw new ForgeError("git ls-tree printed a line without a name", "E_GIT", 1);
+    const [mode, , oid] = rec.subarray(0, tab).toString("latin1").split(" ");
+    const name = rec.subarray(tab + 1);
+    if (!mode || !oid || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid)) throw new ForgeError("git ls-tree printed an unexpected line", "E_GIT", 1);
+    if (name.equals(FORGE_NAME)) continue;
+    if (oid.length === 64) algo = "sha256";
+    parts.push(Buffer.from(`${mode.replace(/^0+/, "")} `, "latin1"), name, Buffer.from([0]), Buffer.from(oid, "hex"));
+  }
+  const body = Buffer.concat(parts);
+  return createHash(algo).update(`tree ${body.length}\0`).update(body).digest("hex");
+}
+
+const FORGE_NAME = Buffer.from(".forge");

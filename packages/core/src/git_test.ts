@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, gitBytes, gitMessage, gitTopLevel, withWorktree } from "./git.js";
+import { codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, withWorktree } from "./git.js";
 
 const made: string[] = [];
 test.after.always(() => {
@@ -74,4 +74,36 @@ test("gitMessage() is git's first meaningful line; gitTopLevel() names why a rep
   const none = realpathSync(mkdtempSync(join(tmpdir(), "forge-nogit-")));
   made.push(none);
   await t.throwsAsync(gitTopLevel(none, { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() }, "a merge needs one"), { message: "not in a git repository (a merge needs one)" });
+});
+
+test("codeTree() is git mktree of the root listing without .forge, and .forge commits leave it unchanged", async (t) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "forge-git-")));
+  made.push(dir);
+  const g = (args: string[], input?: string) => execFileSync("git", args, { cwd: dir, encoding: "utf8", input });
+  g(["init", "-q", "-b", "main"]);
+  g(["config", "user.name", "t"]);
+  g(["config", "user.email", "t@example.com"]);
+  execFileSync("mkdir", ["-p", join(dir, ".forge", "issues"), join(dir, "src"), join(dir, ".forgery")]);
+  writeFileSync(join(dir, "a.txt"), "a\n");
+  writeFileSync(join(dir, "src", "tab\tname é.txt"), "x\n");
+  writeFileSync(join(dir, ".forgery", "k"), "k\n");
+  writeFileSync(join(dir, ".forge", "issues", "one.md"), "1\n");
+  execFileSync("ln", ["-s", "a.txt", join(dir, "link")]);
+  execFileSync("chmod", ["+x", join(dir, "a.txt")]);
+  g(["add", "-A"]);
+  g(["commit", "-q", "-m", "one"]);
+  const listing = g(["ls-tree", "-z", "HEAD"]).split("\0").filter((l) => l !== "" && !l.endsWith("\t.forge")).map((l) => l + "\0").join("");
+  const want = g(["mktree", "-z"], listing).trim();
+  const first = await codeTree(dir, "HEAD");
+  t.is(first, want);
+  t.not(first, g(["rev-parse", "HEAD^{tree}"]).trim());
+  writeFileSync(join(dir, ".forge", "issues", "two.md"), "2\n");
+  g(["add", "-A"]);
+  g(["commit", "-q", "-m", "forge state"]);
+  t.is(await codeTree(dir, "HEAD"), first);
+  writeFileSync(join(dir, "a.txt"), "b\n");
+  g(["commit", "-q", "-am", "code"]);
+  t.not(await codeTree(dir, "HEAD"), first);
+  t.is(codeTreeOfListing(Buffer.alloc(0)), "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+  await t.throwsAsync(codeTree(dir, "0".repeat(40)), { message: /cannot list the tree/ });
 });

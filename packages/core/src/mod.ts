@@ -42,7 +42,7 @@ export {
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
-export { git, gitBytes, gitMessage, gitTopLevel, splitPatchSeries, withWorktree, type GitBytesResult, type GitResult } from "./git.js";
+export { codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, splitPatchSeries, withWorktree, type GitBytesResult, type GitResult } from "./git.js";
 export { currentAuthor, editList, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";

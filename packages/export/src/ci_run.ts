@@ -1,7 +1,8 @@
 /**
  * A CI run record (`forge-ci list|view --json`) as an evidence bundle: each
  * step that ran becomes a trial of the `check` claim "step S passes at tree
- * T" (T = headSha + patchSha256). pass → pass; fail and timeout → fail
+ * T" (T = the code tree of headSha + patchSha256; headSha for a record
+ * made before code trees). pass → pass; fail and timeout → fail
  * (with the step's signature); cancelled → error (the harness stopped, not
  * evidence about the step); skipped → no trial. A run that has not
  * completed is not evidence: it is skipped with a note.
@@ -19,6 +20,8 @@ export interface CiRunRecord {
   name: string;
   event: string | null;
   headSha: string;
+  /** The code tree of headSha (null: a record from before code trees). */
+  codeTree: string | null;
   patchSha256: string | null;
   envSha256: string;
   runner: string;
@@ -52,7 +55,8 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string")) throw new RecordError("pr", "expected {number, id} or null");
   return {
     id: match(v, "id", isUuid, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
-    event: optStr(v, "event"), headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"), patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
+    event: optStr(v, "event"), headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"),
+    codeTree: optMatch(v, "codeTree", SHA1_OR_256, "a 40-hex tree or null"), patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
     envSha256: match(v, "envSha256", SHA256, "64 hex"), runner: str(v, "runner"), pr: pr as CiRunRecord["pr"], createdAt: ts(v, "createdAt"),
     completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", isUuid, "a uuid or null"), steps,
   };
@@ -69,7 +73,7 @@ export function stepTrialOutcome(o: CiRunRecord["steps"][number]["outcome"]): Ou
  */
 export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | { skip: string } {
   if (run.status !== "completed" || run.completedAt === null) return { skip: `run ${run.id} is ${run.status}: skipped, not evidence` };
-  const tree: Tree = { headSha: run.headSha, patchSha256: run.patchSha256 };
+  const tree: Tree = { headSha: run.headSha, patchSha256: run.patchSha256, codeTree: run.codeTree };
   const claims: ClaimVersion[] = [];
   const trials: Trial[] = [];
   const receipts: Receipt[] = [];

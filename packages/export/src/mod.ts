@@ -10,5 +10,5 @@ export { ciRunBundle, type CiRunRecord, isCiRun, parseCiRun, stepTrialOutcome } 
 export { isMergeRecord, mergeBundle, type MergeRecord, parseMergeRecord } from "./merge_record.js";
 export { ACT_RESULT_SCHEMA, actResultBundle } from "./act_result.js";
 export { LOOP_RESULT_SCHEMA, loopResultBundle } from "./loop_result.js";
-export { checkClaim, checkClaimId, criterionClaimId, patchEffectClaimId, type Tree, treeLabel } from "./claim_ids.js";
+export { checkClaim, checkClaimId, criterionClaimId, fixesClaimId, patchEffectClaimId, subjectOf, type Tree, treeLabel } from "./claim_ids.js";
 export { RecordError } from "./_check.js";

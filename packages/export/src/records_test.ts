@@ -104,3 +104,21 @@ test("mergeBundle() gives the same bundle bytes for a merge read from its record
   t.is(bytes(json), bytes(file));
   t.not(bytes(mergeRec({ verdict: "conflict" })), bytes(file));
 });
+
+test("actResultBundle(): every typed-diff entry is a typed_diff episode; closes + FAIL_TO_PASS + PASS_TO_PASS state a fixes claim per issue, a regression states none", (t) => {
+  const issue = "55555555-5555-4555-8555-555555555555";
+  const ok = { check: "10-ok", category: "still_passing", base_sha: HEAD, patch_sha256: PATCH, baseline: { pass: 1, fail: 0 }, patched: { pass: 1, fail: 0 } };
+  const fixed = { check: "20-test", category: "fixed", base_sha: HEAD, patch_sha256: PATCH, baseline: { pass: 0, fail: 1 }, patched: { pass: 1, fail: 0 } };
+  const b = actResultBundle(act({ closes: [issue], pr: { id: "44444444-4444-4444-8444-444444444444", number: 1 }, typed_diff: [fixed, ok] }), "default");
+  t.deepEqual(b.episodes.map((e) => [e.kind, e.outcome, e.claim_id]), [
+    ["typed_diff", "fixed", checkClaimId("20-test", { headSha: HEAD, patchSha256: PATCH })],
+    ["typed_diff", "still_passing", checkClaimId("10-ok", { headSha: HEAD, patchSha256: PATCH })],
+  ]);
+  const fixes = b.claims.filter((c) => c.kind === "fixes");
+  t.deepEqual(fixes.map((c) => c.subject), [{ issue, pr: "44444444-4444-4444-8444-444444444444", patch_sha256: PATCH }]);
+  t.deepEqual(b.relations.filter((r) => r.to === fixes[0]!.claim_id).map((r) => [r.from, r.group]), [[patchEffectClaimId("20-test", { headSha: HEAD, patchSha256: PATCH }), "fail_to_pass"]]);
+  t.notThrows(() => exportBundle(b, P));
+  const broke = actResultBundle(act({ closes: [issue], typed_diff: [fixed, { ...ok, category: "regressed" }] }), "default");
+  t.deepEqual(broke.claims.filter((c) => c.kind === "fixes"), []);
+  t.deepEqual(actResultBundle(act({ typed_diff: [fixed] }), "default").claims.filter((c) => c.kind === "fixes"), []);
+});

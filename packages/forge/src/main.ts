@@ -11,7 +11,7 @@ import { initStore } from "./init.js";
 import { SKILL } from "./skill.js";
 
 /** The nouns that ship today (others on PATH as forge-<noun> still run). */
-export const NOUNS = ["issue", "pr", "task", "label", "milestone", "wiki", "release", "ci", "merge", "export"];
+export const NOUNS = ["issue", "pr", "task", "label", "milestone", "wiki", "release", "ci", "merge", "export", "observe", "plan"];
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";

@@ -23,3 +23,6 @@ export { deltaParity, mergeBatches, type ParityAssessment } from "./oracles/delt
 export { type ReplayAssessment, temporalReplay } from "./oracles/temporal_replay.js";
 export { causalRefuter, directSupports, type RefutationAssessment } from "./oracles/causal_refuter.js";
 export { minimalPerturbation, type PerturbationAssessment } from "./oracles/minimal_perturbation.js";
+export {
+  type CheckVerdict, checkVerdict, type FlakeRate, flakeRate, type SyndromeState, syndromeStates, trialsToDecide, type VerdictReport, wilsonIntervalMicros,
+} from "./verdict.js";

@@ -252,7 +252,7 @@ export const CI_RUN: EntitySchema = {
     ID, { name: "status", type: { t: "enum", values: ["queued", "in_progress", "completed"] }, required: true },
     { name: "conclusion", type: { t: "enum", values: ["success", "failure", "cancelled", "timed_out"] } },
     { name: "verdict", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] }, required: true },
-    S("headSha", true), { name: "patchSha256", type: { t: "sha256" } }, { name: "pr", type: { t: "uuid" } },
+    S("headSha", true), S("codeTree"), { name: "patchSha256", type: { t: "sha256" } }, { name: "pr", type: { t: "uuid" } },
     { name: "envSha256", type: { t: "sha256" }, required: true }, S("runner", true), S("title"), { name: "rerunOf", type: { t: "uuid" } },
     { name: "pid", type: { t: "int", min: 1 } }, TS("createdAt", true), TS("completedAt"),
     {

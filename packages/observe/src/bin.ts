@@ -1,0 +1,6 @@
+import { mainCommand } from "@forge/cli";
+import command from "./main.js";
+
+void mainCommand(command, process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,78 @@
+/**
+ * forge-observe's command: an interrogator (reads `.forge/`, writes
+ * nothing). JSON lines with `--json` (spec/loop.md §1), else the human
+ * summary.
+ */
+import { git, openStore, UsageError } from "@forge/core";
+import { defineCommand, type Ctx, type FlagsDef, type Parsed } from "@forge/cli";
+import { isScope } from "@forge/evidence";
+import { gather } from "./gather.js";
+import { humanSummary } from "./human.js";
+import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "./inputs.js";
+import { type Observation, observationText, observe } from "./observe.js";
+
+/** The version every executable reports. */
+export const VERSION = "0.1.0";
+
+/** forge-observe's flags. */
+export const FLAGS: FlagsDef = {
+  scope: { type: "string", description: "evidence scope (default: default)" },
+  base: { type: "string", alias: "B", description: "base branch (default: HEAD's)" },
+  precision: { type: "string", description: "flake-rate interval width that decides (0.3)" },
+  json: { type: "boolean", description: "JSON lines" },
+};
+
+/** Options of one observation. */
+export interface ObserveCliOptions {
+  scope: string;
+  base?: string;
+  json: boolean;
+  config: Partial<ObserveConfig>;
+}
+
+/**
+ * A fraction flag (`0.3`) in micros.
+ * @throws UsageError naming the flag
+ */
+export function fractionFlag(name: string, raw: string | undefined, dflt: number, max = 1): number {
+  if (raw === undefined) return dflt;
+  if (!/^(0|1)?(\.[0-9]{1,6})?$/.test(raw) || raw === "" || raw === "." || Number(raw) > max) throw new UsageError(`invalid ${name} '${raw.slice(0, 20)}' (a fraction, e.g. 0.3)`);
+  return Math.round(Number(raw) * 1_000_000);
+}
+
+/**
+ * argv → options.
+ * @throws UsageError for a bad scope, base or precision
+ */
+export function parseObserveOptions(args: Parsed): ObserveCliOptions {
+  const scope = (args.scope as string | undefined) ?? "default";
+  if (!isScope(scope)) throw new UsageError(`invalid scope '${scope.slice(0, 40)}' (letters, digits, . _ : -)`);
+  const base = args.base as string | undefined;
+  if (base !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(base)) throw new UsageError(`invalid base '${base.slice(0, 40)}'`);
+  return {
+    scope, base, json: args.json === true,
+    config: { precision_micros: fractionFlag("precision", args.precision as string | undefined, DEFAULT_OBSERVE_CONFIG.precision_micros) },
+  };
+}
+
+/**
+ * Observe the store around `cwd`.
+ * @throws ForgeError: no store, a corrupt import log
+ */
+export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Omit<ObserveCliOptions, "json">): Promise<Observation> {
+  const store = openStore({ cwd, env });
+  const r = await git(["rev-parse", "--show-toplevel"], { cwd, env });
+  const top = r.code === 0 ? r.stdout.trim() : null;
+  return observe(await gather(store, top, { scope: opts.scope, base: opts.base, env, fixedLabels: opts.config.fixed_labels }), opts.config);
+}
+
+export default defineCommand({
+  meta: { name: "forge-observe", version: VERSION, description: "Observe the store: claims, verdicts, syndromes, markers" },
+  args: FLAGS,
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const opts = parseObserveOptions(args);
+    const o = await observeStore(ctx.io.cwd, ctx.io.env, opts);
+    await ctx.out.write(opts.json ? observationText(o) : humanSummary(o));
+    return 0;
+  },
+});

@@ -1,0 +1,82 @@
+/**
+ * decide(): the one plan (or the one halt) for a ranked target list (seed
+ * §9): filter exhausted targets, take the highest above the halt
+ * threshold that has an executable plan; an advisory plan only with
+ * `allow_advisory_only`, and visibly so. No randomness: the plan id is
+ * the hash of the plan's canonical JSON.
+ */
+import { canonicalJson } from "@forge/kernel";
+import { sha256Hex } from "@forge/evidence";
+import { extractTargets, type PlanConfig, type Target } from "./targets.js";
+import type { HistoryEntry } from "./history.js";
+import type { Line, ObservationData } from "./read.js";
+
+/** The plan schema tag. */
+export const PLAN_SCHEMA = "forge-plan/v1";
+
+/** Halt reasons forge-plan emits (spec/loop.md §2). */
+export type HaltReason = "nothing_worth_investigating" | "all_targets_exhausted" | "missing_kernel_payload" | "thin_export_blocked_execution";
+
+/** The result of planning: the ranked targets and exactly one plan or halt line. */
+export interface Planned {
+  targets: Target[];
+  decision: Line;
+  /** The chosen target, or null on a halt. */
+  chosen: Target | null;
+}
+
+/**
+ * Plan.
+ * @param now epoch seconds
+ * @example plan(readObservation(text), [], DEFAULT_PLAN_CONFIG, Date.now() / 1000).decision.kind // "plan" | "halt"
+ */
+export function plan(o: ObservationData, history: readonly HistoryEntry[], cfg: PlanConfig, now: number): Planned {
+  const targets = extractTargets(o, history, cfg, now);
+  const scope = String(o.header.scope ?? "default");
+  const above = targets.filter((t) => t.urgency_micros >= cfg.halt_threshold_micros);
+  const live = above.filter((t) => !t.exhausted);
+  const chosen = live.find((t) => t.draft !== null) ?? (cfg.allow_advisory_only ? live[0] : undefined);
+  if (chosen) return { targets, decision: planLine(chosen, scope), chosen };
+  const counts = o.header.counts as Record<string, number> | undefined;
+  const markers = (o.header.markers as string[] | undefined) ?? [];
+  let reason: HaltReason;
+  let detail: string;
+  if ((counts?.claims ?? 0) === 0 && markers.some((m) => m === "no_imports" || m.startsWith("missing_kernel_payload:") || m.startsWith("malformed_kernel_payload:"))) {
+    reason = "missing_kernel_payload";
+    detail = "the scope has no usable kernel payload: nothing to compile, nothing invented";
+  } else if (live.length > 0 && live[0]!.target_kind === "ThinExport") {
+    reason = "thin_export_blocked_execution";
+    detail = `${live.length} target(s) above the threshold, none executable; the first is ${live[0]!.key} (${live[0]!.plan_why})`;
+  } else if (live.length > 0) {
+    reason = "nothing_worth_investigating";
+    detail = `${live.length} target(s) above the threshold have no executable plan (advisory plans need --allow-advisory-only)`;
+  } else if (targets.some((t) => t.exhausted && t.score_micros >= cfg.halt_threshold_micros)) {
+    const n = targets.filter((t) => t.exhausted && t.score_micros >= cfg.halt_threshold_micros).length;
+    reason = "all_targets_exhausted";
+    detail = `${n} target(s) worth investigating, all exhausted (retries or repeated outcomes): unresolved, not fixed`;
+  } else {
+    reason = "nothing_worth_investigating";
+    detail = targets.length === 0 ? "no target" : `no target reaches ${cfg.halt_threshold_micros / 10_000}%`;
+  }
+  return { targets, decision: { kind: "halt", reason, detail }, chosen: null };
+}
+
+/** The plan line of a target: its draft, or (advisory only) a visibly advisory plan. */
+function planLine(t: Target, scope: string): Line {
+  const d = t.draft;
+  const body: Line = {
+    kind: "plan", schema_version: PLAN_SCHEMA, plan_kind: d ? d.plan_kind : "Advisory", target_key: t.key, target_kind: t.target_kind, scope,
+    params: d ? d.params : { text: `${t.target_kind} ${t.key}: ${t.plan_why}` }, budget: { max_runs: d ? d.max_runs : 0, deadline_ms: null },
+    advisory: d === null, description: d ? d.description : `advisory only: ${t.plan_why}`, rationale: `${t.target_kind} at ${t.urgency_micros / 10_000}%: ${t.plan_why}`,
+    check_hints: [],
+  };
+  return { ...body, plan_id: sha256Hex(canonicalJson(body)).slice(0, 16) };
+}
+
+/** A target as its `target` line. */
+export function targetLine(t: Target, rank: number): Line {
+  return {
+    kind: "target", rank, key: t.key, target_kind: t.target_kind, base_micros: t.base_micros, modifiers: t.modifiers, attempts: t.attempts,
+    urgency_micros: t.urgency_micros, exhausted: t.exhausted, exhausted_why: t.exhausted_why, plan_kind: t.plan_kind, refs: t.refs,
+  };
+}
