@@ -417,3 +417,27 @@ test("dispositions: wait and wait_for_user stop automatic continuation until res
   const stop = jsonl((await loop(dir, ["stop", id, "--reason", "enough", "--json"])).stdout)[0]!;
   t.deepEqual([stop.status, stop.decision, stop.stopReason], ["stopped", "stopped", "user_stop: enough"]);
 });
+
+test("forge-loop next --json | forge-export, then forge-observe --json: the loop's criterion claim is a node line, unverified; its check claims are nodes at the workspace's code tree", async (t) => {
+  const dir = repo();
+  const s = await start(t, dir);
+  const id = s.loop_id as string;
+  const [cr1] = criteria(s);
+  writeFileSync(join(dir, "r.json"), report({ evidence: claimsFor([cr1!], ["node check.js"]) }));
+  t.is((await sh(`forge-loop next ${id} -F r.json --json | forge-export`, { cwd: dir, env })).code, 0);
+  writeFileSync(join(dir, "fixed"), "");
+  const retry = await sh(`forge-loop retry ${id} -F r.json --json | tee retry.json | forge-export`, { cwd: dir, env });
+  t.is(retry.code, 0, retry.stderr);
+  const o = await run("forge-observe", ["--json"], { cwd: dir, env });
+  t.is(o.code, 0, o.stderr);
+  const nodes = jsonl(o.stdout).filter((l) => l.kind === "node");
+  const crit = nodes.find((n) => n.claim_id === `criterion:${id}:${cr1}`);
+  t.truthy(crit, "the criterion claim is a node of forge-observe");
+  t.is(crit!.claim_kind, "criterion");
+  t.is(crit!.verdict, "unverified", "an agent loop's claim stays unverified in the graph (claim strength: claimed)");
+  const tree = (jsonl(readFileSync(join(dir, "retry.json"), "utf8"))[0]!.code_tree) as string;
+  const checks = nodes.filter((n) => n.claim_kind === "check" && (n.subject as Record<string, unknown>).argv === "node check.js");
+  t.is(checks.length, 2, "the failing tree and the fixed tree");
+  const fixed = checks.find((n) => n.tree === tree)!;
+  t.deepEqual([fixed.passes, fixed.fails], [1, 0]);
+});

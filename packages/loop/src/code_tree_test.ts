@@ -50,3 +50,11 @@ test("codeTree() and headSha() are null outside git", (t) => {
   t.is(headSha(d, env), null);
   t.is(codeTree(d, env), null);
 });
+
+test("codeTree() of a commit is core's codeTree() of it (one definition of a code tree, spec/loop.md §4)", async (t) => {
+  const { codeTree: coreCodeTree } = await import("@forge/core");
+  const d = repo();
+  const head = headSha(d, env)!;
+  t.is(codeTree(d, env, head), await coreCodeTree(d, head, env as NodeJS.ProcessEnv));
+  t.is(codeTree(d, env), await coreCodeTree(d, head, env as NodeJS.ProcessEnv), "a clean workspace too");
+});
