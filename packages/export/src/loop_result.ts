@@ -26,6 +26,10 @@ export function loopResultBundle(v: Record<string, unknown>, scope: string): Evi
   const round = int(v, "round", "", 1);
   const at = ts(v, "recorded_at");
   const head = optMatch(v, "head_sha", SHA1_OR_256, "a commit or null");
+  // Additive (forge-loop): the attempt of a retried round, and the workspace's code tree the checks ran on.
+  const attempt = v.attempt === undefined || v.attempt === null ? 1 : int(v, "attempt", "", 1);
+  const tree = optMatch(v, "code_tree", SHA1_OR_256, "a tree id or null");
+  const tag = attempt > 1 ? `${round}.${attempt}` : `${round}`;
   const claims: ClaimVersion[] = [];
   const trials: Trial[] = [];
   const relations: Relation[] = [];
@@ -41,22 +45,22 @@ export function loopResultBundle(v: Record<string, unknown>, scope: string): Evi
     const chk = c.check as Record<string, unknown>;
     const argv = strings(chk, "argv", `${p}check.`);
     if (argv.length === 0) throw new RecordError(`${p}check.argv`, "expected a non-empty list");
-    const checkId = "check:" + sha256Hex(`loop-check\n${canonicalJson(argv)}\n${head ?? "-"}`).slice(0, 32);
-    claims.push({ claim_id: checkId, claim_version_id: `${checkId}@1`, kind: "check", subject: { argv: argv.join(" "), head_sha: head }, statement: `${argv.join(" ")} exits 0`, recorded_at: at, supersedes_claim_version_id: null });
+    const checkId = "check:" + sha256Hex(`loop-check\n${canonicalJson(argv)}\n${tree ? `tree:${tree}` : (head ?? "-")}`).slice(0, 32);
+    claims.push({ claim_id: checkId, claim_version_id: `${checkId}@1`, kind: "check", subject: tree ? { argv: argv.join(" "), tree } : { argv: argv.join(" "), head_sha: head }, statement: `${argv.join(" ")} exits 0`, recorded_at: at, supersedes_claim_version_id: null });
     relations.push({ relation_id: `${checkId}>${cid}`, kind: "supports", from: checkId, to: cid, group: null, recorded_at: at });
     const duration = int(chk, "duration_ms", `${p}check.`);
     receipts.push({ argv, exit_code: optInt(chk, "exit_code", `${p}check.`), duration_ms: duration, log_digest: optStr(chk, "log_digest", `${p}check.`) });
     if (status === "unavailable") continue;
     trials.push({
-      trial_id: `loop:${loopId}:${round}:${crId}`, claim_id: checkId, outcome: status === "verified" ? "pass" : "fail", duration_ms: duration,
-      signature: null, recorded_at: at, env_fingerprint: null, receipt_ref: `loop:${loopId}:${round}`, run_id: null, retry_of: null,
+      trial_id: `loop:${loopId}:${tag}:${crId}`, claim_id: checkId, outcome: status === "verified" ? "pass" : "fail", duration_ms: duration,
+      signature: null, recorded_at: at, env_fingerprint: null, receipt_ref: `loop:${loopId}:${tag}`, run_id: null, retry_of: null,
     });
   }
   return {
-    schema_version: BUNDLE_SCHEMA, bundle_id: `loop:${loopId}:${round}`, candidate_id: `loop:${loopId}`, eval_id: "loop-round", version_id: head ?? `round-${round}`,
-    trace_id: loopId, attempt_id: `${round}`, bundle_scope: scope, created_at: at, claims, relations,
+    schema_version: BUNDLE_SCHEMA, bundle_id: `loop:${loopId}:${tag}`, candidate_id: `loop:${loopId}`, eval_id: "loop-round", version_id: head ?? `round-${round}`,
+    trace_id: loopId, attempt_id: tag, bundle_scope: scope, created_at: at, claims, relations,
     verification: { trials, typed_diff: [] }, refutation: null, claim_strength: "claimed", known_threats: ["agent_reported"], promotion_state: null,
     receipts, supersedes_claim_version_id: null, episodes: [], aliases: [],
-    evidence_refs: [{ ref_id: `loop:${loopId}:${round}`, kind: "loop-round", path: `.forge/loops/${loopId}/events.jsonl`, digest: null }],
+    evidence_refs: [{ ref_id: `loop:${loopId}:${tag}`, kind: "loop-round", path: `.forge/loops/${loopId}/events.jsonl`, digest: null }],
   };
 }

@@ -13,8 +13,8 @@ gh-literal: same verbs, flags, --json fields (state OPEN, labels[].name)
 --json [f,..]: one JSON object per line; --jq EXPR: jq over gh's array
 pipe: forge-issue list -l bug --json | forge-issue close -
 ship: forge-ci run <pr|->; forge-merge <pr>
-evidence: forge-ci list --json | forge-export (.forge/evidence/)
-loop: forge-observe --json | forge-plan --json
+evidence: forge-ci list --json | forge-export
+loop: forge-observe --json | forge-plan --json; forge-loop -h
 exit: 0 ok, 1 runtime error, 2 usage; errors: one line on stderr
 nothing is deleted: close or archive; history is git
 `;

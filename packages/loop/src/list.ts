@@ -1,0 +1,30 @@
+/** `forge-loop list`: the recoverable loops (with --all, every loop). */
+import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
+import { isForgeError } from "@forge/core";
+import { loopContext, output, outFlags } from "./_cli.js";
+import { statusRecord } from "./engine.js";
+import { loadLoop, loopIds } from "./store.js";
+import { TERMINAL } from "./state.js";
+import { STATUS_FIELDS } from "./_control_verb.js";
+
+export default defineCommand({
+  meta: { name: "list", description: "List recoverable loops" },
+  args: { all: { type: "boolean", description: "stopped, complete and terminated too" }, ...outFlags(STATUS_FIELDS) },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const lc = loopContext(ctx);
+    const recs: Array<Record<string, unknown>> = [];
+    let failed = 0;
+    for (const id of loopIds(lc.store)) {
+      try {
+        const l = await loadLoop(lc.store, id);
+        if (args.all || !TERMINAL.includes(l.state.status)) recs.push(statusRecord(l.state, l.prompt, false));
+      } catch (err) {
+        if (!isForgeError(err)) throw err;
+        failed++;
+        ctx.io.stderr.write(`${ctx.prog}: ${err.message}\n`);
+      }
+    }
+    await output(ctx, args, STATUS_FIELDS, recs, (r) => `${String(r.loop_id)}\t${String(r.status)}\tround ${String(r.round)}\t${String(r.goal).slice(0, 60)}\n`, false);
+    return failed ? 1 : 0;
+  },
+});
