@@ -191,11 +191,11 @@ test("a step over its timeout: its whole process group is killed, outcome timeou
   t.like(rec, { verdict: "fail", conclusion: "timed_out" });
   t.deepEqual(rec.steps.map((s) => [s.outcome, s.exitCode]), [["timeout", null], ["skipped", null]]);
   t.regex(rec.steps[0]!.signature ?? "", /^sig-v1:[0-9a-f]{32}$/);
-  await until(t, "no orphans", () => alive(mark).length === 0, 3000);
+  await until(t, "no orphans", () => alive(mark).length === 0);
   t.deepEqual(alive(mark), []);
 });
 
-/** Start `forge-ci run` in the background; resolves when the first step has begun. */
+/** Start `forge-ci run` in the background; resolves when the first step's background child has begun (it writes `started` itself). */
 async function background(t: ExecutionContext, dir: string, marks: string): Promise<{ pid: number; done: Promise<number | null> }> {
   const child = spawn(join(BIN, "forge-ci"), ["run"], { cwd: dir, env: baseEnv({ MARKS: marks }) as NodeJS.ProcessEnv, stdio: "ignore" });
   const done = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
@@ -206,7 +206,7 @@ async function background(t: ExecutionContext, dir: string, marks: string): Prom
 test("cancel kills the running step's process group, records cancelled, skips the rest; a second cancel is a no-op", async (t) => {
   const mark = `forge-ci-cancel-${process.pid}-${Date.now()}`;
   const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({ "10-hang": `sh -c 'sleep 40; : ${mark}' &\ntouch "$MARKS/started"\nsleep 40`, "20-next": 'touch "$MARKS/next"' });
+  const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40`, "20-next": 'touch "$MARKS/next"' });
   const bg = await background(t, dir, marks);
   const c = await ci(dir, ["cancel", "1", "--json"]);
   t.is(c.code, 0, c.stderr);
@@ -215,7 +215,7 @@ test("cancel kills the running step's process group, records cancelled, skips th
   t.deepEqual(rec.steps.map((s) => s.outcome), ["cancelled", "skipped"]);
   t.is(await bg.done, 1, "the runner exits 1");
   t.false(existsSync(join(marks, "next")));
-  await until(t, "no orphans", () => alive(mark).length === 0, 3000);
+  await until(t, "no orphans", () => alive(mark).length === 0);
   t.deepEqual(alive(mark), []);
   const again = await ci(dir, ["cancel", "1"]);
   t.is(again.code, 0);
@@ -225,7 +225,7 @@ test("cancel kills the running step's process group, records cancelled, skips th
 test("cancel of a run whose runner died: what is left of its processes is killed and the record finished", async (t) => {
   const mark = `forge-ci-orphan-${process.pid}-${Date.now()}`;
   const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({ "10-hang": `sh -c 'sleep 40; : ${mark}' &\ntouch "$MARKS/started"\nsleep 40` });
+  const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40` });
   const bg = await background(t, dir, marks);
   process.kill(bg.pid, "SIGKILL");
   await bg.done;
@@ -233,7 +233,7 @@ test("cancel of a run whose runner died: what is left of its processes is killed
   const c = await ci(dir, ["cancel", "1", "--json", "verdict,status"]);
   t.is(c.code, 0, c.stderr);
   t.is(c.stdout, '{"status":"completed","verdict":"cancelled"}\n');
-  await until(t, "no orphans", () => alive(mark).length === 0, 3000);
+  await until(t, "no orphans", () => alive(mark).length === 0);
   t.deepEqual(alive(mark), []);
 });
 
