@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { atomicWrite, ForgeError } from "@forge/core";
 
 /** Machine state and caches: never committed (DESIGN §3 data classes). */
-export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp"];
+export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp", "releases/activations/"];
 
 /**
  * Make `.forge/` in `dir` with its `.gitignore`; safe to run again (adds

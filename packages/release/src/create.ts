@@ -8,6 +8,7 @@ import {
 } from "@forge/core";
 import { defineCommand, emit, readTextFlag, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { collectAssets } from "./_assets.js";
+import { identityDigest, treeOf } from "./_identity.js";
 import { runBuild } from "./_build.js";
 import { jsonFlags, jsonRequest, releaseRow } from "./_shared.js";
 
@@ -92,10 +93,12 @@ export async function createRelease(ctx: Ctx, opts: CreateReleaseOptions): Promi
     outRootRel: relative(top, realpathSync(releaseOutRoot(store))),
   });
   const assets = collectAssets(out);
-  const data: Record<string, unknown> = { tagName: opts.tag, commit: sha, author, createdAt: formatTimestamp(), assets };
+  const data: Record<string, unknown> = { tagName: opts.tag, commit: sha, tree: await treeOf(top, sha, env), author, createdAt: formatTimestamp(), assets };
   if (opts.title !== undefined) data.name = opts.title;
+  const body = storedBody(opts.notes);
+  data.digest = identityDigest(validate(RELEASE, data, displayPath(store, file)).data, body);
   const checked = validate(RELEASE, data, displayPath(store, file)).data;
-  const text = formatFrontmatter(toFrontmatter(RELEASE, checked), storedBody(opts.notes));
+  const text = formatFrontmatter(toFrontmatter(RELEASE, checked), body);
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new ForgeError(`release file would be larger than 256 KiB (${assets.length} assets); no release written`, "E_TOO_BIG", 1);
   await writeRelease(store, opts.tag, sha, tagged === undefined, file, text, top, env);
   return releaseToJson(await loadRelease(store, opts.tag));
