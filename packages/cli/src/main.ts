@@ -12,6 +12,7 @@ import { type Io, processIo } from "./io.js";
 import { createLogger } from "./logger.js";
 import type { ForgeCommand } from "./define.js";
 import { Out } from "./output.js";
+import { nearest } from "./suggest.js";
 import { renderRootUsage, renderUsage } from "./usage.js";
 
 /** What a command's `run` receives as citty's `data`. */
@@ -59,7 +60,7 @@ export async function main(root: CommandDef, argv: string[], io: Io = processIo(
     }
     if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
     const leaf = await resolve(subs[first]);
-    if (!leaf) throw new UsageError(`unknown command '${first.slice(0, 40)}'`);
+    if (!leaf) throw unknownCommand(first, Object.keys(subs));
     prog = `${name} ${first}`;
     return await runLeaf(leaf, prog, argv.slice(1), io, out);
   } catch (err) {
@@ -88,6 +89,12 @@ export async function mainCommand(cmd: ForgeCommand, argv: string[], io: Io = pr
     await out.flush().catch(() => undefined);
     return reportError(io, prog, err);
   }
+}
+
+/** An unknown verb's usage error, with git's "did you mean" when one is near. */
+function unknownCommand(word: string, verbs: string[]): UsageError {
+  const near = nearest(word, verbs);
+  return new UsageError(`unknown command '${word.slice(0, 40)}'${near ? ` (did you mean '${near}'?)` : ""}`);
 }
 
 /** One command with its own argv: strict flags, `-h`, positionals, the run, the exit code. */

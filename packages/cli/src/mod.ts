@@ -12,6 +12,7 @@ export { type Command, type Ctx, main, mainCommand, oneLine, reportError } from 
 export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
 export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
+export { distance, nearest } from "./suggest.js";
 export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { removeTemps, tempCtx } from "./test_io.js";

@@ -11,6 +11,7 @@ import { createDirAtomic } from "../store/create_dir.js";
 import { commentsDir, entityDir, ISSUES, type Store } from "../store/store.js";
 import type { LabelDef, MilestoneDef } from "./defs.js";
 import { archiveEntity, loadRecords } from "./folder_entity.js";
+import { laterRecordId } from "./later_id.js";
 import { type LoadedEntity, saveFile } from "./load.js";
 import { COMMENT, ISSUE, toFrontmatter } from "./schema.js";
 
@@ -168,8 +169,9 @@ export function updateIssue(e: LoadedEntity, change: IssueChange): LoadedEntity 
  */
 export function addComment(store: Store, e: LoadedEntity, input: { body: string; author: string; now: string; id?: string }): CommentJson {
   if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
-  const id = input.id ?? randomUUID();
-  const path = join(commentsDir(store, ISSUES, e.ref.id, e.ref.archived), `${id}.md`);
+  const dirs = [commentsDir(store, ISSUES, e.ref.id, e.ref.archived), ...(e.ref.archived ? [commentsDir(store, ISSUES, e.ref.id, false)] : [])];
+  const id = input.id ?? laterRecordId(dirs, input.now);
+  const path = join(dirs[0]!, `${id}.md`);
   const text = formatFrontmatter(toFrontmatter(COMMENT, { id, author: input.author, createdAt: input.now }), storedBody(input.body));
   atomicWrite(path, text, { exclusive: true });
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
