@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
-import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
+import { batchMessage, defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
 import type { CiRunJson } from "./record.js";
 import { checkedPosture, headCommit, runStepsIn } from "./run_steps.js";
@@ -55,20 +55,22 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
     return;
   }
   const limit = pLimit(opts.jobs);
-  const pending: Promise<CiRunJson | Error>[] = [];
+  const pending: Array<{ run: Promise<CiRunJson | Error>; value: Record<string, unknown> | undefined; line: number }> = [];
   for await (const line of readJsonLines(ctx.io.stdin as AsyncIterable<Buffer>)) {
     const job = async (): Promise<CiRunJson> => {
       if (line.error) throw line.error;
       return one(await prTarget(runs, top, refOfRecord(line.value, line.line), ""));
     };
-    pending.push(limit(job).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+    const run = limit(job).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    pending.push({ run, value: line.error ? undefined : line.value, line: line.line });
   }
   for (const p of pending) {
-    const r = await p;
+    const r = await p.run;
     if (r instanceof Error) {
       if (!isForgeError(r)) throw r;
       batch.failed++;
-      ctx.io.stderr.write(`${ctx.prog}: ${oneLine(r.message)}\n`);
+      // Each line names its PR: a batch's errors come in input order, but not every PR fails.
+      ctx.io.stderr.write(`${ctx.prog}: ${batchMessage(ctx.prog, p.value, p.line, r.message)}\n`);
     } else yield r;
   }
 }

@@ -5,7 +5,7 @@
  * refs from JSON lines on stdin, aligned tables, the stderr logger.
  */
 export { aliases, bindPositionals, listArg, parseArgv, type FlagDef, type FlagsDef, type Parsed } from "./args.js";
-export { eachRef, emitBatch, REF_ARG, type Batch } from "./batch.js";
+export { batchMessage, eachRef, emitBatch, recordName, REF_ARG, type Batch } from "./batch.js";
 export { type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
 export { type Command, type Ctx, main, mainCommand, oneLine, reportError } from "./main.js";

@@ -18,6 +18,7 @@ export const VERSION = "0.1.0";
 export const FLAGS: FlagsDef = {
   stdin: { type: "positional", valueHint: "-", description: "JSON lines on stdin (the default)" },
   scope: { type: "string", description: "bundle scope (default: default)" },
+  json: { type: "boolean", description: "JSON lines out: always so; accepted like every other verb's --json" },
 };
 
 /** Options of one run. */
