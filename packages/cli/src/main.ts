@@ -13,6 +13,7 @@ import { createLogger } from "./logger.js";
 import type { ForgeCommand } from "./define.js";
 import { Out } from "./output.js";
 import { nearest } from "./suggest.js";
+import { renderHelp, type HelpCommandMeta } from "./help.js";
 import { renderRootUsage, renderUsage } from "./usage.js";
 
 /** What a command's `run` receives as citty's `data`. */
@@ -103,7 +104,8 @@ async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out:
   const flags = flagsOf(await resolve(leaf.args));
   const args = parseArgv(argv, flags);
   if (args.help) {
-    await out.write(renderUsage({ prog, description: lmeta.description ?? "", flags }));
+    const info = { prog, description: lmeta.description ?? "", flags };
+    await out.write(args.fullHelp ? renderHelp({ ...info, help: (lmeta as HelpCommandMeta).help }) : renderUsage(info));
     await out.flush();
     return 0;
   }
