@@ -84,7 +84,7 @@ for (const { bin, verbs } of ALL) {
         const line = flags.find((l) => new RegExp(`^  (-\\w, )?--${flag}\\b`).test(l));
         t.truthy(line, `${name}: --${flag} not on the page`);
         const text = (line ?? "").replace(/^  \S.*?\s{2,}/, "");
-        t.regex(text, /\w.*\w.*\(default[ :]/, `${name}: --${flag} needs a one-line description and its default: '${text}'`);
+        t.regex(text, /\w.*\w.*\((default[ :]|required)/, `${name}: --${flag} needs a one-line description and its default: '${text}'`);
         t.notRegex(text, /^\(default/, `${name}: --${flag} has only a default, no description`);
       }
       t.true(section(page, "examples").length >= 2, `${name}: two or three examples`);

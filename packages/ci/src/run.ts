@@ -4,7 +4,7 @@ import { batchMessage, defineCommand, emit, type Ctx, type Parsed } from "@forge
 import pLimit from "p-limit";
 import type { CiRunJson } from "./record.js";
 import { checkedPosture, headCommit, runStepsIn } from "./run_steps.js";
-import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
+import { CI_READS, JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
 /** Options of `forge-ci run`. */
@@ -96,12 +96,20 @@ export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOption
 }
 
 export default defineCommand({
-  meta: { name: "run", description: "Run the CI steps (on HEAD, or on a PR's patch)" },
+  meta: {
+    name: "run", description: "Run the CI steps (on HEAD, or on a PR's patch)",
+    help: {
+      reads: CI_READS,
+      env: [["FORGE_CI_JOBS", "the default of --jobs"]],
+      examples: ["forge-ci run", "forge-pr list --state open --json | forge-ci run - -j 2 --json", "forge-ci run 4 --docker"],
+      notes: ["Exit 1 when any run is red or a PR cannot be run (one stderr line each, naming the PR)."],
+    },
+  },
   args: {
-    ref: { type: "positional", valueHint: "pr|-" },
-    docker: { type: "boolean", description: "run in ci.env's image" },
-    "continue-on-error": { type: "boolean", description: "run every step" },
-    jobs: { type: "string", alias: "j", description: "runs at once (cores)" },
+    ref: { type: "positional", valueHint: "pr|-", description: "a PR (number, #number, id or id prefix): its patch on its base's tip; - reads PRs as JSON lines on stdin; none: HEAD" },
+    docker: { type: "boolean", description: "run the steps in ci.env's image, whatever runner= says (no engine: an error)" },
+    "continue-on-error": { type: "boolean", description: "run every step, also after one fails" },
+    jobs: { type: "string", alias: "j", valueHint: "n", description: "PR runs at once (default: FORGE_CI_JOBS, else the number of cores)" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -84,4 +84,6 @@ export async function emitBatch<R extends object>(ctx: Ctx, records: (batch: Bat
 }
 
 /** The positional every batch verb takes: a ref, or `-` for JSON lines on stdin. */
-export const REF_ARG = { ref: { type: "positional", required: true, valueHint: "ref|-" } } as const;
+export const REF_ARG = {
+  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
+} as const;

@@ -73,11 +73,12 @@ export function renderHelp(u: HelpInfo): string {
 }
 
 /**
- * A flag's description with its default: the declared `default`, else
+ * A flag's description with its default (or that it is required): the declared `default`, else
  * what its description already says, else off (a switch) or none.
  */
 export function withDefault(d: FlagDef): string {
   const desc = d.description ?? "";
+  if (d.required) return /\brequired\b/.test(desc) ? desc : `${desc} (required)`;
   if (d.default !== undefined) return `${desc} (default: ${String(d.default)})`;
   if (/\(default[ :]/.test(desc)) return desc;
   if (d.type === "boolean" || d.optionalValue) return `${desc} (default: off)`;

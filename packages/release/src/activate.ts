@@ -77,15 +77,23 @@ export async function reportSwitch(ctx: Ctx, args: Parsed, done: Switched, verb:
 
 /** Flags shared by activate and rollback. */
 export const TARGET_FLAGS = {
-  to: { type: "string", required: true, valueHint: "dir", description: "target folder: releases/<tag>/ and the current symlink (required)" },
-  check: { type: "string", valueHint: "cmd", description: "run in DIR/current after the switch; failure switches back (no shell)" },
-  timeout: { type: "string", valueHint: "s", description: `seconds the check may run (default ${CHECK_TIMEOUT})` },
+  to: { type: "string", required: true, valueHint: "dir", description: "the target folder, with releases/<tag>/ and the current symlink (required; activate makes it)" },
+  check: { type: "string", valueHint: "cmd", default: "no check", description: "a command run in DIR/current after the switch (split on blanks, no shell); failing switches back" },
+  timeout: { type: "string", valueHint: "s", default: String(CHECK_TIMEOUT), description: "seconds the check may run before it is killed (and counts as failed)" },
 } as const;
 
 export default defineCommand({
-  meta: { name: "activate", description: "Install a verified release in DIR and switch DIR/current to it" },
+  meta: {
+    name: "activate", description: "Install a verified release in DIR and switch DIR/current to it",
+    help: {
+      reads: [[".forge/releases/<tag>.md", "the release, verified first (digest, tag, tree, artifacts)"], [".forge/releases/out/<tag>/", "the artifacts copied to DIR/releases/<tag>/"], [".forge/releases/activations/", "the records (one per activation, pending then its outcome)"]],
+      env: [["FORGE_AUTHOR", "who the record names (default: git's user.name)"], ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"]],
+      examples: ["forge-release activate v1.2.0 --to /srv/app", "forge-release activate v1.2.0 --to /srv/app --check ./bin/smoke-test --timeout 60", "forge-release activate v1.2.0 --to /srv/app --json outcome,previous"],
+      notes: ["A failing check leaves DIR/current on the previous release, exit 1. DIR/current moves by an atomic rename: a kill leaves the old or the new release."],
+    },
+  },
   args: {
-    tag: { type: "positional", required: true, valueHint: "tag" },
+    tag: { type: "positional", required: true, valueHint: "tag", description: "the release to activate (it must pass verify)" },
     ...TARGET_FLAGS,
     ...jsonFlags(ACTIVATION_FIELDS),
   },

@@ -130,13 +130,24 @@ async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Build the tagged commit and record its artifacts" },
+  meta: {
+    name: "create", description: "Build the tagged commit and record its artifacts",
+    help: {
+      reads: [
+      [".forge/releases/build/*", "the build steps of the tagged commit (committed ones only): executables run in filename order in a disposable worktree, with OUT (the empty artifact folder), FORGE_RELEASE_TAG, FORGE_RELEASE_COMMIT"],
+      ["$OUT", "= .forge/releases/out/<tag>/: every regular file the steps leave there is an artifact (size and sha256 recorded)"],
+    ],
+      env: [["FORGE_AUTHOR", "the release's author (default: git's user.name)"]],
+      examples: ["forge-release create v1.2.0 -t 'v1.2.0' -n 'Fixes the drain.'", "git log --oneline v1.1.0.. | forge-release create v1.2.0 -F -", "forge-release create v1.2.0 --target main --json tagName,assets"],
+      notes: ["Writes .forge/releases/<tag>.md once (releases are immutable) and tags the commit when the tag is new; nothing when a step fails."],
+    },
+  },
   args: {
-    tag: { type: "positional", required: true, valueHint: "tag" },
-    notes: { type: "string", alias: "n", description: "notes" },
-    "notes-file": { type: "string", alias: "F", description: "notes from file (- for stdin)" },
-    title: { type: "string", alias: "t", description: "title" },
-    target: { type: "string", description: "commit-ish (default HEAD)" },
+    tag: { type: "positional", required: true, valueHint: "tag", description: "the release's tag (A-Z a-z 0-9 . _ + -; an existing tag must name the commit)" },
+    notes: { type: "string", alias: "n", valueHint: "text", description: "the release notes (markdown)" },
+    "notes-file": { type: "string", alias: "F", valueHint: "file", description: "read the notes from a file; - reads stdin" },
+    title: { type: "string", alias: "t", valueHint: "text", description: "the release's title (default: the tag)" },
+    target: { type: "string", valueHint: "commit", description: "the commit-ish to release (default: the tag's commit, else HEAD)" },
     ...jsonFlags(RELEASE_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -43,7 +43,15 @@ export async function rollbackRelease(ctx: Ctx, opts: RollbackOptions): Promise<
 }
 
 export default defineCommand({
-  meta: { name: "rollback", description: "Switch DIR/current back to the release active before it" },
+  meta: {
+    name: "rollback", description: "Switch DIR/current back to the release active before it",
+    help: {
+      reads: [[".forge/releases/activations/", "which release was current before the current one"], [".forge/releases/<tag>.md", "that release's identity, checked (digest, tag, tree) with its copy in DIR/releases/<tag>/"]],
+      env: [["FORGE_AUTHOR", "who the record names (default: git's user.name)"], ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"]],
+      examples: ["forge-release rollback --to /srv/app", "forge-release rollback --to /srv/app --check ./bin/smoke-test"],
+      notes: ["Again walks further back; the first release activated in DIR has nothing before it (exit 1)."],
+    },
+  },
   args: {
     ...TARGET_FLAGS,
     ...jsonFlags(ACTIVATION_FIELDS),

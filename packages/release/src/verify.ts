@@ -41,9 +41,16 @@ export async function verifyRelease(ctx: Ctx, opts: VerifyReleaseOptions): Promi
 }
 
 export default defineCommand({
-  meta: { name: "verify", description: "Check a release's digest, tag, tree and every artifact's sha256" },
+  meta: {
+    name: "verify", description: "Check a release's digest, tag, tree and every artifact's sha256",
+    help: {
+      reads: [[".forge/releases/<tag>.md", "its digest, commit, tree and artifacts"], ["refs/tags/<tag>", "must still point at the release's commit"], [".forge/releases/out/<tag>/", "the artifacts, hashed again"]],
+      examples: ["forge-release verify v1.2.0", "forge-release list --jq '.[].tagName' | xargs -n1 forge-release verify"],
+      notes: ["Exit 1 with one line naming the first thing that differs: the file edited (digest), the tag moved, the tree, an artifact missing or changed."],
+    },
+  },
   args: {
-    tag: { type: "positional", required: true, valueHint: "tag" },
+    tag: { type: "positional", required: true, valueHint: "tag", description: "the release's tag" },
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const { count, shown } = await verifyRelease(ctx, { tag: args.tag as string });
