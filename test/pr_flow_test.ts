@@ -137,7 +137,7 @@ test("create refuses an empty range and a detached HEAD with one line, writing n
   git(dir, ["checkout", "-q", "main"]);
   const empty = await run("forge-pr", ["create", "-t", "x"], { cwd: dir });
   t.is(empty.code, 1);
-  t.is(empty.stderr, "forge-pr create: no commits between main and main\n");
+  t.is(empty.stderr, "forge-pr create: No commits between main and main\n");
   git(dir, ["checkout", "-q", "--detach", "feature"]);
   const detached = await run("forge-pr", ["create", "-t", "x"], { cwd: dir });
   t.is(detached.code, 2);

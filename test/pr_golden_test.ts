@@ -67,12 +67,13 @@ const READS: Case[] = [
   { name: "view_stdin", args: ["view", "-", "--json", "number,title"], input: '{"number":3}\n{"id":"a2b3c4d5-e6f7-4a8b-9c0d-1e2f3a4b5c6d"}\n{"number":99}\n', code: 1 },
   { name: "view_jq", args: ["view", "1", "--jq", ".reviews[-1].state"] },
   { name: "view_missing", args: ["view", "99"], code: 1 },
-  { name: "view_no_ref", args: ["view"], code: 2 },
+  // gh: no ref picks the current branch's PR; main has none.
+  { name: "view_no_ref", args: ["view"], code: 1 },
   // diff: the stored patch; a base commit that is not here is a one-line error
   { name: "diff_patch_1", args: ["diff", "1", "--patch"] },
   { name: "diff_1_no_base", args: ["diff", "1"], code: 1 },
   { name: "diff_both_flags", args: ["diff", "1", "--patch", "--name-only"], code: 2 },
-  { name: "unknown_verb", args: ["merge", "1"], code: 2 },
+  { name: "unknown_verb", args: ["frob", "1"], code: 2 },
 ];
 
 /** PR #7 from main..topic, made with the built executable. */

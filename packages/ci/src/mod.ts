@@ -14,3 +14,10 @@ export { withTree } from "./tree.js";
 export type { Outcome, StepResult } from "./step.js";
 
 export { default, VERSION } from "./noun.js";
+// For forge-run (gh's `run` noun over these records).
+export { Runs, formatRun } from "./_shared.js";
+export { listRuns, type ListRunOptions } from "./list.js";
+export { viewRun } from "./view.js";
+export { runLogs } from "./log.js";
+export { rerunRun } from "./rerun.js";
+export { cancelRun } from "./cancel.js";

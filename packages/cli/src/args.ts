@@ -83,7 +83,10 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
           i++;
         } else value = "";
       } else {
-        if (next === undefined || (next.startsWith("-") && next !== "-")) throw new UsageError(`flag '${flag}' needs a value`);
+        // A value may start with "-" (`-S "-label:bug"`, as pflag takes it) unless it is one of the flags.
+        const isFlag = next !== undefined && next.startsWith("-") && next !== "-" &&
+          (next === "-h" || next === "--help" || next === "--" || (next.startsWith("--") ? byName.has(next.split("=")[0]!) : next.length === 2 && byName.has(next)));
+        if (next === undefined || isFlag) throw new UsageError(`flag '${flag}' needs a value`);
         value = next;
         i++;
       }

@@ -23,6 +23,16 @@ export function defineCommand(def: ForgeCommand): ForgeCommand {
 /**
  * Define a noun executable: meta plus lazily loaded verbs.
  */
-export function defineNoun(def: { meta: CommandMeta; subCommands: Record<string, () => Promise<ForgeCommand>> }): CommandDef {
+export function defineNoun(def: { meta: CommandMeta; subCommands: Record<string, () => Promise<ForgeCommand>>; flags?: FlagsDef }): CommandDef {
   return cittyDefine(def as unknown as CommandDef);
 }
+
+/** The flags a noun gives every verb (`-R/--repo`), as `defineNoun`'s `flags` keeps them. */
+export function nounFlags(root: CommandDef): FlagsDef {
+  return (root as { flags?: FlagsDef }).flags ?? {};
+}
+
+/** gh's persistent `-R/--repo`: checked against the repository this store serves. */
+export const REPO_FLAG: FlagsDef = {
+  repo: { type: "string", alias: "R", valueHint: "OWNER/REPO", description: "the repository (must be the one this store serves)" },
+};

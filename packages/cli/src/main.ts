@@ -5,12 +5,13 @@
  * prints usage to stdout on errors and accepts unknown flags.
  */
 import type { CommandDef, CommandMeta } from "citty";
-import { isForgeError, UsageError } from "@forge/core";
+import { checkRepoFlag, isForgeError, UsageError } from "@forge/core";
 import type { ConsolaInstance } from "consola/basic";
 import { bindPositionals, flagsOf, parseArgv, type Parsed } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { createLogger } from "./logger.js";
-import type { ForgeCommand } from "./define.js";
+import { nounFlags, type ForgeCommand } from "./define.js";
+import type { FlagsDef } from "./args.js";
 import { Out } from "./output.js";
 import { nearest } from "./suggest.js";
 import { renderHelp, type HelpCommandMeta } from "./help.js";
@@ -63,7 +64,7 @@ export async function main(root: CommandDef, argv: string[], io: Io = processIo(
     const leaf = await resolve(subs[first]);
     if (!leaf) throw unknownCommand(first, Object.keys(subs));
     prog = `${name} ${first}`;
-    return await runLeaf(leaf, prog, argv.slice(1), io, out);
+    return await runLeaf(leaf, prog, argv.slice(1), io, out, nounFlags(root));
   } catch (err) {
     await out.flush().catch(() => undefined);
     return reportError(io, prog, err);
@@ -99,9 +100,9 @@ function unknownCommand(word: string, verbs: string[]): UsageError {
 }
 
 /** One command with its own argv: strict flags, `-h`, positionals, the run, the exit code. */
-async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out): Promise<number> {
+async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out, shared: FlagsDef = {}): Promise<number> {
   const lmeta = ((await resolve(leaf.meta)) ?? {}) as CommandMeta;
-  const flags = flagsOf(await resolve(leaf.args));
+  const flags = { ...flagsOf(await resolve(leaf.args)), ...shared };
   const args = parseArgv(argv, flags);
   if (args.help) {
     const info = { prog, description: lmeta.description ?? "", flags };
@@ -110,6 +111,7 @@ async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out:
     return 0;
   }
   bindPositionals(args, flags);
+  if ("repo" in shared && typeof args.repo === "string") await checkRepoFlag(args.repo, io.cwd);
   const ctx: Ctx = { io, out, log: createLogger(io, prog), prog };
   const code = await leaf.run?.({ rawArgs: argv, args, cmd: leaf, data: ctx });
   await out.flush();

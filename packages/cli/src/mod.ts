@@ -14,6 +14,6 @@ export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { distance, nearest } from "./suggest.js";
 export { COMMON_ENV, renderHelp, withDefault, type HelpCommandMeta, type HelpInfo, type HelpMeta } from "./help.js";
-export { defineCommand, defineNoun, type ForgeCommand } from "./define.js";
+export { defineCommand, defineNoun, nounFlags, REPO_FLAG, type ForgeCommand } from "./define.js";
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { removeTemps, tempCtx } from "./test_io.js";

@@ -11,7 +11,12 @@ export interface UsageInfo {
   prog: string;
   description: string;
   flags: FlagsDef;
+  /** `--help`: every flag on its own line with its description (`-h` is the compact form). */
+  full?: boolean;
 }
+
+/** The compact form's budget (DESIGN §6): lines and bytes. */
+const BUDGET = { lines: 8, bytes: 250 };
 
 /**
  * Render a leaf command's help.
@@ -30,15 +35,30 @@ export function renderUsage(u: UsageInfo): string {
       return s;
     });
   const lines = [`usage: ${u.prog}${posText ? " " + posText : ""}${flags.length ? " [flags]" : ""}`, u.description];
-  let cur = "";
-  for (const f of flags) {
-    if (cur && cur.length + 2 + f.length > 78) {
-      lines.push(cur);
-      cur = f;
-    } else cur = cur ? `${cur}  ${f}` : f;
+  if (u.full) {
+    const descs = Object.entries(u.flags).filter(([, d]) => d.type !== "positional").map(([, d]) => d.description ?? "");
+    const w = Math.max(0, ...flags.map((f) => f.length));
+    flags.forEach((f, k) => lines.push(`  ${f.padEnd(w)}  ${descs[k]}`.trimEnd()));
+    return lines.join("\n") + "\n";
   }
-  if (cur) lines.push(cur);
-  return lines.join("\n") + "\n";
+  // As many flags as fit the budget, in table order; the rest are on `--help`.
+  const fit = (n: number): string[] => {
+    const out = [...lines];
+    let cur = "";
+    for (const f of flags.slice(0, n)) {
+      if (cur && cur.length + 2 + f.length > 78) {
+        out.push(cur);
+        cur = f;
+      } else cur = cur ? `${cur}  ${f}` : f;
+    }
+    if (n < flags.length) cur = cur ? `${cur}  …(--help)` : "…(--help)";
+    if (cur) out.push(cur);
+    return out;
+  };
+  let n = flags.length;
+  let out = fit(n);
+  while (n > 0 && (out.length > BUDGET.lines || Buffer.byteLength(out.join("\n") + "\n") > BUDGET.bytes)) out = fit(--n);
+  return out.join("\n") + "\n";
 }
 
 /**

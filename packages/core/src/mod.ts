@@ -29,7 +29,7 @@ export { CI_SETTINGS, ciSettings, formatCiEnv, parseCiEnv, type CiEnvEntry, type
 export { CI_STEP_NAME, ciStepOrder, isCiStepName } from "./entities/ci_step.js";
 export { isWikiPagePath, MAX_PAGE_NAME, wikiPagePath, wikiTitle } from "./entities/wiki_page.js";
 export {
-  checkReleaseTag, compareReleases, isAssetName, isReleaseTag, listReleaseTags, loadRelease, RELEASE_FIELDS, RELEASE_LIST_FIELDS,
+  checkReleaseTag, compareReleases, isAssetName, isReleaseTag, latestRelease, listReleaseTags, loadRelease, RELEASE_FIELDS, RELEASE_LIST_FIELDS,
   releaseListJson, releaseToJson, type AssetJson, type ReleaseJson, type ReleaseListJson,
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, saveFile, type LoadedEntity, type LoadedFile } from "./entities/load.js";
@@ -37,7 +37,7 @@ export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, t
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
-  addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, storedBody, updateIssue,
+  addComment, archiveIssue, bodyOf, checkTitle, createIssue, ISSUE_FIELDS, issueToJson, loadComments, stateReasonOf, storedBody, updateIssue,
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
@@ -47,10 +47,18 @@ export { currentAuthor, editList, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
 export {
-  addPrComment, addReview, createPr, loadPrComments, loadReviews, MAX_PATCH_BYTES, PATCH_FIELDS, patchSha256, PR_FIELDS, prToJson,
+  addPrComment, addReview, createPr, loadPrComments, loadReviews, MAX_PATCH_BYTES, MERGE_FIELDS, PATCH_FIELDS, patchSha256, PR_FIELDS, prToJson, REVIEW_FIELDS,
   readPatch, replacePatch, statusCheckRollup, type CheckJson, type NewPr, type PrContext, type PrJson, type PrParts, type ReviewJson,
 } from "./entities/pr.js";
 export {
   createTask, isTaskStatus, moveTask, TASK_FIELDS, TASK_STATUSES, taskToJson, updateTask,
   type NewTask, type TaskChange, type TaskJson, type TaskStatus,
 } from "./entities/task.js";
+export {
+  inRange, parseDateRange, parseSearch, SEARCH_QUALIFIERS, searchSetsState, tokenize, type DateRange, type Qualifier, type SearchQuery,
+} from "./search/query.js";
+export { matchSearch, searchNeedsComments, searchNeedsReviews, sortBySearch, type SearchEnv, type SearchItem } from "./search/match.js";
+export { checkRepoFlag, originRepo, parseRepoName, repoWebUrl, type RepoName } from "./repo.js";
+export { issueSearchItem, prSearchItem, type PrSearchParts } from "./search/items.js";
+export { patchCommits, type CommitJson } from "./entities/patch_commits.js";
+export { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./entities/pr_review_state.js";

@@ -4,7 +4,7 @@
  */
 import {
   entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
-  resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type Store,
+  repoWebUrl, resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type Store,
 } from "@forge/core";
 import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
 
@@ -22,7 +22,9 @@ export class Issues {
   }
   /** Label and milestone definitions. */
   async defs(): Promise<IssueContext> {
-    return (this.#defs ??= { labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store) });
+    return (this.#defs ??= {
+      labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store), baseUrl: await repoWebUrl(this.store.root, this.store.root),
+    });
   }
   /** Resolve a ref and load the issue. */
   async get(ref: string): Promise<{ issue: LoadedEntity; number: number }> {

@@ -4,12 +4,26 @@
 import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
 import { eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
-import { updateIssue } from "@forge/core";
+import { updateIssue, UsageError } from "@forge/core";
 
 /** Options of `close` / `reopen`. */
 export interface StateOptions {
   ref: string;
   comment?: string;
+  /** gh's `--reason` of a close: stored as `completed` / `not_planned`. */
+  reason?: "completed" | "not_planned";
+}
+
+/**
+ * gh's `--reason completed|"not planned"` (checked case-insensitively; only
+ * `not planned` means NOT_PLANNED, as gh maps it).
+ * @throws UsageError for another value
+ */
+export function parseReason(v: string | undefined): StateOptions["reason"] {
+  if (v === undefined) return undefined;
+  const l = v.toLowerCase();
+  if (l !== "completed" && l !== "not planned") throw new UsageError("invalid value for '--reason': valid values are {completed|not planned}");
+  return l === "not planned" ? "not_planned" : "completed";
 }
 
 /** Flags shared by close and reopen. */
@@ -37,9 +51,12 @@ export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | 
     if (opts.comment !== undefined) addComment(issues.store, issue, { body: opts.comment, author, now });
     issue = updateIssue(issue, (d) => {
       d.state = to;
-      if (to === "closed") d.closedAt = now;
-      else {
+      if (to === "closed") {
+        d.closedAt = now;
+        if (opts.reason) d.stateReason = opts.reason;
+      } else {
         delete d.closedAt;
+        delete d.stateReason;
         d.reopenedAt = now;
       }
     });
@@ -52,5 +69,6 @@ export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | 
 /** The whole `run` of close/reopen. */
 export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
   const req = jsonRequest(args);
-  return emitBatch(ctx, (batch) => setIssueState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch), writtenRender(args, req));
+  const opts = { ref: args.ref as string, comment: args.comment as string | undefined, reason: parseReason(args.reason as string | undefined) };
+  return emitBatch(ctx, (batch) => setIssueState(ctx, opts, to, batch), writtenRender(args, req));
 }

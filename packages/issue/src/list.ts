@@ -1,6 +1,7 @@
 
 import {
-  currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadEntity, loadEntityFast, UsageError, type IssueJson, type LoadedEntity,
+  currentAuthor, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, parseSearch,
+  searchNeedsComments, searchSetsState, sortBySearch, UsageError, type IssueJson, type LoadedEntity, type SearchQuery,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
@@ -24,7 +25,8 @@ export function parseListOptions(args: Parsed): ListIssueOptions {
   const raw = (args.limit as string | undefined) ?? "30";
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   return {
-    state: ((args.state as string | undefined) ?? "open") as ListIssueOptions["state"],
+    // gh drops its default `open` when the search names a state of its own (`is:closed`, `closed:…`).
+    state: ((args.state as string | undefined) ?? (args.search !== undefined && searchSetsState(parseSearch(args.search as string)) ? "all" : "open")) as ListIssueOptions["state"],
     labels: listArg(args, "label"),
     assignee: args.assignee as string | undefined,
     author: args.author as string | undefined,
@@ -52,25 +54,29 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
     failed++;
     ctx.log.error(u.error);
   }
-  const terms = (opts.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const match = (e: LoadedEntity): boolean => {
+  const q: SearchQuery | undefined = opts.search !== undefined ? parseSearch(opts.search) : undefined;
+  const needComments = q !== undefined && searchNeedsComments(q);
+  const env = { me: q && opts.search!.includes("@me") ? await who("@me") : undefined };
+  const match = async (e: LoadedEntity): Promise<boolean> => {
     const d = e.data;
     if (opts.state !== "all" && d.state !== opts.state) return false;
     if (!opts.labels.every((l) => (d.labels as string[]).includes(l))) return false;
     if (assignee !== undefined && !(d.assignees as string[]).includes(assignee)) return false;
     if (author !== undefined && d.author !== author) return false;
     if (opts.milestone !== undefined && d.milestone !== opts.milestone) return false;
-    if (terms.length) {
-      const hay = `${d.title as string}\n${e.body}`.toLowerCase();
-      if (!terms.every((t) => hay.includes(t))) return false;
+    if (q) {
+      const comments = needComments ? await loadComments(store, e) : undefined;
+      if (!matchSearch(q, issueSearchItem(e, comments), env)) return false;
     }
     return true;
   };
   // Newest first is the order backwards (an issue's number is its index + 1),
-  // and reading stops once `limit` issues matched, as `git log -n` does.
+  // and reading stops once `limit` issues matched, as `git log -n` does
+  // (unless `sort:` asks for another order: then every match is read first).
   const defs = await issues.defs();
-  const records: IssueJson[] = [];
-  for (let i = order.length - 1; i >= 0 && records.length < opts.limit; i--) {
+  const cap = q?.sort ? Infinity : opts.limit;
+  let records: IssueJson[] = [];
+  for (let i = order.length - 1; i >= 0 && records.length < cap; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
     let e: LoadedEntity;
@@ -82,7 +88,11 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
       continue;
     }
     for (const w of e.warnings) ctx.log.warn(w);
-    if (match(e)) records.push(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+    if (await match(e)) records.push(withComments || q?.sort?.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+  }
+  if (q?.sort) {
+    records = sortBySearch(q, records, (r, f) => (f === "comments" ? r.comments?.length ?? 0 : f === "updated" ? r.updatedAt : r.createdAt)).slice(0, opts.limit);
+    if (!withComments) records = records.map(({ comments: _, ...r }) => r as IssueJson);
   }
   return { records, failed };
 }
@@ -95,7 +105,7 @@ export default defineCommand({
     assignee: { type: "string", alias: "a" },
     author: { type: "string", alias: "A" },
     milestone: { type: "string", alias: "m" },
-    search: { type: "string", alias: "S" },
+    search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, label:, created:>…, sort:…" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,
   },

@@ -3,7 +3,7 @@
  * forge-issue: gh's `issue` verbs over `.forge/issues/`. Verb bodies load
  * lazily so `--help` stays cheap.
  */
-import { defineNoun } from "@forge/cli";
+import { defineNoun, REPO_FLAG } from "@forge/cli";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -19,5 +19,7 @@ export default defineNoun({
     reopen: () => import("./reopen.js").then((m) => m.default),
     edit: () => import("./edit.js").then((m) => m.default),
     archive: () => import("./archive.js").then((m) => m.default),
+    status: () => import("./status.js").then((m) => m.default),
   },
+  flags: REPO_FLAG,
 });

@@ -28,6 +28,14 @@ export function formatIssue(i: IssueJson, tty: boolean): string {
   return formatFields(lines, tty);
 }
 
+/**
+ * `view --comments` off a TTY, as gh prints it: per comment, oldest first,
+ * `author`, `association`, `edited`, `status` lines, then the body between `--` lines.
+ */
+export function formatComments(i: IssueJson): string {
+  return (i.comments ?? []).map((c) => `author:\t${c.author.login}\nassociation:\tnone\nedited:\tfalse\nstatus:\tnone\n--\n${c.body}\n--\n`).join("");
+}
+
 /** Load one issue (or each ref on stdin) with its comments. */
 export function viewIssues(ctx: Ctx, opts: ViewIssueOptions, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
@@ -42,11 +50,14 @@ export default defineCommand({
   meta: { name: "view", description: "Show an issue with its comments" },
   args: {
     ...REF_ARG,
+    comments: { type: "boolean", alias: "c", description: "show the comments (gh's layout)" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const ref = args.ref as string;
-    return emitBatch(ctx, (batch) => viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatIssue });
+    return emitBatch(ctx, (batch) => viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch), {
+      json: req, jq: args.jq as string | undefined, single: ref !== "-", text: args.comments === true ? formatComments : formatIssue,
+    });
   },
 });

@@ -12,7 +12,7 @@ import { join, posix } from "node:path";
 import {
   atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
   MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
-  gitMessage, gitTopLevel, lexists, splitPatchSeries, validate, displayPath, withWorktree, type LoadedEntity, type Store,
+  gitMessage, gitTopLevel, lexists, patchCommits, splitPatchSeries, validate, displayPath, withWorktree, type CommitJson, type LoadedEntity, type Store,
 } from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
@@ -25,6 +25,15 @@ import { patchId } from "./_patch_id.js";
 export interface MergeOptions {
   /** A PR number, id or id prefix. */
   ref: string;
+  /**
+   * gh's method: `squash` (default) lands one commit; `rebase` keeps the
+   * series' commits (each with its own message and author); `merge` lands
+   * one commit with gh's merge-commit message.
+   */
+  method?: "squash" | "rebase" | "merge";
+  /** gh's `--subject` / `--body`: the (last) commit's message. */
+  subject?: string;
+  body?: string;
 }
 
 /** The world a merge runs in (injectable for tests). */
@@ -113,6 +122,7 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     // added then renamed "does not exist"), so the series is split as `git am` splits it and each
     // commit's patch is checked (`git apply --check`), then applied, in order; then one commit.
     const parts = await splitPatchSeries(file, join(tmp, "parts"), dir, env);
+    const series = opts.method === "rebase" ? patchCommits(patch.toString("utf8")) : [];
     for (const part of parts) {
       const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (check.code !== 0) {
@@ -122,10 +132,17 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
       }
       const applied = await git(["apply", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (applied.code !== 0) throw new ForgeError(`git apply failed: ${gitMessage(applied.stderr)}`, "E_GIT", 1);
+      if (opts.method === "rebase" && part !== parts[parts.length - 1]) await commitPart(dir, series[parts.indexOf(part)], await identity(top, env, pr, patch, author));
     }
     await checkSymlinks(dir, old, env);
     const commitEnv = await identity(top, env, pr, patch, author);
-    const msg = `${pr.data.title as string}\n\nMerges PR #${number} (${pr.ref.id})`;
+    const title = pr.data.title as string;
+    const msg = opts.method === "rebase"
+      ? seriesMessage(series[parts.length - 1], commitEnv)
+      : opts.subject !== undefined || opts.body !== undefined
+        ? `${opts.subject ?? title}${opts.body ? `\n\n${opts.body}` : ""}\n\nMerges PR #${number} (${pr.ref.id})`
+        : opts.method === "merge" ? `Merge pull request #${number} from ${pr.data.headRefName as string}\n\n${title}\n\nMerges PR #${number} (${pr.ref.id})`
+          : `${title}\n\nMerges PR #${number} (${pr.ref.id})`;
     const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
     if (c.code !== 0) throw new ForgeError(`git commit failed: ${gitMessage(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
@@ -161,6 +178,24 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   });
   const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
   return result("merged", { commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid, createdAt });
+}
+
+/** A series commit's message; its author and date go into `env` (`--rebase` keeps them). */
+function seriesMessage(c: CommitJson | undefined, env: NodeJS.ProcessEnv): string {
+  if (!c) return "commit";
+  const a = c.authors[0];
+  if (a?.name) env.GIT_AUTHOR_NAME = a.name;
+  if (a?.email) env.GIT_AUTHOR_EMAIL = a.email;
+  if (c.authoredDate) env.GIT_AUTHOR_DATE = c.authoredDate;
+  return `${c.messageHeadline}${c.messageBody ? `\n\n${c.messageBody}` : ""}`;
+}
+
+/** Commit what one series part applied, with its own message and author (`--rebase`). */
+async function commitPart(dir: string, c: CommitJson | undefined, base: NodeJS.ProcessEnv): Promise<void> {
+  const cenv = { ...base };
+  const msg = seriesMessage(c, cenv);
+  const r = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: cenv });
+  if (r.code !== 0) throw new ForgeError(`git commit failed: ${gitMessage(r.stderr || r.stdout)}`, "E_GIT", 1);
 }
 
 /**

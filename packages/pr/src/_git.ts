@@ -78,7 +78,7 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
   const headSha = await branchCommit(cwd, head);
   const count = await git(["rev-list", "--count", `${baseTip}..${headSha}`], { cwd });
   if (count.code !== 0) throw gitError("git rev-list", count.stderr);
-  if (Number(count.stdout.trim()) === 0) throw new ForgeError(`no commits between ${shown(base)} and ${shown(head)}`, "E_EMPTY_RANGE", 1);
+  if (Number(count.stdout.trim()) === 0) throw new ForgeError(`No commits between ${shown(base)} and ${shown(head)}`, "E_EMPTY_RANGE", 1);
   const mb = await git(["merge-base", baseTip, headSha], { cwd });
   const baseSha = mb.stdout.trim();
   if (mb.code !== 0 || !isSha(baseSha)) throw new ForgeError(`${shown(base)} and ${shown(head)} have no common commit`, "E_NO_MERGE_BASE", 1);
@@ -129,4 +129,40 @@ export async function withPatchApplied<T>(
 /** An error from git's first stderr line. */
 export function gitError(what: string, stderr: string): ForgeError {
   return new ForgeError(`${what} failed: ${gitMessage(stderr)}`, "E_GIT", 1);
+}
+
+/**
+ * The repository's default branch, as gh's `pr create` takes it: origin's
+ * HEAD, else `init.defaultBranch` when that branch exists, else `main`,
+ * else `master` (else `main`, for the error that names it).
+ */
+export async function defaultBranch(cwd: string): Promise<string> {
+  const o = await git(["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"], { cwd });
+  if (o.code === 0 && o.stdout.trim().startsWith("origin/")) return o.stdout.trim().slice("origin/".length);
+  const exists = async (b: string): Promise<boolean> => (await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${b}`], { cwd })).code === 0;
+  const init = await git(["config", "--get", "init.defaultBranch"], { cwd });
+  const name = init.stdout.trim();
+  if (init.code === 0 && name && !name.startsWith("-") && (await exists(name))) return name;
+  if (await exists("main")) return "main";
+  if (await exists("master")) return "master";
+  return "main";
+}
+
+/** A commit of base..head for `--fill`. */
+export interface FillCommit {
+  subject: string;
+  body: string;
+}
+
+/**
+ * The commits of `base...head` not in base, newest first (gh's
+ * `git log --cherry BASE...HEAD`).
+ */
+export async function rangeCommits(cwd: string, base: string, head: string): Promise<FillCommit[]> {
+  const r = await git(["-c", "log.ShowSignature=false", "log", "--pretty=format:%H%x00%s%x00%b%x00", "--cherry", "--end-of-options", `${base}...${head}`], { cwd });
+  if (r.code !== 0) throw gitError("git log", r.stderr);
+  const f = r.stdout.split("\0");
+  const out: FillCommit[] = [];
+  for (let i = 0; i + 2 < f.length; i += 3) out.push({ subject: f[i + 1]!, body: f[i + 2]!.trim() });
+  return out;
 }

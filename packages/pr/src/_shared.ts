@@ -5,8 +5,8 @@
  * renderers.
  */
 import {
-  entityOrder, ISSUE, ISSUES, loadEntity, loadLabelDefs, loadMilestoneDefs, loadPrComments, loadReviews, openStore, PATCH_FIELDS,
-  patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef,
+  entityOrder, ISSUE, ISSUES, loadEntity, loadLabelDefs, NotFoundError, loadMilestoneDefs, loadPrComments, loadReviews, MERGE_FIELDS, openStore, PATCH_FIELDS,
+  patchCommits, patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, repoWebUrl, resolveRef, REVIEW_FIELDS,
   type IssueContext, type LoadedEntity, type Order, type PrJson, type PrParts, type Store,
 } from "@forge/core";
 import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
@@ -15,12 +15,16 @@ import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, typ
 export interface Want {
   reviews: boolean;
   comments: boolean;
-  /** The patch's files, additions and deletions. */
+  /** The patch's files, additions, deletions and commits. */
   stat: boolean;
+  /** `mergeable` / `mergeStateStatus` (git checks the patch on the base's tip). */
+  merge?: boolean;
+  /** `mergeCommit`, from the merge records. */
+  mergeCommit?: boolean;
 }
 
 /** Everything: what `view` shows. */
-export const ALL: Want = { reviews: true, comments: true, stat: true };
+export const ALL: Want = { reviews: true, comments: true, stat: true, merge: true, mergeCommit: true };
 /** Nothing beyond pr.md: what a human list row shows. */
 export const NONE: Want = { reviews: false, comments: false, stat: false };
 
@@ -30,8 +34,11 @@ export class Prs {
   #order: Order | undefined;
   #defs: IssueContext | undefined;
   #issueNumbers: Map<string, number> | undefined;
+  #mergeCommits: Map<string, string> | undefined;
+  readonly cwd: string;
   constructor(io: Io) {
     this.store = openStore({ cwd: io.cwd, env: io.env });
+    this.cwd = io.cwd;
   }
   /** The ranked PRs (number = index + 1) with the ones that could not be ranked. */
   async ranked(): Promise<Order> {
@@ -42,6 +49,12 @@ export class Prs {
     const order = await this.ranked();
     const r = resolveRef(order, ref, "pull request", order.errors);
     return { pr: await loadEntity(this.store, PRS, PR, r.ref), number: r.number };
+  }
+  /** The commit forge-merge made for this PR, if it merged it. */
+  async mergeCommitOf(pr: LoadedEntity): Promise<string | null> {
+    const { mergeCommits } = await import("./_mergeable.js");
+    this.#mergeCommits ??= await mergeCommits(this.store);
+    return this.#mergeCommits.get(pr.ref.id) ?? null;
   }
   /** Resolve an issue ref (for `--issue`) to its id. */
   async issueId(ref: string): Promise<string> {
@@ -55,7 +68,9 @@ export class Prs {
   }
   /** Label and milestone definitions. */
   async defs(): Promise<IssueContext> {
-    return (this.#defs ??= { labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store) });
+    return (this.#defs ??= {
+      labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store), baseUrl: await repoWebUrl(this.store.root, this.store.root),
+    });
   }
   /** Issue id → number, read only when a PR closes an issue. */
   async issueNumbers(pr: LoadedEntity): Promise<Map<string, number>> {
@@ -74,7 +89,20 @@ export class Prs {
     const parts: PrParts = {};
     if (want.reviews) parts.reviews = await loadReviews(this.store, pr);
     if (want.comments) parts.comments = await loadPrComments(this.store, pr);
-    if (want.stat) parts.stat = patchStat(readPatch(this.store, pr).toString("utf8"));
+    if (want.stat || want.merge) {
+      const bytes = readPatch(this.store, pr);
+      if (want.stat) {
+        const text = bytes.toString("utf8");
+        parts.stat = patchStat(text);
+        parts.commits = patchCommits(text);
+      }
+      if (want.merge) {
+        const { mergeableOf } = await import("./_mergeable.js");
+        parts.merge = await mergeableOf(this.cwd, pr, bytes);
+        if (!parts.reviews) parts.reviews = await loadReviews(this.store, pr);
+      }
+    }
+    if (want.mergeCommit) parts.mergeCommit = await this.mergeCommitOf(pr);
     const defs = await this.defs();
     return prToJson(pr, number, { ...defs, issueNumbers: await this.issueNumbers(pr) }, parts);
   }
@@ -95,9 +123,15 @@ export function jsonRequest(args: Parsed): JsonRequest | null {
 export function wanted(req: JsonRequest | null, comments: boolean): Want {
   if (!req) return NONE;
   const f = req.fields;
-  if (!f) return { reviews: true, comments, stat: true };
-  return { reviews: f.includes("reviews"), comments: f.includes("comments"), stat: f.some((x) => PATCH_FIELDS.includes(x)) };
+  if (!f) return { reviews: true, comments, stat: true, merge: comments, mergeCommit: true };
+  return {
+    reviews: f.some((x) => REVIEW_FIELDS.includes(x)), comments: f.includes("comments"), stat: f.some((x) => PATCH_FIELDS.includes(x)),
+    merge: f.some((x) => MERGE_FIELDS.includes(x)), mergeCommit: f.includes("mergeCommit"),
+  };
 }
+
+/** The fields of `list --json` without a field list: all but the costly ones gh makes you name (comments, the merge check). */
+export const LIST_DEFAULT_FIELDS: readonly string[] = PR_FIELDS.filter((f) => f !== "comments" && !MERGE_FIELDS.includes(f));
 
 /** gh's state word for a row: drafts show as DRAFT. */
 export function stateWord(p: PrJson): string {
@@ -142,4 +176,28 @@ export { listArg, readBody } from "@forge/cli";
 export function shown(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.slice(0, 60).replace(/[\x00-\x1f\x7f]/g, "?");
+}
+
+/**
+ * The PR a verb names, or with no ref the PR of the current branch, as gh
+ * picks it: the open one first, then the newest.
+ * @throws UsageError on a detached HEAD; NotFoundError when the branch has no PR
+ */
+export async function prOrCurrent(prs: Prs, ref: string | undefined): Promise<string> {
+  if (ref !== undefined) return ref;
+  const { currentBranch } = await import("./_git.js");
+  const branch = await currentBranch(prs.cwd);
+  const order = await prs.ranked();
+  let best: { n: number; open: boolean } | undefined;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const r = order.at(i)!.ref;
+    if (r.archived) continue;
+    const e = await loadEntity(prs.store, PRS, PR, r);
+    if (e.data.headRefName !== branch) continue;
+    const open = e.data.state === "open";
+    if (!best || (open && !best.open)) best = { n: i + 1, open };
+    if (open) break;
+  }
+  if (!best) throw new NotFoundError(`no pull requests found for branch "${shown(branch)}"`);
+  return String(best.n);
 }

@@ -1,10 +1,10 @@
 import {
   checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
-  readStoreFile, type PrJson, type Store,
+  ForgeError, loadEntity, readStoreFile, UsageError, type PrJson, type Store,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { closingNumbers } from "./_closes.js";
-import { checkBranch, currentBranch, makePatch } from "./_git.js";
+import { checkBranch, currentBranch, defaultBranch, makePatch, rangeCommits, type FillCommit } from "./_git.js";
 import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr create`. */
@@ -21,10 +21,21 @@ export interface CreatePrOptions {
   milestone?: string;
   /** Issue refs the PR closes (`--issue`). */
   issues: string[];
+  /** Reviewers asked (`--reviewer`). */
+  reviewers?: string[];
+  /** gh's `--fill` / `--fill-first`: title and body from the commits. */
+  fill?: "fill" | "first";
+  /** Whether `--title` / `--body` were given (they win over the filled values). */
+  titleGiven?: boolean;
+  bodyGiven?: boolean;
 }
 
 /** argv → options. */
 export function parseCreateOptions(args: Parsed, body: string | undefined): CreatePrOptions {
+  const fill: CreatePrOptions["fill"] = args.fill === true ? "fill" : args["fill-first"] === true ? "first" : undefined;
+  if (args.fill === true && args["fill-first"] === true) throw new UsageError("`--fill` is not supported with `--fill-first`");
+  if (!fill && args.title === undefined) throw new UsageError("must provide `--title` (or `--fill` or `--fill-first`)");
+  const extra = fill || args.reviewer !== undefined ? { fill, reviewers: listArg(args, "reviewer"), titleGiven: args.title !== undefined, bodyGiven: body !== undefined } : {};
   return {
     title: (args.title as string | undefined) ?? "",
     body: body ?? "",
@@ -35,7 +46,38 @@ export function parseCreateOptions(args: Parsed, body: string | undefined): Crea
     assignees: listArg(args, "assignee"),
     milestone: args.milestone as string | undefined,
     issues: listArg(args, "issue"),
+    ...extra,
   };
+}
+
+/**
+ * gh's fill: one commit (or `--fill-first`) → its subject and body; more →
+ * the head branch's name (`-`/`_` as spaces) and a `- **SUBJECT**` line per
+ * commit, oldest first.
+ * @param commits newest first, as `git log` lists them
+ */
+export function fillFrom(commits: readonly FillCommit[], head: string, mode: "fill" | "first"): { title: string; body: string } {
+  if (commits.length === 1 || mode === "first") {
+    const c = commits[commits.length - 1]!;
+    return { title: c.subject, body: c.body };
+  }
+  return { title: head.replace(/[-_]/g, " "), body: [...commits].reverse().map((c) => `- **${c.subject}**\n`).join("") };
+}
+
+/**
+ * The base branch a project configured: `base` in `.forge/ci/ci.env`.
+ * @throws InvalidFileError for a bad ci.env
+ */
+export function configuredBase(store: Store): string | undefined {
+  const path = ciEnvFile(store);
+  let text: string;
+  try {
+    text = readStoreFile(store, path);
+  } catch (err) {
+    if (isForgeError(err) && err.code === "E_NOT_FOUND") return undefined;
+    throw err;
+  }
+  return ciSettings(parseCiEnv(text, displayPath(store, path))).base;
 }
 
 /**
@@ -43,15 +85,7 @@ export function parseCreateOptions(args: Parsed, body: string | undefined): Crea
  * @throws InvalidFileError for a bad ci.env
  */
 export function defaultBase(store: Store): string {
-  const path = ciEnvFile(store);
-  let text: string;
-  try {
-    text = readStoreFile(store, path);
-  } catch (err) {
-    if (isForgeError(err) && err.code === "E_NOT_FOUND") return "main";
-    throw err;
-  }
-  return ciSettings(parseCiEnv(text, displayPath(store, path))).base ?? "main";
+  return configuredBase(store) ?? "main";
 }
 
 /**
@@ -59,12 +93,30 @@ export function defaultBase(store: Store): string {
  * (title, branch names, the range, issue refs) before anything is written.
  * @throws UsageError for a bad title or branch name; NotFoundError for a missing branch or issue; ForgeError for an empty range
  */
-export async function createPullRequest(ctx: Ctx, opts: CreatePrOptions, want: Want): Promise<PrJson> {
-  checkTitle(opts.title);
+export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: Want): Promise<PrJson> {
+  let opts = input;
+  if (!opts.fill) checkTitle(opts.title);
   const prs = new Prs(ctx.io);
   const cwd = ctx.io.cwd;
   const head = await checkBranch(cwd, opts.head ?? (await currentBranch(cwd)));
-  const base = await checkBranch(cwd, opts.base ?? defaultBase(prs.store));
+  const base = await checkBranch(cwd, opts.base ?? configuredBase(prs.store) ?? (await defaultBranch(cwd)));
+  if (opts.fill) {
+    const commits = await rangeCommits(cwd, base, head);
+    if (commits.length === 0) throw new ForgeError(`No commits between ${base} and ${head}`, "E_EMPTY_RANGE", 1);
+    const f = fillFrom(commits, head, opts.fill);
+    opts = { ...opts, title: opts.titleGiven ? opts.title : f.title, body: opts.bodyGiven ? opts.body : f.body };
+    checkTitle(opts.title);
+  }
+  // gh: one open PR per head (and base); the second create names the first.
+  const order = await entityOrder(prs.store, PRS, PR);
+  for (let i = order.length - 1; i >= 0; i--) {
+    const ref = order.at(i)!.ref;
+    if (ref.archived) continue;
+    const e = await loadEntity(prs.store, PRS, PR, ref);
+    if (e.data.state === "open" && e.data.headRefName === head && e.data.baseRefName === base) {
+      throw new ForgeError(`a pull request for branch "${head}" into branch "${base}" already exists: #${i + 1}`, "E_PR_EXISTS", 1);
+    }
+  }
   const closes: string[] = [];
   for (const ref of opts.issues) closes.push(await prs.issueId(ref));
   for (const n of closingNumbers(opts.body)) {
@@ -79,7 +131,7 @@ export async function createPullRequest(ctx: Ctx, opts: CreatePrOptions, want: W
   const id = createPr(prs.store, {
     title: opts.title, body: opts.body, author, baseRefName: base, headRefName: head, baseSha: patch.baseSha, headSha: patch.headSha,
     patch: patch.bytes, isDraft: opts.draft, closes, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-    milestone: opts.milestone, now, id: laterId(before, now),
+    milestone: opts.milestone, reviewers: expandMe(opts.reviewers ?? [], author), now, id: laterId(before, now),
   });
   recordCreated(prs.store, PRS, before, { createdAt: now, ref: { id, archived: false } });
   const { pr, number } = await prs.get(id);
@@ -89,15 +141,18 @@ export async function createPullRequest(ctx: Ctx, opts: CreatePrOptions, want: W
 export default defineCommand({
   meta: { name: "create", description: "Create a pull request from base..head" },
   args: {
-    title: { type: "string", alias: "t", required: true },
+    title: { type: "string", alias: "t", description: "title (required unless --fill)" },
     ...BODY_FLAGS,
-    base: { type: "string", alias: "B" },
-    head: { type: "string", alias: "H" },
-    draft: { type: "boolean", alias: "d" },
-    label: { type: "string", alias: "l", multiple: true },
-    assignee: { type: "string", alias: "a", multiple: true },
-    milestone: { type: "string", alias: "m" },
-    issue: { type: "string", multiple: true },
+    fill: { type: "boolean", alias: "f", description: "title and body from the commits" },
+    base: { type: "string", alias: "B", description: "base branch (default: ci.env base, origin's HEAD, init.defaultBranch, main, master)" },
+    head: { type: "string", alias: "H", description: "head branch (default: the current one)" },
+    draft: { type: "boolean", alias: "d", description: "open as a draft" },
+    label: { type: "string", alias: "l", multiple: true, description: "add labels" },
+    assignee: { type: "string", alias: "a", multiple: true, description: "assign (@me: you)" },
+    milestone: { type: "string", alias: "m", description: "milestone title" },
+    issue: { type: "string", multiple: true, description: "issues the PR closes" },
+    reviewer: { type: "string", alias: "r", multiple: true, description: "request reviews" },
+    "fill-first": { type: "boolean", description: "title and body from the first commit" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -63,7 +63,7 @@ test("makePatch() is format-patch of merge-base..head, and refuses an empty rang
   t.is(p.baseSha, git("rev-parse", "main").trim());
   t.is(p.headSha, git("rev-parse", "topic").trim());
   t.deepEqual(p.bytes, execFileSync("git", ["format-patch", "--stdout", "--no-signature", "main..topic"], { cwd: dir, env: ENV }));
-  await t.throwsAsync(makePatch(dir, "topic", "main"), { code: "E_EMPTY_RANGE", message: "no commits between topic and main" });
+  await t.throwsAsync(makePatch(dir, "topic", "main"), { code: "E_EMPTY_RANGE", message: "No commits between topic and main" });
   await t.throwsAsync(makePatch(dir, "main", "main"), { code: "E_EMPTY_RANGE" });
 });
 

@@ -1,6 +1,9 @@
-import { currentAuthor, loadEntity, loadEntityFast, PR, PR_FIELDS, PRS, UsageError, type LoadedEntity, type PrJson } from "@forge/core";
+import {
+  currentAuthor, loadEntity, loadEntityFast, loadPrComments, loadReviews, matchSearch, parseSearch, PR, prSearchItem, PRS, reviewDecision,
+  searchNeedsComments, searchNeedsReviews, searchSetsState, sortBySearch, UsageError, type LoadedEntity, type PrJson, type SearchEnv, type SearchQuery,
+} from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
+import { JSON_FLAGS, jsonRequest, LIST_DEFAULT_FIELDS, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr list`. */
 export interface ListPrOptions {
@@ -12,6 +15,8 @@ export interface ListPrOptions {
   base?: string;
   head?: string;
   search?: string;
+  /** `--draft`: only drafts (gh's filter). */
+  draft?: boolean;
   limit: number;
 }
 
@@ -23,19 +28,20 @@ export function parseListOptions(args: Parsed): ListPrOptions {
   const raw = (args.limit as string | undefined) ?? "30";
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   return {
-    state: ((args.state as string | undefined) ?? "open") as ListPrOptions["state"],
+    state: ((args.state as string | undefined) ?? (args.search !== undefined && searchSetsState(parseSearch(args.search as string)) ? "all" : "open")) as ListPrOptions["state"],
     labels: listArg(args, "label"),
     author: args.author as string | undefined,
     assignee: args.assignee as string | undefined,
     base: args.base as string | undefined,
     head: args.head as string | undefined,
     search: args.search as string | undefined,
+    draft: args.draft === true ? true : undefined,
     limit: Number(raw),
   };
 }
 
 /** Whether a PR passes the filters (`me` already expanded in author/assignee). */
-export function matches(e: LoadedEntity, o: ListPrOptions, terms: string[]): boolean {
+export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
   const d = e.data;
   if (e.ref.archived) return false;
   if (o.state === "closed" ? d.state === "open" : o.state !== "all" && d.state !== o.state) return false;
@@ -44,10 +50,7 @@ export function matches(e: LoadedEntity, o: ListPrOptions, terms: string[]): boo
   if (o.assignee !== undefined && !(d.assignees as string[]).includes(o.assignee)) return false;
   if (o.base !== undefined && d.baseRefName !== o.base) return false;
   if (o.head !== undefined && d.headRefName !== o.head) return false;
-  if (terms.length) {
-    const hay = `${d.title as string}\n${e.body}`.toLowerCase();
-    if (!terms.every((t) => hay.includes(t))) return false;
-  }
+  if (o.draft && d.isDraft !== true) return false;
   return true;
 }
 
@@ -70,20 +73,32 @@ export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promis
     failed++;
     ctx.log.error(u.error);
   }
-  const terms = (o.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const records: PrJson[] = [];
-  for (let i = order.length - 1; i >= 0 && records.length < o.limit; i--) {
+  const q: SearchQuery | undefined = o.search !== undefined ? parseSearch(o.search) : undefined;
+  const env: SearchEnv = { me: q && o.search!.includes("@me") ? await who("@me") : undefined };
+  const searched = async (e: LoadedEntity): Promise<boolean> => {
+    if (!q) return true;
+    const comments = searchNeedsComments(q) ? await loadPrComments(store, e) : undefined;
+    const reviews = searchNeedsReviews(q) ? await loadReviews(store, e) : undefined;
+    const sha = /(^|\s)[0-9a-f]{7,40}(\s|$)/.test(o.search!);
+    const mergeCommit = sha ? (await prs.mergeCommitOf(e)) : undefined;
+    const parts = { comments, mergeCommit, reviewDecision: reviews && reviewDecision(reviews, (e.data.reviewers as string[]) ?? []), reviewed: reviews && reviews.length > 0 };
+    return matchSearch(q, prSearchItem(e, parts), env);
+  };
+  const cap = q?.sort ? Infinity : o.limit;
+  let records: PrJson[] = [];
+  for (let i = order.length - 1; i >= 0 && records.length < cap; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
     try {
       const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
       for (const w of e.warnings) ctx.log.warn(w);
-      if (matches(e, o, terms)) records.push(await prs.json(e, i + 1, want));
+      if (matches(e, o) && (await searched(e))) records.push(await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want));
     } catch (err) {
       failed++;
       ctx.log.error(err);
     }
   }
+  if (q?.sort) records = sortBySearch(q, records, (r, f) => (f === "comments" ? r.comments?.length ?? 0 : f === "updated" ? r.updatedAt : r.createdAt)).slice(0, o.limit);
   return { records, failed };
 }
 
@@ -96,15 +111,16 @@ export default defineCommand({
     assignee: { type: "string", alias: "a" },
     base: { type: "string", alias: "B" },
     head: { type: "string", alias: "H" },
-    search: { type: "string", alias: "S" },
-    limit: { type: "string", alias: "L" },
+    search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, review:, status:, head:, a SHA…" },
+    draft: { type: "boolean", alias: "d", description: "only drafts" },
+    limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const { records, failed } = await listPrs(ctx, parseListOptions(args), wanted(req, false));
     // Without a field list, `comments` is left out of list output (gh makes you ask for it).
-    const shaped = req && !req.fields ? { fields: PR_FIELDS.filter((f) => f !== "comments") } : req;
+    const shaped = req && !req.fields ? { fields: [...LIST_DEFAULT_FIELDS] } : req;
     await emit(ctx.io, ctx.out, records, prRender(args, shaped, false));
     return failed ? 1 : 0;
   },

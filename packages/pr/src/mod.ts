@@ -3,7 +3,7 @@
  * forge-pr: gh's `pr` verbs over `.forge/prs/` (pr.md, patch.diff,
  * reviews/, comments/). Verb bodies load lazily so `--help` stays cheap.
  */
-import { defineNoun } from "@forge/cli";
+import { defineNoun, REPO_FLAG } from "@forge/cli";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -23,5 +23,10 @@ export default defineNoun({
     edit: () => import("./edit.js").then((m) => m.default),
     update: () => import("./update.js").then((m) => m.default),
     archive: () => import("./archive.js").then((m) => m.default),
+    merge: () => import("./merge.js").then((m) => m.default),
+    ready: () => import("./ready.js").then((m) => m.default),
+    checks: () => import("./checks.js").then((m) => m.default),
+    status: () => import("./status.js").then((m) => m.default),
   },
+  flags: REPO_FLAG,
 });

@@ -1,10 +1,11 @@
 import type { PrJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines, REF_ARG } from "@forge/cli";
-import { ALL, JSON_FLAGS, jsonRequest, Prs, stateWord, wanted, type Want } from "./_shared.js";
+import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
+import { ALL, JSON_FLAGS, jsonRequest, prOrCurrent, Prs, stateWord, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr view`. */
 export interface ViewPrOptions {
-  ref: string;
+  /** Absent: the current branch's PR, as gh picks it. */
+  ref?: string;
   want: Want;
 }
 
@@ -43,8 +44,8 @@ export function formatPr(p: PrJson, tty: boolean): string {
 /** Load one PR (or each ref on stdin) with the parts asked for. */
 export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
-  return eachRef(ctx, opts.ref, batch, async (ref) => {
-    const { pr, number } = await prs.get(ref);
+  return eachRef(ctx, opts.ref ?? "", batch, async (ref) => {
+    const { pr, number } = await prs.get(await prOrCurrent(prs, opts.ref === undefined ? undefined : ref));
     for (const w of pr.warnings) ctx.log.warn(w);
     return prs.json(pr, number, opts.want);
   });
@@ -53,12 +54,13 @@ export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGener
 export default defineCommand({
   meta: { name: "view", description: "Show a pull request: body, files, reviews, comments" },
   args: {
-    ...REF_ARG,
+    ref: { type: "positional", valueHint: "ref|-", description: "number, id, prefix or - (default: the current branch's PR)" },
+    comments: { type: "boolean", alias: "c", description: "show the reviews and comments" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const ref = args.ref as string;
+    const ref = args.ref as string | undefined;
     return emitBatch(ctx, (batch) => viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatPr });
   },
 });

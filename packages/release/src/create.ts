@@ -4,7 +4,7 @@ import { relative } from "node:path";
 import {
   atomicWrite, checkReleaseTag, checkTitle, ConflictError, currentAuthor, displayPath, ForgeError, formatFrontmatter, formatTimestamp, git, gitTopLevel,
   loadRelease, MAX_FILE_BYTES, mkdirInside, openStore, RELEASE, RELEASE_FIELDS, releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot,
-  releaseToJson, storedBody, toFrontmatter, UsageError, validate, type ReleaseJson, type Store, lexists,
+  releaseToJson, storedBody, toFrontmatter, UsageError, validate, type ReleaseJson, type Store, lexists, compareReleases, listReleaseTags,
 } from "@forge/core";
 import { defineCommand, emit, readTextFlag, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { collectAssets } from "./_assets.js";
@@ -20,6 +20,11 @@ export interface CreateReleaseOptions {
   title?: string;
   /** `--target`: a commit-ish; default the existing tag's commit, else HEAD. */
   target?: string;
+  /** gh's `--draft`, `--prerelease`, `--latest` marks and `--generate-notes`. */
+  draft?: boolean;
+  prerelease?: boolean;
+  latest?: boolean;
+  generateNotes?: boolean;
 }
 
 /**
@@ -36,7 +41,24 @@ export function parseCreateOptions(args: Parsed, notes: string): CreateReleaseOp
     throw new UsageError(`invalid --target '${target.slice(0, 40)}'`);
   }
   if (Buffer.byteLength(notes) > MAX_FILE_BYTES - 4096) throw new UsageError("notes too long (the release file is limited to 256 KiB)");
-  return { tag, notes, title, target };
+  const marks: Partial<CreateReleaseOptions> = {};
+  if (args.draft === true) marks.draft = true;
+  if (args.prerelease === true) marks.prerelease = true;
+  if (args.latest === true) marks.latest = true;
+  if (args["generate-notes"] === true) marks.generateNotes = true;
+  return { tag, notes, title, target, ...marks };
+}
+
+/**
+ * gh's `--generate-notes`, from git: one `- SUBJECT (SHA7)` line per commit
+ * since the previous release's commit (every commit for the first one).
+ */
+export async function generatedNotes(top: string, env: NodeJS.ProcessEnv, sha: string, previous: string | undefined): Promise<string> {
+  const range = previous ? `${previous}..${sha}` : sha;
+  const r = await git(["log", "--no-merges", "--pretty=format:- %s (%h)", "--end-of-options", range], { cwd: top, env });
+  if (r.code !== 0) throw new ForgeError(`cannot list the commits for --generate-notes: ${r.stderr.split("\n")[0]!.replace(/^fatal: /, "")}`, "E_GIT", 1);
+  const lines = r.stdout.trim();
+  return lines ? `## What's Changed\n${lines}\n` : "";
 }
 
 /**
@@ -57,7 +79,8 @@ export async function readNotes(ctx: Ctx, args: Parsed): Promise<string> {
  * the tag names another commit or `OUT` is not empty; ForgeError when a
  * build step fails or writes where it must not
  */
-export async function createRelease(ctx: Ctx, opts: CreateReleaseOptions): Promise<ReleaseJson> {
+export async function createRelease(ctx: Ctx, input: CreateReleaseOptions): Promise<ReleaseJson> {
+  let opts = input;
   const store = openStore({ cwd: ctx.io.cwd, env: ctx.io.env });
   const env = ctx.io.env as NodeJS.ProcessEnv;
   const file = releaseFile(store, opts.tag);
@@ -95,6 +118,20 @@ export async function createRelease(ctx: Ctx, opts: CreateReleaseOptions): Promi
   const assets = collectAssets(out);
   const data: Record<string, unknown> = { tagName: opts.tag, commit: sha, tree: await treeOf(top, sha, env), author, createdAt: formatTimestamp(), assets };
   if (opts.title !== undefined) data.name = opts.title;
+  if (opts.draft) data.isDraft = true;
+  if (opts.prerelease) data.isPrerelease = true;
+  if (opts.latest) data.latest = true;
+  if (opts.generateNotes) {
+    const tags = listReleaseTags(store).filter((t) => t !== opts.tag);
+    let prev: { createdAt: string; tagName: string; commit: string } | undefined;
+    for (const t of tags) {
+      const d = (await loadRelease(store, t)).data;
+      const r = { createdAt: d.createdAt as string, tagName: t, commit: d.commit as string };
+      if (!prev || compareReleases(r, prev) < 0) prev = r;
+    }
+    const gen = await generatedNotes(top, env, sha, prev?.commit);
+    opts = { ...opts, notes: opts.notes ? `${opts.notes.replace(/\n*$/, "")}\n\n${gen}` : gen };
+  }
   const body = storedBody(opts.notes);
   data.digest = identityDigest(validate(RELEASE, data, displayPath(store, file)).data, body);
   const checked = validate(RELEASE, data, displayPath(store, file)).data;
@@ -148,6 +185,10 @@ export default defineCommand({
     "notes-file": { type: "string", alias: "F", valueHint: "file", description: "read the notes from a file; - reads stdin" },
     title: { type: "string", alias: "t", valueHint: "text", description: "the release's title (default: the tag)" },
     target: { type: "string", valueHint: "commit", description: "the commit-ish to release (default: the tag's commit, else HEAD)" },
+    draft: { type: "boolean", alias: "d", description: "mark as a draft (isDraft)" },
+    prerelease: { type: "boolean", alias: "p", description: "mark as a prerelease (isPrerelease)" },
+    latest: { type: "boolean", description: "mark as the latest release (isLatest)" },
+    "generate-notes": { type: "boolean", description: "append notes from the commits since the previous release" },
     ...jsonFlags(RELEASE_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

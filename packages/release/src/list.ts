@@ -1,5 +1,5 @@
 
-import { RELEASE_LIST_FIELDS, releaseListJson, UsageError, type ReleaseListJson } from "@forge/core";
+import { latestRelease, loadRelease, RELEASE_LIST_FIELDS, releaseListJson, UsageError, type ReleaseListJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { jsonFlags, jsonRequest, listRender, Releases } from "./_shared.js";
 
@@ -18,10 +18,14 @@ export function parseListOptions(args: Parsed): ListReleaseOptions {
   return { limit: Number(raw) };
 }
 
-/** Releases newest first, at most `limit`; the newest is `isLatest`. */
+/** Releases newest first, at most `limit`; gh's "Latest" is `isLatest` (see `latestRelease`). */
 export async function listReleases(ctx: Ctx, opts: ListReleaseOptions): Promise<{ records: ReleaseListJson[]; failed: number }> {
-  const { releases, failed } = await new Releases(ctx.io).all(ctx);
-  return { records: releases.slice(0, opts.limit).map((r, i) => releaseListJson(r, i === 0)), failed };
+  const rs = new Releases(ctx.io);
+  const { releases, failed } = await rs.all(ctx);
+  const marked = [];
+  for (const r of releases) marked.push({ ...r, latest: (await loadRelease(rs.store, r.tagName)).data.latest === true });
+  const latest = latestRelease(marked);
+  return { records: releases.slice(0, opts.limit).map((r) => releaseListJson(r, r.tagName === latest)), failed };
 }
 
 export default defineCommand({

@@ -34,24 +34,39 @@ export interface IssueJson {
   createdAt: string;
   id: string;
   isArchived: boolean;
+  isPinned: boolean;
   labels: LabelDef[];
   milestone: { title: string; description: string; dueOn: string | null } | null;
   number: number;
   state: "OPEN" | "CLOSED";
+  stateReason: "COMPLETED" | "NOT_PLANNED" | "REOPENED" | "";
   title: string;
   updatedAt: string;
+  url: string;
 }
 
 /** Every `--json` field of an issue. */
 export const ISSUE_FIELDS: readonly string[] = [
-  "assignees", "author", "body", "closed", "closedAt", "comments", "createdAt", "id", "isArchived",
-  "labels", "milestone", "number", "state", "title", "updatedAt",
+  "assignees", "author", "body", "closed", "closedAt", "comments", "createdAt", "id", "isArchived", "isPinned",
+  "labels", "milestone", "number", "state", "stateReason", "title", "updatedAt", "url",
 ];
 
 /** What an issue needs besides its own file to become JSON. */
 export interface IssueContext {
   labels: Map<string, LabelDef>;
   milestones: Map<string, MilestoneDef>;
+  /** The web address `url` is built from (`repoWebUrl`); `""` leaves it relative. */
+  baseUrl?: string;
+}
+
+/**
+ * gh's `stateReason`: the stored reason of a closed issue (`COMPLETED` when
+ * none was given, as GitHub records a plain close), `REOPENED` for a
+ * reopened open issue, `""` for one never closed.
+ */
+export function stateReasonOf(d: Record<string, unknown>): IssueJson["stateReason"] {
+  if (d.state === "closed") return d.stateReason === "not_planned" ? "NOT_PLANNED" : "COMPLETED";
+  return d.reopenedAt ? "REOPENED" : "";
 }
 
 /**
@@ -93,12 +108,15 @@ export function issueToJson(e: LoadedEntity, number: number, ctx: IssueContext, 
     createdAt: created,
     id: e.ref.id,
     isArchived: e.ref.archived,
+    isPinned: d.isPinned === true,
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
     milestone: ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
     number,
     state: d.state === "closed" ? "CLOSED" : "OPEN",
+    stateReason: stateReasonOf(d),
     title: d.title as string,
     updatedAt: updated,
+    url: `${ctx.baseUrl ?? ""}/issues/${number}`,
   };
   if (comments) return pick(out, comments);
   return out;

@@ -16,6 +16,8 @@ import { bodyOf, checkTitle, storedBody, type CommentJson, type IssueContext } f
 import { laterRecordId } from "./later_id.js";
 import type { LoadedEntity } from "./load.js";
 import type { PatchStat } from "./patch_stat.js";
+import type { CommitJson } from "./patch_commits.js";
+import { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./pr_review_state.js";
 import { COMMENT, PR, PR_REVIEW } from "./schema.js";
 
 /** A review in gh's `reviews` shape. */
@@ -68,6 +70,14 @@ export interface PrJson {
   statusCheckRollup: CheckJson[];
   title: string;
   updatedAt: string;
+  url: string;
+  commits?: CommitJson[];
+  latestReviews?: ReviewJson[];
+  mergeable?: Mergeable;
+  mergeCommit?: { oid: string } | null;
+  mergeStateStatus?: string;
+  reviewDecision?: "APPROVED" | "CHANGES_REQUESTED" | "REVIEW_REQUIRED" | "";
+  reviewRequests?: Array<{ __typename: "User"; login: string }>;
 }
 
 /** Every `--json` field of a pull request. */
@@ -75,11 +85,18 @@ export const PR_FIELDS: readonly string[] = [
   "additions", "assignees", "author", "baseRefName", "baseRefOid", "body", "changedFiles", "ci", "closed", "closedAt",
   "closingIssuesReferences", "comments", "createdAt", "deletions", "files", "headRefName", "headRefOid", "id", "isArchived",
   "isDraft", "labels", "mergedAt", "milestone", "number", "patchSha256", "previousPatchSha256", "reviews", "state",
-  "statusCheckRollup", "title", "updatedAt",
-];
+  "statusCheckRollup", "title", "updatedAt", "url", "mergeable", "mergeStateStatus", "reviewDecision", "latestReviews",
+  "reviewRequests", "commits", "mergeCommit",
+].sort();
+
+/** The fields that need the reviews read. */
+export const REVIEW_FIELDS: readonly string[] = ["latestReviews", "mergeStateStatus", "reviewDecision", "reviewRequests", "reviews"];
+
+/** The fields that need git to answer (the patch checked against the base's tip). */
+export const MERGE_FIELDS: readonly string[] = ["mergeable", "mergeStateStatus"];
 
 /** The fields that need `patch.diff` read. */
-export const PATCH_FIELDS: readonly string[] = ["additions", "changedFiles", "deletions", "files"];
+export const PATCH_FIELDS: readonly string[] = ["additions", "changedFiles", "commits", "deletions", "files"];
 
 /** What a PR needs besides its own file to become JSON. */
 export interface PrContext extends IssueContext {
@@ -92,6 +109,11 @@ export interface PrParts {
   reviews?: ReviewJson[];
   comments?: CommentJson[];
   stat?: PatchStat;
+  commits?: CommitJson[];
+  /** The commit forge-merge made, from the merge records (null: none). */
+  mergeCommit?: string | null;
+  /** `git apply --check` of the patch on the base's tip, and whether that tip moved past `baseSha`. */
+  merge?: { mergeable: Mergeable; behind: boolean };
 }
 
 /** The largest `patch.diff` forge reads (git's output cap is the same). */
@@ -143,7 +165,22 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     statusCheckRollup: statusCheckRollup(ci),
     title: d.title,
     updatedAt: updated,
+    url: `${ctx.baseUrl ?? ""}/pull/${number}`,
   };
+  if (parts.mergeCommit !== undefined) out.mergeCommit = parts.mergeCommit === null ? null : { oid: parts.mergeCommit };
+  if (parts.commits) out.commits = parts.commits;
+  const requested = (d.reviewers as string[] | undefined) ?? [];
+  if (parts.reviews) {
+    out.latestReviews = latestReviews(parts.reviews);
+    out.reviewDecision = reviewDecision(parts.reviews, requested);
+    out.reviewRequests = pendingReviewers(parts.reviews, requested).map((login) => ({ __typename: "User", login }));
+  }
+  if (parts.merge) {
+    out.mergeable = parts.merge.mergeable;
+    out.mergeStateStatus = mergeStateStatus({
+      state, isDraft: d.isDraft === true, mergeable: parts.merge.mergeable, reviewDecision: (out.reviewDecision as string | undefined) ?? "", ci, behind: parts.merge.behind,
+    });
+  }
   if (parts.reviews) out.reviews = parts.reviews;
   if (parts.comments) out.comments = parts.comments;
   if (parts.stat) {
@@ -187,6 +224,8 @@ export interface NewPr {
   labels: string[];
   assignees: string[];
   milestone?: string;
+  /** Reviewers asked (`--reviewer`), gh's `reviewRequests` until they review. */
+  reviewers?: string[];
   /** Clock and id generator, injectable for tests. */
   now: string;
   id?: string;
@@ -206,7 +245,7 @@ export function createPr(store: Store, input: NewPr): string {
     title: input.title, id, state: "open", isDraft: input.isDraft, author: input.author, baseRefName: input.baseRefName,
     headRefName: input.headRefName, baseSha: input.baseSha, headSha: input.headSha, patchSha256: patchSha256(input.patch),
     previousPatchSha256: [], createdAt: input.now, milestone: input.milestone, closes: uniq(input.closes),
-    labels: uniq(input.labels), assignees: uniq(input.assignees),
+    labels: uniq(input.labels), assignees: uniq(input.assignees), reviewers: uniq(input.reviewers ?? []),
   };
   createEntity(store, PRS, PR, data, storedBody(input.body), { "patch.diff": input.patch });
   return id;

@@ -40,7 +40,7 @@ test("createPr() writes pr.md in schema order and patch.diff byte for byte, with
   t.is(readFileSync(entityFile(s, PRS, ID), "utf8"), [
     "---", 'title: "Fix #12: drain"', `id: ${ID}`, "state: open", "isDraft: false", "author: bob", "baseRefName: main",
     "headRefName: fix/drain", `baseSha: ${"a".repeat(40)}`, `headSha: ${"b".repeat(40)}`, `patchSha256: ${patchSha256(PATCH)}`,
-    "previousPatchSha256:", 'createdAt: "2026-01-07T11:20:45Z"', "closes:", `  - ${ISSUE_ID}`, "labels:", "  - bug", "assignees:", "---",
+    "previousPatchSha256:", 'createdAt: "2026-01-07T11:20:45Z"', "closes:", `  - ${ISSUE_ID}`, "labels:", "  - bug", "assignees:", "reviewers:", "---",
     "Closes #12.", "",
   ].join("\n"));
   const e = await loadEntity(s, PRS, PR, ref);
@@ -59,14 +59,18 @@ test("prToJson() gives gh's shape with sorted keys; parts are added when given",
   createPr(s, input());
   const e = await loadEntity(s, PRS, PR, ref);
   const j = prToJson(e, 3, ctx);
-  t.deepEqual(Object.keys(j), PR_FIELDS.filter((f) => !["additions", "changedFiles", "comments", "deletions", "files", "reviews"].includes(f)));
+  const parted = ["additions", "changedFiles", "comments", "commits", "deletions", "files", "latestReviews", "mergeable", "mergeCommit", "mergeStateStatus", "reviewDecision", "reviewRequests", "reviews"];
+  t.deepEqual(Object.keys(j), PR_FIELDS.filter((f) => !parted.includes(f)));
   t.like(j, {
     number: 3, state: "OPEN", closed: false, closedAt: null, mergedAt: null, isDraft: false, ci: null, statusCheckRollup: [],
     baseRefOid: "a".repeat(40), headRefOid: "b".repeat(40), closingIssuesReferences: [{ id: ISSUE_ID, number: 12 }],
     labels: [{ name: "bug", color: "", description: "" }], body: "Closes #12.", updatedAt: "2026-01-07T11:20:45Z",
   });
-  const full = prToJson(e, 3, ctx, { reviews: [], comments: [], stat: patchStat(PATCH.toString("utf8")) });
+  const full = prToJson(e, 3, ctx, {
+    reviews: [], comments: [], stat: patchStat(PATCH.toString("utf8")), commits: [], mergeCommit: null, merge: { mergeable: "MERGEABLE", behind: false },
+  });
   t.deepEqual(Object.keys(full), [...PR_FIELDS]);
+  t.like(full, { mergeable: "MERGEABLE", mergeStateStatus: "CLEAN", reviewDecision: "", reviewRequests: [], latestReviews: [], mergeCommit: null });
   t.like(full, { additions: 2, deletions: 1, changedFiles: 1, files: [{ path: "x", additions: 2, deletions: 1 }] });
 });
 

@@ -128,16 +128,27 @@ export function releaseToJson(f: LoadedFile): ReleaseJson {
   }));
   return {
     assets, author: { login: d.author as string }, body: bodyOf(f.body), createdAt: d.createdAt as string,
-    isDraft: false, isPrerelease: false, name: (d.name as string | undefined) ?? "", publishedAt: d.createdAt as string,
+    isDraft: d.isDraft === true, isPrerelease: d.isPrerelease === true, name: (d.name as string | undefined) ?? "", publishedAt: d.createdAt as string,
     tagName: d.tagName as string, targetCommitish: d.commit as string,
   };
 }
 
-/** The `release list` record of a release; `isLatest` is decided by the caller (the newest). */
+/** The `release list` record of a release; `isLatest` is decided by the caller (`latestRelease`). */
 export function releaseListJson(r: ReleaseJson, isLatest: boolean): ReleaseListJson {
   return {
-    createdAt: r.createdAt, isDraft: false, isLatest, isPrerelease: false, name: r.name, publishedAt: r.publishedAt, tagName: r.tagName,
+    createdAt: r.createdAt, isDraft: r.isDraft, isLatest, isPrerelease: r.isPrerelease, name: r.name, publishedAt: r.publishedAt, tagName: r.tagName,
   };
+}
+
+/**
+ * Which release is gh's "Latest": the newest one marked `latest: true`
+ * (`create --latest`), else the newest that is neither a draft nor a
+ * prerelease.
+ * @param newestFirst releases in `compareReleases` order, with their `latest` marks
+ * @returns its tag, or undefined
+ */
+export function latestRelease(newestFirst: ReadonlyArray<{ tagName: string; isDraft: boolean; isPrerelease: boolean; latest?: boolean }>): string | undefined {
+  return (newestFirst.find((r) => r.latest === true && !r.isDraft) ?? newestFirst.find((r) => !r.isDraft && !r.isPrerelease))?.tagName;
 }
 
 /** Newest first: `createdAt` descending, then tag descending (a stable total order). */

@@ -164,7 +164,8 @@ export const ISSUE: EntitySchema = {
   kind: "issue",
   fields: [
     S("title", true), ID, { name: "state", type: { t: "enum", values: ["open", "closed"] }, required: true },
-    TS("closedAt"), TS("reopenedAt"), S("author", true), S("milestone"), TS("createdAt", true),
+    TS("closedAt"), { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned"] } }, TS("reopenedAt"),
+    S("author", true), S("milestone"), TS("createdAt", true), { name: "isPinned", type: { t: "bool" } },
     LIST("labels"), LIST("assignees"),
   ],
 };
@@ -183,7 +184,7 @@ export const PR: EntitySchema = {
     S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
-    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"),
+    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"), LIST("reviewers"),
   ],
 };
 
@@ -221,6 +222,7 @@ export const RELEASE: EntitySchema = {
   kind: "release",
   fields: [
     S("tagName", true), S("name"), S("commit", true), S("tree"), S("author", true), TS("createdAt", true),
+    { name: "isDraft", type: { t: "bool" } }, { name: "isPrerelease", type: { t: "bool" } }, { name: "latest", type: { t: "bool" } },
     { name: "assets", type: { t: "maps", fields: [S("name", true), { name: "size", type: { t: "int", min: 0 }, required: true }, { name: "sha256", type: { t: "sha256" }, required: true }] } },
     // The release identity's own digest (forge-release verify): sha256 over every other field and the notes.
     { name: "digest", type: { t: "sha256" } },

@@ -3,19 +3,30 @@ import { UsageError } from "../errors.js";
 /** One record read from JSON lines, or the error for its line. */
 export type JsonLine = { line: number; value: Record<string, unknown>; error?: undefined } | { line: number; error: Error; value?: undefined };
 
+/** The most a JSON array on stdin may weigh (it is parsed whole). */
+const MAX_ARRAY_CHARS = 64 * 1024 * 1024;
+
 /**
  * Read JSON lines from a stream: blank lines skipped, one result per
  * non-blank line. A bad line yields an error naming its line number with at
- * most 30 characters of it, so one bad record never stops the batch.
+ * most 30 characters of it, so one bad record never stops the batch. Input
+ * that starts with `[` is one JSON array of objects (what gh prints, compact
+ * or indented): each item is a record, numbered as its place in the array.
  * @param input a byte stream (e.g. `process.stdin`)
  * @example for await (const r of readJsonLines(process.stdin)) …
  */
 export async function* readJsonLines(input: AsyncIterable<Buffer | string>): AsyncGenerator<JsonLine> {
   let buf = "";
   let line = 0;
+  let array = false;
   const decoder = new TextDecoder();
   for await (const chunk of input) {
     buf += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (!array && line === 0 && buf.trimStart().startsWith("[")) array = true;
+    if (array) {
+      if (buf.length > MAX_ARRAY_CHARS) throw new UsageError("stdin: the JSON array is too large");
+      continue;
+    }
     let nl: number;
     while ((nl = buf.indexOf("\n")) >= 0) {
       const text = buf.slice(0, nl);
@@ -26,9 +37,33 @@ export async function* readJsonLines(input: AsyncIterable<Buffer | string>): Asy
     }
   }
   buf += decoder.decode();
+  if (array) {
+    yield* arrayRecords(buf);
+    return;
+  }
   if (buf !== "") {
     const r = parseLine(buf, ++line);
     if (r) yield r;
+  }
+}
+
+function* arrayRecords(text: string): Generator<JsonLine> {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    yield { line: 1, error: new UsageError("stdin: not a JSON array of objects") };
+    return;
+  }
+  if (!Array.isArray(v)) {
+    yield { line: 1, error: new UsageError("stdin: not a JSON array of objects") };
+    return;
+  }
+  let n = 0;
+  for (const item of v) {
+    n++;
+    if (item === null || typeof item !== "object" || Array.isArray(item)) yield { line: n, error: new UsageError(`stdin item ${n}: not a JSON object`) };
+    else yield { line: n, value: item as Record<string, unknown> };
   }
 }
 

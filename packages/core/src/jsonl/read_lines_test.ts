@@ -1,0 +1,23 @@
+import test from "ava";
+import { readJsonLines } from "./read_lines.js";
+
+async function all(chunks: string[]): Promise<Array<{ line: number; value?: unknown; error?: string }>> {
+  const out = [];
+  for await (const r of readJsonLines((async function* () { yield* chunks; })())) out.push({ line: r.line, value: r.value, error: r.error?.message });
+  return out;
+}
+
+test("readJsonLines() reads JSON lines, skipping blank ones", async (t) => {
+  t.deepEqual(await all(['{"number":1}\n\n', '{"number":2}\n']), [{ line: 1, value: { number: 1 }, error: undefined }, { line: 3, value: { number: 2 }, error: undefined }]);
+});
+
+test("readJsonLines() reads one JSON array of objects (gh's output), compact or indented, across chunks", async (t) => {
+  t.deepEqual((await all(['[{"number":1},', '{"number":2}]\n'])).map((r) => r.value), [{ number: 1 }, { number: 2 }]);
+  t.deepEqual((await all(['  [\n  {\n    "number": 3\n  }\n]\n'])).map((r) => r.value), [{ number: 3 }]);
+  t.deepEqual(await all(["[]\n"]), []);
+});
+
+test("readJsonLines() reports a bad array, and a non-object item by its place", async (t) => {
+  t.regex((await all(["[1,"]))[0]!.error!, /not a JSON array/);
+  t.deepEqual((await all(['[{"number":1}, 7]'])).map((r) => r.error ?? "ok"), ["ok", "stdin item 2: not a JSON object"]);
+});

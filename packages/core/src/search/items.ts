@@ -1,0 +1,60 @@
+/**
+ * Issues and pull requests as the search matcher sees them, from their
+ * loaded owning files (and the parts a query needs, when it needs them).
+ */
+import type { LoadedEntity } from "../entities/load.js";
+import type { SearchItem } from "./match.js";
+
+/** The latest of the stamps an entity's `updatedAt` is derived from. */
+function latest(d: Record<string, unknown>, keys: readonly string[]): string {
+  let u = d.createdAt as string;
+  for (const k of keys) {
+    const t = d[k] as string | undefined;
+    if (t && t > u) u = t;
+  }
+  return u;
+}
+
+/**
+ * An issue for the matcher.
+ * @param comments the comment bodies and authors, when the query looks at them
+ */
+export function issueSearchItem(e: LoadedEntity, comments?: ReadonlyArray<{ body: string; author: { login: string } }>): SearchItem {
+  const d = e.data;
+  return {
+    kind: "issue", state: d.state === "closed" ? "closed" : "open", author: d.author as string, assignees: d.assignees as string[],
+    labels: d.labels as string[], milestone: d.milestone as string | undefined, title: d.title as string, body: e.body,
+    comments: comments?.map((c) => c.body), commenters: comments?.map((c) => c.author.login),
+    createdAt: d.createdAt as string, updatedAt: latest(d, ["closedAt", "reopenedAt"]),
+    closedAt: d.state === "closed" ? ((d.closedAt as string | undefined) ?? null) : null,
+    stateReason: d.state === "closed" ? (d.stateReason === "not_planned" ? "not_planned" : "completed") : d.reopenedAt ? "reopened" : "",
+  };
+}
+
+/** What a PR's search needs beyond pr.md. */
+export interface PrSearchParts {
+  comments?: ReadonlyArray<{ body: string; author: { login: string } }>;
+  reviewDecision?: string;
+  reviewed?: boolean;
+  /** The merge commit, when it was merged by forge-merge. */
+  mergeCommit?: string | null;
+}
+
+/** A pull request for the matcher. */
+export function prSearchItem(e: LoadedEntity, parts: PrSearchParts = {}): SearchItem {
+  const d = e.data;
+  const ci = d.ci as string | undefined;
+  const state = d.state as "open" | "closed" | "merged";
+  return {
+    kind: "pr", state, isDraft: d.isDraft === true, author: d.author as string, assignees: d.assignees as string[],
+    labels: d.labels as string[], milestone: d.milestone as string | undefined, title: d.title as string, body: e.body,
+    comments: parts.comments?.map((c) => c.body), commenters: parts.comments?.map((c) => c.author.login),
+    createdAt: d.createdAt as string, updatedAt: latest(d, ["closedAt", "mergedAt"]),
+    closedAt: state === "open" ? null : ((d.closedAt as string | undefined) ?? (d.mergedAt as string | undefined) ?? null),
+    mergedAt: state === "merged" ? ((d.mergedAt as string | undefined) ?? null) : null,
+    reviewDecision: parts.reviewDecision, reviewed: parts.reviewed,
+    checks: ci === undefined ? null : ci === "pass" ? "success" : ci === "running" ? "pending" : "failure",
+    headRefName: d.headRefName as string, baseRefName: d.baseRefName as string,
+    shas: [d.headSha as string | undefined, parts.mergeCommit ?? undefined].filter((x): x is string => typeof x === "string"),
+  };
+}

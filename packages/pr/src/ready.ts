@@ -1,0 +1,43 @@
+import { ForgeError, PR, updateEntity, type PrJson } from "@forge/core";
+import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { confirm, JSON_FLAGS, jsonRequest, note, prOrCurrent, prRender, Prs, wanted } from "./_shared.js";
+
+/**
+ * gh's `pr ready [--undo]`: mark a draft ready for review, or turn it back
+ * into a draft. A PR already in that state is left alone with a note.
+ * @throws ForgeError for a PR that is not open (gh: only open drafts can be marked ready)
+ */
+export async function readyPr(ctx: Ctx, ref: string | undefined, undo: boolean, want = wanted(null, false)): Promise<PrJson> {
+  const prs = new Prs(ctx.io);
+  const { pr, number } = await prs.get(await prOrCurrent(prs, ref));
+  const title = pr.data.title as string;
+  if (pr.data.state !== "open") {
+    throw new ForgeError(`Pull request #${number} is closed. Only draft pull requests can be marked as "ready for review"`, "E_NOT_OPEN", 1);
+  }
+  const draft = pr.data.isDraft === true;
+  if (draft === undo) {
+    note(ctx, `Pull request #${number} is already "${undo ? "in draft" : "ready for review"}"`);
+    return prs.json(pr, number, want);
+  }
+  const after = updateEntity(PR, pr, (d) => {
+    if (undo) d.isDraft = true;
+    else delete d.isDraft;
+  });
+  const rec = await prs.json(after, number, want);
+  confirm(ctx, undo ? "Converted to draft:" : "Marked ready for review:", { number, title });
+  return rec;
+}
+
+export default defineCommand({
+  meta: { name: "ready", description: "Mark a draft PR ready for review (--undo: back to draft)" },
+  args: {
+    ref: { type: "positional", valueHint: "pr", description: "number, id or prefix (default: the current branch's PR)" },
+    undo: { type: "boolean", description: "convert back to a draft" },
+    ...JSON_FLAGS,
+  },
+  async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    const req = jsonRequest(args);
+    const rec = await readyPr(ctx, args.ref as string | undefined, args.undo === true, wanted(req, false));
+    await emit(ctx.io, ctx.out, req ? [rec] : [], { ...prRender(args, req, true), row: undefined });
+  },
+});

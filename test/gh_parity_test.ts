@@ -1,0 +1,260 @@
+/**
+ * gh parity (issue 13), end to end on one real repository: gh's own manual
+ * examples run verbatim with `forge` for `gh`, the search qualifiers, the
+ * new verbs (pr merge/ready/checks/status, issue status, forge run …) and
+ * fields with golden JSON, `-R`, gh's array output piped into `-`, and the
+ * error for an unknown `--json` field.
+ */
+import test from "ava";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { golden } from "./lib/golden.js";
+import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
+
+test.after.always(removeScratch);
+
+const SINCE = "2000-01-01T00:00:00Z";
+
+/** Replace what differs between runs: ids, stamps, commit shas, the repo path. */
+function clean(s: string, repo: string): string {
+  return s
+    .split(repo).join("<repo>")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, "<uuid>")
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/g, (t) => (t >= SINCE ? "<now>" : t))
+    .replace(/\b[0-9a-f]{40}\b/g, "<sha>")
+    .replace(/\b[0-9a-f]{64}\b/g, "<sha256>");
+}
+
+interface World {
+  dir: string;
+  /** The head commit of PR 1 (fix-crash). */
+  sha: string;
+}
+
+let world: Promise<World> | undefined;
+
+/**
+ * Issues 1–3 (3 closed "not planned"), PR 1 `fix-crash` (2 commits, bob asked
+ * to review, CI run 1 passed, then merged with --rebase), PR 2 `docs` (a
+ * draft), origin `https://github.com/acme/widgets`.
+ */
+function setup(): Promise<World> {
+  return (world ??= (async () => {
+    const dir = scratch(tempRepo("forge-gh-"));
+    const ok = async (prog: string, args: string[], input?: string): Promise<string> => {
+      const r = await run(prog, args, { cwd: dir, input });
+      if (r.code !== 0) throw new Error(`${prog} ${args.join(" ")}: ${r.stderr}`);
+      return r.stdout;
+    };
+    git(dir, ["remote", "add", "origin", "https://github.com/acme/widgets.git"]);
+    mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
+    writeFileSync(join(dir, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\necho testing\nexit 0\n");
+    chmodSync(join(dir, ".forge", "ci", "steps", "10-test"), 0o755);
+    writeFileSync(join(dir, "app.txt"), "v1\n");
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-q", "-m", "init"]);
+    await ok("forge-issue", ["create", "-t", "Crash on start", "-b", "error on start", "-l", "bug,help wanted", "-a", "@me"]);
+    await ok("forge-issue", ["create", "-t", "Big release", "-b", "ping @alice", "-m", "The big 1.0"], undefined);
+    await ok("forge-issue", ["create", "-t", "Old error", "-b", "an error", "-l", "bug"]);
+    await ok("forge-issue", ["comment", "1", "-b", "Same error here."]);
+    await ok("forge-issue", ["close", "3", "--reason", "not planned"]);
+    git(dir, ["switch", "-q", "-c", "fix-crash"]);
+    writeFileSync(join(dir, "app.txt"), "v2\n");
+    git(dir, ["commit", "-q", "-am", "Fix the crash", "-m", "It crashed on start."]);
+    writeFileSync(join(dir, "typo.txt"), "fixed\n");
+    git(dir, ["add", "typo.txt"]);
+    git(dir, ["commit", "-q", "-m", "Fix a typo"]);
+    const sha = git(dir, ["rev-parse", "HEAD"]).trim();
+    await ok("forge-pr", ["create", "--fill", "-r", "bob", "-l", "bug"]);
+    git(dir, ["switch", "-q", "-c", "docs", "main"]);
+    writeFileSync(join(dir, "README"), "docs\n");
+    git(dir, ["add", "README"]);
+    git(dir, ["commit", "-q", "-m", "Write the docs"]);
+    await ok("forge-pr", ["create", "--fill", "--draft"]);
+    git(dir, ["switch", "-q", "fix-crash"]);
+    await ok("forge-ci", ["run", "1"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-q", "-m", "store"]);
+    return { dir, sha };
+  })());
+}
+
+// --- gh's manual examples, verbatim (IDs and SHAs are this store's) ---
+
+interface Example {
+  /** The gh command line, with `gh` replaced by `forge`. */
+  argv: string[];
+  code?: number;
+  /** What the output must show (a number per line for lists: `number` column first). */
+  expect?: RegExp;
+  not?: RegExp;
+}
+
+const EXAMPLES: Example[] = [
+  // gh issue list --help
+  { argv: ["issue", "list", "--label", "bug", "--label", "help wanted"], expect: /^1\tOPEN\tCrash on start/m, not: /Old error/ },
+  { argv: ["issue", "list", "--author", "monalisa"], expect: /^$/ },
+  { argv: ["issue", "list", "--assignee", "@me"], expect: /^1\t/m, not: /^2\t/m },
+  { argv: ["issue", "list", "--milestone", "The big 1.0"], expect: /^2\tOPEN\tBig release/m, not: /^1\t/m },
+  { argv: ["issue", "list", "--search", "error no:assignee sort:created-asc"], expect: /^$/ },
+  { argv: ["issue", "list", "--search", "error no:assignee sort:created-asc", "--state", "all"], expect: /^3\tCLOSED\tOld error/m, not: /^1\t/m },
+  { argv: ["issue", "list", "--state", "all"], expect: /^3\t[^]*^2\t[^]*^1\t/m },
+  // gh pr list --help
+  { argv: ["pr", "list", "--author", "@me"], expect: /^2\tDRAFT/m },
+  { argv: ["pr", "list", "--head", "typo"], expect: /^$/ },
+  { argv: ["pr", "list", "--label", "bug", "--label", "priority 1"], expect: /^$/ },
+  { argv: ["pr", "list", "--search", "status:success review:required"], expect: /^1\tOPEN\tpass/m, not: /^2\t/m },
+  { argv: ["pr", "list", "--search", "<SHA>", "--state", "merged"], expect: /^$/ },
+  { argv: ["pr", "list", "--search", "<SHA>"], expect: /^1\t/m, not: /^2\t/m },
+  // gh pr checks --help
+  { argv: ["pr", "checks"], expect: /^10-test\tpass\t/m },
+  { argv: ["pr", "checks", "1", "--json", "name,state,bucket"], expect: /^\{"bucket":"pass","name":"10-test","state":"SUCCESS"\}$/m },
+  { argv: ["pr", "checks", "--required"], expect: /^10-test\tpass/m },
+  { argv: ["pr", "checks", "2"], code: 1 },
+  // gh run list / run view --help
+  { argv: ["run", "list"], expect: /^completed\tsuccess\tfix crash\tci\tfix-crash\tpull_request\t1\t/m },
+  { argv: ["run", "list", "--json", "databaseId,status,conclusion"], expect: /^\{"conclusion":"success","databaseId":1,"status":"completed"\}$/m },
+  { argv: ["run", "list", "--workflow", "ci", "--branch", "fix-crash", "--limit", "1"], expect: /\t1\t/ },
+  { argv: ["run", "view", "1"], expect: /^run 1 pass/m },
+  { argv: ["run", "view", "1", "--exit-status"], expect: /pass/ },
+  { argv: ["run", "view", "1", "--log"], expect: /^ci\t10-test\ttesting$/m },
+  { argv: ["run", "view", "1", "--log-failed"], expect: /^$/ },
+  // the search qualifiers of issue 13
+  { argv: ["issue", "list", "-S", "is:open author:@me"], expect: /^2\t[^]*^1\t/m },
+  { argv: ["issue", "list", "-S", "is:closed"], expect: /^3\tCLOSED/m, not: /^1\t/m },
+  { argv: ["issue", "list", "-S", 'label:"help wanted"'], expect: /^1\t/m },
+  { argv: ["issue", "list", "-S", "-label:bug"], expect: /^2\t/m, not: /^1\t/m },
+  { argv: ["issue", "list", "-S", 'milestone:"The big 1.0"'], expect: /^2\t/m },
+  { argv: ["issue", "list", "-S", "no:label no:assignee"], expect: /^2\t/m, not: /^1\t/m },
+  { argv: ["issue", "list", "-S", "same in:comments"], expect: /^1\t/m, not: /^2\t/m },
+  { argv: ["issue", "list", "-S", "start in:title"], expect: /^1\t/m },
+  { argv: ["issue", "list", "-S", "created:>=2000-01-01 updated:<2999-01-01"], expect: /^2\t[^]*^1\t/m },
+  { argv: ["issue", "list", "-S", "created:2000-01-01..2000-12-31"], expect: /^$/ },
+  { argv: ["issue", "list", "-S", "closed:>2000-01-01"], expect: /^3\tCLOSED/m },
+  { argv: ["issue", "list", "-S", 'reason:"not planned"', "-s", "closed"], expect: /^3\t/m },
+  { argv: ["issue", "list", "-S", "sort:created-asc"], expect: /^1\t[^]*^2\t/m },
+  { argv: ["issue", "list", "-S", "sort:comments-desc", "-L", "1"], expect: /^1\t/m, not: /^2\t/m },
+  { argv: ["issue", "list", "-S", "assignee:alice"], expect: /^1\t/m, not: /^2\t/m },
+  { argv: ["issue", "list", "-S", "bogus:word"], expect: /^$/ },
+  { argv: ["pr", "list", "-S", "is:draft"], expect: /^2\tDRAFT/m, not: /^1\t/m },
+  { argv: ["pr", "list", "-S", "is:unmerged -is:draft"], expect: /^1\t/m, not: /^2\t/m },
+  { argv: ["pr", "list", "-S", "head:fix base:main"], expect: /^1\t/m, not: /^2\t/m },
+  { argv: ["pr", "list", "-S", "review:approved"], expect: /^$/ },
+  { argv: ["pr", "list", "-S", "status:pending"], expect: /^$/ },
+  { argv: ["pr", "list", "-S", "author:app/alice draft:false"], expect: /^1\t/m },
+  { argv: ["pr", "list", "-S", "merged:>2000-01-01"], expect: /^$/ },
+  { argv: ["pr", "list", "--draft"], expect: /^2\tDRAFT/m, not: /^1\t/m },
+];
+
+for (const ex of EXAMPLES) {
+  test.serial(`'forge ${ex.argv.join(" ")}' (gh's example) works`, async (t) => {
+    const w = await setup();
+    const argv = ex.argv.map((a) => a.replace("<SHA>", w.sha.slice(0, 12)));
+    const r = await run("forge", argv, { cwd: w.dir });
+    t.is(r.code, ex.code ?? 0, r.stderr);
+    if (ex.expect) t.regex(r.stdout, ex.expect, r.stdout);
+    if (ex.not) t.notRegex(r.stdout, ex.not, r.stdout);
+  });
+}
+
+// --- golden JSON of the new fields and verbs ---
+
+const GOLDEN: Array<{ name: string; argv: string[]; code?: number }> = [
+  { name: "issue_fields", argv: ["issue", "list", "-s", "all", "--json", "number,url,state,stateReason,closed,isPinned"] },
+  { name: "issue_status", argv: ["issue", "status", "--json", "number,title"] },
+  { name: "issue_status_text", argv: ["issue", "status"] },
+  { name: "issue_view_comments", argv: ["issue", "view", "1", "--comments"] },
+  {
+    name: "pr_fields", argv: ["pr", "view", "--json",
+      "number,url,mergeable,mergeStateStatus,reviewDecision,latestReviews,reviewRequests,commits,mergeCommit,headRefOid,baseRefOid,changedFiles,additions,deletions,closed"],
+  },
+  { name: "pr_list_fields", argv: ["pr", "list", "--json", "number,isDraft,mergeStateStatus,reviewDecision,url"] },
+  { name: "pr_status", argv: ["pr", "status", "--json", "number,headRefName"] },
+  { name: "pr_status_text", argv: ["pr", "status"] },
+  { name: "pr_checks", argv: ["pr", "checks", "--json", "name,state,bucket,startedAt,completedAt,link,workflow"] },
+  { name: "run_list", argv: ["run", "list", "--json", "databaseId,status,conclusion,name,displayTitle,workflowName,headBranch,headSha,event,createdAt,updatedAt,url,attempt"] },
+  { name: "run_view", argv: ["run", "view", "1", "--json", "databaseId,attempt,url,headBranch"] },
+];
+
+for (const g of GOLDEN) {
+  test.serial(`golden: forge ${g.argv.join(" ")}`, async (t) => {
+    const w = await setup();
+    const r = await run("forge", g.argv, { cwd: w.dir });
+    t.is(r.code, g.code ?? 0, r.stderr);
+    golden(t, `gh/${g.name}.${g.argv.includes("--json") ? "jsonl" : "txt"}`, clean(r.stdout, w.dir));
+  });
+}
+
+test.serial("'--json' with an unknown field lists the valid ones, for the new verbs too", async (t) => {
+  const w = await setup();
+  for (const argv of [["pr", "checks", "--json", "nope"], ["run", "list", "--json", "nope"], ["issue", "list", "--json", "nope"], ["pr", "view", "--json", "nope"]]) {
+    const r = await run("forge", argv, { cwd: w.dir });
+    t.is(r.code, 2, argv.join(" "));
+    t.regex(r.stderr, /unknown JSON field 'nope'; available: [a-zA-Z,]+/, argv.join(" "));
+    t.is(r.stderr.split("\n").length, 2);
+  }
+  const r = await run("forge", ["pr", "list", "--json", "nope"], { cwd: w.dir });
+  for (const f of ["url", "mergeable", "mergeStateStatus", "reviewDecision", "latestReviews", "reviewRequests", "commits", "mergeCommit"]) t.true(r.stderr.includes(f), f);
+});
+
+test.serial("-R names this repository (origin's owner/name) or fails naming the one served", async (t) => {
+  const w = await setup();
+  const same = await run("forge", ["issue", "list", "-R", "acme/widgets", "--json", "number"], { cwd: w.dir });
+  t.is(same.code, 0, same.stderr);
+  const url = await run("forge", ["pr", "list", "--repo", "https://github.com/ACME/widgets.git", "--json", "number"], { cwd: w.dir });
+  t.is(url.code, 0, url.stderr);
+  const other = await run("forge", ["pr", "list", "-R", "other/thing"], { cwd: w.dir });
+  t.is(other.code, 1);
+  t.is(other.stderr, "forge-pr list: this store serves acme/widgets, not other/thing\n");
+  const bad = await run("forge", ["run", "list", "-R", "widgets"], { cwd: w.dir });
+  t.is(bad.code, 2);
+  t.regex(bad.stderr, /expected the "\[HOST\/\]OWNER\/REPO" format, got "widgets"/);
+});
+
+test.serial("pr create: a second PR from the same head names the first; no commits is gh's one-line error", async (t) => {
+  const w = await setup();
+  const again = await run("forge", ["pr", "create", "--fill", "-H", "fix-crash"], { cwd: w.dir });
+  t.is(again.code, 1);
+  t.is(again.stderr, 'forge-pr create: a pull request for branch "fix-crash" into branch "main" already exists: #1\n');
+  git(w.dir, ["branch", "-f", "empty", "main"]);
+  const empty = await run("forge", ["pr", "create", "--fill", "-H", "empty"], { cwd: w.dir });
+  t.is(empty.code, 1);
+  t.is(empty.stderr, "forge-pr create: No commits between main and empty\n");
+});
+
+test.serial("pr merge: a draft is refused until pr ready; --rebase keeps the series' commits; then mergeCommit", async (t) => {
+  const w = await setup();
+  const draft = await run("forge", ["pr", "merge", "2"], { cwd: w.dir });
+  t.is(draft.code, 1);
+  t.regex(draft.stderr, /still a draft; mark it ready first: forge pr ready 2/);
+  const before = git(w.dir, ["rev-parse", "main"]).trim();
+  const m = await run("forge", ["pr", "merge", "1", "--rebase", "--json", "verdict"], { cwd: w.dir });
+  t.is(m.code, 0, m.stderr);
+  t.deepEqual(jsonl(m.stdout), [{ verdict: "merged" }]);
+  const log = git(w.dir, ["log", "--format=%s", `${before}..main`]).trim().split("\n");
+  t.deepEqual(log.slice(-2), ["Fix a typo", "Fix the crash"]);
+  const v = await run("forge", ["pr", "view", "1", "--json", "state,mergeCommit"], { cwd: w.dir });
+  t.deepEqual(jsonl(v.stdout), [{ mergeCommit: { oid: git(w.dir, ["rev-parse", "main"]).trim() }, state: "MERGED" }]);
+  const s = await run("forge", ["pr", "list", "-S", `${git(w.dir, ["rev-parse", "main"]).trim().slice(0, 10)} is:merged`, "--json", "number"], { cwd: w.dir });
+  t.deepEqual(jsonl(s.stdout), [{ number: 1 }], "a merge commit's SHA finds its PR");
+  const ready = await run("forge", ["pr", "ready", "2"], { cwd: w.dir });
+  t.is(ready.code, 0, ready.stderr);
+  const again = await run("forge", ["pr", "ready", "2"], { cwd: w.dir });
+  t.is(again.stderr, '! Pull request #2 is already "ready for review"\n');
+  const undo = await run("forge", ["pr", "ready", "2", "--undo", "--json", "isDraft"], { cwd: w.dir });
+  t.deepEqual(jsonl(undo.stdout), [{ isDraft: true }]);
+});
+
+test.serial("a script written for gh: `gh pr list --json number` (an array) into `forge pr close -`", async (t) => {
+  const w = await setup();
+  // gh prints a JSON array; jq -c . keeps it one array on one line, as a pipe sees it.
+  const arr = await run("forge", ["pr", "close", "-"], { cwd: w.dir, input: '[\n  {\n    "number": 2\n  }\n]\n' });
+  t.is(arr.code, 0, arr.stderr);
+  t.regex(arr.stderr, /Closed pull request #2/);
+  const r = await run("forge", ["pr", "reopen", "-", "--json", "number,state"], { cwd: w.dir, input: '[{"number":2}]' });
+  t.deepEqual(jsonl(r.stdout), [{ number: 2, state: "OPEN" }]);
+  const piped = await sh("forge pr list --json number --jq . | forge pr close - --json number,state", { cwd: w.dir });
+  t.is(piped.code, 0, piped.stderr);
+  t.deepEqual(jsonl(piped.stdout), [{ number: 2, state: "CLOSED" }]);
+});
