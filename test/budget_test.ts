@@ -72,7 +72,7 @@ const NOUN_VERBS: Record<string, string[]> = {
   label: ["list", "create", "edit", "delete"],
   milestone: ["list", "create", "edit", "close", "reopen"],
   wiki: ["get", "put", "list"],
-  release: ["create", "list", "view", "verify"],
+  release: ["create", "list", "view", "verify", "activate", "rollback"],
   ci: ["run", "list", "view", "log", "rerun", "cancel"],
   run: ["list", "view", "rerun", "watch", "cancel"],
   merge: ["pr", "import"],
