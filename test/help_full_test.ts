@@ -54,6 +54,32 @@ async function executables(): Promise<Array<{ bin: string; verbs: Array<[string,
 
 const ALL = await executables();
 
+/** A command line's words, as sh splits them (quotes, no expansions); a redirection's target stays glued to it. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s"']+))/gy;
+  let cur: string | undefined;
+  let last = 0;
+  for (let m; (m = re.exec(line)) !== null && m[0] !== ""; ) {
+    const piece = m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3] ?? "");
+    const glued = m.index === last && !/^\s/.test(m[0]) && cur !== undefined;
+    if (glued) cur += piece;
+    else {
+      if (cur !== undefined) words.push(cur);
+      cur = piece;
+    }
+    last = re.lastIndex;
+  }
+  if (cur !== undefined) words.push(cur);
+  // "> file": drop the redirection and its target.
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (/^[0-9]?>>?$/.test(words[i]!)) i++;
+    else out.push(words[i]!);
+  }
+  return out;
+}
+
 /** The page's lines under `heading:` up to the next blank line. */
 function section(page: string, heading: string): string[] {
   const lines = page.split("\n");
@@ -84,10 +110,21 @@ for (const { bin, verbs } of ALL) {
         const line = flags.find((l) => new RegExp(`^  (-\\w, )?--${flag}\\b`).test(l));
         t.truthy(line, `${name}: --${flag} not on the page`);
         const text = (line ?? "").replace(/^  \S.*?\s{2,}/, "");
-        t.regex(text, /\w.*\w.*\((default[ :]|required)/, `${name}: --${flag} needs a one-line description and its default: '${text}'`);
+        t.regex(text, /\w.*\w.*\b(default|required)\b/, `${name}: --${flag} needs a one-line description and its default: '${text}'`);
         t.notRegex(text, /^\(default/, `${name}: --${flag} has only a default, no description`);
       }
-      t.true(section(page, "examples").length >= 2, `${name}: two or three examples`);
+      const examples = section(page, "examples").map((l) => l.trim());
+      t.true(examples.length >= 2, `${name}: two or three examples`);
+      // Every example's own command line parses: its flags exist and take what they are given (-h stops before it runs).
+      for (const ex of examples) {
+        for (const seg of ex.split(" | ")) {
+          const words = shellWords(seg);
+          if (words[0] !== bin || (verb && words[1] !== verb && !(bin === "forge-merge" && verb === "pr"))) continue;
+          const rest = words.slice(bin === "forge-merge" && verb === "pr" && words[1] !== "pr" ? 1 : verb ? 2 : 1);
+          const r = await run(bin, [...argv, ...rest.filter((w) => !/^[0-9]?>/.test(w)), "-h"], { cwd: tmpdir() });
+          t.is(r.code, 0, `${name} example '${seg}': ${r.stderr}`);
+        }
+      }
       golden(t, `help/full/${name.replace(/ /g, "-")}.txt`, page);
       const short = await run(bin, [...argv, "-h"], { cwd: tmpdir() });
       t.is(short.code, 0);

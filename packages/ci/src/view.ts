@@ -13,7 +13,7 @@ export async function viewRun(ctx: Ctx, ref: string): Promise<CiRunJson> {
 export default defineCommand({
   meta: {
     name: "view", description: "Show a run: tree, fingerprint, steps",
-    help: { reads: RUNS_READ, examples: ["forge-ci view 3", "forge-ci view 3 --json verdict,steps", "forge-ci view 3 --jq '.steps[] | select(.outcome == \"fail\") | .name'"] },
+    help: { reads: RUNS_READ, examples: ["forge-ci view 3", "forge-ci view 3 --json verdict,steps", "forge-ci view 3 --jq '.steps[].name'"] },
   },
   args: {
     run: { type: "positional", required: true, valueHint: "run", description: "a run: its number, or its id or an id prefix" },

@@ -34,5 +34,5 @@ export function nounFlags(root: CommandDef): FlagsDef {
 
 /** gh's persistent `-R/--repo`: checked against the repository this store serves. */
 export const REPO_FLAG: FlagsDef = {
-  repo: { type: "string", alias: "R", valueHint: "OWNER/REPO", description: "the repository (must be the one this store serves)" },
+  repo: { type: "string", alias: "R", valueHint: "OWNER/REPO", description: "the repository; it must be the one this store serves (default: this one)" },
 };

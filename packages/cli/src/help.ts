@@ -80,7 +80,10 @@ export function withDefault(d: FlagDef): string {
   const desc = d.description ?? "";
   if (d.required) return /\brequired\b/.test(desc) ? desc : `${desc} (required)`;
   if (d.default !== undefined) return `${desc} (default: ${String(d.default)})`;
-  if (/\(default[ :]/.test(desc)) return desc;
+  if (/\bdefault\b/.test(desc)) return desc;
+  // "max (30)", as short descriptions write a default.
+  const n = /^(.*) \(([0-9]+)\)$/.exec(desc);
+  if (n) return `${n[1]} (default: ${n[2]})`;
   if (d.type === "boolean" || d.optionalValue) return `${desc} (default: off)`;
   return `${desc} (default: none)`;
 }

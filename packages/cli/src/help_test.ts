@@ -4,6 +4,8 @@ import { renderHelp, withDefault } from "./help.js";
 test("withDefault() adds the declared default, keeps one the description gives, says off, none or required", (t) => {
   t.is(withDefault({ type: "string", description: "at most n", default: "30" }), "at most n (default: 30)");
   t.is(withDefault({ type: "string", description: "commit-ish (default HEAD)" }), "commit-ish (default HEAD)");
+  t.is(withDefault({ type: "string", description: "max (30)" }), "max (default: 30)");
+  t.is(withDefault({ type: "boolean", description: "land one commit (the default)" }), "land one commit (the default)");
   t.is(withDefault({ type: "boolean", description: "every step" }), "every step (default: off)");
   t.is(withDefault({ type: "string", description: "a label" }), "a label (default: none)");
   t.is(withDefault({ type: "string", description: "the folder", required: true }), "the folder (required)");

@@ -48,12 +48,15 @@ export async function editLabel(ctx: Ctx, o: EditLabelOptions): Promise<LabelDef
 }
 
 export default defineCommand({
-  meta: { name: "edit", description: "Edit a label (issues keep their label text)" },
+  meta: {
+    name: "edit", description: "Edit a label (issues keep their label text)",
+    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label edit bug -n defect", "forge-label edit bug -c 00ff00 -d \"A defect\""] },
+  },
   args: {
-    label: { type: "positional", required: true, valueHint: "name" },
+    label: { type: "positional", required: true, valueHint: "name", description: "the label to change (by name, any case)" },
     name: { type: "string", alias: "n", description: "new name" },
-    color: { type: "string", alias: "c" },
-    description: { type: "string", alias: "d" },
+    color: { type: "string", alias: "c", description: "the new colour, RRGGBB" },
+    description: { type: "string", alias: "d", description: "the new description" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
