@@ -69,7 +69,7 @@ function alive(mark: string): string[] {
   }
 }
 
-async function until(t: ExecutionContext, what: string, f: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+async function until(t: ExecutionContext, what: string, f: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await f()) return;
