@@ -258,3 +258,27 @@ test.serial("a script written for gh: `gh pr list --json number` (an array) into
   t.is(piped.code, 0, piped.stderr);
   t.deepEqual(jsonl(piped.stdout), [{ number: 2, state: "CLOSED" }]);
 });
+
+test.serial("label rename renames it on every issue and PR; an undefined label or milestone is an error naming it", async (t) => {
+  const w = await setup();
+  const none = await run("forge", ["issue", "edit", "2", "--add-label", "nope"], { cwd: w.dir });
+  t.is(none.code, 0, "a store with no labels.md has nothing to check against");
+  for (const [name, color] of [["bug", "d73a4a"], ["help wanted", "008672"]]) {
+    const c = await run("forge", ["label", "create", name!, "--color", color!], { cwd: w.dir });
+    t.is(c.code, 0, c.stderr);
+  }
+  const bad = await run("forge", ["issue", "create", "-t", "x", "-l", "bug,typo"], { cwd: w.dir });
+  t.is(bad.code, 1);
+  t.is(bad.stderr, "forge-issue create: could not add label: 'typo' not found\n");
+  const badPr = await run("forge", ["pr", "edit", "1", "--add-label", "typo"], { cwd: w.dir });
+  t.is(badPr.stderr, "forge-pr edit: could not add label: 'typo' not found\n");
+  await run("forge", ["milestone", "create", "v1"], { cwd: w.dir });
+  const badMs = await run("forge", ["issue", "edit", "1", "-m", "v9"], { cwd: w.dir });
+  t.is(badMs.stderr, "forge-issue edit: could not add to milestone 'v9': not found\n");
+  const mv = await run("forge", ["label", "edit", "bug", "--name", "defect"], { cwd: w.dir });
+  t.is(mv.code, 0, mv.stderr);
+  const issues = await run("forge", ["issue", "list", "-s", "all", "--json", "number,labels", "--jq", "[.[] | {number, labels: [.labels[].name]}]"], { cwd: w.dir });
+  t.deepEqual(JSON.parse(issues.stdout), [{ number: 3, labels: ["defect"] }, { number: 2, labels: ["nope"] }, { number: 1, labels: ["defect", "help wanted"] }]);
+  const prs = await run("forge", ["pr", "view", "1", "--json", "labels", "--jq", "[.labels[].name]"], { cwd: w.dir });
+  t.deepEqual(JSON.parse(prs.stdout), ["defect"]);
+});

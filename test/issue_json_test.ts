@@ -103,7 +103,7 @@ const PROJECTIONS: Array<[string[], string, string[]]> = [
   [["list"], "comments,id", ["comments", "id"]],
   [["view", "1"], "state,comments,body", ["body", "comments", "state"]],
   [["close", "2"], "state,closedAt,number", ["closedAt", "number", "state"]],
-  [["edit", "4", "--add-label", "x"], "labels,id", ["id", "labels"]],
+  [["edit", "4", "--add-label", "enhancement"], "labels,id", ["id", "labels"]],
 ];
 
 for (const [cmd, fields, keys] of PROJECTIONS) {
@@ -138,7 +138,7 @@ const CONFIRMING: string[][] = [
   ["close", "2"],
   ["close", "4", "-c", "done"],
   ["reopen", "3"],
-  ["edit", "2", "--add-label", "x"],
+  ["edit", "2", "--add-label", "bug"],
   ["archive", "2"],
 ];
 

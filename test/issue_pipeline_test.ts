@@ -60,11 +60,11 @@ test("forge-issue list --label bug --json | forge-issue comment - -b hi comments
   t.is(two.stdout, "0\n");
 });
 
-test("forge-issue list --label bug --json | forge-issue edit - --add-label x labels each bug issue", async (t) => {
+test("forge-issue list --label bug --json | forge-issue edit - --add-label enhancement labels each bug issue", async (t) => {
   const cwd = await fixtureRepo();
-  const r = await sh("forge-issue list --label bug --json | forge-issue edit - --add-label x", { cwd });
+  const r = await sh("forge-issue list --label bug --json | forge-issue edit - --add-label enhancement", { cwd });
   t.is(r.code, 0, r.stderr);
-  const x = await run("forge-issue", ["list", "--state", "all", "--label", "x", "--json", "number"], { cwd });
+  const x = await run("forge-issue", ["list", "--state", "all", "--label", "bug", "--label", "enhancement", "--json", "number"], { cwd });
   t.deepEqual(jsonl(x.stdout), [{ number: 4 }, { number: 1 }]);
 });
 

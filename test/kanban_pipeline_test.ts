@@ -80,7 +80,7 @@ test("forge task, forge label and forge milestone dispatch to their executables"
   t.deepEqual(jsonl(c.stdout), [{ title: "v0.9" }]);
 });
 
-test("a label created with forge-label gives issues its color and description; edits follow; delete leaves the issue's label", async (t) => {
+test("a label created with forge-label gives issues its color and description; edits and renames follow; delete leaves the issue's label", async (t) => {
   const cwd = scratch(tempRepo("forge-kanban-"));
   const ok = async (cmd: string, args: string[]) => {
     const r = await run(cmd, args, { cwd });
@@ -88,18 +88,24 @@ test("a label created with forge-label gives issues its color and description; e
     return r;
   };
   await ok("forge-label", ["create", "bug", "-c", "d73a4a", "-d", "Something isn't working"]);
+  // gh: a label the repository does not define is refused, naming it.
+  const undefinedLabel = await run("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"], { cwd });
+  t.is(undefinedLabel.code, 1);
+  t.is(undefinedLabel.stderr, "forge-issue create: could not add label: 'ui' not found\n");
+  await ok("forge-label", ["create", "ui", "-c", "#C5DEF5"]);
   await ok("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"]);
   const labels = async () => jsonl((await ok("forge-issue", ["list", "--json", "labels"])).stdout)[0]!.labels;
-  t.deepEqual(await labels(), [{ name: "bug", color: "d73a4a", description: "Something isn't working" }, { name: "ui", color: "", description: "" }]);
-  await ok("forge-label", ["create", "ui", "-c", "#C5DEF5"]);
+  t.deepEqual(await labels(), [{ name: "bug", color: "d73a4a", description: "Something isn't working" }, { name: "ui", color: "c5def5", description: "" }]);
   await ok("forge-label", ["edit", "bug", "-c", "ee0701"]);
   t.deepEqual(await labels(), [{ name: "bug", color: "ee0701", description: "Something isn't working" }, { name: "ui", color: "c5def5", description: "" }]);
   const issueFile = join(cwd, ".forge", "issues", (jsonl((await ok("forge-issue", ["list", "--json", "id"])).stdout)[0]!.id as string), "issue.md");
   const before = readFileSync(issueFile, "utf8");
   await ok("forge-label", ["delete", "bug", "--yes"]);
+  t.deepEqual(await labels(), [{ name: "bug", color: "", description: "" }, { name: "ui", color: "c5def5", description: "" }]);
+  t.is(readFileSync(issueFile, "utf8"), before, "a delete leaves the issue's file untouched");
+  // gh: a rename renames the label on every issue that carries it.
   await ok("forge-label", ["edit", "ui", "--name", "frontend"]);
-  t.deepEqual(await labels(), [{ name: "bug", color: "", description: "" }, { name: "ui", color: "", description: "" }]);
-  t.is(readFileSync(issueFile, "utf8"), before, "the issue's file is untouched");
+  t.deepEqual(await labels(), [{ name: "bug", color: "", description: "" }, { name: "frontend", color: "c5def5", description: "" }]);
 });
 
 test("a milestone created with forge-milestone gives issues its due date and description; a rename leaves issues on the old title", async (t) => {

@@ -46,14 +46,14 @@ async function view(cwd: string, ref: string, fields: string): Promise<Record<st
 
 test("a label added in one clone and a close in the other merge without a conflict", async (t) => {
   const { a, b } = await pair();
-  await issue(a, "alice", ["edit", "1", "--add-label", "x"]);
-  commitAll(a, "label x on #1");
+  await issue(a, "alice", ["edit", "1", "--add-label", "enhancement"]);
+  commitAll(a, "label enhancement on #1");
   await issue(b, "bob", ["close", "1"]);
   commitAll(b, "close #1");
   pullClean(t, b);
   const merged = await view(b, "1", "state,labels");
   t.is(merged.state, "CLOSED");
-  t.deepEqual((merged.labels as Array<{ name: string }>).map((l) => l.name), ["bug", "x"]);
+  t.deepEqual((merged.labels as Array<{ name: string }>).map((l) => l.name), ["bug", "enhancement"]);
   // And back: a gets the same issue.
   const back = gitTry(a, ["pull", "--no-rebase", "peer", "main"]);
   t.is(back.code, 0, back.out);

@@ -128,7 +128,7 @@ const WRITES: Case[] = [
   { name: "reopen_3", args: ["reopen", "3", "--json", "number,state,closed,closedAt"] },
   { name: "reopen_merged", args: ["reopen", "4"], code: 1 },
   { name: "edit_title_body_base", args: ["edit", "2", "-t", "Dark mode", "-b", "New body", "-B", "release/1.x", "--json", "number,title,body,baseRefName"] },
-  { name: "edit_labels_assignees", args: ["edit", "1", "--add-label", "ui", "--remove-label", "bug", "--add-assignee", "@me", "--remove-assignee", "bob", "--json", "labels,assignees"] },
+  { name: "edit_labels_assignees", args: ["edit", "1", "--add-label", "enhancement", "--remove-label", "bug", "--add-assignee", "@me", "--remove-assignee", "bob", "--json", "labels,assignees"] },
   { name: "edit_milestone", args: ["edit", "2", "-m", "v2", "--json", "milestone"], then: ["edit", "2", "--remove-milestone", "--json", "milestone"] },
   { name: "edit_bad_base", args: ["edit", "2", "--base", "a b"], code: 2 },
   { name: "edit_nothing", args: ["edit", "2"], code: 2 },

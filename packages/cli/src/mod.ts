@@ -17,3 +17,4 @@ export { COMMON_ENV, renderHelp, withDefault, type HelpCommandMeta, type HelpInf
 export { defineCommand, defineNoun, nounFlags, REPO_FLAG, type ForgeCommand } from "./define.js";
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { removeTemps, tempCtx } from "./test_io.js";
+export { changeStateEach, confirmWrite, NounStore, passesFilters, writeEach, writtenRenderOf, type ListFilters, type StateChange } from "./noun.js";

@@ -62,3 +62,4 @@ export { checkRepoFlag, originRepo, parseRepoName, repoWebUrl, type RepoName } f
 export { issueSearchItem, prSearchItem, type PrSearchParts } from "./search/items.js";
 export { patchCommits, type CommitJson } from "./entities/patch_commits.js";
 export { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./entities/pr_review_state.js";
+export { checkDefined } from "./entities/check_defs.js";

@@ -2,36 +2,20 @@
  * What every issue verb shares: opening the store, resolving refs to loaded
  * issues with their numbers, the JSON model, the flags and the renderers.
  */
+import { ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, type IssueJson, type LoadedEntity } from "@forge/core";
 import {
-  entityOrder, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore,
-  repoWebUrl, resolveRef, type IssueContext, type IssueJson, type LoadedEntity, type Order, type Store,
-} from "@forge/core";
-import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
+  confirmWrite, jsonFlags, jsonRequestOf, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions,
+} from "@forge/cli";
 
-/** An open issue store with lazily loaded order and definitions. */
-export class Issues {
-  readonly store: Store;
-  #order: Order | undefined;
-  #defs: IssueContext | undefined;
+/** The issue store: the shared noun layer plus issue JSON. */
+export class Issues extends NounStore {
   constructor(io: Io) {
-    this.store = openStore({ cwd: io.cwd, env: io.env });
-  }
-  /** The ranked issues with the ones that could not be ranked. */
-  async ranked(): Promise<Order> {
-    return (this.#order ??= await entityOrder(this.store, ISSUES, ISSUE));
-  }
-  /** Label and milestone definitions. */
-  async defs(): Promise<IssueContext> {
-    return (this.#defs ??= {
-      labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store), baseUrl: await repoWebUrl(this.store.root, this.store.root),
-    });
+    super(io, ISSUES, ISSUE, "issue");
   }
   /** Resolve a ref and load the issue. */
   async get(ref: string): Promise<{ issue: LoadedEntity; number: number }> {
-    const order = await this.ranked();
-    // An id of an unreadable issue gets that file's error, not "no issue matches".
-    const r = resolveRef(order, ref, "issue", order.errors);
-    return { issue: await loadEntity(this.store, ISSUES, ISSUE, r.ref), number: r.number };
+    const { entity, number } = await this.resolve(ref);
+    return { issue: entity, number };
   }
   /** The gh-shaped JSON of a loaded issue. */
   async json(issue: LoadedEntity, number: number, withComments: boolean): Promise<IssueJson> {
@@ -68,13 +52,12 @@ export function issueRender(args: Parsed, req: JsonRequest | null, single: boole
 
 /** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
 export function writtenRender(args: Parsed, req: JsonRequest | null): RenderOptions<IssueJson> {
-  return { ...issueRender(args, req, args.ref !== "-"), row: undefined };
+  return writtenRenderOf(issueRender(args, req, args.ref !== "-"));
 }
 
 /** A confirmation line for stderr (gh prints these there, never on stdout). */
 export function confirm(ctx: Ctx, verb: string, i: IssueJson): void {
-  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-  ctx.io.stderr.write(`${tick}${verb} issue #${i.number} (${i.title})\n`);
+  confirmWrite(ctx, verb, "issue", i);
 }
 
 /** The body from `--body` or `--body-file` (shared with every noun). */

@@ -2,8 +2,8 @@
  * close and reopen: the same walk over refs, a different state change.
  */
 import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
-import { eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
+import { changeStateEach, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 import { updateIssue, UsageError } from "@forge/core";
 
 /** Options of `close` / `reopen`. */
@@ -34,22 +34,19 @@ export const STATE_ARGS = {
 } as const;
 
 /**
- * Set each issue's state, adding the comment first when asked. An issue
- * already in that state is left as it is, with a note on stderr.
+ * Set each issue's state (the shared noun layer's walk), adding the comment
+ * first when asked. An issue already in that state is left as it is, with a
+ * note on stderr.
  */
 export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | "closed", batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
-  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
-    let { issue, number } = await issues.get(ref);
-    if (issue.data.state === to) {
-      const rec = await issues.json(issue, number, false);
-      ctx.io.stderr.write(`! Issue #${number} (${rec.title}) is already ${to}\n`);
-      return rec;
-    }
-    const now = formatTimestamp();
-    if (opts.comment !== undefined) addComment(issues.store, issue, { body: opts.comment, author, now });
-    issue = updateIssue(issue, (d) => {
+  const now = formatTimestamp();
+  yield* changeStateEach(ctx, issues, opts.ref, batch, {
+    to,
+    verb: to === "closed" ? "Closed" : "Reopened",
+    comment: opts.comment === undefined ? undefined : (e) => void addComment(issues.store, e, { body: opts.comment!, author, now }),
+    apply: (e) => updateIssue(e, (d) => {
       d.state = to;
       if (to === "closed") {
         d.closedAt = now;
@@ -59,10 +56,8 @@ export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | 
         delete d.stateReason;
         d.reopenedAt = now;
       }
-    });
-    const rec = await issues.json(issue, number, false);
-    confirm(ctx, to === "closed" ? "Closed" : "Reopened", rec);
-    return rec;
+    }),
+    json: (e, n) => issues.json(e, n, false),
   });
 }
 

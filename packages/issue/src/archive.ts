@@ -1,7 +1,7 @@
 
 import { archiveIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
-import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
+import { defineCommand, emitBatch, writeEach, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
+import { Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /**
  * Move each issue's folder to `.forge/archive/issues/`. Nothing is deleted
@@ -9,12 +9,7 @@ import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shar
  */
 export async function* archiveIssues(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
-  yield* eachRef(ctx, ref, batch, async (r) => {
-    const { issue, number } = await issues.get(r);
-    const rec = await issues.json(archiveIssue(issues.store, issue), number, false);
-    confirm(ctx, "Archived", rec);
-    return rec;
-  });
+  yield* writeEach(ctx, issues, ref, batch, "Archived", (issue, number) => issues.json(archiveIssue(issues.store, issue), number, false));
 }
 
 export default defineCommand({

@@ -1,18 +1,15 @@
 
 import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
-import { confirm, Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
+import { defineCommand, emitBatch, writeEach, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
+import { Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /** Add a comment (a new file) to each issue; yield the issues with their comments. */
 export async function* commentIssues(ctx: Ctx, opts: { ref: string; body: string }, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
-  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
-    const { issue, number } = await issues.get(ref);
+  yield* writeEach(ctx, issues, opts.ref, batch, "Commented on", async (issue, number) => {
     addComment(issues.store, issue, { body: opts.body, author, now: formatTimestamp() });
-    const rec = await issues.json(issue, number, true);
-    confirm(ctx, "Commented on", rec);
-    return rec;
+    return issues.json(issue, number, true);
   });
 }
 

@@ -1,5 +1,5 @@
 
-import { createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, recordCreated, type IssueJson } from "@forge/core";
+import { checkDefined, createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, recordCreated, type IssueJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
 
@@ -29,6 +29,7 @@ export function parseCreateOptions(args: Parsed, body: string | undefined): Crea
  */
 export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<IssueJson> {
   const issues = new Issues(ctx.io);
+  checkDefined(await issues.defs(), opts.labels, opts.milestone);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   // The order as of just before the new folder appears, plus the new issue:
   // the same snapshot a listing right after would give (unless another

@@ -1,7 +1,7 @@
 
-import { currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
-import { confirm, Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
+import { checkDefined, currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
+import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
+import { Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
 
 /** Options of `forge-issue edit`. */
 export interface EditIssueOptions {
@@ -45,8 +45,8 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
   const issues = new Issues(ctx.io);
   const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
   const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
-  yield* eachRef(ctx, o.ref, batch, async (ref) => {
-    const { issue, number } = await issues.get(ref);
+  checkDefined(await issues.defs(), o.addLabels, o.milestone);
+  yield* writeEach(ctx, issues, o.ref, batch, "Edited", async (issue, number) => {
     const updated = updateIssue(issue, (d) => {
       if (o.title !== undefined) d.title = o.title;
       d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
@@ -55,9 +55,7 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body };
     });
-    const rec = await issues.json(updated, number, false);
-    confirm(ctx, "Edited", rec);
-    return rec;
+    return issues.json(updated, number, false);
   });
 }
 

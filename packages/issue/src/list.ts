@@ -3,7 +3,7 @@ import {
   currentAuthor, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, parseSearch,
   searchNeedsComments, searchSetsState, sortBySearch, UsageError, type IssueJson, type LoadedEntity, type SearchQuery,
 } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue list`. */
@@ -60,10 +60,7 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
   const match = async (e: LoadedEntity): Promise<boolean> => {
     const d = e.data;
     if (opts.state !== "all" && d.state !== opts.state) return false;
-    if (!opts.labels.every((l) => (d.labels as string[]).includes(l))) return false;
-    if (assignee !== undefined && !(d.assignees as string[]).includes(assignee)) return false;
-    if (author !== undefined && d.author !== author) return false;
-    if (opts.milestone !== undefined && d.milestone !== opts.milestone) return false;
+    if (!passesFilters(d, { labels: opts.labels, assignee, author, milestone: opts.milestone })) return false;
     if (q) {
       const comments = needComments ? await loadComments(store, e) : undefined;
       if (!matchSearch(q, issueSearchItem(e, comments), env)) return false;

@@ -29,9 +29,8 @@ export function parseEditOptions(args: Parsed): EditLabelOptions {
 }
 
 /**
- * Change a label's definition. A rename changes only `labels.md`: issues and
- * PRs keep the label text they have (they name labels, they do not link to
- * definitions).
+ * Change a label's definition. A rename renames it on every issue and PR
+ * that carries it too, as gh does (each file rewritten atomically).
  * @throws NotFoundError; ConflictError when the new name is taken
  */
 export async function editLabel(ctx: Ctx, o: EditLabelOptions): Promise<LabelDef> {
@@ -43,20 +42,25 @@ export async function editLabel(ctx: Ctx, o: EditLabelOptions): Promise<LabelDef
   if (item.color === "") delete item.color;
   f.items[i] = item;
   f.save();
+  if (o.newName !== undefined && o.newName !== old.name) {
+    const { renameLabelEverywhere } = await import("./_rename.js");
+    const n = await renameLabelEverywhere(f.store, old.name, o.newName);
+    if (n) ctx.io.stderr.write(`renamed on ${n} ${n === 1 ? "issue or pull request" : "issues and pull requests"}\n`);
+  }
   confirm(ctx, old.name, "updated");
   return labelJson(item);
 }
 
 export default defineCommand({
   meta: {
-    name: "edit", description: "Edit a label (issues keep their label text)",
-    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label edit bug -n defect", "forge-label edit bug -c 00ff00 -d \"A defect\""] },
+    name: "edit", description: "Edit a label (a rename renames it on issues and PRs)",
+    help: { reads: [[".forge/labels.md", "the label definitions"], [".forge/issues/, .forge/prs/", "on a rename: every issue and PR carrying the label (each rewritten atomically)"]], examples: ["forge-label edit bug -n defect", "forge-label edit bug -c 00ff00 -d \"A defect\""] },
   },
   args: {
     label: { type: "positional", required: true, valueHint: "name", description: "the label to change (by name, any case)" },
     name: { type: "string", alias: "n", description: "new name" },
-    color: { type: "string", alias: "c", description: "the new colour, RRGGBB" },
-    description: { type: "string", alias: "d", description: "the new description" },
+    color: { type: "string", alias: "c", description: "hex colour, e.g. d73a4a" },
+    description: { type: "string", alias: "d", description: "description (\"\" removes it)" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -5,11 +5,12 @@
  * renderers.
  */
 import {
-  entityOrder, ISSUE, ISSUES, loadEntity, loadLabelDefs, NotFoundError, loadMilestoneDefs, loadPrComments, loadReviews, MERGE_FIELDS, openStore, PATCH_FIELDS,
-  patchCommits, patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, repoWebUrl, resolveRef, REVIEW_FIELDS,
-  type IssueContext, type LoadedEntity, type Order, type PrJson, type PrParts, type Store,
+  entityOrder, ISSUE, ISSUES, loadEntity, NotFoundError, loadPrComments, loadReviews, MERGE_FIELDS, PATCH_FIELDS,
+  patchCommits, patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef, REVIEW_FIELDS, type LoadedEntity, type PrJson, type PrParts,
 } from "@forge/core";
-import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
+import {
+  confirmWrite, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf,
+} from "@forge/cli";
 
 /** Which parts of a PR's JSON to load besides pr.md. */
 export interface Want {
@@ -28,27 +29,17 @@ export const ALL: Want = { reviews: true, comments: true, stat: true, merge: tru
 /** Nothing beyond pr.md: what a human list row shows. */
 export const NONE: Want = { reviews: false, comments: false, stat: false };
 
-/** An open PR store with lazily loaded order, definitions and issue numbers. */
-export class Prs {
-  readonly store: Store;
-  #order: Order | undefined;
-  #defs: IssueContext | undefined;
+/** The PR store: the shared noun layer plus issue numbers, merge records and PR JSON. */
+export class Prs extends NounStore {
   #issueNumbers: Map<string, number> | undefined;
   #mergeCommits: Map<string, string> | undefined;
-  readonly cwd: string;
   constructor(io: Io) {
-    this.store = openStore({ cwd: io.cwd, env: io.env });
-    this.cwd = io.cwd;
-  }
-  /** The ranked PRs (number = index + 1) with the ones that could not be ranked. */
-  async ranked(): Promise<Order> {
-    return (this.#order ??= await entityOrder(this.store, PRS, PR));
+    super(io, PRS, PR, "pull request");
   }
   /** Resolve a ref and load the PR. */
   async get(ref: string): Promise<{ pr: LoadedEntity; number: number }> {
-    const order = await this.ranked();
-    const r = resolveRef(order, ref, "pull request", order.errors);
-    return { pr: await loadEntity(this.store, PRS, PR, r.ref), number: r.number };
+    const { entity, number } = await this.resolve(ref);
+    return { pr: entity, number };
   }
   /** The commit forge-merge made for this PR, if it merged it. */
   async mergeCommitOf(pr: LoadedEntity): Promise<string | null> {
@@ -65,12 +56,6 @@ export class Prs {
   async issueByNumber(n: number): Promise<string | undefined> {
     const order = await entityOrder(this.store, ISSUES, ISSUE);
     return n >= 1 ? order.at(n - 1)?.ref.id : undefined;
-  }
-  /** Label and milestone definitions. */
-  async defs(): Promise<IssueContext> {
-    return (this.#defs ??= {
-      labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store), baseUrl: await repoWebUrl(this.store.root, this.store.root),
-    });
   }
   /** Issue id → number, read only when a PR closes an issue. */
   async issueNumbers(pr: LoadedEntity): Promise<Map<string, number>> {
@@ -154,13 +139,12 @@ export function prRender(args: Parsed, req: JsonRequest | null, single: boolean)
 
 /** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
 export function writtenRender(args: Parsed, req: JsonRequest | null): RenderOptions<PrJson> {
-  return { ...prRender(args, req, args.ref !== "-"), row: undefined };
+  return writtenRenderOf(prRender(args, req, args.ref !== "-"));
 }
 
 /** A confirmation line for stderr (gh prints these there, never on stdout). */
 export function confirm(ctx: Ctx, verb: string, p: { number: number; title: string }): void {
-  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-  ctx.io.stderr.write(`${tick}${verb} pull request #${p.number} (${p.title})\n`);
+  confirmWrite(ctx, verb, "pull request", p);
 }
 
 /** A note for stderr, when nothing needed doing. */

@@ -3,8 +3,8 @@
  * merged PR is neither closed nor reopened (gh refuses both).
  */
 import { addPrComment, ConflictError, currentAuthor, formatTimestamp, PR, updateEntity, type PrJson } from "@forge/core";
-import { eachRef, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, note, Prs, wanted, type Want, writtenRender } from "./_shared.js";
+import { changeStateEach, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `close` / `reopen`. */
 export interface StateOptions {
@@ -20,33 +20,30 @@ export const STATE_ARGS = {
 } as const;
 
 /**
- * Set each PR's state, adding the comment first when asked. A PR already in
- * that state is left as it is, with a note on stderr.
+ * Set each PR's state (the shared noun layer's walk), adding the comment
+ * first when asked. A PR already in that state is left as it is, with a
+ * note on stderr.
  * @throws ConflictError (per record) for a merged PR
  */
 export async function* setPrState(ctx: Ctx, opts: StateOptions, to: "open" | "closed", batch: Batch, want: Want): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
   const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
-  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
-    let { pr, number } = await prs.get(ref);
-    if (pr.data.state === "merged") {
-      throw new ConflictError(`pull request #${number} can't be ${to === "closed" ? "closed" : "reopened"} because it was already merged`);
-    }
-    if (pr.data.state === to) {
-      const rec = await prs.json(pr, number, want);
-      note(ctx, `Pull request #${number} (${rec.title}) is already ${to}`);
-      return rec;
-    }
-    const now = formatTimestamp();
-    if (opts.comment !== undefined) addPrComment(prs.store, pr, { body: opts.comment, author, now });
-    pr = updateEntity(PR, pr, (d) => {
+  const now = formatTimestamp();
+  yield* changeStateEach(ctx, prs, opts.ref, batch, {
+    to,
+    verb: to === "closed" ? "Closed" : "Reopened",
+    refuse: (pr, number) => {
+      if (pr.data.state === "merged") {
+        throw new ConflictError(`pull request #${number} can't be ${to === "closed" ? "closed" : "reopened"} because it was already merged`);
+      }
+    },
+    comment: opts.comment === undefined ? undefined : (pr) => void addPrComment(prs.store, pr, { body: opts.comment!, author, now }),
+    apply: (pr) => updateEntity(PR, pr, (d) => {
       d.state = to;
       if (to === "closed") d.closedAt = now;
       else delete d.closedAt;
-    });
-    const rec = await prs.json(pr, number, want);
-    confirm(ctx, to === "closed" ? "Closed" : "Reopened", rec);
-    return rec;
+    }),
+    json: (pr, n) => prs.json(pr, n, want),
   });
 }
 

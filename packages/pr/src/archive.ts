@@ -1,6 +1,6 @@
 import { archiveEntity, PRS, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
+import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
+import { JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /**
  * Move each PR's folder (pr.md, patch.diff, reviews, comments) to
@@ -8,12 +8,7 @@ import { confirm, JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender
  */
 export async function* archivePrs(ctx: Ctx, ref: string, batch: Batch, want: Want): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
-  yield* eachRef(ctx, ref, batch, async (r) => {
-    const { pr, number } = await prs.get(r);
-    const rec = await prs.json(archiveEntity(prs.store, PRS, pr), number, want);
-    confirm(ctx, "Archived", rec);
-    return rec;
-  });
+  yield* writeEach(ctx, prs, ref, batch, "Archived", (pr, number) => prs.json(archiveEntity(prs.store, PRS, pr), number, want));
 }
 
 export default defineCommand({

@@ -1,17 +1,14 @@
 import { addPrComment, currentAuthor, formatTimestamp, type PrJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
+import { defineCommand, emitBatch, writeEach, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
+import { JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Add a comment (a new file) to each PR; yield the PRs with their comments. */
 export async function* commentPrs(ctx: Ctx, opts: { ref: string; body: string }, batch: Batch, want: Want): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
-  yield* eachRef(ctx, opts.ref, batch, async (ref) => {
-    const { pr, number } = await prs.get(ref);
+  yield* writeEach(ctx, prs, opts.ref, batch, "Commented on", async (pr, number) => {
     addPrComment(prs.store, pr, { body: opts.body, author, now: formatTimestamp() });
-    const rec = await prs.json(pr, number, { ...want, comments: true });
-    confirm(ctx, "Commented on", rec);
-    return rec;
+    return prs.json(pr, number, { ...want, comments: true });
   });
 }
 

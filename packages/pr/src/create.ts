@@ -1,5 +1,5 @@
 import {
-  checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
+  checkDefined, checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
   ForgeError, loadEntity, readStoreFile, UsageError, type PrJson, type Store,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
@@ -117,6 +117,7 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
       throw new ForgeError(`a pull request for branch "${head}" into branch "${base}" already exists: #${i + 1}`, "E_PR_EXISTS", 1);
     }
   }
+  checkDefined(await prs.defs(), opts.labels, opts.milestone);
   const closes: string[] = [];
   for (const ref of opts.issues) closes.push(await prs.issueId(ref));
   for (const n of closingNumbers(opts.body)) {

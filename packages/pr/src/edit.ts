@@ -1,7 +1,7 @@
-import { checkTitle, currentAuthor, editList, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
+import { checkDefined, checkTitle, currentAuthor, editList, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
+import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
 import { checkBranch } from "./_git.js";
-import { confirm, JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
+import { JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `forge-pr edit`. */
 export interface EditPrOptions {
@@ -50,8 +50,8 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
   const prs = new Prs(ctx.io);
   const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
   const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
-  yield* eachRef(ctx, o.ref, batch, async (ref) => {
-    const { pr, number } = await prs.get(ref);
+  checkDefined(await prs.defs(), o.addLabels, o.milestone);
+  yield* writeEach(ctx, prs, o.ref, batch, "Edited", async (pr, number) => {
     const updated = updateEntity(PR, pr, (d) => {
       if (o.title !== undefined) d.title = o.title;
       if (o.base !== undefined) d.baseRefName = o.base;
@@ -61,9 +61,7 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body === undefined ? undefined : storedBody(o.body) };
     });
-    const rec = await prs.json(updated, number, want);
-    confirm(ctx, "Edited", rec);
-    return rec;
+    return prs.json(updated, number, want);
   });
 }
 

@@ -2,7 +2,7 @@ import {
   currentAuthor, loadEntity, loadEntityFast, loadPrComments, loadReviews, matchSearch, parseSearch, PR, prSearchItem, PRS, reviewDecision,
   searchNeedsComments, searchNeedsReviews, searchSetsState, sortBySearch, UsageError, type LoadedEntity, type PrJson, type SearchEnv, type SearchQuery,
 } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, LIST_DEFAULT_FIELDS, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr list`. */
@@ -45,9 +45,7 @@ export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
   const d = e.data;
   if (e.ref.archived) return false;
   if (o.state === "closed" ? d.state === "open" : o.state !== "all" && d.state !== o.state) return false;
-  if (!o.labels.every((l) => (d.labels as string[]).includes(l))) return false;
-  if (o.author !== undefined && d.author !== o.author) return false;
-  if (o.assignee !== undefined && !(d.assignees as string[]).includes(o.assignee)) return false;
+  if (!passesFilters(d, { labels: o.labels, author: o.author, assignee: o.assignee })) return false;
   if (o.base !== undefined && d.baseRefName !== o.base) return false;
   if (o.head !== undefined && d.headRefName !== o.head) return false;
   if (o.draft && d.isDraft !== true) return false;

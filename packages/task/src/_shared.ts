@@ -2,31 +2,22 @@
  * What every task verb shares: opening the store, resolving task and issue
  * refs, the JSON model, the flags and the renderers.
  */
+import { entityOrder, ISSUE, ISSUES, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS, type LoadedEntity, type Order, type TaskJson } from "@forge/core";
 import {
-  entityOrder, ISSUE, ISSUES, loadEntity, openStore, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS,
-  type LoadedEntity, type Order, type Store, type TaskJson,
-} from "@forge/core";
-import { paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
+  confirmWrite, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf,
+} from "@forge/cli";
 
-/** An open task store with lazily loaded task and issue orders. */
-export class Tasks {
-  readonly store: Store;
-  #order: Order | undefined;
+/** The task store: the shared noun layer plus issue numbers and task JSON. */
+export class Tasks extends NounStore {
   #issues: Order | undefined;
   #issueNumbers: Map<string, number> | undefined;
   constructor(io: Io) {
-    this.store = openStore({ cwd: io.cwd, env: io.env });
-  }
-  /** The ranked tasks (number = index + 1) with the ones that could not be ranked. */
-  async ranked(): Promise<Order> {
-    return (this.#order ??= await entityOrder(this.store, TASKS, TASK));
+    super(io, TASKS, TASK, "task");
   }
   /** Resolve a task ref and load the task. */
   async get(ref: string): Promise<{ task: LoadedEntity; number: number }> {
-    const order = await this.ranked();
-    // An id of an unreadable task gets that file's error, not "no task matches".
-    const r = resolveRef(order, ref, "task", order.errors);
-    return { task: await loadEntity(this.store, TASKS, TASK, r.ref), number: r.number };
+    const { entity, number } = await this.resolve(ref);
+    return { task: entity, number };
   }
   async #issueOrder(): Promise<Order> {
     return (this.#issues ??= await entityOrder(this.store, ISSUES, ISSUE));
@@ -77,13 +68,12 @@ export function taskRender(args: Parsed, req: JsonRequest | null, single: boolea
 
 /** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
 export function writtenRender(args: Parsed, req: JsonRequest | null): RenderOptions<TaskJson> {
-  return { ...taskRender(args, req, args.ref !== "-"), row: undefined };
+  return writtenRenderOf(taskRender(args, req, args.ref !== "-"));
 }
 
 /** A confirmation line for stderr: `Moved task #3 (title) to doing`. */
 export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
-  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-  ctx.io.stderr.write(`${tick}${verb} task #${t.number} (${t.title})${tail}\n`);
+  confirmWrite(ctx, verb, "task", t, tail);
 }
 
 /** The body from `--body` or `--body-file` (shared with every noun). */

@@ -1,6 +1,6 @@
 import { archiveEntity, TASKS, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
+import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
+import { JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
 
 /**
  * Move each task's folder to `.forge/archive/tasks/`. Nothing is deleted
@@ -8,12 +8,7 @@ import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_share
  */
 export async function* archiveTasks(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<TaskJson> {
   const tasks = new Tasks(ctx.io);
-  yield* eachRef(ctx, ref, batch, async (r) => {
-    const { task, number } = await tasks.get(r);
-    const rec = await tasks.json(archiveEntity(tasks.store, TASKS, task), number);
-    confirm(ctx, "Archived", rec);
-    return rec;
-  });
+  yield* writeEach(ctx, tasks, ref, batch, "Archived", (task, number) => tasks.json(archiveEntity(tasks.store, TASKS, task), number));
 }
 
 export default defineCommand({

@@ -1,6 +1,6 @@
 import { currentAuthor, editList, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
-import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
+import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
+import { JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `forge-task edit`. */
 export interface EditTaskOptions {
@@ -44,8 +44,7 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
   const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
   const add = expandMe(o.addAssignees, me);
   const remove = expandMe(o.removeAssignees, me);
-  yield* eachRef(ctx, o.ref, batch, async (ref) => {
-    const { task, number } = await tasks.get(ref);
+  yield* writeEach(ctx, tasks, o.ref, batch, "Edited", async (task, number) => {
     const updated = updateTask(task, (d) => {
       if (o.title !== undefined) d.title = o.title;
       d.assignees = editList(d.assignees as string[], add, remove);
@@ -53,9 +52,7 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
       if (o.removeIssue) delete d.issue;
       return { body: o.body };
     });
-    const rec = await tasks.json(updated, number);
-    confirm(ctx, "Edited", rec);
-    return rec;
+    return tasks.json(updated, number);
   });
 }
 

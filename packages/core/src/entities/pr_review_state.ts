@@ -42,7 +42,7 @@ export type Mergeable = "MERGEABLE" | "CONFLICTING" | "UNKNOWN";
 
 /**
  * gh's `mergeStateStatus` for an open PR: DRAFT, DIRTY (conflicts),
- * UNKNOWN (not computed), BLOCKED (changes requested), BEHIND (the base
+ * UNKNOWN (not computed), BLOCKED (changes requested, or a requested review not given), BEHIND (the base
  * moved since the patch was made), UNSTABLE (CI not passing), else CLEAN.
  * A closed or merged PR is UNKNOWN.
  */
@@ -53,7 +53,7 @@ export function mergeStateStatus(p: {
   if (p.isDraft) return "DRAFT";
   if (p.mergeable === "CONFLICTING") return "DIRTY";
   if (p.mergeable === "UNKNOWN") return "UNKNOWN";
-  if (p.reviewDecision === "CHANGES_REQUESTED") return "BLOCKED";
+  if (p.reviewDecision === "CHANGES_REQUESTED" || p.reviewDecision === "REVIEW_REQUIRED") return "BLOCKED";
   if (p.behind) return "BEHIND";
   if (p.ci !== null && p.ci !== "pass") return "UNSTABLE";
   return "CLEAN";
