@@ -73,6 +73,9 @@ function setup(): Promise<World> {
     git(dir, ["commit", "-q", "-m", "Write the docs"]);
     await ok("forge-pr", ["create", "--fill", "--draft"]);
     git(dir, ["switch", "-q", "fix-crash"]);
+    // The review first: within one second reviews sort before comments, so the golden is stable either way.
+    await ok("forge-pr", ["review", "1", "--comment", "-b", "One nit."]);
+    await ok("forge-pr", ["comment", "1", "-b", "Looks right."]);
     await ok("forge-ci", ["run", "1"]);
     git(dir, ["add", "-A"]);
     git(dir, ["commit", "-q", "-m", "store"]);
@@ -173,6 +176,7 @@ const GOLDEN: Array<{ name: string; argv: string[]; code?: number }> = [
   { name: "pr_status", argv: ["pr", "status", "--json", "number,headRefName"] },
   { name: "pr_status_text", argv: ["pr", "status"] },
   { name: "pr_checks", argv: ["pr", "checks", "--json", "name,state,bucket,startedAt,completedAt,link,workflow"] },
+  { name: "pr_view_comments", argv: ["pr", "view", "--comments"] },
   { name: "run_list", argv: ["run", "list", "--json", "databaseId,status,conclusion,name,displayTitle,workflowName,headBranch,headSha,event,createdAt,updatedAt,url,attempt"] },
   { name: "run_view", argv: ["run", "view", "1", "--json", "databaseId,attempt,url,headBranch"] },
 ];
@@ -207,6 +211,9 @@ test.serial("-R names this repository (origin's owner/name) or fails naming the 
   const other = await run("forge", ["pr", "list", "-R", "other/thing"], { cwd: w.dir });
   t.is(other.code, 1);
   t.is(other.stderr, "forge-pr list: this store serves acme/widgets, not other/thing\n");
+  const noArg = await run("forge", ["pr", "view", "-R", "acme/widgets"], { cwd: w.dir });
+  t.is(noArg.code, 2);
+  t.regex(noArg.stderr, /argument required when using the --repo flag/);
   const bad = await run("forge", ["run", "list", "-R", "widgets"], { cwd: w.dir });
   t.is(bad.code, 2);
   t.regex(bad.stderr, /expected the "\[HOST\/\]OWNER\/REPO" format, got "widgets"/);
@@ -281,4 +288,42 @@ test.serial("label rename renames it on every issue and PR; an undefined label o
   t.deepEqual(JSON.parse(issues.stdout), [{ number: 3, labels: ["defect"] }, { number: 2, labels: ["nope"] }, { number: 1, labels: ["defect", "help wanted"] }]);
   const prs = await run("forge", ["pr", "view", "1", "--json", "labels", "--jq", "[.labels[].name]"], { cwd: w.dir });
   t.deepEqual(JSON.parse(prs.stdout), ["defect"]);
+});
+
+test.serial("pr checks exits 8 while a check is pending, 0 with --json (gh's codes)", async (t) => {
+  const w = await setup();
+  const pr = jsonl((await run("forge", ["pr", "view", "2", "--json", "id"], { cwd: w.dir })).stdout)[0]!.id as string;
+  const file = join(w.dir, ".forge", "prs", pr, "pr.md");
+  const { readFileSync } = await import("node:fs");
+  writeFileSync(file, readFileSync(file, "utf8").replace(/^createdAt:/m, "ci: running\ncreatedAt:"));
+  const r = await run("forge", ["pr", "checks", "2"], { cwd: w.dir });
+  t.is(r.code, 8, r.stderr);
+  t.is(r.stdout, "ci\tpending\t0\t\t\n");
+  const j = await run("forge", ["pr", "checks", "2", "--json", "name,bucket,state"], { cwd: w.dir });
+  t.is(j.code, 0);
+  t.is(j.stdout, '{"bucket":"pending","name":"ci","state":"IN_PROGRESS"}\n');
+});
+
+test("pr create's default base: origin's HEAD, else init.defaultBranch when it exists, else main, else master", async (t) => {
+  const dir = scratch(tempRepo("forge-gh-base-"));
+  git(dir, ["commit", "-q", "--allow-empty", "-m", "root"]);
+  git(dir, ["branch", "-m", "main", "trunk"]);
+  git(dir, ["config", "init.defaultBranch", "trunk"]);
+  git(dir, ["switch", "-q", "-c", "topic"]);
+  git(dir, ["commit", "-q", "--allow-empty", "-m", "work"]);
+  writeFileSync(join(dir, "f.txt"), "x\n");
+  git(dir, ["add", "f.txt"]);
+  git(dir, ["commit", "-q", "-m", "Add f"]);
+  const r = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(jsonl(r.stdout), [{ baseRefName: "trunk", title: "topic" }]);
+  git(dir, ["config", "--unset", "init.defaultBranch"]);
+  git(dir, ["branch", "-m", "trunk", "master"]);
+  git(dir, ["switch", "-q", "-c", "topic2", "master"]);
+  writeFileSync(join(dir, "g.txt"), "y\n");
+  git(dir, ["add", "g.txt"]);
+  git(dir, ["commit", "-q", "-m", "Add g"]);
+  const m = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title,body"], { cwd: dir });
+  t.is(m.code, 0, m.stderr);
+  t.deepEqual(jsonl(m.stdout), [{ baseRefName: "master", title: "Add g", body: "" }]);
 });

@@ -417,3 +417,27 @@ test("forge-release create leaves releases/out/ out of the live-repo check even 
   t.is(r.code, 0, r.stderr);
   t.deepEqual(jsonl(r.stdout), [{ tagName: "v1" }]);
 });
+
+// --- gh's create marks (issue 13): --draft --prerelease --latest --generate-notes --notes-file ---
+
+test("create --draft/--prerelease/--latest set gh's isDraft/isPrerelease/isLatest; --generate-notes lists the commits since the last release", async (t) => {
+  const dir = buildRepo();
+  const ok = async (args: string[], input?: string): Promise<Ran> => {
+    const r = await run("forge-release", args, { cwd: dir, input });
+    t.is(r.code, 0, r.stderr);
+    return r;
+  };
+  await ok(["create", "v1.0.0", "--notes", "first"]);
+  writeTree(dir, { "src/app.txt": "app v2\n" });
+  const sha = commit(dir, "Make the app faster");
+  const beta = await ok(["create", "v2.0.0-rc1", "--prerelease", "--generate-notes", "--notes-file", "-", "--json", "body,isDraft,isPrerelease"], "Notes from stdin.\n");
+  golden(t, "release/create_generate_notes.jsonl", clean(beta.stdout, sha, dir));
+  await ok(["create", "v2.0.0-draft", "--draft"]);
+  const list1 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
+  t.deepEqual(jsonl(list1.stdout).filter((r) => r.isLatest).map((r) => r.tagName), ["v1.0.0"], "drafts and prereleases are never the latest by default");
+  await ok(["create", "v0.9.9", "--latest"]);
+  const list2 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
+  // Sorted by tag: releases made within one second tie on createdAt.
+  golden(t, "release/list_marks.jsonl", list2.stdout.split("\n").filter(Boolean).sort().map((l) => l + "\n").join(""));
+  t.deepEqual(jsonl(list2.stdout).filter((r) => r.isLatest).map((r) => r.tagName), ["v0.9.9"], "--latest wins");
+});

@@ -1,5 +1,5 @@
 import { currentAuthor, ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadEntity, originRepo, type IssueJson } from "@forge/core";
-import { defineCommand, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, JSON_FLAGS } from "./_shared.js";
 
 /** gh's `issue status` sections: open issues, most recently updated first, 10 each. */
@@ -72,7 +72,8 @@ export default defineCommand({
     if (req) {
       const pick = (i: IssueJson): Record<string, unknown> =>
         req.fields ? Object.fromEntries([...req.fields].sort().map((f) => [f, (i as unknown as Record<string, unknown>)[f]])) : { ...i };
-      await ctx.out.write(JSON.stringify({ assigned: s.assigned.map(pick), createdBy: s.createdBy.map(pick), mentioned: s.mentioned.map(pick) }) + "\n");
+      const rec = { assigned: s.assigned.map(pick), createdBy: s.createdBy.map(pick), mentioned: s.mentioned.map(pick) };
+      await emit(ctx.io, ctx.out, [rec], { json: { fields: null }, jq: args.jq as string | undefined, single: true });
       return 0;
     }
     await ctx.out.write(formatIssueStatus(s, await repoLabel(new Issues(ctx.io).store.root)));

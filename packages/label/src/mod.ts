@@ -5,7 +5,7 @@
  * so editing or deleting a definition never touches them. Verb bodies load
  * lazily so `--help` stays cheap.
  */
-import { defineNoun } from "@forge/cli";
+import { defineNoun, REPO_FLAG } from "@forge/cli";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -18,4 +18,5 @@ export default defineNoun({
     edit: () => import("./edit.js").then((m) => m.default),
     delete: () => import("./delete.js").then((m) => m.default),
   },
+  flags: REPO_FLAG,
 });

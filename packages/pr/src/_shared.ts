@@ -5,7 +5,7 @@
  * renderers.
  */
 import {
-  entityOrder, ISSUE, ISSUES, loadEntity, NotFoundError, loadPrComments, loadReviews, MERGE_FIELDS, PATCH_FIELDS,
+  entityOrder, ISSUE, ISSUES, loadEntity, NotFoundError, UsageError, loadPrComments, loadReviews, MERGE_FIELDS, PATCH_FIELDS,
   patchCommits, patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef, REVIEW_FIELDS, type LoadedEntity, type PrJson, type PrParts,
 } from "@forge/core";
 import {
@@ -184,4 +184,13 @@ export async function prOrCurrent(prs: Prs, ref: string | undefined): Promise<st
   }
   if (!best) throw new NotFoundError(`no pull requests found for branch "${shown(branch)}"`);
   return String(best.n);
+}
+
+/**
+ * gh: with `--repo`, a verb that would pick the current branch's PR needs
+ * the PR named (the branch belongs to this checkout, not to the repo flag).
+ * @throws UsageError
+ */
+export function refWithRepo(args: Parsed): void {
+  if (args.ref === undefined && typeof args.repo === "string") throw new UsageError("argument required when using the --repo flag");
 }

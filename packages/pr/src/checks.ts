@@ -1,7 +1,7 @@
 import { ForgeError, UsageError } from "@forge/core";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { CHECK_FIELDS, checksExit, elapsed, prChecks, type CheckRow } from "./_checks.js";
-import { prOrCurrent, Prs } from "./_shared.js";
+import { prOrCurrent, Prs, refWithRepo } from "./_shared.js";
 
 /** Options of `forge-pr checks`. */
 export interface ChecksOptions {
@@ -70,6 +70,7 @@ export default defineCommand({
     ...jsonFlags(CHECK_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    refWithRepo(args);
     const req = jsonRequestOf(args, CHECK_FIELDS);
     const { rows } = await checksOf(ctx, parseChecksOptions(args));
     if (!req && ctx.io.stdout.isTTY) await ctx.out.write(checksSummary(rows));

@@ -1,6 +1,6 @@
 import { ForgeError, UsageError } from "@forge/core";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, readBody, useColor, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, prOrCurrent, Prs, shown } from "./_shared.js";
+import { confirm, prOrCurrent, Prs, shown, refWithRepo } from "./_shared.js";
 
 /** Options of `forge-pr merge` (gh's flags). */
 export interface MergePrOptions {
@@ -91,6 +91,7 @@ export default defineCommand({
     ...jsonFlags(FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    refWithRepo(args);
     const req = jsonRequestOf(args, FIELDS);
     const { rec, code } = await mergePullRequest(ctx, await parseMergeOptions(ctx, args));
     await emit(ctx.io, ctx.out, req ? [rec] : [], { json: req, jq: args.jq as string | undefined, single: true });

@@ -1,6 +1,6 @@
 import { ForgeError, PR, updateEntity, type PrJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, JSON_FLAGS, jsonRequest, note, prOrCurrent, prRender, Prs, wanted } from "./_shared.js";
+import { confirm, JSON_FLAGS, jsonRequest, note, prOrCurrent, prRender, Prs, wanted, refWithRepo } from "./_shared.js";
 
 /**
  * gh's `pr ready [--undo]`: mark a draft ready for review, or turn it back
@@ -39,6 +39,7 @@ export default defineCommand({
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    refWithRepo(args);
     const req = jsonRequest(args);
     const rec = await readyPr(ctx, args.ref as string | undefined, args.undo === true, wanted(req, false));
     await emit(ctx.io, ctx.out, req ? [rec] : [], { ...prRender(args, req, true), row: undefined });

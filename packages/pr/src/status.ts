@@ -1,5 +1,5 @@
 import { currentAuthor, loadEntity, originRepo, PR, PR_FIELDS, PRS, type PrJson } from "@forge/core";
-import { defineCommand, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, Prs, wanted } from "./_shared.js";
 
 /** gh's `pr status`: the current branch's PR, yours, and those asking for your review. */
@@ -76,7 +76,8 @@ export default defineCommand({
     if (req) {
       const pick = (p: PrJson | null): Record<string, unknown> | null =>
         p === null ? null : req.fields ? Object.fromEntries([...req.fields].sort().map((f) => [f, (p as unknown as Record<string, unknown>)[f]])) : { ...p };
-      await ctx.out.write(JSON.stringify({ createdBy: s.createdBy.map(pick), currentBranch: pick(s.currentBranch), needsReview: s.needsReview.map(pick) }) + "\n");
+      const rec = { createdBy: s.createdBy.map(pick), currentBranch: pick(s.currentBranch), needsReview: s.needsReview.map(pick) };
+      await emit(ctx.io, ctx.out, [rec], { json: { fields: null }, jq: args.jq as string | undefined, single: true });
       return 0;
     }
     const r = await originRepo(ctx.io.cwd);

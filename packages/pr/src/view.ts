@@ -1,6 +1,6 @@
 import type { PrJson } from "@forge/core";
 import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
-import { ALL, JSON_FLAGS, jsonRequest, prOrCurrent, Prs, stateWord, wanted, type Want } from "./_shared.js";
+import { ALL, JSON_FLAGS, jsonRequest, prOrCurrent, Prs, stateWord, wanted, type Want, refWithRepo } from "./_shared.js";
 
 /** Options of `forge-pr view`. */
 export interface ViewPrOptions {
@@ -41,6 +41,20 @@ export function formatPr(p: PrJson, tty: boolean): string {
   return formatFields(lines, tty);
 }
 
+/**
+ * `view --comments` off a TTY, as gh prints it: the reviews (but empty
+ * COMMENTED ones) and comments, oldest first, each as `author`,
+ * `association`, `edited`, `status` lines, then the body between `--` lines.
+ */
+export function formatPrComments(p: PrJson): string {
+  const items = [
+    ...(p.reviews ?? []).filter((r) => r.state !== "COMMENTED" || r.body.trim() !== "")
+      .map((r) => ({ at: r.submittedAt, login: r.author.login, status: r.state.toLowerCase().replace("_", " "), body: r.body })),
+    ...(p.comments ?? []).map((c) => ({ at: c.createdAt, login: c.author.login, status: "none", body: c.body })),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return items.map((i) => `author:\t${i.login}\nassociation:\tnone\nedited:\tfalse\nstatus:\t${i.status}\n--\n${i.body}\n--\n`).join("");
+}
+
 /** Load one PR (or each ref on stdin) with the parts asked for. */
 export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
@@ -62,8 +76,9 @@ export default defineCommand({
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
+    refWithRepo(args);
     const req = jsonRequest(args);
     const ref = args.ref as string | undefined;
-    return emitBatch(ctx, (batch) => viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatPr });
+    return emitBatch(ctx, (batch) => viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: args.comments === true ? formatPrComments : formatPr });
   },
 });

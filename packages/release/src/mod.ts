@@ -8,7 +8,7 @@
  * rollback on failure) and `rollback`.
  * Verb bodies load lazily so `--help` stays cheap.
  */
-import { defineNoun } from "@forge/cli";
+import { defineNoun, REPO_FLAG } from "@forge/cli";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -23,4 +23,5 @@ export default defineNoun({
     activate: () => import("./activate.js").then((m) => m.default),
     rollback: () => import("./rollback.js").then((m) => m.default),
   },
+  flags: REPO_FLAG,
 });

@@ -40,7 +40,7 @@ test("createPr() writes pr.md in schema order and patch.diff byte for byte, with
   t.is(readFileSync(entityFile(s, PRS, ID), "utf8"), [
     "---", 'title: "Fix #12: drain"', `id: ${ID}`, "state: open", "isDraft: false", "author: bob", "baseRefName: main",
     "headRefName: fix/drain", `baseSha: ${"a".repeat(40)}`, `headSha: ${"b".repeat(40)}`, `patchSha256: ${patchSha256(PATCH)}`,
-    "previousPatchSha256:", 'createdAt: "2026-01-07T11:20:45Z"', "closes:", `  - ${ISSUE_ID}`, "labels:", "  - bug", "assignees:", "reviewers:", "---",
+    "previousPatchSha256:", 'createdAt: "2026-01-07T11:20:45Z"', "closes:", `  - ${ISSUE_ID}`, "labels:", "  - bug", "assignees:", "---",
     "Closes #12.", "",
   ].join("\n"));
   const e = await loadEntity(s, PRS, PR, ref);

@@ -25,6 +25,8 @@ export interface FieldSpec {
   readonly name: string;
   readonly type: FieldType;
   readonly required?: boolean;
+  /** A list added after v1's first files: written only when it has items, so older files stay byte for byte. */
+  readonly omitEmpty?: boolean;
 }
 
 /** An entity's schema. */
@@ -147,7 +149,11 @@ function fail(file: string, what: string, at: string): never {
  */
 export function toFrontmatter(schema: EntitySchema, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of schema.fields) if (data[f.name] !== undefined) out[f.name] = data[f.name];
+  for (const f of schema.fields) {
+    const v = data[f.name];
+    if (v === undefined || (f.omitEmpty && Array.isArray(v) && v.length === 0)) continue;
+    out[f.name] = v;
+  }
   for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
   return out;
 }
@@ -184,7 +190,7 @@ export const PR: EntitySchema = {
     S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
-    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"), LIST("reviewers"),
+    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"), { ...LIST("reviewers"), omitEmpty: true },
   ],
 };
 
