@@ -107,7 +107,7 @@ test("forge-issue archive - reports an already archived issue and archives the r
   const a = await run("forge-issue", ["archive", "-", "--json", "number,isArchived"], { cwd, input: '{"number":7}\n{"number":8}\n' });
   t.is(a.code, 1);
   t.deepEqual(jsonl(a.stdout), [{ isArchived: true, number: 8 }]);
-  t.regex(a.stderr, /^forge-issue archive: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\nArchived issue #8 \(Question about setup\)\n$/);
+  t.regex(a.stderr, /^forge-issue archive: issue #7: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\nArchived issue #8 \(Question about setup\)\n$/);
 });
 
 test("forge issue list dispatches to forge-issue list with the same output", async (t) => {

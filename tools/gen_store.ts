@@ -210,6 +210,7 @@ function generatePrs(store: string, n: number, rnd: () => number, issueIds: stri
       closes,
       labels: some(LABEL_DEFS.map((l) => l.name), 2),
       assignees: some(USERS, 1),
+      reviewers: [],
     };
     const body = rnd() < 0.1 ? "" : `${words(5 + int(20))}\n${closes.length ? "\nFixes the linked issue.\n" : ""}`;
     const pdir = join(store, archived ? "archive" : "", "prs", id);

@@ -52,6 +52,17 @@ export class Runs {
 /** `--json [fields]` and `--jq`. */
 export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(RUN_FIELDS);
 
+/** What a CI run reads, for the help pages of the verbs that run steps. */
+export const CI_READS: ReadonlyArray<readonly [string, string]> = [
+  [".forge/ci/ci.env", "KEY=value lines: runner=local|docker (default local), image=<image> (for docker), timeout=<s> per step (default none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment"],
+  [".forge/ci/steps/NN-name", "the steps: executables run in filename order in a disposable worktree, env + FORGE_CI_RUN, FORGE_CI_STEP"],
+];
+
+/** Where runs are kept, for the help pages of the verbs that read them. */
+export const RUNS_READ: ReadonlyArray<readonly [string, string]> = [
+  [".forge/ci/runs/<id>/", "run records (summary.md) and step logs (machine state, gitignored)"],
+];
+
 /** The JSON request of `--json`/`--jq`. */
 export function jsonRequest(args: Parsed): JsonRequest | null {
   return jsonRequestOf(args, RUN_FIELDS);

@@ -4,7 +4,7 @@ import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
 import { summaryBody } from "./record.js";
 import { runPaths, setPrVerdict } from "./run_steps.js";
-import { JSON_FLAGS, jsonRequest, note, runRender, Runs } from "./_shared.js";
+import { JSON_FLAGS, RUNS_READ, jsonRequest, note, runRender, Runs } from "./_shared.js";
 
 /** How long `cancel` waits for the runner to finish the record. */
 export const CANCEL_WAIT_MS = 15_000;
@@ -92,9 +92,16 @@ function killRunProcesses(id: string): void {
 }
 
 export default defineCommand({
-  meta: { name: "cancel", description: "Cancel a running run" },
+  meta: {
+    name: "cancel", description: "Cancel a running run",
+    help: {
+      reads: RUNS_READ,
+      examples: ["forge-ci cancel 3", "forge-ci cancel 3 --json verdict,status"],
+      notes: ["The running step's whole process group is killed; a run whose runner died is finished too. A completed run: a note, exit 0."],
+    },
+  },
   args: {
-    run: { type: "positional", required: true, valueHint: "run" },
+    run: { type: "positional", required: true, valueHint: "run", description: "a run: its number, or its id or an id prefix" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,7 +1,7 @@
 import { CI_RUN, CI_RUNS, loadEntity, loadEntityFast, UsageError } from "@forge/core";
 import { defineCommand, emitBatch, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
-import { JSON_FLAGS, jsonRequest, runRender, Runs } from "./_shared.js";
+import { JSON_FLAGS, RUNS_READ, jsonRequest, runRender, Runs } from "./_shared.js";
 
 /** gh's `run list --status` values: a status or a conclusion. */
 export const STATUSES = ["queued", "in_progress", "completed", "success", "failure", "cancelled", "timed_out"] as const;
@@ -58,11 +58,14 @@ export async function* listRuns(ctx: Ctx, opts: ListRunOptions, batch: { failed:
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List CI runs, newest first" },
+  meta: {
+    name: "list", description: "List CI runs, newest first",
+    help: { reads: RUNS_READ, examples: ["forge-ci list", "forge-ci list -s failure --json databaseId,headSha,steps", "forge-ci list --json | forge-export"] },
+  },
   args: {
-    status: { type: "string", alias: "s", description: "status or conclusion" },
-    commit: { type: "string", alias: "c", description: "runs of this commit" },
-    limit: { type: "string", alias: "L", description: "at most (20)" },
+    status: { type: "string", alias: "s", valueHint: "status", description: `only runs with this status or conclusion (${STATUSES.join(", ")})` },
+    commit: { type: "string", alias: "c", valueHint: "sha", description: "only runs of this commit (a prefix of 4+ hex digits)" },
+    limit: { type: "string", alias: "L", valueHint: "n", default: "20", description: "list at most n runs" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { isCiStepName, NotFoundError, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
 import { runPaths } from "./run_steps.js";
-import { Runs } from "./_shared.js";
+import { Runs, RUNS_READ } from "./_shared.js";
 
 /**
  * A run's logs: one step's log as it was written, or every step's log
@@ -43,10 +43,13 @@ function readLog(path: string): Buffer | undefined {
 }
 
 export default defineCommand({
-  meta: { name: "log", description: "Print a run's step logs" },
+  meta: {
+    name: "log", description: "Print a run's step logs",
+    help: { reads: RUNS_READ, examples: ["forge-ci log 3", "forge-ci log 3 20-test", "forge-ci log 3 | grep -i error"] },
+  },
   args: {
-    run: { type: "positional", required: true, valueHint: "run" },
-    step: { type: "positional", valueHint: "step" },
+    run: { type: "positional", required: true, valueHint: "run", description: "a run: its number, or its id or an id prefix" },
+    step: { type: "positional", valueHint: "step", description: "one step's log as written (NN-name); none: every step's, each line led by the step's name and a tab" },
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     for await (const chunk of runLogs(ctx, args.run as string, args.step as string | undefined)) {

@@ -77,7 +77,12 @@ export function envFingerprint(runner: string, image: string | undefined, envByt
 export function posture(store: Store, stepsDir: string, stepsShown: string, docker: boolean): Posture {
   const { settings, bytes } = readCiEnv(store);
   const runner = docker ? "docker" : settings.runner;
-  if (runner === "docker" && !settings.image) throw new ForgeError(`${displayPath(store, ciEnvFile(store))}: field 'image': missing (runner docker needs an image)`, "E_NO_IMAGE", 1);
+  if (runner === "docker" && !settings.image) {
+    const file = displayPath(store, ciEnvFile(store));
+    // No file is not a file with a missing field: say which, and what to write.
+    if (bytes.length === 0 && !existsSync(ciEnvFile(store))) throw new ForgeError(`${file} does not exist; --docker needs one with 'image=<image>' (e.g. image=node:20)`, "E_NO_IMAGE", 1);
+    throw new ForgeError(`${file}: field 'image': missing (runner docker needs an image)`, "E_NO_IMAGE", 1);
+  }
   const steps = readSteps(stepsDir, stepsShown);
   return { settings, runner, envBytes: bytes, steps, envSha256: envFingerprint(runner, runner === "docker" ? settings.image : undefined, bytes, steps) };
 }

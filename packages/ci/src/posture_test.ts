@@ -54,11 +54,14 @@ test("the fingerprint changes with ci.env, a step's bytes or mode, the runner an
   t.not(envFingerprint("docker", "debian", Buffer.from("A=1\n"), steps), envFingerprint("docker", "alpine", Buffer.from("A=1\n"), steps));
 });
 
-test("posture: runner from ci.env or --docker; docker without an image is an error naming the field", (t) => {
+test("posture: runner from ci.env or --docker; docker without an image is an error naming the field, or the missing file", (t) => {
   const s = store();
   step(s.steps, "10-a", "#!/bin/sh\n");
   const st = storeAt(s.dir);
   t.is(posture(st, s.steps, "steps", false).runner, "local");
+  // No ci.env at all: say that, not that a field of a missing file is missing (issue 14).
+  t.throws(() => posture(st, s.steps, "steps", true), { message: /ci\/ci\.env does not exist; --docker needs one with 'image=<image>'/ });
+  writeFileSync(join(s.dir, "ci", "ci.env"), "timeout=5\n");
   t.throws(() => posture(st, s.steps, "steps", true), { message: /ci\.env: field 'image': missing/ });
   writeFileSync(join(s.dir, "ci", "ci.env"), "runner=docker\nimage=alpine:3\nTOKEN_NAME=x\ntimeout=5\n");
   const p = posture(st, s.steps, "steps", false);

@@ -3,7 +3,7 @@ import { ForgeError, gitTopLevel, patchSha256, readStoreBytes } from "@forge/cor
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
 import { runPaths, runStepsIn } from "./run_steps.js";
-import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
+import { CI_READS, JSON_FLAGS, RUNS_READ, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
 /** The most a kept patch may weigh (as a PR's patch). */
@@ -40,11 +40,14 @@ export async function rerunRun(ctx: Ctx, ref: string, opts: { docker: boolean; c
 }
 
 export default defineCommand({
-  meta: { name: "rerun", description: "Run a run's steps again on its tree" },
+  meta: {
+    name: "rerun", description: "Run a run's steps again on its tree",
+    help: { reads: [...CI_READS, ...RUNS_READ], examples: ["forge-ci rerun 3", "forge-ci rerun 3 --docker --json verdict"], notes: ["Exit 1 when the new run is red."] },
+  },
   args: {
-    run: { type: "positional", required: true, valueHint: "run" },
-    docker: { type: "boolean", description: "run in ci.env's image" },
-    "continue-on-error": { type: "boolean", description: "run every step" },
+    run: { type: "positional", required: true, valueHint: "run", description: "the run to repeat: its number, or its id or an id prefix" },
+    docker: { type: "boolean", description: "run the steps in ci.env's image, whatever runner= says (no engine: an error)" },
+    "continue-on-error": { type: "boolean", description: "run every step, also after one fails" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

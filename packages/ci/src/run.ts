@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os";
 import { ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
-import { defineCommand, emit, oneLine, type Ctx, type Parsed } from "@forge/cli";
+import { batchMessage, defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
 import type { CiRunJson } from "./record.js";
 import { checkedPosture, checkUntil, headCommit, runStepsIn } from "./run_steps.js";
-import { JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
+import { CI_READS, JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
 import { withTree } from "./tree.js";
 
 /** Options of `forge-ci run`. */
@@ -70,20 +70,22 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
     return;
   }
   const limit = pLimit(opts.jobs);
-  const pending: Promise<CiRunJson[] | Error>[] = [];
+  const pending: Array<{ run: Promise<CiRunJson[] | Error>; value: Record<string, unknown> | undefined; line: number }> = [];
   for await (const line of readJsonLines(ctx.io.stdin as AsyncIterable<Buffer>)) {
     const job = async (): Promise<CiRunJson[]> => {
       if (line.error) throw line.error;
       return one(await prTarget(runs, top, refOfRecord(line.value, line.line), ""));
     };
-    pending.push(limit(job).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+    const run = limit(job).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    pending.push({ run, value: line.error ? undefined : line.value, line: line.line });
   }
   for (const p of pending) {
-    const r = await p;
+    const r = await p.run;
     if (r instanceof Error) {
       if (!isForgeError(r)) throw r;
       batch.failed++;
-      ctx.io.stderr.write(`${ctx.prog}: ${oneLine(r.message)}\n`);
+      // Each line names its PR: a batch's errors come in input order, but not every PR fails.
+      ctx.io.stderr.write(`${ctx.prog}: ${batchMessage(ctx.prog, p.value, p.line, r.message)}\n`);
     } else yield* r;
   }
 }
@@ -132,15 +134,23 @@ function nonEmpty(args: Parsed, k: string): string | undefined {
 }
 
 export default defineCommand({
-  meta: { name: "run", description: "Run the CI steps (on HEAD, or on a PR's patch)" },
+  meta: {
+    name: "run", description: "Run the CI steps (on HEAD, or on a PR's patch)",
+    help: {
+      reads: CI_READS,
+      env: [["FORGE_CI_JOBS", "the default of --jobs"]],
+      examples: ["forge-ci run", "forge-pr list --state open --json | forge-ci run - -j 2 --json", "forge-ci run 4 --docker"],
+      notes: ["Exit 1 when any run is red or a PR cannot be run (one stderr line each, naming the PR)."],
+    },
+  },
   args: {
-    ref: { type: "positional", valueHint: "pr|-" },
-    docker: { type: "boolean", description: "run in ci.env's image" },
-    "continue-on-error": { type: "boolean", description: "run every step" },
-    jobs: { type: "string", alias: "j", description: "runs at once (cores)" },
-    at: { type: "string", description: "commit to run (not HEAD)" },
-    until: { type: "string", description: "last step to run" },
-    repeat: { type: "string", description: "runs per tree" },
+    ref: { type: "positional", valueHint: "pr|-", description: "a PR (number, #number, id or id prefix): its patch on its base's tip; - reads PRs as JSON lines on stdin; none: HEAD" },
+    docker: { type: "boolean", description: "run the steps in ci.env's image, whatever runner= says (no engine: an error)" },
+    "continue-on-error": { type: "boolean", description: "run every step, also after one fails" },
+    jobs: { type: "string", alias: "j", valueHint: "n", description: "PR runs at once (default: FORGE_CI_JOBS, else the number of cores)" },
+    at: { type: "string", valueHint: "rev", description: "the commit to run instead of HEAD (default: HEAD)" },
+    until: { type: "string", valueHint: "step", description: "run the steps up to and including this one (default: every step)" },
+    repeat: { type: "string", valueHint: "n", description: "runs of the same tree, one after another (default: 1)" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

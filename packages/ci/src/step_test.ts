@@ -1,5 +1,4 @@
 import test from "ava";
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,13 +18,56 @@ function script(text: string, mode = 0o755): { dir: string; file: string; log: s
   return { dir, file, log: join(dir, "10-s.log") };
 }
 
-/** Processes whose command line contains `mark`. */
-function alive(mark: string): string[] {
+/** Whether `pid` is a live process (not gone, not a zombie). */
+function isAlive(pid: number): boolean {
   try {
-    return execFileSync("pgrep", ["-f", mark], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+    // The state is the field after the `(comm)`, which may itself hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
   } catch {
-    return [];
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
+}
+
+/**
+ * Wait until `cond()` holds, checking on every turn of the event loop (no
+ * fixed sleep: a loaded machine only makes it take longer), failing after a
+ * generous deadline.
+ */
+async function until(what: string, cond: () => boolean, deadlineMs = 60_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
+/** The pid a background child wrote to its ready file, once it has written it. */
+async function readyPid(file: string): Promise<number> {
+  await until(`ready file ${file}`, () => /^\d+\n$/.test(readIfThere(file)));
+  return Number(readIfThere(file));
+}
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * A step whose background child writes its own pid to `ready` (then
+ * sleeps), so a test knows the child exists instead of guessing when.
+ * The pid is written to a temp name and renamed, so a reader never sees half.
+ */
+function withChild(ready: string, after: string): string {
+  return `#!/bin/sh\nsh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; sleep 300' "${ready}" ${after}\n`;
 }
 
 const spec = (s: { dir: string; file: string; log: string }, extra = {}) => ({ name: "10-s", argv: [s.file], cwd: s.dir, env: process.env, log: s.log, tree: s.dir, ...extra });
@@ -54,33 +96,42 @@ test("a file that is not executable fails with 126 and says why in its log", asy
 });
 
 test("a timeout kills the step's whole process group and records timeout", async (t) => {
-  const mark = `forge-step-timeout-${process.pid}`;
-  const s = script(`#!/bin/sh\nsh -c 'sleep 30; : ${mark}' &\nsleep 30\n`);
+  const s = script("");
+  const ready = join(s.dir, "child.pid");
+  writeFileSync(s.file, withChild(ready, "&\nsleep 300"));
   const t0 = Date.now();
-  const r = await startStep(spec(s, { timeout: 1 })).done;
+  const running = startStep(spec(s, { timeout: 3 }));
+  const child = await readyPid(ready);
+  t.true(isAlive(child), "the background child runs until the timeout");
+  const r = await running.done;
   t.like(r, { outcome: "timeout", exitCode: null });
   t.regex(r.signature ?? "", /^sig-v1:/);
-  t.true(Date.now() - t0 < 10_000);
-  await new Promise((res) => setTimeout(res, 200));
-  t.deepEqual(alive(mark), [], "the background child is gone too");
+  t.true(Date.now() - t0 < 90_000, `took ${Date.now() - t0} ms: the step would sleep 300 s`);
+  await until("the background child to die", () => !isAlive(child));
+  t.false(isAlive(child), "the background child is gone too");
 });
 
 test("cancel kills the process group and records cancelled; reap kills what a passing step left", async (t) => {
-  const mark = `forge-step-cancel-${process.pid}`;
-  const s = script(`#!/bin/sh\nsh -c 'sleep 30; : ${mark}' &\nsleep 30\n`);
+  // The cancel comes once the background child exists (its pid file), not after a guessed delay.
+  const s = script("");
+  const ready = join(s.dir, "child.pid");
+  writeFileSync(s.file, withChild(ready, "&\nsleep 30"));
   const running = startStep(spec(s));
-  setTimeout(() => running.cancel(), 300);
+  const child = await readyPid(ready);
+  running.cancel();
   const r = await running.done;
   t.like(r, { outcome: "cancelled", exitCode: null, signature: undefined });
-  await new Promise((res) => setTimeout(res, 200));
-  t.deepEqual(alive(mark), []);
+  await until("the cancelled child to die", () => !isAlive(child));
 
-  const mark2 = `forge-step-reap-${process.pid}`;
-  const s2 = script(`#!/bin/sh\nsh -c 'sleep 30; : ${mark2}' >/dev/null 2>&1 &\nexit 0\n`);
+  // The step exits only after its background child has written its pid, so the child exists when it passes.
+  const s2 = script("");
+  const ready2 = join(s2.dir, "child.pid");
+  writeFileSync(s2.file, withChild(ready2, `>/dev/null 2>&1 &\nwhile [ ! -s "${ready2}" ]; do sleep 0.01; done\nexit 0`));
   const p = startStep(spec(s2));
   t.like(await p.done, { outcome: "pass" });
-  t.true(alive(mark2).length > 0, "left running until the run ends");
+  const child2 = await readyPid(ready2);
+  t.true(isAlive(child2), "left running until the run ends");
   p.reap();
-  await new Promise((res) => setTimeout(res, 200));
-  t.deepEqual(alive(mark2), []);
+  await until("the reaped child to die", () => !isAlive(child2));
+  t.pass();
 });

@@ -1,6 +1,6 @@
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
-import { formatRun, JSON_FLAGS, jsonRequest, Runs } from "./_shared.js";
+import { formatRun, JSON_FLAGS, RUNS_READ, jsonRequest, Runs } from "./_shared.js";
 
 /** One run, by number, id or prefix. */
 export async function viewRun(ctx: Ctx, ref: string): Promise<CiRunJson> {
@@ -11,9 +11,12 @@ export async function viewRun(ctx: Ctx, ref: string): Promise<CiRunJson> {
 }
 
 export default defineCommand({
-  meta: { name: "view", description: "Show a run: tree, fingerprint, steps" },
+  meta: {
+    name: "view", description: "Show a run: tree, fingerprint, steps",
+    help: { reads: RUNS_READ, examples: ["forge-ci view 3", "forge-ci view 3 --json verdict,steps", "forge-ci view 3 --jq '.steps[].name'"] },
+  },
   args: {
-    run: { type: "positional", required: true, valueHint: "run" },
+    run: { type: "positional", required: true, valueHint: "run", description: "a run: its number, or its id or an id prefix" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

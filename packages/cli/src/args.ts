@@ -26,12 +26,12 @@ export type Parsed = { _: string[] } & Record<string, string | boolean | string[
  * bad enum value or an extra positional is a UsageError.
  * @param argv the tokens after the command path
  * @param defs the flag table (positionals declared with `type: "positional"`)
- * @returns parsed values; `help: true` when -h/--help was seen before `--`
+ * @returns parsed values; `help: true` when -h/--help was seen before `--` (and `fullHelp` for --help)
  * @throws UsageError
  * @example parseArgv(["-l", "bug,ui", "x"], {label: {type: "string", alias: "l", multiple: true}, ref: {type: "positional"}})
  */
-export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { help?: boolean } {
-  const out: Parsed & { help?: boolean } = { _: [] };
+export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { help?: boolean; fullHelp?: boolean } {
+  const out: Parsed & { help?: boolean; fullHelp?: boolean } = { _: [] };
   const byName = new Map<string, [string, FlagDef]>();
   for (const [name, d] of Object.entries(defs)) {
     if (d.type === "positional") continue;
@@ -52,6 +52,8 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
     }
     if (tok === "-h" || tok === "--help") {
       out.help = true;
+      // git's split: -h the short usage, --help the whole page.
+      if (tok === "--help") out.fullHelp = true;
       continue;
     }
     let flag = tok;

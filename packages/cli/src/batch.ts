@@ -37,9 +37,38 @@ export async function* eachRef<R>(ctx: Ctx, ref: string, batch: Batch, fn: (ref:
     } catch (err) {
       if (!isForgeError(err)) throw err;
       batch.failed++;
-      ctx.io.stderr.write(`${ctx.prog}: ${oneLine(err.message)}\n`);
+      ctx.io.stderr.write(`${ctx.prog}: ${batchMessage(ctx.prog, line.error ? undefined : line.value, line.line, err.message)}\n`);
     }
   }
+}
+
+/** What a noun's records are called in batch error lines. */
+const RECORD_NAMES: Record<string, string> = { pr: "PR", ci: "PR", merge: "PR", issue: "issue", task: "task", milestone: "milestone", label: "label" };
+
+/**
+ * The name of the record a batch line is about: `PR #4`, `issue #12`, or
+ * the id's first 8 characters when the record has no number, else `stdin
+ * line N`.
+ * @param prog the program (`forge-ci run`): its noun names the kind
+ * @example recordName("forge-ci run", { number: 4 }, 1) // "PR #4"
+ */
+export function recordName(prog: string, value: Record<string, unknown> | undefined, line: number): string {
+  const noun = /^forge-([a-z0-9-]+)/.exec(prog)?.[1] ?? "";
+  const kind = RECORD_NAMES[noun] ?? "record";
+  if (value && typeof value.number === "number" && Number.isSafeInteger(value.number)) return `${kind} #${value.number}`;
+  if (value && typeof value.id === "string" && value.id !== "") return `${kind} ${value.id.slice(0, 8)}`;
+  return `stdin line ${line}`;
+}
+
+/**
+ * A batch error line's text: the message, led by the record's name unless
+ * it already names it (`#4`, or the stdin line).
+ */
+export function batchMessage(prog: string, value: Record<string, unknown> | undefined, line: number, message: string): string {
+  const name = recordName(prog, value, line);
+  const tag = name.startsWith("stdin line") ? name : name.slice(name.indexOf(" ") + 1);
+  const named = message.includes(tag) && (tag.startsWith("#") ? new RegExp(`${tag}(?![0-9])`).test(message) : true);
+  return oneLine(named ? message : `${name}: ${message}`);
 }
 
 /**
@@ -55,4 +84,6 @@ export async function emitBatch<R extends object>(ctx: Ctx, records: (batch: Bat
 }
 
 /** The positional every batch verb takes: a ref, or `-` for JSON lines on stdin. */
-export const REF_ARG = { ref: { type: "positional", required: true, valueHint: "ref|-" } } as const;
+export const REF_ARG = {
+  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
+} as const;

@@ -41,8 +41,8 @@ export async function readTextFlag(ctx: Ctx, args: Parsed, name: string, refFrom
 
 /** gh's `-b/--body` and `-F/--body-file` flags (`-F -` reads stdin). */
 export const BODY_FLAGS = {
-  body: { type: "string", alias: "b", description: "body text" },
-  "body-file": { type: "string", alias: "F", description: "body from a file (- for stdin)" },
+  body: { type: "string", alias: "b", valueHint: "text", description: "the text (markdown)" },
+  "body-file": { type: "string", alias: "F", valueHint: "file", description: "read the text from a file; - reads stdin" },
 } as const;
 
 /**

@@ -1,10 +1,12 @@
 import { defineCommand as cittyDefine, type CommandDef, type CommandMeta } from "citty";
 import type { FlagsDef, Parsed } from "./args.js";
+import type { HelpCommandMeta } from "./help.js";
 import type { Ctx } from "./main.js";
 
 /** A verb: citty's command shape with forge's flag table and context. */
 export interface ForgeCommand {
-  meta: CommandMeta;
+  /** citty's meta, plus `help`: settings read, environment, examples (the `--help` page). */
+  meta: HelpCommandMeta;
   args: FlagsDef;
   /** Returns an exit code (default 0). */
   run: (c: { args: Parsed; data: Ctx; rawArgs: string[] }) => unknown;
@@ -32,5 +34,5 @@ export function nounFlags(root: CommandDef): FlagsDef {
 
 /** gh's persistent `-R/--repo`: checked against the repository this store serves. */
 export const REPO_FLAG: FlagsDef = {
-  repo: { type: "string", alias: "R", valueHint: "OWNER/REPO", description: "the repository (must be the one this store serves)" },
+  repo: { type: "string", alias: "R", valueHint: "OWNER/REPO", description: "the repository; it must be the one this store serves (default: this one)" },
 };

@@ -13,6 +13,8 @@ import { createLogger } from "./logger.js";
 import { nounFlags, type ForgeCommand } from "./define.js";
 import type { FlagsDef } from "./args.js";
 import { Out } from "./output.js";
+import { nearest } from "./suggest.js";
+import { renderHelp, type HelpCommandMeta } from "./help.js";
 import { renderRootUsage, renderUsage } from "./usage.js";
 
 /** What a command's `run` receives as citty's `data`. */
@@ -60,7 +62,7 @@ export async function main(root: CommandDef, argv: string[], io: Io = processIo(
     }
     if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
     const leaf = await resolve(subs[first]);
-    if (!leaf) throw new UsageError(`unknown command '${first.slice(0, 40)}'`);
+    if (!leaf) throw unknownCommand(first, Object.keys(subs));
     prog = `${name} ${first}`;
     return await runLeaf(leaf, prog, argv.slice(1), io, out, nounFlags(root));
   } catch (err) {
@@ -91,14 +93,20 @@ export async function mainCommand(cmd: ForgeCommand, argv: string[], io: Io = pr
   }
 }
 
+/** An unknown verb's usage error, with git's "did you mean" when one is near. */
+function unknownCommand(word: string, verbs: string[]): UsageError {
+  const near = nearest(word, verbs);
+  return new UsageError(`unknown command '${word.slice(0, 40)}'${near ? ` (did you mean '${near}'?)` : ""}`);
+}
+
 /** One command with its own argv: strict flags, `-h`, positionals, the run, the exit code. */
 async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out, shared: FlagsDef = {}): Promise<number> {
   const lmeta = ((await resolve(leaf.meta)) ?? {}) as CommandMeta;
   const flags = { ...flagsOf(await resolve(leaf.args)), ...shared };
   const args = parseArgv(argv, flags);
   if (args.help) {
-    const full = argv.slice(0, argv.indexOf("--") < 0 ? argv.length : argv.indexOf("--")).includes("--help");
-    await out.write(renderUsage({ prog, description: lmeta.description ?? "", flags, full }));
+    const info = { prog, description: lmeta.description ?? "", flags };
+    await out.write(args.fullHelp ? renderHelp({ ...info, help: (lmeta as HelpCommandMeta).help }) : renderUsage(info));
     await out.flush();
     return 0;
   }

@@ -5,13 +5,15 @@
  * refs from JSON lines on stdin, aligned tables, the stderr logger.
  */
 export { aliases, bindPositionals, listArg, parseArgv, type FlagDef, type FlagsDef, type Parsed } from "./args.js";
-export { eachRef, emitBatch, REF_ARG, type Batch } from "./batch.js";
+export { batchMessage, eachRef, emitBatch, recordName, REF_ARG, type Batch } from "./batch.js";
 export { type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
 export { type Command, type Ctx, main, mainCommand, oneLine, reportError } from "./main.js";
 export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
 export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
+export { distance, nearest } from "./suggest.js";
+export { COMMON_ENV, renderHelp, withDefault, type HelpCommandMeta, type HelpInfo, type HelpMeta } from "./help.js";
 export { defineCommand, defineNoun, nounFlags, REPO_FLAG, type ForgeCommand } from "./define.js";
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { removeTemps, tempCtx } from "./test_io.js";

@@ -109,8 +109,8 @@ export function parseJsonFields(value: string | undefined, all: readonly string[
  */
 export function jsonFlags(fields: readonly string[]): Record<string, FlagDef> {
   return {
-    json: { type: "string", optionalValue: true, acceptsValue: isFieldList(fields), description: "JSON lines" },
-    jq: { type: "string", alias: "q", description: "filter JSON with jq" },
+    json: { type: "string", optionalValue: true, acceptsValue: isFieldList(fields), description: `JSON lines, one object per record; a comma list keeps only those fields: ${fields.join(",")}` },
+    jq: { type: "string", alias: "q", valueHint: "expr", description: "filter the JSON through jq, as gh's --jq (needs jq on PATH)" },
   };
 }
 

@@ -16,8 +16,9 @@ export const VERSION = "0.1.0";
 
 /** forge-export's flags. */
 export const FLAGS: FlagsDef = {
-  stdin: { type: "positional", valueHint: "-", description: "JSON lines on stdin (the default)" },
-  scope: { type: "string", description: "bundle scope (default: default)" },
+  stdin: { type: "positional", valueHint: "-", description: "records come as JSON lines on stdin (the default; - says so)" },
+  scope: { type: "string", valueHint: "scope", default: "default", description: "the evidence scope the bundles go to (letters, digits, . _ : -)" },
+  json: { type: "boolean", description: "JSON lines out: always so; accepted like every other verb's --json" },
 };
 
 /** Options of one run. */
@@ -57,7 +58,14 @@ export async function exportRun(ctx: Ctx, opts: ExportCliOptions, now?: () => Da
 }
 
 export default defineCommand({
-  meta: { name: "forge-export", version: VERSION, description: "Send JSON lines on stdin (CI runs, merges, act and loop results) through the evidence lane" },
+  meta: {
+    name: "forge-export", version: VERSION, description: "Send JSON lines on stdin (CI runs, merges, act and loop results) through the evidence lane",
+    help: {
+      reads: [["stdin", "forge-ci list --json, forge-merge --json, act and loop result lines, evidence bundles"], [".forge/evidence/imports/", "the import log (each import idempotent by its batch id)"]],
+      examples: ["forge-ci list --json | forge-export", "forge-merge 4 --json | forge-export --scope release-1.2", "forge-ci list --json | forge-export --json > imports.jsonl"],
+      notes: ["Writes one import-log line per record on stdout; a record that cannot be exported is one stderr line (its stdin line), exit 1."],
+    },
+  },
   args: FLAGS,
   run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => exportRun(ctx, parseExportOptions(args)),
 });

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { atomicWrite, ForgeError, writeStoreVersion } from "@forge/core";
+import { atomicWrite, ForgeError, git, writeStoreVersion } from "@forge/core";
 
 /** Machine state and caches: never committed (DESIGN §3 data classes). */
-export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp", "*.lock"];
+export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp", "*.lock", "releases/activations/"];
 
 /**
  * Make `.forge/` in `dir` with its `.gitignore`; safe to run again (adds
@@ -24,4 +24,18 @@ export function initStore(dir: string): { path: string; existed: boolean } {
   // A new store gets the version marker; an existing one without it is upgraded by `forge migrate`, not here.
   if (!existed) writeStoreVersion(path);
   return { path, existed };
+}
+
+/**
+ * A store lives in a git work tree (CI, merges and releases all need one):
+ * `forge init` outside one is refused before anything is made.
+ * @throws ForgeError (exit 1) with the hint
+ */
+export async function checkWorkTree(dir: string, env: Record<string, string | undefined>): Promise<void> {
+  const root = resolve(dir);
+  let cwd = root;
+  while (!existsSync(cwd)) cwd = resolve(cwd, "..");
+  const r = await git(["rev-parse", "--is-inside-work-tree"], { cwd, env: env as NodeJS.ProcessEnv }).catch(() => undefined);
+  if (r?.code === 0 && r.stdout.trim() === "true") return;
+  throw new ForgeError(`${dir === "." ? "here" : dir} is not in a git work tree (run 'git init' there first)`, "E_NO_GIT", 1);
 }

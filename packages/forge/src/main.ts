@@ -8,12 +8,16 @@ import { dirname, join } from "node:path";
 import { UsageError } from "@forge/core";
 import { type Io, processIo, reportError } from "@forge/cli";
 import { FSCK_HELP, parseFsckOptions, runFsck } from "./fsck.js";
-import { initStore } from "./init.js";
+import { checkWorkTree, initStore } from "./init.js";
+import { helpOrVersion, knownNouns, unknownNounError } from "./help.js";
 import { MIGRATE_HELP, runMigrate } from "./migrate.js";
 import { SKILL } from "./skill.js";
 
 /** The nouns that ship today (others on PATH as forge-<noun> still run). */
-export const NOUNS = ["issue", "pr", "task", "label", "milestone", "wiki", "release", "ci", "merge", "export", "observe", "plan"];
+export const NOUNS = [
+  "issue", "pr", "task", "label", "milestone", "wiki", "release", "ci", "run", "merge",
+  "export", "observe", "plan", "act", "pilot", "loop",
+];
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -21,12 +25,12 @@ export const VERSION = "0.1.0";
 /** Root help, within 12 lines / 300 bytes. */
 export function rootHelp(): string {
   return [
-    `forge ${VERSION} - gh's issues, PRs and CI as files in .forge/`,
-    "usage: forge <noun> <verb> [flags]  (runs forge-<noun>)",
-    `nouns: ${NOUNS.join(" ")}`,
-    "forge init [dir]  make .forge/",
-    "forge --skill     the contract, for agents",
-    "forge <noun> -h   a noun's verbs",
+    `forge ${VERSION}: gh's issues, PRs and CI as files in .forge/`,
+    "usage: forge <noun> <verb> [flags]  (= forge-<noun>)",
+    `nouns: ${NOUNS.slice(0, 10).join(" ")}`,
+    `  ${NOUNS.slice(10).join(" ")}`,
+    "forge init|fsck|migrate|help|version",
+    "forge --skill  the contract, for agents",
   ].join("\n") + "\n";
 }
 
@@ -41,10 +45,11 @@ export async function forgeMain(argv: string[], io: Io = processIo(), self: stri
     if (first === "-v" || first === "--version") return write(io, `forge ${VERSION}\n`);
     if (first === "--skill") return write(io, SKILL);
     if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
-    if (first === "init") return init(io, argv.slice(1));
+    if (first === "init") return await init(io, argv.slice(1));
     if (first === "fsck") return await fsck(io, argv.slice(1));
-    if (first === "migrate") return argv.slice(1).some((a) => a === "-h" || a === "--help") ? write(io, MIGRATE_HELP) : runMigrate(io, argv.slice(1));
-    if (!/^[a-z][a-z0-9-]{0,30}$/.test(first)) throw new UsageError(`unknown noun '${first.slice(0, 40)}'`);
+    if (first === "migrate") return argv.slice(1).some((a) => a === "-h" || a === "--help") ? write(io, MIGRATE_HELP) : await runMigrate(io, argv.slice(1));
+    if (first === "help" || first === "version") return await helpOrVersion(first, argv.slice(1), (a) => forgeMain(a, io, self));
+    if (!/^[a-z][a-z0-9-]{0,30}$/.test(first)) throw unknownNoun(first, self);
     return await dispatch(first, argv.slice(1), self);
   } catch (err) {
     return reportError(io, "forge", err);
@@ -56,11 +61,12 @@ function write(io: Io, s: string): number {
   return 0;
 }
 
-function init(io: Io, rest: string[]): number {
-  if (rest.includes("-h") || rest.includes("--help")) return write(io, "usage: forge init [<dir>]\nMake .forge/ (and its .gitignore) in dir or here\n");
+async function init(io: Io, rest: string[]): Promise<number> {
+  if (rest.includes("-h") || rest.includes("--help")) return write(io, "usage: forge init [<dir>]\nMake .forge/ (and its .gitignore) in dir or here, inside a git work tree\n");
   const bad = rest.find((a) => a.startsWith("-"));
   if (bad) throw new UsageError(`unknown flag '${bad.slice(0, 40)}'`);
   if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]!.slice(0, 40)}'`);
+  await checkWorkTree(rest[0] ?? io.cwd, io.env);
   const { path, existed } = initStore(rest[0] ?? io.cwd);
   return write(io, `${existed ? "Reinitialized existing" : "Initialized empty"} forge store in ${path}/\n`);
 }
@@ -70,6 +76,11 @@ async function fsck(io: Io, rest: string[]): Promise<number> {
   return runFsck(io, parseFsckOptions(rest));
 }
 
+/** An unknown noun's usage error, suggesting the nearest known noun. */
+function unknownNoun(noun: string, self: string): UsageError {
+  return unknownNounError(noun, knownNouns(NOUNS, self));
+}
+
 /** Run `forge-<noun>`: the sibling of this executable first, then PATH. */
 function dispatch(noun: string, rest: string[], self: string): Promise<number> {
   const sibling = self ? join(dirname(self), `forge-${noun}`) : "";
@@ -77,7 +88,7 @@ function dispatch(noun: string, rest: string[], self: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: "inherit" });
     child.on("error", (err: NodeJS.ErrnoException) => {
-      reject(err.code === "ENOENT" ? new UsageError(`unknown noun '${noun}' (no forge-${noun})`) : err);
+      reject(err.code === "ENOENT" ? unknownNoun(noun, self) : err);
     });
     child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? 130 : 128 + 15)));
   });

@@ -28,7 +28,7 @@ export function parseReason(v: string | undefined): StateOptions["reason"] {
 
 /** Flags shared by close and reopen. */
 export const STATE_ARGS = {
-  ref: { type: "positional", required: true, valueHint: "ref|-" },
+  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
   comment: { type: "string", alias: "c", description: "add a comment" },
   ...JSON_FLAGS,
 } as const;

@@ -13,7 +13,10 @@ export async function* archiveIssues(ctx: Ctx, ref: string, batch: Batch): Async
 }
 
 export default defineCommand({
-  meta: { name: "archive", description: "Archive issues (moved, never deleted)" },
+  meta: {
+    name: "archive", description: "Archive issues (moved, never deleted)",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], examples: ["forge-issue archive 12", "forge-issue list -s closed --json | forge-issue archive -"] },
+  },
   args: {
     ...REF_ARG,
     ...JSON_FLAGS,

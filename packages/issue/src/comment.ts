@@ -14,7 +14,10 @@ export async function* commentIssues(ctx: Ctx, opts: { ref: string; body: string
 }
 
 export default defineCommand({
-  meta: { name: "comment", description: "Add a comment to issues" },
+  meta: {
+    name: "comment", description: "Add a comment to issues",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-issue comment 12 -b \"seen it too\"", "forge-issue comment 12 -F notes.md", "forge-issue list -l stale --json | forge-issue comment - -b \"still wanted?\""] },
+  },
   args: {
     ...REF_ARG,
     ...BODY_FLAGS,

@@ -49,14 +49,17 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Create an issue" },
+  meta: {
+    name: "create", description: "Create an issue",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-issue create -t \"Drain hangs\" -b \"steps: …\" -l bug", "forge-issue create -t \"Docs\" -F body.md -a @me -m v1.2", "forge-issue create -t \"x\" --json number,id"] },
+  },
   args: {
     title: { type: "string", alias: "t", required: true, description: "title" },
     body: { type: "string", alias: "b", description: "body" },
     "body-file": { type: "string", alias: "F", description: "body from file (- for stdin)" },
-    label: { type: "string", alias: "l", multiple: true },
-    assignee: { type: "string", alias: "a", multiple: true },
-    milestone: { type: "string", alias: "m" },
+    label: { type: "string", alias: "l", multiple: true, description: "add a label (repeatable, or a comma list)" },
+    assignee: { type: "string", alias: "a", multiple: true, description: "assign a login (@me: you; repeatable)" },
+    milestone: { type: "string", alias: "m", description: "put it in this milestone (by title)" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -60,17 +60,20 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
 }
 
 export default defineCommand({
-  meta: { name: "edit", description: "Edit issues" },
+  meta: {
+    name: "edit", description: "Edit issues",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-issue edit 12 --add-label bug --remove-label triage", "forge-issue edit 12 -t \"A better title\" -m v1.2", "forge-issue list -l triage --json | forge-issue edit - --add-assignee @me"] },
+  },
   args: {
     ...REF_ARG,
-    title: { type: "string", alias: "t" },
+    title: { type: "string", alias: "t", description: "the new title" },
     ...BODY_FLAGS,
-    "add-label": { type: "string", multiple: true },
-    "remove-label": { type: "string", multiple: true },
-    "add-assignee": { type: "string", multiple: true },
-    "remove-assignee": { type: "string", multiple: true },
-    milestone: { type: "string", alias: "m" },
-    "remove-milestone": { type: "boolean" },
+    "add-label": { type: "string", multiple: true, description: "add labels (repeatable, or a comma list)" },
+    "remove-label": { type: "string", multiple: true, description: "remove labels" },
+    "add-assignee": { type: "string", multiple: true, description: "add assignees (@me: you)" },
+    "remove-assignee": { type: "string", multiple: true, description: "remove assignees" },
+    milestone: { type: "string", alias: "m", description: "move it to this milestone (by title)" },
+    "remove-milestone": { type: "boolean", description: "take it out of its milestone" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -115,13 +115,16 @@ export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withCommen
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List issues, newest first" },
+  meta: {
+    name: "list", description: "List issues, newest first",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-issue list", "forge-issue list -s all -l bug -L 100 --json number,title,state", "forge-issue list -S \"is:open label:bug sort:created-asc\""] },
+  },
   args: {
-    state: { type: "enum", alias: "s", options: ["open", "closed", "all"] },
-    label: { type: "string", alias: "l", multiple: true },
-    assignee: { type: "string", alias: "a" },
-    author: { type: "string", alias: "A" },
-    milestone: { type: "string", alias: "m" },
+    state: { type: "enum", alias: "s", options: ["open", "closed", "all"], default: "open", description: "only issues in this state" },
+    label: { type: "string", alias: "l", multiple: true, description: "only issues with every one of these labels (repeatable)" },
+    assignee: { type: "string", alias: "a", description: "only issues assigned to this login (@me: you)" },
+    author: { type: "string", alias: "A", description: "only issues opened by this login" },
+    milestone: { type: "string", alias: "m", description: "only issues in this milestone (by title)" },
     search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, label:, created:>…, sort:…" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,

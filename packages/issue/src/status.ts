@@ -61,7 +61,10 @@ export async function repoLabel(root: string): Promise<string> {
 }
 
 export default defineCommand({
-  meta: { name: "status", description: "Open issues assigned to, mentioning and opened by you" },
+  meta: {
+    name: "status", description: "Open issues assigned to, mentioning and opened by you",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-issue status", "forge-issue status --json"] },
+  },
   args: { ...JSON_FLAGS },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequestOf(args, ISSUE_FIELDS);

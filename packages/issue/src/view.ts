@@ -47,7 +47,10 @@ export function viewIssues(ctx: Ctx, opts: ViewIssueOptions, batch: Batch): Asyn
 }
 
 export default defineCommand({
-  meta: { name: "view", description: "Show an issue with its comments" },
+  meta: {
+    name: "view", description: "Show an issue with its comments",
+    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], examples: ["forge-issue view 12", "forge-issue view 12 --comments", "forge-issue view 12 --json title,body,comments --jq .comments[-1].body"] },
+  },
   args: {
     ...REF_ARG,
     comments: { type: "boolean", alias: "c", description: "show the comments (gh's layout)" },

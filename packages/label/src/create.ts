@@ -47,11 +47,14 @@ export async function createLabel(ctx: Ctx, opts: CreateLabelOptions): Promise<L
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Create a label" },
+  meta: {
+    name: "create", description: "Create a label",
+    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label create bug -c d73a4a -d \"Something is wrong\"", "forge-label create bug -c ff0000 --force"] },
+  },
   args: {
-    label: { type: "positional", required: true, valueHint: "name" },
+    label: { type: "positional", required: true, valueHint: "name", description: "the new label's name (unique ignoring case)" },
     color: { type: "string", alias: "c", description: "RRGGBB" },
-    description: { type: "string", alias: "d" },
+    description: { type: "string", alias: "d", description: "a one-line description" },
     force: { type: "boolean", alias: "f", description: "update it if it exists" },
     ...JSON_FLAGS,
   },

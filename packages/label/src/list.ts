@@ -58,11 +58,14 @@ function byName(a: string, b: string): number {
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List labels" },
+  meta: {
+    name: "list", description: "List labels",
+    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label list", "forge-label list --sort name --order desc", "forge-label list -S doc --json name,color"] },
+  },
   args: {
-    search: { type: "string", alias: "S" },
-    sort: { type: "enum", options: ["created", "name"] },
-    order: { type: "enum", options: ["asc", "desc"] },
+    search: { type: "string", alias: "S", description: "only labels whose name or description contains this" },
+    sort: { type: "enum", options: ["created", "name"], default: "created", description: "order by creation (labels.md order) or by name" },
+    order: { type: "enum", options: ["asc", "desc"], default: "asc", description: "ascending or descending" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,
   },

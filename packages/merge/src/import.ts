@@ -120,9 +120,16 @@ function importRow(l: ImportLine): string[] {
 }
 
 export default defineCommand({
-  meta: { name: "import", description: "Bring in a foreign .forge/ (folder or zip); conflicts are kept" },
+  meta: {
+    name: "import", description: "Bring in a foreign .forge/ (folder or zip); conflicts are kept",
+    help: {
+      reads: [["<dir|zip>/.forge/", "every entity, validated first; CI steps, ci.env, release build steps are skipped (code and settings are not imported)"]],
+      examples: ["forge-merge import ../other-clone", "forge-merge import store.zip --json kind,id,result"],
+      notes: ["Exit 1 if any entity conflicts (never overwritten); the rest is still written. A record of what was added: .forge/merges/imports/<id>.md."],
+    },
+  },
   args: {
-    source: { type: "positional", required: true, valueHint: "dir|zip" },
+    source: { type: "positional", required: true, valueHint: "dir|zip", description: "a folder holding .forge/ (or being one), or a zip of either" },
     ...jsonFlags(IMPORT_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

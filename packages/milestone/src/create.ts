@@ -35,11 +35,14 @@ export async function createMilestone(ctx: Ctx, o: CreateMilestoneOptions, req: 
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Create a milestone (open)" },
+  meta: {
+    name: "create", description: "Create a milestone (open)",
+    help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: ["forge-milestone create v1.2 --due 2026-12-31", "forge-milestone create \"Q1 cleanup\" -d \"the backlog\""] },
+  },
   args: {
-    title: { type: "positional", required: true },
+    title: { type: "positional", required: true, description: "the new milestone's title (unique ignoring case)" },
     due: { type: "string", description: "YYYY-MM-DD" },
-    description: { type: "string", alias: "d" },
+    description: { type: "string", alias: "d", description: "a one-line description" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

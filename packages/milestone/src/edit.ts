@@ -50,12 +50,15 @@ export async function editMilestone(ctx: Ctx, o: EditMilestoneOptions, req: Json
 }
 
 export default defineCommand({
-  meta: { name: "edit", description: "Edit a milestone (issues keep the old title)" },
+  meta: {
+    name: "edit", description: "Edit a milestone (issues keep the old title)",
+    help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: ["forge-milestone edit v1.2 --due 2027-01-15", "forge-milestone edit 2 --title v1.3"] },
+  },
   args: {
-    milestone: { type: "positional", required: true, valueHint: "title|number" },
+    milestone: { type: "positional", required: true, valueHint: "title|number", description: "a milestone: its title (exact, else any case) or number (2 or #2)" },
     title: { type: "string", alias: "t", description: "new title" },
     due: { type: "string", description: "YYYY-MM-DD, '' for none" },
-    description: { type: "string", alias: "d" },
+    description: { type: "string", alias: "d", description: "the new description" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -33,9 +33,12 @@ export async function listMilestones(ctx: Ctx, opts: ListMilestoneOptions, withC
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List milestones" },
+  meta: {
+    name: "list", description: "List milestones",
+    help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: ["forge-milestone list", "forge-milestone list -s all --json title,state,dueOn"] },
+  },
   args: {
-    state: { type: "enum", alias: "s", options: ["open", "closed", "all"] },
+    state: { type: "enum", alias: "s", options: ["open", "closed", "all"], default: "open", description: "only milestones in this state" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,
   },

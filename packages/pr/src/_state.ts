@@ -14,7 +14,7 @@ export interface StateOptions {
 
 /** Flags shared by close and reopen. */
 export const STATE_ARGS = {
-  ref: { type: "positional", required: true, valueHint: "ref|-" },
+  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
   comment: { type: "string", alias: "c", description: "add a comment" },
   ...JSON_FLAGS,
 } as const;

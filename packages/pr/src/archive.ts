@@ -12,7 +12,10 @@ export async function* archivePrs(ctx: Ctx, ref: string, batch: Batch, want: Wan
 }
 
 export default defineCommand({
-  meta: { name: "archive", description: "Archive pull requests (moved, never deleted)" },
+  meta: {
+    name: "archive", description: "Archive pull requests (moved, never deleted)",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr archive 4", "forge-pr list -s merged --json | forge-pr archive -"] },
+  },
   args: {
     ...REF_ARG,
     ...JSON_FLAGS,

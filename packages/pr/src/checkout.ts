@@ -53,7 +53,10 @@ export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch)
 }
 
 export default defineCommand({
-  meta: { name: "checkout", description: "Check out a pull request: its patch on its base, as a branch" },
+  meta: {
+    name: "checkout", description: "Check out a pull request: its patch on its base, as a branch",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr checkout 4", "forge-pr checkout 4 -b review-4 --force"] },
+  },
   args: {
     ...REF_ARG,
     branch: { type: "string", alias: "b", description: "local branch name" },

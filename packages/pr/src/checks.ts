@@ -57,7 +57,10 @@ export function checksSummary(rows: readonly CheckRow[]): string {
 }
 
 export default defineCommand({
-  meta: { name: "checks", description: "Show a PR's CI checks (exit 1 failing, 8 pending)" },
+  meta: {
+    name: "checks", description: "Show a PR's CI checks (exit 1 failing, 8 pending)",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"], [".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-pr checks 4", "forge-pr checks 4 --watch --fail-fast", "forge-pr checks --json name,state"] },
+  },
   args: {
     ref: { type: "positional", valueHint: "pr", description: "number, id or prefix (default: the current branch's PR)" },
     required: { type: "boolean", description: "only required checks (every forge step is)" },

@@ -13,7 +13,10 @@ export async function* commentPrs(ctx: Ctx, opts: { ref: string; body: string },
 }
 
 export default defineCommand({
-  meta: { name: "comment", description: "Add a comment to pull requests" },
+  meta: {
+    name: "comment", description: "Add a comment to pull requests",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr comment 4 -b \"looks good\"", "forge-pr comment 4 -F review.md"] },
+  },
   args: {
     ...REF_ARG,
     ...BODY_FLAGS,

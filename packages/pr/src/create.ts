@@ -143,7 +143,10 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Create a pull request from base..head" },
+  meta: {
+    name: "create", description: "Create a pull request from base..head",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"], [".forge/ci/ci.env", "base=<branch>: the default base"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr create -t \"Fix the drain\" -b \"Closes #12.\" -H fix/drain", "forge-pr create --fill -B main --issue 12 -l bug", "forge-pr create -t \"WIP\" --draft --json number,url"] },
+  },
   args: {
     title: { type: "string", alias: "t", description: "title (required unless --fill)" },
     ...BODY_FLAGS,

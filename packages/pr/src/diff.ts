@@ -54,11 +54,14 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
 }
 
 export default defineCommand({
-  meta: { name: "diff", description: "Show a pull request's diff (base..head)" },
+  meta: {
+    name: "diff", description: "Show a pull request's diff (base..head)",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr diff 4", "forge-pr diff 4 --name-only", "forge-pr diff 4 --patch > 4.patch"] },
+  },
   args: {
     ...REF_ARG,
-    "name-only": { type: "boolean" },
-    patch: { type: "boolean" },
+    "name-only": { type: "boolean", description: "print only the names of the changed files" },
+    patch: { type: "boolean", description: "print the stored patch (patch.diff) itself" },
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const o = parseDiffOptions(args);

@@ -66,18 +66,21 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
 }
 
 export default defineCommand({
-  meta: { name: "edit", description: "Edit pull requests" },
+  meta: {
+    name: "edit", description: "Edit pull requests",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-pr edit 4 -t \"Fix the drain (v2)\"", "forge-pr edit 4 --add-label ready -B release-1.2"] },
+  },
   args: {
     ...REF_ARG,
-    title: { type: "string", alias: "t" },
+    title: { type: "string", alias: "t", description: "the new title" },
     ...BODY_FLAGS,
-    base: { type: "string", alias: "B" },
-    "add-label": { type: "string", multiple: true },
-    "remove-label": { type: "string", multiple: true },
-    "add-assignee": { type: "string", multiple: true },
-    "remove-assignee": { type: "string", multiple: true },
-    milestone: { type: "string", alias: "m" },
-    "remove-milestone": { type: "boolean" },
+    base: { type: "string", alias: "B", description: "move the PR to another base branch" },
+    "add-label": { type: "string", multiple: true, description: "add labels (repeatable, or a comma list)" },
+    "remove-label": { type: "string", multiple: true, description: "remove labels" },
+    "add-assignee": { type: "string", multiple: true, description: "add assignees (@me: you)" },
+    "remove-assignee": { type: "string", multiple: true, description: "remove assignees" },
+    milestone: { type: "string", alias: "m", description: "move it to this milestone (by title)" },
+    "remove-milestone": { type: "boolean", description: "take it out of its milestone" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -101,14 +101,17 @@ export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promis
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List pull requests, newest first" },
+  meta: {
+    name: "list", description: "List pull requests, newest first",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-pr list", "forge-pr list -s all -B main --json number,title,state", "forge-pr list --state open --json | forge-ci run -"] },
+  },
   args: {
-    state: { type: "enum", alias: "s", options: ["open", "closed", "merged", "all"] },
-    label: { type: "string", alias: "l", multiple: true },
-    author: { type: "string", alias: "A" },
-    assignee: { type: "string", alias: "a" },
-    base: { type: "string", alias: "B" },
-    head: { type: "string", alias: "H" },
+    state: { type: "enum", alias: "s", options: ["open", "closed", "merged", "all"], default: "open", description: "only PRs in this state" },
+    label: { type: "string", alias: "l", multiple: true, description: "only PRs with every one of these labels (repeatable)" },
+    author: { type: "string", alias: "A", description: "only PRs opened by this login" },
+    assignee: { type: "string", alias: "a", description: "only PRs assigned to this login (@me: you)" },
+    base: { type: "string", alias: "B", description: "only PRs into this base branch" },
+    head: { type: "string", alias: "H", description: "only PRs from this head branch" },
     search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, review:, status:, head:, a SHA…" },
     draft: { type: "boolean", alias: "d", description: "only drafts" },
     limit: { type: "string", alias: "L", description: "max (30)" },

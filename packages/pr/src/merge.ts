@@ -74,7 +74,10 @@ async function deleteHead(ctx: Ctx, head: string, base: string): Promise<void> {
 const FIELDS = ["base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id", "landed", "patchId", "patchSha256", "pr", "record", "resolved", "verdict"];
 
 export default defineCommand({
-  meta: { name: "merge", description: "Merge a PR (forge-merge's ritual: worktree, CI, fast-forward)" },
+  meta: {
+    name: "merge", description: "Merge a PR (forge-merge's ritual: worktree, CI, fast-forward)",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"], [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr merge 4", "forge-pr merge 4 --rebase -d", "forge-pr merge --squash --subject \"Fix the drain (#4)\""] },
+  },
   args: {
     ref: { type: "positional", valueHint: "pr", description: "number, id or prefix (default: the current branch's PR)" },
     squash: { type: "boolean", alias: "s", description: "land one commit (the default)" },

@@ -29,7 +29,10 @@ export async function readyPr(ctx: Ctx, ref: string | undefined, undo: boolean, 
 }
 
 export default defineCommand({
-  meta: { name: "ready", description: "Mark a draft PR ready for review (--undo: back to draft)" },
+  meta: {
+    name: "ready", description: "Mark a draft PR ready for review (--undo: back to draft)",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr ready 4", "forge-pr ready 4 --undo"] },
+  },
   args: {
     ref: { type: "positional", valueHint: "pr", description: "number, id or prefix (default: the current branch's PR)" },
     undo: { type: "boolean", description: "convert back to a draft" },

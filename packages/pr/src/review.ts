@@ -40,12 +40,15 @@ export async function* reviewPrs(ctx: Ctx, opts: ReviewPrOptions, batch: Batch, 
 }
 
 export default defineCommand({
-  meta: { name: "review", description: "Review a pull request" },
+  meta: {
+    name: "review", description: "Review a pull request",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr review 4 --approve", "forge-pr review 4 -r -b \"needs a test\"", "forge-pr review 4 -c -F notes.md"] },
+  },
   args: {
     ...REF_ARG,
-    approve: { type: "boolean", alias: "a" },
-    "request-changes": { type: "boolean", alias: "r" },
-    comment: { type: "boolean", alias: "c" },
+    approve: { type: "boolean", alias: "a", description: "approve the PR" },
+    "request-changes": { type: "boolean", alias: "r", description: "request changes (needs a body)" },
+    comment: { type: "boolean", alias: "c", description: "a review that only comments (needs a body)" },
     ...BODY_FLAGS,
     ...JSON_FLAGS,
   },

@@ -65,7 +65,10 @@ export function formatPrStatus(s: PrStatus & { branch: string | null }, repo: st
 }
 
 export default defineCommand({
-  meta: { name: "status", description: "The current branch's PR, yours, and those awaiting your review" },
+  meta: {
+    name: "status", description: "The current branch's PR, yours, and those awaiting your review",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-pr status", "forge-pr status --json number,title"] },
+  },
   args: { ...JSON_FLAGS },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequestOf(args, PR_FIELDS);

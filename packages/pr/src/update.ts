@@ -31,7 +31,10 @@ export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want
 }
 
 export default defineCommand({
-  meta: { name: "update", description: "Remake a pull request's patch after its head moved" },
+  meta: {
+    name: "update", description: "Remake a pull request's patch after its head moved",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr update 4", "forge-pr list --json | forge-pr update -"] },
+  },
   args: {
     ...REF_ARG,
     ...JSON_FLAGS,

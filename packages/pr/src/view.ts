@@ -66,7 +66,10 @@ export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGener
 }
 
 export default defineCommand({
-  meta: { name: "view", description: "Show a pull request: body, files, reviews, comments" },
+  meta: {
+    name: "view", description: "Show a pull request: body, files, reviews, comments",
+    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr view 4", "forge-pr view 4 --comments", "forge-pr view --json number,reviewDecision,statusCheckRollup"] },
+  },
   args: {
     ref: { type: "positional", valueHint: "ref|-", description: "number, id, prefix or - (default: the current branch's PR)" },
     comments: { type: "boolean", alias: "c", description: "show the reviews and comments" },

@@ -4,7 +4,7 @@
  */
 import {
   checkReleaseTag, compareReleases, isForgeError, listReleaseTags, loadRelease, NotFoundError, openStore, releaseToJson,
-  type ReleaseJson, type ReleaseListJson, type Store,
+  type LoadedFile, type ReleaseJson, type ReleaseListJson, type Store,
 } from "@forge/core";
 import { type Ctx, type Io, type JsonRequest, type Parsed, type RenderOptions } from "@forge/cli";
 
@@ -19,11 +19,18 @@ export class Releases {
    * @throws UsageError for a bad tag; NotFoundError; InvalidFileError
    */
   async get(ctx: Ctx, tag: string): Promise<ReleaseJson> {
+    return releaseToJson(await this.load(ctx, tag));
+  }
+  /**
+   * One release file, loaded and validated; unknown-field warnings go to stderr.
+   * @throws UsageError for a bad tag; NotFoundError; InvalidFileError
+   */
+  async load(ctx: Ctx, tag: string): Promise<LoadedFile> {
     checkReleaseTag(tag);
     try {
       const f = await loadRelease(this.store, tag);
       for (const w of f.warnings) ctx.log.warn(w);
-      return releaseToJson(f);
+      return f;
     } catch (err) {
       if (isForgeError(err) && err.code === "E_NOT_FOUND") throw new NotFoundError(`no release '${tag}'`);
       throw err;

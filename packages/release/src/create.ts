@@ -9,6 +9,7 @@ import {
 } from "@forge/core";
 import { defineCommand, emit, readTextFlag, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { collectAssets } from "./_assets.js";
+import { identityDigest, treeOf } from "./_identity.js";
 import { runBuild } from "./_build.js";
 import { jsonFlags, jsonRequest, releaseRow } from "./_shared.js";
 
@@ -116,7 +117,7 @@ export async function createRelease(ctx: Ctx, input: CreateReleaseOptions): Prom
     outRootRel: relative(top, realpathSync(releaseOutRoot(store))),
   });
   const assets = collectAssets(out);
-  const data: Record<string, unknown> = { tagName: opts.tag, commit: sha, author, createdAt: formatTimestamp(), assets };
+  const data: Record<string, unknown> = { tagName: opts.tag, commit: sha, tree: await treeOf(top, sha, env), author, createdAt: formatTimestamp(), assets };
   if (opts.title !== undefined) data.name = opts.title;
   if (opts.draft) data.isDraft = true;
   if (opts.prerelease) data.isPrerelease = true;
@@ -132,8 +133,10 @@ export async function createRelease(ctx: Ctx, input: CreateReleaseOptions): Prom
     const gen = await generatedNotes(top, env, sha, prev?.commit);
     opts = { ...opts, notes: opts.notes ? `${opts.notes.replace(/\n*$/, "")}\n\n${gen}` : gen };
   }
+  const body = storedBody(opts.notes);
+  data.digest = identityDigest(validate(RELEASE, data, displayPath(store, file)).data, body);
   const checked = validate(RELEASE, data, displayPath(store, file)).data;
-  const text = formatFrontmatter(toFrontmatter(RELEASE, checked), storedBody(opts.notes));
+  const text = formatFrontmatter(toFrontmatter(RELEASE, checked), body);
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new ForgeError(`release file would be larger than 256 KiB (${assets.length} assets); no release written`, "E_TOO_BIG", 1);
   await writeRelease(store, opts.tag, sha, tagged === undefined, file, text, top, env);
   pruneReleaseOut(store);
@@ -166,13 +169,24 @@ async function topLevel(store: Store, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Build the tagged commit and record its artifacts" },
+  meta: {
+    name: "create", description: "Build the tagged commit and record its artifacts",
+    help: {
+      reads: [
+      [".forge/releases/build/*", "the build steps of the tagged commit (committed ones only): executables run in filename order in a disposable worktree, with OUT (the empty artifact folder), FORGE_RELEASE_TAG, FORGE_RELEASE_COMMIT"],
+      ["$OUT", "= .forge/releases/out/<tag>/: every regular file the steps leave there is an artifact (size and sha256 recorded)"],
+    ],
+      env: [["FORGE_AUTHOR", "the release's author (default: git's user.name)"]],
+      examples: ["forge-release create v1.2.0 -t 'v1.2.0' -n 'Fixes the drain.'", "git log --oneline v1.1.0.. | forge-release create v1.2.0 -F -", "forge-release create v1.2.0 --target main --json tagName,assets"],
+      notes: ["Writes .forge/releases/<tag>.md once (releases are immutable) and tags the commit when the tag is new; nothing when a step fails."],
+    },
+  },
   args: {
-    tag: { type: "positional", required: true, valueHint: "tag" },
-    notes: { type: "string", alias: "n", description: "notes" },
-    "notes-file": { type: "string", alias: "F", description: "notes from file (- for stdin)" },
-    title: { type: "string", alias: "t", description: "title" },
-    target: { type: "string", description: "commit-ish (default HEAD)" },
+    tag: { type: "positional", required: true, valueHint: "tag", description: "the release's tag (A-Z a-z 0-9 . _ + -; an existing tag must name the commit)" },
+    notes: { type: "string", alias: "n", valueHint: "text", description: "the release notes (markdown)" },
+    "notes-file": { type: "string", alias: "F", valueHint: "file", description: "read the notes from a file; - reads stdin" },
+    title: { type: "string", alias: "t", valueHint: "text", description: "the release's title (default: the tag)" },
+    target: { type: "string", valueHint: "commit", description: "the commit-ish to release (default: the tag's commit, else HEAD)" },
     draft: { type: "boolean", alias: "d", description: "mark as a draft (isDraft)" },
     prerelease: { type: "boolean", alias: "p", description: "mark as a prerelease (isPrerelease)" },
     latest: { type: "boolean", description: "mark as the latest release (isLatest)" },

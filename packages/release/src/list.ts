@@ -29,9 +29,12 @@ export async function listReleases(ctx: Ctx, opts: ListReleaseOptions): Promise<
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List releases, newest first" },
+  meta: {
+    name: "list", description: "List releases, newest first",
+    help: { reads: [[".forge/releases/<tag>.md", "one file per release"]], examples: ["forge-release list", "forge-release list -L 1 --json tagName", "forge-release list --jq '.[].tagName'"] },
+  },
   args: {
-    limit: { type: "string", alias: "L", description: "at most this many (30)" },
+    limit: { type: "string", alias: "L", valueHint: "n", default: "30", description: "list at most n releases" },
     ...jsonFlags(RELEASE_LIST_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

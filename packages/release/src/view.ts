@@ -23,9 +23,12 @@ export async function viewRelease(ctx: Ctx, opts: ViewReleaseOptions): Promise<R
 }
 
 export default defineCommand({
-  meta: { name: "view", description: "Show a release (the latest without a tag)" },
+  meta: {
+    name: "view", description: "Show a release (the latest without a tag)",
+    help: { reads: [[".forge/releases/<tag>.md", "the release: tag, commit, tree, artifacts, notes"]], examples: ["forge-release view", "forge-release view v1.2.0 --json assets", "forge-release view v1.2.0 --jq '.assets[].digest'"] },
+  },
   args: {
-    tag: { type: "positional", valueHint: "tag" },
+    tag: { type: "positional", valueHint: "tag", description: "the release's tag; none: the newest release" },
     ...jsonFlags(RELEASE_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

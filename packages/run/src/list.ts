@@ -49,7 +49,10 @@ export async function* listGhRuns(ctx: Ctx, o: RunListOptions, batch: { failed: 
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List CI runs, newest first (gh's run fields)" },
+  meta: {
+    name: "list", description: "List CI runs, newest first (gh's run fields)",
+    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run list", "forge-run list -s failure -L 5", "forge-run list -b fix/drain --json databaseId,conclusion"] },
+  },
   args: {
     branch: { type: "string", alias: "b", description: "runs of this PR head branch" },
     workflow: { type: "string", alias: "w", description: "runs of this workflow (forge has one: ci)" },

@@ -21,7 +21,10 @@ export async function rerunGhRun(ctx: Ctx, ref: string, failed: boolean): Promis
 }
 
 export default defineCommand({
-  meta: { name: "rerun", description: "Run a run's steps again on the same tree" },
+  meta: {
+    name: "rerun", description: "Run a run's steps again on the same tree",
+    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"], [".forge/ci/ci.env, .forge/ci/steps/", "the posture and the steps (see forge-ci run --help)"]], examples: ["forge-run rerun 7", "forge-run rerun 7 --failed"] },
+  },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },
     failed: { type: "boolean", description: "only if it failed (its failed jobs: the whole run)" },

@@ -27,7 +27,10 @@ export async function* ghLogLines(ctx: Ctx, run: RunJson, failedOnly: boolean): 
 }
 
 export default defineCommand({
-  meta: { name: "view", description: "Show a run; --log prints its logs" },
+  meta: {
+    name: "view", description: "Show a run; --log prints its logs",
+    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run view 7", "forge-run view 7 --log-failed", "forge-run view 7 --exit-status --json conclusion"] },
+  },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },
     "exit-status": { type: "boolean", description: "exit 1 if the run failed" },

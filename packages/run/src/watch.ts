@@ -19,7 +19,10 @@ export async function watchRun(ctx: Ctx, ref: string, interval: number): Promise
 }
 
 export default defineCommand({
-  meta: { name: "watch", description: "Wait for a run to finish" },
+  meta: {
+    name: "watch", description: "Wait for a run to finish",
+    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run watch 7", "forge-run watch 7 --exit-status -i 1"] },
+  },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },
     "exit-status": { type: "boolean", description: "exit 1 unless the run succeeded" },

@@ -12,7 +12,10 @@ export async function* archiveTasks(ctx: Ctx, ref: string, batch: Batch): AsyncG
 }
 
 export default defineCommand({
-  meta: { name: "archive", description: "Archive tasks (moved, never deleted)" },
+  meta: {
+    name: "archive", description: "Archive tasks (moved, never deleted)",
+    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], examples: ["forge-task archive 3", "forge-task list -s done --json | forge-task archive -"] },
+  },
   args: {
     ...REF_ARG,
     ...JSON_FLAGS,

@@ -41,11 +41,14 @@ export async function createTasks(ctx: Ctx, opts: CreateTaskOptions): Promise<Ta
 }
 
 export default defineCommand({
-  meta: { name: "create", description: "Create a task (in todo)" },
+  meta: {
+    name: "create", description: "Create a task (in todo)",
+    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-task create -t \"Write the docs\"", "forge-task create -t \"Fix it\" --issue 12 -a @me --json number"] },
+  },
   args: {
-    title: { type: "string", alias: "t", required: true },
+    title: { type: "string", alias: "t", required: true, description: "the task's title" },
     ...BODY_FLAGS,
-    assignee: { type: "string", alias: "a", multiple: true },
+    assignee: { type: "string", alias: "a", multiple: true, description: "assign a login (@me: you; repeatable)" },
     issue: { type: "string", description: "the issue it serves" },
     ...JSON_FLAGS,
   },

@@ -57,15 +57,18 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
 }
 
 export default defineCommand({
-  meta: { name: "edit", description: "Edit tasks" },
+  meta: {
+    name: "edit", description: "Edit tasks",
+    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-task edit 3 -t \"Write the setup docs\"", "forge-task edit 3 --add-assignee @me --issue 12"] },
+  },
   args: {
     ...REF_ARG,
-    title: { type: "string", alias: "t" },
+    title: { type: "string", alias: "t", description: "the new title" },
     ...BODY_FLAGS,
-    "add-assignee": { type: "string", multiple: true },
-    "remove-assignee": { type: "string", multiple: true },
-    issue: { type: "string" },
-    "remove-issue": { type: "boolean" },
+    "add-assignee": { type: "string", multiple: true, description: "add assignees (@me: you)" },
+    "remove-assignee": { type: "string", multiple: true, description: "remove assignees" },
+    issue: { type: "string", description: "link the issue it serves (a ref)" },
+    "remove-issue": { type: "boolean", description: "unlink its issue" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -84,10 +84,13 @@ export function formatBoard(records: readonly TaskJson[], statuses: readonly Tas
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List tasks by column: todo doing blocked done" },
+  meta: {
+    name: "list", description: "List tasks by column: todo doing blocked done",
+    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-task list", "forge-task list -s todo -s doing -a @me", "forge-task list --json number,title,status"] },
+  },
   args: {
-    status: { type: "enum", alias: "s", options: [...TASK_STATUSES], multiple: true },
-    assignee: { type: "string", alias: "a" },
+    status: { type: "enum", alias: "s", options: [...TASK_STATUSES], multiple: true, default: "every column", description: "only these columns (repeatable)" },
+    assignee: { type: "string", alias: "a", description: "only tasks assigned to this login (@me: you)" },
     limit: { type: "string", alias: "L", description: "max per column (30)" },
     ...JSON_FLAGS,
   },

@@ -44,10 +44,13 @@ export async function runMove(ctx: Ctx, args: Parsed, opts: MoveTaskOptions): Pr
 }
 
 export default defineCommand({
-  meta: { name: "move", description: "Move tasks to a column" },
+  meta: {
+    name: "move", description: "Move tasks to a column",
+    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], examples: ["forge-task move 3 doing", "forge-task list -s todo --json | forge-task move - blocked"] },
+  },
   args: {
     ...REF_ARG,
-    status: { type: "positional", required: true, valueHint: TASK_STATUSES.join("|") },
+    status: { type: "positional", required: true, valueHint: TASK_STATUSES.join("|"), description: "the column to move it to" },
     ...JSON_FLAGS,
   },
   run: ({ args, data }: { args: Parsed; data: Ctx }) => runMove(data, args, parseMoveOptions(args)),

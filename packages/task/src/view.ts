@@ -29,7 +29,10 @@ export function viewTasks(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<T
 }
 
 export default defineCommand({
-  meta: { name: "view", description: "Show a task" },
+  meta: {
+    name: "view", description: "Show a task",
+    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], examples: ["forge-task view 3", "forge-task view 3 --json title,status"] },
+  },
   args: {
     ...REF_ARG,
     ...JSON_FLAGS,

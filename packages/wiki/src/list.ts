@@ -65,7 +65,10 @@ export function listPages(ctx: Ctx): { pages: WikiPageJson[]; failed: number } {
 }
 
 export default defineCommand({
-  meta: { name: "list", description: "List wiki pages: path and title" },
+  meta: {
+    name: "list", description: "List wiki pages: path and title",
+    help: { reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]], examples: ["forge-wiki list", "forge-wiki list --json path --jq '.[].path'"] },
+  },
   args: { ...JSON_FLAGS },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);

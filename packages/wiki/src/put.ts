@@ -61,9 +61,12 @@ export async function readPageText(ctx: Ctx): Promise<Buffer> {
 }
 
 export default defineCommand({
-  meta: { name: "put", description: "Write a wiki page from stdin" },
+  meta: {
+    name: "put", description: "Write a wiki page from stdin",
+    help: { reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]], examples: ["forge-wiki put docs/setup < setup.md", "printf '# Notes\\n' | forge-wiki put notes --json path,title"] },
+  },
   args: {
-    page: { type: "positional", required: true, valueHint: "page" },
+    page: { type: "positional", required: true, valueHint: "page", description: "the page's path under .forge/wiki/, with or without .md; its text comes on stdin" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

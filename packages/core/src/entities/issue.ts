@@ -9,6 +9,7 @@ import { createDirAtomic } from "../store/create_dir.js";
 import { commentsDir, displayPath, entityDir, ISSUES, type Store } from "../store/store.js";
 import type { LabelDef, MilestoneDef } from "./defs.js";
 import { archiveEntity, loadRecords } from "./folder_entity.js";
+import { laterRecordId } from "./later_id.js";
 import { type LoadedEntity, rewriteFile } from "./load.js";
 import { COMMENT, ISSUE } from "./schema.js";
 import { checkedText, writeChecked } from "./write.js";
@@ -187,8 +188,9 @@ export function updateIssue(e: LoadedEntity, change: IssueChange): LoadedEntity 
  */
 export function addComment(store: Store, e: LoadedEntity, input: { body: string; author: string; now: string; id?: string }): CommentJson {
   if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
-  const id = input.id ?? randomUUID();
-  const path = join(commentsDir(store, ISSUES, e.ref.id, e.ref.archived), `${id}.md`);
+  const dirs = [commentsDir(store, ISSUES, e.ref.id, e.ref.archived), ...(e.ref.archived ? [commentsDir(store, ISSUES, e.ref.id, false)] : [])];
+  const id = input.id ?? laterRecordId(dirs, input.now);
+  const path = join(dirs[0]!, `${id}.md`);
   writeChecked(COMMENT, path, displayPath(store, path), { data: { id, author: input.author, createdAt: input.now }, extra: {}, body: storedBody(input.body) }, { exclusive: true });
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
 }

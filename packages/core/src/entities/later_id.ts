@@ -8,6 +8,9 @@
  * could order those.)
  */
 import { randomInt, randomUUID } from "node:crypto";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { isUuid } from "../time.js";
 import type { Order } from "./order.js";
 
 const MAX_ID = "ffffffff-ffff-4fff-bfff-ffffffffffff";
@@ -35,4 +38,48 @@ export function idAfter(id: string): string {
   if (head >= 0xffffffff) return r; // 2^-32: no room above; the order then falls back to chance.
   const next = head + 1 + randomInt(Math.min(0x10000, 0xffffffff - head));
   return next.toString(16).padStart(8, "0") + r.slice(8);
+}
+
+/**
+ * A random uuid v4 for a new record file (a comment, a review) in `dirs`
+ * that sorts after every record there created at `now`, so records made in
+ * the same second read back in the order they were made (records are read
+ * oldest first by `(createdAt, id)`).
+ * @param dirs the record folders of the entity (live, and archived when it is)
+ * @param now the new record's createdAt
+ * @example laterRecordId([commentsDir(store, ISSUES, id)], "2026-01-02T03:04:05Z")
+ */
+export function laterRecordId(dirs: readonly string[], now: string): string {
+  let max: string | undefined;
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const id = n.slice(0, -3);
+      if (!n.endsWith(".md") || !isUuid(id) || (max !== undefined && id <= max)) continue;
+      if (createdAtOf(join(dir, n)) === now) max = id;
+    }
+  }
+  return max === undefined ? randomUUID() : idAfter(max);
+}
+
+/** The `createdAt` of a record file as forge writes it (in its first 4 KiB), or undefined. */
+function createdAtOf(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return /^createdAt: "?([^"\n]*)"?$/m.exec(buf.subarray(0, n).toString("utf8"))?.[1];
+  } finally {
+    closeSync(fd);
+  }
 }

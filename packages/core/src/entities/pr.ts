@@ -8,10 +8,12 @@ import { createHash, randomUUID } from "node:crypto";
 import { InvalidFileError, UsageError } from "../errors.js";
 import { atomicWrite } from "../store/atomic_write.js";
 import { readStoreBytes } from "../store/read_file.js";
-import { displayPath, patchFile, type Store } from "../store/store.js";
+import { join } from "node:path";
+import { displayPath, entityDir, patchFile, type Store } from "../store/store.js";
 import { appendRecord, createEntity, loadRecords, PRS, updateEntity } from "./folder_entity.js";
 import type { LabelDef } from "./defs.js";
 import { bodyOf, checkTitle, storedBody, type CommentJson, type IssueContext } from "./issue.js";
+import { laterRecordId } from "./later_id.js";
 import type { LoadedEntity } from "./load.js";
 import type { PatchStat } from "./patch_stat.js";
 import type { CommitJson } from "./patch_commits.js";
@@ -286,7 +288,7 @@ export function readPatch(store: Store, e: LoadedEntity): Buffer {
  */
 export function addReview(store: Store, e: LoadedEntity, input: { state: ReviewJson["state"]; body: string; author: string; now: string; id?: string }): ReviewJson {
   if (input.state !== "APPROVED" && input.body.trim() === "") throw new UsageError("this review needs a body");
-  const id = input.id ?? randomUUID();
+  const id = input.id ?? laterRecordId(recordDirs(store, e, "reviews"), input.now);
   appendRecord(store, PRS, e.ref, "reviews", PR_REVIEW, { id, author: input.author, state: input.state, createdAt: input.now }, storedBody(input.body));
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), id, state: input.state, submittedAt: input.now };
 }
@@ -297,7 +299,7 @@ export function addReview(store: Store, e: LoadedEntity, input: { state: ReviewJ
  */
 export function addPrComment(store: Store, e: LoadedEntity, input: { body: string; author: string; now: string; id?: string }): CommentJson {
   if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
-  const id = input.id ?? randomUUID();
+  const id = input.id ?? laterRecordId(recordDirs(store, e, "comments"), input.now);
   appendRecord(store, PRS, e.ref, "comments", COMMENT, { id, author: input.author, createdAt: input.now }, storedBody(input.body));
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
 }
@@ -324,6 +326,12 @@ export async function loadPrComments(store: Store, e: LoadedEntity): Promise<Com
 }
 
 // --- internal ---
+
+/** A PR's folders of one record sort: live, and archived when it is (as loadRecords reads them). */
+function recordDirs(store: Store, e: LoadedEntity, sub: string): string[] {
+  const live = join(entityDir(store, PRS, e.ref.id, false), sub);
+  return e.ref.archived ? [join(entityDir(store, PRS, e.ref.id, true), sub), live] : [live];
+}
 
 function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

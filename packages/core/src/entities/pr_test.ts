@@ -127,3 +127,19 @@ test("addReview() and addPrComment() append files that load oldest first; a non-
   t.deepEqual(await loadPrComments(s, e), [c]);
   t.is(c.body, "hi");
 });
+
+test("reviews and comments made in the same second read back in the order they were made (issue 14)", async (t) => {
+  const s = store();
+  createPr(s, input());
+  const e = await loadEntity(s, PRS, PR, ref);
+  const now = "2026-01-08T00:00:00Z";
+  const reviews = ["COMMENTED", "CHANGES_REQUESTED", "COMMENTED", "APPROVED", "COMMENTED", "CHANGES_REQUESTED", "COMMENTED", "APPROVED"] as const;
+  const made = reviews.map((state, i) => addReview(s, e, { state, body: `r${i + 1}`, author: "carol", now }).id);
+  t.deepEqual((await loadReviews(s, e)).map((r) => r.body), reviews.map((_, i) => `r${i + 1}`));
+  t.deepEqual((await loadReviews(s, e)).map((r) => r.id), made);
+  const comments = Array.from({ length: 8 }, (_, i) => addPrComment(s, e, { body: `c${i + 1}`, author: "bob", now }).body);
+  t.deepEqual((await loadPrComments(s, e)).map((c) => c.body), comments);
+  // A record of another second does not push the next id up.
+  const later = addPrComment(s, e, { body: "next second", author: "bob", now: "2026-01-08T00:00:01Z" });
+  t.is((await loadPrComments(s, e)).at(-1)!.id, later.id);
+});

@@ -232,9 +232,11 @@ export const MILESTONES: EntitySchema = {
 export const RELEASE: EntitySchema = {
   kind: "release",
   fields: [
-    S("tagName", true), S("name"), S("commit", true), S("author", true), TS("createdAt", true),
+    S("tagName", true), S("name"), S("commit", true), S("tree"), S("author", true), TS("createdAt", true),
     { name: "isDraft", type: { t: "bool" } }, { name: "isPrerelease", type: { t: "bool" } }, { name: "latest", type: { t: "bool" } },
     { name: "assets", type: { t: "maps", fields: [S("name", true), { name: "size", type: { t: "int", min: 0 }, required: true }, { name: "sha256", type: { t: "sha256" }, required: true }] } },
+    // The release identity's own digest (forge-release verify): sha256 over every other field and the notes.
+    { name: "digest", type: { t: "sha256" } },
   ],
 };
 

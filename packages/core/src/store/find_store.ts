@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { NotFoundError } from "../errors.js";
 
 /** Options for `findStore`. */
@@ -23,6 +23,8 @@ export function findStore(opts: FindStoreOptions = {}): string {
   if (env.FORGE_DIR) {
     const dir = resolve(cwd, env.FORGE_DIR);
     if (!isDir(dir)) throw new NotFoundError(`FORGE_DIR ${env.FORGE_DIR} is not a folder`);
+    if (isDir(join(dir, ".forge"))) throw new NotFoundError(`FORGE_DIR ${env.FORGE_DIR} is not a forge store but holds one (did you mean ${join(env.FORGE_DIR, ".forge")}?)`);
+    if (!looksLikeStore(dir)) throw new NotFoundError(`FORGE_DIR ${env.FORGE_DIR} is not a forge store (no issues/, prs/, labels.md …, no forge .gitignore; it names the .forge folder itself)`);
     return dir;
   }
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
@@ -36,6 +38,30 @@ export function findStore(opts: FindStoreOptions = {}): string {
 function isDir(p: string): boolean {
   try {
     return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** What only a store holds (`forge init` writes `.gitignore` with `ci/runs/`). */
+const STORE_ENTRIES = new Set(["issues", "prs", "labels.md", "milestones.md", "merges"]);
+
+/**
+ * Whether a folder given as FORGE_DIR can be a store: named `.forge`, or
+ * empty (a new store), or holding an entry only a store has, or forge's
+ * `.gitignore`. A repository root or a random folder is none of these.
+ */
+function looksLikeStore(dir: string): boolean {
+  if (basename(dir) === ".forge") return true;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return true; // unreadable: let the read that follows say so
+  }
+  if (names.length === 0 || names.some((n) => STORE_ENTRIES.has(n))) return true;
+  try {
+    return readFileSync(join(dir, ".gitignore"), "utf8").split("\n").includes("ci/runs/");
   } catch {
     return false;
   }
