@@ -8,8 +8,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, codeTree, entityDir, entityFile, entityOrder, git, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity, loadEntityFast, loadFile, MERGE_RECORD,
-  mergeFile, mergesDir, PR, PRS, readStoreFile, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
+  CI_RUN, CI_RUNS, codeTree, displayPath, entityDir, entityFile, entityOrder, git, InvalidFileError, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity,
+  loadEntityFast, loadFile, MERGE_RECORD, mergeFile, mergesDir, parseFrontmatterFast, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
+  type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
 import { type Episode, readImportLog, readScope } from "@forge/evidence";
 import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
@@ -71,21 +72,44 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
  */
 async function loadAll(
   store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], skip?: (id: string, text: string) => boolean,
-): Promise<Array<{ e: LoadedEntity; number: number }>> {
+): Promise<Array<{ e: Entity; number: number }>> {
   const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
-  const out: Array<{ e: LoadedEntity; number: number }> = [];
+  const out: Array<{ e: Entity; number: number }> = [];
   for (let i = 0; i < order.length; i++) {
     const ref = order.at(i)!.ref;
     try {
-      if (skip && !ref.archived && !ref.escapes && skip(ref.id, readStoreFile(store, entityFile(store, kind, ref.id)))) continue;
-      out.push({ e: loadEntityFast(store, kind, schema, ref) ?? (await loadEntity(store, kind, schema, ref)), number: i + 1 });
+      let e: Entity | undefined;
+      if (skip && !ref.archived && !ref.escapes) {
+        // Read once: the text that decided "of interest" is the one parsed (as loadEntityFast would: fast frontmatter, schema, id).
+        const path = entityFile(store, kind, ref.id);
+        const text = readStoreFile(store, path);
+        if (skip(ref.id, text)) continue;
+        e = fromText(store, schema, ref, path, text);
+      }
+      out.push({ e: e ?? loadEntityFast(store, kind, schema, ref) ?? (await loadEntity(store, kind, schema, ref)), number: i + 1 });
     } catch (err) {
       if (!isForgeError(err)) throw err;
       unreadable.push(`${noun}:${ref.id}`);
     }
   }
   return out;
+}
+
+/** What an observation reads of an entity. */
+type Entity = Pick<LoadedEntity, "ref" | "data">;
+
+/**
+ * `loadEntityFast` of text already read: undefined when the frontmatter needs the general YAML engine.
+ * @throws InvalidFileError as loadEntityFast does (bad frontmatter, schema, an id that is not its folder's)
+ */
+function fromText(store: Store, schema: EntitySchema, ref: EntityRef, path: string, text: string): Entity | undefined {
+  const file = displayPath(store, path);
+  const fm = parseFrontmatterFast(text, file);
+  if (!fm) return undefined;
+  const data = validate(schema, fm.data, file).data;
+  if (data.id !== ref.id) throw new InvalidFileError(file, "does not match its folder name", "id");
+  return { ref, data };
 }
 
 /** The frontmatter (between the opening `---` and the next) has the line `state: open`, as forge writes it. */
@@ -96,7 +120,7 @@ function saysOpen(text: string): boolean {
   return end > 0 && at >= 0 && at < end;
 }
 
-function runInput(store: Store, e: LoadedEntity): RunInput {
+function runInput(store: Store, e: Entity): RunInput {
   const d = e.data;
   const logs = join(entityDir(store, CI_RUNS, e.ref.id, e.ref.archived), "steps");
   return {
@@ -109,7 +133,7 @@ function runInput(store: Store, e: LoadedEntity): RunInput {
   };
 }
 
-function prInput(e: LoadedEntity, number: number): PrInput {
+function prInput(e: Entity, number: number): PrInput {
   const d = e.data;
   return {
     id: e.ref.id, number, state: d.state as string, baseRefName: d.baseRefName as string, baseSha: (d.baseSha as string | undefined) ?? null,
