@@ -46,7 +46,8 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   else if (!(payload = parsePayload(b.kernel_payload_json))) markers.add("malformed_kernel_payload");
   const added = payload ? newKernel(state.kernel, payload) : null;
   let after: string[] | null = null;
-  if (added) {
+  // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
+  if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
     // Markers the kernel gives the scope with `added` that it did not give without it.
     const before = new Set(lastMarkers(opts, b.scope) ?? compile(state.kernel, opts.config).markers);
     after = compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config).markers;
