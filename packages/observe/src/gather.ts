@@ -27,21 +27,39 @@ export interface GatherOptions {
 
 /**
  * Read everything an observation needs.
- * @param top the repository's top folder (for git), or null outside one
- * @throws ForgeError when the import log is corrupt (the store needs a human)
+ * @param top the repository's top folder (for git), or null outside one (or a promise of it: git runs while the files are read)
+ * @throws ForgeError when the import log is corrupt (the store needs a human); a git failure of the base first, as when it was asked first
  */
-export async function gather(store: Store, top: string | null, opts: GatherOptions): Promise<ObserveInputs> {
+export async function gather(store: Store, top: string | null | Promise<string | null>, opts: GatherOptions): Promise<ObserveInputs> {
+  // The base branch's git calls run beside the reads (their answers are taken between the kinds read), never after them.
+  const baseP = Promise.resolve(top).then((t) => baseOf(t, opts.base, opts.env));
+  baseP.catch(() => undefined);
+  try {
+    const inputs = await read(store, opts);
+    return { ...inputs, base: await baseP };
+  } catch (err) {
+    await baseP;
+    throw err;
+  }
+}
+
+/** Let pending I/O callbacks (the git calls' answers) run, so the next git call starts. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInputs, "base">> {
   const fixedLabels = opts.fixedLabels ?? DEFAULT_OBSERVE_CONFIG.fixed_labels;
   const unreadable: string[] = [];
-  const base = await baseOf(top, opts.base, opts.env);
   // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
   const records = readImportLog(store);
   const state = readScope(store, opts.scope, { records, episodes: false });
   const stored: Episode[] = [];
   for (const r of records) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
   state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
+  await settle();
   const runs = (await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable)).map(({ e }) => runInput(store, e));
+  await settle();
   const prs = (await loadAll(store, PRS, PR, "pr", unreadable)).filter(({ e }) => !e.ref.archived).map(({ e, number }) => prInput(e, number));
+  await settle();
   // Only an issue closed as fixed can be questioned (a fix label, or a PR closes it): a file that cannot be one
   // (it says `state: open`, or names no fix label and no PR closes it) is read but not parsed.
   const closed = new Set(prs.flatMap((p) => p.closes));
@@ -50,7 +68,7 @@ export async function gather(store: Store, top: string | null, opts: GatherOptio
     id: e.ref.id, number, state: e.data.state as string, closedAt: (e.data.closedAt as string | undefined) ?? null, labels: (e.data.labels as string[] | undefined) ?? [],
   }));
   const merges = await loadMerges(store, unreadable);
-  return { scope: opts.scope, base, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
+  return { scope: opts.scope, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
 }
 
 /** The base branch, its tip and the tip's code tree. */
@@ -77,6 +95,7 @@ async function loadAll(
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
   const out: Array<{ e: Entity; number: number }> = [];
   for (let i = 0; i < order.length; i++) {
+    if (i % 1024 === 1023) await settle();
     const ref = order.at(i)!.ref;
     try {
       let e: Entity | undefined;
