@@ -28,7 +28,8 @@ export function loopIterationCase(bench: string, bin: string, root: string): Cas
     note: "checks excluded; each run exports one fresh act result (a real import)",
     baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
     subject: {
-      label: "loop_iteration (forge-observe | forge-plan; forge-export)", argv: ["node", join(root, "tools", "dist", "loop_iteration.js"), bin, dir], cwd: dir,
+      // The scope of the 10,000 trials (gen_evidence's), as forge-pilot --scope passes it to observe and export.
+      label: "loop_iteration (forge-observe | forge-plan; forge-export)", argv: ["node", join(root, "tools", "dist", "loop_iteration.js"), bin, dir, "bench"], cwd: dir,
       check: (out) => (JSON.parse(out).imported === true ? undefined : `no import: ${out.slice(0, 120)}`),
     },
   };

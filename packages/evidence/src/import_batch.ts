@@ -39,14 +39,18 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   const log = opts.records ?? readImportLog(store);
   const prior = log.find((r) => r.batch_id === b.batch_id);
   if (prior) return entryOf(store, prior, "already_imported");
-  const state = readScope(store, b.scope, { records: log });
   const markers = new Set<string>();
   let payload: KernelBatch | null = null;
   if (b.kernel_payload_json === null || b.kernel_payload_json === undefined || b.kernel_payload_json === "") markers.add("missing_kernel_payload");
   else if (!(payload = parsePayload(b.kernel_payload_json))) markers.add("malformed_kernel_payload");
+  // The scope's episodes are compared only with the batch's own and with the payload's trials (fresh, derivable): only those ids are read.
+  const episodeIds = new Set(b.episodes.map((e) => e.episode_id));
+  for (const t of payload?.trials ?? []) episodeIds.add(`trial:${String((t as { trial_id?: unknown }).trial_id)}`);
+  const state = readScope(store, b.scope, { records: log, episodeIds });
   const added = payload ? newKernel(state.kernel, payload) : null;
   let after: string[] | null = null;
-  if (added) {
+  // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
+  if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
     // Markers the kernel gives the scope with `added` that it did not give without it.
     const before = new Set(lastMarkers(opts, b.scope) ?? compile(state.kernel, opts.config).markers);
     after = compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config).markers;

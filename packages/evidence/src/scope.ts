@@ -8,6 +8,7 @@ import { canonicalJson, cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kern
 import type { ProjectionClaimVersion, ProjectionRelationVersion } from "./batch.js";
 import type { Alias, Episode, EvidenceRef } from "./bundle.js";
 import { entryOf, episodesOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import { trialEpisode } from "./trial_episode.js";
 
 /** Everything known about a scope. Lists are sorted by id. */
 export interface ScopeState {
@@ -36,6 +37,12 @@ export interface ReadScopeOptions {
   records?: ImportRecord[];
   /** false: skip materialising the episodes (a fold for beliefs needs only their count). Default true. */
   episodes?: boolean;
+  /**
+   * Materialise only the episodes with these ids (an import checks its own
+   * episodes against the scope's, never all 10,000 trial episodes). The
+   * list is then exactly the full list's members with those ids.
+   */
+  episodeIds?: ReadonlySet<string>;
 }
 
 /**
@@ -59,7 +66,8 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
     for (const m of rec.markers) markers.add(m);
     push(st.claim_versions, b.claim_versions);
     push(st.relation_versions, b.relation_versions);
-    if (withEpisodes) push(st.episodes, episodesOf(rec));
+    if (withEpisodes && opts.episodeIds) pushWanted(st.episodes, rec, opts.episodeIds);
+    else if (withEpisodes) push(st.episodes, episodesOf(rec));
     push(st.aliases, b.aliases);
     push(st.evidence_refs, b.evidence_refs);
     if (rec.markers.some((m) => PAYLOAD_MARKERS.includes(m))) continue;
@@ -115,6 +123,13 @@ function rows<T>(xs: T[], key: (x: T) => string, content: (x: T) => unknown = (x
     out.push(r.x);
   }
   return out;
+}
+
+/** `episodesOf(rec)` restricted to `ids`, in the same order, without deriving a trial episode that is not wanted. */
+function pushWanted(to: Episode[], rec: ImportRecord, ids: ReadonlySet<string>): void {
+  for (const e of rec.batch.episodes) if (ids.has(e.episode_id)) to.push(e);
+  if (rec.trial_episodes !== "derived" || !rec.kernel_payload) return;
+  for (const t of rec.kernel_payload.trials) if (ids.has(`trial:${t.trial_id}`)) to.push(trialEpisode(t));
 }
 
 function push<T>(to: T[], from: readonly T[] | undefined): void {

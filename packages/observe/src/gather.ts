@@ -8,8 +8,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, codeTree, entityDir, entityFile, entityOrder, git, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity, loadEntityFast, loadFile, MERGE_RECORD,
-  mergeFile, mergesDir, PR, PRS, readStoreFile, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
+  CI_RUN, CI_RUNS, codeTree, displayPath, entityDir, entityFile, entityOrder, git, InvalidFileError, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity,
+  loadEntityFast, loadFile, MERGE_RECORD, mergeFile, mergesDir, parseFrontmatterFast, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
+  type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
 import { type Episode, readImportLog, readScope } from "@forge/evidence";
 import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
@@ -26,21 +27,39 @@ export interface GatherOptions {
 
 /**
  * Read everything an observation needs.
- * @param top the repository's top folder (for git), or null outside one
- * @throws ForgeError when the import log is corrupt (the store needs a human)
+ * @param top the repository's top folder (for git), or null outside one (or a promise of it: git runs while the files are read)
+ * @throws ForgeError when the import log is corrupt (the store needs a human); a git failure of the base first, as when it was asked first
  */
-export async function gather(store: Store, top: string | null, opts: GatherOptions): Promise<ObserveInputs> {
+export async function gather(store: Store, top: string | null | Promise<string | null>, opts: GatherOptions): Promise<ObserveInputs> {
+  // The base branch's git calls run beside the reads (their answers are taken between the kinds read), never after them.
+  const baseP = Promise.resolve(top).then((t) => baseOf(t, opts.base, opts.env));
+  baseP.catch(() => undefined);
+  try {
+    const inputs = await read(store, opts);
+    return { ...inputs, base: await baseP };
+  } catch (err) {
+    await baseP;
+    throw err;
+  }
+}
+
+/** Let pending I/O callbacks (the git calls' answers) run, so the next git call starts. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInputs, "base">> {
   const fixedLabels = opts.fixedLabels ?? DEFAULT_OBSERVE_CONFIG.fixed_labels;
   const unreadable: string[] = [];
-  const base = await baseOf(top, opts.base, opts.env);
   // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
   const records = readImportLog(store);
   const state = readScope(store, opts.scope, { records, episodes: false });
   const stored: Episode[] = [];
   for (const r of records) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
   state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
+  await settle();
   const runs = (await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable)).map(({ e }) => runInput(store, e));
+  await settle();
   const prs = (await loadAll(store, PRS, PR, "pr", unreadable)).filter(({ e }) => !e.ref.archived).map(({ e, number }) => prInput(e, number));
+  await settle();
   // Only an issue closed as fixed can be questioned (a fix label, or a PR closes it): a file that cannot be one
   // (it says `state: open`, or names no fix label and no PR closes it) is read but not parsed.
   const closed = new Set(prs.flatMap((p) => p.closes));
@@ -49,7 +68,7 @@ export async function gather(store: Store, top: string | null, opts: GatherOptio
     id: e.ref.id, number, state: e.data.state as string, closedAt: (e.data.closedAt as string | undefined) ?? null, labels: (e.data.labels as string[] | undefined) ?? [],
   }));
   const merges = await loadMerges(store, unreadable);
-  return { scope: opts.scope, base, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
+  return { scope: opts.scope, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
 }
 
 /** The base branch, its tip and the tip's code tree. */
@@ -71,21 +90,45 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
  */
 async function loadAll(
   store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], skip?: (id: string, text: string) => boolean,
-): Promise<Array<{ e: LoadedEntity; number: number }>> {
+): Promise<Array<{ e: Entity; number: number }>> {
   const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
-  const out: Array<{ e: LoadedEntity; number: number }> = [];
+  const out: Array<{ e: Entity; number: number }> = [];
   for (let i = 0; i < order.length; i++) {
+    if (i % 1024 === 1023) await settle();
     const ref = order.at(i)!.ref;
     try {
-      if (skip && !ref.archived && !ref.escapes && skip(ref.id, readStoreFile(store, entityFile(store, kind, ref.id)))) continue;
-      out.push({ e: loadEntityFast(store, kind, schema, ref) ?? (await loadEntity(store, kind, schema, ref)), number: i + 1 });
+      let e: Entity | undefined;
+      if (skip && !ref.archived && !ref.escapes) {
+        // Read once: the text that decided "of interest" is the one parsed (as loadEntityFast would: fast frontmatter, schema, id).
+        const path = entityFile(store, kind, ref.id);
+        const text = readStoreFile(store, path);
+        if (skip(ref.id, text)) continue;
+        e = fromText(store, schema, ref, path, text);
+      }
+      out.push({ e: e ?? loadEntityFast(store, kind, schema, ref) ?? (await loadEntity(store, kind, schema, ref)), number: i + 1 });
     } catch (err) {
       if (!isForgeError(err)) throw err;
       unreadable.push(`${noun}:${ref.id}`);
     }
   }
   return out;
+}
+
+/** What an observation reads of an entity. */
+type Entity = Pick<LoadedEntity, "ref" | "data">;
+
+/**
+ * `loadEntityFast` of text already read: undefined when the frontmatter needs the general YAML engine.
+ * @throws InvalidFileError as loadEntityFast does (bad frontmatter, schema, an id that is not its folder's)
+ */
+function fromText(store: Store, schema: EntitySchema, ref: EntityRef, path: string, text: string): Entity | undefined {
+  const file = displayPath(store, path);
+  const fm = parseFrontmatterFast(text, file);
+  if (!fm) return undefined;
+  const data = validate(schema, fm.data, file).data;
+  if (data.id !== ref.id) throw new InvalidFileError(file, "does not match its folder name", "id");
+  return { ref, data };
 }
 
 /** The frontmatter (between the opening `---` and the next) has the line `state: open`, as forge writes it. */
@@ -96,7 +139,7 @@ function saysOpen(text: string): boolean {
   return end > 0 && at >= 0 && at < end;
 }
 
-function runInput(store: Store, e: LoadedEntity): RunInput {
+function runInput(store: Store, e: Entity): RunInput {
   const d = e.data;
   const logs = join(entityDir(store, CI_RUNS, e.ref.id, e.ref.archived), "steps");
   return {
@@ -109,7 +152,7 @@ function runInput(store: Store, e: LoadedEntity): RunInput {
   };
 }
 
-function prInput(e: LoadedEntity, number: number): PrInput {
+function prInput(e: Entity, number: number): PrInput {
   const d = e.data;
   return {
     id: e.ref.id, number, state: d.state as string, baseRefName: d.baseRefName as string, baseSha: (d.baseSha as string | undefined) ?? null,

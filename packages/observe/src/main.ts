@@ -61,8 +61,8 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
  */
 export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Omit<ObserveCliOptions, "json">): Promise<Observation> {
   const store = openStore({ cwd, env });
-  const r = await git(["rev-parse", "--show-toplevel"], { cwd, env });
-  const top = r.code === 0 ? r.stdout.trim() : null;
+  // Not awaited here: gather runs git beside its reads.
+  const top = git(["rev-parse", "--show-toplevel"], { cwd, env }).then((r) => (r.code === 0 ? r.stdout.trim() : null));
   return observe(await gather(store, top, { scope: opts.scope, base: opts.base, env, fixedLabels: opts.config.fixed_labels }), opts.config);
 }
 

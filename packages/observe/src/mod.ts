@@ -5,6 +5,7 @@
  * merge records — as JSON lines with a `kind` (spec/loop.md §1).
  */
 export { default as observeCommand, FLAGS, fractionFlag, type ObserveCliOptions, observeStore, parseObserveOptions, VERSION } from "./main.js";
+export { canonicalLine } from "./canonical_line.js";
 export { gather, type GatherOptions } from "./gather.js";
 export { humanSummary } from "./human.js";
 export {

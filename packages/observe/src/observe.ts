@@ -10,10 +10,11 @@
  * re-recorded is no longer thin).
  */
 import {
-  assess, canonicalJson, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, MICROS, schedule, syndromeStates,
+  assess, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, MICROS, schedule, syndromeStates,
   type FlakeRate,
 } from "@forge/kernel";
 import { PAYLOAD_MARKERS } from "@forge/evidence";
+import { canonicalLine } from "./canonical_line.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** The schema tag of the header line. */
@@ -250,7 +251,7 @@ export function observationLines(o: Observation): ObservationLine[] {
 
 /** The observation as JSON-lines text (canonical JSON: the same store gives the same bytes). */
 export function observationText(o: Observation): string {
-  return observationLines(o).map((l) => canonicalJson(l) + "\n").join("");
+  return observationLines(o).map((l) => canonicalLine(l) + "\n").join("");
 }
 
 // --- internal ---

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { findStore, isTimestamp, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, type Parsed } from "@forge/cli";
 import { canonicalJson } from "@forge/kernel";
-import { fractionFlag, observeStore } from "@forge/observe";
+import { canonicalLine, fractionFlag, observeStore } from "@forge/observe";
 import { type Planned, plan, targetLine } from "./decide.js";
 import { explainRecord, explainText } from "./explain.js";
 import { type HistoryEntry, readHistory } from "./history.js";
@@ -112,8 +112,8 @@ export async function planRun(ctx: Ctx, opts: PlanCliOptions): Promise<number> {
     return 0;
   }
   if (opts.json) {
-    for (const [i, t] of p.targets.entries()) await ctx.out.write(canonicalJson(targetLine(t, i + 1)) + "\n");
-    await ctx.out.write(canonicalJson(p.decision) + "\n");
+    // One write of every line (the same bytes as one write per line, without an await per target).
+    await ctx.out.write(p.targets.map((t, i) => canonicalLine(targetLine(t, i + 1)) + "\n").join("") + canonicalLine(p.decision) + "\n");
   } else await ctx.out.write(planText(p));
   return 0;
 }
