@@ -142,7 +142,7 @@ test("a store of the previous version is refused with a hint, migrated by forge 
   }
   const dry = await run("forge", ["migrate"], { cwd: dir });
   t.is(dry.code, 0, dry.stderr);
-  t.is(dry.stdout, "would add *.lock: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n");
+  t.is(dry.stdout, "would add *.lock releases/activations/: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n");
   t.is(readFileSync(join(dir, ".forge", ".gitignore"), "utf8"), before, "a dry run changes nothing");
   t.is((await run("forge-issue", ["list"], { cwd: dir })).code, 1);
 
@@ -170,7 +170,7 @@ test("a store of the previous version is refused with a hint, migrated by forge 
 test("forge migrate --apply on the fixture makes both changes in one run", async (t) => {
   const dir = v1Store();
   const r = await run("forge", ["migrate", "--apply"], { cwd: dir });
-  t.is(r.stdout, "add *.lock: .forge/.gitignore\nwrite 2 (was 1): .forge/version\n");
+  t.is(r.stdout, "add *.lock releases/activations/: .forge/.gitignore\nwrite 2 (was 1): .forge/version\n");
   t.true(readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\n"));
   t.is((await run("forge-issue", ["list", "--json", "number"], { cwd: dir })).stdout, '{"number":1}\n');
 });

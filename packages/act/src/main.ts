@@ -19,7 +19,7 @@ export const FLAGS: FlagsDef = {
   stdin: { type: "positional", valueHint: "-", description: "plan lines on stdin (the default)" },
   json: { type: "boolean", description: "act results as JSON lines" },
   "allow-advisory-only": { type: "boolean", description: "run advisory plans (never verification)" },
-  "deadline-ms": { type: "string", description: "epoch ms: no trial starts after it" },
+  "deadline-ms": { type: "string", valueHint: "ms", description: "epoch ms after which no trial starts (default: none)" },
 };
 
 /** Options of one run. */
@@ -101,7 +101,18 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
 }
 
 export default defineCommand({
-  meta: { name: "forge-act", version: VERSION, description: "Run plan lines (reruns, paired patches, oracles); print act results" },
+  meta: {
+    name: "forge-act", version: VERSION, description: "Run plan lines (reruns, paired patches, oracles); print act results",
+    help: {
+      reads: [
+        ["stdin", "plan lines (forge-plan --json)"],
+        [".forge/ci/", "the steps and ci.env: each trial is a forge-ci run in a disposable worktree"],
+        [".forge/evidence/imports/", "the scope's fold, for oracle plans"],
+      ],
+      notes: ["Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export."],
+      examples: ["forge-observe --json | forge-plan --json | forge-act --json | forge-export", "forge-plan --json | forge-act --json --deadline-ms 1767225600000"],
+    },
+  },
   args: FLAGS,
   run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => actRun(ctx, parseActOptions(args)),
 });

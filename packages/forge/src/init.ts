@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { atomicWrite, ForgeError, git, writeStoreVersion } from "@forge/core";
+import { atomicWrite, ForgeError, git, versionFile, writeStoreVersion } from "@forge/core";
 
 /** Machine state and caches: never committed (DESIGN §3 data classes). */
 export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp", "*.lock", "releases/activations/"];
@@ -21,8 +21,10 @@ export function initStore(dir: string): { path: string; existed: boolean } {
   const lines = have.split("\n");
   const missing = IGNORED.filter((l) => !lines.includes(l));
   if (missing.length) atomicWrite(gi, (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n");
-  // A new store gets the version marker; an existing one without it is upgraded by `forge migrate`, not here.
-  if (!existed) writeStoreVersion(path);
+  // A store without a marker gets one: a new store, or one made by hand (`mkdir -p .forge/ci/steps`)
+  // or of version 1, whose whole migration (the ignore lines above, then the marker) is what init just did.
+  // A store with a marker keeps it (an older one is `forge migrate`'s, a newer one is refused).
+  if (!existsSync(versionFile(path))) writeStoreVersion(path);
   return { path, existed };
 }
 

@@ -16,9 +16,9 @@ export const VERSION = "0.1.0";
 
 /** forge-observe's flags. */
 export const FLAGS: FlagsDef = {
-  scope: { type: "string", description: "evidence scope (default: default)" },
-  base: { type: "string", alias: "B", description: "base branch (default: HEAD's)" },
-  precision: { type: "string", description: "flake-rate interval width that decides (0.3)" },
+  scope: { type: "string", valueHint: "scope", description: "evidence scope (default: default)" },
+  base: { type: "string", alias: "B", valueHint: "branch", description: "base branch (default: HEAD's)" },
+  precision: { type: "string", valueHint: "w", description: "flake-rate interval width that decides (default: 0.3)" },
   json: { type: "boolean", description: "JSON lines" },
 };
 
@@ -67,7 +67,18 @@ export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Om
 }
 
 export default defineCommand({
-  meta: { name: "forge-observe", version: VERSION, description: "Observe the store: claims, verdicts, syndromes, markers" },
+  meta: {
+    name: "forge-observe", version: VERSION, description: "Observe the store: claims, verdicts, syndromes, markers",
+    help: {
+      reads: [
+        [".forge/evidence/imports/", "the scope's fold of imports (re-compiled by the kernel)"],
+        [".forge/ci/runs/", "CI run records, exported or not (a missing log is a marker)"],
+        [".forge/prs/ issues/ merges/", "patch versions, CI verdicts, how issues were closed, merges"],
+      ],
+      notes: ["An interrogator: writes nothing. The same store gives the same bytes (spec/loop.md §1)."],
+      examples: ["forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main"],
+    },
+  },
   args: FLAGS,
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const opts = parseObserveOptions(args);

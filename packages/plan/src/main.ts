@@ -23,12 +23,12 @@ export const FLAGS: FlagsDef = {
   action: { type: "positional", valueHint: "explain", description: "explain one target" },
   key: { type: "positional", valueHint: "key", description: "the target key to explain" },
   json: { type: "boolean", description: "JSON lines" },
-  history: { type: "string", description: "history file (.forge/pilot/history.jsonl)" },
-  now: { type: "string", description: "the time ScopeStale is judged at (RFC 3339)" },
-  threshold: { type: "string", description: "halt below this urgency (0.25)" },
-  "max-retries": { type: "string", description: "attempts before a target is exhausted (2)" },
+  history: { type: "string", valueHint: "file", description: "the attempts file (default: .forge/pilot/history.jsonl)" },
+  now: { type: "string", valueHint: "time", description: "the time ScopeStale is judged at, RFC 3339 (default: the clock)" },
+  threshold: { type: "string", valueHint: "u", description: "halt below this urgency (default: 0.25)" },
+  "max-retries": { type: "string", valueHint: "n", description: "attempts before a target is exhausted (default: 2)" },
   "allow-advisory-only": { type: "boolean", description: "an advisory plan when nothing executable is left" },
-  scope: { type: "string", description: "scope to observe when stdin has no observation" },
+  scope: { type: "string", valueHint: "scope", description: "the scope to observe when stdin has no observation (default: default)" },
 };
 
 /** Options of one run. */
@@ -119,7 +119,17 @@ export async function planRun(ctx: Ctx, opts: PlanCliOptions): Promise<number> {
 }
 
 export default defineCommand({
-  meta: { name: "forge-plan", version: VERSION, description: "Rank what most needs verifying; print one plan or a halt" },
+  meta: {
+    name: "forge-plan", version: VERSION, description: "Rank what most needs verifying; print one plan or a halt",
+    help: {
+      reads: [
+        ["stdin", "an observation (forge-observe --json); none: observes the store itself"],
+        [".forge/pilot/history.jsonl", "the loop-local attempts per target (retry decay, exhaustion)"],
+      ],
+      notes: ["An interrogator: writes nothing. Scoring and its corrections to the seed: spec/evidence.md §8."],
+      examples: ["forge-observe --json | forge-plan --json", "forge-plan explain syndrome:sig-v1:7d6d96f63a6e0cce", "forge-observe --json | forge-plan --threshold 0.5 --max-retries 3"],
+    },
+  },
   args: FLAGS,
   run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => planRun(ctx, parsePlanOptions(args)),
 });
