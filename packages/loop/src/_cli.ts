@@ -11,7 +11,16 @@ import type { LoopContext } from "./engine.js";
 import { resolveLoop } from "./store.js";
 
 /** The loop ref positional. */
-export const LOOP_ARG: FlagsDef = { loop: { type: "positional", required: true, valueHint: "loop", description: "loop id or prefix (4+ hex)" } };
+export const LOOP_ARG: FlagsDef = { loop: { type: "positional", required: true, valueHint: "loop", description: "loop id or id prefix (4+ hex), as start and list print it" } };
+
+/** `reads:` rows of the help pages. */
+export const READS_LOOP_MD: readonly [string, string] = [".forge/loops/<id>/loop.md", "the loop's state (frontmatter: goal, criteria, rounds, gates) and the open round's prompt (body)"];
+export const READS_EVENTS: readonly [string, string] = [".forge/loops/<id>/events.jsonl", "the hash-chained timeline; a gap, duplicate or edited line is storage_corruption (exit 1)"];
+export const READS_EXPERIENCE: readonly [string, string] = [".forge/experience/<id>.md", "experience records (frontmatter: kind scope text revision status expiresAt …)"];
+export const READS_CI_RUNS: readonly [string, string] = [".forge/ci/runs/", "forge-ci runs: a ci:<step> claim is read from the latest completed run at the workspace's code tree"];
+
+/** `env:` rows of the help pages. */
+export const ENV_NOW: readonly [string, string] = ["FORGE_NOW", "the clock: an RFC 3339 UTC timestamp to use as now (default: the system clock)"];
 
 /** The runtime context of a verb run. */
 export function loopContext(ctx: Ctx): LoopContext {

@@ -1,6 +1,6 @@
 /** pause, resume, stop, status: a loop ref in, its status record out. */
-import { defineCommand, type Ctx, type FlagsDef, type ForgeCommand, type Parsed } from "@forge/cli";
-import { LOOP_ARG, loopContext, loopIdOf, output, outFlags } from "./_cli.js";
+import { defineCommand, type Ctx, type FlagsDef, type ForgeCommand, type HelpMeta, type Parsed } from "@forge/cli";
+import { ENV_NOW, READS_EVENTS, READS_LOOP_MD, LOOP_ARG, loopContext, loopIdOf, output, outFlags } from "./_cli.js";
 import type { LoopContext } from "./engine.js";
 
 export const STATUS_FIELDS = [
@@ -20,9 +20,9 @@ export function formatStatus(r: Record<string, unknown>): string {
 }
 
 /** A verb over one loop. */
-export function controlVerb(name: string, description: string, extra: FlagsDef, fn: (lc: LoopContext, id: string, args: Parsed) => Promise<Record<string, unknown>>): ForgeCommand {
+export function controlVerb(name: string, description: string, extra: FlagsDef, fn: (lc: LoopContext, id: string, args: Parsed) => Promise<Record<string, unknown>>, help: HelpMeta): ForgeCommand {
   return defineCommand({
-    meta: { name, description },
+    meta: { name, description, help: { reads: [READS_LOOP_MD, READS_EVENTS], env: [ENV_NOW], ...help } },
     args: { ...LOOP_ARG, ...extra, ...outFlags(STATUS_FIELDS) },
     async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
       const lc = loopContext(ctx);

@@ -3,7 +3,7 @@
  * evidence availability, open user gates, sequence completeness.
  */
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
-import { LOOP_ARG, loopContext, loopIdOf, output, outFlags } from "./_cli.js";
+import { LOOP_ARG, loopContext, loopIdOf, output, outFlags, READS_EVENTS, READS_LOOP_MD } from "./_cli.js";
 import type { LoadedLoop } from "./store.js";
 import { liveCriteria, openGates, type Finding } from "./state.js";
 import { loadLoop } from "./store.js";
@@ -48,7 +48,18 @@ function formatAudit(r: Record<string, unknown>): string {
 }
 
 export default defineCommand({
-  meta: { name: "audit", description: "Audit coverage, contradictions, gates, sequence" },
+  meta: {
+    name: "audit", description: "Audit coverage, contradictions, gates, sequence",
+    help: {
+      reads: [READS_LOOP_MD, READS_EVENTS],
+      examples: ["forge-loop audit 3f2a", "forge-loop audit 3f2a --json coverage,contradictions,openGates", "forge-loop audit 3f2a --jq .regressionObligations"],
+      notes: [
+        "Read-only: criteria coverage (verified/total, those without a check), every contradiction of every attempt, evidence counts by status,",
+        "open user gates, regression obligations (verified criteria with a check: they must keep passing), and whether the loop is complete.",
+        "The files are verified first: a damaged timeline is storage_corruption (exit 1), so sequenceComplete is always true.",
+      ],
+    },
+  },
   args: { ...LOOP_ARG, ...outFlags(AUDIT_FIELDS) },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const lc = loopContext(ctx);

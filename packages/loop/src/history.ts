@@ -1,7 +1,7 @@
 /** `forge-loop history`: one round, or the timeline in event_sequence order (read-only). */
 import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
-import { intFlag, LOOP_ARG, loopContext, loopIdOf, output, outFlags } from "./_cli.js";
+import { intFlag, LOOP_ARG, loopContext, loopIdOf, output, outFlags, READS_EVENTS, READS_LOOP_MD } from "./_cli.js";
 import type { LoopEvent } from "./events.js";
 import { loadLoop } from "./store.js";
 
@@ -24,13 +24,20 @@ export function formatEvent(e: Record<string, unknown>): string {
 }
 
 export default defineCommand({
-  meta: { name: "history", description: "Show a round, or the event timeline" },
+  meta: {
+    name: "history", description: "Show a round, or the event timeline",
+    help: {
+      reads: [READS_LOOP_MD, READS_EVENTS],
+      examples: ["forge-loop history 3f2a", "forge-loop history 3f2a --round 2 --json type,attempt,decision,findings", "forge-loop history 3f2a --from-sequence 10 --to-sequence 20 -L 5"],
+      notes: ["Read-only: events in event_sequence order, one line each (sequence, type, time, round, attempt, decision, level, status)."],
+    },
+  },
   args: {
     ...LOOP_ARG,
-    round: { type: "string", description: "one round's events" },
-    "from-sequence": { type: "string", description: "first event_sequence" },
-    "to-sequence": { type: "string", description: "last event_sequence" },
-    limit: { type: "string", alias: "L", description: "events (1-200, default 50)" },
+    round: { type: "string", valueHint: "n", description: "only this round's events, every attempt (default: every round)" },
+    "from-sequence": { type: "string", valueHint: "n", description: "the first event_sequence shown (default: 1)" },
+    "to-sequence": { type: "string", valueHint: "n", description: "the last event_sequence shown (default: the last event)" },
+    limit: { type: "string", alias: "L", valueHint: "n", description: "events at most, 1-200 (default: 50)" },
     ...outFlags(EVENT_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,15 +1,22 @@
 /** `forge-loop list`: the recoverable loops (with --all, every loop). */
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
 import { isForgeError } from "@forge/core";
-import { loopContext, output, outFlags } from "./_cli.js";
+import { loopContext, output, outFlags, READS_EVENTS, READS_LOOP_MD } from "./_cli.js";
 import { statusRecord } from "./engine.js";
 import { loadLoop, loopIds } from "./store.js";
 import { TERMINAL } from "./state.js";
 import { STATUS_FIELDS } from "./_control_verb.js";
 
 export default defineCommand({
-  meta: { name: "list", description: "List recoverable loops" },
-  args: { all: { type: "boolean", description: "stopped, complete and terminated too" }, ...outFlags(STATUS_FIELDS) },
+  meta: {
+    name: "list", description: "List recoverable loops",
+    help: {
+      reads: [[".forge/loops/", "every loop's folder"], READS_LOOP_MD, READS_EVENTS],
+      examples: ["forge-loop list", "forge-loop list --all --json loop_id,status,round,goal", "forge-loop list --jq .loop_id"],
+      notes: ["Read-only: one line per loop (id, status, round, goal). A damaged loop is one stderr line and exit 1; the others are still listed."],
+    },
+  },
+  args: { all: { type: "boolean", description: "stopped, complete and terminated loops too (default: off, only the ones that can go on)" }, ...outFlags(STATUS_FIELDS) },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const lc = loopContext(ctx);
     const recs: Array<Record<string, unknown>> = [];

@@ -1,21 +1,21 @@
 /** `forge-loop start`: a new loop and its first prompt (L2). */
 import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
-import { intFlag, loopContext, output, outFlags, roundText } from "./_cli.js";
+import { ENV_NOW, intFlag, loopContext, output, outFlags, READS_EXPERIENCE, roundText } from "./_cli.js";
 import { parseCheckArgv } from "./argv.js";
 import { startLoop, type StartOptions } from "./engine.js";
 
 export const START_FIELDS = ["kind", "loop_id", "status", "constraints", "criteria", "round", "roundId", "attempt", "level", "prompt", "promptBytes", "omitted", "stateHash", "promptHash"];
 
 const FLAGS = {
-  task: { type: "string", description: "the whole objective" },
-  constraint: { type: "string", multiple: true, description: "a hard constraint (repeatable)" },
-  criterion: { type: "string", multiple: true, description: "a success criterion (repeatable)" },
-  check: { type: "string", multiple: true, description: "the command that verifies the criterion before it (argv, no shell)" },
-  "max-rounds": { type: "string", description: "round limit (default 20)" },
-  domain: { type: "string", description: "experience scope recalled into prompts" },
-  "prompt-budget": { type: "string", description: "prompt bytes (default 6000)" },
-  "check-timeout": { type: "string", description: "seconds per check (default 120)" },
+  task: { type: "string", valueHint: "text", description: "the whole objective, the loop's goal (required, no default)" },
+  constraint: { type: "string", multiple: true, valueHint: "text", description: "a hard constraint, in every prompt; a report cannot retire it (repeatable; default: none)" },
+  criterion: { type: "string", multiple: true, valueHint: "text", description: "a success criterion (repeatable; default: the task itself, one criterion)" },
+  check: { type: "string", multiple: true, valueHint: "argv", description: "the command that verifies the --criterion before it: argv, quotes group, no shell (one per criterion; default: none)" },
+  "max-rounds": { type: "string", valueHint: "n", description: "accepted rounds without completion before the loop terminates, 1-1000 (default: 20)" },
+  domain: { type: "string", valueHint: "scope", description: "the experience scope recalled into each new round's prompt (default: none)" },
+  "prompt-budget": { type: "string", valueHint: "bytes", description: "a prompt's byte budget, 500-100000 (default: 6000)" },
+  "check-timeout": { type: "string", valueHint: "s", description: "seconds a --check may run, 1-3600 (default: 120)" },
   ...outFlags(START_FIELDS),
 } as const;
 
@@ -62,7 +62,22 @@ export function parseStartOptions(args: Parsed, rawArgs: string[]): StartOptions
 }
 
 export default defineCommand({
-  meta: { name: "start", description: "Start a loop: goal, constraints, criteria with checks" },
+  meta: {
+    name: "start", description: "Start a loop: goal, constraints, criteria with checks",
+    help: {
+      reads: [[READS_EXPERIENCE[0], "with --domain: active records of that scope, recalled into the first prompt (5 items, 1500 bytes, ranked by the goal)"]],
+      env: [ENV_NOW],
+      examples: [
+        "forge-loop start --task \"make the tests pass\" --criterion \"unit tests pass\" --check \"node --test\"",
+        "forge-loop start --task \"fix the parser\" --constraint \"no new dependencies\" --criterion \"parser tests pass\" --check \"pnpm test\" --domain repo:parser --json loop_id,prompt",
+        "forge-loop start --task \"tidy the README\" --max-rounds 5 --prompt-budget 4000",
+      ],
+      notes: [
+        "Writes .forge/loops/<id>/loop.md and events.jsonl; prints the first round's prompt (L2), the loop id on stderr.",
+        "A criterion without --check can only be verified by a ci:<step> claim (a stderr note says so); checks run from next/retry, never here.",
+      ],
+    },
+  },
   args: FLAGS,
   async run({ args, rawArgs, data: ctx }: { args: Parsed; rawArgs: string[]; data: Ctx }) {
     const opts = parseStartOptions(args, rawArgs);
