@@ -147,7 +147,7 @@ test("a store of the previous version is refused with a hint, migrated by forge 
   t.is((await run("forge-issue", ["list"], { cwd: dir })).code, 1);
 
   // Interrupted after its first write: the rerun plans only what is left.
-  writeFileSync(join(dir, ".forge", ".gitignore"), before + "*.lock\n");
+  writeFileSync(join(dir, ".forge", ".gitignore"), before + "*.lock\nreleases/activations/\n");
   const rest = await run("forge", ["migrate"], { cwd: dir });
   t.is(rest.stdout, "would write 2 (was 1): .forge/version\n");
   const done = await run("forge", ["migrate", "--apply"], { cwd: dir });
@@ -171,7 +171,7 @@ test("forge migrate --apply on the fixture makes both changes in one run", async
   const dir = v1Store();
   const r = await run("forge", ["migrate", "--apply"], { cwd: dir });
   t.is(r.stdout, "add *.lock releases/activations/: .forge/.gitignore\nwrite 2 (was 1): .forge/version\n");
-  t.true(readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\n"));
+  t.true(readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\nreleases/activations/\n"));
   t.is((await run("forge-issue", ["list", "--json", "number"], { cwd: dir })).stdout, '{"number":1}\n');
 });
 
