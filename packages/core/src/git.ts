@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { ForgeError } from "./errors.js";
 
 /** The result of a git run. */
@@ -115,7 +115,9 @@ export async function withWorktree<T>(
 ): Promise<T> {
   const tmp = mkdtempSync(join(tmpdir(), "forge-"));
   opts.mark?.(tmp);
-  const dir = join(tmp, "worktree");
+  // Named after its unique temp folder: git names the worktree's admin folder (.git/worktrees/<name>)
+  // after the basename, and parallel adds of one name race for it (one fails under load).
+  const dir = join(tmp, basename(tmp));
   let added = false;
   try {
     const add = ["worktree", "add", "--detach", "--quiet", dir, commit];

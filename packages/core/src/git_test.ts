@@ -65,6 +65,16 @@ test("withWorktree() runs in a detached worktree of the commit and removes it af
   await t.throwsAsync(withWorktree(dir, "f".repeat(40), undefined, async () => 1), { message: /^cannot check out ffffffffffff in a worktree: / });
 });
 
+test("withWorktree() called 16 times at once on one repository: every call gets its own worktree, none fails (the names git derives never collide)", async (t) => {
+  const { dir, sha } = repo();
+  const dirs = await Promise.all(Array.from({ length: 16 }, () => withWorktree(dir, sha, undefined, async (wt) => {
+    t.is((await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim(), sha);
+    return wt;
+  })));
+  t.is(new Set(dirs).size, 16);
+  t.is((await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout.split("\n").filter((l) => l.startsWith("worktree ")).length, 1, "all removed");
+});
+
 test("gitMessage() is git's first meaningful line; gitTopLevel() names why a repository was needed", async (t) => {
   t.is(gitMessage("hint: try this\nfatal: not a git repository\n"), "not a git repository");
   t.is(gitMessage("error: a\x1bb\n"), "a?b");
