@@ -5,7 +5,7 @@
  * a note for the caller to print.
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { ConflictError } from "@forge/core";
+import { ConflictError, pidAlive } from "@forge/core";
 
 /** A held lock. */
 export interface Held {
@@ -45,7 +45,7 @@ export function takeLock(path: string, what: string): Held {
         throw err;
       }
       const pid = ownerOf(path);
-      if (pid !== null && alive(pid)) throw new ConflictError(`${what} is being changed by another process (pid ${pid}); try again when it is done`);
+      if (pid !== null && pidAlive(pid)) throw new ConflictError(`${what} is being changed by another process (pid ${pid}); try again when it is done`);
       // The owner is gone (or the file is unreadable garbage): break it once, then retry.
       try {
         unlinkSync(path);
@@ -63,14 +63,5 @@ function ownerOf(path: string): number | null {
     return Number.isSafeInteger(n) && n > 0 ? n : null;
   } catch {
     return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -10,10 +10,10 @@
  * `current` moves), then with its outcome.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import {
-  atomicWrite, ConflictError, displayPath, ForgeError, formatFrontmatter, formatTimestamp, isReleaseTag, loadFile, mkdirInside, releasesDir,
+  atomicWrite, ConflictError, displayPath, ForgeError, formatFrontmatter, formatTimestamp, isReleaseTag, lexists, loadFile, mkdirInside, pidAlive, releasesDir,
   toFrontmatter, validate, type EntitySchema, type Store,
 } from "@forge/core";
 import { checkAssets, type RecordedAsset } from "./_identity.js";
@@ -120,7 +120,7 @@ export class Target {
    */
   install(tag: string, assets: readonly RecordedAsset[], from: string): "installed" | "present" {
     const dest = this.installed(tag);
-    if (lexistsHere(dest)) {
+    if (lexists(dest)) {
       this.checkInstalled(tag, assets);
       return "present";
     }
@@ -139,7 +139,7 @@ export class Target {
   checkInstalled(tag: string, assets: readonly RecordedAsset[]): void {
     const dest = this.installed(tag);
     const shown = `${dest}/`;
-    if (!lexistsHere(dest)) throw new ForgeError(`${tag}: not installed in ${this.dir} (no ${shown})`, "E_VERIFY", 1);
+    if (!lexists(dest)) throw new ForgeError(`${tag}: not installed in ${this.dir} (no ${shown})`, "E_VERIFY", 1);
     checkAssets(tag, assets, dest, shown, { test: (real) => real === dest || real.startsWith(dest + sep), name: shown });
   }
   /**
@@ -158,7 +158,7 @@ export class Target {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
         const pid = Number(readFileSync(lock, "utf8").trim());
-        if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new ConflictError(`another activation (pid ${pid}) holds ${lock}`);
+        if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) throw new ConflictError(`another activation (pid ${pid}) holds ${lock}`);
         unlinkSync(lock); // its process is gone: a kill during an earlier activation
       }
     }
@@ -222,22 +222,4 @@ export async function activationsOf(store: Store, dir: string): Promise<Activati
 /** The timestamp a record carries. */
 export function nowStamp(): string {
   return formatTimestamp();
-}
-
-function lexistsHere(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -193,7 +193,7 @@ function breakIfStale(lock: string, file: string | undefined): boolean {
   }
   if (!h) return true;
   // A lock still empty was just created (its writer is between open and write), unless it stays empty.
-  const dead = h.text === "" ? age >= 1000 : h.host === HOST && Number.isSafeInteger(h.pid) && h.pid > 0 && !alive(h.pid);
+  const dead = h.text === "" ? age >= 1000 : h.host === HOST && Number.isSafeInteger(h.pid) && h.pid > 0 && !pidAlive(h.pid);
   if (!dead && age < STALE_MS) return false;
   const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
   try {
@@ -225,7 +225,12 @@ function breakIfStale(lock: string, file: string | undefined): boolean {
   return true;
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether a process of this host is alive (`kill(pid, 0)`; EPERM: alive,
+ * someone else's).
+ * @example pidAlive(process.pid) // true
+ */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
