@@ -271,16 +271,26 @@ async function act(c, p, deadlineMs) {
   return { result: recs.find((x) => x.kind === "act_result") ?? null, code: r.code, stderr: r.stderr };
 }
 
-/** Export what an act ran (its CI runs, by id) and then its result. */
-async function exportAct(c, result) {
-  const ids = new Set((result.trial_refs ?? []).map((t) => t.run_id).filter(Boolean));
-  let runs = "";
-  if (ids.size > 0) {
-    const all = await tool(c, "forge-ci", ["list", "--limit", String(ids.size + 50), "--json"]);
-    runs = all.stdout.split("\n").filter((l) => l.trim() !== "" && ids.has(JSON.parse(l).id)).join("\n");
+/**
+ * The completed CI runs created at or after `since` (an ISO second), newest
+ * first: forge-ci lists newest first, so the window grows until it reaches
+ * an older run. Every run an act made is one of them, whether its result
+ * names it or not (an act that failed, a batch cut short by a broken tree).
+ */
+async function runsSince(c, since) {
+  for (let k = 64; ; k *= 4) {
+    const r = await lines(c, "forge-ci", ["list", "--limit", String(k), "--json"]);
+    const last = r.recs[r.recs.length - 1];
+    if (r.recs.length < k || !last || String(last.createdAt) < since) return r.recs.filter((x) => String(x.createdAt) >= since && x.status === "completed");
   }
-  const a = await exportText(c, runs);
-  const b = await exportText(c, JSON.stringify(result) + "\n");
+}
+
+/** Export the CI runs an act made (every completed run since it started: a re-export is a no-op), then its result. */
+async function exportAct(c, result, startedMs) {
+  const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
+  const runs = await runsSince(c, since);
+  const a = await exportText(c, runs.map((x) => JSON.stringify(x)).join("\n"));
+  const b = result ? await exportText(c, JSON.stringify(result) + "\n") : { exports: 0, imports: 0 };
   return { exports: a.exports + b.exports, imports: a.imports + b.imports };
 }
 
@@ -408,10 +418,13 @@ async function runLoop(c, signals) {
     const res = a.result;
     if (!res && a.code === 2) throw new RuntimeError(`forge-act refused the plan line: ${(a.stderr.trim().split("\n").pop() ?? "").slice(0, 300)}`);
     if (!res) {
+      // The runs it finished are trials all the same: exported, never lost.
+      const ex = await exportAct(c, null, started);
+      rep.exports += ex.exports;
+      rep.imports += ex.imports;
       rep.act_errors.push({ iteration: rep.iterations, target_key: p.target_key, why: (a.stderr.trim().split("\n").pop() ?? `exit ${a.code}`).slice(0, 300) });
       appendHistory(c, [{ target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: null, outcome_signature: `error:exit${a.code}`, recorded_at: new Date().toISOString().slice(0, 19) + "Z" }]);
       process.stderr.write(`${PROG}: ${rep.iterations}: ${p.target_key} ${p.plan_kind} → error (${(a.stderr.trim().split("\n").pop() ?? "").slice(0, 120)})\n`);
-      if (signals.stop) continue;
       continue;
     }
     rep.actions_executed++;
@@ -419,7 +432,7 @@ async function runLoop(c, signals) {
     if (!rep.targets_investigated.includes(p.target_key)) rep.targets_investigated.push(p.target_key);
     if (res.deadline_overrun_ms > 0) rep.deadline_overruns.push({ iteration: rep.iterations, target_key: p.target_key, overrun_ms: res.deadline_overrun_ms });
     results.push(res);
-    const ex = await exportAct(c, res);
+    const ex = await exportAct(c, res, started);
     rep.exports += ex.exports;
     rep.imports += ex.imports;
     appendHistory(c, [{ target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: res.id, outcome_signature: res.outcome_signature, recorded_at: res.completed_at }]);

@@ -323,6 +323,37 @@ let t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", (
   t.is(r.report.iterations, 1);
 });
 
+test.serial("every CI run an act finished is exported, also when its result does not name it or the act failed", async (t) => {
+  // A stand-in for forge-act that makes a real CI run, then either prints a result naming no run or exits 1 with no result.
+  const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-fake-"))));
+  const script = `#!${process.execPath}
+const { execFileSync } = require("node:child_process");
+let t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", () => {
+  const p = JSON.parse(t.split("\\n").find((l) => l.includes('"kind":"plan"')));
+  try { execFileSync("forge-ci", ["run"], { stdio: "ignore" }); } catch {}
+  if (process.env.FAKE_ACT_FAIL) { process.stderr.write("forge-act: broke after one run\\n"); process.exit(1); }
+  const at = new Date().toISOString().slice(0, 19) + "Z";
+  process.stdout.write(JSON.stringify({ kind: "act_result", schema_version: "forge-act-result/v1", id: "fake-act", plan_id: p.plan_id, target_key: p.target_key,
+    plan_kind: p.plan_kind, advisory: false, started_at: at, completed_at: at, known_threats: [], trials: [], trial_refs: [], typed_diff: null,
+    oracle: null, parity_violation: false, outcome_signature: "fake", deadline_overrun_ms: 0 }) + "\\n");
+});
+`;
+  writeFileSync(join(fake, "forge-act"), script);
+  chmodSync(join(fake, "forge-act"), 0o755);
+  for (const fail of [undefined, "1"]) {
+    const s = sample();
+    const before = jsonl((await run("forge-ci", ["list", "--limit", "100000", "--json", "id"], { cwd: s.dir })).stdout).length;
+    const r = await pilot(s.dir, ["--max-iterations", "1"], { PATH: `${fake}:${BIN}:${process.env.PATH ?? ""}`, FAKE_ACT_FAIL: fail });
+    t.is(r.code, 0, r.stderr);
+    if (fail) t.is(r.report.act_errors.length, 1, JSON.stringify(r.report));
+    const all = await run("forge-ci", ["list", "--limit", "100000", "--json"], { cwd: s.dir });
+    t.is(jsonl(all.stdout).length, before + 1, "the stand-in made one run");
+    const again = jsonl((await run("forge-export", [], { cwd: s.dir, input: all.stdout })).stdout) as Rec[];
+    t.true(again.length > 0);
+    t.deepEqual(again.filter((e) => e.status !== "already_imported"), [], `${fail ? "failed act" : "result naming no run"}: its run was exported`);
+  }
+});
+
 test.serial("seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
   const s = sample();
   const dir = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-refine-"))));

@@ -66,7 +66,7 @@ export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutc
   let errorsInARow = 0;
   const one = () => runTrial({ store: ctx.store, top: ctx.top, headSha, patch, patchSha256: patchSha, until: step, continueOnError: true, title: `forge-act ${ctx.actId}`, env: ctx.env });
   // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
-  loop: for (let done = 0; done < max;) {
+  for (let done = 0; done < max;) {
     const why = stopReason(ctx.limits);
     if (why) {
       stop = why;
@@ -75,11 +75,13 @@ export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutc
     const batch = done === 0 ? 1 : Math.min(RERUN_JOBS, max - done);
     const rs = await Promise.all(Array.from({ length: batch }, one));
     done += batch;
+    // Every trial of the batch is kept, also those beside one whose tree could not be made: each finished run is a trial.
+    let treeError = false;
     for (const r of rs) {
       if ("error" in r) {
         refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, code_tree: null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
-        stop = "setup_error";
-        break loop;
+        treeError = true;
+        continue;
       }
       if (r.run.runner !== "docker") threats.add("unisolated_runner");
       const t = trialOf(r.run, step, null);
@@ -88,6 +90,10 @@ export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutc
       if (refs.length === 1 && t.outcome !== "error") max = Math.min(max, rerunBudget(t.duration_ms));
       errorsInARow = t.outcome === "error" ? errorsInARow + 1 : 0;
       if (t.why === "cancelled") stop = "interrupted";
+    }
+    if (treeError) {
+      stop = "setup_error";
+      break;
     }
     if (stop === "interrupted") break;
     if (errorsInARow >= 2) {
