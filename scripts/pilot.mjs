@@ -95,7 +95,12 @@ function tool(c, name, args, input = "") {
 /** A tool that must succeed (exit codes in `ok`); its stdout as JSON lines. */
 async function lines(c, name, args, input = "", ok = [0]) {
   const r = await tool(c, name, args, input);
-  if (!ok.includes(r.code)) throw new RuntimeError(`${name} exited ${r.code}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 300)}`);
+  if (!ok.includes(r.code)) {
+    // The stage's own line already names it ("forge-observe: …"): said once.
+    const last = r.stderr.trim().split("\n").pop() ?? "";
+    const why = last.startsWith(`${name}: `) ? last.slice(name.length + 2) : last;
+    throw new RuntimeError(`${name} exited ${r.code}: ${why.slice(0, 300)}`);
+  }
   return { recs: r.stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)), stderr: r.stderr, code: r.code };
 }
 

@@ -354,6 +354,16 @@ let t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", (
   }
 });
 
+test.serial("a stage that fails is one line naming the stage once, exit 1", async (t) => {
+  const s = sample();
+  const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-fake-"))));
+  writeFileSync(join(fake, "forge-observe"), `#!${process.execPath}\nprocess.stderr.write("forge-observe: .forge/evidence/imports: the import log is corrupt\\n"); process.exit(1);\n`);
+  chmodSync(join(fake, "forge-observe"), 0o755);
+  const r = await run("forge-pilot", ["run"], { cwd: s.dir, env: { PATH: `${fake}:${BIN}:${process.env.PATH ?? ""}` } });
+  t.is(r.code, 1);
+  t.is(r.stderr, "forge-pilot: forge-observe exited 1: .forge/evidence/imports: the import log is corrupt\n");
+});
+
 test.serial("seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
   const s = sample();
   const dir = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-refine-"))));
