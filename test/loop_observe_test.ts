@@ -6,7 +6,7 @@
  * imports does not matter; degraded stores halt honestly.
  */
 import test from "ava";
-import { mkdirSync, realpathSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeAt } from "@forge/core";
@@ -163,4 +163,54 @@ test("degradation end to end: a store with no imports halts missing_kernel_paylo
   }
   const notJson = await run("forge-plan", [], { cwd: dir, input: "{nope\n" });
   t.deepEqual([notJson.code, notJson.stderr], [1, "forge-plan: stdin line 1: not JSON\n"]);
+});
+
+test("gather reads enough issues for its worker thread and keeps exactly the closed-as-fixed ones; a symlinked, oversized or non-regular issue file is unreadable, as without the worker", async (t) => {
+  const dir = tempRepo("forge-observe-scan-");
+  made.push(dir);
+  const store = join(dir, ".forge");
+  const first = await run("forge-issue", ["create", "-t", "template", "--json", "id"], { cwd: dir });
+  t.is(first.code, 0, first.stderr);
+  const tid = (JSON.parse(first.stdout) as { id: string }).id;
+  const template = readFileSync(join(store, "issues", tid, "issue.md"), "utf8");
+  // 400 issues (the worker starts at 256): open, closed as a bug, closed as something else, closed with no label but a PR closes it.
+  const ids: string[] = [];
+  const expected = new Set<string>();
+  for (let i = 0; i < 400; i++) {
+    const id = `${(0x10000000 + i).toString(16)}-0000-4000-8000-000000000000`;
+    ids.push(id);
+    const kind = i % 4;
+    const labels = kind === 1 ? "labels:\n  - bug\n" : kind === 2 ? "labels:\n  - documentation\n" : "labels:\n";
+    const state = kind === 0 ? "state: open\n" : `state: closed\nclosedAt: "2026-01-02T00:00:00Z"\n`;
+    const text = template.replace(tid, id).replace(/^state: open\n/m, state).replace(/^createdAt: .*$/m, `createdAt: "2026-01-01T00:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z"`).replace(/^labels:\n/m, labels);
+    mkdirSync(join(store, "issues", id));
+    writeFileSync(join(store, "issues", id, "issue.md"), text);
+    if (kind === 1) expected.add(id);
+  }
+  // Planted: a symlink out of the store, a file over the size cap, a FIFO, each closed as a bug.
+  const bad = { link: ids[5]!, big: ids[9]!, fifo: ids[13]! };
+  const outside = join(dir, "outside.md");
+  writeFileSync(outside, readFileSync(join(store, "issues", bad.link, "issue.md")));
+  rmSync(join(store, "issues", bad.link, "issue.md"));
+  symlinkSync(outside, join(store, "issues", bad.link, "issue.md"));
+  writeFileSync(join(store, "issues", bad.big, "issue.md"), readFileSync(join(store, "issues", bad.big, "issue.md"), "utf8") + "x".repeat(300 * 1024));
+  rmSync(join(store, "issues", bad.fifo, "issue.md"));
+  await sh(`mkfifo .forge/issues/${bad.fifo}/issue.md`, { cwd: dir });
+  for (const id of Object.values(bad)) expected.delete(id);
+  // A PR that closes an issue closed with no label (kind 3): then it is questioned too.
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "base"]);
+  git(dir, ["checkout", "-qb", "fix"]);
+  writeFileSync(join(dir, "fix.txt"), "fix\n");
+  git(dir, ["add", "fix.txt"]);
+  git(dir, ["commit", "-qm", "fix"]);
+  git(dir, ["checkout", "-q", "main"]);
+  // By id: the planted files make the numbers uncertain.
+  const closedByPr = ids[3]!;
+  const pr = await run("forge-pr", ["create", "-H", "fix", "-t", "fix", "--issue", closedByPr], { cwd: dir });
+  t.is(pr.code, 0, pr.stderr);
+  expected.add(closedByPr);
+  const inputs = await gather(storeAt(store), dir, { scope: "default" });
+  t.deepEqual(inputs.issues.map((i) => i.id).sort(), [...expected].sort());
+  t.deepEqual(inputs.unreadable.filter((u) => u.startsWith("issue:")), Object.values(bad).map((id) => `issue:${id}`).sort());
 });
