@@ -67,41 +67,58 @@ export function parseArgv(argv) {
 // --- tools ---
 
 const binDir = dirname(process.argv[1] ?? ".");
-let current = null;
+/** The tools running now: a signal to the pilot is passed on to them. */
+const children = new Set();
 
-/** Run a tool with an argv array (no shell); its stdout, stderr and exit code (127: not found). */
-function tool(c, name, args, input = "") {
+/**
+ * Start a tool with an argv array (no shell). `done` resolves with its
+ * stdout, stderr and exit code (127: not found); `child.stdin` is open for
+ * the caller to write and end.
+ */
+function start(c, name, args) {
   const env = { ...process.env, PATH: `${process.env.PATH ?? ""}:${binDir}` };
-  return new Promise((res) => {
-    const child = spawn(name, args, { cwd: c.workspace, env, stdio: ["pipe", "pipe", "pipe"] });
-    current = child;
-    const out = [];
-    const err = [];
-    child.stdout.on("data", (d) => out.push(d));
-    child.stderr.on("data", (d) => err.push(d));
+  const child = spawn(name, args, { cwd: c.workspace, env, stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  const out = [];
+  const err = [];
+  child.stdout.on("data", (d) => out.push(d));
+  child.stderr.on("data", (d) => err.push(d));
+  child.stdin.on("error", () => undefined);
+  const done = new Promise((res) => {
     child.on("error", (e) => {
-      current = null;
+      children.delete(child);
       res({ stdout: "", stderr: `${name}: ${e.code === "ENOENT" ? "not found" : e.message}`, code: 127 });
     });
     child.on("close", (code, signal) => {
-      current = null;
+      children.delete(child);
       res({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), code: code ?? 128 + (signal === "SIGKILL" ? 9 : 15) });
     });
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(input);
   });
+  return { child, done };
 }
+
+/** Run a tool with `input` on its stdin; its stdout, stderr and exit code. */
+function tool(c, name, args, input = "") {
+  const t = start(c, name, args);
+  t.child.stdin.end(input);
+  return t.done;
+}
+
+/** Why a tool failed, naming it once ("forge-observe exited 1: <its reason>"). */
+function failure(name, r) {
+  // The stage's own line already names it ("forge-observe: …"): said once.
+  const last = r.stderr.trim().split("\n").pop() ?? "";
+  const why = last.startsWith(`${name}: `) ? last.slice(name.length + 2) : last;
+  return new RuntimeError(`${name} exited ${r.code}: ${why.slice(0, 300)}`);
+}
+
+const parseLines = (text) => text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
 
 /** A tool that must succeed (exit codes in `ok`); its stdout as JSON lines. */
 async function lines(c, name, args, input = "", ok = [0]) {
   const r = await tool(c, name, args, input);
-  if (!ok.includes(r.code)) {
-    // The stage's own line already names it ("forge-observe: …"): said once.
-    const last = r.stderr.trim().split("\n").pop() ?? "";
-    const why = last.startsWith(`${name}: `) ? last.slice(name.length + 2) : last;
-    throw new RuntimeError(`${name} exited ${r.code}: ${why.slice(0, 300)}`);
-  }
-  return { recs: r.stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)), stderr: r.stderr, code: r.code };
+  if (!ok.includes(r.code)) throw failure(name, r);
+  return { recs: parseLines(r.stdout), stderr: r.stderr, code: r.code };
 }
 
 // --- store, history ---
@@ -227,11 +244,23 @@ async function observe(c) {
   return r.recs;
 }
 
-async function plan(c, obs) {
-  const r = await lines(c, "forge-plan", planArgs(c), obs.map((o) => JSON.stringify(o)).join("\n") + "\n");
-  const targets = r.recs.filter((x) => x.kind === "target");
-  const decision = r.recs.find((x) => x.kind === "plan" || x.kind === "halt") ?? { kind: "halt", reason: "nothing_worth_investigating", detail: "forge-plan printed no plan" };
-  return { targets, decision };
+/**
+ * `forge-observe --json | forge-plan --json`, as a pipe: forge-plan starts
+ * while the store is observed, and reads the observation as it is written.
+ * The observation's lines are kept too (the report reads them).
+ */
+async function observeAndPlan(c) {
+  const o = start(c, "forge-observe", ["--json", "--scope", c.scope]);
+  const p = start(c, "forge-plan", planArgs(c));
+  o.child.stdin.end();
+  o.child.stdout.on("data", (d) => p.child.stdin.write(d));
+  o.child.stdout.on("end", () => p.child.stdin.end());
+  const [ro, rp] = await Promise.all([o.done, p.done]);
+  if (ro.code !== 0) throw failure("forge-observe", ro);
+  if (rp.code !== 0) throw failure("forge-plan", rp);
+  const recs = parseLines(rp.stdout);
+  const decision = recs.find((x) => x.kind === "plan" || x.kind === "halt") ?? { kind: "halt", reason: "nothing_worth_investigating", detail: "forge-plan printed no plan" };
+  return { obs: parseLines(ro.stdout), targets: recs.filter((x) => x.kind === "target"), decision };
 }
 
 /** The canonical JSON of a plan without its free-text fields: what a refinement must leave alone. */
@@ -293,10 +322,10 @@ async function runsSince(c, since) {
 /** Export the CI runs an act made (every completed run since it started: a re-export is a no-op), then its result. */
 async function exportAct(c, result, startedMs) {
   const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
-  const runs = await runsSince(c, since);
-  const a = await exportText(c, runs.map((x) => JSON.stringify(x)).join("\n"));
-  const b = result ? await exportText(c, JSON.stringify(result) + "\n") : { exports: 0, imports: 0 };
-  return { exports: a.exports + b.exports, imports: a.imports + b.imports };
+  const lines = (await runsSince(c, since)).map((x) => JSON.stringify(x));
+  // One forge-export: the runs first (a result refers to them), then the result.
+  if (result) lines.push(JSON.stringify(result));
+  return exportText(c, lines.length ? lines.join("\n") + "\n" : "");
 }
 
 // --- findings ---
@@ -401,10 +430,9 @@ async function runLoop(c, signals) {
       halt("time_budget_exhausted", `${c["time-budget"]} s spent`);
       break;
     }
-    const obs = await observe(c);
+    const { obs, targets, decision } = await observeAndPlan(c);
     const head = obs.find((o) => o.kind === "observation");
     if (head && (head.markers ?? []).length > 0) rep.degraded_iterations++;
-    const { targets, decision } = await plan(c, obs);
     lastTargets = targets;
     if (decision.kind === "halt") {
       halt(HALTS.includes(decision.reason) ? decision.reason : "nothing_worth_investigating", decision.detail ?? "");
@@ -496,14 +524,14 @@ async function main(argv) {
     return void out(`scope ${h.scope ?? c.scope} at ${String(h.base_sha ?? "").slice(0, 12)}: ${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ")}${(h.markers ?? []).length ? `; degraded: ${h.markers.join(" ")}` : ""}\n`);
   }
   if (verb === "plan" || verb === "explain") {
-    const { targets, decision } = await plan(c, await observe(c));
+    const { targets, decision } = await observeAndPlan(c);
     if (c.json) return void out([...targets, decision].map((o) => JSON.stringify(o)).join("\n") + "\n");
     return void out(verb === "explain" ? formatExplain(targets, decision) : decision.kind === "plan" ? `${decision.plan_kind} ${decision.target_key}: ${decision.description ?? ""}\n` : `halt: ${decision.reason}\n`);
   }
   const signals = { stop: null };
   const onSignal = (s) => {
     signals.stop = s;
-    current?.kill("SIGTERM");
+    for (const ch of children) ch.kill("SIGTERM");
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
