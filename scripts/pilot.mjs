@@ -335,7 +335,7 @@ function pct(micros) {
 }
 
 /** What the loop now knows of each check, PR, issue and target it investigated, in the verdict words. */
-export function findings(obs, results, lastTargets, issueNumbers = new Map()) {
+export function findings(obs, results, lastTargets, issueNumbers = new Map(), firstTargets = []) {
   const out = [];
   const head = obs.find((o) => o.kind === "observation") ?? {};
   const nodes = obs.filter((o) => o.kind === "node");
@@ -389,6 +389,14 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map()) {
     if ((i.fix_evidence ?? []).length > 0) out.push(`issue #${i.number}: closed, verified (${i.fix_evidence.length} fixes claim${i.fix_evidence.length > 1 ? "s" : ""})`);
     else out.push(`issue #${i.number}: closed, unverified: ${i.closed_by ? `closed by ${i.closed_by}, no fixes claim` : "no patch"}`);
   }
+  // A degraded export the loop saw at first and no longer sees, though no act was aimed at it: said, not dropped.
+  const acted = new Set(results.map((r) => r.target_key));
+  const still = new Set(lastTargets.map((t) => t.key));
+  for (const t of firstTargets) {
+    if (t.target_kind !== "ThinExport" || acted.has(t.key) || still.has(t.key)) continue;
+    const why = t.key.startsWith("thin_export:missing_log:") ? "a later run re-recorded the step at the same code tree; the lost log stays lost" : "no longer a target at the end";
+    out.push(`target ${t.key}: cleared without an act (${why})`);
+  }
   for (const t of lastTargets) if (t.exhausted) out.push(`target ${t.key}: exhausted${t.exhausted_why ? ` (${t.exhausted_why})` : ""} after ${t.attempts} attempt${t.attempts === 1 ? "" : "s"} — unresolved`);
   return out;
 }
@@ -407,6 +415,7 @@ async function runLoop(c, signals) {
   };
   const results = [];
   let lastTargets = [];
+  let firstTargets = null;
   const halt = (reason, detail) => {
     rep.halt_reason = reason;
     rep.halt_detail = detail;
@@ -434,6 +443,7 @@ async function runLoop(c, signals) {
     const head = obs.find((o) => o.kind === "observation");
     if (head && (head.markers ?? []).length > 0) rep.degraded_iterations++;
     lastTargets = targets;
+    firstTargets ??= targets;
     if (decision.kind === "halt") {
       halt(HALTS.includes(decision.reason) ? decision.reason : "nothing_worth_investigating", decision.detail ?? "");
       break;
@@ -478,7 +488,7 @@ async function runLoop(c, signals) {
   }
   const final = await observe(c).catch(() => []);
   const numbers = await lines(c, "forge-issue", ["list", "--state", "all", "--limit", "100000", "--json", "id,number"]).catch(() => ({ recs: [] }));
-  rep.findings = findings(final, results, lastTargets, new Map(numbers.recs.map((i) => [i.id, i.number])));
+  rep.findings = findings(final, results, lastTargets, new Map(numbers.recs.map((i) => [i.id, i.number])), firstTargets ?? []);
   rep.elapsed_seconds = Math.round((Date.now() - t0) / 100) / 10;
   if (Date.now() > deadline) rep.deadline_overruns.push({ iteration: rep.iterations, target_key: null, overrun_ms: Date.now() - deadline });
   return rep;

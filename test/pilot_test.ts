@@ -27,6 +27,7 @@ interface Sample {
   stateDir: string;
   issues: { stable: { id: string; number: number }; closedNoEvidence: { id: string; number: number } };
   prs: { fix: { number: number }; regress: { number: number }; updated: { number: number } };
+  deletedLog: { runId: string; step: string };
 }
 
 /** A sample repository made by tools/sample_repo.ts (seed 1). */
@@ -110,6 +111,9 @@ test.serial("sample: one run with the defaults ends flaky with an interval, fixe
   t.true(f.some((x) => x.startsWith(`PR #${s.prs.regress.number}: regresses 10-unit`)), f.join("\n"));
   t.true(f.includes(`issue #${s.issues.closedNoEvidence.number}: closed, unverified: no patch`), f.join("\n"));
   t.false(f.some((x) => /exhausted/.test(x) && !/unresolved$/.test(x)), "an exhausted target is unresolved");
+  // The deleted log: acted on, or said to have cleared without an act; never dropped silently.
+  const thin = `thin_export:missing_log:${s.deletedLog.runId}:${s.deletedLog.step}`;
+  t.true(history(s.dir).some((h) => h.target_key === thin) || f.includes(`target ${thin}: cleared without an act (a later run re-recorded the step at the same code tree; the lost log stays lost)`), f.join("\n"));
   // One stderr line per iteration: target, plan, outcome.
   const progress = r.stderr.split("\n").filter((l) => /^forge-pilot: \d+: /.test(l));
   t.is(progress.length, rep.iterations);
@@ -373,9 +377,11 @@ test.serial("seed §16.8: --refine-with may change only description, rationale a
     return join(dir, name);
   };
   const ok = await pilot(s.dir, ["--max-iterations", "1", "--refine-with", refiner("good", 'p.description = "refined"; p.check_hints = ["look at logs"]')]);
+  t.is(ok.code, 0, ok.stderr);
   t.deepEqual(ok.report.refinements_discarded, []);
   const s2 = sample();
   const bad = await pilot(s2.dir, ["--max-iterations", "1", "--refine-with", refiner("bad", 'p.params = { ...p.params, repetitions: 1000 }; p.description = "x"')]);
+  t.is(bad.code, 0, bad.stderr);
   t.is(bad.report.refinements_discarded.length, 1);
   t.regex(bad.report.refinements_discarded[0].why, /^refinement discarded: it changed params \(only description, rationale, check_hints may change\)$/);
   t.is(bad.report.actions_executed, 1, "the unrefined plan ran");
