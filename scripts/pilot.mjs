@@ -181,9 +181,17 @@ function takeLock(c) {
 async function recover(c) {
   const wt = await tool(c, "git", ["worktree", "list", "--porcelain"]);
   let removed = 0;
+  // Dead only when the file names a pid that is gone: a file another act is writing or has just removed
+  // (every forge-act on the machine keeps its scratch folder in the same tmp folder) is not ours to clean.
   const dead = (file) => {
-    const pid = Number(readFileSync(file, "utf8").trim());
-    return !(pid && alive(pid));
+    let text;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return false;
+    }
+    const m = /^([1-9][0-9]*)\n$/.exec(text);
+    return m !== null && !alive(Number(m[1]));
   };
   for (const l of wt.stdout.split("\n")) {
     if (!l.startsWith("worktree ")) continue;

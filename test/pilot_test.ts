@@ -6,7 +6,7 @@
  * mid-iteration picked up by the next run, and determinism.
  */
 import test from "ava";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -261,6 +261,27 @@ test.serial("halt (§16.7): external_halt from .forge/pilot/halt, before anythin
   t.is(r.report.iterations, 0);
 });
 
+test.serial("pick-up removes only scratch folders whose owner file names a dead pid: one being written (empty), or not a pid, is left alone", async (t) => {
+  const s = sample();
+  mkdirSync(join(s.dir, ".forge", "pilot"), { recursive: true });
+  writeFileSync(join(s.dir, ".forge", "pilot", "halt"), "");
+  const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+  const plant = (text: string): string => {
+    const d = mkdtempSync(join(tmpdir(), "forge-"));
+    scratch(d);
+    writeFileSync(join(d, "forge-act.pid"), text);
+    return d;
+  };
+  const empty = plant("");
+  const junk = plant("12ab\n");
+  const dead = plant(`${gone}\n`);
+  const r = await pilot(s.dir, []);
+  t.is(r.code, 0, r.stderr);
+  t.true(existsSync(empty), "an owner file being written");
+  t.true(existsSync(junk), "an owner file that names no pid");
+  t.false(existsSync(dead), "an owner file naming a dead pid");
+});
+
 test.serial("halt (§16.7): nothing_worth_investigating when nothing clears the threshold", async (t) => {
   const s = sample();
   const r = await pilot(s.dir, ["--halt-threshold", "1"]);
@@ -424,7 +445,18 @@ test.serial("killed mid-iteration (SIGTERM, then SIGKILL): the next run picks up
   t.is(r.code, 0, `${err}\n${r.stderr}`);
   t.truthy(r.report.recovered, "the second run recovered first");
   t.deepEqual(extraWorktrees(s.dir), [], `no leftover worktree (recovered: ${JSON.stringify(r.report.recovered)})`);
-  t.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith("forge-") && existsSync(join(tmpdir(), n, "forge-act.pid")) && !alive(Number(readFileSync(join(tmpdir(), n, "forge-act.pid"), "utf8")))), [], "no orphaned scratch folder");
+  // Another suite's acts come and go in the same tmp folder: a pid file that vanishes while read is not an orphan.
+  const owner = (n: string): number => {
+    try {
+      return Number(readFileSync(join(tmpdir(), n, "forge-act.pid"), "utf8"));
+    } catch {
+      return 0;
+    }
+  };
+  t.deepEqual(readdirSync(tmpdir()).filter((n) => {
+    const pid = n.startsWith("forge-") ? owner(n) : 0;
+    return pid > 0 && !alive(pid);
+  }), [], "no orphaned scratch folder");
   // No partial import: every import file parses; the lane reads them all.
   const imp = join(s.dir, ".forge", "evidence", "imports");
   for (const f of readdirSync(imp)) t.notThrows(() => JSON.parse(readFileSync(join(imp, f), "utf8")), f);

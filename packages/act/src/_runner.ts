@@ -3,12 +3,12 @@
  * of a commit (with a patch), the CI steps run there and recorded as a CI
  * run under `.forge/ci/runs/`. The run record is the trial's home: an act
  * result references it by `run_id` and never copies it. The worktree's
- * scratch folder carries this process's pid, written before the worktree
- * is added, so a pilot that finds it after a SIGKILL knows whose it was.
+ * scratch folder carries this process's pid, written (atomically: a pilot
+ * never reads half of it) before the worktree is added, so a pilot that
+ * finds it after a SIGKILL knows whose it was.
  */
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Store } from "@forge/core";
+import { atomicWrite, type Store } from "@forge/core";
 import { runStepsIn, withTree, type CiRunJson } from "@forge/ci";
 
 /** The file beside an act's worktree that names the process that made it. */
@@ -38,7 +38,7 @@ export async function runTrial(req: TrialRequest): Promise<{ run: CiRunJson } | 
       runStepsIn(dir, {
         store: req.store, top: req.top, headSha: req.headSha, patchSha256: req.patchSha256, patch: req.patch, pr: null, title: req.title,
         continueOnError: req.continueOnError, until: req.until, env: req.env,
-      }), { mark: (tmp) => writeFileSync(join(tmp, OWNER_FILE), `${process.pid}\n`) });
+      }), { mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`) });
     return { run };
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
