@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { atomicWrite, CI_RUN, formatTimestamp, loadEntity, CI_RUNS, saveFile, type LoadedEntity, type Store } from "@forge/core";
+import { atomicWrite, CI_RUN, formatTimestamp, loadEntity, CI_RUNS, rewriteFile, type LoadedEntity, type Store } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import type { CiRunJson } from "./record.js";
 import { summaryBody } from "./record.js";
@@ -41,11 +41,16 @@ export async function cancelRun(ctx: Ctx, ref: string): Promise<{ rec: CiRunJson
   }
   // No runner to do it: stop the run's processes and finish the record.
   killRunProcesses(run.ref.id);
-  const d = { ...run.data };
-  delete d.pid;
-  Object.assign(d, { status: "completed", conclusion: "cancelled", verdict: "cancelled", completedAt: formatTimestamp() });
-  saveFile(CI_RUN, paths.summary, d, run.extra, summaryBody([], "cancelled"));
-  await setPrVerdict(runs.store, { pr: d.pr ? { id: d.pr as string } : null, patchSha256: (d.patchSha256 as string | undefined) ?? null }, "cancelled");
+  // Under the record's lock, on the record as it is now: a runner that finished meanwhile keeps its record.
+  let finished = false;
+  const d = rewriteFile(CI_RUN, run, (now) => {
+    if (now.status === "completed") return;
+    finished = true;
+    delete now.pid;
+    Object.assign(now, { status: "completed", conclusion: "cancelled", verdict: "cancelled", completedAt: formatTimestamp() });
+    return { body: summaryBody([], "cancelled") };
+  }).data;
+  if (finished) await setPrVerdict(runs.store, { pr: d.pr ? { id: d.pr as string } : null, patchSha256: (d.patchSha256 as string | undefined) ?? null }, "cancelled");
   return { rec: await runs.json(await reload(runs.store, run), number), already: false };
 }
 

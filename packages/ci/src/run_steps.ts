@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSyn
 import { join } from "node:path";
 import {
   CI_RUN, CI_RUNS, ciStepsDir, codeTree, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside, NotFoundError,
-  PR, PRS, saveFile, updateEntity, type Store,
+  PR, PRS, rewriteFile, saveFile, updateEntity, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
 import { pruneRuns } from "./retention.js";
@@ -138,10 +138,18 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     for (const s of started) s.reap();
     unregister();
   }
-  const { verdict, conclusion } = verdictOf(results, cancelled);
-  delete data.pid;
-  Object.assign(data, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
-  saveFile(CI_RUN, paths.summary, data, {}, summaryBody(results, verdict));
+  let { verdict, conclusion } = verdictOf(results, cancelled);
+  // Under the record's lock, on the record as it is now: a `cancel` that found no runner answering may have
+  // finished it meanwhile; the run then stays cancelled (with the steps it did run), never quietly un-cancelled.
+  const file = displayPath(store, paths.summary);
+  rewriteFile(CI_RUN, { path: paths.summary, file, data: { id }, extra: {}, body: "", warnings: [] }, (d) => {
+    if (d.status === "completed" && d.conclusion === "cancelled") ({ verdict, conclusion } = { verdict: "cancelled", conclusion: "cancelled" });
+    delete data.pid;
+    Object.assign(data, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
+    for (const k of Object.keys(d)) delete d[k];
+    Object.assign(d, data);
+    return { body: summaryBody(results, verdict) };
+  });
   await setPrVerdict(store, req, verdict);
   // Bounded machine state: runs beyond keep_runs lose their logs (never this run's verdict).
   await pruneRuns(store).catch(() => []);
