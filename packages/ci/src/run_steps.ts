@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSyn
 import { join } from "node:path";
 import {
   CI_RUN, CI_RUNS, ciStepsDir, codeTree, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside, NotFoundError,
-  PR, PRS, rewriteFile, saveFile, updateEntity, type Store,
+  PR, PRS, rewriteFile, saveFile, updateEntity, withKindLock, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
 import { pruneRuns } from "./retention.js";
@@ -85,19 +85,24 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   checkUntil(p, req.until);
   // Evidence is keyed by the code, not the commit: the tree without `.forge` (the patch, if any, is keyed by its sha256).
   const tree = await codeTree(req.top, req.headSha, env);
-  const createdAt = formatTimestamp();
-  const before = await entityOrder(store, CI_RUNS, CI_RUN);
-  const id = laterId(before, createdAt);
-  const paths = runPaths(store, id);
-  const data: Record<string, unknown> = {
-    id, status: "in_progress", verdict: "running", headSha: req.headSha, codeTree: tree, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
-  };
-  if (req.patchSha256) data.patchSha256 = req.patchSha256;
-  if (req.pr) data.pr = req.pr.id;
-  if (req.title) data.title = req.title;
-  if (req.rerunOf) data.rerunOf = req.rerunOf;
-  createRunDir(store, paths, p, data, req.patch ?? null);
-  recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
+  // The kind's create lock, just long enough to fix the id and time that decide the run's number
+  // (parallel runs, as an act's reruns are, each print the number they keep).
+  const { createdAt, before, id, paths, data } = await withKindLock(store, CI_RUNS, async () => {
+    const createdAt = formatTimestamp();
+    const before = await entityOrder(store, CI_RUNS, CI_RUN);
+    const id = laterId(before, createdAt);
+    const paths = runPaths(store, id);
+    const data: Record<string, unknown> = {
+      id, status: "in_progress", verdict: "running", headSha: req.headSha, codeTree: tree, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
+    };
+    if (req.patchSha256) data.patchSha256 = req.patchSha256;
+    if (req.pr) data.pr = req.pr.id;
+    if (req.title) data.title = req.title;
+    if (req.rerunOf) data.rerunOf = req.rerunOf;
+    createRunDir(store, paths, p, data, req.patch ?? null);
+    recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
+    return { createdAt, before, id, paths, data };
+  });
   await setPrVerdict(store, req, "running");
 
   let cancelled = false;

@@ -76,17 +76,31 @@ export async function withLockAsync<T>(path: string, fn: () => Promise<T>, opts:
  */
 export async function withKindLock<T>(store: Store, kind: KindLayout, fn: () => Promise<T>): Promise<T> {
   const key = kindDir(store, kind);
-  return withLockAsync(key, async () => {
-    HELD.add(key);
-    try {
-      return await fn();
-    } finally {
-      HELD.delete(key);
-    }
-  }, { file: displayPath(store, key) });
+  // Creates of one process queue here first: the file lock's wait is synchronous, so a second create
+  // of the same process waiting on it would block the first one's awaits (as an act's parallel reruns would).
+  const prev = QUEUED.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const tail = prev.then(() => mine);
+  QUEUED.set(key, tail);
+  await prev;
+  try {
+    return await withLockAsync(key, async () => {
+      HELD.add(key);
+      try {
+        return await fn();
+      } finally {
+        HELD.delete(key);
+      }
+    }, { file: displayPath(store, key) });
+  } finally {
+    done();
+    if (QUEUED.get(key) === tail) QUEUED.delete(key);
+  }
 }
 
 const HELD = new Set<string>();
+const QUEUED = new Map<string, Promise<void>>();
 
 /**
  * Whether this process holds the kind's create lock now (`withKindLock`):

@@ -1,9 +1,10 @@
 import test from "ava";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { setNoteSink, withLock } from "./lock.js";
+import { setNoteSink, withKindLock, withLock } from "./lock.js";
+import { ISSUES } from "./store.js";
 
 function file(): string {
   return join(mkdtempSync(join(tmpdir(), "forge-lock-")), "a.md");
@@ -46,4 +47,26 @@ test.serial("withLock() breaks a lock older than the bound even when its pid is 
   const old = new Date(Date.now() - 3_600_000);
   utimesSync(f + ".lock", old, old);
   t.is(withLock(f, () => 1, { waitMs: 500 }), 1);
+});
+
+test.serial("withKindLock(): creates of one process queue (no synchronous wait on their own lock), one at a time, in call order", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "forge-kindlock-"));
+  const store = { dir: join(dir, ".forge"), root: dir, real: join(dir, ".forge") };
+  mkdirSync(join(store.dir, "issues"), { recursive: true });
+  const log: string[] = [];
+  let inside = 0;
+  const create = (n: number) => withKindLock(store, ISSUES, async () => {
+    inside++;
+    t.is(inside, 1, "one create at a time");
+    log.push(`start ${n}`);
+    await new Promise((r) => setTimeout(r, 20));
+    log.push(`end ${n}`);
+    inside--;
+    return n;
+  });
+  const t0 = Date.now();
+  t.deepEqual(await Promise.all([1, 2, 3, 4].map(create)), [1, 2, 3, 4]);
+  t.deepEqual(log, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3", "start 4", "end 4"]);
+  t.true(Date.now() - t0 < 5_000, "no lock wait ran out");
+  t.false(existsSync(join(store.dir, "issues.lock")));
 });
