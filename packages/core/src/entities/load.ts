@@ -1,9 +1,9 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { constants, openSync } from "node:fs";
 import { ConflictError, InvalidFileError, NotFoundError } from "../errors.js";
 import { MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, parseFrontmatterSync, type Frontmatter } from "../frontmatter/parse.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { withLock } from "../store/lock.js";
-import { readStoreFile } from "../store/read_file.js";
+import { readOpened, readStoreFile } from "../store/read_file.js";
 import { displayPath, entityFile, type KindLayout, type Store } from "../store/store.js";
 import { validate, type EntitySchema } from "./schema.js";
 import { displayOf, writeChecked } from "./write.js";
@@ -131,19 +131,5 @@ function rereadText(path: string, file: string): string {
     if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${file}: no such file (moved or archived meanwhile)`);
     throw new InvalidFileError(file, code === "ELOOP" ? "is a symlink (rewrite refused)" : `cannot read (${code})`);
   }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new InvalidFileError(file, "not a regular file");
-    if (st.size > MAX_FILE_BYTES) throw new InvalidFileError(file, `larger than ${MAX_FILE_BYTES / 1024} KiB`);
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.toString("utf8", 0, off);
-  } finally {
-    closeSync(fd);
-  }
+  return readOpened(fd, file, MAX_FILE_BYTES).toString("utf8");
 }

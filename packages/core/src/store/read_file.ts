@@ -59,11 +59,20 @@ function openChecked(store: Store, abs: string, extra = 0): number {
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
 export function readStoreBytes(store: Store, abs: string, maxBytes: number = MAX_FILE_BYTES): Buffer {
-  const fd = openChecked(store, abs);
+  return readOpened(openChecked(store, abs), displayPath(store, abs), maxBytes);
+}
+
+/**
+ * Read an open file whole and close it: refused (before reading a byte)
+ * when it is not a regular file or is over `maxBytes`.
+ * @param file the path for messages
+ * @throws InvalidFileError naming `file`
+ */
+export function readOpened(fd: number, file: string, maxBytes: number): Buffer {
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
-    if (st.size > maxBytes) throw new InvalidFileError(displayPath(store, abs), `larger than ${Math.floor(maxBytes / 1024)} KiB`);
+    if (!st.isFile()) throw new InvalidFileError(file, "not a regular file");
+    if (st.size > maxBytes) throw new InvalidFileError(file, `larger than ${Math.floor(maxBytes / 1024)} KiB`);
     const buf = Buffer.allocUnsafe(st.size);
     let off = 0;
     while (off < st.size) {
