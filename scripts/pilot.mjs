@@ -217,11 +217,34 @@ async function recover(c) {
   return { worktrees_removed: removed, runs_cancelled: stale.recs.length, ...ex };
 }
 
-/** Send JSON lines through forge-export; how many records went and how many were new imports. */
-async function exportText(c, text) {
-  if (text.trim() === "") return { exports: 0, imports: 0 };
-  const r = await lines(c, "forge-export", ["--scope", c.scope], text, [0, 1]);
-  return { exports: r.recs.length, imports: r.recs.filter((e) => e.status === "imported").length, failed: r.code !== 0 ? r.stderr.trim().split("\n").pop() : null };
+/**
+ * Send JSON lines through forge-export; how many records went and how many
+ * were new imports. `lane`: a forge-export started earlier (its start-up
+ * done while the iteration ran), which gets the lines on its stdin.
+ */
+async function exportText(c, text, lane = null) {
+  if (text.trim() === "") {
+    lane?.child.stdin.end();
+    if (lane) await lane.done;
+    return { exports: 0, imports: 0 };
+  }
+  let r;
+  if (lane) {
+    lane.child.stdin.end(text);
+    r = await lane.done;
+  } else r = await tool(c, "forge-export", ["--scope", c.scope], text);
+  if (r.code !== 0 && r.code !== 1) throw failure("forge-export", r);
+  const recs = parseLines(r.stdout);
+  return { exports: recs.length, imports: recs.filter((e) => e.status === "imported").length, failed: r.code !== 0 ? r.stderr.trim().split("\n").pop() : null };
+}
+
+/**
+ * A forge-export started at the top of an iteration, so its start-up runs
+ * beside observe, plan and the act instead of after them; it reads the
+ * import log only when the act's lines arrive. Closed whatever happens.
+ */
+function startLane(c) {
+  return start(c, "forge-export", ["--scope", c.scope]);
 }
 
 // --- one iteration's pieces ---
@@ -328,12 +351,12 @@ async function runsSince(c, since) {
 }
 
 /** Export the CI runs an act made (every completed run since it started: a re-export is a no-op), then its result. */
-async function exportAct(c, result, startedMs) {
+async function exportAct(c, result, startedMs, lane = null) {
   const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
   const lines = (await runsSince(c, since)).map((x) => JSON.stringify(x));
   // One forge-export: the runs first (a result refers to them), then the result.
   if (result) lines.push(JSON.stringify(result));
-  return exportText(c, lines.length ? lines.join("\n") + "\n" : "");
+  return exportText(c, lines.length ? lines.join("\n") + "\n" : "", lane);
 }
 
 // --- findings ---
@@ -447,6 +470,16 @@ async function runLoop(c, signals) {
       halt("time_budget_exhausted", `${c["time-budget"]} s spent`);
       break;
     }
+    const lane = startLane(c);
+    try {
+      if (await iteration(lane)) break;
+    } finally {
+      lane.child.stdin.end();
+    }
+    if (c.cooldown > 0 && !external()) await sleep(c.cooldown * 1000);
+  }
+  /** One iteration; true when the loop halts. */
+  async function iteration(lane) {
     const { obs, targets, decision } = await observeAndPlan(c);
     const head = obs.find((o) => o.kind === "observation");
     if (head && (head.markers ?? []).length > 0) rep.degraded_iterations++;
@@ -454,7 +487,7 @@ async function runLoop(c, signals) {
     firstTargets ??= targets;
     if (decision.kind === "halt") {
       halt(HALTS.includes(decision.reason) ? decision.reason : "nothing_worth_investigating", decision.detail ?? "");
-      break;
+      return true;
     }
     rep.iterations++;
     let p = decision;
@@ -470,29 +503,29 @@ async function runLoop(c, signals) {
     if (!res && a.code === 2) throw new RuntimeError(`forge-act refused the plan line: ${(a.stderr.trim().split("\n").pop() ?? "").slice(0, 300)}`);
     if (!res) {
       // The runs it finished are trials all the same: exported, never lost.
-      const ex = await exportAct(c, null, started);
+      const ex = await exportAct(c, null, started, lane);
       rep.exports += ex.exports;
       rep.imports += ex.imports;
       rep.act_errors.push({ iteration: rep.iterations, target_key: p.target_key, why: (a.stderr.trim().split("\n").pop() ?? `exit ${a.code}`).slice(0, 300) });
       appendHistory(c, [{ target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: null, outcome_signature: `error:exit${a.code}`, recorded_at: new Date().toISOString().slice(0, 19) + "Z" }]);
       process.stderr.write(`${PROG}: ${rep.iterations}: ${p.target_key} ${p.plan_kind} → error (${(a.stderr.trim().split("\n").pop() ?? "").slice(0, 120)})\n`);
-      continue;
+      return false;
     }
     rep.actions_executed++;
     if (res.advisory) rep.advisory_steps++;
     if (!rep.targets_investigated.includes(p.target_key)) rep.targets_investigated.push(p.target_key);
     if (res.deadline_overrun_ms > 0) rep.deadline_overruns.push({ iteration: rep.iterations, target_key: p.target_key, overrun_ms: res.deadline_overrun_ms });
     results.push(res);
-    const ex = await exportAct(c, res, started);
+    const ex = await exportAct(c, res, started, lane);
     rep.exports += ex.exports;
     rep.imports += ex.imports;
     appendHistory(c, [{ target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: res.id, outcome_signature: res.outcome_signature, recorded_at: res.completed_at }]);
     process.stderr.write(`${PROG}: ${rep.iterations}: ${p.target_key} ${p.plan_kind} → ${res.outcome_signature}${res.stop && res.stop !== "done" && res.stop !== "decided" ? ` (${res.stop})` : ""} ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     if (res.parity_violation) {
       halt("parity_violation", `delta parity failed (act ${res.id}): the evidence store disagrees with itself`);
-      break;
+      return true;
     }
-    if (c.cooldown > 0 && !external()) await sleep(c.cooldown * 1000);
+    return false;
   }
   const final = await observe(c).catch(() => []);
   const numbers = await lines(c, "forge-issue", ["list", "--state", "all", "--limit", "100000", "--json", "id,number"]).catch(() => ({ recs: [] }));
