@@ -232,7 +232,9 @@ async function exportText(c, text, lane = null) {
   if (lane) {
     lane.child.stdin.end(text);
     r = await lane.done;
-  } else r = await tool(c, "forge-export", ["--scope", c.scope], text);
+  }
+  // No lane, or it died (a signal to the pilot's process group reaches it too): a fresh one (a re-export is a no-op).
+  if (!r || (r.code !== 0 && r.code !== 1)) r = await tool(c, "forge-export", ["--scope", c.scope], text);
   if (r.code !== 0 && r.code !== 1) throw failure("forge-export", r);
   const recs = parseLines(r.stdout);
   return { exports: recs.length, imports: recs.filter((e) => e.status === "imported").length, failed: r.code !== 0 ? r.stderr.trim().split("\n").pop() : null };

@@ -429,6 +429,8 @@ test.serial("killed mid-iteration (SIGTERM, then SIGKILL): the next run picks up
   const child = spawn(join(BIN, "forge-pilot"), ["run", "--json"], { cwd: s.dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  // Listened for from the start: a pilot that stops within the 150 ms below has closed before a later listener.
+  const closed = new Promise((r) => child.on("close", r));
   // Wait until an act is running trials (a worktree of forge-act exists), then kill the whole process group.
   const runs = join(s.dir, ".forge", "ci", "runs");
   const n0 = readdirSync(runs).length;
@@ -440,7 +442,7 @@ test.serial("killed mid-iteration (SIGTERM, then SIGKILL): the next run picks up
   } catch {
     // already gone
   }
-  await new Promise((r) => child.on("close", r));
+  await closed;
   const r = await pilot(s.dir, ["--max-iterations", "1"]);
   t.is(r.code, 0, `${err}\n${r.stderr}`);
   t.truthy(r.report.recovered, "the second run recovered first");
