@@ -165,7 +165,7 @@ test("degradation end to end: a store with no imports halts missing_kernel_paylo
   t.deepEqual([notJson.code, notJson.stderr], [1, "forge-plan: stdin line 1: not JSON\n"]);
 });
 
-test("gather reads enough issues for its worker thread and keeps exactly the closed-as-fixed ones; a symlinked, oversized or non-regular issue file is unreadable, as without the worker", async (t) => {
+test("gather keeps exactly the closed-as-fixed issues of 400; a symlinked, oversized or non-regular issue file is unreadable", async (t) => {
   const dir = tempRepo("forge-observe-scan-");
   made.push(dir);
   const store = join(dir, ".forge");
@@ -173,7 +173,7 @@ test("gather reads enough issues for its worker thread and keeps exactly the clo
   t.is(first.code, 0, first.stderr);
   const tid = (JSON.parse(first.stdout) as { id: string }).id;
   const template = readFileSync(join(store, "issues", tid, "issue.md"), "utf8");
-  // 400 issues (the worker starts at 256): open, closed as a bug, closed as something else, closed with no label but a PR closes it.
+  // 400 issues: open, closed as a bug, closed as something else, closed with no label but a PR closes it.
   const ids: string[] = [];
   const expected = new Set<string>();
   for (let i = 0; i < 400; i++) {

@@ -10,10 +10,9 @@ import { join } from "node:path";
 import {
   CI_RUN, CI_RUNS, codeTree, displayPath, entityDir, entityFile, entityOrder, git, InvalidFileError, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity,
   loadEntityFast, loadFile, MERGE_RECORD, mergeFile, mergesDir, parseFrontmatterFast, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
-  type KindLayout, type LoadedEntity, type Order, type Store,
+  type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
 import { type Episode, readImportLog, readScope } from "@forge/evidence";
-import { MAIN, NO_LABEL, OPEN, type Scanned, saysOpen, scanIssues } from "./issue_scan.js";
 import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** Options of `gather`. */
@@ -50,14 +49,6 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInputs, "base">> {
   const fixedLabels = opts.fixedLabels ?? DEFAULT_OBSERVE_CONFIG.fixed_labels;
   const unreadable: string[] = [];
-  // The live issue files are first read on a worker thread, beside the evidence, runs and PRs read here.
-  const issueOrder = await entityOrder(store, ISSUES, ISSUE);
-  const live: number[] = [];
-  for (let i = 0; i < issueOrder.length; i++) {
-    const ref = issueOrder.at(i)!.ref;
-    if (!ref.archived && !ref.escapes) live.push(i);
-  }
-  const scan = scanIssues(live.map((i) => entityFile(store, ISSUES, issueOrder.at(i)!.ref.id)), fixedLabels);
   // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
   const records = readImportLog(store);
   const state = readScope(store, opts.scope, { records, episodes: false });
@@ -73,10 +64,7 @@ async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInpu
   // (it says `state: open`, or names no fix label and no PR closes it) is read but not parsed.
   const closed = new Set(prs.flatMap((p) => p.closes));
   const skip = (id: string, text: string): boolean => saysOpen(text) || (!closed.has(id) && !fixedLabels.some((l) => text.includes(l)));
-  const scanned = new Array<Scanned>(issueOrder.length).fill(MAIN);
-  const answers = await scan;
-  for (let j = 0; j < live.length; j++) scanned[live[j]!] = answers[j]!;
-  const issues = (await loadAll(store, ISSUES, ISSUE, "issue", unreadable, skip, { order: issueOrder, scanned, closed })).filter(({ e }) => !e.ref.archived).map(({ e, number }): IssueInput => ({
+  const issues = (await loadAll(store, ISSUES, ISSUE, "issue", unreadable, skip)).filter(({ e }) => !e.ref.archived).map(({ e, number }): IssueInput => ({
     id: e.ref.id, number, state: e.data.state as string, closedAt: (e.data.closedAt as string | undefined) ?? null, labels: (e.data.labels as string[] | undefined) ?? [],
   }));
   const merges = await loadMerges(store, unreadable);
@@ -102,9 +90,8 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
  */
 async function loadAll(
   store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], skip?: (id: string, text: string) => boolean,
-  pre?: { order: Order; scanned: Scanned[]; closed: ReadonlySet<string> },
 ): Promise<Array<{ e: Entity; number: number }>> {
-  const order = pre?.order ?? (await entityOrder(store, kind, schema));
+  const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
   const out: Array<{ e: Entity; number: number }> = [];
   for (let i = 0; i < order.length; i++) {
@@ -112,13 +99,7 @@ async function loadAll(
     const ref = order.at(i)!.ref;
     try {
       let e: Entity | undefined;
-      // The worker's answer where it has one (the same decision skip would make on the same text), else a read here.
-      const a = pre?.scanned[i] ?? MAIN;
-      if (a === OPEN || (a === NO_LABEL && !pre!.closed.has(ref.id))) continue;
-      if (typeof a === "string") {
-        if (skip!(ref.id, a)) continue;
-        e = fromText(store, schema, ref, entityFile(store, kind, ref.id), a);
-      } else if (skip && !ref.archived && !ref.escapes) {
+      if (skip && !ref.archived && !ref.escapes) {
         // Read once: the text that decided "of interest" is the one parsed (as loadEntityFast would: fast frontmatter, schema, id).
         const path = entityFile(store, kind, ref.id);
         const text = readStoreFile(store, path);
@@ -148,6 +129,14 @@ function fromText(store: Store, schema: EntitySchema, ref: EntityRef, path: stri
   const data = validate(schema, fm.data, file).data;
   if (data.id !== ref.id) throw new InvalidFileError(file, "does not match its folder name", "id");
   return { ref, data };
+}
+
+/** The frontmatter (between the opening `---` and the next) has the line `state: open`, as forge writes it. */
+function saysOpen(text: string): boolean {
+  if (!text.startsWith("---\n")) return false;
+  const end = text.indexOf("\n---", 3);
+  const at = text.indexOf("\nstate: open\n");
+  return end > 0 && at >= 0 && at < end;
 }
 
 function runInput(store: Store, e: Entity): RunInput {
