@@ -87,8 +87,6 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const tree = await codeTree(req.top, req.headSha, env);
   // The kind's create lock, just long enough to fix the id and time that decide the run's number
   // (parallel runs, as an act's reruns are, each print the number they keep).
-  // The runs' folder first: the lock file is made beside it (a store's first run has no ci/ yet).
-  mkdirInside(store, kindDir(store, CI_RUNS));
   const { createdAt, before, id, paths, data } = await withKindLock(store, CI_RUNS, async () => {
     const createdAt = formatTimestamp();
     const before = await entityOrder(store, CI_RUNS, CI_RUN);

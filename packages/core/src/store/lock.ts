@@ -9,7 +9,9 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
+import { dirname } from "node:path";
 import { ConflictError } from "../errors.js";
+import { mkdirInside } from "./mkdir_inside.js";
 import { displayPath, kindDir, type KindLayout, type Store } from "./store.js";
 
 /** A lock older than this is broken even when its pid looks alive (pids are reused). */
@@ -76,6 +78,8 @@ export async function withLockAsync<T>(path: string, fn: () => Promise<T>, opts:
  */
 export async function withKindLock<T>(store: Store, kind: KindLayout, fn: () => Promise<T>): Promise<T> {
   const key = kindDir(store, kind);
+  // The lock file is made beside the kind's folder: that folder's parent must exist (a store's first CI run has no ci/ yet).
+  mkdirInside(store, dirname(key));
   // Creates of one process queue here first: the file lock's wait is synchronous, so a second create
   // of the same process waiting on it would block the first one's awaits (as an act's parallel reruns would).
   const prev = QUEUED.get(key) ?? Promise.resolve();
