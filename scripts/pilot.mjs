@@ -355,10 +355,10 @@ async function runsSince(c, since) {
 /** Export the CI runs an act made (every completed run since it started: a re-export is a no-op), then its result. */
 async function exportAct(c, result, startedMs, lane = null) {
   const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
-  const lines = (await runsSince(c, since)).map((x) => JSON.stringify(x));
+  const recs = (await runsSince(c, since)).map((x) => JSON.stringify(x));
   // One forge-export: the runs first (a result refers to them), then the result.
-  if (result) lines.push(JSON.stringify(result));
-  return exportText(c, lines.length ? lines.join("\n") + "\n" : "", lane);
+  if (result) recs.push(JSON.stringify(result));
+  return exportText(c, recs.length ? recs.join("\n") + "\n" : "", lane);
 }
 
 // --- findings ---
