@@ -411,10 +411,13 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map(), fi
     else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.join(", ")} (${runs})`);
     else if (fixed.length > 0) out.push(`${no}: fixes ${fixed.join(", ")} (no issue it closes, ${runs})`);
     else {
-      const unresolved = cats.filter((d) => ["inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed"].includes(d.category));
-      out.push(unresolved.length > 0
-        ? `${no}: unresolved (${unresolved.map((d) => `${d.check} ${d.category}`).join(", ")}, ${runs})`
-        : `${no}: no effect (${cats.map((d) => `${d.check} ${d.category}`).join(", ")}, ${runs})`);
+      // A check flaky on either side says nothing about the patch: unresolved, never "no effect".
+      const unresolved = cats.filter((d) => ["inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline", "flaky_patched"].includes(d.category));
+      const same = cats.filter((d) => d.category === "still_passing" || d.category === "still_failing").map((d) => d.check);
+      const open = unresolved.map((d) => `${d.check} ${d.category}`).join(", ");
+      if (unresolved.length === 0) out.push(`${no}: no effect (${cats.map((d) => `${d.check} ${d.category}`).join(", ")}, ${runs})`);
+      else if (same.length > 0) out.push(`${no}: no change in ${same.join(", ")}; unresolved: ${open} (${runs})`);
+      else out.push(`${no}: unresolved (${open}, ${runs})`);
     }
   }
   for (const i of issues) {

@@ -111,6 +111,7 @@ test.serial("sample: one run with the defaults ends flaky with an interval, fixe
   t.true(f.some((x) => x.startsWith(`PR #${s.prs.regress.number}: regresses 10-unit`)), f.join("\n"));
   t.true(f.includes(`issue #${s.issues.closedNoEvidence.number}: closed, unverified: no patch`), f.join("\n"));
   t.false(f.some((x) => /exhausted/.test(x) && !/unresolved$/.test(x)), "an exhausted target is unresolved");
+  t.false(f.some((x) => /no effect/.test(x) && /flaky_|inconclusive|spurious_|skipped|error/.test(x)), "a flaky, inconclusive or skipped check is never 'no effect'");
   // The deleted log: acted on, or said to have cleared without an act; never dropped silently.
   const thin = `thin_export:missing_log:${s.deletedLog.runId}:${s.deletedLog.step}`;
   t.true(history(s.dir).some((h) => h.target_key === thin) || f.includes(`target ${thin}: cleared without an act (a later run re-recorded the step at the same code tree; the lost log stays lost)`), f.join("\n"));
