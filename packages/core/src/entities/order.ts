@@ -14,20 +14,22 @@
  * without listing 10,000 folders. A stamp is recorded only once the folders
  * have been still for 50 ms (2 s on a filesystem with whole-second mtimes)
  * — git's "racy clean" rule: a change in the same clock tick as the listing
- * would not move the mtime. The digest is the sha256 of the folders' sorted
- * names, exactly the names the cached lines were built from: when a plain
- * `readdir` (no file types, no per-name work but a sort) gives the same
- * digest, the cache is trusted too. A create updates the digest with its
- * own new name (`recordCreated`), so back-to-back creates never walk every
- * entry; a change by anyone else makes the digest differ and is found.
+ * would not move the mtime. The digest is a set hash of the folders' names
+ * (per folder, the count and two 32-bit sums of a hash of each name),
+ * exactly the names the cached lines were built from: when a plain
+ * `readdir` (no file types, no sort) gives the same digest, the cache is
+ * trusted too. Being a sum, a create adds its own new name to it without
+ * listing (`recordCreated`), so back-to-back creates never walk every
+ * entry, and the first reader after them takes the same cheap check; a
+ * change by anyone else makes the digest differ and is found.
  * Otherwise the folders are listed, the cache supplies the createdAt of
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
-import { listEntityRefs, listFolderNames, type EntityRef, type FolderNames } from "../store/entities_dir.js";
+import { eachFolderName, listEntityRefs, type EntityRef, type FolderNames } from "../store/entities_dir.js";
 import { parseFrontmatter } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
 import { holdsKindLock } from "../store/lock.js";
@@ -89,19 +91,18 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
     // no cache yet
   }
   const head = header(text);
-  if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, [], undefined, head.digest);
+  if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, [], head.digest);
   // A stamp written by a create (`r…`, see recordCreated) is trusted by the next create of this clone only
   // (creates are serialised by the kind lock); every other reader checks the folders first.
-  if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind)) return new CacheOrder(text, head.body, [], undefined, "-", true);
+  if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind)) return new CacheOrder(text, head.body, [], head.digest);
   const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
   const stampable = stamp.value !== "" && stamp.mtimeNs < now - still;
   if (head && head.digest !== "-") {
     // The cheap check: the same names as the cache was built from.
-    const names = sortNames(listFolderNames(store, kind));
-    const digest = digestOf(names);
+    const digest = folderDigest(store, kind);
     if (digest === head.digest) {
       if (stampable) writeCache(path, `${MAGIC}${stamp.value} ${digest}\n${text.slice(head.body)}`);
-      return new CacheOrder(text, head.body, [], names);
+      return new CacheOrder(text, head.body, [], digest);
     }
   }
   // List the folders. Cached lines of ids still there are kept as they are
@@ -142,35 +143,34 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const lines = mergeSorted(kept, fresh);
   // Trust the listing later only if it was complete (the digest: these
   // names, these lines) and the folders were still (the stamp).
-  const names = errors.length === 0 ? sortNames(seen) : undefined;
+  const names = errors.length === 0 ? seen : undefined;
   const digest = names ? digestOf(names) : "-";
   const next = `${MAGIC}${names && stampable ? stamp.value : "unstamped"} ${digest}\n${lines.join("")}`;
   if (next !== text) writeCache(path, next);
-  return new CacheOrder(lines, 0, errors, names);
+  return new CacheOrder(lines, 0, errors, digest);
 }
 
 /**
  * Tell the cache about an entity just created, after its folder is in
  * place: the order it was ranked in (read just before) plus the new line,
- * under the digest of the names listed then plus the new one. Anything else
- * that changed meanwhile makes the next listing's digest differ, so it is
- * found; nothing here can make a wrong answer trusted. When the order was
- * trusted through its stamp (no listing, so no names in hand), the names
- * are listed now and the cache is updated only if, the new one left out,
- * they match the cache's digest; otherwise nothing is written and the next
- * read lists.
+ * under the order's digest plus the new name. Anything else that changed
+ * meanwhile makes the next reader's digest differ, so it is found; nothing
+ * here can make a wrong answer trusted. Under the kind lock (every create
+ * command) nothing is listed; without it, the names are listed now and the
+ * cache is updated only if they are the order's plus the new one.
  * @param order what `entityOrder` gave just before the create
  */
 export function recordCreated(store: Store, kind: KindLayout, order: Order, entry: OrderEntry): void {
   if (!(order instanceof CacheOrder) || order.errors.length) return;
   if (holdsKindLock(store, kind)) {
     // Under the kind lock, from an order just vouched for (stamp, digest or listing): the folders now hold those entities plus
-    // this one, so no listing and no digest are needed — the new line goes in, and the stamp of the
-    // folders as they are now is kept marked `r` (racy: a change by anything but a create in these few
-    // ms would hide behind it). Only the next create trusts it; any other reader checks the folders.
+    // this one, so no listing is needed — the new line goes in, the digest gains the new name, and the stamp
+    // of the folders as they are now is kept marked `r` (racy: a change by anything but a create in these few
+    // ms would hide behind it). Only the next create trusts the stamp; any other reader checks the digest.
     const now = folderStamp(store, kind);
     if (now.value === "") return;
-    const head = `${MAGIC}r${now.value} -\n`;
+    const digest = order.digest === "-" ? "-" : withName(order.digest, entry.ref.archived, entry.ref.id);
+    const head = `${MAGIC}r${now.value} ${digest}\n`;
     const rank = order.rankOf(entry.createdAt, entry.ref.id);
     // The usual case, the newest entity: the line is appended and the header, of the same length, rewritten
     // in place — no 6 MB rewrite at 100,000 entities. A reader that sees it half-way never trusts it
@@ -180,22 +180,13 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
     writeCache(cachePath(store, kind), `${head}${body.slice(0, rank * LINE)}${lineOf(entry)}${body.slice(rank * LINE)}`);
     return;
   }
-  const list = entry.ref.archived ? "archive" : "live";
-  let names: FolderNames;
-  if (order.names) {
-    if (order.names[list].includes(entry.ref.id)) return;
-    names = { ...order.names, [list]: insertSorted(order.names[list], entry.ref.id) };
-  } else {
-    // Read through the stamp, so no names in hand: list them now, and go on
-    // only if, without the new one, they are the names the cache was built from.
-    if (!order.digest || order.digest === "-") return;
-    names = sortNames(listFolderNames(store, kind));
-    const i = names[list].indexOf(entry.ref.id);
-    if (i < 0 || digestOf({ ...names, [list]: names[list].filter((_, k) => k !== i) }) !== order.digest) return;
-  }
+  if (order.digest === "-") return;
+  const digest = withName(order.digest, entry.ref.archived, entry.ref.id);
+  // No lock: list the names now, and go on only if they are the names the lines were built from plus the new one.
+  if (folderDigest(store, kind) !== digest) return;
   const body = order.bodyText();
   const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
-  writeCache(cachePath(store, kind), `${MAGIC}unstamped ${digestOf(names)}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`);
+  writeCache(cachePath(store, kind), `${MAGIC}unstamped ${digest}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`);
 }
 
 /**
@@ -225,20 +216,11 @@ class CacheOrder implements Order {
   #lines: string[] | undefined;
   #entries: OrderEntry[] | undefined;
   readonly errors: Unranked[];
-  /** The sorted folder names the lines were built from, when a listing read them. */
-  readonly names: FolderNames | undefined;
-  /** The cache's digest of those names, when it was trusted through its stamp. */
-  readonly digest: string | undefined;
-  /** Trusted through the folders' stamp (no listing). */
-  readonly trustedByStamp: boolean;
-  /** Trusted through a stamp a create wrote (under the kind lock). */
-  readonly byCreate: boolean;
+  /** The digest of the names the lines were built from ("-" when unknown). */
+  readonly digest: string;
   /** Over the cache text (from `body` on), or over an array of lines. */
-  constructor(src: string | string[], body: number, errors: Unranked[], names?: FolderNames, digest?: string, byCreate = false) {
-    this.names = names;
+  constructor(src: string | string[], body: number, errors: Unranked[], digest: string) {
     this.digest = digest;
-    this.trustedByStamp = digest !== undefined;
-    this.byCreate = byCreate;
     if (typeof src === "string") {
       this.#text = src;
       this.#body = body;
@@ -298,32 +280,75 @@ function header(text: string): { stamp: string; digest: string; body: number } |
   return stamp && digest && extra === undefined ? { stamp, digest, body } : undefined;
 }
 
-/** Both name lists sorted by code unit (in place). */
-function sortNames(n: FolderNames): FolderNames {
-  n.live.sort();
-  n.archive.sort();
-  return n;
-}
-
 /**
- * sha256 of the sorted names; NUL never occurs in a file name, so the text
- * is unambiguous. Hashed as latin1 (no UTF-8 encoding pass): names it could
- * confuse are not uuids, and only uuid names make lines.
+ * The names' digest, `<live>/<archive>`, each `<count>.<sum1>.<sum2>`: the
+ * number of names and two 32-bit sums of two hashes of each name (FNV-1a
+ * and a multiply-xorshift, each finished with murmur3's mix). A set hash:
+ * the same names give the same digest in any order, and a name is added
+ * to it without the others (`withName`). Fixed width, so a create's header
+ * keeps its length. It guards a rebuildable cache against accidental
+ * change (two sets agree by chance with odds of 2^-64), not against a
+ * forger: whoever can rename the folders can write the cache too.
  */
 function digestOf(n: FolderNames): string {
-  return createHash("sha256").update(n.live.join("\0"), "latin1").update("\0\0/\0\0").update(n.archive.join("\0"), "latin1").digest("hex");
+  const sum = [0, 0, 0, 0, 0, 0];
+  for (const x of n.live) addName(sum, x, false);
+  for (const x of n.archive) addName(sum, x, true);
+  return digestText(sum);
 }
 
-/** A sorted copy with `name` inserted in place. */
-function insertSorted(sorted: readonly string[], name: string): string[] {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < name) lo = mid + 1;
-    else hi = mid;
+/** `digestOf` the names in the folders now, read as a stream. */
+function folderDigest(store: Store, kind: KindLayout): string {
+  const sum = [0, 0, 0, 0, 0, 0];
+  eachFolderName(store, kind, (x, archived) => addName(sum, x, archived));
+  return digestText(sum);
+}
+
+/** Count, sum1, sum2 of the live names, then of the archived ones. */
+function addName(sum: number[], x: string, archived: boolean): void {
+  const o = archived ? 3 : 0;
+  const [h1, h2] = nameHash(x);
+  sum[o]++;
+  sum[o + 1] = (sum[o + 1]! + h1) >>> 0;
+  sum[o + 2] = (sum[o + 2]! + h2) >>> 0;
+}
+
+function digestText(s: number[]): string {
+  return `${part(s[0]!, s[1]!, s[2]!)}/${part(s[3]!, s[4]!, s[5]!)}`;
+}
+
+/** `digest` with one more name in the live or archive folder; "-" when it is not a digest. */
+function withName(digest: string, archived: boolean, name: string): string {
+  const m = /^([0-9]{10})\.([0-9a-f]{8})\.([0-9a-f]{8})\/([0-9]{10})\.([0-9a-f]{8})\.([0-9a-f]{8})$/.exec(digest);
+  if (!m) return "-";
+  const sum = m.slice(1).map((v, i) => (i % 3 === 0 ? Number(v) : parseInt(v, 16)));
+  addName(sum, name, archived);
+  return digestText(sum);
+}
+
+function part(count: number, s1: number, s2: number): string {
+  return `${String(count).padStart(10, "0")}.${s1.toString(16).padStart(8, "0")}.${s2.toString(16).padStart(8, "0")}`;
+}
+
+function nameHash(x: string): [number, number] {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  for (let i = 0; i < x.length; i++) {
+    const k = x.charCodeAt(i);
+    h1 = Math.imul(h1 ^ k, 0x01000193);
+    h2 = Math.imul(h2 ^ k, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
   }
-  return [...sorted.slice(0, lo), name, ...sorted.slice(lo)];
+  return [mix(h1), mix(h2)];
+}
+
+/** murmur3's 32-bit finaliser. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 function lineOf(e: OrderEntry): string {

@@ -116,11 +116,11 @@ test("entityOrder() stamps the cache only once the folders have been still, and 
   const soon = new Date(Date.now() + 10_000); // "just changed", whatever the machine's speed
   utimesSync(join(store.dir, "issues"), soon, soon);
   await ids(store);
-  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 unstamped [0-9a-f]{64}\n/, "folders changed just now: racy, no stamp");
+  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/, "folders changed just now: racy, no stamp");
   age(store);
   t.deepEqual(await ids(store), want);
   const stamped = readFileSync(ORDER(store), "utf8");
-  t.regex(stamped, /^forge-order 2 \d+\.\d+;-; [0-9a-f]{64}\n/);
+  t.regex(stamped, /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
   // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
   const dirStat = statSync(join(store.dir, "issues"));
   const sneaky = "ffffffff-0000-4000-8000-00000000000a";
@@ -204,7 +204,7 @@ test("recordCreated() adds the new entity to the cache under the new names' dige
   recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
   fresh(store);
   const text = readFileSync(ORDER(store), "utf8");
-  t.regex(text, /^forge-order 2 unstamped [0-9a-f]{64}\n/);
+  t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
   t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
   t.deepEqual(await ids(store), [...want, id]);
   t.is(readFileSync(ORDER(store), "utf8"), text, "trusted by its digest: not rewritten");
@@ -227,12 +227,12 @@ test("recordCreated() after a read through the stamp lists the names once and ke
   age(store);
   await ids(store); // lists, writes a stamped cache
   const before = await entityOrder(store, ISSUES, ISSUE); // trusted through the stamp: no names in hand
-  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 \d+\.\d+;-; [0-9a-f]{64}\n/);
+  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
   const id = "ffffffff-0000-4000-8000-000000000010";
   createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
   recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
   const text = readFileSync(ORDER(store), "utf8");
-  t.regex(text, /^forge-order 2 unstamped [0-9a-f]{64}\n/);
+  t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
   t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
   // Trusted by its digest now: a line taken out behind its back is not noticed (the names still match).
   fresh(store);

@@ -1,9 +1,9 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withKindLock } from "../store/lock.js";
-import { cacheDir, ISSUES, storeAt, type Store } from "../store/store.js";
+import { archiveDir, cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
 import { createIssue } from "./issue.js";
 import { entityOrder, recordCreated } from "./order.js";
 import { ISSUE } from "./schema.js";
@@ -30,7 +30,7 @@ test("creates under the kind lock record a racy stamp the next create trusts, wi
   const s = store();
   t.is(await create(s, 1), 1);
   const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
-  t.regex(text, /^forge-order 2 r\S+ -\n/);
+  t.regex(text, /^forge-order 2 r\S+ \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/, "a racy stamp, and the names' digest with the new one added");
   t.is(await create(s, 2), 2);
   const ino = statSync(join(cacheDir(s), "issues.order")).ino;
   t.is(await create(s, 3), 3);
@@ -56,4 +56,36 @@ test("a create that ranks before the newest (a clock behind the store) rewrites 
   await create(s, 6);
   t.is(await create(s, 2), 1, "created at :02, before :05 and :06");
   t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(2), idOf(5), idOf(6)]);
+});
+
+test("the digest creates keep is the names' digest: the first other reader trusts the cache by it, with no listing", async (t) => {
+  const s = store();
+  for (const i of [1, 2, 3]) await create(s, i);
+  const path = join(cacheDir(s), "issues.order");
+  const text = readFileSync(path, "latin1");
+  const digest = (t: string): string => t.slice(0, t.indexOf("\n")).split(" ")[3]!;
+  const o = await entityOrder(s, ISSUES, ISSUE);
+  t.deepEqual(o.entries.map((e) => e.ref.id), [idOf(1), idOf(2), idOf(3)]);
+  t.true((o as unknown as { headerLength: number }).headerLength > 0, "read from the cache text, not rebuilt from a listing");
+  t.is(readFileSync(path, "latin1").replace(/^.*\n/, ""), text.replace(/^.*\n/, ""), "the lines as the creates left them");
+  // A listing from nothing computes the same digest from the folder names.
+  rmSync(path);
+  await entityOrder(s, ISSUES, ISSUE);
+  t.is(digest(readFileSync(path, "latin1")), digest(text));
+});
+
+test("after a create, an entity archived or added by someone else is found by the next reader", async (t) => {
+  const s = store();
+  await create(s, 1);
+  await create(s, 2);
+  mkdirSync(archiveDir(s, ISSUES), { recursive: true });
+  renameSync(entityDir(s, ISSUES, idOf(1)), join(archiveDir(s, ISSUES), idOf(1)));
+  const o = await entityOrder(s, ISSUES, ISSUE);
+  t.deepEqual(o.entries.map((e) => [e.ref.id, e.ref.archived]), [[idOf(1), true], [idOf(2), false]]);
+  await create(s, 3);
+  // Same count of names, one swapped: a folder renamed to another uuid.
+  renameSync(entityDir(s, ISSUES, idOf(2)), entityDir(s, ISSUES, idOf(7)));
+  const e = await entityOrder(s, ISSUES, ISSUE);
+  t.deepEqual(e.errors.map((u) => u.ref.id), [idOf(7)], "its file names another id: unranked, reported");
+  t.deepEqual(e.entries.map((x) => x.ref.id), [idOf(1), idOf(3)]);
 });

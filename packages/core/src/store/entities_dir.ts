@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, opendirSync, readdirSync, realpathSync, type Dir } from "node:fs";
 import { join } from "node:path";
 import { isUuid } from "../time.js";
 import { archiveDir, entityFile, isInside, kindDir, type KindLayout, type Store } from "./store.js";
@@ -54,25 +54,29 @@ export interface FolderNames {
 }
 
 /**
- * The names in a kind's folders, without file types (a plain `readdir` of
- * each, skipping a folder that is a symlink out of the store, as
- * `listEntityRefs` does): the cheap half of a listing, to check whether
- * anything changed.
+ * Each name in a kind's folders, without file types (a plain directory
+ * read of each, skipping a folder that is a symlink out of the store, as
+ * `listEntityRefs` does), streamed: the cheap half of a listing, to check
+ * whether anything changed, with no array of 100,000 names.
  * @throws the filesystem's error, except a missing folder
  */
-export function listFolderNames(store: Store, kind: KindLayout): FolderNames {
-  const names: FolderNames = { live: [], archive: [] };
+export function eachFolderName(store: Store, kind: KindLayout, fn: (name: string, archived: boolean) => void): void {
   for (const archived of [false, true]) {
     const dir = archived ? archiveDir(store, kind) : kindDir(store, kind);
     if (!dirInside(store, dir)) continue;
+    let d: Dir;
     try {
-      if (archived) names.archive = readdirSync(dir);
-      else names.live = readdirSync(dir);
+      d = opendirSync(dir, { bufferSize: 1024 });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw err;
+    }
+    try {
+      for (let e = d.readSync(); e !== null; e = d.readSync()) fn(e.name, archived);
+    } finally {
+      d.closeSync();
     }
   }
-  return names;
 }
 
 /**
