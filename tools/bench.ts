@@ -216,3 +216,6 @@ process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
 const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES, prs: PRS, pages: PAGES };
 writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, results, aborted }, null, 2) + "\n");
+// A case that could not run is not a pass: say so last, and exit 1.
+for (const a of aborted) process.stdout.write(`ABORTED: ${a.case}: ${a.error.split("\n")[0]}\n`);
+if (aborted.length) process.exitCode = 1;

@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { buildSync } from "esbuild";
+import { writeStoreVersion } from "@forge/core";
 import { join } from "node:path";
 import type { Case } from "./bench_lib.js";
 import { generateEvidence } from "./gen_evidence.js";
@@ -29,7 +30,11 @@ export function kernelCases(bench: string, bin: string, root: string): Case[] {
     conditions: ["source"], logLevel: "warning", alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
   });
   const exportDir = join(bench, "evidence-10k");
-  mkdirSync(join(exportDir, ".forge-export"), { recursive: true });
+  // A store of this forge's version, in a folder named .forge (FORGE_DIR must name a store; an unmarked
+  // folder is a version-1 store, which every command refuses until migrated).
+  const exportStore = join(exportDir, "export", ".forge");
+  mkdirSync(exportStore, { recursive: true });
+  writeStoreVersion(exportStore);
   return [
     {
       name: `fold + beliefs @${ev.trials / 1000}k trials`, target: { kind: "ms", max: 200 },
@@ -41,11 +46,11 @@ export function kernelCases(bench: string, bin: string, root: string): Case[] {
     },
     {
       name: "forge-export of a 100-trial CI run", target: { kind: "ms", max: 300 },
-      note: "each run first removes .forge-export/evidence, so every export is a real import into an empty log",
+      note: "each run first removes export/.forge/evidence, so every export is a real import into an empty log",
       baseline: { label: "node -e 0 < the same record", argv: ["sh", "-c", `exec node -e 0 < ${ev.runRecord}`], cwd: exportDir },
       subject: {
         label: "forge-export < run100.jsonl", cwd: exportDir,
-        argv: ["sh", "-c", `rm -rf .forge-export/evidence && FORGE_DIR=.forge-export exec ${join(bin, "forge-export")} --scope export-bench < ${ev.runRecord}`],
+        argv: ["sh", "-c", `rm -rf export/.forge/evidence && FORGE_DIR=export/.forge exec ${join(bin, "forge-export")} --scope export-bench < ${ev.runRecord}`],
         check: (out) => (out.split("\n").filter(Boolean).length === 1 && JSON.parse(out).counts.trials === 100 ? undefined : `unexpected output: ${out.slice(0, 80)}`),
       },
     },

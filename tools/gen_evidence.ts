@@ -7,7 +7,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatTimestamp, storeAt } from "@forge/core";
+import { formatTimestamp, storeAt, writeStoreVersion } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importProjectionBatch, type ImportRecord, transformEnvelopeV3 } from "@forge/evidence";
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
 import { rng } from "@forge/kernel/testing";
@@ -36,6 +36,7 @@ export function generateEvidence(dir: string, opts: { imports?: number; perImpor
   const r = rng(opts.seed ?? 1);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, ".forge"), { recursive: true });
+  writeStoreVersion(join(dir, ".forge"));
   const store = storeAt(join(dir, ".forge"));
   const records: ImportRecord[] = [];
   const failRate = Array.from({ length: per }, () => (r() < 0.2 ? r() * 0.5 : 0));

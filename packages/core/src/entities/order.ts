@@ -29,10 +29,11 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
-import { eachFolderName, listEntityRefs, type EntityRef, type FolderNames } from "../store/entities_dir.js";
-import { parseFrontmatter } from "../frontmatter/parse.js";
+import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
+import { parseFrontmatter, parseFrontmatterFast } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
 import { holdsKindLock } from "../store/lock.js";
+import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
 import { isTimestamp } from "../time.js";
 import { loadEntity } from "./load.js";
@@ -108,12 +109,13 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   // List the folders. Cached lines of ids still there are kept as they are
   // (createdAt never changes; the live/archived flag is refreshed); only new
   // ids are read from their files.
-  const listed = new Map<string, EntityRef>();
-  const seen: FolderNames = { live: [], archive: [] };
-  for (const ref of listEntityRefs(store, kind, seen)) listed.set(ref.id, ref);
+  const seen = newSum();
+  const refs = listEntityRefs(store, kind, (name, archived) => addName(seen, name, archived));
+  // Without a cache every ref is new: no map of 100,000 of them.
+  const listed = text.startsWith(MAGIC) ? new Map(refs.map((r) => [r.id, r])) : undefined;
   const kept: string[] = [];
   let sorted = true;
-  if (text.startsWith(MAGIC)) {
+  if (listed) {
     for (let o = text.indexOf("\n") + 1; o + LINE <= text.length; o += LINE) {
       const l = text.slice(o, o + LINE);
       if (!wellFormed(l)) break;
@@ -127,15 +129,13 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   }
   const fresh: string[] = [];
   const errors: Unranked[] = [];
-  for (const ref of listed.values()) {
-    try {
-      const e = await loadEntity(store, kind, schema, ref);
-      fresh.push(lineOf({ ref, createdAt: e.data.createdAt as string }));
-    } catch (err) {
-      const c = await createdAtOf(store, kind, ref);
-      if (c === undefined) errors.push({ ref, error: err as Error });
-      else fresh.push(lineOf({ ref, createdAt: c }));
-    }
+  for (const ref of listed ? listed.values() : refs) {
+    // Ranking needs the createdAt of a file whose id is its folder's, nothing else (a file invalid in
+    // another field still ranks). The fast, synchronous parser first: a fresh clone's first listing reads
+    // every file, and 100,000 awaits and the general YAML engine's garbage would double its time and memory.
+    const c = fastCreatedAt(store, kind, ref) ?? (await createdAtOf(store, kind, ref));
+    if (c !== undefined) fresh.push(flatLine({ ref, createdAt: c }));
+    else errors.push({ ref, error: await loadError(store, kind, schema, ref) });
   }
   // Fixed-width "<createdAt> <id> <flag>" lines sort as (createdAt, id).
   fresh.sort();
@@ -143,11 +143,11 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const lines = mergeSorted(kept, fresh);
   // Trust the listing later only if it was complete (the digest: these
   // names, these lines) and the folders were still (the stamp).
-  const names = errors.length === 0 ? seen : undefined;
-  const digest = names ? digestOf(names) : "-";
-  const next = `${MAGIC}${names && stampable ? stamp.value : "unstamped"} ${digest}\n${lines.join("")}`;
+  const digest = errors.length === 0 ? digestText(seen) : "-";
+  const next = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest}\n${lines.join("")}`;
   if (next !== text) writeCache(path, next);
-  return new CacheOrder(lines, 0, errors, digest);
+  // Over the one text just written, not the array of lines (100,000 strings the caller would keep alive).
+  return new CacheOrder(next, next.indexOf("\n") + 1, errors, digest);
 }
 
 /**
@@ -288,23 +288,20 @@ function header(text: string): { stamp: string; digest: string; body: number } |
  * to it without the others (`withName`). Fixed width, so a create's header
  * keeps its length. It guards a rebuildable cache against accidental
  * change (two sets agree by chance with odds of 2^-64), not against a
- * forger: whoever can rename the folders can write the cache too.
+ * forger: whoever can rename the folders can write the cache too. This is
+ * it for the names in the folders now, read as a stream.
  */
-function digestOf(n: FolderNames): string {
-  const sum = [0, 0, 0, 0, 0, 0];
-  for (const x of n.live) addName(sum, x, false);
-  for (const x of n.archive) addName(sum, x, true);
-  return digestText(sum);
-}
-
-/** `digestOf` the names in the folders now, read as a stream. */
 function folderDigest(store: Store, kind: KindLayout): string {
-  const sum = [0, 0, 0, 0, 0, 0];
+  const sum = newSum();
   eachFolderName(store, kind, (x, archived) => addName(sum, x, archived));
   return digestText(sum);
 }
 
 /** Count, sum1, sum2 of the live names, then of the archived ones. */
+function newSum(): number[] {
+  return [0, 0, 0, 0, 0, 0];
+}
+
 function addName(sum: number[], x: string, archived: boolean): void {
   const o = archived ? 3 : 0;
   const [h1, h2] = nameHash(x);
@@ -353,6 +350,38 @@ function mix(h: number): number {
 
 function lineOf(e: OrderEntry): string {
   return `${e.createdAt} ${e.ref.id} ${e.ref.archived ? "A" : "L"}\n`;
+}
+
+/** `createdAtOf` through the fast parser: undefined when it cannot say (then ask `createdAtOf`). */
+function fastCreatedAt(store: Store, kind: KindLayout, ref: EntityRef): string | undefined {
+  if (ref.escapes) return undefined;
+  try {
+    const path = entityFile(store, kind, ref.id, ref.archived);
+    const fm = parseFrontmatterFast(readStoreFile(store, path), displayPath(store, path));
+    const at = fm?.data.createdAt;
+    return fm && fm.data.id === ref.id && isTimestamp(at) ? at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why an entity cannot be ranked: the error reading it gives. */
+async function loadError(store: Store, kind: KindLayout, schema: EntitySchema, ref: EntityRef): Promise<Error> {
+  try {
+    await loadEntity(store, kind, schema, ref);
+  } catch (err) {
+    return err as Error;
+  }
+  return new InvalidFileError(displayPath(store, entityFile(store, kind, ref.id, ref.archived)), "no readable createdAt", "createdAt");
+}
+
+/**
+ * `lineOf`, copied into a string of its own: a createdAt parsed out of a
+ * file is a slice that keeps the whole file's text alive, and a fresh
+ * clone's first listing holds 100,000 of these lines until it sorts them.
+ */
+function flatLine(e: OrderEntry): string {
+  return Buffer.from(lineOf(e), "latin1").toString("latin1");
 }
 
 /** A cache line's separators and flag are where they belong (cheap; a damaged line ends the walk). */

@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withKindLock } from "../store/lock.js";
@@ -64,10 +64,12 @@ test("the digest creates keep is the names' digest: the first other reader trust
   const path = join(cacheDir(s), "issues.order");
   const text = readFileSync(path, "latin1");
   const digest = (t: string): string => t.slice(0, t.indexOf("\n")).split(" ")[3]!;
+  // A damaged flag on the last line, behind the digest's back: a listing would stop at it and rewrite the line
+  // from the file; a reader that trusts the digest (no listing) keeps it as it is.
+  writeFileSync(path, text.slice(0, -2) + "X\n", "latin1");
   const o = await entityOrder(s, ISSUES, ISSUE);
   t.deepEqual(o.entries.map((e) => e.ref.id), [idOf(1), idOf(2), idOf(3)]);
-  t.true((o as unknown as { headerLength: number }).headerLength > 0, "read from the cache text, not rebuilt from a listing");
-  t.is(readFileSync(path, "latin1").replace(/^.*\n/, ""), text.replace(/^.*\n/, ""), "the lines as the creates left them");
+  t.true(readFileSync(path, "latin1").endsWith(`${idOf(3)} X\n`), "trusted by the digest, not rebuilt from a listing");
   // A listing from nothing computes the same digest from the folder names.
   rmSync(path);
   await entityOrder(s, ISSUES, ISSUE);

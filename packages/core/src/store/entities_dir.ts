@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, opendirSync, readdirSync, realpathSync, type Dir } from "node:fs";
+import { existsSync, lstatSync, opendirSync, realpathSync, type Dir, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { isUuid } from "../time.js";
 import { archiveDir, entityFile, isInside, kindDir, type KindLayout, type Store } from "./store.js";
@@ -17,40 +17,45 @@ export interface EntityRef {
  * The entity folders of a kind, live and archived, in directory order.
  * Names that are not a uuid (temp folders, dot files) are skipped. A
  * symlinked folder is kept only if it resolves inside the store; otherwise it
- * is returned flagged `escapes` so the loader reports it.
+ * is returned flagged `escapes` so the loader reports it. The folders are
+ * read as a stream (no array of 100,000 directory entries at once).
+ * @param onName told every name seen, uuid or not (what a listing saw)
  * @example listEntityRefs(store, ISSUES) // [{id: "…", archived: false}, …]
  */
-export function listEntityRefs(store: Store, kind: KindLayout, names?: FolderNames): EntityRef[] {
+export function listEntityRefs(store: Store, kind: KindLayout, onName?: (name: string, archived: boolean) => void): EntityRef[] {
   const out: EntityRef[] = [];
   for (const archived of [false, true]) {
     const dir = archived ? archiveDir(store, kind) : kindDir(store, kind);
     if (!dirInside(store, dir)) continue;
-    let ents;
-    try {
-      ents = readdirSync(dir, { withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw err;
-    }
-    if (names) {
-      const into = archived ? names.archive : names.live;
-      for (const e of ents) into.push(e.name);
-    }
-    for (const e of ents) {
-      if (!isUuid(e.name)) continue;
+    eachEntry(dir, (e) => {
+      onName?.(e.name, archived);
+      if (!isUuid(e.name)) return;
       if (e.isDirectory()) out.push({ id: e.name, archived });
       else if (e.isSymbolicLink()) {
         out.push(dirInside(store, join(dir, e.name)) ? { id: e.name, archived } : { id: e.name, archived, escapes: true });
       }
-    }
+    });
   }
   return oneRefPerId(store, kind, out);
 }
 
-/** Every name in a kind's live and archive folders (what a listing saw). */
-export interface FolderNames {
-  live: string[];
-  archive: string[];
+/**
+ * Each entry of a folder, read as a stream; none when it is missing.
+ * @throws the filesystem's error, except a missing folder
+ */
+function eachEntry(dir: string, fn: (e: Dirent) => void): void {
+  let d: Dir;
+  try {
+    d = opendirSync(dir, { bufferSize: 1024 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) fn(e);
+  } finally {
+    d.closeSync();
+  }
 }
 
 /**
@@ -63,19 +68,7 @@ export interface FolderNames {
 export function eachFolderName(store: Store, kind: KindLayout, fn: (name: string, archived: boolean) => void): void {
   for (const archived of [false, true]) {
     const dir = archived ? archiveDir(store, kind) : kindDir(store, kind);
-    if (!dirInside(store, dir)) continue;
-    let d: Dir;
-    try {
-      d = opendirSync(dir, { bufferSize: 1024 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw err;
-    }
-    try {
-      for (let e = d.readSync(); e !== null; e = d.readSync()) fn(e.name, archived);
-    } finally {
-      d.closeSync();
-    }
+    if (dirInside(store, dir)) eachEntry(dir, (e) => fn(e.name, archived));
   }
 }
 
