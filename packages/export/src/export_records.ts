@@ -5,7 +5,8 @@
  * imported. Yields one outcome per non-blank line; a bad record is an error
  * for its line only and writes nothing.
  */
-import { isForgeError, readJsonLines, type Store } from "@forge/core";
+import { statSync } from "node:fs";
+import { evidenceImportsDir, isForgeError, readJsonLines, type Store } from "@forge/core";
 import {
   BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, readImportLog,
   transformEnvelopeV3,
@@ -79,7 +80,10 @@ export function exportRecord(store: Store, v: Record<string, unknown>, opts: Exp
  * @param input JSON lines (e.g. stdin)
  */
 export async function* exportRecords(store: Store, input: AsyncIterable<Buffer | string>, opts: ExportOptions): AsyncGenerator<LineOutcome> {
-  // The log is read once, at the first record, and kept current in memory (a pipe of 100 runs must not re-read it 100 times).
+  // The log is read once and kept current in memory (a pipe of 100 runs must not re-read it 100 times) —
+  // read ahead, before the first record arrives: a lane started before its input (forge-pilot's) reads it
+  // while it waits, and the first record only checks that the imports folder has not changed since.
+  const ahead = readAhead(store);
   let records: ImportRecord[] | undefined;
   for await (const l of readJsonLines(input)) {
     if (l.error) {
@@ -87,7 +91,7 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
       continue;
     }
     try {
-      records ??= readImportLog(store);
+      records ??= ahead && importsStamp(store) === ahead.stamp ? ahead.records : readImportLog(store);
       const r = exportRecord(store, l.value, opts, records);
       yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
     } catch (err) {
@@ -97,4 +101,35 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
       yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
     }
   }
+}
+
+/**
+ * The import log, read before any record is asked for, with the stamp of
+ * the imports folder (inode, mtime) taken before the read. Imports are
+ * files created once, so a folder whose stamp still matches holds no new
+ * one. undefined when the stamp cannot vouch (the folder changed in the
+ * last clock tick or so, as git's "racy clean" rule) or the log cannot be
+ * read: the first record reads it then, and reports what is wrong.
+ */
+function readAhead(store: Store): { records: ImportRecord[]; stamp: string } | undefined {
+  const stamp = importsStamp(store);
+  if (stamp === undefined) return undefined;
+  try {
+    return { records: readImportLog(store), stamp };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The imports folder's inode and mtime (ns), "-" when there is none; undefined when it changed too recently to vouch for anything. */
+function importsStamp(store: Store): string | undefined {
+  let st;
+  try {
+    st = statSync(evidenceImportsDir(store), { bigint: true });
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "-" : undefined;
+  }
+  // A change in the same tick as the last one would not move the mtime: 50 ms, or 2 s where mtimes are whole seconds.
+  const still = st.mtimeNs % 1_000_000_000n === 0n ? 2_000_000_000n : 50_000_000n;
+  return st.mtimeNs < BigInt(Date.now()) * 1_000_000n - still ? `${st.ino}.${st.mtimeNs}` : undefined;
 }

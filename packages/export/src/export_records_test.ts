@@ -1,5 +1,5 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -92,4 +92,29 @@ test("exportRecords() stops at a corrupt import log instead of blaming each reco
   const [f] = readdirSync(evidenceImportsDir(store));
   writeFileSync(join(evidenceImportsDir(store), f!), "{");
   await t.throwsAsync(collect(store, [JSON.stringify(ciRun(R2))]), { message: /evidence\/imports\/[0-9a-f]{64}\.json: not JSON/ });
+});
+
+test("a lane that read the log ahead, while it waited for its first record, sees an import made meanwhile", async (t) => {
+  const store = tempStore();
+  await collect(store, [JSON.stringify(ciRun(R1))]);
+  await new Promise((r) => setTimeout(r, 120)); // the imports folder is still: the read-ahead's stamp can vouch
+  const R3 = "44444444-4444-4444-8444-444444444444";
+  const other = { headSha: "b".repeat(40), createdAt: "2026-11-30T03:10:00Z" };
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  async function* input(): AsyncGenerator<string> {
+    await gate;
+    yield JSON.stringify(ciRun(R2, { ...other, databaseId: 2 })) + "\n";
+  }
+  const lane = exportRecords(store, input(), OPTS);
+  const first = lane.next(); // reads the log ahead, then waits for its input
+  // Meanwhile another process imports a run of the same tree as the lane's coming record.
+  await collect(store, [JSON.stringify(ciRun(R3, other))]);
+  release();
+  const r = (await first).value as LineOutcome;
+  t.true("entry" in r && r.entry.status === "imported");
+  // The claims of that tree were stated by the import made meanwhile: the lane's import does not state them again.
+  const id = "entry" in r ? r.entry.batch_id : "";
+  const rec = JSON.parse(readFileSync(join(evidenceImportsDir(store), `${id}.json`), "utf8")) as { batch: { claim_versions: unknown[] } };
+  t.deepEqual(rec.batch.claim_versions, []);
 });
