@@ -5,8 +5,7 @@
  * imported. Yields one outcome per non-blank line; a bad record is an error
  * for its line only and writes nothing.
  */
-import { statSync } from "node:fs";
-import { evidenceImportsDir, isForgeError, readJsonLines, type Store } from "@forge/core";
+import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, type Store } from "@forge/core";
 import {
   BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, readImportLog,
   transformEnvelopeV3,
@@ -121,15 +120,8 @@ function readAhead(store: Store): { records: ImportRecord[]; stamp: string } | u
   }
 }
 
-/** The imports folder's inode and mtime (ns), "-" when there is none; undefined when it changed too recently to vouch for anything. */
+/** The imports folder's stamp; undefined when it changed too recently to vouch for anything (or cannot be read). */
 function importsStamp(store: Store): string | undefined {
-  let st;
-  try {
-    st = statSync(evidenceImportsDir(store), { bigint: true });
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "-" : undefined;
-  }
-  // A change in the same tick as the last one would not move the mtime: 50 ms, or 2 s where mtimes are whole seconds.
-  const still = st.mtimeNs % 1_000_000_000n === 0n ? 2_000_000_000n : 50_000_000n;
-  return st.mtimeNs < BigInt(Date.now()) * 1_000_000n - still ? `${st.ino}.${st.mtimeNs}` : undefined;
+  const stamp = folderStamp([evidenceImportsDir(store)]);
+  return isStill(stamp) ? stamp.value : undefined;
 }

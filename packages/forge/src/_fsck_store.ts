@@ -9,7 +9,7 @@ import { join } from "node:path";
 import {
   CI_RUN, CI_RUNS, COMMENT, displayPath, entityFile, IMPORT_RECORD, importsDir, isForgeError, ISSUE, ISSUES, listEntityRefs, listReleaseTags,
   loadDefList, loadEntity, loadFile, loadRelease, MERGE_RECORD, mergesDir, PR, PR_REVIEW, PRS, readPatch, STORE_VERSION, storeVersion, TASK, TASKS,
-  cacheDir, kindDir, archiveDir, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
+  cacheDir, folderStamp, kindDir, archiveDir, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
 import { readImportLog } from "@forge/evidence";
 
@@ -209,26 +209,12 @@ async function* orderCache(store: Store, kind: KindLayout, schema: EntitySchema,
     }
   }
   const wrong = [...cached].filter(([id, at]) => actual.has(id) && actual.get(id) !== at).length;
-  const trusted = stamp === folderStamp(store, kind);
+  const trusted = stamp === folderStamp([kindDir(store, kind), archiveDir(store, kind)]).value;
   const missing = trusted ? [...actual.keys()].filter((id) => !cached.has(id)).length : 0;
   const extra = trusted ? [...cached.keys()].filter((id) => !actual.has(id)).length : 0;
   if (wrong || missing || extra) {
     yield { file: show(path), problem: `order cache disagrees with the folders (${wrong} wrong createdAt, ${missing} missing, ${extra} extra; it is rebuildable: delete it)` };
   }
-}
-
-/** The stamp `entityOrder` records: inode and mtime (ns) of the live and archive folders. */
-function folderStamp(store: Store, kind: KindLayout): string {
-  let value = "";
-  for (const dir of [kindDir(store, kind), archiveDir(store, kind)]) {
-    try {
-      const st = statSync(dir, { bigint: true });
-      value += `${st.ino}.${st.mtimeNs};`;
-    } catch {
-      value += "-;";
-    }
-  }
-  return value;
 }
 
 function names(dir: string): string[] {

@@ -27,11 +27,12 @@
  * read. Deleting the cache changes no answer.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
+import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -67,13 +68,6 @@ export interface Order {
 
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
 const MAGIC = "forge-order 2 ";
-// How long the folders must have been still before a stamp is recorded: a
-// change in the same timestamp tick as the listing would not move the mtime.
-// Nanosecond filesystems tick every few ms (the kernel's coarse clock);
-// whole-second mtimes mean a filesystem with 1–2 s granularity.
-const STILL_NS = 50_000_000n;
-const STILL_COARSE_NS = 2_000_000_000n;
-
 /**
  * Rank every entity of a kind, from the cache when its stamp still holds,
  * else by listing the folders and reading only files the cache lacks.
@@ -83,7 +77,7 @@ const STILL_COARSE_NS = 2_000_000_000n;
  */
 export async function entityOrder(store: Store, kind: KindLayout, schema: EntitySchema): Promise<Order> {
   const now = BigInt(Date.now()) * 1_000_000n;
-  const stamp = folderStamp(store, kind);
+  const stamp = kindStamp(store, kind);
   const path = cachePath(store, kind);
   let text = "";
   try {
@@ -96,8 +90,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   // A stamp written by a create (`r…`, see recordCreated) is trusted by the next create of this clone only
   // (creates are serialised by the kind lock); every other reader checks the folders first.
   if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind)) return new CacheOrder(text, head.body, [], head.digest);
-  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
-  const stampable = stamp.value !== "" && stamp.mtimeNs < now - still;
+  const stampable = isStill(stamp, now);
   if (head && head.digest !== "-") {
     // The cheap check: the same names as the cache was built from.
     const digest = folderDigest(store, kind);
@@ -130,10 +123,8 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const fresh: string[] = [];
   const errors: Unranked[] = [];
   for (const ref of listed ? listed.values() : refs) {
-    // Ranking needs the createdAt of a file whose id is its folder's, nothing else (a file invalid in
-    // another field still ranks). The fast, synchronous parser first: a fresh clone's first listing reads
-    // every file, and 100,000 awaits and the general YAML engine's garbage would double its time and memory.
-    const c = fastCreatedAt(store, kind, ref) ?? (await createdAtOf(store, kind, ref));
+    // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field still ranks.
+    const c = await createdAtOf(store, kind, ref);
     if (c !== undefined) fresh.push(flatLine({ ref, createdAt: c }));
     else errors.push({ ref, error: await loadError(store, kind, schema, ref) });
   }
@@ -167,7 +158,7 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
     // this one, so no listing is needed — the new line goes in, the digest gains the new name, and the stamp
     // of the folders as they are now is kept marked `r` (racy: a change by anything but a create in these few
     // ms would hide behind it). Only the next create trusts the stamp; any other reader checks the digest.
-    const now = folderStamp(store, kind);
+    const now = kindStamp(store, kind);
     if (now.value === "") return;
     const digest = order.digest === "-" ? "-" : withName(order.digest, entry.ref.archived, entry.ref.id);
     const head = `${MAGIC}r${now.value} ${digest}\n`;
@@ -190,15 +181,18 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
 }
 
 /**
- * The createdAt of an entity whose file is invalid for another reason (a
- * missing title, a bad label): enough to rank it, so one broken field does
- * not shift every later number. `undefined` when even that cannot be read.
+ * The createdAt of an entity, which is all ranking needs: read even from a
+ * file invalid for another reason (a missing title, a bad label), so one
+ * broken field does not shift every later number. `undefined` when the
+ * file cannot be parsed, names another id, or has no timestamp there.
  */
 export async function createdAtOf(store: Store, kind: KindLayout, ref: EntityRef): Promise<string | undefined> {
   if (ref.escapes) return undefined;
   try {
     const path = entityFile(store, kind, ref.id, ref.archived);
-    const fm = await parseFrontmatter(readStoreFile(store, path), displayPath(store, path));
+    const text = readStoreFile(store, path);
+    // The fast, synchronous parser first (a fresh clone's first listing asks this of every file); the general one when it cannot say.
+    const fm = parseFrontmatterFast(text, displayPath(store, path)) ?? (await parseFrontmatter(text, displayPath(store, path)));
     const at = fm.data.createdAt;
     return fm.data.id === ref.id && isTimestamp(at) ? at : undefined;
   } catch {
@@ -352,19 +346,6 @@ function lineOf(e: OrderEntry): string {
   return `${e.createdAt} ${e.ref.id} ${e.ref.archived ? "A" : "L"}\n`;
 }
 
-/** `createdAtOf` through the fast parser: undefined when it cannot say (then ask `createdAtOf`). */
-function fastCreatedAt(store: Store, kind: KindLayout, ref: EntityRef): string | undefined {
-  if (ref.escapes) return undefined;
-  try {
-    const path = entityFile(store, kind, ref.id, ref.archived);
-    const fm = parseFrontmatterFast(readStoreFile(store, path), displayPath(store, path));
-    const at = fm?.data.createdAt;
-    return fm && fm.data.id === ref.id && isTimestamp(at) ? at : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Why an entity cannot be ranked: the error reading it gives. */
 async function loadError(store: Store, kind: KindLayout, schema: EntitySchema, ref: EntityRef): Promise<Error> {
   try {
@@ -406,21 +387,9 @@ function cachePath(store: Store, kind: KindLayout): string {
   return join(cacheDir(store), `${kind.plural.replaceAll(sep, "-")}.order`);
 }
 
-/** Inode and mtime of the live and archive folders; value "" if unavailable. */
-function folderStamp(store: Store, kind: KindLayout): { value: string; mtimeNs: bigint } {
-  let value = "";
-  let newest = 0n;
-  for (const dir of [kindDir(store, kind), archiveDir(store, kind)]) {
-    try {
-      const st = statSync(dir, { bigint: true });
-      value += `${st.ino}.${st.mtimeNs};`;
-      if (st.mtimeNs > newest) newest = st.mtimeNs;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") return { value: "", mtimeNs: 0n };
-      value += "-;";
-    }
-  }
-  return { value, mtimeNs: newest };
+/** The stamp of the kind's live and archive folders. */
+function kindStamp(store: Store, kind: KindLayout): FolderStamp {
+  return folderStamp([kindDir(store, kind), archiveDir(store, kind)]);
 }
 
 /**

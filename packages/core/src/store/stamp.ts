@@ -1,0 +1,47 @@
+/**
+ * Folder stamps, as git's index uses file stamps: the inode and mtime (ns)
+ * of some folders, which move whenever an entry is added, removed or
+ * renamed in them. A stamp vouches for a listing only once the folders have
+ * been still for a while — git's "racy clean" rule: a change in the same
+ * clock tick as the last one would not move the mtime.
+ */
+import { statSync } from "node:fs";
+
+/** The folders' inode and mtime, `<ino>.<mtimeNs>;` each (`-;` for a missing one); value "" when one cannot be stat'ed. */
+export interface FolderStamp {
+  readonly value: string;
+  /** The newest mtime of the folders. */
+  readonly mtimeNs: bigint;
+}
+
+// Nanosecond filesystems tick every few ms (the kernel's coarse clock);
+// whole-second mtimes mean a filesystem with 1–2 s granularity.
+const STILL_NS = 50_000_000n;
+const STILL_COARSE_NS = 2_000_000_000n;
+
+/** The stamp of `dirs`, in order. */
+export function folderStamp(dirs: readonly string[]): FolderStamp {
+  let value = "";
+  let newest = 0n;
+  for (const dir of dirs) {
+    try {
+      const st = statSync(dir, { bigint: true });
+      value += `${st.ino}.${st.mtimeNs};`;
+      if (st.mtimeNs > newest) newest = st.mtimeNs;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") return { value: "", mtimeNs: 0n };
+      value += "-;";
+    }
+  }
+  return { value, mtimeNs: newest };
+}
+
+/**
+ * Whether a stamp taken at `nowNs` can vouch for what was listed after it:
+ * it is known, and the folders had been still for 50 ms (2 s on a
+ * filesystem with whole-second mtimes).
+ */
+export function isStill(stamp: FolderStamp, nowNs: bigint = BigInt(Date.now()) * 1_000_000n): boolean {
+  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
+  return stamp.value !== "" && stamp.mtimeNs < nowNs - still;
+}
