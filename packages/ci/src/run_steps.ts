@@ -87,7 +87,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const tree = await codeTree(req.top, req.headSha, env);
   // The kind's create lock, just long enough to fix the id and time that decide the run's number
   // (parallel runs, as an act's reruns are, each print the number they keep).
-  const { createdAt, before, id, paths, data } = await withKindLock(store, CI_RUNS, async () => {
+  const { createdAt, before, id, paths } = await withKindLock(store, CI_RUNS, async () => {
     const createdAt = formatTimestamp();
     const before = await entityOrder(store, CI_RUNS, CI_RUN);
     const id = laterId(before, createdAt);
@@ -101,7 +101,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     if (req.rerunOf) data.rerunOf = req.rerunOf;
     createRunDir(store, paths, p, data, req.patch ?? null);
     recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
-    return { createdAt, before, id, paths, data };
+    return { createdAt, before, id, paths };
   });
   await setPrVerdict(store, req, "running");
 
@@ -146,20 +146,17 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   let { verdict, conclusion } = verdictOf(results, cancelled);
   // Under the record's lock, on the record as it is now: a `cancel` that found no runner answering may have
   // finished it meanwhile; the run then stays cancelled (with the steps it did run), never quietly un-cancelled.
-  const file = displayPath(store, paths.summary);
-  rewriteFile(CI_RUN, { path: paths.summary, file, data: { id }, extra: {}, body: "", warnings: [] }, (d) => {
+  const done = rewriteFile(CI_RUN, await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false }), (d) => {
     if (d.status === "completed" && d.conclusion === "cancelled") ({ verdict, conclusion } = { verdict: "cancelled", conclusion: "cancelled" });
-    delete data.pid;
-    Object.assign(data, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
-    for (const k of Object.keys(d)) delete d[k];
-    Object.assign(d, data);
+    delete d.pid;
+    Object.assign(d, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
     return { body: summaryBody(results, verdict) };
-  });
+  }).data;
   await setPrVerdict(store, req, verdict);
   // Bounded machine state: runs beyond keep_runs lose their logs (never this run's verdict).
   await pruneRuns(store).catch(() => []);
   // Ranked in the order from just before its folder appeared, as every create is.
-  return runToJson(data, before.rankOf(createdAt, id) + 1, req.pr ? await prNumber(store, req.pr.id) : null);
+  return runToJson(done, before.rankOf(createdAt, id) + 1, req.pr ? await prNumber(store, req.pr.id) : null);
 }
 
 /**
