@@ -1,0 +1,37 @@
+/**
+ * forge-pilot's findings (scripts/pilot_findings.mjs) from hand-made act
+ * results: what a paired experiment of a PR says, and that a fix the
+ * SWE-bench rule did not confirm is unresolved, never "fixes".
+ */
+import test from "ava";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+type Findings = (obs: object[], results: object[], lastTargets: object[], issueNumbers?: Map<string, number>) => string[];
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const { findings } = (await import(pathToFileURL(join(ROOT, "scripts", "pilot_findings.mjs")).href)) as { findings: Findings };
+
+const ISSUE = "11111111-1111-4111-8111-111111111111";
+const pr = (id: string, number: number) => ({ kind: "pr", id, number, state: "open" });
+const diff = (cats: Record<string, string>) => Object.entries(cats).map(([check, category]) => ({ check, category }));
+const paired = (id: string, cats: Record<string, string>, fixes: object[]) => ({
+  plan_kind: "PairedPatch", candidate_id: `pr:${id}`, version_id: `v-${id}`, typed_diff: diff(cats), fixes, sides: { baseline: { reps: 3 }, patched: { reps: 3 } },
+});
+const A = "aaaaaaaa-0000-4000-8000-000000000000";
+const B = "bbbbbbbb-0000-4000-8000-000000000000";
+const C = "cccccccc-0000-4000-8000-000000000000";
+const obs = [{ kind: "observation" }, pr(A, 1), pr(B, 2), pr(C, 3)];
+
+test("a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a closed issue whose rule broke is unresolved, naming the check", (t) => {
+  const results = [
+    paired(A, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "still_passing" }, [{ issue: ISSUE, holds: true, broken: [] }]),
+    paired(B, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_patched" }, [{ issue: ISSUE, holds: false, broken: ["30-net"] }]),
+    paired(C, { "10-unit": "still_passing", "20-integration": "fixed" }, []),
+  ];
+  const f = findings(obs, results, [], new Map([[ISSUE, 7]]));
+  t.deepEqual(f.filter((x) => x.startsWith("PR ")).sort(), [
+    "PR #1: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs)",
+    "PR #2: 20-integration fixed; fixes #7 unresolved (30-net flaky_patched, 3+3 runs)",
+    "PR #3: fixes 20-integration (no issue it closes, 3+3 runs)",
+  ]);
+});
