@@ -48,7 +48,12 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map(), fi
     const regressed = cats.filter((d) => d.category === "regressed").map((d) => d.check);
     const fixed = cats.filter((d) => d.category === "fixed").map((d) => d.check);
     const held = (r.fixes ?? []).filter((f) => f.holds);
-    if (held.length > 0) out.push(`${no}: fixes ${held.map((f) => `#${issueNo(f.issue)}`).join(", ")} (${fixed.join(", ")} fixed, nothing regressed, ${runs})`);
+    if (held.length > 0) {
+      // Flakes of a check already flaky at the base were not counted against the rule: said, not hidden.
+      const flakes = cats.filter((d) => (held[0].flaky_at_base ?? []).includes(d.check) && d.category !== "still_passing" && d.category !== "flaky_baseline");
+      const note = flakes.length ? `; ${flakes.map((d) => `${d.check} ${d.category}`).join(", ")}: flaky at the base, not counted` : "";
+      out.push(`${no}: fixes ${held.map((f) => `#${issueNo(f.issue)}`).join(", ")} (${fixed.join(", ")} fixed, nothing regressed, ${runs}${note})`);
+    }
     else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.join(", ")} (${runs})`);
     else if (fixed.length > 0 && (r.fixes ?? []).length > 0) {
       // It closes issues, but SWE-bench's rule did not hold (a check broke, flaked or went undecided): no fix claimed.

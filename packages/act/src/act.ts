@@ -62,9 +62,9 @@ export async function executePlan(ctx: ActContext, plan: Plan, opts: ActOptions)
       const o = await pairedPatch(ctx, plan);
       const pr = plan.params.pr as { id: string };
       const stop = [o.sides.baseline.stop, o.sides.patched.stop].find((s) => s !== "done") ?? "done";
-      // `pr` and `closes` from the plan: forge-export states the fixes claims from them (under the same rule).
+      // `pr`, `closes` and `flaky_at_base` from the plan: forge-export states the fixes claims from them (under the same rule).
       r = {
-        ...o, stop, pr: plan.params.pr, closes: plan.params.closes ?? [], candidate_id: `pr:${pr.id}`,
+        ...o, stop, pr: plan.params.pr, closes: plan.params.closes ?? [], flaky_at_base: plan.params.flaky_at_base ?? [], candidate_id: `pr:${pr.id}`,
         version_id: `${plan.params.base_sha as string}:${plan.params.patch_sha256 as string}`,
       };
       break;

@@ -14,5 +14,5 @@ export { type DiffEntry, type FixesVerdict, type PairedOutcome, pairedPatch } fr
 export { type OracleOutcome, runOracle } from "./oracle_plan.js";
 export { type Plan, PLAN_KINDS, type PlanKind, PlanError, parsePlan } from "./plan.js";
 export { flakeRate, type FlakeRate, rerunBudget, stableAfter } from "./stopping.js";
-export { CATEGORIES, type Category, classify, fixesHold, type SideOutcome } from "./typed_diff.js";
+export { CATEGORIES, type Category, classify, type SideOutcome } from "./typed_diff.js";
 export { OWNER_FILE, type TrialRef } from "./_runner.js";

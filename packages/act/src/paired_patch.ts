@@ -6,6 +6,7 @@
  * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
  */
 import { codeTree, formatTimestamp } from "@forge/core";
+import { breaksPassToPass, fixesRuleHolds } from "@forge/evidence";
 import pLimit from "p-limit";
 import { stopReason } from "./_clock.js";
 import type { CiRunJson } from "@forge/ci";
@@ -14,7 +15,7 @@ import { prPatch } from "./check_rerun.js";
 import type { ActContext } from "./context.js";
 import { COMMIT, intParam, listParam, param, type Plan, prParam, SHA256 } from "./plan.js";
 import { rerunBudget } from "./stopping.js";
-import { classify, fixesHold, type Category } from "./typed_diff.js";
+import { classify, type Category } from "./typed_diff.js";
 
 /** One check's entry of the typed diff (spec/evidence.md §6.3). */
 export interface DiffEntry {
@@ -39,6 +40,8 @@ export interface FixesVerdict {
   pass_to_pass: string[];
   /** Checks that break PASS_TO_PASS or leave it unknown. */
   broken: string[];
+  /** Checks flaky at the base, not counted as PASS_TO_PASS. */
+  flaky_at_base: string[];
 }
 
 /** The outcome of a PairedPatch plan. */
@@ -65,6 +68,8 @@ export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOu
   const baseSha = param(plan, "base_sha", COMMIT, "a full commit id");
   const checks = listParam(plan, "checks");
   const closes = listParam(plan, "closes");
+  // Checks the plan saw flaky at the base: not PASS_TO_PASS checks (their flakes on the patched side break nothing).
+  const flakyAtBase = listParam(plan, "flaky_at_base");
   const k = Math.min(intParam(plan, "repetitions", 3), plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
   const patch = await prPatch(ctx, pr.id, patchSha);
   const tree = await codeTree(ctx.top, baseSha, ctx.env);
@@ -113,12 +118,13 @@ export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOu
     const ps = p.refs.filter((t) => t.step === c);
     return { check: c, category: classify(bs, ps, minReps), base_sha: baseSha, patch_sha256: patchSha, code_tree: tree, baseline: tally(bs), patched: tally(ps) };
   });
-  const holds = fixesHold(typed_diff);
+  const holds = fixesRuleHolds(typed_diff, flakyAtBase);
   const fixes = closes.map((issue): FixesVerdict => ({
     issue, pr, patch_sha256: patchSha, base_sha: baseSha, holds,
     fail_to_pass: typed_diff.filter((d) => d.category === "fixed").map((d) => d.check),
     pass_to_pass: typed_diff.filter((d) => d.category === "still_passing").map((d) => d.check),
-    broken: typed_diff.filter((d) => ["regressed", "spurious_regressed", "flaky_patched", "inconclusive", "error", "skipped"].includes(d.category)).map((d) => d.check),
+    broken: typed_diff.filter((d) => breaksPassToPass(d, flakyAtBase)).map((d) => d.check),
+    flaky_at_base: flakyAtBase.filter((c) => checks.includes(c)),
   }));
   return {
     typed_diff, fixes, trial_refs: [...b.refs, ...p.refs], receipts, known_threats: [...threats].sort(),

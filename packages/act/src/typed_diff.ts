@@ -1,7 +1,8 @@
 /**
  * The typed diff of one check between a baseline and a patched tree
  * (loop-anchors §3 Crater `compare`, §6.4), from the outcome of every
- * repetition on each side, and SWE-bench's rule for a `fixes` claim.
+ * repetition on each side (SWE-bench's rule over it: @forge/evidence's
+ * fixesRuleHolds).
  */
 
 /** One repetition's outcome of a check. */
@@ -17,8 +18,6 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Categories that break PASS_TO_PASS (or leave it unknown): no `fixes` claim with one of them. */
-const BREAKS = new Set<Category>(["regressed", "spurious_regressed", "flaky_patched", "inconclusive", "error", "skipped"]);
 
 /**
  * Classify a check from its repetitions on each side.
@@ -46,10 +45,6 @@ export function classify(baseline: readonly SideOutcome[], patched: readonly Sid
   return sigs(b) === sigs(p) ? "still_failing" : "failure_changed";
 }
 
-/** SWE-bench's rule: some check goes FAIL_TO_PASS and every other check keeps PASS_TO_PASS (or was never passing). */
-export function fixesHold(diff: ReadonlyArray<{ category: string }>): boolean {
-  return diff.some((d) => d.category === "fixed") && !diff.some((d) => BREAKS.has(d.category as Category));
-}
 
 function shape(xs: readonly SideOutcome[]): "pass" | "fail" | "mixed" {
   const passes = xs.filter((o) => o.outcome === "pass").length;

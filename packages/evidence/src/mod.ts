@@ -23,3 +23,4 @@ export {
   claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth, type ScopeHealthSummary,
 } from "./queries.js";
 export { contentSha256, sha256Hex } from "./hash.js";
+export { BREAKS_PASS_TO_PASS, breaksPassToPass, fixesRuleHolds } from "./fixes_rule.js";

@@ -7,20 +7,19 @@
  * `typed_diff` episode on the patched check (the lane keeps the category).
  * A result that names the PR's `closes` gets a `fixes` claim per issue only
  * when SWE-bench's rule holds: some check went fail → pass (FAIL_TO_PASS)
- * and nothing that passed broke (PASS_TO_PASS: no regressed,
- * spurious_regressed, flaky_patched, inconclusive or error entry); the
- * claim is supported jointly by the patch_effect claims. An advisory result
+ * and nothing that passed broke (PASS_TO_PASS: @forge/evidence's
+ * breaksPassToPass, which leaves out the flakes of a check named in
+ * `flaky_at_base`); the claim is supported jointly by the patch_effect
+ * claims. An advisory result
  * states nothing the kernel counts (claim_strength `advisory`).
  */
-import { BUNDLE_SCHEMA, contentSha256, type Episode, type EvidenceBundle, type Receipt, type RefutationArtifact, type TypedDiffEntry } from "@forge/evidence";
+import { breaksPassToPass, BUNDLE_SCHEMA, contentSha256, type Episode, type EvidenceBundle, type Receipt, type RefutationArtifact, type TypedDiffEntry } from "@forge/evidence";
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
 import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str, strings, ts } from "./_check.js";
 import { checkClaim, fixesClaimId, patchEffectClaimId, subjectOf, type Tree } from "./claim_ids.js";
 
 const OUTCOMES = ["pass", "fail", "timeout", "error", "skipped"] as const;
 
-/** Typed-diff categories that break PASS_TO_PASS (or leave it unknown): no fixes claim. */
-const BREAKING = ["regressed", "spurious_regressed", "flaky_patched", "inconclusive", "error"];
 
 /** The act result schema tag. */
 export const ACT_RESULT_SCHEMA = "forge-act-result/v1";
@@ -105,7 +104,7 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
   }
   // FAIL_TO_PASS and PASS_TO_PASS: a fixes claim per issue the PR closes.
   const closes = strings(v, "closes");
-  const breaks = diff.some((d) => BREAKING.includes(d.category));
+  const breaks = diff.some((d) => breaksPassToPass(d, strings(v, "flaky_at_base")));
   if (closes.length > 0 && effectIds.length > 0 && !breaks && patchOf !== null) {
     const pr = v.pr && typeof v.pr === "object" ? optStr(v.pr as Record<string, unknown>, "id", "pr.") : null;
     for (const issue of [...new Set(closes)].sort()) {

@@ -122,3 +122,14 @@ test("actResultBundle(): every typed-diff entry is a typed_diff episode; closes 
   t.deepEqual(broke.claims.filter((c) => c.kind === "fixes"), []);
   t.deepEqual(actResultBundle(act({ typed_diff: [fixed] }), "default").claims.filter((c) => c.kind === "fixes"), []);
 });
+
+test("actResultBundle(): the fixes rule is act's own (a skipped check breaks it), and a check named flaky at the base may flake on the patched side", (t) => {
+  const issue = "55555555-5555-4555-8555-555555555555";
+  const fixed = { check: "20-test", category: "fixed", base_sha: HEAD, patch_sha256: PATCH, baseline: { pass: 0, fail: 1 }, patched: { pass: 1, fail: 0 } };
+  const net = (category: string) => ({ check: "30-net", category, base_sha: HEAD, patch_sha256: PATCH, baseline: { pass: 3, fail: 0 }, patched: { pass: 2, fail: 1 } });
+  const fixes = (over: Record<string, unknown>) => actResultBundle(act({ closes: [issue], ...over }), "default").claims.filter((c) => c.kind === "fixes").length;
+  t.is(fixes({ typed_diff: [fixed, net("skipped")] }), 0, "skipped leaves PASS_TO_PASS unknown");
+  t.is(fixes({ typed_diff: [fixed, net("flaky_patched")] }), 0, "a flake of a check not known flaky breaks it");
+  t.is(fixes({ typed_diff: [fixed, net("flaky_patched")], flaky_at_base: ["30-net"] }), 1);
+  t.is(fixes({ typed_diff: [fixed, net("regressed")], flaky_at_base: ["30-net"] }), 0, "a regression still breaks it");
+});

@@ -120,6 +120,8 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
     params: {
       pr: { id: pr.id, number: pr.number }, patch_sha256: pr.patch_sha256, base_ref: pr.base_ref ?? baseRef, base_sha: pr.state === "open" ? baseSha : pr.base_sha,
       checks, repetitions: cfg.paired_repetitions, closes: pr.closes ?? [],
+      // Checks flaky at the base are no PASS_TO_PASS checks (SWE-bench keeps only tests that pass reliably before).
+      flaky_at_base: checks.filter((c) => baseByStep.get(c)?.verdict === "flaky"),
     },
     max_runs: 2 * cfg.paired_repetitions, description: `paired baseline-vs-patched run of PR #${pr.number as number}`, why,
   });
