@@ -1,9 +1,10 @@
 
+import { createHash } from "node:crypto";
 import {
-  currentAuthor, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, parseSearch,
-  searchNeedsComments, searchSetsState, sortBySearch, UsageError, type IssueJson, type LoadedEntity, type SearchQuery,
+  currentAuthor, entityFile, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, openRecordCache,
+  parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type IssueContext, type IssueJson, type LoadedEntity, type SearchQuery,
 } from "@forge/core";
-import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, passesFilters, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue list`. */
@@ -114,6 +115,162 @@ export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withCommen
   }
 }
 
+/**
+ * What the record cache keeps of an issue: its list record without the
+ * fields its place gives (`number`, `url`) or comments, as the JSON text
+ * of the fields before `number` and of those after it, joined by U+001F.
+ * So a full record is two copies and its number, with no parse.
+ */
+const BEFORE = ISSUE_FIELDS.filter((f) => f < "number" && f !== "comments");
+const AFTER = ISSUE_FIELDS.filter((f) => f > "number" && f !== "url");
+const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}`;
+const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
+
+/**
+ * The sorted fields of a list that the record cache can answer: JSON lines
+ * (no --jq), no comments, filtered by state alone; else undefined.
+ */
+export function cachedFields(opts: ListIssueOptions, req: JsonRequest | null, jq: unknown): string[] | undefined {
+  if (!req?.fields || jq !== undefined || opts.labels.length || opts.assignee || opts.author || opts.milestone || opts.search !== undefined) return undefined;
+  const fields = [...req.fields].sort();
+  return fields.includes("comments") ? undefined : fields;
+}
+
+/** The JSON text of some fields of a record, without the braces (`"a":1,"b":2`). */
+function members(json: Record<string, unknown>, fields: readonly string[]): string {
+  const o: Record<string, unknown> = {};
+  for (const f of fields) o[f] = json[f];
+  return JSON.stringify(o).slice(1, -1);
+}
+
+/**
+ * `list --json` from the record cache (core's record_cache.ts): the same
+ * walk and the same bytes as `emit` of `streamIssues`, but an issue whose
+ * file's lstat is unchanged is written from its cached JSON, not read.
+ */
+async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[], tally: { failed: number }): Promise<void> {
+  const issues = new Issues(ctx.io);
+  const store = issues.store;
+  // The definitions (and the git call behind `url`) while the order is read.
+  const defsP = issues.defs();
+  defsP.catch(() => undefined);
+  const order = await issues.ranked();
+  for (const u of order.errors) {
+    tally.failed++;
+    ctx.log.error(u.error);
+  }
+  const defs = await defsP;
+  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: contextDigest(defs), write: opts.limit >= order.length });
+  const full = fields.join(",") === FULL;
+  // `,"url":"<base>/issues/` (a number has nothing to escape).
+  const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
+  // The payload's second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
+  const want = opts.state === "all" ? 0 : opts.state === "open" ? 0x4f : 0x43;
+  const sink = new Sink(ctx);
+  let n = 0;
+  let i = order.length - 1;
+  try {
+    for (; i >= 0 && n < opts.limit && !ctx.out.closed; i--) {
+      const { ref, createdAt } = order.at(i)!;
+      if (ref.archived) continue;
+      const key = `${createdAt} ${ref.id}`;
+      let hit: Buffer | string | undefined = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      let json: Record<string, unknown> | undefined;
+      if (!hit) {
+        let e: LoadedEntity;
+        try {
+          e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
+        } catch (err) {
+          tally.failed++;
+          ctx.log.error(err);
+          continue;
+        }
+        for (const w of e.warnings) ctx.log.warn(w);
+        json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
+        hit = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
+        cache.put(key, hit, e.warnings.length === 0);
+        if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
+      } else if (want && hit[hit.indexOf(0x1f) + 10] !== want) continue;
+      n++;
+      if (full) {
+        // The record is the payload's two parts around its number, and its url.
+        const num = String(i + 1);
+        sink.ascii("{");
+        if (typeof hit === "string") {
+          const sep = hit.indexOf("\x1f");
+          sink.text(hit.slice(0, sep));
+          sink.ascii(`,"number":${num},`);
+          sink.text(hit.slice(sep + 1));
+        } else {
+          const sep = hit.indexOf(0x1f);
+          sink.bytes(hit, 0, sep);
+          sink.ascii(`,"number":${num},`);
+          sink.bytes(hit, sep + 1, hit.length);
+        }
+        sink.bytes(url, 0, url.length);
+        sink.ascii(`${num}"}\n`);
+      } else {
+        if (!json) {
+          const text = hit.toString("utf8");
+          const sep = text.indexOf("\x1f");
+          json = { ...JSON.parse(`{${text.slice(0, sep)},${text.slice(sep + 1)}}`), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
+        }
+        sink.text(`{${members(json!, fields)}}\n`);
+      }
+      hit = undefined;
+      if (sink.full) await sink.flush();
+    }
+  } finally {
+    cache.close(i < 0);
+  }
+  await sink.flush();
+  await ctx.out.flush();
+}
+
+/** Bytes for stdout, gathered 64 KiB at a time. */
+class Sink {
+  readonly #ctx: Ctx;
+  #buf = Buffer.allocUnsafe(1 << 16);
+  #len = 0;
+  constructor(ctx: Ctx) {
+    this.#ctx = ctx;
+  }
+  get full(): boolean {
+    return this.#len >= 1 << 15;
+  }
+  bytes(b: Buffer, from: number, to: number): void {
+    this.#room(to - from);
+    this.#len += b.copy(this.#buf, this.#len, from, to);
+  }
+  text(s: string): void {
+    this.#room(s.length * 3);
+    this.#len += this.#buf.write(s, this.#len, "utf8");
+  }
+  /** Text known to be ASCII. */
+  ascii(s: string): void {
+    this.#room(s.length);
+    this.#len += this.#buf.write(s, this.#len, "latin1");
+  }
+  #room(n: number): void {
+    if (this.#len + n <= this.#buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#len + n));
+    this.#buf.copy(next, 0, 0, this.#len);
+    this.#buf = next;
+  }
+  async flush(): Promise<void> {
+    if (this.#len === 0) return;
+    const chunk = this.#buf.subarray(0, this.#len);
+    this.#buf = Buffer.allocUnsafe(1 << 16);
+    this.#len = 0;
+    await this.#ctx.out.writeBytes(chunk);
+  }
+}
+
+/** What every cached record depends on besides its file: the label and milestone definitions. */
+function contextDigest(defs: IssueContext): string {
+  return createHash("sha256").update(JSON.stringify([[...defs.labels], [...defs.milestones]])).digest("hex").slice(0, 32);
+}
+
 export default defineCommand({
   meta: {
     name: "list", description: "List issues, newest first",
@@ -135,6 +292,11 @@ export default defineCommand({
     const tally = { failed: 0 };
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
+    const cached = cachedFields(opts, shaped, args.jq);
+    if (cached) {
+      await writeCachedList(ctx, opts, cached, tally);
+      return tally.failed ? 1 : 0;
+    }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
     await emit(ctx.io, ctx.out, streamIssues(ctx, opts, wantsComments(req, false), tally), issueRender(args, shaped, false));
     return tally.failed ? 1 : 0;

@@ -430,7 +430,11 @@ function writeCache(path: string, text: string): void {
     writeFileSync(tmp, text, { flag: "wx", encoding: "latin1" });
     renameSync(tmp, path);
   } catch {
-    // A cache that cannot be written only costs time.
-    if (tmp !== undefined) rmSync(tmp, { force: true });
+    // A cache that cannot be written only costs time (and where it cannot be, there is no temp file to remove).
+    try {
+      if (tmp !== undefined) rmSync(tmp, { force: true });
+    } catch {
+      // ENOTDIR: .cache is not a folder
+    }
   }
 }

@@ -1,0 +1,110 @@
+/**
+ * `forge-issue list --json` through the record cache (`.forge/.cache/
+ * issues.records`): whatever is cached, the bytes are the ones a list
+ * without the cache prints, after every kind of change to the store —
+ * forge's own writes, an edit in place that puts size and mtime back, a
+ * label colour, an archive, a new issue.
+ */
+import test from "ava";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fixtureRepo } from "./lib/fixture.js";
+import { removeScratch } from "./lib/scratch.js";
+import { jsonl, run } from "./lib/run.js";
+
+test.after.always(removeScratch);
+
+const LISTS: string[][] = [
+  ["list", "--json", "-s", "all", "-L", "1000"],
+  ["list", "--json", "number,title,labels,url", "-s", "all", "-L", "1000"],
+  ["list", "--json", "-s", "closed", "-L", "1000"],
+  ["list", "--json", "number,state"],
+  ["list", "--json", "title", "-L", "2"],
+];
+
+async function issue(repo: string, args: string[]): Promise<string> {
+  const r = await run("forge-issue", args, { cwd: repo });
+  if (r.code !== 0) throw new Error(`forge-issue ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const records = (repo: string): string => join(repo, ".forge", ".cache", "issues.records");
+
+/** Every list as printed without a cache, and then twice more (building the cache, then from it): all the same. */
+async function sameWithAndWithoutCache(t: import("ava").ExecutionContext, repo: string): Promise<string[]> {
+  await sleep(120); // past the racy-clean window of the last write, so the walk may cache every file
+  const outs: string[] = [];
+  for (const args of LISTS) {
+    rmSync(records(repo), { force: true });
+    const cold = await issue(repo, args);
+    rmSync(records(repo), { force: true });
+    const building = await issue(repo, args);
+    const warm = await issue(repo, args);
+    t.is(building, cold, args.join(" "));
+    t.is(warm, cold, args.join(" "));
+    outs.push(cold);
+  }
+  // The full lists leave a cache behind: one line per live issue.
+  await issue(repo, LISTS[0]!);
+  const live = jsonl(outs[0]!).length;
+  t.is(readFileSync(records(repo), "utf8").trimEnd().split("\n").length, live + 1);
+  return outs;
+}
+
+test("list --json prints the same bytes from the record cache as without it, for each field set and state", async (t) => {
+  const repo = await fixtureRepo();
+  const [all, some] = await sameWithAndWithoutCache(t, repo);
+  t.deepEqual(jsonl(some!), jsonl(all!).map((r) => ({ labels: r.labels, number: r.number, title: r.title, url: r.url })));
+});
+
+test("changes made after the cache was written are listed: edit, close, a new issue, a label colour, an archive", async (t) => {
+  const repo = await fixtureRepo();
+  await sameWithAndWithoutCache(t, repo);
+  const before = await issue(repo, LISTS[0]!);
+  await issue(repo, ["edit", "1", "--title", "Renamed ünïcödé ✓"]);
+  await issue(repo, ["close", "2"]);
+  await issue(repo, ["create", "-t", "a new one", "-b", "body\nwith lines"]);
+  const labels = join(repo, ".forge", "labels.md");
+  writeFileSync(labels, readFileSync(labels, "utf8").replace("d73a4a", "ee0000"));
+  await issue(repo, ["archive", "4"]);
+  const warm = await issue(repo, LISTS[0]!);
+  t.not(warm, before);
+  const rows = jsonl(warm);
+  t.is(rows.find((r) => r.number === 1)?.title, "Renamed ünïcödé ✓");
+  t.is(rows.find((r) => r.number === 2)?.state, "CLOSED");
+  t.true(rows.some((r) => r.title === "a new one"));
+  t.false(rows.some((r) => r.number === 4));
+  t.true(rows.some((r) => (r.labels as Array<{ name: string; color: string }>).some((l) => l.name === "bug" && l.color === "ee0000")));
+  await sameWithAndWithoutCache(t, repo);
+});
+
+test("an edit in place that keeps the file's size and puts its mtime back is still seen (ctime)", async (t) => {
+  const repo = await fixtureRepo();
+  await sameWithAndWithoutCache(t, repo);
+  const one = jsonl(await issue(repo, ["view", "1", "--json", "id,title"]))[0]!;
+  const file = join(repo, ".forge", "issues", one.id as string, "issue.md");
+  const st = statSync(file, { bigint: true });
+  const text = readFileSync(file, "utf8");
+  const title = one.title as string;
+  const changed = title.replace(/^./, (c) => (c === "X" ? "Y" : "X"));
+  writeFileSync(file, text.replace(title, changed)); // same length, in place
+  // The mtime to the nanosecond (utimes in Node rounds to the microsecond).
+  const ns = st.mtimeNs.toString().padStart(10, "0");
+  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
+  t.is(statSync(file, { bigint: true }).size, st.size);
+  t.is(statSync(file, { bigint: true }).mtimeNs, st.mtimeNs);
+  const rows = jsonl(await issue(repo, LISTS[0]!));
+  t.is(rows.find((r) => r.id === one.id)?.title, changed);
+});
+
+test("a store whose cache folder cannot be written still lists (the cache only costs time)", async (t) => {
+  const repo = await fixtureRepo();
+  await sleep(120);
+  const cold = await issue(repo, LISTS[0]!);
+  rmSync(join(repo, ".forge", ".cache"), { recursive: true, force: true });
+  writeFileSync(join(repo, ".forge", ".cache"), "not a folder\n");
+  t.is(await issue(repo, LISTS[0]!), cold);
+  t.false(existsSync(records(repo)));
+});
