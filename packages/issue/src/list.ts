@@ -174,7 +174,8 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
-      let hit: Buffer | string | undefined = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      const hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      let made: string | undefined;
       let json: Record<string, unknown> | undefined;
       if (!hit) {
         let e: LoadedEntity;
@@ -187,37 +188,36 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
         }
         for (const w of e.warnings) ctx.log.warn(w);
         json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
-        hit = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
-        cache.put(key, hit, e.warnings.length === 0);
+        made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
+        cache.put(key, made, e.warnings.length === 0);
         if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
-      } else if (want && hit[hit.indexOf(0x1f) + 10] !== want) continue;
+      } else if (want && hit.buf[hit.buf.indexOf(0x1f, hit.start) + 10] !== want) continue;
       n++;
       if (full) {
         // The record is the payload's two parts around its number, and its url.
         const num = String(i + 1);
         sink.ascii("{");
-        if (typeof hit === "string") {
-          const sep = hit.indexOf("\x1f");
-          sink.text(hit.slice(0, sep));
+        if (hit) {
+          const sep = hit.buf.indexOf(0x1f, hit.start);
+          sink.bytes(hit.buf, hit.start, sep);
           sink.ascii(`,"number":${num},`);
-          sink.text(hit.slice(sep + 1));
+          sink.bytes(hit.buf, sep + 1, hit.end);
         } else {
-          const sep = hit.indexOf(0x1f);
-          sink.bytes(hit, 0, sep);
+          const sep = made!.indexOf("\x1f");
+          sink.text(made!.slice(0, sep));
           sink.ascii(`,"number":${num},`);
-          sink.bytes(hit, sep + 1, hit.length);
+          sink.text(made!.slice(sep + 1));
         }
         sink.bytes(url, 0, url.length);
         sink.ascii(`${num}"}\n`);
       } else {
         if (!json) {
-          const text = hit.toString("utf8");
+          const text = hit!.buf.toString("utf8", hit!.start, hit!.end);
           const sep = text.indexOf("\x1f");
           json = { ...JSON.parse(`{${text.slice(0, sep)},${text.slice(sep + 1)}}`), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
         }
         sink.text(`{${members(json!, fields)}}\n`);
       }
-      hit = undefined;
       if (sink.full) await sink.flush();
     }
   } finally {
@@ -246,10 +246,13 @@ class Sink {
     this.#room(s.length * 3);
     this.#len += this.#buf.write(s, this.#len, "utf8");
   }
-  /** Text known to be ASCII. */
+  /** Text known to be ASCII (short: a loop beats Buffer#write's call). */
   ascii(s: string): void {
     this.#room(s.length);
-    this.#len += this.#buf.write(s, this.#len, "latin1");
+    const buf = this.#buf;
+    let at = this.#len;
+    for (let k = 0; k < s.length; k++) buf[at++] = s.charCodeAt(k);
+    this.#len = at;
   }
   #room(n: number): void {
     if (this.#len + n <= this.#buf.length) return;

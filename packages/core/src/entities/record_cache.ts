@@ -62,6 +62,13 @@ export function openRecordCache(store: Store, kind: KindLayout, opts: RecordCach
   return new RecordCache(join(cacheDir(store), `${kind.plural}.records`), `${MAGIC} ${opts.layout} ${opts.context}`, opts);
 }
 
+/** Where a hit's payload is: bytes `[start, end)` of `buf`. */
+export interface RecordHit {
+  buf: Buffer;
+  start: number;
+  end: number;
+}
+
 /** One walk over the record cache (see the module comment). */
 export class RecordCache {
   readonly #path: string;
@@ -88,6 +95,7 @@ export class RecordCache {
   #lastKey: string | undefined;
   #disorder = false;
   #pendingHit = false;
+  readonly #hit: RecordHit = { buf: Buffer.alloc(0), start: 0, end: 0 };
   #missStat: Stats | undefined;
   // The new file, started at the first change.
   #changed = false;
@@ -117,13 +125,14 @@ export class RecordCache {
   }
 
   /**
-   * The cached payload of the entity at `key` (UTF-8 bytes, valid until the
-   * next call), or undefined when the cache has none its file's lstat
+   * The cached payload of the entity at `key` — UTF-8 bytes
+   * `[hit.start, hit.end)` of `hit.buf`, an object reused and valid until
+   * the next call — or undefined when the cache has none its file's lstat
    * still vouches for.
    * @param key `<createdAt> <id>` as the order has it; keys come in descending order
    * @param file the owning file
    */
-  get(key: string, file: string): Buffer | undefined {
+  get(key: string, file: string): RecordHit | undefined {
     this.#missStat = undefined;
     if (this.#pendingHit) {
       this.#pendingHit = false;
@@ -153,10 +162,12 @@ export class RecordCache {
       return undefined;
     }
     this.#missStat = undefined;
-    const payload = this.#buf.subarray(this.#payloadAt, this.#payloadEnd);
     // Kept as it is: the next line is loaded on the next call (the payload's bytes stay where they are until then).
     this.#pendingHit = true;
-    return payload;
+    this.#hit.buf = this.#buf;
+    this.#hit.start = this.#payloadAt;
+    this.#hit.end = this.#payloadEnd;
+    return this.#hit;
   }
 
   /**

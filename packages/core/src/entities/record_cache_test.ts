@@ -33,7 +33,7 @@ function walk(store: Store, keys: string[], files: string[], opts: { now?: numbe
   const idx = opts.order ?? keys.map((_, i) => i);
   for (const i of idx.slice(0, opts.upTo ?? idx.length)) {
     const hit = cache.get(keys[i]!, files[i]!);
-    out.push(hit ? hit.toString("utf8") : null);
+    out.push(hit ? hit.buf.toString("utf8", hit.start, hit.end) : null);
     if (!hit) cache.put(keys[i]!, `payload of ${readFileSync(files[i]!, "utf8")}`);
   }
   cache.close(opts.upTo === undefined);
