@@ -21,6 +21,8 @@ const INDEX = /^(?:0|[1-9][0-9]*)$/;
  * @example canonicalLine({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalLine(value: unknown): string {
+  // A line built with its keys in order (observe's and plan's hot lines are) is written as it is: no copy.
+  if (inOrder(value)) return JSON.stringify(value);
   try {
     return JSON.stringify(sortedCopy(value));
   } catch (err) {
@@ -63,4 +65,41 @@ function sortedCopy(v: unknown): unknown {
     out[k] = sortedCopy(x);
   }
   return out;
+}
+
+/**
+ * Whether `JSON.stringify(v)` already gives the canonical bytes: every
+ * object's keys are in sorted order, and nothing needs the copy's care
+ * (exactly the values `sortedCopy` accepts).
+ */
+function inOrder(v: unknown): boolean {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (v === null) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== undefined && !inOrder(x)) return false;
+    }
+    return true;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.toJSON === "function") return false;
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if ((i > 0 && !(keys[i - 1]! < k)) || k === "__proto__" || (k.charCodeAt(0) <= 57 && INDEX.test(k))) return false;
+    const x = o[k];
+    if (x !== undefined && !inOrder(x)) return false;
+  }
+  return true;
 }

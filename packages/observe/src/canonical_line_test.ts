@@ -9,6 +9,8 @@ const CASES: unknown[] = [
   { 10: "ten", 9: "nine", a: 1 }, { "01": 1, "1": 2 }, { nested: { 2: "x", 1: "y" } },
   JSON.parse('{"__proto__": {"x": 1}, "a": 2}'), { d: new Date(0) }, { f: () => 1, a: 1 }, [() => 1], { s: Symbol("s") }, { n: 10n },
   { u: undefined }, [NaN].slice(1), { o: Object.create(null) as object },
+  // Already in order (written without a copy), and in order but for something nested.
+  { A: 1, a: [undefined, { b: 2, c: undefined }], "é": { x: null } }, { a: 1, b: { d: 1, c: 2 } }, { a: { d: new Date(0) } }, { a: 1, b: { 0: 1 } },
 ];
 
 test("canonicalLine(): the same bytes as the kernel's canonicalJson, on every case (index keys, __proto__, toJSON, non-JSON values included)", (t) => {

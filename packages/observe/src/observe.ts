@@ -100,12 +100,13 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
       verdict = claimVerdict(r.belief_micros, n.mode, n.cyclic, thr);
     }
     verdictOf.set(r.id, verdict);
+    // Keys in sorted order, as canonicalLine writes them (then it writes the line without a sorted copy).
     nodes.push({
-      kind: "node", claim_id: r.id, claim_kind: n.kind, claim_version_id: r.claim_version_id, subject: subj, tree, patch_sha256: patch, head_sha: headSha,
-      current: isCurrent, pr: pr ? { id: pr.id, number: pr.number } : null, belief_micros: r.belief_micros, lower_micros: lowerOf.get(r.id) ?? null,
-      trials: r.trials.n, passes: r.trials.s, fails: r.trials.f, flaky: r.trials.flaky, errors: r.trials.errors, infra: r.trials.infra,
-      fragile_reasons: r.fragile_reasons, caveat: r.caveat, verdict, flake_rate: flake, signatures, env_fingerprints: envs,
-      duration_ms: medianDuration(n, compiled), superseded_by: r.superseded_by, support_members: n.terms.reduce((k, t) => k + t.members.length, 0),
+      belief_micros: r.belief_micros, caveat: r.caveat, claim_id: r.id, claim_kind: n.kind, claim_version_id: r.claim_version_id, current: isCurrent,
+      duration_ms: medianDuration(n, compiled), env_fingerprints: envs, errors: r.trials.errors, fails: r.trials.f, flake_rate: flake, flaky: r.trials.flaky,
+      fragile_reasons: r.fragile_reasons, head_sha: headSha, infra: r.trials.infra, kind: "node", lower_micros: lowerOf.get(r.id) ?? null, passes: r.trials.s,
+      patch_sha256: patch, pr: pr ? { id: pr.id, number: pr.number } : null, signatures, subject: subj, superseded_by: r.superseded_by,
+      support_members: n.terms.reduce((k, t) => k + t.members.length, 0), tree, trials: r.trials.n, verdict,
     });
   }
 
@@ -165,10 +166,11 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
       else if (nd.claim_kind === "check" && effects.has(nd.claim_id as string) && !(step in eff)) eff[step] = effects.get(nd.claim_id as string)!;
     }
     const checks = [...new Set(at.filter((nd) => nd.claim_kind === "check").map((nd) => (nd.subject as Record<string, string>).step!))].sort(cmp);
+    // Keys in sorted order (see the node lines).
     return {
-      kind: "pr", id: p.id, number: p.number, state: p.state, base_ref: p.baseRefName, base_sha: p.baseSha, head_sha: p.headSha, patch_sha256: p.patchSha256,
-      previous_patch_sha256: p.previousPatchSha256, closes: [...p.closes].sort(cmp), checks, effects: sortedObject(eff), ci: p.ci,
-      runs: [...(runsAt.get(p.patchSha256) ?? [])].sort(cmp),
+      base_ref: p.baseRefName, base_sha: p.baseSha, checks, ci: p.ci, closes: [...p.closes].sort(cmp), effects: sortedObject(eff), head_sha: p.headSha, id: p.id,
+      kind: "pr", number: p.number, patch_sha256: p.patchSha256, previous_patch_sha256: p.previousPatchSha256, runs: [...(runsAt.get(p.patchSha256) ?? [])].sort(cmp),
+      state: p.state,
     };
   });
 
@@ -197,20 +199,21 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     const merge = mergedBy.get(i.id);
     const fix = (fixesFor.get(i.id) ?? []).sort(cmp);
     const verified = fix.some((id) => verdictOf.get(id) === "verified");
+    // Keys in sorted order (see the node lines).
     issues.push({
-      kind: "issue", id: i.id, number: i.number, state: i.state, state_reason: null, closed_at: i.closedAt, labels: [...i.labels].sort(cmp),
-      closed_by: merge ? `merge:${merge}` : null, closing_prs: closing.map((p) => ({ id: p.id, number: p.number, state: p.state })), fix_evidence: fix,
+      closed_at: i.closedAt, closed_by: merge ? `merge:${merge}` : null, closing_prs: closing.map((p) => ({ id: p.id, number: p.number, state: p.state })),
+      fix_evidence: fix, id: i.id, kind: "issue", labels: [...i.labels].sort(cmp), number: i.number, state: i.state, state_reason: null,
     });
     if (!verified) {
       const why = fix.length > 0 ? "fix_evidence_unverified" : merge ? "merged_without_fix_evidence" : "closed_without_evidence";
-      unverified.push({ kind: "unverified", claim_id: `issue:${i.id}`, claim_kind: "fixes", why, issue: { id: i.id, number: i.number }, fix_evidence: fix });
+      unverified.push({ claim_id: `issue:${i.id}`, claim_kind: "fixes", fix_evidence: fix, issue: { id: i.id, number: i.number }, kind: "unverified", why });
     }
   }
   for (const nd of nodes) {
     // Checks have verdicts of their own; patch effects their typed-diff category; fixes claims are questioned through their issue.
     if (nd.claim_kind === "check" || nd.claim_kind === "patch_effect" || nd.claim_kind === "fixes") continue;
     if (nd.verdict === "unverified" || nd.verdict === "unavailable") {
-      unverified.push({ kind: "unverified", claim_id: nd.claim_id, claim_kind: nd.claim_kind, why: nd.belief_micros === null ? "no_belief" : "below_threshold" });
+      unverified.push({ claim_id: nd.claim_id, claim_kind: nd.claim_kind, kind: "unverified", why: nd.belief_micros === null ? "no_belief" : "below_threshold" });
     }
   }
   unverified.sort((x, y) => cmp(x.claim_id as string, y.claim_id as string));

@@ -75,8 +75,9 @@ function planLine(t: Target, scope: string): Line {
 
 /** A target as its `target` line. */
 export function targetLine(t: Target, rank: number): Line {
+  // Keys in sorted order: canonicalLine writes such a line without a sorted copy.
   return {
-    kind: "target", rank, key: t.key, target_kind: t.target_kind, base_micros: t.base_micros, modifiers: t.modifiers, attempts: t.attempts,
-    urgency_micros: t.urgency_micros, exhausted: t.exhausted, exhausted_why: t.exhausted_why, plan_kind: t.plan_kind, refs: t.refs,
+    attempts: t.attempts, base_micros: t.base_micros, exhausted: t.exhausted, exhausted_why: t.exhausted_why, key: t.key, kind: "target", modifiers: t.modifiers,
+    plan_kind: t.plan_kind, rank, refs: t.refs, target_kind: t.target_kind, urgency_micros: t.urgency_micros,
   };
 }
