@@ -26,8 +26,9 @@
  * bytes. A cache that cannot be read or written only costs time.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync, writeSync, type Stats } from "node:fs";
+import { basename, join } from "node:path";
+import { pidAlive } from "../store/lock.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
 const MAGIC = "forge-records 1";
@@ -279,6 +280,7 @@ export class RecordCache {
         // The cache ignores itself, whether or not `forge init` wrote .gitignore.
         writeFileSync(join(dir, ".gitignore"), "*\n");
       }
+      removeDeadTemps(this.#path);
       this.#tmp = `${this.#path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       this.#out = openSync(this.#tmp, "wx");
       this.#outBuf = Buffer.allocUnsafe(CHUNK);
@@ -336,5 +338,19 @@ export class RecordCache {
       // ENOTDIR: .cache is not a folder
     }
     this.#tmp = undefined;
+  }
+}
+
+/**
+ * Remove this cache's temp files left by processes that are gone (a list
+ * killed while rewriting it): a cache's temp file is as big as the cache.
+ * Only `<name>.<pid>.<hex>.tmp` of a pid that is not alive; never anything else.
+ */
+function removeDeadTemps(path: string): void {
+  const dir = join(path, "..");
+  const name = basename(path);
+  for (const n of readdirSync(dir)) {
+    const m = n.startsWith(`${name}.`) ? /^\.([1-9][0-9]{0,9})\.[0-9a-f]{8}\.tmp$/.exec(n.slice(name.length)) : null;
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync(join(dir, n), { force: true });
   }
 }

@@ -124,3 +124,16 @@ test("an owning file that is a symlink, or gone, is never a hit", (t) => {
   t.is(cache.get(keys[1]!, `${files[1]}.missing`), undefined);
   cache.close(true);
 });
+
+test("a rewrite removes the temp files of its cache left by processes that are gone, and nothing else", (t) => {
+  const { store, keys, files } = makeStore(2);
+  walk(store, keys, files);
+  const dir = cacheDir(store);
+  const dead = join(dir, "issues.records.999999999.0a0b0c0d.tmp"); // no such pid
+  const alive = join(dir, `issues.records.${process.ppid}.0a0b0c0d.tmp`);
+  const other = join(dir, "issues.order.999999999.0a0b0c0d.tmp");
+  for (const f of [dead, alive, other]) writeFileSync(f, "x");
+  writeFileSync(files[0]!, "v7"); // a change: the next complete walk rewrites
+  walk(store, keys, files);
+  t.deepEqual(readdirSync(dir).sort(), [".gitignore", "issues.order.999999999.0a0b0c0d.tmp", "issues.records", `issues.records.${process.ppid}.0a0b0c0d.tmp`].sort());
+});
