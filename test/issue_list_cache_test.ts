@@ -49,7 +49,7 @@ async function sameWithAndWithoutCache(t: import("ava").ExecutionContext, repo: 
   // The full lists leave a cache behind: one line per live issue.
   await issue(repo, LISTS[0]!);
   const live = jsonl(outs[0]!).length;
-  t.is(readFileSync(records(repo), "utf8").trimEnd().split("\n").length, live + 1);
+  t.is(readFileSync(records(repo), "utf8").trimEnd().split("\n").filter((l) => !l.startsWith("\x1e")).length, live + 1);
   return outs;
 }
 
@@ -107,4 +107,19 @@ test("a store whose cache folder cannot be written still lists (the cache only c
   writeFileSync(join(repo, ".forge", ".cache"), "not a folder\n");
   t.is(await issue(repo, LISTS[0]!), cold);
   t.false(existsSync(records(repo)));
+});
+
+test("a cache line whose stat still matches but whose payload is torn or garbage is read from its file, never printed", async (t) => {
+  const repo = await fixtureRepo();
+  const [cold] = await sameWithAndWithoutCache(t, repo);
+  const lines = readFileSync(records(repo), "utf8").split("\n");
+  const cut = (l: string, payload: string): string => `${l.slice(0, l.indexOf("\x1f"))}\x1f${payload}`;
+  // The stat part (before U+001F) kept, so each line would still be a hit but for its block's checksum: one torn, one without its separator, one not JSON.
+  lines[1] = lines[1]!.slice(0, lines[1]!.length - 40);
+  lines[2] = cut(lines[2]!, "no separator here");
+  lines[3] = cut(lines[3]!, '"assignees":[garbage\x1f"state":"OPEN"');
+  writeFileSync(records(repo), lines.join("\n"));
+  t.is(await issue(repo, LISTS[0]!), cold);
+  writeFileSync(records(repo), lines.join("\n"));
+  t.is(await issue(repo, LISTS[1]!), jsonl(cold!).map((r) => JSON.stringify({ labels: r.labels, number: r.number, title: r.title, url: r.url }) + "\n").join(""));
 });

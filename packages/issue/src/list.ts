@@ -164,7 +164,6 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
   const full = fields.join(",") === FULL;
   // `,"url":"<base>/issues/` (a number has nothing to escape).
   const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
-  // The payload's second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
   const want = opts.state === "all" ? 0 : opts.state === "open" ? 0x4f : 0x43;
   const sink = new Sink(ctx);
   let n = 0;
@@ -174,9 +173,21 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
-      const hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
-      let made: string | undefined;
+      let hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      // The payload's two parts (the cache checks its blocks; a line without its separator, or that does not parse, is read from its file).
+      const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
+      if (hit && !(sep > hit.start && sep < hit.end)) hit = undefined;
+      // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
+      if (hit && want && hit.buf[sep + 10] !== want) continue;
       let json: Record<string, unknown> | undefined;
+      if (hit && !full) {
+        try {
+          json = { ...JSON.parse(`{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, hit.end)}}`), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
+        } catch {
+          hit = undefined;
+        }
+      }
+      let made: string | undefined;
       if (!hit) {
         let e: LoadedEntity;
         try {
@@ -191,22 +202,14 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
         made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
         cache.put(key, made, e.warnings.length === 0);
         if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
-      } else if (want && hit.buf[hit.buf.indexOf(0x1f, hit.start) + 10] !== want) continue;
+      }
       n++;
-      if (full) {
+      if (!full) sink.text(`{${members(json!, fields)}}\n`);
+      else if (hit) sink.record(hit.buf, hit.start, sep, hit.end, i + 1, url);
+      else {
         // The record is the payload's two parts around its number, and its url.
-        if (hit) sink.record(hit.buf, hit.start, hit.buf.indexOf(0x1f, hit.start), hit.end, i + 1, url);
-        else {
-          const bytes = Buffer.from(made!);
-          sink.record(bytes, 0, bytes.indexOf(0x1f), bytes.length, i + 1, url);
-        }
-      } else {
-        if (!json) {
-          const text = hit!.buf.toString("utf8", hit!.start, hit!.end);
-          const sep = text.indexOf("\x1f");
-          json = { ...JSON.parse(`{${text.slice(0, sep)},${text.slice(sep + 1)}}`), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
-        }
-        sink.text(`{${members(json!, fields)}}\n`);
+        const bytes = Buffer.from(made!);
+        sink.record(bytes, 0, bytes.indexOf(0x1f), bytes.length, i + 1, url);
       }
       if (sink.full) await sink.flush();
     }
@@ -270,6 +273,7 @@ class Sink {
 }
 
 const NUMBER = Buffer.from(',"number":');
+
 
 /** Write the decimal digits of a positive integer at `at`; the offset after them. */
 function digits(buf: Buffer, at: number, n: number): number {

@@ -10,7 +10,10 @@
  * newest-first walk of the order reads the file front to back, a chunk at
  * a time, with no map of every id — then the file's lstat (inode, mtime,
  * ctime, size) and the record's payload (the caller's text: no newline),
- * after a U+001F.
+ * after a U+001F. Lines come in blocks of about 64 KiB, each closed by a
+ * line `U+001E <crc32 of the block's bytes, 8 hex>`: a block is checked
+ * before any of its lines is trusted, so a torn or edited cache is never
+ * printed (a bad block ends what the cache is trusted for).
  *
  * A line is trusted only when the file's lstat still matches it: every
  * write of the store renames a new inode into place, and an edit in place
@@ -28,13 +31,17 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync, writeSync, type Stats } from "node:fs";
 import { basename, join } from "node:path";
+import { crc32 } from "node:zlib";
 import { pidAlive } from "../store/lock.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
-const MAGIC = "forge-records 1";
+const MAGIC = "forge-records 2";
 const SEP = "\x1f";
 const KEY = 57; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11"
 const CHUNK = 1 << 20;
+const BLOCK = 1 << 16;
+const TRAILER = 10; // "\x1e" + 8 hex + "\n", after the block's last newline
+const TRAILER_AT = Buffer.from("\n\x1e");
 const STILL_MS = 50;
 const STILL_COARSE_MS = 2000;
 
@@ -84,6 +91,10 @@ export class RecordCache {
   #base = 0; // file offset of #buf[0]
   #eof = true;
   #bodyAt = 0;
+  // The block being read: its start (file offset), where its lines end in #buf, and where the next one starts.
+  #blockAt = 0;
+  #blockEnd = 0;
+  #blockNext = 0;
   // The current old line, not yet consumed (#key undefined: none, or no more reading).
   #key: string | undefined;
   #stat = "";
@@ -117,7 +128,7 @@ export class RecordCache {
       this.#eof = false;
       const nl = this.#fill();
       if (nl >= 0 && this.#buf.toString("utf8", 0, nl) === header) {
-        this.#pos = this.#bodyAt = this.#keptEnd = nl + 1;
+        this.#pos = this.#bodyAt = this.#keptEnd = this.#blockAt = this.#blockEnd = this.#blockNext = nl + 1;
         this.#next();
       }
     } catch {
@@ -200,7 +211,7 @@ export class RecordCache {
       if (complete && !this.#disorder) {
         if (this.#key !== undefined) this.#change(); // lines of entities older than any there is: dropped
         if (this.#out !== undefined) {
-          this.#flush();
+          this.#endBlock();
           const out = this.#out;
           this.#out = undefined;
           closeSync(out);
@@ -218,35 +229,69 @@ export class RecordCache {
     }
   }
 
-  /** Read more of the old file; the offset of the next newline from #pos, or -1 at its end. */
+  /** Read more of the old file (keeping #buf[#pos - 1..]: a block's search starts at the newline before it); false at its end. */
+  #more(): boolean {
+    if (this.#eof) return false;
+    const from = Math.max(0, this.#pos - 1);
+    const rest = this.#len - from;
+    const buf = rest * 2 > this.#buf.length ? Buffer.allocUnsafe(this.#buf.length * 2) : this.#buf;
+    this.#buf.copy(buf, 0, from, this.#len);
+    this.#buf = buf;
+    this.#base += from;
+    this.#blockEnd -= from;
+    this.#blockNext -= from;
+    this.#len = rest;
+    this.#pos -= from;
+    const n = readSync(this.#fd!, this.#buf, this.#len, this.#buf.length - this.#len, this.#base + this.#len);
+    if (n === 0) this.#eof = true;
+    this.#len += n;
+    return n > 0;
+  }
+
+  /** The offset of the next newline from #pos (the header's), or -1 at the file's end. */
   #fill(): number {
     for (;;) {
       const nl = this.#buf.indexOf(10, this.#pos);
       if (nl >= 0 && nl < this.#len) return nl;
-      if (this.#eof) return -1;
-      const rest = this.#len - this.#pos;
-      const buf = rest * 2 > this.#buf.length ? Buffer.allocUnsafe(this.#buf.length * 2) : this.#buf;
-      this.#buf.copy(buf, 0, this.#pos, this.#len);
-      this.#buf = buf;
-      this.#base += this.#pos;
-      this.#len = rest;
-      this.#pos = 0;
-      const n = readSync(this.#fd!, this.#buf, this.#len, this.#buf.length - this.#len, this.#base + this.#len);
-      if (n === 0) this.#eof = true;
-      this.#len += n;
+      if (!this.#more()) return -1;
     }
   }
 
-  /** Load the next old line; a malformed or out-of-order line ends the old file (and is a change). */
+  /** Load the block at #pos whole and check it; false at the end, or when it is torn or does not match its checksum. */
+  #loadBlock(): boolean {
+    for (;;) {
+      // The trailer: a line starting U+001E (the byte before #pos is a newline: the header's, or the last trailer's).
+      const t = this.#pos > 0 ? this.#buf.indexOf(TRAILER_AT, this.#pos - 1) : -1;
+      if (t >= 0 && t + TRAILER < this.#len) {
+        const end = t + 1;
+        const sum = this.#buf.toString("latin1", end + 1, end + 9);
+        if (this.#buf[end + 9] !== 10 || end === this.#pos || crc32(this.#buf.subarray(this.#pos, end)).toString(16).padStart(8, "0") !== sum) return false;
+        this.#blockAt = this.#base + this.#pos;
+        this.#blockEnd = end;
+        this.#blockNext = end + TRAILER;
+        return true;
+      }
+      if (!this.#more()) return false;
+    }
+  }
+
+  /** Load the next old line; a malformed, out-of-order or unchecked line ends the old file (and is a change). */
   #next(): void {
     this.#key = undefined;
+    if (this.#fd === undefined) return;
     let nl = -1;
     try {
-      nl = this.#fill();
+      if (this.#pos >= this.#blockEnd) {
+        this.#pos = this.#blockNext;
+        this.#blockAt = this.#base + this.#pos; // every block before this one was read whole
+        if (this.#pos >= this.#len && !this.#more()) return; // the end, after a whole block
+        if (!this.#loadBlock()) return this.#change();
+      }
+      nl = this.#buf.indexOf(10, this.#pos);
     } catch {
       // unreadable from here: the end
     }
-    if (nl < 0) return;
+    if (nl < 0 || nl >= this.#blockEnd) return this.#change();
     const at = this.#pos;
     const sep = this.#buf.indexOf(0x1f, at);
     const key = nl - at > KEY + 1 && this.#buf[at + KEY] === 0x20 && sep > at + KEY && sep < nl ? this.#buf.toString("latin1", at, at + KEY) : undefined;
@@ -285,34 +330,46 @@ export class RecordCache {
       this.#out = openSync(this.#tmp, "wx");
       this.#outBuf = Buffer.allocUnsafe(CHUNK);
       writeSync(this.#out, `${this.#header}\n`);
+      // The blocks before the current one were kept whole: copied as they are, checksums and all.
       const copy = Buffer.allocUnsafe(CHUNK);
-      for (let at = this.#bodyAt; at < this.#keptEnd;) {
-        const n = readSync(this.#fd!, copy, 0, Math.min(CHUNK, this.#keptEnd - at), at);
+      for (let at = this.#bodyAt; at < this.#blockAt;) {
+        const n = readSync(this.#fd!, copy, 0, Math.min(CHUNK, this.#blockAt - at), at);
         if (n === 0) throw new Error("short read");
         writeSync(this.#out, copy, 0, n);
         at += n;
       }
+      // The current block's lines kept so far are in the read buffer: they open the new file's next block.
+      if (this.#keptEnd > this.#blockAt) this.#appendBytes(this.#buf, this.#blockAt - this.#base, this.#keptEnd - this.#base);
     } catch {
       this.#discard();
     }
   }
 
+  /** Room for `n` more bytes and a trailer in the block being written (ending it first when it is full). */
+  #room(n: number): void {
+    if (this.#outLen + n + TRAILER > this.#outBuf.length) this.#endBlock();
+    if (n + TRAILER > this.#outBuf.length) this.#outBuf = Buffer.allocUnsafe(n + TRAILER);
+  }
+
   #appendText(line: string): void {
     if (this.#out === undefined) return;
-    if (this.#outLen + line.length * 3 > this.#outBuf.length) this.#flush();
-    if (line.length * 3 > this.#outBuf.length) this.#outBuf = Buffer.allocUnsafe(line.length * 3);
+    this.#room(line.length * 3);
     this.#outLen += this.#outBuf.write(line, this.#outLen, "utf8");
+    if (this.#outLen >= BLOCK) this.#endBlock();
   }
 
   #appendBytes(b: Buffer, from: number, to: number): void {
     if (this.#out === undefined) return;
-    if (this.#outLen + (to - from) > this.#outBuf.length) this.#flush();
-    if (to - from > this.#outBuf.length) this.#outBuf = Buffer.allocUnsafe(to - from);
+    this.#room(to - from);
     this.#outLen += b.copy(this.#outBuf, this.#outLen, from, to);
+    if (this.#outLen >= BLOCK) this.#endBlock();
   }
 
-  #flush(): void {
+  /** Close the block being written with its checksum line, and write it. */
+  #endBlock(): void {
     if (this.#out === undefined || this.#outLen === 0) return;
+    const sum = crc32(this.#outBuf.subarray(0, this.#outLen)).toString(16).padStart(8, "0");
+    this.#outLen += this.#outBuf.write(`\x1e${sum}\n`, this.#outLen, "latin1");
     try {
       for (let at = 0; at < this.#outLen;) at += writeSync(this.#out, this.#outBuf, at, this.#outLen - at);
     } catch {

@@ -6,6 +6,8 @@ import { cacheDir, ISSUES, storeAt, type Store } from "../store/store.js";
 import { openRecordCache } from "./record_cache.js";
 
 const RECORDS = (s: Store) => join(cacheDir(s), "issues.records");
+/** The cache's record lines (its blocks' checksum lines left out). */
+const recordLines = (s: Store): string[] => readFileSync(RECORDS(s), "utf8").trimEnd().split("\n").slice(1).filter((l) => !l.startsWith("\x1e"));
 const LATER = () => Date.now() + 10_000; // every file is "still" for a walk that starts later
 
 /** A store with `n` owning files (`issues/<id>/issue.md` holding `v<i>`), newest key first. */
@@ -20,7 +22,8 @@ function makeStore(n: number): { store: Store; keys: string[]; files: string[] }
     mkdirSync(join(dir, "issues", id), { recursive: true });
     const file = join(dir, "issues", id, "issue.md");
     writeFileSync(file, `v${i}`);
-    keys.push(`2025-01-01T00:00:${String(i).padStart(2, "0")}Z ${id}`);
+    const two = (x: number): string => String(x).padStart(2, "0");
+    keys.push(`2025-01-01T${two(Math.floor(i / 3600))}:${two(Math.floor(i / 60) % 60)}:${two(i % 60)}Z ${id}`);
     files.push(file);
   }
   return { store, keys, files };
@@ -45,8 +48,9 @@ test("a complete walk writes the cache; the next walk hits every entity with wha
   t.deepEqual(walk(store, keys, files), [null, null, null, null, null]);
   t.deepEqual(walk(store, keys, files), ["payload of v4", "payload of v3", "payload of v2", "payload of v1", "payload of v0"]);
   const text = readFileSync(RECORDS(store), "utf8");
-  t.is(text.split("\n")[0], "forge-records 1 v c1");
-  t.is(text.split("\n").filter(Boolean).length, 6);
+  t.is(text.split("\n")[0], "forge-records 2 v c1");
+  t.is(recordLines(store).length, 5);
+  t.regex(text, /\n\x1e[0-9a-f]{8}\n$/); // one block, closed by its checksum
   t.deepEqual(readdirSync(cacheDir(store)).sort(), [".gitignore", "issues.records"]); // no temp file left
 });
 
@@ -93,23 +97,67 @@ test("lines of entities that are gone are dropped; a new entity is added in its 
   walk(store, keys, files);
   // Walk without the newest and the third; the others hit.
   t.deepEqual(walk(store, [keys[1]!, keys[3]!], [files[1]!, files[3]!]), ["payload of v2", "payload of v0"]);
-  const lines = readFileSync(RECORDS(store), "utf8").trimEnd().split("\n");
-  t.is(lines.length, 3);
-  t.true(lines[1]!.startsWith(keys[1]!) && lines[2]!.startsWith(keys[3]!));
+  const lines = recordLines(store);
+  t.is(lines.length, 2);
+  t.true(lines[0]!.startsWith(keys[1]!) && lines[1]!.startsWith(keys[3]!));
   t.deepEqual(walk(store, keys, files), [null, "payload of v2", null, "payload of v0"]);
-  t.is(readFileSync(RECORDS(store), "utf8").trimEnd().split("\n").length, 5);
+  t.is(recordLines(store).length, 4);
 });
 
-test("a malformed or out-of-order line ends what the cache is trusted for; the next complete walk rewrites it", (t) => {
+test("a block that does not match its checksum (an edited, torn or reordered cache) is trusted for nothing; the next complete walk rewrites it", (t) => {
   const { store, keys, files } = makeStore(3);
   walk(store, keys, files);
-  const lines = readFileSync(RECORDS(store), "utf8").split("\n");
-  writeFileSync(RECORDS(store), [lines[0], lines[1], "garbage", lines[2], lines[3], ""].join("\n"));
-  t.deepEqual(walk(store, keys, files), ["payload of v2", null, null]);
-  t.deepEqual(walk(store, keys, files), ["payload of v2", "payload of v1", "payload of v0"]);
-  writeFileSync(RECORDS(store), [lines[0], lines[2], lines[1], lines[3], ""].join("\n"));
-  t.deepEqual(walk(store, keys, files), [null, "payload of v1", null]);
-  t.deepEqual(walk(store, keys, files), ["payload of v2", "payload of v1", "payload of v0"]);
+  const good = readFileSync(RECORDS(store), "utf8");
+  const lines = good.split("\n");
+  const edits = [
+    [lines[0], lines[1], lines[2]!.replace("payload of v1", "payload of v8"), lines[3], lines[4], ""].join("\n"), // edited
+    good.slice(0, good.length - 30), // torn
+    [lines[0], lines[2], lines[1], lines[3], lines[4], ""].join("\n"), // reordered
+    [lines[0], lines[1], "garbage", lines[2], lines[3], lines[4], ""].join("\n"), // a line added
+  ];
+  for (const text of edits) {
+    writeFileSync(RECORDS(store), text);
+    t.deepEqual(walk(store, keys, files), [null, null, null]);
+    t.deepEqual(walk(store, keys, files), ["payload of v2", "payload of v1", "payload of v0"]);
+  }
+});
+
+test("a cache of many blocks, past the 1 MiB read chunk: each is checked as it is reached; a change keeps the blocks before it as they were", (t) => {
+  const { store, keys, files } = makeStore(400); // 400 × 3 KB: 1.2 MB, read in two chunks
+  const big = (i: number): string => `payload ${i} ${"x".repeat(3000)}`; // 20 lines to a 64 KiB block
+  const walkBig = (): number => {
+    const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
+    let hits = 0;
+    keys.forEach((k, i) => {
+      const hit = cache.get(k, files[i]!);
+      if (hit) {
+        t.is(hit.buf.toString("utf8", hit.start, hit.end), big(i));
+        hits++;
+      } else cache.put(k, big(i));
+    });
+    cache.close(true);
+    return hits;
+  };
+  t.is(walkBig(), 0);
+  t.is(walkBig(), 400);
+  const first = readFileSync(RECORDS(store), "latin1");
+  t.true((first.match(/\n\x1e[0-9a-f]{8}\n/g) ?? []).length >= 3);
+  t.is(walkBig(), 400);
+  // A change in a late block: the blocks before it are copied byte for byte.
+  writeFileSync(`${files[385]}.tmp`, "new");
+  renameSync(`${files[385]}.tmp`, files[385]!);
+  t.is(walkBig(), 399);
+  const second = readFileSync(RECORDS(store), "latin1");
+  const cut = first.lastIndexOf("\n\x1e", first.indexOf(keys[385]!));
+  t.true(cut > 1 << 20);
+  t.is(second.slice(0, cut), first.slice(0, cut));
+  t.is(walkBig(), 400);
+  // A block in the middle corrupted: the blocks before it still hit.
+  const bad = second.replace(keys[200]!, keys[200]!.replace("2025", "2024"));
+  writeFileSync(RECORDS(store), bad);
+  const hits = walkBig();
+  t.true(hits > 150 && hits < 201, String(hits));
+  t.is(walkBig(), 400);
 });
 
 test("an owning file that is a symlink, or gone, is never a hit", (t) => {
