@@ -2,7 +2,8 @@
 import { createHash } from "node:crypto";
 import {
   currentAuthor, entityFile, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, openRecordCache,
-  parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type IssueContext, type IssueJson, type LoadedEntity, type SearchQuery,
+  parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type EntityRef, type IssueContext, type IssueJson, type LoadedEntity,
+  type SearchQuery, type Store,
 } from "@forge/core";
 import { defineCommand, emit, passesFilters, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
@@ -89,16 +90,8 @@ export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withCommen
   for (let i = order.length - 1; i >= 0 && n < cap; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
-    let e: LoadedEntity;
-    try {
-      e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
-    } catch (err) {
-      tally.failed++;
-      ctx.log.error(err);
-      continue;
-    }
-    for (const w of e.warnings) ctx.log.warn(w);
-    if (!(await match(e))) continue;
+    const e = await readListed(ctx, store, ref, tally);
+    if (!e || !(await match(e))) continue;
     n++;
     if (q?.sort) sorted.push(withComments || q.sort.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
     else yield withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs);
@@ -113,6 +106,20 @@ export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withCommen
       }
     }
   }
+}
+
+/** A listed issue, read: its warnings told, or undefined when it cannot be read (told and counted in `tally.failed`). */
+async function readListed(ctx: Ctx, store: Store, ref: EntityRef, tally: { failed: number }): Promise<LoadedEntity | undefined> {
+  let e: LoadedEntity;
+  try {
+    e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
+  } catch (err) {
+    tally.failed++;
+    ctx.log.error(err);
+    return undefined;
+  }
+  for (const w of e.warnings) ctx.log.warn(w);
+  return e;
 }
 
 /**
@@ -189,15 +196,8 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
       }
       let made: string | undefined;
       if (!hit) {
-        let e: LoadedEntity;
-        try {
-          e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
-        } catch (err) {
-          tally.failed++;
-          ctx.log.error(err);
-          continue;
-        }
-        for (const w of e.warnings) ctx.log.warn(w);
+        const e = await readListed(ctx, store, ref, tally);
+        if (!e) continue;
         json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
         made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
         cache.put(key, made, e.warnings.length === 0);
