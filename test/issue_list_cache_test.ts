@@ -7,7 +7,7 @@
  */
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fixtureRepo } from "./lib/fixture.js";
@@ -122,4 +122,19 @@ test("a cache line whose stat still matches but whose payload is torn or garbage
   t.is(await issue(repo, LISTS[0]!), cold);
   writeFileSync(records(repo), lines.join("\n"));
   t.is(await issue(repo, LISTS[1]!), jsonl(cold!).map((r) => JSON.stringify({ labels: r.labels, number: r.number, title: r.title, url: r.url }) + "\n").join(""));
+});
+
+test("a walk that sees every live issue writes the cache even when --limit is below the count with the archived ones", async (t) => {
+  const repo = await fixtureRepo();
+  await issue(repo, ["archive", "3"]); // with the fixture's own, two archived
+  await sleep(120);
+  const live = jsonl(await issue(repo, LISTS[0]!)).length;
+  const total = readdirSync(join(repo, ".forge", "issues")).length + readdirSync(join(repo, ".forge", "archive", "issues")).length;
+  t.true(total > live + 1);
+  rmSync(records(repo), { force: true });
+  await issue(repo, ["list", "--json", "-s", "all", "-L", String(live + 1)]);
+  t.true(existsSync(records(repo)));
+  rmSync(records(repo), { force: true });
+  await issue(repo, ["list", "--json", "-s", "all", "-L", String(live - 1)]); // cut short: nothing written
+  t.false(existsSync(records(repo)));
 });

@@ -167,7 +167,8 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
     ctx.log.error(u.error);
   }
   const defs = await defsP;
-  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: contextDigest(defs), write: opts.limit >= order.length });
+  // Any walk may write (a walk cut short by --limit or a closed reader discards what it began: close(false)).
+  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: contextDigest(defs), write: true });
   const full = fields.join(",") === FULL;
   // `,"url":"<base>/issues/` (a number has nothing to escape).
   const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
