@@ -138,3 +138,12 @@ test("a walk that sees every live issue writes the cache even when --limit is be
   await issue(repo, ["list", "--json", "-s", "all", "-L", String(live - 1)]); // cut short: nothing written
   t.false(existsSync(records(repo)));
 });
+
+test("a full record's url is origin's, cold and from the cache (the walk does not wait for git)", async (t) => {
+  const repo = await fixtureRepo();
+  execFileSync("git", ["remote", "add", "origin", "git@github.com:acme/widgets.git"], { cwd: repo });
+  const [cold] = await sameWithAndWithoutCache(t, repo);
+  const rows = jsonl(cold!);
+  t.true(rows.length > 1);
+  for (const r of rows) t.is(r.url, `https://github.com/acme/widgets/issues/${r.number as number}`);
+});
