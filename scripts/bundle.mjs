@@ -47,9 +47,10 @@ for (const dir of readdirSync(join(root, "packages"))) {
 }
 // forge-pilot is the zx script scripts/pilot.mjs, bundled the same way (zx inside: no node_modules needed at run time).
 names.push(["forge-pilot", join(root, "scripts", "pilot.mjs")]);
-await Promise.all(names.map(([name, entry]) => build({
-  entryPoints: [entry],
-  outfile: join(out, "lib", `${name}.cjs`),
+// The general YAML path (gray-matter + yaml, core's frontmatter/_engine.ts: about half of each bundle)
+// is its own file, bin/lib/engine.cjs, required the first time frontmatter needs it: every process
+// compiles only what it runs (DESIGN §6 start-up budgets).
+const common = {
   bundle: true,
   platform: "node",
   format: "cjs",
@@ -59,7 +60,20 @@ await Promise.all(names.map(([name, entry]) => build({
   legalComments: "none",
   logLevel: "warning",
   alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
-})));
+};
+const engineApart = {
+  name: "engine-apart",
+  setup(b) {
+    // core's `import("./_engine.js")` becomes a lazy `require` of the file beside the bundle (no ESM loader).
+    b.onResolve({ filter: /^\.\/_engine\.js$/ }, () => ({ path: "engine", namespace: "engine-apart" }));
+    b.onLoad({ filter: /.*/, namespace: "engine-apart" }, () => ({ contents: 'module.exports = require("./engine.cjs");', loader: "js" }));
+    b.onResolve({ filter: /^\.\/engine\.cjs$/ }, () => ({ path: "./engine.cjs", external: true }));
+  },
+};
+await Promise.all([
+  build({ ...common, entryPoints: [join(root, "packages", "core", "src", "frontmatter", "_engine.ts")], outfile: join(out, "lib", "engine.cjs") }),
+  ...names.map(([name, entry]) => build({ ...common, entryPoints: [entry], outfile: join(out, "lib", `${name}.cjs`), plugins: [engineApart] })),
+]);
 
 /** The argv forms whose output is cached: help of the root and of every verb, and the version. */
 async function forms(name) {
