@@ -26,13 +26,13 @@
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
+import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -420,21 +420,10 @@ function appendInPlace(path: string, head: string, line: string, size: number): 
 function writeCache(path: string, text: string): void {
   let tmp: string | undefined;
   try {
-    const dir = join(path, "..");
-    if (!existsSync(dir)) {
-      mkdirSync(dir, { recursive: true });
-      // The cache ignores itself, whether or not `forge init` wrote .gitignore.
-      writeFileSync(join(dir, ".gitignore"), "*\n");
-    }
-    tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    tmp = cacheTemp(path);
     writeFileSync(tmp, text, { flag: "wx", encoding: "latin1" });
     renameSync(tmp, path);
   } catch {
-    // A cache that cannot be written only costs time (and where it cannot be, there is no temp file to remove).
-    try {
-      if (tmp !== undefined) rmSync(tmp, { force: true });
-    } catch {
-      // ENOTDIR: .cache is not a folder
-    }
+    dropCacheTemp(tmp);
   }
 }

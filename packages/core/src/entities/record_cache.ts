@@ -4,7 +4,7 @@
  * list stats 100,000 files instead of reading and parsing them.
  *
  * `.forge/.cache/<kind>.records`: a header line (format, the cached
- * fields, and a `context` digest of what records depend on besides their
+ * fields, and a `context`: what records depend on besides their
  * own file: label and milestone definitions), then one line per entity,
  * newest first — the order's key `<createdAt> <id>`, descending, so a
  * newest-first walk of the order reads the file front to back, a chunk at
@@ -28,11 +28,10 @@
  * something changed; the lines before the first change are copied as
  * bytes. A cache that cannot be read or written only costs time.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync, writeSync, type Stats } from "node:fs";
-import { basename, join } from "node:path";
+import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeSync, type Stats } from "node:fs";
+import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { pidAlive } from "../store/lock.js";
+import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
 const MAGIC = "forge-records 2";
@@ -49,7 +48,7 @@ const STILL_COARSE_MS = 2000;
 export interface RecordCacheOptions {
   /** What the payload holds (the header names it: another layout is another cache). */
   layout: string;
-  /** What every record depends on besides its own file (a digest or any text without spaces or newlines). */
+  /** What every record depends on besides its own file (any text without spaces or newlines). */
   context: string;
   /** Whether this walk may rewrite the cache (it will visit every entity). */
   write: boolean;
@@ -100,8 +99,8 @@ export class RecordCache {
   #stat = "";
   #payloadAt = 0;
   #payloadEnd = 0;
-  #lineAt = 0;
-  #lineEnd = 0;
+  #lineStart = 0; // in #buf
+  #lineEnd = 0; // file offset
   #lastLine: string | undefined;
   // The walk.
   #lastKey: string | undefined;
@@ -300,7 +299,7 @@ export class RecordCache {
     this.#stat = this.#buf.toString("latin1", at + KEY + 1, sep);
     this.#payloadAt = sep + 1;
     this.#payloadEnd = nl;
-    this.#lineAt = this.#base + at;
+    this.#lineStart = at;
     this.#lineEnd = this.#base + nl + 1;
     this.#pos = nl + 1;
   }
@@ -308,7 +307,7 @@ export class RecordCache {
   /** Move past the current old line: kept (a hit) or dropped. */
   #consume(kept: boolean): void {
     if (!kept) this.#change();
-    else if (this.#out !== undefined) this.#appendBytes(this.#buf, this.#pos - (this.#lineEnd - this.#lineAt), this.#pos);
+    else if (this.#out !== undefined) this.#appendBytes(this.#buf, this.#lineStart, this.#pos);
     else if (!this.#changed) this.#keptEnd = this.#lineEnd;
     this.#next();
   }
@@ -319,14 +318,7 @@ export class RecordCache {
     this.#changed = true;
     if (!this.#write) return;
     try {
-      const dir = join(this.#path, "..");
-      if (!existsSync(dir)) {
-        mkdirSync(dir, { recursive: true });
-        // The cache ignores itself, whether or not `forge init` wrote .gitignore.
-        writeFileSync(join(dir, ".gitignore"), "*\n");
-      }
-      removeDeadTemps(this.#path);
-      this.#tmp = `${this.#path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      this.#tmp = cacheTemp(this.#path);
       this.#out = openSync(this.#tmp, "wx");
       this.#outBuf = Buffer.allocUnsafe(CHUNK);
       writeSync(this.#out, `${this.#header}\n`);
@@ -389,25 +381,8 @@ export class RecordCache {
     }
     this.#out = undefined;
     this.#outLen = 0;
-    try {
-      if (this.#tmp !== undefined) rmSync(this.#tmp, { force: true });
-    } catch {
-      // ENOTDIR: .cache is not a folder
-    }
+    dropCacheTemp(this.#tmp);
     this.#tmp = undefined;
   }
 }
 
-/**
- * Remove this cache's temp files left by processes that are gone (a list
- * killed while rewriting it): a cache's temp file is as big as the cache.
- * Only `<name>.<pid>.<hex>.tmp` of a pid that is not alive; never anything else.
- */
-function removeDeadTemps(path: string): void {
-  const dir = join(path, "..");
-  const name = basename(path);
-  for (const n of readdirSync(dir)) {
-    const m = n.startsWith(`${name}.`) ? /^\.([1-9][0-9]{0,9})\.[0-9a-f]{8}\.tmp$/.exec(n.slice(name.length)) : null;
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync(join(dir, n), { force: true });
-  }
-}
