@@ -136,7 +136,7 @@ const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
  * The sorted fields of a list that the record cache can answer: JSON lines
  * (no --jq), no comments, filtered by state alone; else undefined.
  */
-export function cachedFields(opts: ListIssueOptions, req: JsonRequest | null, jq: unknown): string[] | undefined {
+function cachedFields(opts: ListIssueOptions, req: JsonRequest | null, jq: unknown): string[] | undefined {
   if (!req?.fields || jq !== undefined || opts.labels.length || opts.assignee || opts.author || opts.milestone || opts.search !== undefined) return undefined;
   const fields = [...req.fields].sort();
   return fields.includes("comments") ? undefined : fields;
