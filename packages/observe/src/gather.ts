@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   CI_RUN, CI_RUNS, codeTree, displayPath, entityDir, entityFile, entityOrder, git, InvalidFileError, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity,
-  loadEntityFast, loadFile, MERGE_RECORD, mergeFile, mergesDir, parseFrontmatterFast, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
+  loadFile, MERGE_RECORD, mergeFile, mergesDir, openRecordCache, parseFrontmatterFast, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
   type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
 import { type Episode, readImportLog, readScope } from "@forge/evidence";
@@ -56,17 +56,16 @@ async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInpu
   for (const r of records) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
   state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
   await settle();
-  const runs = (await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable)).map(({ e }) => runInput(store, e));
+  const runs = await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable, {
+    archived: true, fromText: (_ref, _n, parse) => {
+      const e = parse();
+      return e ? runInput(store, e) : SLOW;
+    }, fromEntity: (e) => runInput(store, e),
+  });
   await settle();
-  const prs = (await loadAll(store, PRS, PR, "pr", unreadable)).filter(({ e }) => !e.ref.archived).map(({ e, number }) => prInput(e, number));
+  const prs = await loadAll(store, PRS, PR, "pr", unreadable, PR_READER);
   await settle();
-  // Only an issue closed as fixed can be questioned (a fix label, or a PR closes it): a file that cannot be one
-  // (it says `state: open`, or names no fix label and no PR closes it) is read but not parsed.
-  const closed = new Set(prs.flatMap((p) => p.closes));
-  const skip = (id: string, text: string): boolean => saysOpen(text) || (!closed.has(id) && !fixedLabels.some((l) => text.includes(l)));
-  const issues = (await loadAll(store, ISSUES, ISSUE, "issue", unreadable, skip)).filter(({ e }) => !e.ref.archived).map(({ e, number }): IssueInput => ({
-    id: e.ref.id, number, state: e.data.state as string, closedAt: (e.data.closedAt as string | undefined) ?? null, labels: (e.data.labels as string[] | undefined) ?? [],
-  }));
+  const issues = await loadAll(store, ISSUES, ISSUE, "issue", unreadable, issueReader(new Set(prs.flatMap((p) => p.closes)), fixedLabels));
   const merges = await loadMerges(store, unreadable);
   return { scope: opts.scope, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
 }
@@ -85,34 +84,86 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
 }
 
 /**
- * Every entity of a kind with its number; unreadable ones recorded.
- * @param skip leave out a live entity its text shows to be of no interest (read, not parsed)
+ * How `loadAll` reads a kind. A live entity's file is read once and its
+ * text handed over with its fast parse; what a kind keeps in observe's
+ * record cache (`.forge/.cache/<kind>.observed`) is a payload that gives
+ * the same input back while the file's lstat is unchanged.
  */
-async function loadAll(
-  store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], skip?: (id: string, text: string) => boolean,
-): Promise<Array<{ e: Entity; number: number }>> {
+interface Reader<T> {
+  /** The cache's payload format and what a payload depends on besides its file (none: no cache). */
+  cache?: { layout: string; context: string };
+  /** Archived entities are inputs too (else they are read only to find the unreadable). */
+  archived?: boolean;
+  /**
+   * The input of an entity read from its file; `parse` gives its fast parse (undefined when
+   * the general YAML engine is needed). `keep` a payload that gives the same input back.
+   * @returns the input (undefined: of no interest), or SLOW: `fromEntity` of the general engine's parse
+   * @throws ForgeError: unreadable
+   */
+  fromText(ref: EntityRef, number: number, parse: () => Entity | undefined, text: string, keep: (payload: string) => void): T | undefined | typeof SLOW;
+  /** The input of an entity the general engine read. */
+  fromEntity(e: Entity, number: number): T | undefined;
+  /** The input from a kept payload, bytes `[start, end)` of `buf` (undefined: of no interest; null: not usable, the file is read). */
+  fromPayload?(ref: EntityRef, number: number, buf: Buffer, start: number, end: number): T | undefined | null;
+}
+
+/** fromText's answer when the entity needs the general YAML engine. */
+const SLOW = Symbol("slow");
+/** The payload of an archived entity that was read without error (it is no input): `A`. */
+const READABLE = 0x41;
+
+/**
+ * Every input of a kind, in number order; unreadable entities recorded.
+ * Walked newest first, as the record cache is kept; the cache is
+ * rewritten only when the walk (which sees every entity) changed something.
+ */
+async function loadAll<T>(store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], r: Reader<T>): Promise<T[]> {
   const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
-  const out: Array<{ e: Entity; number: number }> = [];
-  for (let i = 0; i < order.length; i++) {
-    if (i % 1024 === 1023) await settle();
-    const ref = order.at(i)!.ref;
-    try {
-      let e: Entity | undefined;
-      if (skip && !ref.archived && !ref.escapes) {
-        // Read once: the text that decided "of interest" is the one parsed (as loadEntityFast would: fast frontmatter, schema, id).
-        const path = entityFile(store, kind, ref.id);
-        const text = readStoreFile(store, path);
-        if (skip(ref.id, text)) continue;
-        e = fromText(store, schema, ref, path, text);
+  const cache = r.cache && openRecordCache(store, kind, { ...r.cache, name: "observed", write: true });
+  const out: T[] = [];
+  let i = order.length - 1;
+  try {
+    for (; i >= 0; i--) {
+      if (i % 1024 === 0) await settle();
+      const { ref, createdAt } = order.at(i)!;
+      const number = i + 1;
+      const key = `${createdAt} ${ref.id}`;
+      const path = entityFile(store, kind, ref.id, ref.archived);
+      const input = !ref.archived || r.archived === true;
+      const hit = cache && !ref.escapes ? cache.get(key, path) : undefined;
+      if (hit) {
+        const v = !input ? (hit.end - hit.start === 1 && hit.buf[hit.start] === READABLE ? undefined : null) : r.fromPayload!(ref, number, hit.buf, hit.start, hit.end);
+        if (v !== null) {
+          if (v !== undefined) out.push(v);
+          continue;
+        }
       }
-      out.push({ e: e ?? loadEntityFast(store, kind, schema, ref) ?? (await loadEntity(store, kind, schema, ref)), number: i + 1 });
-    } catch (err) {
-      if (!isForgeError(err)) throw err;
-      unreadable.push(`${noun}:${ref.id}`);
+      try {
+        let v: T | undefined | typeof SLOW = SLOW;
+        if (!ref.escapes) {
+          const text = readStoreFile(store, path);
+          if (input) v = r.fromText(ref, number, () => fromText(store, schema, ref, path, text), text, (payload) => cache?.put(key, payload));
+          else if (fromText(store, schema, ref, path, text)) {
+            cache?.put(key, String.fromCharCode(READABLE));
+            v = undefined;
+          }
+        }
+        if (v === SLOW) {
+          // The general engine (and the refusal of a folder that escapes the store).
+          const e = await loadEntity(store, kind, schema, ref);
+          v = input ? r.fromEntity(e, number) : undefined;
+        }
+        if (v !== undefined) out.push(v);
+      } catch (err) {
+        if (!isForgeError(err)) throw err;
+        unreadable.push(`${noun}:${ref.id}`);
+      }
     }
+  } finally {
+    cache?.close(i < 0);
   }
-  return out;
+  return out.reverse();
 }
 
 /** What an observation reads of an entity. */
@@ -137,6 +188,80 @@ function saysOpen(text: string): boolean {
   const end = text.indexOf("\n---", 3);
   const at = text.indexOf("\nstate: open\n");
   return end > 0 && at >= 0 && at < end;
+}
+
+/**
+ * The issues. One that cannot have been closed as fixed — it says `state: open`,
+ * or names no fix label anywhere in its text and no PR closes it — is left out
+ * (and one of those that is not valid is not reported). Kept: `O` (open), or
+ * `F`/`N` (a fix label in its text, or not) and `[state, closedAt, labels]`.
+ */
+function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]): Reader<IssueInput> {
+  const input = (id: string, number: number, state: unknown, closedAt: unknown, labels: unknown): IssueInput => ({
+    id, number, state: state as string, closedAt: (closedAt as string | undefined) ?? null, labels: (labels as string[] | undefined) ?? [],
+  });
+  return {
+    cache: { layout: "observe-issue/1", context: Buffer.from(JSON.stringify(fixedLabels)).toString("base64url") },
+    fromText(ref, number, parse, text, keep) {
+      if (saysOpen(text)) {
+        keep("O");
+        return undefined;
+      }
+      const fixed = fixedLabels.some((l) => text.includes(l));
+      const out = !fixed && !closed.has(ref.id);
+      let e: Entity | undefined;
+      try {
+        e = parse();
+      } catch (err) {
+        if (out) return undefined;
+        throw err;
+      }
+      if (e) keep(`${fixed ? "F" : "N"}${JSON.stringify([e.data.state, e.data.closedAt ?? null, e.data.labels ?? []])}`);
+      if (out) return undefined;
+      return e ? input(ref.id, number, e.data.state, e.data.closedAt, e.data.labels) : SLOW;
+    },
+    fromEntity: (e, number) => input(e.ref.id, number, e.data.state, e.data.closedAt, e.data.labels),
+    fromPayload(ref, number, buf, start, end) {
+      // The flag is read as a byte: most issues are open, or out, and are not decoded.
+      const flag = buf[start];
+      if (flag === 0x4f && end - start === 1) return undefined;
+      if (flag !== 0x46 && flag !== 0x4e) return null;
+      if (flag === 0x4e && !closed.has(ref.id)) return undefined;
+      const v = parsed(buf.toString("utf8", start + 1, end), 3);
+      return v ? input(ref.id, number, v[0], v[1], v[2]) : null;
+    },
+  };
+}
+
+/** The PRs (archived ones are only read): kept as prInput's fields in order. */
+const PR_READER: Reader<PrInput> = {
+  cache: { layout: "observe-pr/1", context: "-" },
+  fromText(_ref, number, parse, _text, keep) {
+    const e = parse();
+    if (!e) return SLOW;
+    const p = prInput(e, number);
+    keep(JSON.stringify([p.state, p.baseRefName, p.baseSha, p.headSha, p.patchSha256, p.previousPatchSha256, p.closes, p.ci, p.createdAt]));
+    return p;
+  },
+  fromEntity: (e, number) => prInput(e, number),
+  fromPayload(ref, number, buf, start, end) {
+    const v = parsed(buf.toString("utf8", start, end), 9);
+    if (!v || !Array.isArray(v[5]) || !Array.isArray(v[6])) return null;
+    return {
+      id: ref.id, number, state: v[0] as string, baseRefName: v[1] as string, baseSha: v[2] as string | null, headSha: v[3] as string | null,
+      patchSha256: v[4] as string, previousPatchSha256: v[5] as string[], closes: v[6] as string[], ci: v[7] as string | null, createdAt: v[8] as string,
+    };
+  },
+};
+
+/** A kept payload's JSON array of `length` values (undefined: not that). */
+function parsed(json: string, length: number): unknown[] | undefined {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) && v.length === length ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function runInput(store: Store, e: Entity): RunInput {

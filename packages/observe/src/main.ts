@@ -75,7 +75,7 @@ export default defineCommand({
         [".forge/ci/runs/", "CI run records, exported or not (a missing log is a marker)"],
         [".forge/prs/ issues/ merges/", "patch versions, CI verdicts, how issues were closed, merges"],
       ],
-      notes: ["An interrogator: writes nothing. The same store gives the same bytes (spec/loop.md §1)."],
+      notes: ["An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). The same store gives the same bytes (spec/loop.md §1)."],
       examples: ["forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main"],
     },
   },

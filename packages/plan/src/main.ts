@@ -126,7 +126,7 @@ export default defineCommand({
         ["stdin", "an observation (forge-observe --json); none: observes the store itself"],
         [".forge/pilot/history.jsonl", "the loop-local attempts per target (retry decay, exhaustion)"],
       ],
-      notes: ["An interrogator: writes nothing. Scoring and its corrections to the seed: spec/evidence.md §8."],
+      notes: ["An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). Scoring and its corrections to the seed: spec/evidence.md §8."],
       examples: ["forge-observe --json | forge-plan --json", "forge-plan explain syndrome:sig-v1:7d6d96f63a6e0cce", "forge-observe --json | forge-plan --threshold 0.5 --max-retries 3"],
     },
   },

@@ -3,7 +3,7 @@
  * record is reused while its owning file's lstat is unchanged, so a full
  * list stats 100,000 files instead of reading and parsing them.
  *
- * `.forge/.cache/<kind>.records`: a header line (format, the cached
+ * `.forge/.cache/<kind>.records` (list's; `<kind>.observed`: forge-observe's): a header line (format, the cached
  * fields, and a `context`: what records depend on besides their
  * own file: label and milestone definitions), then one line per entity,
  * newest first — the order's key `<createdAt> <id>`, descending, so a
@@ -43,6 +43,7 @@ const TRAILER = 10; // "\x1e" + 8 hex + "\n", after the block's last newline
 const TRAILER_AT = Buffer.from("\n\x1e");
 const STILL_MS = 50;
 const STILL_COARSE_MS = 2000;
+const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** Options of `openRecordCache`. */
 export interface RecordCacheOptions {
@@ -54,6 +55,8 @@ export interface RecordCacheOptions {
   write: boolean;
   /** The walk's start (ms since the epoch; default now). */
   now?: number;
+  /** The file's name after `<kind>.` (default `records`: list's; another reader keeps its own). */
+  name?: string;
 }
 
 /** The line's identity: the lstat fields that change with every write. */
@@ -66,7 +69,7 @@ function statKey(st: Stats): string {
  * entity in order, `put` the values of each one it missed, then `close`.
  */
 export function openRecordCache(store: Store, kind: KindLayout, opts: RecordCacheOptions): RecordCache {
-  return new RecordCache(join(cacheDir(store), `${kind.plural}.records`), `${MAGIC} ${opts.layout} ${opts.context}`, opts);
+  return new RecordCache(join(cacheDir(store), `${kind.plural}.${opts.name ?? "records"}`), `${MAGIC} ${opts.layout} ${opts.context}`, opts);
 }
 
 /** Where a hit's payload is: bytes `[start, end)` of `buf`. */
@@ -90,10 +93,13 @@ export class RecordCache {
   #base = 0; // file offset of #buf[0]
   #eof = true;
   #bodyAt = 0;
-  // The block being read: its start (file offset), where its lines end in #buf, and where the next one starts.
+  // The block being read: its start (file offset), where its lines end in #buf, and where the next one starts;
+  // its lines as one latin1 string (a character per byte), which starts at #buf[#textAt].
   #blockAt = 0;
   #blockEnd = 0;
   #blockNext = 0;
+  #text = "";
+  #textAt = 0;
   // The current old line, not yet consumed (#key undefined: none, or no more reading).
   #key: string | undefined;
   #stat = "";
@@ -161,7 +167,7 @@ export class RecordCache {
     while (this.#key !== undefined && this.#key > key) this.#consume(false);
     let st: Stats | undefined;
     try {
-      st = lstatSync(file, { throwIfNoEntry: false });
+      st = lstatSync(file, NO_THROW);
     } catch {
       st = undefined;
     }
@@ -239,6 +245,7 @@ export class RecordCache {
     this.#base += from;
     this.#blockEnd -= from;
     this.#blockNext -= from;
+    this.#textAt -= from;
     this.#len = rest;
     this.#pos -= from;
     const n = readSync(this.#fd!, this.#buf, this.#len, this.#buf.length - this.#len, this.#base + this.#len);
@@ -268,6 +275,8 @@ export class RecordCache {
         this.#blockAt = this.#base + this.#pos;
         this.#blockEnd = end;
         this.#blockNext = end + TRAILER;
+        this.#text = this.#buf.toString("latin1", this.#pos, end);
+        this.#textAt = this.#pos;
         return true;
       }
       if (!this.#more()) return false;
@@ -278,7 +287,6 @@ export class RecordCache {
   #next(): void {
     this.#key = undefined;
     if (this.#fd === undefined) return;
-    let nl = -1;
     try {
       if (this.#pos >= this.#blockEnd) {
         this.#pos = this.#blockNext;
@@ -286,22 +294,25 @@ export class RecordCache {
         if (this.#pos >= this.#len && !this.#more()) return; // the end, after a whole block
         if (!this.#loadBlock()) return this.#change();
       }
-      nl = this.#buf.indexOf(10, this.#pos);
     } catch {
-      // unreadable from here: the end
+      return this.#change(); // unreadable from here: the end
     }
-    if (nl < 0 || nl >= this.#blockEnd) return this.#change();
-    const at = this.#pos;
-    const sep = this.#buf.indexOf(0x1f, at);
-    const key = nl - at > KEY + 1 && this.#buf[at + KEY] === 0x20 && sep > at + KEY && sep < nl ? this.#buf.toString("latin1", at, at + KEY) : undefined;
+    // String search in the block's text: one native call per block, not three per line.
+    const t = this.#text;
+    const o = this.#textAt;
+    const at = this.#pos - o;
+    const nl = t.indexOf("\n", at);
+    if (nl < 0) return this.#change();
+    const sep = t.indexOf(SEP, at);
+    const key = nl - at > KEY + 1 && t.charCodeAt(at + KEY) === 0x20 && sep > at + KEY && sep < nl ? t.slice(at, at + KEY) : undefined;
     if (key === undefined || (this.#lastLine !== undefined && key >= this.#lastLine)) return this.#change();
     this.#key = this.#lastLine = key;
-    this.#stat = this.#buf.toString("latin1", at + KEY + 1, sep);
-    this.#payloadAt = sep + 1;
-    this.#payloadEnd = nl;
-    this.#lineStart = at;
-    this.#lineEnd = this.#base + nl + 1;
-    this.#pos = nl + 1;
+    this.#stat = t.slice(at + KEY + 1, sep);
+    this.#payloadAt = o + sep + 1;
+    this.#payloadEnd = o + nl;
+    this.#lineStart = o + at;
+    this.#lineEnd = this.#base + o + nl + 1;
+    this.#pos = o + nl + 1;
   }
 
   /** Move past the current old line: kept (a hit) or dropped. */
