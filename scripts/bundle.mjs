@@ -70,9 +70,24 @@ const engineApart = {
     b.onResolve({ filter: /^\.\/engine\.cjs$/ }, () => ({ path: "./engine.cjs", external: true }));
   },
 };
+// node:crypto (with the stream modules it pulls in, ~4 ms of every start) is loaded the first time one of its
+// exports is used: a read (list, view, observe, plan) hashes nothing. Every export is a getter of the real module's.
+const cryptoNames = Object.keys(await import("node:crypto")).filter((k) => k !== "default" && /^[A-Za-z_$][\w$]*$/.test(k));
+const lazyCrypto = {
+  name: "lazy-crypto",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (a) => (a.namespace === "lazy-crypto" ? { path: "node:crypto", external: true } : { path: "crypto", namespace: "lazy-crypto" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, () => ({
+      loader: "js",
+      contents: `let m; const real = () => (m ??= require("node:crypto"));\n${cryptoNames
+        .map((k) => `Object.defineProperty(exports, ${JSON.stringify(k)}, { enumerable: true, get: () => real()[${JSON.stringify(k)}] });`)
+        .join("\n")}\n`,
+    }));
+  },
+};
 await Promise.all([
   build({ ...common, entryPoints: [join(root, "packages", "core", "src", "frontmatter", "_engine.ts")], outfile: join(out, "lib", "engine.cjs") }),
-  ...names.map(([name, entry]) => build({ ...common, entryPoints: [entry], outfile: join(out, "lib", `${name}.cjs`), plugins: [engineApart] })),
+  ...names.map(([name, entry]) => build({ ...common, entryPoints: [entry], outfile: join(out, "lib", `${name}.cjs`), plugins: [engineApart, lazyCrypto] })),
 ]);
 
 /** The argv forms whose output is cached: help of the root and of every verb, and the version. */
