@@ -27,7 +27,7 @@ export interface GatherOptions {
 
 /**
  * Read everything an observation needs.
- * @param top the repository's top folder (for git), or null outside one (or a promise of it: git runs while the files are read)
+ * @param top where git runs: a folder of the repository (its top or any below), or null: no repository (or a promise of it: git runs while the files are read)
  * @throws ForgeError when the import log is corrupt (the store needs a human); a git failure of the base first, as when it was asked first
  */
 export async function gather(store: Store, top: string | null | Promise<string | null>, opts: GatherOptions): Promise<ObserveInputs> {
@@ -76,6 +76,8 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
   let name = ref;
   if (name === undefined) {
     const r = await git(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: top, env });
+    // 128: not in a repository (1: a detached HEAD).
+    if (r.code === 128) return { ref: "main", sha: null, tree: null };
     name = r.code === 0 && r.stdout.trim() !== "" ? r.stdout.trim() : "main";
   }
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${name}^{commit}`], { cwd: top, env });

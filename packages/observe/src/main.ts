@@ -3,7 +3,7 @@
  * nothing). JSON lines with `--json` (spec/loop.md §1), else the human
  * summary.
  */
-import { git, openStore, UsageError } from "@forge/core";
+import { openStore, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, type Parsed } from "@forge/cli";
 import { isScope } from "@forge/evidence";
 import { gather } from "./gather.js";
@@ -61,9 +61,8 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
  */
 export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Omit<ObserveCliOptions, "json">): Promise<Observation> {
   const store = openStore({ cwd, env });
-  // Not awaited here: gather runs git beside its reads.
-  const top = git(["rev-parse", "--show-toplevel"], { cwd, env }).then((r) => (r.code === 0 ? r.stdout.trim() : null));
-  return observe(await gather(store, top, { scope: opts.scope, base: opts.base, env, fixedLabels: opts.config.fixed_labels }), opts.config);
+  // git runs here (it finds the repository itself; outside one, the base is unknown).
+  return observe(await gather(store, cwd, { scope: opts.scope, base: opts.base, env, fixedLabels: opts.config.fixed_labels }), opts.config);
 }
 
 export default defineCommand({

@@ -12,7 +12,7 @@ import { canonicalLine, fractionFlag, observeStore } from "@forge/observe";
 import { type Planned, plan, targetLine } from "./decide.js";
 import { explainRecord, explainText } from "./explain.js";
 import { type HistoryEntry, readHistory } from "./history.js";
-import { observationData, type ObservationData, readObservation } from "./read.js";
+import { observationData, type ObservationData, ObservationReader } from "./read.js";
 import { DEFAULT_PLAN_CONFIG, type PlanConfig } from "./targets.js";
 
 /** The version every executable reports. */
@@ -69,13 +69,13 @@ export function parsePlanOptions(args: Parsed, clock: () => number = () => Date.
 /** The observation: stdin's lines, or (a terminal, or nothing on stdin) the store observed here. */
 async function observation(ctx: Ctx, opts: PlanCliOptions): Promise<ObservationData> {
   const stdin = ctx.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  let text = "";
   if (!stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const c of stdin as AsyncIterable<Buffer | string>) chunks.push(typeof c === "string" ? Buffer.from(c) : c);
-    text = Buffer.concat(chunks).toString("utf8");
+    // Parsed as it comes: forge-observe's lines while it is still writing the rest.
+    const r = new ObservationReader();
+    for await (const c of stdin as AsyncIterable<Buffer | string>) r.add(typeof c === "string" ? Buffer.from(c) : c);
+    const o = r.end();
+    if (o) return o;
   }
-  if (text.trim() !== "") return readObservation(text);
   return observationData(await observeStore(ctx.io.cwd, ctx.io.env, { scope: opts.scope, config: {} }));
 }
 

@@ -8,7 +8,7 @@ export { default as planCommand, FLAGS, type PlanCliOptions, parsePlanOptions, p
 export { type HaltReason, plan, PLAN_SCHEMA, type Planned, targetLine } from "./decide.js";
 export { explainRecord, explainText } from "./explain.js";
 export { type HistoryEntry, parseHistory, readHistory } from "./history.js";
-export { type Line, observationData, type ObservationData, readObservation } from "./read.js";
+export { type Line, observationData, type ObservationData, ObservationReader, readObservation } from "./read.js";
 export {
   BASE_MICROS, DEFAULT_PLAN_CONFIG, extractTargets, maxRepetitions, type Modifier, type PlanConfig, type PlanDraft, type PlanKind, type Target,
   TARGET_KINDS, type TargetKind,

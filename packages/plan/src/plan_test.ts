@@ -6,7 +6,7 @@ import { plan } from "./decide.js";
 import { explainRecord, explainText } from "./explain.js";
 import type { HistoryEntry } from "./history.js";
 import { parseHistory } from "./history.js";
-import { observationData, readObservation } from "./read.js";
+import { observationData, ObservationReader, readObservation } from "./read.js";
 import { DEFAULT_PLAN_CONFIG, type PlanConfig, type Target } from "./targets.js";
 
 const NOW = Date.parse("2026-11-30T06:00:00Z") / 1000;
@@ -157,6 +157,27 @@ test("determinism: the same observation and history give the same targets and pl
   const o = observe(sample());
   const lines = [o.header, ...o.nodes, ...o.syndromes, ...o.prs, ...o.issues, ...o.degradations, ...o.unverified].map((l) => canonicalJson(l)).join("\n");
   t.is(canonicalJson(plan(readObservation(lines), [], cfg(), NOW).decision), canonicalJson(plan(observationData(o), [], cfg(), NOW).decision));
+});
+
+test("ObservationReader: the lines in chunks cut anywhere (inside a line, inside a UTF-8 character) read as the whole text does; bad lines name their number", (t) => {
+  const o = observe(sample());
+  const lines = [{ ...o.header, scope: "é—ü" }, ...o.nodes, ...o.syndromes, ...o.prs, ...o.issues, ...o.degradations, ...o.unverified].map((l) => canonicalJson(l)).join("\n");
+  const whole = canonicalJson(readObservation(`\n${lines}\n\n`));
+  const bytes = Buffer.from(`\n${lines}\n\n`);
+  t.true(bytes.length > lines.length); // multi-byte characters to cut through
+  for (const size of [1, 2, 3, 7, 64, 1000]) {
+    const r = new ObservationReader();
+    for (let at = 0; at < bytes.length; at += size) r.add(bytes.subarray(at, at + size));
+    t.is(canonicalJson(r.end()), whole, `chunks of ${size}`);
+  }
+  const blank = new ObservationReader();
+  blank.add(Buffer.from("\n  \n"));
+  t.is(blank.end(), undefined); // nothing but blank lines: forge-plan observes itself
+  const bad = new ObservationReader();
+  t.throws(() => bad.add(Buffer.from(`${canonicalJson(o.header)}\n\n{"kind":"node"\n`)), { message: "stdin line 3: not JSON" });
+  const headless = new ObservationReader();
+  headless.add(Buffer.from("\n"));
+  t.throws(() => headless.add(Buffer.from('{"kind":"node"}')) ?? headless.end(), { message: "stdin line 2: a node line before the observation header" });
 });
 
 test("explain: base, modifiers, history, final score, why this plan kind", (t) => {

@@ -21,11 +21,69 @@ const GROUPS: Record<string, keyof Omit<ObservationData, "header">> = {
  * @throws ForgeError (exit 1) for bad JSON or no header; UsageError (exit 2) for a kind it does not handle
  */
 export function readObservation(text: string): ObservationData {
-  const o: Partial<ObservationData> & Omit<ObservationData, "header"> = { nodes: [], syndromes: [], prs: [], issues: [], degradations: [], unverified: [] };
-  let n = 0;
-  for (const raw of text.split("\n")) {
-    n++;
-    if (raw.trim() === "") continue;
+  const r = new ObservationReader();
+  r.text(text);
+  return r.end() ?? r.none();
+}
+
+/**
+ * An observation read a chunk at a time, each whole line parsed as it
+ * comes: a pipe's lines are parsed while the rest is still on its way.
+ */
+export class ObservationReader {
+  readonly #o: Partial<ObservationData> & Omit<ObservationData, "header"> = { nodes: [], syndromes: [], prs: [], issues: [], degradations: [], unverified: [] };
+  #n = 0;
+  #any = false;
+  #rest: Buffer | undefined;
+
+  /**
+   * The next bytes (UTF-8): its whole lines are parsed, the part after the last newline kept.
+   * @throws as readObservation, at the first bad line
+   */
+  add(chunk: Buffer): void {
+    const buf = this.#rest ? Buffer.concat([this.#rest, chunk]) : chunk;
+    // A newline byte is never inside a multi-byte character: the text up to it decodes whole.
+    const last = buf.lastIndexOf(10);
+    if (last < 0) {
+      this.#rest = buf;
+      return;
+    }
+    this.#rest = last + 1 < buf.length ? buf.subarray(last + 1) : undefined;
+    this.text(buf.toString("utf8", 0, last + 1));
+  }
+
+  /** Whole lines of text (the last one may lack its newline). */
+  text(text: string): void {
+    let at = 0;
+    while (at < text.length) {
+      let nl = text.indexOf("\n", at);
+      if (nl < 0) nl = text.length;
+      this.#line(text.slice(at, nl));
+      at = nl + 1;
+    }
+  }
+
+  /**
+   * The end of the input: the observation, or undefined when there was nothing but blank lines.
+   * @throws ForgeError (exit 1) when lines came but no header
+   */
+  end(): ObservationData | undefined {
+    if (this.#rest) this.text(this.#rest.toString("utf8"));
+    this.#rest = undefined;
+    if (!this.#any) return undefined;
+    return this.#o.header ? (this.#o as ObservationData) : this.none();
+  }
+
+  /** @throws ForgeError: no observation */
+  none(): never {
+    throw new ForgeError("no observation on stdin (pipe forge-observe --json in)", "E_NO_OBSERVATION", 1);
+  }
+
+  #line(raw: string): void {
+    const n = ++this.#n;
+    if (raw.trim() === "") return;
+    this.#any = true;
+    const o = this.#o;
     let v: unknown;
     try {
       v = JSON.parse(raw);
@@ -45,8 +103,6 @@ export function readObservation(text: string): ObservationData {
       throw new UsageError(`stdin line ${n}: kind '${String(kind).slice(0, 40)}' is not an observation line`);
     }
   }
-  if (!o.header) throw new ForgeError("no observation on stdin (pipe forge-observe --json in)", "E_NO_OBSERVATION", 1);
-  return o as ObservationData;
 }
 
 /** An in-process observation as the same data (no JSON round trip). */
