@@ -10,6 +10,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { rootCertificates } from "node:tls";
 import { BIN, baseEnv, git, jsonl, ROOT, run, tempRepo, type Ran } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
@@ -390,6 +391,25 @@ test.serial("a stage that fails is one line naming the stage once, exit 1", asyn
   const r = await run("forge-pilot", ["run"], { cwd: s.dir, env: { PATH: `${fake}:${BIN}:${process.env.PATH ?? ""}` } });
   t.is(r.code, 1);
   t.is(r.stderr, "forge-pilot: forge-observe exited 1: .forge/evidence/imports: the import log is corrupt\n");
+});
+
+test.serial("the store-only tools (observe, plan, export) start without NODE_EXTRA_CA_CERTS; forge-act, which runs the user's steps, keeps the caller's environment", async (t) => {
+  const s = sample();
+  const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-env-"))));
+  // Each shim notes the variable as it was given, then is the real tool.
+  for (const name of ["forge-observe", "forge-plan", "forge-export", "forge-act"]) {
+    writeFileSync(join(fake, name), `#!/bin/sh\nprintf '%s=%s\\n' ${name} "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nexec ${join(BIN, name)} "$@"\n`);
+    chmodSync(join(fake, name), 0o755);
+  }
+  // A certificate file Node loads without a warning: one of its own root certificates.
+  const ca = join(fake, "ca.pem");
+  writeFileSync(ca, `${rootCertificates[0]}\n`);
+  const r = await run("forge-pilot", ["run", "--json", "--max-iterations", "1"], { cwd: s.dir, env: { PATH: `${fake}:${BIN}:${process.env.PATH ?? ""}`, NODE_EXTRA_CA_CERTS: ca } });
+  t.is(r.code, 0, r.stderr);
+  const seen = readFileSync(join(fake, "seen"), "utf8").trim().split("\n");
+  for (const name of ["forge-observe", "forge-plan", "forge-export"]) t.true(seen.includes(`${name}=unset`), `${name}: ${seen.join(" ")}`);
+  t.true(seen.includes(`forge-act=${ca}`), seen.join(" "));
+  t.false(seen.some((l) => /^forge-(observe|plan|export)=\//.test(l)), seen.join(" "));
 });
 
 test.serial("seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
