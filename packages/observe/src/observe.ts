@@ -134,9 +134,10 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   for (const imp of state.imports) for (const m of imp.markers) if (PAYLOAD_MARKERS.includes(m)) mark(`${m}:${imp.batch_id}`, [`import:${imp.batch_id}`]);
   if (state.imports.length > 0) for (const m of compiled.markers) mark(m, markerRefs(m));
   for (const u of inputs.unreadable) mark(`unreadable:${u}`, []);
-  const exported = exportedRuns(state, compiled);
+  let exported: Set<string> | undefined; // every trial's run: gathered only when a completed run asks
   for (const run of inputs.runs) {
     if (run.status !== "completed") continue;
+    exported ??= exportedRuns(state, compiled);
     const pr = run.pr ? prById.get(run.pr) : undefined;
     const at = { run_id: run.id, head_sha: run.headSha, tree: run.codeTree, patch_sha256: run.patchSha256, pr: pr ? { id: pr.id, number: pr.number } : null };
     if (!exported.has(run.id)) mark(`unexported_run:${run.id}`, [`ci-run:${run.id}`], at);
