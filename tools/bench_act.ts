@@ -32,10 +32,11 @@ export function loopIterationCase(bench: string, bin: string, root: string): Cas
   const script = [
     "set -eo pipefail",
     "unset NODE_EXTRA_CA_CERTS",
+    // The result's time and a fresh id, made up front: the pilot has the act's result in hand (no process after plan).
+    "now=$(date -u +%Y-%m-%dT%H:%M:%SZ)",
     "{",
     `  "$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > /dev/null`,
-    '  now=$(date -u +%Y-%m-%dT%H:%M:%SZ)',
-    `  printf '${result}' "$$" "$(date +%s%N)" "$now" "$now"`,
+    `  printf '${result}' "$$" "\${EPOCHREALTIME/./}" "$now" "$now"`,
     '} | "$0/forge-export" --scope bench',
   ].join("\n");
   return {
