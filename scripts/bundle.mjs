@@ -79,9 +79,7 @@ const lazyCrypto = {
     b.onResolve({ filter: /^(node:)?crypto$/ }, (a) => (a.namespace === "lazy-crypto" ? { path: "node:crypto", external: true } : { path: "crypto", namespace: "lazy-crypto" }));
     b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, () => ({
       loader: "js",
-      contents: `let m; const real = () => (m ??= require("node:crypto"));\n${cryptoNames
-        .map((k) => `Object.defineProperty(exports, ${JSON.stringify(k)}, { enumerable: true, get: () => real()[${JSON.stringify(k)}] });`)
-        .join("\n")}\n`,
+      contents: `let m;\nfor (const k of ${JSON.stringify(cryptoNames)}) Object.defineProperty(exports, k, { enumerable: true, get: () => (m ??= require("node:crypto"))[k] });\n`,
     }));
   },
 };
