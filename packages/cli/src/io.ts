@@ -10,9 +10,22 @@ export interface Io {
   cwd: string;
 }
 
-/** The real process's Io. */
+/**
+ * The real process's Io. stdin and stderr are getters: Node makes those
+ * streams (a pipe's socket, a file's read stream, with the modules behind
+ * them) the first time they are asked for, and most runs never read stdin
+ * or write to stderr.
+ */
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: process.stdout, env: process.env, cwd: process.cwd(),
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+  };
 }
 
 /** Colour only on a terminal and without NO_COLOR. */
