@@ -71,15 +71,17 @@ const engineApart = {
   },
 };
 // node:crypto (with the stream modules it pulls in, ~4 ms of every start) is loaded the first time one of its
-// exports is used: a read (list, view, observe, plan) hashes nothing. Every export is a getter of the real module's.
-const cryptoNames = Object.keys(await import("node:crypto")).filter((k) => k !== "default" && /^[A-Za-z_$][\w$]*$/.test(k));
+// functions is called: a read (list, view, observe, plan) hashes nothing. Each function is a wrapper exported by
+// name, so a bundle keeps only the ones it imports; importing anything else (a class, a constant) fails the build.
+const crypto = await import("node:crypto");
+const cryptoFns = Object.keys(crypto).filter((k) => /^[a-z][A-Za-z0-9]*$/.test(k) && typeof crypto[k] === "function");
 const lazyCrypto = {
   name: "lazy-crypto",
   setup(b) {
     b.onResolve({ filter: /^(node:)?crypto$/ }, (a) => (a.namespace === "lazy-crypto" ? { path: "node:crypto", external: true } : { path: "crypto", namespace: "lazy-crypto" }));
     b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, () => ({
       loader: "js",
-      contents: `let m;\nfor (const k of ${JSON.stringify(cryptoNames)}) Object.defineProperty(exports, k, { enumerable: true, get: () => (m ??= require("node:crypto"))[k] });\n`,
+      contents: `let m;\nconst real = () => (m ??= require("node:crypto"));\n${cryptoFns.map((k) => `export function ${k}(...a) { return real().${k}(...a); }`).join("\n")}\n`,
     }));
   },
 };
