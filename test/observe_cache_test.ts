@@ -8,7 +8,7 @@
  */
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { crc32 } from "node:zlib";
@@ -37,6 +37,12 @@ async function warmThenCold(t: { is: (a: string, b: string, m?: string) => void 
   t.is(warm, cold, what);
   await observeIn(dir); // the caches again, for the next change
   return cold;
+}
+
+/** The payload of an entity's line in issues.observed ("" when it has none). */
+function payloadOf(dir: string, id: string): string {
+  const line = readFileSync(cache(dir, "issues.observed"), "utf8").split("\n").find((l) => l.slice(21, 57) === id);
+  return line === undefined ? "" : line.slice(line.indexOf("\x1f") + 1);
 }
 
 const issueIds = (out: string): string[] => jsonl(out).filter((l) => l.kind === "issue").map((l) => l.id as string).sort();
@@ -74,11 +80,21 @@ test("forge-observe gives the same bytes from its record caches as from the file
   const edited = await warmThenCold(t, dir, "after an edit in place");
   t.not(edited, closing);
 
-  // Archived: an issue and a PR.
+  // Archived: an issue and a PR. The folder moves, the file's lstat does not: its line (a live issue's) is
+  // refused and replaced by an archived one's (`A`), so the next walk does not read the file again.
+  t.is(payloadOf(dir, DARK).slice(0, 1), "F");
   t.is((await run("forge-issue", ["archive", "2"], { cwd: dir })).code, 0);
   t.is((await run("forge-pr", ["archive", "3"], { cwd: dir })).code, 0);
   t.is((await run("forge-pr", ["close", "1"], { cwd: dir })).code, 0);
-  await warmThenCold(t, dir, "after archives and a PR closed");
+  const archived = await observeIn(dir);
+  t.is(payloadOf(dir, DARK), "A");
+  t.is(await warmThenCold(t, dir, "after archives and a PR closed"), archived);
+  // Moved back by hand (the same file again): the `A` line is refused in turn.
+  renameSync(join(dir, ".forge", "archive", "issues", DARK), join(dir, ".forge", "issues", DARK));
+  const back = await observeIn(dir);
+  t.is(payloadOf(dir, DARK).slice(0, 1), "F");
+  t.true(issueIds(back).includes(DARK));
+  t.is(await warmThenCold(t, dir, "after a folder moved back"), back);
 
   // A torn cache, and garbage in the middle of one.
   const issues = readFileSync(cache(dir, "issues.observed"));

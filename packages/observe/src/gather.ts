@@ -140,6 +140,8 @@ async function loadAll<T>(store: Store, kind: KindLayout, schema: EntitySchema, 
           if (v !== undefined) out.push(v);
           continue;
         }
+        // Not a payload this kind keeps (an entity archived or unarchived since: the folder moved, the file's lstat did not).
+        cache!.refuse();
       }
       try {
         let v: T | undefined | typeof SLOW = SLOW;

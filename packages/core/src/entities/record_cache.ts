@@ -114,6 +114,7 @@ export class RecordCache {
   #pendingHit = false;
   readonly #hit: RecordHit = { buf: Buffer.alloc(0), start: 0, end: 0 };
   #missStat: Stats | undefined;
+  #hitStat: Stats | undefined;
   // The new file, started at the first change.
   #changed = false;
   #keptEnd = 0; // end of the old lines kept before any change
@@ -179,6 +180,7 @@ export class RecordCache {
       return undefined;
     }
     this.#missStat = undefined;
+    this.#hitStat = st;
     // Kept as it is: the next line is loaded on the next call (the payload's bytes stay where they are until then).
     this.#pendingHit = true;
     this.#hit.buf = this.#buf;
@@ -188,7 +190,19 @@ export class RecordCache {
   }
 
   /**
-   * Keep the payload read for the entity `get` just missed: when its file
+   * The hit `get` just gave is of no use to the reader (a payload it does
+   * not keep, or no longer keeps for this entity): its line is dropped, and
+   * `put` may keep what the reader makes from the file instead, as after a miss.
+   */
+  refuse(): void {
+    if (!this.#pendingHit) return;
+    this.#pendingHit = false;
+    this.#missStat = this.#hitStat;
+    this.#consume(false);
+  }
+
+  /**
+   * Keep the payload read for the entity `get` just missed (or refused): when its file
    * was still when stat'ed, and `ok` (no warnings that a hit would not repeat).
    * @param payload the record's text (no newline)
    */

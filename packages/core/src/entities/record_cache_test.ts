@@ -185,3 +185,21 @@ test("a rewrite removes the temp files of its cache left by processes that are g
   walk(store, keys, files);
   t.deepEqual(readdirSync(dir).sort(), [".gitignore", "issues.order.999999999.0a0b0c0d.tmp", "issues.records", `issues.records.${process.ppid}.0a0b0c0d.tmp`].sort());
 });
+
+test("a refused hit is dropped and what the reader puts instead is kept, in order", (t) => {
+  const { store, keys, files } = makeStore(3);
+  walk(store, keys, files);
+  const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
+  const got: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const hit = cache.get(keys[i]!, files[i]!)!;
+    got.push(hit.buf.toString("utf8", hit.start, hit.end));
+    if (i === 1) {
+      cache.refuse();
+      cache.put(keys[i]!, "replaced");
+    }
+  }
+  cache.close(true);
+  t.deepEqual(got, ["payload of v2", "payload of v1", "payload of v0"]);
+  t.deepEqual(walk(store, keys, files), ["payload of v2", "replaced", "payload of v0"]);
+});
