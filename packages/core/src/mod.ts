@@ -14,7 +14,7 @@ export {
 export { CI_RUNS, ciStepsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
-export { folderStamp, isStill, type FolderStamp } from "./store/stamp.js";
+export { folderStamp, isStill, stillFromMs, type FolderStamp } from "./store/stamp.js";
 export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStoreVersion } from "./store/version.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";

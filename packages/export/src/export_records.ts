@@ -5,7 +5,7 @@
  * imported. Yields one outcome per non-blank line; a bad record is an error
  * for its line only and writes nothing.
  */
-import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, type Store } from "@forge/core";
+import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, stillFromMs, type Store } from "@forge/core";
 import {
   BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, readImportLog,
   transformEnvelopeV3,
@@ -82,24 +82,42 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // The log is read once and kept current in memory (a pipe of 100 runs must not re-read it 100 times) —
   // read ahead, before the first record arrives: a lane started before its input (forge-pilot's) reads it
   // while it waits, and the first record only checks that the imports folder has not changed since.
-  const ahead = readAhead(store);
+  let ahead = readAhead(store);
+  // A lane started just after an import (the folder changed within the racy window) reads ahead once the
+  // folder has been still long enough, if its first record has not come by then.
+  const later = ahead === undefined ? readAheadLater(store, (a) => (ahead = a)) : undefined;
   let records: ImportRecord[] | undefined;
-  for await (const l of readJsonLines(input)) {
-    if (l.error) {
-      yield { line: l.line, error: l.error.message };
-      continue;
+  try {
+    for await (const l of readJsonLines(input)) {
+      clearTimeout(later);
+      if (l.error) {
+        yield { line: l.line, error: l.error.message };
+        continue;
+      }
+      try {
+        records ??= ahead && importsStamp(store) === ahead.stamp ? ahead.records : readImportLog(store);
+        const r = exportRecord(store, l.value, opts, records);
+        yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
+      } catch (err) {
+        // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
+        if (!isForgeError(err) || err.code === "E_INVALID_FILE") throw err;
+        const kind = recordKind(l.value);
+        yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
+      }
     }
-    try {
-      records ??= ahead && importsStamp(store) === ahead.stamp ? ahead.records : readImportLog(store);
-      const r = exportRecord(store, l.value, opts, records);
-      yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
-    } catch (err) {
-      // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
-      if (!isForgeError(err) || err.code === "E_INVALID_FILE") throw err;
-      const kind = recordKind(l.value);
-      yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
-    }
+  } finally {
+    clearTimeout(later);
   }
+}
+
+/** A timer that reads the log ahead once the imports folder has been still long enough; undefined when none can help. */
+function readAheadLater(store: Store, done: (ahead: ReturnType<typeof readAhead>) => void): NodeJS.Timeout | undefined {
+  const stamp = folderStamp([evidenceImportsDir(store)]);
+  const wait = stamp.value === "" ? -1 : stillFromMs(stamp) - Date.now();
+  if (wait <= 0 || wait > 2_500) return undefined;
+  const timer = setTimeout(() => done(readAhead(store)), wait);
+  timer.unref();
+  return timer;
 }
 
 /**

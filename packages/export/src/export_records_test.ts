@@ -118,3 +118,23 @@ test("a lane that read the log ahead, while it waited for its first record, sees
   const rec = JSON.parse(readFileSync(join(evidenceImportsDir(store), `${id}.json`), "utf8")) as { batch: { claim_versions: unknown[] } };
   t.deepEqual(rec.batch.claim_versions, []);
 });
+
+test("a lane started just after an import reads the log ahead once the folder has been still, and its first record uses that read", async (t) => {
+  const store = tempStore();
+  await collect(store, [JSON.stringify(ciRun(R1))]); // the imports folder changed just now: no read-ahead can vouch yet
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  async function* input(): AsyncGenerator<string> {
+    await gate;
+    yield JSON.stringify(ciRun(R2, { headSha: "b".repeat(40), createdAt: "2026-11-30T03:10:00Z", databaseId: 2 })) + "\n";
+  }
+  const lane = exportRecords(store, input(), OPTS);
+  const first = lane.next();
+  await new Promise((r) => setTimeout(r, 150)); // past the racy window: the lane has read the log by now
+  // An import file changed in place (the folder's stamp does not move): only a lane that reads the log now would see it.
+  const [f] = readdirSync(evidenceImportsDir(store));
+  writeFileSync(join(evidenceImportsDir(store), f!), "{");
+  release();
+  const r = (await first).value as LineOutcome;
+  t.true("entry" in r && r.entry.status === "imported", JSON.stringify(r));
+});

@@ -45,3 +45,9 @@ export function isStill(stamp: FolderStamp, nowNs: bigint = BigInt(Date.now()) *
   const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
   return stamp.value !== "" && stamp.mtimeNs < nowNs - still;
 }
+
+/** When a stamp can first vouch: ms since the epoch at which its folders will have been still long enough. */
+export function stillFromMs(stamp: FolderStamp): number {
+  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
+  return Number((stamp.mtimeNs + still) / 1_000_000n) + 1;
+}
