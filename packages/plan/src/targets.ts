@@ -113,7 +113,11 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
   const baseByStep = new Map(baseChecks.map((n) => [step(n)!, n]));
   const prById = new Map(o.prs.map((p) => [p.id as string, p]));
   const add = (t: Omit<Target, "modifiers" | "attempts" | "score_micros" | "urgency_micros" | "exhausted" | "exhausted_why" | "history" | "plan_kind"> & { modifiers?: Modifier[] }): void => {
-    out.push({ ...t, modifiers: t.modifiers ?? [], attempts: 0, score_micros: 0, urgency_micros: 0, exhausted: false, exhausted_why: null, plan_kind: t.draft?.plan_kind ?? null, history: [] });
+    // Spelled out, not spread: a spread of the seven shapes the callers pass is a slow, megamorphic copy (~7 µs a target).
+    out.push({
+      key: t.key, target_kind: t.target_kind, base_micros: t.base_micros, modifiers: t.modifiers ?? [], attempts: 0, score_micros: 0, urgency_micros: 0,
+      exhausted: false, exhausted_why: null, plan_kind: t.draft?.plan_kind ?? null, refs: t.refs, plan_why: t.plan_why, draft: t.draft, history: [],
+    });
   };
   const paired = (pr: Line, why: string, checks: string[]): PlanDraft => ({
     plan_kind: "PairedPatch",
@@ -191,7 +195,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
         const mods: Modifier[] = [];
         const s = step(n);
         const atBase = s !== null && n.patch_sha256 !== null ? baseByStep.get(s) : undefined;
-        if (atBase && atBase.verdict === "passing" && (n.fails as number) > 0) mods.push({ name: "regression_candidate", delta_micros: 100_000 });
+        if (atBase && atBase.verdict === "passing" && (n.fails as number) > 0) mods.push({ delta_micros: 100_000, name: "regression_candidate" });
         const draft = rerun(n, minTrials - trials, "calibration caveat");
         add({
           key: `caveat:${id}`, target_kind: "CalibrationCaveat", base_micros: BASE_MICROS.CalibrationCaveat, modifiers: mods, refs: atBase ? [id, atBase.claim_id as string] : [id],
@@ -244,7 +248,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
         };
       }
     }
-    add({ key: `thin_export:${m}`, target_kind: "ThinExport", base_micros: BASE_MICROS.ThinExport, modifiers: [{ name: "thin_export_active", delta_micros: 50_000 }], refs: d.refs as string[], plan_why: why, draft });
+    add({ key: `thin_export:${m}`, target_kind: "ThinExport", base_micros: BASE_MICROS.ThinExport, modifiers: [{ delta_micros: 50_000, name: "thin_export_active" }], refs: d.refs as string[], plan_why: why, draft });
   }
 
   // UnverifiedClaimVersion: an issue closed as fixed with no evidence that a patch fixed it; a claim with no verification.
@@ -285,7 +289,11 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
 
   // History: attempts, decay, exhaustion.
   const byKey = new Map<string, HistoryEntry[]>();
-  for (const e of history) byKey.set(e.target_key, [...(byKey.get(e.target_key) ?? []), e]);
+  for (const e of history) {
+    const hs = byKey.get(e.target_key);
+    if (hs) hs.push(e);
+    else byKey.set(e.target_key, [e]);
+  }
   for (const t of out) {
     const hs = byKey.get(t.key) ?? [];
     t.history = hs;
@@ -295,7 +303,7 @@ export function extractTargets(o: ObservationData, history: readonly HistoryEntr
     u = clamp(u);
     t.score_micros = u;
     const factor = Math.floor(MICROS / 2 ** t.attempts);
-    t.modifiers.push({ name: "retry_decay", factor_micros: factor });
+    t.modifiers.push({ factor_micros: factor, name: "retry_decay" }); // keys in sorted order (see targetLine)
     t.urgency_micros = clamp(Math.floor((u * factor) / MICROS));
     if (t.attempts >= cfg.max_retries_per_target) {
       t.exhausted = true;
