@@ -59,7 +59,8 @@ export function wilsonIntervalMicros(k: number, n: number): [number, number] {
  */
 export function flakeRate(fails: number, n: number, precisionMicros: number): FlakeRate {
   const [low, high] = wilsonIntervalMicros(fails, n);
-  return { rate_micros: n === 0 ? 0 : Math.floor((fails * MICROS) / n), low_micros: low, high_micros: high, decided: n > 0 && high - low <= precisionMicros };
+  // Keys in sorted order: a line holding it is written without a sorted copy (observe's canonicalLine).
+  return { decided: n > 0 && high - low <= precisionMicros, high_micros: high, low_micros: low, rate_micros: n === 0 ? 0 : Math.floor((fails * MICROS) / n) };
 }
 
 /**

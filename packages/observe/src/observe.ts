@@ -117,8 +117,9 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     const first = s.active_claims[0];
     const fn = first ? nodeById.get(first) : undefined;
     return {
-      kind: "syndrome", signature: s.signature, claim_ids: s.claims, trials: s.trials, active: s.active, active_claim_ids: s.active_claims,
-      failing_claim_ids: stable, tree: fn ? (fn.tree as string | null) : null,
+      // Keys in sorted order, as canonicalLine writes them.
+      active: s.active, active_claim_ids: s.active_claims, claim_ids: s.claims, failing_claim_ids: stable, kind: "syndrome", signature: s.signature,
+      tree: fn ? (fn.tree as string | null) : null, trials: s.trials,
     };
   });
 
