@@ -13,7 +13,7 @@
 import { sleep } from "zx";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { findings } from "./pilot_findings.mjs";
 import { DEFAULTS, LONG, SHORT, VERSION } from "./pilot_help.mjs";
@@ -76,6 +76,8 @@ const binDir = dirname(process.argv[1] ?? ".");
  * theirs is the caller's environment, untouched.
  */
 const STORE_ONLY = new Set(["forge-observe", "forge-plan", "forge-export"]);
+/** The export lane's niceness (see startLane). */
+const LANE_NICE = 10;
 /** The tools running now: a signal to the pilot is passed on to them. */
 const children = new Set();
 
@@ -251,12 +253,20 @@ async function exportText(c, text, lane = null) {
 }
 
 /**
- * A forge-export started at the top of an iteration, so its start-up runs
- * beside observe, plan and the act instead of after them; it reads the
- * import log only when the act's lines arrive. Closed whatever happens.
+ * A forge-export started at the top of an iteration, so its start-up and
+ * its read-ahead of the import log run beside observe, plan and the act
+ * instead of after them. At a lower CPU priority (nice 10): observe | plan
+ * is the iteration's critical path, and the lane has nothing to do before
+ * the act's lines arrive. Closed whatever happens.
  */
 function startLane(c) {
-  return start(c, "forge-export", ["--scope", c.scope]);
+  const lane = start(c, "forge-export", ["--scope", c.scope]);
+  try {
+    if (lane.child.pid !== undefined) setPriority(lane.child.pid, LANE_NICE);
+  } catch {
+    // gone already, or not ours to lower: it runs as it is
+  }
+  return lane;
 }
 
 // --- one iteration's pieces ---

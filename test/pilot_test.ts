@@ -8,7 +8,7 @@
 import test from "ava";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { getPriority, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { rootCertificates } from "node:tls";
 import { BIN, baseEnv, git, jsonl, ROOT, run, tempRepo, type Ran } from "./lib/run.js";
@@ -393,7 +393,7 @@ test.serial("a stage that fails is one line naming the stage once, exit 1", asyn
   t.is(r.stderr, "forge-pilot: forge-observe exited 1: .forge/evidence/imports: the import log is corrupt\n");
 });
 
-test.serial("the store-only tools (observe, plan, export) start without NODE_EXTRA_CA_CERTS; forge-act, which runs the user's steps, keeps the caller's environment", async (t) => {
+test.serial("the store-only tools (observe, plan, export) start without NODE_EXTRA_CA_CERTS; forge-act, which runs the user's steps, keeps the caller's environment; the export lane runs at niceness 10", async (t) => {
   const s = sample();
   const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-env-"))));
   // Each shim notes the variable as it was given, then is the real tool.
@@ -401,6 +401,8 @@ test.serial("the store-only tools (observe, plan, export) start without NODE_EXT
     writeFileSync(join(fake, name), `#!/bin/sh\nprintf '%s=%s\\n' ${name} "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nexec ${join(BIN, name)} "$@"\n`);
     chmodSync(join(fake, name), 0o755);
   }
+  // The export lane also notes its niceness (field 19 of /proc/<pid>/stat) a moment after it started.
+  writeFileSync(join(fake, "forge-export"), `#!/bin/sh\nprintf 'forge-export=%s\\n' "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nsleep 0.3\nprintf 'nice=%s\\n' "$(cut -d' ' -f19 /proc/$$/stat)" >> ${join(fake, "seen")}\nexec ${join(BIN, "forge-export")} "$@"\n`);
   // A certificate file Node loads without a warning: one of its own root certificates.
   const ca = join(fake, "ca.pem");
   writeFileSync(ca, `${rootCertificates[0]}\n`);
@@ -410,6 +412,8 @@ test.serial("the store-only tools (observe, plan, export) start without NODE_EXT
   for (const name of ["forge-observe", "forge-plan", "forge-export"]) t.true(seen.includes(`${name}=unset`), `${name}: ${seen.join(" ")}`);
   t.true(seen.includes(`forge-act=${ca}`), seen.join(" "));
   t.false(seen.some((l) => /^forge-(observe|plan|export)=\//.test(l)), seen.join(" "));
+  // The lane started at the top of the iteration runs at niceness 10 (a fresh export after a dead lane would not).
+  t.true(seen.includes(`nice=${Math.max(10, getPriority())}`), seen.join(" ")); // (a pilot already nicer than 10 cannot lower it)
 });
 
 test.serial("seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
