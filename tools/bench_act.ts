@@ -32,8 +32,8 @@ export function loopIterationCase(bench: string, bin: string, root: string): Cas
   const script = [
     "set -eo pipefail",
     "unset NODE_EXTRA_CA_CERTS",
-    // The result's time and a fresh id, made up front: the pilot has the act's result in hand (no process after plan).
-    "now=$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+    // The result's time and a fresh id, by bash itself: the pilot has the act's result in hand (no process besides the tools).
+    "TZ=UTC printf -v now '%(%Y-%m-%dT%H:%M:%SZ)T' -1",
     "{",
     `  "$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > /dev/null`,
     `  printf '${result}' "$$" "\${EPOCHREALTIME/./}" "$now" "$now"`,

@@ -5,6 +5,7 @@
  * imported. Yields one outcome per non-blank line; a bad record is an error
  * for its line only and writes nothing.
  */
+import { createHash } from "node:crypto";
 import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, stillFromMs, type Store } from "@forge/core";
 import {
   BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, readImportLog,
@@ -83,6 +84,8 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // read ahead, before the first record arrives: a lane started before its input (forge-pilot's) reads it
   // while it waits, and the first record only checks that the imports folder has not changed since.
   let ahead = readAhead(store);
+  // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record hashes its bundle.
+  createHash("sha256");
   // A lane started just after an import (the folder changed within the racy window) reads ahead once the
   // folder has been still long enough, if its first record has not come by then.
   const later = ahead === undefined ? readAheadLater(store, (a) => (ahead = a)) : undefined;
