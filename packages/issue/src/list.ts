@@ -220,16 +220,16 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
   await ctx.out.flush();
 }
 
-/** Bytes for stdout, gathered 64 KiB at a time. */
+/** Bytes for stdout, written 128 KiB at a time (a 10,000-issue list is 7 MB: 55 writes, not 220). */
 class Sink {
   readonly #ctx: Ctx;
-  #buf = Buffer.allocUnsafe(1 << 16);
+  #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
   constructor(ctx: Ctx) {
     this.#ctx = ctx;
   }
   get full(): boolean {
-    return this.#len >= 1 << 15;
+    return this.#len >= 1 << 17;
   }
   text(s: string): void {
     this.#room(s.length * 3);
@@ -266,7 +266,7 @@ class Sink {
   async flush(): Promise<void> {
     if (this.#len === 0) return;
     const chunk = this.#buf.subarray(0, this.#len);
-    this.#buf = Buffer.allocUnsafe(1 << 16);
+    this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;
     await this.#ctx.out.writeBytes(chunk);
   }
