@@ -1,6 +1,4 @@
-import { mainCommand } from "@forge/cli";
+import { exitWith, mainCommand } from "@forge/cli";
 import command from "./main.js";
 
-void mainCommand(command, process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+void mainCommand(command, process.argv.slice(2)).then(exitWith);

@@ -6,7 +6,7 @@
  */
 export { aliases, bindPositionals, listArg, parseArgv, type FlagDef, type FlagsDef, type Parsed } from "./args.js";
 export { batchMessage, eachRef, emitBatch, recordName, REF_ARG, type Batch } from "./batch.js";
-export { type Io, processIo, useColor } from "./io.js";
+export { exitWith, type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
 export { type Command, type Ctx, main, mainCommand, oneLine, reportError } from "./main.js";
 export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";

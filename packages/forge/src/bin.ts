@@ -1,5 +1,4 @@
+import { exitWith } from "@forge/cli";
 import { forgeMain } from "./main.js";
 
-void forgeMain(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+void forgeMain(process.argv.slice(2)).then(exitWith);
