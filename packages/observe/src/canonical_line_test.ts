@@ -11,6 +11,7 @@ const CASES: unknown[] = [
   { u: undefined }, [NaN].slice(1), { o: Object.create(null) as object },
   // Already in order (written without a copy), and in order but for something nested.
   { A: 1, a: [undefined, { b: 2, c: undefined }], "é": { x: null } }, { a: 1, b: { d: 1, c: 2 } }, { a: { d: new Date(0) } }, { a: 1, b: { 0: 1 } },
+  [{ a: 1 }, { b: 1, a: 2 }, undefined], { 1: undefined, a: 1 }, { b: undefined, a: 1 }, { a: [1, [{ z: 1, y: 2 }]], b: 2 },
 ];
 
 test("canonicalLine(): the same bytes as the kernel's canonicalJson, on every case (index keys, __proto__, toJSON, non-JSON values included)", (t) => {

@@ -42,12 +42,15 @@ export function folderStamp(dirs: readonly string[]): FolderStamp {
  * filesystem with whole-second mtimes).
  */
 export function isStill(stamp: FolderStamp, nowNs: bigint = BigInt(Date.now()) * 1_000_000n): boolean {
-  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
-  return stamp.value !== "" && stamp.mtimeNs < nowNs - still;
+  return stamp.value !== "" && stamp.mtimeNs < nowNs - stillFor(stamp);
 }
 
 /** When a stamp can first vouch: ms since the epoch at which its folders will have been still long enough. */
 export function stillFromMs(stamp: FolderStamp): number {
-  const still = stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
-  return Number((stamp.mtimeNs + still) / 1_000_000n) + 1;
+  return Number((stamp.mtimeNs + stillFor(stamp)) / 1_000_000n) + 1;
+}
+
+/** How long the folders must have been still (their mtimes' granularity decides). */
+function stillFor(stamp: FolderStamp): bigint {
+  return stamp.mtimeNs % 1_000_000_000n === 0n ? STILL_COARSE_NS : STILL_NS;
 }
