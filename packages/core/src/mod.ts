@@ -38,7 +38,7 @@ export {
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, rewriteFile, saveFile, type FileChange, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
-export { openRecordCache, RecordCache, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
+export { openRecordCache, RecordCache, recordContext, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {

@@ -1,7 +1,7 @@
 
 import {
-  currentAuthor, entityFile, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, openRecordCache,
-  parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type EntityRef, type IssueContext, type IssueJson, type LoadedEntity,
+  currentAuthor, entityFile, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, openRecordCache, recordContext,
+  parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type EntityRef, type IssueJson, type LoadedEntity,
   type SearchQuery, type Store,
 } from "@forge/core";
 import { defineCommand, emit, passesFilters, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
@@ -167,7 +167,7 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
   }
   const defs = await defsP;
   // Any walk may write (a walk cut short by --limit or a closed reader discards what it began: close(false)).
-  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: recordContext(defs), write: true });
+  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: recordContext([[...defs.labels], [...defs.milestones]]), write: true });
   const full = fields.join(",") === FULL;
   // `,"url":"<base>/issues/` (a number has nothing to escape).
   const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
@@ -274,7 +274,6 @@ class Sink {
 
 const NUMBER = Buffer.from(',"number":');
 
-
 /** Write the decimal digits of a positive integer at `at`; the offset after them. */
 function digits(buf: Buffer, at: number, n: number): number {
   let len = 1;
@@ -283,14 +282,6 @@ function digits(buf: Buffer, at: number, n: number): number {
   return at + len;
 }
 
-/**
- * What every cached record depends on besides its file: the label and
- * milestone definitions, whole (base64url: a header word). Compared as
- * they are, not hashed: no collision, and no hash to set up at start-up.
- */
-function recordContext(defs: IssueContext): string {
-  return Buffer.from(JSON.stringify([[...defs.labels], [...defs.milestones]])).toString("base64url");
-}
 
 export default defineCommand({
   meta: {

@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   CI_RUN, CI_RUNS, codeTree, displayPath, entityDir, entityFile, entityOrder, git, InvalidFileError, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity,
-  loadFile, MERGE_RECORD, mergeFile, mergesDir, openRecordCache, parseFrontmatterFast, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
+  loadFile, MERGE_RECORD, mergeFile, mergesDir, openRecordCache, parseFrontmatterFast, recordContext, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
   type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
 import { type Episode, readImportLog, readScope } from "@forge/evidence";
@@ -27,12 +27,12 @@ export interface GatherOptions {
 
 /**
  * Read everything an observation needs.
- * @param top where git runs: a folder of the repository (its top or any below), or null: no repository (or a promise of it: git runs while the files are read)
+ * @param top where git runs: a folder of the repository (its top or any below), or null: no repository
  * @throws ForgeError when the import log is corrupt (the store needs a human); a git failure of the base first, as when it was asked first
  */
-export async function gather(store: Store, top: string | null | Promise<string | null>, opts: GatherOptions): Promise<ObserveInputs> {
-  // The base branch's git calls run beside the reads (their answers are taken between the kinds read), never after them.
-  const baseP = Promise.resolve(top).then((t) => baseOf(t, opts.base, opts.env));
+export async function gather(store: Store, top: string | null, opts: GatherOptions): Promise<ObserveInputs> {
+  // The base branch's first git call starts now, before the files are read; its answers are taken between the kinds read.
+  const baseP = baseOf(top, opts.base, opts.env);
   baseP.catch(() => undefined);
   try {
     const inputs = await read(store, opts);
@@ -205,7 +205,7 @@ function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]
     id, number, state: state as string, closedAt: (closedAt as string | undefined) ?? null, labels: (labels as string[] | undefined) ?? [],
   });
   return {
-    cache: { layout: "observe-issue/1", context: Buffer.from(JSON.stringify(fixedLabels)).toString("base64url") },
+    cache: { layout: "observe-issue/1", context: recordContext(fixedLabels) },
     fromText(ref, number, parse, text, keep) {
       if (saysOpen(text)) {
         keep("O");

@@ -59,6 +59,15 @@ export interface RecordCacheOptions {
   name?: string;
 }
 
+/**
+ * A `context` for openRecordCache: what records depend on, as it is (its
+ * JSON, base64url: one header word), compared, not hashed: no collision,
+ * and no hash to set up at start-up.
+ */
+export function recordContext(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
 /** The line's identity: the lstat fields that change with every write. */
 function statKey(st: Stats): string {
   return `${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}`;
@@ -410,4 +419,3 @@ export class RecordCache {
     this.#tmp = undefined;
   }
 }
-
