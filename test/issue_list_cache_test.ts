@@ -139,7 +139,7 @@ test("a walk that sees every live issue writes the cache even when --limit is be
   t.false(existsSync(records(repo)));
 });
 
-test("a full record's url is origin's, cold and from the cache (the walk does not wait for git)", async (t) => {
+test("a full record's url is origin's, cold and from the cache", async (t) => {
   const repo = await fixtureRepo();
   execFileSync("git", ["remote", "add", "origin", "git@github.com:acme/widgets.git"], { cwd: repo });
   const [cold] = await sameWithAndWithoutCache(t, repo);
