@@ -17,6 +17,7 @@ export {
 export { transformEnvelopeV3 } from "./transform_v3.js";
 export { importProjectionBatch, type ImportOptions } from "./import_batch.js";
 export { IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+export { type CachedLogOptions, hasRecords, type LoggedImport, readImportLogCached, withPayloads } from "./import_log_cache.js";
 export { PAYLOAD_MARKERS, readScope, type ReadScopeOptions, type ScopeState } from "./scope.js";
 export { trialEpisode } from "./trial_episode.js";
 export {

@@ -12,7 +12,9 @@ import {
   loadFile, MERGE_RECORD, mergeFile, mergesDir, openRecordCache, parseFrontmatterFast, recordContext, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
   type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
-import { type Episode, readImportLog, readScope } from "@forge/evidence";
+import { type Episode, readImportLogCached, readScope, type ScopeState, withPayloads } from "@forge/evidence";
+import type { KernelConfig } from "@forge/kernel";
+import { kernelView, type KernelView, readKernelView, viewConfig, viewKey, writeKernelView } from "./kernel_view.js";
 import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** Options of `gather`. */
@@ -23,6 +25,10 @@ export interface GatherOptions {
   env?: NodeJS.ProcessEnv;
   /** ObserveConfig.fixed_labels (default `bug`). */
   fixedLabels?: readonly string[];
+  /** ObserveConfig.precision_micros: the kernel's view is made with it (default 300,000). */
+  precisionMicros?: number;
+  /** ObserveConfig.kernel: the kernel overrides the view is made with (default none). */
+  kernel?: Partial<KernelConfig>;
 }
 
 /**
@@ -49,12 +55,7 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInputs, "base">> {
   const fixedLabels = opts.fixedLabels ?? DEFAULT_OBSERVE_CONFIG.fixed_labels;
   const unreadable: string[] = [];
-  // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
-  const records = readImportLog(store);
-  const state = readScope(store, opts.scope, { records, episodes: false });
-  const stored: Episode[] = [];
-  for (const r of records) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
-  state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
+  const { state, kernel } = evidence(store, opts);
   await settle();
   const runs = await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable, {
     archived: true, fromText: (_ref, _n, parse) => {
@@ -67,7 +68,35 @@ async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInpu
   await settle();
   const issues = await loadAll(store, ISSUES, ISSUE, "issue", unreadable, issueReader(new Set(prs.flatMap((p) => p.closes)), fixedLabels));
   const merges = await loadMerges(store, unreadable);
-  return { scope: opts.scope, state, runs, prs, issues, merges, unreadable: unreadable.sort() };
+  return { scope: opts.scope, state, kernel, runs, prs, issues, merges, unreadable: unreadable.sort() };
+}
+
+/**
+ * The scope's fold and the kernel's view of it. The log is read through its
+ * cache (no payload of a file it still vouches for); the view kept under the
+ * key of exactly these payloads is used, else the payloads of the scope are
+ * read and the view made (and kept).
+ */
+function evidence(store: Store, opts: GatherOptions): { state: ScopeState; kernel: KernelView } {
+  const precision = opts.precisionMicros ?? DEFAULT_OBSERVE_CONFIG.precision_micros;
+  const made = viewConfig(precision, opts.kernel ?? {});
+  let log = readImportLogCached(store, { write: true });
+  let key = viewKey(log, opts.scope, made);
+  let kernel = key === null ? undefined : readKernelView(store, key);
+  if (!kernel) {
+    log = withPayloads(store, log, (l) => l.record.batch.scope === opts.scope);
+    key = viewKey(log, opts.scope, made);
+  }
+  // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
+  const state = readScope(store, opts.scope, { records: log.map((l) => l.record), episodes: false });
+  const stored: Episode[] = [];
+  for (const { record: r } of log) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
+  state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
+  if (!kernel) {
+    kernel = kernelView(state.kernel, precision, opts.kernel ?? {});
+    if (key !== null) writeKernelView(store, key, kernel);
+  }
+  return { state, kernel };
 }
 
 /** The base branch, its tip and the tip's code tree. */

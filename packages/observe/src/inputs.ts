@@ -3,6 +3,7 @@
  * once (gather.ts), as plain data the pure `observe()` turns into lines.
  */
 import type { ScopeState } from "@forge/evidence";
+import type { KernelView } from "./kernel_view.js";
 
 /** A CI run record (`.forge/ci/runs/<id>/summary.md`), with whether each step's log is still there. */
 export interface RunInput {
@@ -61,6 +62,12 @@ export interface ObserveInputs {
   /** The base branch, its tip and the tip's code tree (null when the branch does not exist). */
   base: { ref: string; sha: string | null; tree: string | null };
   state: ScopeState;
+  /**
+   * The kernel's view of `state.kernel` (gather's, maybe from its cache), made with the
+   * observation's precision and kernel configuration; then `state.kernel` may lack the
+   * payloads the view was made from. Absent: `observe()` makes it from `state.kernel`.
+   */
+  kernel?: KernelView;
   runs: RunInput[];
   prs: PrInput[];
   issues: IssueInput[];

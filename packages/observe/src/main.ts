@@ -62,7 +62,8 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
 export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Omit<ObserveCliOptions, "json">): Promise<Observation> {
   const store = openStore({ cwd, env });
   // git runs here (it finds the repository itself; outside one, the base is unknown).
-  return observe(await gather(store, cwd, { scope: opts.scope, base: opts.base, env, fixedLabels: opts.config.fixed_labels }), opts.config);
+  const { fixed_labels: fixedLabels, precision_micros: precisionMicros, kernel } = opts.config;
+  return observe(await gather(store, cwd, { scope: opts.scope, base: opts.base, env, fixedLabels, precisionMicros, kernel }), opts.config);
 }
 
 export default defineCommand({

@@ -9,12 +9,10 @@
  * state (a log deleted from a run that a later run at the same tree
  * re-recorded is no longer thin).
  */
-import {
-  assess, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, MICROS, schedule, syndromeStates,
-  type FlakeRate,
-} from "@forge/kernel";
+import { cmp, type FlakeRate, MICROS, syndromeStates } from "@forge/kernel";
 import { PAYLOAD_MARKERS } from "@forge/evidence";
 import { canonicalLine } from "./canonical_line.js";
+import { kernelView, type KernelView, viewConfig } from "./kernel_view.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** The schema tag of the header line. */
@@ -42,13 +40,10 @@ export interface Observation {
 export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = {}): Observation {
   const cfg: ObserveConfig = { ...DEFAULT_OBSERVE_CONFIG, ...config, kernel: { ...DEFAULT_OBSERVE_CONFIG.kernel, ...config.kernel } };
   const { state, base } = inputs;
-  const compiled = compile(state.kernel, cfg.kernel);
-  const scheduled = schedule(compiled);
-  const beliefs = evaluate(compiled, scheduled);
-  const a = assess(compiled, scheduled, beliefs);
-  const lower = conservative(compiled, { scheduled, beliefs });
-  const lowerOf = new Map(lower.nodes.map((n) => [n.id, n.lower_micros]));
-  const thr = compiled.config.fragile_threshold_micros;
+  const made = viewConfig(cfg.precision_micros, cfg.kernel);
+  const view = inputs.kernel ?? kernelView(state.kernel, cfg.precision_micros, cfg.kernel);
+  if (view.made_with !== made) throw new Error(`observe: a kernel view made with ${view.made_with}, not ${made}`);
+  const thr = view.fragile_threshold_micros;
 
   const openByPatch = new Map<string, PrInput>();
   for (const p of inputs.prs) if (p.state === "open") openByPatch.set(p.patchSha256, p);
@@ -70,9 +65,8 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   const current = new Set<string>();
   const nodes: ObservationLine[] = [];
   const verdictOf = new Map<string, string>();
-  for (const r of a.nodes) {
-    const n = compiled.index.get(r.id)!;
-    const subj = n.version.subject ?? {};
+  for (const n of view.nodes) {
+    const subj = n.subject;
     const tree = typeof subj.tree === "string" ? subj.tree : null;
     const patch = typeof subj.patch_sha256 === "string" ? subj.patch_sha256 : null;
     const pr = patch !== null ? (openByPatch.get(patch) ?? null) : null;
@@ -83,36 +77,35 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     else if (patch !== null) isCurrent = pr !== null;
     else if (tree !== null) isCurrent = base.tree !== null && tree === base.tree;
     else isCurrent = base.sha !== null && subj.head_sha === base.sha; // a commit-keyed claim (an old import)
-    if (isCurrent) current.add(r.id);
+    if (isCurrent) current.add(n.id);
     let verdict: string;
     let flake: FlakeRate | null = null;
     let signatures: string[] = [];
     let envs: string[] = [];
-    if (n.kind === "check") {
-      const v = checkVerdict(n, compiled, cfg.precision_micros);
-      verdict = v.verdict;
-      flake = v.flake_rate;
-      signatures = v.signatures;
-      envs = v.env_fingerprints;
+    if (n.check) {
+      verdict = n.check.verdict;
+      flake = n.check.flake_rate;
+      signatures = n.check.signatures;
+      envs = n.check.env_fingerprints;
     } else if (n.kind === "patch_effect") {
-      verdict = effects.get(r.id) ?? (r.belief_micros === null ? "unknown" : r.belief_micros >= thr ? "fixed" : "inconclusive");
+      verdict = effects.get(n.id) ?? (n.belief_micros === null ? "unknown" : n.belief_micros >= thr ? "fixed" : "inconclusive");
     } else {
-      verdict = claimVerdict(r.belief_micros, n.mode, n.cyclic, thr);
+      verdict = claimVerdict(n.belief_micros, n.mode, n.cyclic, thr);
     }
-    verdictOf.set(r.id, verdict);
+    verdictOf.set(n.id, verdict);
     // Keys in sorted order, as canonicalLine writes them (then it writes the line without a sorted copy).
     nodes.push({
-      belief_micros: r.belief_micros, caveat: r.caveat, claim_id: r.id, claim_kind: n.kind, claim_version_id: r.claim_version_id, current: isCurrent,
-      duration_ms: medianDuration(n, compiled), env_fingerprints: envs, errors: r.trials.errors, fails: r.trials.f, flake_rate: flake, flaky: r.trials.flaky,
-      fragile_reasons: r.fragile_reasons, head_sha: headSha, infra: r.trials.infra, kind: "node", lower_micros: lowerOf.get(r.id) ?? null, passes: r.trials.s,
-      patch_sha256: patch, pr: pr ? { id: pr.id, number: pr.number } : null, signatures, subject: subj, superseded_by: r.superseded_by,
-      support_members: n.terms.reduce((k, t) => k + t.members.length, 0), tree, trials: r.trials.n, verdict,
+      belief_micros: n.belief_micros, caveat: n.caveat, claim_id: n.id, claim_kind: n.kind, claim_version_id: n.claim_version_id, current: isCurrent,
+      duration_ms: n.duration_ms, env_fingerprints: envs, errors: n.trials.errors, fails: n.trials.f, flake_rate: flake, flaky: n.trials.flaky,
+      fragile_reasons: n.fragile_reasons, head_sha: headSha, infra: n.trials.infra, kind: "node", lower_micros: n.lower_micros, passes: n.trials.s,
+      patch_sha256: patch, pr: pr ? { id: pr.id, number: pr.number } : null, signatures, subject: subj, superseded_by: n.superseded_by,
+      support_members: n.support_members, tree, trials: n.trials.n, verdict,
     });
   }
 
   // --- syndromes: active while a current claim fails with the signature ---
   const nodeById = new Map(nodes.map((x) => [x.claim_id as string, x]));
-  const syndromes: ObservationLine[] = syndromeStates(a.syndromes, current).map((s) => {
+  const syndromes: ObservationLine[] = syndromeStates(view.syndromes, current).map((s) => {
     const stable = s.active_claims.filter((id) => verdictOf.get(id) === "failing").sort(cmp);
     const first = s.active_claims[0];
     const fn = first ? nodeById.get(first) : undefined;
@@ -133,12 +126,12 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   };
   if (state.imports.length === 0) mark("no_imports", []);
   for (const imp of state.imports) for (const m of imp.markers) if (PAYLOAD_MARKERS.includes(m)) mark(`${m}:${imp.batch_id}`, [`import:${imp.batch_id}`]);
-  if (state.imports.length > 0) for (const m of compiled.markers) mark(m, markerRefs(m));
+  if (state.imports.length > 0) for (const m of view.markers) mark(m, markerRefs(m));
   for (const u of inputs.unreadable) mark(`unreadable:${u}`, []);
   let exported: Set<string> | undefined; // every trial's run: gathered only when a completed run asks
   for (const run of inputs.runs) {
     if (run.status !== "completed") continue;
-    exported ??= exportedRuns(state, compiled);
+    exported ??= exportedRuns(state, view);
     const pr = run.pr ? prById.get(run.pr) : undefined;
     const at = { run_id: run.id, head_sha: run.headSha, tree: run.codeTree, patch_sha256: run.patchSha256, pr: pr ? { id: pr.id, number: pr.number } : null };
     if (!exported.has(run.id)) mark(`unexported_run:${run.id}`, [`ci-run:${run.id}`], at);
@@ -224,7 +217,6 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   const activeSyndromes = syndromes.filter((s) => s.active).length;
   const fragile = nodes.filter((nd) => nd.current && (nd.verdict === "flaky" && !(nd.flake_rate as FlakeRate).decided)).length;
   const lastImport = state.imports.reduce<string | null>((m, imp) => (m === null || imp.imported_at > m ? imp.imported_at : m), null);
-  const trialCount = compiled.nodes.reduce((s, n) => s + n.trials.length, 0);
   const header: ObservationLine = {
     kind: "observation", schema_version: OBSERVATION_SCHEMA, scope: inputs.scope, base_ref: base.ref, base_sha: base.sha, base_tree: base.tree,
     health: {
@@ -236,12 +228,12 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
     },
     markers: degradations.map((d) => d.marker),
     counts: {
-      imports: state.imports.length, claims: nodes.length, current_claims: current.size, trials: trialCount, syndromes: syndromes.length,
+      imports: state.imports.length, claims: nodes.length, current_claims: current.size, trials: view.trials, syndromes: syndromes.length,
       active_syndromes: activeSyndromes, runs: inputs.runs.length, unexported_runs: [...markers.keys()].filter((m) => m.startsWith("unexported_run:")).length,
       prs: inputs.prs.length, open_prs: inputs.prs.filter((p) => p.state === "open").length, closed_issues: issues.length, merges: inputs.merges.length,
     },
-    config: { precision_micros: cfg.precision_micros, fragile_threshold_micros: thr, min_trials: compiled.config.min_trials, fixed_labels: [...cfg.fixed_labels].sort(cmp) },
-    oracles: { conservative: { bound_reached: lower.bound_reached, refused: lower.refused } },
+    config: { precision_micros: cfg.precision_micros, fragile_threshold_micros: thr, min_trials: view.min_trials, fixed_labels: [...cfg.fixed_labels].sort(cmp) },
+    oracles: { conservative: { bound_reached: view.conservative.bound_reached, refused: view.conservative.refused } },
   };
   return { header, nodes, syndromes, prs, issues, degradations, unverified };
 }
@@ -269,14 +261,6 @@ function claimVerdict(belief: number | null, mode: string, cyclic: boolean, thr:
   return "unverified";
 }
 
-/** The median duration of a node's counted trials, or null. */
-function medianDuration(n: Compiled["nodes"][number], c: Compiled): number | null {
-  const ds = n.trials.filter((t) => t.outcome !== "error" && !c.infra_trials.has(t.trial_id)).map((t) => t.duration_ms).sort((x, y) => x - y);
-  if (ds.length === 0) return null;
-  const m = ds.length >> 1;
-  return ds.length % 2 ? ds[m]! : Math.floor((ds[m - 1]! + ds[m]!) / 2);
-}
-
 /** Step outcomes that produce a log. */
 function ran(outcome: string): boolean {
   return outcome === "pass" || outcome === "fail" || outcome === "timeout";
@@ -293,10 +277,9 @@ function sameTree(a: RunInput, b: RunInput): boolean {
 }
 
 /** Runs the scope's evidence holds: a `ci-run:<id>` ref or a trial of the run. */
-function exportedRuns(state: ObserveInputs["state"], c: Compiled): Set<string> {
-  const out = new Set<string>();
+function exportedRuns(state: ObserveInputs["state"], view: KernelView): Set<string> {
+  const out = new Set<string>(view.run_ids);
   for (const r of state.evidence_refs) if (r.ref_id.startsWith("ci-run:")) out.add(r.ref_id.slice(7));
-  for (const n of c.nodes) for (const t of n.trials) if (t.run_id !== null) out.add(t.run_id);
   return out;
 }
 

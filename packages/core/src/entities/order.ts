@@ -26,13 +26,13 @@
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
  */
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast } from "../frontmatter/parse.js";
 import { readStoreFile } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
-import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { writeCacheFile } from "../store/cache_file.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -95,7 +95,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
     // The cheap check: the same names as the cache was built from.
     const digest = folderDigest(store, kind);
     if (digest === head.digest) {
-      if (stampable) writeCache(path, `${MAGIC}${stamp.value} ${digest}\n${text.slice(head.body)}`);
+      if (stampable) writeCacheFile(path, `${MAGIC}${stamp.value} ${digest}\n${text.slice(head.body)}`, "latin1");
       return new CacheOrder(text, head.body, [], digest);
     }
   }
@@ -136,7 +136,7 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   // names, these lines) and the folders were still (the stamp).
   const digest = errors.length === 0 ? digestText(seen) : "-";
   const next = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest}\n${lines.join("")}`;
-  if (next !== text) writeCache(path, next);
+  if (next !== text) writeCacheFile(path, next, "latin1");
   // Over the one text just written, not the array of lines (100,000 strings the caller would keep alive).
   return new CacheOrder(next, next.indexOf("\n") + 1, errors, digest);
 }
@@ -168,7 +168,7 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
     // (the stamp is racy, or stale), and lists.
     if (rank === order.length && order instanceof CacheOrder && order.headerLength === head.length && appendInPlace(cachePath(store, kind), head, lineOf(entry), order.headerLength + order.length * LINE)) return;
     const body = order.bodyText();
-    writeCache(cachePath(store, kind), `${head}${body.slice(0, rank * LINE)}${lineOf(entry)}${body.slice(rank * LINE)}`);
+    writeCacheFile(cachePath(store, kind), `${head}${body.slice(0, rank * LINE)}${lineOf(entry)}${body.slice(rank * LINE)}`, "latin1");
     return;
   }
   if (order.digest === "-") return;
@@ -177,7 +177,7 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
   if (folderDigest(store, kind) !== digest) return;
   const body = order.bodyText();
   const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
-  writeCache(cachePath(store, kind), `${MAGIC}unstamped ${digest}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`);
+  writeCacheFile(cachePath(store, kind), `${MAGIC}unstamped ${digest}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`, "latin1");
 }
 
 /**
@@ -412,18 +412,3 @@ function appendInPlace(path: string, head: string, line: string, size: number): 
   }
 }
 
-/**
- * Write the cache: renamed into place (never half-written), not fsynced —
- * it is rebuildable, and a stale or damaged one fails the stamp or the
- * line checks and is rebuilt.
- */
-function writeCache(path: string, text: string): void {
-  let tmp: string | undefined;
-  try {
-    tmp = cacheTemp(path);
-    writeFileSync(tmp, text, { flag: "wx", encoding: "latin1" });
-    renameSync(tmp, path);
-  } catch {
-    dropCacheTemp(tmp);
-  }
-}

@@ -74,6 +74,19 @@ function statKey(st: Stats): string {
 }
 
 /**
+ * A file's identity for a cache (the lstat fields that change with every
+ * write: inode, mtime, ctime, size), or null while it cannot vouch: the
+ * file changed within 50 ms of `now` (2 s on a filesystem with
+ * whole-second mtimes), and a change in the same clock tick would not move
+ * its mtime (racy clean).
+ * @param now ms since the epoch, taken before the lstat
+ */
+export function fileStamp(st: Stats, now: number): string | null {
+  const still = now - (st.mtimeMs % 1000 === 0 ? STILL_COARSE_MS : STILL_MS);
+  return st.mtimeMs < still && st.ctimeMs < still ? statKey(st) : null;
+}
+
+/**
  * Open the cache of a kind for one newest-first walk: `get` each live
  * entity in order, `put` the values of each one it missed, then `close`.
  */
@@ -93,7 +106,7 @@ export class RecordCache {
   readonly #path: string;
   readonly #header: string;
   readonly #write: boolean;
-  readonly #racyBefore: number;
+  readonly #now: number;
   // The old file, read forward a chunk at a time.
   #fd: number | undefined;
   #buf = Buffer.alloc(0);
@@ -136,7 +149,7 @@ export class RecordCache {
     this.#path = path;
     this.#header = header;
     this.#write = opts.write;
-    this.#racyBefore = (opts.now ?? Date.now()) - STILL_MS;
+    this.#now = opts.now ?? Date.now();
     try {
       this.#fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
       this.#buf = Buffer.allocUnsafe(CHUNK);
@@ -219,10 +232,10 @@ export class RecordCache {
     const st = this.#missStat;
     this.#missStat = undefined;
     if (!ok || st === undefined || this.#disorder || key.length !== KEY || payload.includes("\n")) return;
-    const still = st.mtimeMs % 1000 === 0 ? this.#racyBefore + STILL_MS - STILL_COARSE_MS : this.#racyBefore;
-    if (!(st.mtimeMs < still && st.ctimeMs < still)) return;
+    const stamp = fileStamp(st, this.#now);
+    if (stamp === null) return;
     this.#change();
-    this.#appendText(`${key} ${statKey(st)}${SEP}${payload}\n`);
+    this.#appendText(`${key} ${stamp}${SEP}${payload}\n`);
   }
 
   /**

@@ -1,13 +1,16 @@
 /**
- * The temp files of `.forge/.cache/` (the order cache, the record cache):
- * the folder made on first use (and told to ignore itself), a temp name
- * beside the cache, and the temp files of dead writers cleared, since a
- * cache's temp file is as big as the cache. A cache that cannot be written
- * only costs time, so nothing here throws but the caller's own write.
+ * The files of `.forge/.cache/` (the order cache, the record caches,
+ * forge-observe's evidence caches): the folder made on first use (and told
+ * to ignore itself), a temp name beside the cache, the temp files of dead
+ * writers cleared (a cache's temp file is as big as the cache), and
+ * whole-file caches written by rename and read back only when their check
+ * holds. A cache that cannot be read or written only costs time, so
+ * nothing here throws but `cacheTemp`.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { crc32 } from "node:zlib";
 import { pidAlive } from "./lock.js";
 
 /**
@@ -36,5 +39,62 @@ export function dropCacheTemp(tmp: string | undefined): void {
     if (tmp !== undefined) rmSync(tmp, { force: true });
   } catch {
     // .cache is not a folder
+  }
+}
+
+/**
+ * A whole-file cache as `readCacheFile` reads it: a first line `<magic> <crc32 of the rest, 8 hex>`, then the rest.
+ * @example checkedCache("forge-imports 1", body) // "forge-imports 1 1a2b3c4d\n" + body
+ */
+export function checkedCache(magic: string, rest: string): string {
+  return `${magic} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`;
+}
+
+/**
+ * The rest of a whole-file cache (`checkedCache`), or undefined when the
+ * file is missing, not a regular file (no symlink is followed), larger than
+ * `maxBytes`, of another magic, or fails its check (torn, edited): a cache
+ * that cannot be trusted only costs time.
+ */
+export function readCacheFile(path: string, magic: string, maxBytes = 256 * 1024 * 1024): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    const nl = buf.indexOf(10);
+    const head = magic.length + 9;
+    if (n !== buf.length || nl !== head || buf.toString("latin1", 0, magic.length + 1) !== magic + " ") return undefined;
+    const rest = buf.subarray(nl + 1);
+    return buf.toString("latin1", magic.length + 1, nl) === crc32(rest).toString(16).padStart(8, "0") ? rest.toString("utf8") : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Replace a cache file: renamed into place (never half-written), not
+ * fsynced — it is rebuildable, and a damaged one fails its checks.
+ * @returns false when it could not be written (only time is lost)
+ */
+export function writeCacheFile(path: string, text: string, encoding: "utf8" | "latin1" = "utf8"): boolean {
+  let tmp: string | undefined;
+  try {
+    tmp = cacheTemp(path);
+    writeFileSync(tmp, text, { flag: "wx", encoding });
+    renameSync(tmp, path);
+    return true;
+  } catch {
+    dropCacheTemp(tmp);
+    return false;
   }
 }

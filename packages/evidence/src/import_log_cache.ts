@@ -1,0 +1,137 @@
+/**
+ * The import log read through a cache, `.forge/.cache/imports.observed`
+ * (forge-observe's): each import file's record as it was read, without its
+ * kernel payload when that holds records — the payload is nearly all of an
+ * import's bytes, and a reader that already has what the payloads compile
+ * to (observe's kernel view) never needs it. An entry is used only while
+ * its file's lstat (inode, mtime, ctime, size) is unchanged, as the record
+ * caches do: an import file is created once, and an edit in place moves
+ * one of them. A file changed within the racy window is not kept. The
+ * cache is one checked JSON document, rewritten whole when a read found a
+ * file it did not hold or no longer found one it did. Deleting it changes
+ * no answer; a foreign one cannot vouch for this clone's inodes.
+ */
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { cacheDir, checkedCache, evidenceImportFile, evidenceImportsDir, fileStamp, readCacheFile, writeCacheFile, type Store } from "@forge/core";
+import { cmp } from "@forge/kernel";
+import { type ImportRecord, readImportRecord } from "./import_log.js";
+
+const MAGIC = "forge-imports 1";
+const NAME = /^[0-9a-f]{64}\.json$/;
+
+/** One import as the cached log gives it. */
+export interface LoggedImport {
+  /** The record; its `kernel_payload` is null when `elided`. */
+  record: ImportRecord;
+  /** The payload (which has records) was left out: `withPayloads` reads it. */
+  elided: boolean;
+  /** The file's lstat identity, taken before it was read; null when it changed too recently to vouch for (nothing is kept of it). */
+  stamp: string | null;
+}
+
+/** Options of `readImportLogCached`. */
+export interface CachedLogOptions {
+  /** Whether this read may rewrite the cache. */
+  write: boolean;
+  /** The read's start (ms since the epoch; default now). */
+  now?: number;
+}
+
+/**
+ * Every import in the store, in fold order; what the cache holds of a file whose lstat it still matches is not read.
+ * @throws InvalidFileError for a file read that is not an import record (as `readImportLog`)
+ * @example readImportLogCached(store, { write: true }).filter((l) => l.elided).length // payloads not read
+ */
+export function readImportLogCached(store: Store, opts: CachedLogOptions): LoggedImport[] {
+  const dir = evidenceImportsDir(store);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const now = opts.now ?? Date.now();
+  const path = cachePath(store);
+  const cached = loadCache(path);
+  const out: LoggedImport[] = [];
+  let used = 0;
+  let added = false;
+  for (const name of names) {
+    if (!NAME.test(name)) continue;
+    const l = readLogged(store, name.slice(0, 64), now, cached);
+    out.push(l);
+    if (l.stamp !== null && cached?.get(l.record.batch_id) === l) used++;
+    else if (l.stamp !== null) added = true;
+  }
+  out.sort(foldOrder);
+  if (opts.write && (added || used !== (cached?.size ?? 0))) writeCache(path, out);
+  return out;
+}
+
+/**
+ * The log with the payloads of the elided imports `wanted` picks read from their files.
+ * A file whose lstat moved since is read whole again (its record replaces the cached one).
+ * @throws InvalidFileError as `readImportRecord`
+ */
+export function withPayloads(store: Store, log: readonly LoggedImport[], wanted: (l: LoggedImport) => boolean, now = Date.now()): LoggedImport[] {
+  return log.map((l) => (l.elided && wanted(l) ? readLogged(store, l.record.batch_id, now) : l)).sort(foldOrder);
+}
+
+/** Whether a payload holds any record (an empty one is kept in the cache as it is). */
+export function hasRecords(payload: ImportRecord["kernel_payload"]): boolean {
+  return payload !== null && payload.claims.length + payload.trials.length + payload.relations.length > 0;
+}
+
+// --- internal ---
+
+function cachePath(store: Store): string {
+  return join(cacheDir(store), "imports.observed");
+}
+
+/** One import: from the cache while its file's lstat matches, else read. */
+function readLogged(store: Store, id: string, now: number, cached?: ReadonlyMap<string, LoggedImport>): LoggedImport {
+  const st = lstatSync(evidenceImportFile(store, id), { throwIfNoEntry: false });
+  // Anything but a regular file (a symlink, say) is never cached: readImportRecord decides what it is.
+  const stamp = st?.isFile() ? fileStamp(st, now) : null;
+  const hit = stamp === null ? undefined : cached?.get(id);
+  if (hit && hit.stamp === stamp) return hit;
+  return { record: readImportRecord(store, id), elided: false, stamp };
+}
+
+function foldOrder(a: LoggedImport, b: LoggedImport): number {
+  return cmp(a.record.imported_at, b.record.imported_at) || cmp(a.record.batch_id, b.record.batch_id);
+}
+
+/** The cache's entries by batch id; undefined when there is no cache this read can trust. */
+function loadCache(path: string): Map<string, LoggedImport> | undefined {
+  const text = readCacheFile(path, MAGIC);
+  if (text === undefined) return undefined;
+  let rows: unknown;
+  try {
+    rows = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(rows)) return undefined;
+  const out = new Map<string, LoggedImport>();
+  for (const r of rows as unknown[]) {
+    if (!Array.isArray(r) || r.length !== 4 || typeof r[0] !== "string" || typeof r[1] !== "string" || (r[2] !== 0 && r[2] !== 1)) return undefined;
+    const rec = r[3] as ImportRecord | null;
+    if (rec === null || typeof rec !== "object" || rec.batch_id !== r[0] || (r[2] === 1 && rec.kernel_payload !== null)) return undefined;
+    out.set(r[0], { record: rec, elided: r[2] === 1, stamp: r[1] });
+  }
+  return out;
+}
+
+/** Rewrite the cache with every import whose file could vouch for it, payloads with records left out. */
+function writeCache(path: string, log: readonly LoggedImport[]): void {
+  const rows: unknown[] = [];
+  for (const l of log) {
+    if (l.stamp === null) continue;
+    const elide = l.elided || hasRecords(l.record.kernel_payload);
+    rows.push([l.record.batch_id, l.stamp, elide ? 1 : 0, elide ? { ...l.record, kernel_payload: null } : l.record]);
+  }
+  writeCacheFile(path, checkedCache(MAGIC, JSON.stringify(rows)));
+}

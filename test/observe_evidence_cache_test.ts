@@ -1,0 +1,140 @@
+/**
+ * forge-observe's evidence caches (`.forge/.cache/imports.observed`, the
+ * import log without its payloads, and `kernel.observed`, the kernel's
+ * view of the fold): an observation made from them is byte for byte the one
+ * made from the import files, after every kind of change — an import that
+ * adds no kernel record (the view is reused, not rewritten), one that adds
+ * trials, an import file edited in place with its size and mtime put back,
+ * another precision, torn caches — and the view really is what answered.
+ */
+import test from "ava";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { crc32 } from "node:zlib";
+import { makeSampleRepo } from "./lib/sample.js";
+import { BIN, jsonl, run } from "./lib/run.js";
+
+const CACHES = ["imports.observed", "kernel.observed"];
+const cache = (dir: string, name: string): string => join(dir, ".forge", ".cache", name);
+const made: string[] = [];
+test.after.always(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** One observation (every file changed more than the racy window ago, so it may be kept). */
+async function observeIn(dir: string, ...flags: string[]): Promise<string> {
+  await sleep(80);
+  const r = await run("forge-observe", ["--json", ...flags], { cwd: dir });
+  if (r.code !== 0 || r.stderr !== "") throw new Error(`forge-observe: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The observation made from the caches as they are, then the one made with none: they must agree. */
+async function warmThenCold(t: { is: (a: string, b: string, m?: string) => void }, dir: string, what: string, ...flags: string[]): Promise<string> {
+  const warm = await observeIn(dir, ...flags);
+  for (const c of CACHES) rmSync(cache(dir, c), { force: true });
+  const cold = await observeIn(dir, ...flags);
+  t.is(warm, cold, what);
+  await observeIn(dir, ...flags); // the caches again, for the next change
+  return cold;
+}
+
+async function exportLines(dir: string, input: string): Promise<Array<Record<string, unknown>>> {
+  const r = await run("forge-export", [], { cwd: dir, input });
+  if (r.code !== 0) throw new Error(`forge-export: exit ${r.code}: ${r.stderr}`);
+  return jsonl(r.stdout);
+}
+
+/** An oracle's act result: an import with an episode and no kernel record. */
+const oracleResult = (id: string): string => JSON.stringify({
+  kind: "act_result", schema_version: "forge-act-result/v1", id, plan_id: "p", target_key: "k", plan_kind: "OracleConservative", advisory: false,
+  started_at: "2026-12-01T00:00:00Z", completed_at: "2026-12-01T00:00:00Z", known_threats: [], trials: [], typed_diff: null,
+  oracle: { oracle: "conservative", bound_reached: false },
+}) + "\n";
+
+const nodes = (out: string) => jsonl(out).filter((l) => l.kind === "node");
+const viewIno = (dir: string): bigint => statSync(cache(dir, "kernel.observed"), { bigint: true }).ino;
+
+test("forge-observe gives the same bytes from its evidence caches as from the import files, after every kind of change", async (t) => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
+  made.push(root);
+  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 3, binDir: BIN });
+  const first = await warmThenCold(t, dir, "cold");
+  t.regex(readFileSync(cache(dir, "imports.observed"), "latin1"), /^forge-imports 1 [0-9a-f]{8}\n/);
+  t.regex(readFileSync(cache(dir, "kernel.observed"), "latin1"), /^forge-kernel-view 1 [0-9a-f]{8}\n\{"code":/);
+  t.is(await observeIn(dir), first, "from the caches");
+
+  // An import that adds no kernel record: the view is the same one, not made again.
+  const ino = viewIno(dir);
+  t.is((await exportLines(dir, oracleResult("oracle-1")))[0]!.status, "imported");
+  const afterOracle = await observeIn(dir);
+  t.is(viewIno(dir), ino, "the view was reused");
+  t.not(afterOracle, first, "the import is counted");
+  t.deepEqual(nodes(afterOracle), nodes(first));
+  t.is(await warmThenCold(t, dir, "after an import with no kernel record"), afterOracle);
+
+  // A CI run exported: new trials, a new view.
+  const ci = await run("forge-ci", ["run"], { cwd: dir });
+  t.true(ci.code === 0 || ci.code === 1, ci.stderr);
+  const list = await run("forge-ci", ["list", "--json"], { cwd: dir });
+  t.true((await exportLines(dir, list.stdout)).some((e) => e.status === "imported"));
+  const afterRun = await warmThenCold(t, dir, "after an import with trials");
+  t.not(JSON.stringify(nodes(afterRun)), JSON.stringify(nodes(afterOracle)));
+
+  // An import file edited in place (a passing trial made failing), same size, mtime put back: only ctime tells.
+  const imports = join(dir, ".forge", "evidence", "imports");
+  const name = execFileSync("grep", ["-l", '"outcome":"pass"', "-r", imports], { encoding: "utf8" }).split("\n")[0]!;
+  const st = statSync(name, { bigint: true });
+  const text = readFileSync(name, "utf8");
+  writeFileSync(name, text.replace('"outcome":"pass"', '"outcome":"fail"'));
+  const ns = st.mtimeNs.toString();
+  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, name]);
+  t.is(statSync(name, { bigint: true }).size, st.size);
+  t.is(statSync(name, { bigint: true }).mtimeNs, st.mtimeNs);
+  const edited = await warmThenCold(t, dir, "after an import file was edited in place");
+  t.not(edited, afterRun);
+
+  // Another precision is another view.
+  const wide = await warmThenCold(t, dir, "at another precision", "--precision", "0.9");
+  t.is(await observeIn(dir), edited);
+  t.is(await observeIn(dir, "--precision", "0.9"), wide);
+
+  // Torn and garbled caches.
+  const view = readFileSync(cache(dir, "kernel.observed"));
+  writeFileSync(cache(dir, "kernel.observed"), view.subarray(0, view.length - 3));
+  const log = readFileSync(cache(dir, "imports.observed"));
+  log.fill(0x7a, Math.floor(log.length / 2), Math.floor(log.length / 2) + 5);
+  writeFileSync(cache(dir, "imports.observed"), log);
+  t.is(await observeIn(dir), edited, "after a torn view and a garbled log cache");
+  t.is(await warmThenCold(t, dir, "after a torn view and a garbled log cache"), edited);
+});
+
+test("forge-observe's kernel view is what answers while its imports are unchanged (a forged view with a good checksum shows)", async (t) => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
+  made.push(root);
+  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 4, binDir: BIN });
+  const before = await observeIn(dir);
+  await observeIn(dir);
+  const passing = nodes(before).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
+  t.true(passing > 0);
+  // Every passing check made failing in the view, and the checksum fixed.
+  const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
+  const nl = file.indexOf("\n") + 1;
+  const rest = file.slice(nl).replaceAll('"verdict":"passing"', '"verdict":"failing"');
+  writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
+  const forged = await observeIn(dir);
+  t.is(nodes(forged).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length, 0, "the forged view was used");
+  // An import that adds no kernel record keeps the same key (the forged view still answers) ...
+  await exportLines(dir, oracleResult("oracle-2"));
+  t.deepEqual(nodes(await observeIn(dir)), nodes(forged));
+  // ... one that adds trials does not.
+  await run("forge-ci", ["run"], { cwd: dir });
+  await exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout);
+  const after = await observeIn(dir);
+  t.true(nodes(after).some((n) => n.claim_kind === "check" && n.verdict === "passing"));
+  for (const c of CACHES) rmSync(cache(dir, c), { force: true });
+  t.is(await observeIn(dir), after);
+});
