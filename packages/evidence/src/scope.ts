@@ -57,6 +57,8 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
     kernel: { schema_version: KERNEL_SCHEMA, claims: [], trials: [], relations: [] }, markers: [],
   };
   const markers = new Set<string>();
+  // The trials whose episodes are wanted, by trial id (most imports want none: no trial is looked at).
+  const wantedTrials = opts.episodeIds && new Set([...opts.episodeIds].filter((id) => id.startsWith("trial:")).map((id) => id.slice(6)));
   for (const rec of records) {
     const b = rec.batch;
     if (b.scope !== scope) continue;
@@ -66,7 +68,7 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
     for (const m of rec.markers) markers.add(m);
     push(st.claim_versions, b.claim_versions);
     push(st.relation_versions, b.relation_versions);
-    if (withEpisodes && opts.episodeIds) pushWanted(st.episodes, rec, opts.episodeIds);
+    if (withEpisodes && opts.episodeIds) pushWanted(st.episodes, rec, opts.episodeIds, wantedTrials!);
     else if (withEpisodes) push(st.episodes, episodesOf(rec));
     push(st.aliases, b.aliases);
     push(st.evidence_refs, b.evidence_refs);
@@ -125,11 +127,14 @@ function rows<T>(xs: T[], key: (x: T) => string, content: (x: T) => unknown = (x
   return out;
 }
 
-/** `episodesOf(rec)` restricted to `ids`, in the same order, without deriving a trial episode that is not wanted. */
-function pushWanted(to: Episode[], rec: ImportRecord, ids: ReadonlySet<string>): void {
+/**
+ * `episodesOf(rec)` restricted to `ids`, in the same order, without deriving a trial episode that is not wanted.
+ * @param trials the trial ids of the `trial:<id>` episodes among `ids`
+ */
+function pushWanted(to: Episode[], rec: ImportRecord, ids: ReadonlySet<string>, trials: ReadonlySet<string>): void {
   for (const e of rec.batch.episodes) if (ids.has(e.episode_id)) to.push(e);
-  if (rec.trial_episodes !== "derived" || !rec.kernel_payload) return;
-  for (const t of rec.kernel_payload.trials) if (ids.has(`trial:${t.trial_id}`)) to.push(trialEpisode(t));
+  if (rec.trial_episodes !== "derived" || !rec.kernel_payload || trials.size === 0) return;
+  for (const t of rec.kernel_payload.trials) if (trials.has(String(t.trial_id))) to.push(trialEpisode(t));
 }
 
 function push<T>(to: T[], from: readonly T[] | undefined): void {
