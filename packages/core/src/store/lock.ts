@@ -1,12 +1,13 @@
 /**
  * Locks as git takes them: a read-modify-write of `<file>` holds
- * `<file>.lock`, created with O_EXCL (only one process can), re-reads the
+ * `<file>.lock`, created exclusively (only one process can) with its
+ * holder's pid already in it, re-reads the
  * file under it, writes, renames, and removes the lock. A lock whose process
  * is gone (same host, pid not alive) or that is older than `STALE_MS` is
  * broken, with a note. Contention waits a bounded time, then fails with one
  * line naming the file.
  */
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
@@ -130,11 +131,13 @@ export interface HeldLock {
  * @throws ConflictError when the lock stays held
  */
 export function lockFile(path: string, opts: LockOptions = {}): HeldLock {
-  acquire(path + ".lock", opts);
+  const line = acquire(path + ".lock", opts);
   return {
     release(movedTo?: string): void {
+      const lock = (movedTo ?? path) + ".lock";
       try {
-        unlinkSync((movedTo ?? path) + ".lock");
+        // Only this process's lock: one broken as stale meanwhile may be another's now.
+        if (readFileSync(lock, "latin1") === line) unlinkSync(lock);
       } catch {
         // Already gone (broken as stale by another process after STALE_MS): nothing to release.
       }
@@ -146,13 +149,15 @@ export function lockFile(path: string, opts: LockOptions = {}): HeldLock {
 
 const HOST = hostname();
 
-function acquire(lock: string, opts: LockOptions): void {
+/** Take the lock; its line (pid, host, time), which the lock file holds while it is this process's. */
+function acquire(lock: string, opts: LockOptions): string {
   const env = Number(process.env.FORGE_LOCK_WAIT_MS);
   const wait = opts.waitMs ?? (Number.isFinite(env) && env >= 0 ? env : 10_000);
   const deadline = Date.now() + wait;
   let pause = 1;
   for (;;) {
-    if (tryCreate(lock)) return;
+    const line = tryCreate(lock);
+    if (line !== undefined) return line;
     if (breakIfStale(lock, opts.file)) continue;
     if (Date.now() >= deadline) {
       const by = holder(lock);
@@ -163,20 +168,30 @@ function acquire(lock: string, opts: LockOptions): void {
   }
 }
 
-function tryCreate(lock: string): boolean {
-  let fd: number;
+/**
+ * Create the lock with its line already in it: written to a temp file, then
+ * hard-linked to the lock's name (link fails if the name exists, as O_EXCL
+ * does). A lock file is never seen empty, so none is broken while its
+ * writer is between creating it and writing its pid.
+ * @returns the line, or undefined when the lock is held
+ */
+function tryCreate(lock: string): string | undefined {
+  const line = `${process.pid} ${HOST} ${Date.now()}\n`;
+  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, line, { flag: "wx", mode: 0o644 });
   try {
-    fd = openSync(lock, "wx", 0o644);
+    linkSync(tmp, lock);
+    return line;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return undefined;
     throw err;
-  }
-  try {
-    writeSync(fd, `${process.pid} ${HOST} ${Date.now()}\n`);
   } finally {
-    closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // gone already
+    }
   }
-  return true;
 }
 
 interface Holder {
@@ -210,7 +225,7 @@ function breakIfStale(lock: string, file: string | undefined): boolean {
     return true; // released meanwhile: try again at once
   }
   if (!h) return true;
-  // A lock still empty was just created (its writer is between open and write), unless it stays empty.
+  // A lock is created with its line in it (tryCreate); an empty one is a crashed writer's of an older forge, once it is a second old.
   const dead = h.text === "" ? age >= 1000 : h.host === HOST && Number.isSafeInteger(h.pid) && h.pid > 0 && !pidAlive(h.pid);
   if (!dead && age < STALE_MS) return false;
   const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;

@@ -1,9 +1,9 @@
 import test from "ava";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { setNoteSink, withKindLock, withLock } from "./lock.js";
+import { lockFile, setNoteSink, withKindLock, withLock } from "./lock.js";
 import { ISSUES } from "./store.js";
 
 function file(): string {
@@ -16,6 +16,25 @@ test.serial("withLock() holds <file>.lock while it runs and removes it after, al
   t.false(existsSync(f + ".lock"));
   t.throws(() => withLock(f, () => { throw new Error("boom"); }), { message: "boom" });
   t.false(existsSync(f + ".lock"));
+});
+
+test.serial("a lock appears with its holder's line in it (no empty lock for another process to break), and no temp file stays", (t) => {
+  const f = file();
+  const dir = join(f, "..");
+  withLock(f, () => {
+    t.regex(readFileSync(f + ".lock", "latin1"), new RegExp(`^${process.pid} ${hostname()} [0-9]+\n$`));
+    t.deepEqual(readdirSync(dir), ["a.md.lock"]);
+  });
+  t.deepEqual(readdirSync(dir), []);
+});
+
+test.serial("release removes only this process's lock (one broken as stale meanwhile and taken by another stays)", (t) => {
+  const f = file();
+  const held = lockFile(f);
+  const other = `${process.pid + 1} ${hostname()} ${Date.now()}\n`;
+  writeFileSync(f + ".lock", other);
+  held.release();
+  t.is(readFileSync(f + ".lock", "latin1"), other);
 });
 
 test.serial("withLock() waits a bounded time for a live holder, then fails with one line naming the file", (t) => {
