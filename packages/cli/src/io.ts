@@ -1,4 +1,5 @@
 import { closeSync, fstatSync } from "node:fs";
+import { flushCacheWrites } from "@forge/core";
 
 /**
  * The process's world, injectable for tests: streams, environment, working
@@ -35,7 +36,8 @@ export function processIo(): Io {
  * is a pipe or a socket with nothing left to write. Linux closes a dying
  * process's files only after it has given back its memory (5–10 ms with a
  * 50 MB heap), so the next command of a pipeline would see the end that
- * much later. Only from a bin (the process's own fd 1), as its last step.
+ * much later. Then the cache writes the run put off (`writeCacheLater`).
+ * Only from a bin (the process's own fd 1), as its last step.
  */
 export function exitWith(code: number): void {
   process.exitCode = code;
@@ -45,6 +47,8 @@ export function exitWith(code: number): void {
   } catch {
     // closed already, or not ours to close
   }
+  // The caches the run put off (`writeCacheLater`): now that the answer is out.
+  flushCacheWrites();
 }
 
 /** Colour only on a terminal and without NO_COLOR. */

@@ -13,7 +13,7 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, checkedCache, evidenceImportFile, evidenceImportsDir, fileStamp, readCacheFile, writeCacheFile, type Store } from "@forge/core";
+import { cacheDir, checkedCache, evidenceImportFile, evidenceImportsDir, fileStamp, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import { cmp } from "@forge/kernel";
 import { type ImportRecord, readImportRecord } from "./import_log.js";
 
@@ -66,7 +66,11 @@ export function readImportLogCached(store: Store, opts: CachedLogOptions): Logge
     else if (l.stamp !== null) added = true;
   }
   out.sort(foldOrder);
-  if (opts.write && (added || used !== (cached?.size ?? 0))) writeCache(path, out);
+  // Once the caller's answer is out (the log as read now: later changes to it are not kept).
+  if (opts.write && (added || used !== (cached?.size ?? 0))) {
+    const log = [...out];
+    writeCacheLater(() => writeCache(path, log));
+  }
   return out;
 }
 

@@ -2,15 +2,21 @@ import test from "ava";
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, evidenceImportFile } from "@forge/core";
+import { cacheDir, evidenceImportFile, flushCacheWrites } from "@forge/core";
 import { exportBundle } from "./envelope.js";
 import { importProjectionBatch } from "./import_batch.js";
 import { readImportLog } from "./import_log.js";
-import { type LoggedImport, readImportLogCached, withPayloads } from "./import_log_cache.js";
+import { type CachedLogOptions, type LoggedImport, readImportLogCached as readCached, withPayloads } from "./import_log_cache.js";
 import { transformEnvelopeV3 } from "./transform_v3.js";
 import { NOW, PRODUCER, sampleBundle, tempStore, trialOf } from "./_fixture.js";
 
 const lane = (bundle: unknown) => transformEnvelopeV3(exportBundle(bundle, PRODUCER));
+/** A read, and the cache write it put off (an executable's exit runs it). */
+function readImportLogCached(store: ReturnType<typeof tempStore>, opts: CachedLogOptions): LoggedImport[] {
+  const log = readCached(store, opts);
+  flushCacheWrites();
+  return log;
+}
 /** Well after every file's mtime: each may be kept. */
 const LATER = { write: true, now: Date.now() + 60_000 };
 const cachePath = (store: ReturnType<typeof tempStore>) => join(cacheDir(store), "imports.observed");

@@ -15,7 +15,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, checkedCache, readCacheFile, writeCacheFile, type Store } from "@forge/core";
+import { cacheDir, checkedCache, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import { hasRecords, type LoggedImport, PAYLOAD_MARKERS } from "@forge/evidence";
 import {
   assess, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, type FlakeRate, type KernelBatch, type KernelConfig, schedule,
@@ -134,9 +134,9 @@ export function readKernelView(store: Store, key: string): KernelView | undefine
   }
 }
 
-/** Keep `view` under `key` (the one view kept: the last made). */
+/** Keep `view` under `key` (the one view kept: the last made), once the observation is out (`writeCacheLater`). */
 export function writeKernelView(store: Store, key: string, view: KernelView): void {
-  writeCacheFile(cachePath(store), checkedCache(MAGIC, `${key}\n${JSON.stringify(view)}`));
+  writeCacheLater(() => writeCacheFile(cachePath(store), checkedCache(MAGIC, `${key}\n${JSON.stringify(view)}`)));
 }
 
 // --- internal ---

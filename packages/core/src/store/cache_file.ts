@@ -98,3 +98,28 @@ export function writeCacheFile(path: string, text: string, encoding: "utf8" | "l
     return false;
   }
 }
+
+const later: Array<() => void> = [];
+
+/**
+ * Put off a cache write until the process's answer is out: an executable
+ * runs it after closing stdout (cli's `exitWith` calls `flushCacheWrites`),
+ * so the next command of a pipeline is not kept waiting for a cache; any
+ * other process, once its event loop is empty. A write that never runs
+ * (the process killed first) only costs the next reader time.
+ */
+export function writeCacheLater(write: () => void): void {
+  if (later.length === 0) process.once("beforeExit", flushCacheWrites);
+  later.push(write);
+}
+
+/** Run the cache writes put off so far, each once, in order (a failing one is skipped: only time is lost). */
+export function flushCacheWrites(): void {
+  for (let w = later.shift(); w !== undefined; w = later.shift()) {
+    try {
+      w();
+    } catch {
+      // A cache that cannot be written only costs time.
+    }
+  }
+}

@@ -1,8 +1,10 @@
 import test from "ava";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkedCache, readCacheFile, writeCacheFile } from "./cache_file.js";
+import { checkedCache, flushCacheWrites, readCacheFile, writeCacheFile, writeCacheLater } from "./cache_file.js";
 
 const dir = () => join(realpathSync(mkdtempSync(join(tmpdir(), "forge-cachefile-"))), ".cache");
 
@@ -28,4 +30,23 @@ test("a whole-file cache reads back what was written, and nothing it cannot vouc
   t.is(readCacheFile(link, "forge-x 1"), undefined, "a symlink is not followed");
   t.is(readCacheFile(join(d, "none"), "forge-x 1"), undefined, "missing");
   t.false(writeCacheFile(join(path, "under-a-file"), "x"), "cannot be written: false, nothing thrown");
+});
+
+test("cache writes put off run once each, in order, when flushed (a failing one skipped), or when the event loop empties", (t) => {
+  const ran: number[] = [];
+  writeCacheLater(() => ran.push(1));
+  writeCacheLater(() => {
+    throw new Error("no room");
+  });
+  writeCacheLater(() => ran.push(3));
+  t.deepEqual(ran, [], "not before the flush");
+  flushCacheWrites();
+  flushCacheWrites();
+  t.deepEqual(ran, [1, 3]);
+  // A process that never flushes: the write runs before it exits.
+  const d = dir();
+  const mod = fileURLToPath(new URL("./cache_file.js", import.meta.url));
+  const script = `import(${JSON.stringify(mod)}).then((m) => m.writeCacheLater(() => m.writeCacheFile(${JSON.stringify(join(d, "z"))}, "ok")))`;
+  execFileSync(process.execPath, ["-e", script]);
+  t.is(readFileSync(join(d, "z"), "utf8"), "ok");
 });
