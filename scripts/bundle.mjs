@@ -12,7 +12,8 @@
 // test/budget_test.ts checks every cached text against the bundle's own.
 import { build } from "esbuild";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -47,6 +48,16 @@ for (const dir of readdirSync(join(root, "packages"))) {
 }
 // forge-pilot is the zx script scripts/pilot.mjs, bundled the same way (zx inside: no node_modules needed at run time).
 names.push(["forge-pilot", join(root, "scripts", "pilot.mjs")]);
+// The build's identity, the same in every bundle: a hash of what the bundles are made from (sources,
+// the lockfile, this script). Caches that hold what code computed (forge-observe's kernel view) are kept
+// under it, so a forge built from other sources never trusts them (core: buildId()).
+const buildHash = createHash("sha256");
+const sources = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : [join(dir, e.name)]));
+for (const f of [...readdirSync(join(root, "packages")).filter((d) => existsSync(join(root, "packages", d, "src"))).flatMap((d) => sources(join(root, "packages", d, "src"))), join(root, "scripts", "pilot.mjs"), ...sources(join(root, "scripts", "stubs")), join(root, "pnpm-lock.yaml"), new URL(import.meta.url).pathname].sort()) {
+  if (f.endsWith("_test.ts")) continue;
+  buildHash.update(f.slice(root.length) + "\0").update(readFileSync(f)).update("\0");
+}
+const buildId = buildHash.digest("hex").slice(0, 32);
 // The general YAML path (gray-matter + yaml, core's frontmatter/_engine.ts: about half of each bundle)
 // is its own file, bin/lib/engine.cjs, required the first time frontmatter needs it: every process
 // compiles only what it runs (DESIGN §6 start-up budgets).
@@ -60,6 +71,7 @@ const common = {
   legalComments: "none",
   logLevel: "warning",
   alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
+  define: { __FORGE_BUILD__: JSON.stringify(buildId) },
 };
 const engineApart = {
   name: "engine-apart",

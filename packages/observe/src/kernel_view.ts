@@ -7,15 +7,15 @@
  * and the precision, so forge-observe keeps the last one it made in
  * `.forge/.cache/kernel.observed`, under a key naming exactly what it was
  * made from: the import files whose payloads the fold takes (batch id and
- * lstat, in fold order), the configuration, and the executable's own file
- * (a rebuilt forge makes its views anew). An observation after an import
+ * lstat, in fold order), the configuration, and the build of forge (core's
+ * buildId: forge built from other sources makes its views anew, and
+ * forge-plan observing by itself shares forge-observe's view). An observation after an import
  * that added no kernel record (an oracle's result, a merge, an advisory
  * step) then reads no payload and compiles nothing; any other change of the
  * fold misses the key and is compiled. Deleting the cache changes no answer.
  */
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, checkedCache, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
+import { buildId, cacheDir, checkedCache, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import { hasRecords, type LoggedImport, PAYLOAD_MARKERS } from "@forge/evidence";
 import {
   assess, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, type FlakeRate, type KernelBatch, type KernelConfig, schedule,
@@ -103,13 +103,13 @@ export function kernelView(kernel: KernelBatch, precisionMicros: number, config:
 }
 
 /**
- * The cache key of a scope's view: the executable, the configuration, and
- * the imports whose payloads the fold takes (in fold order, with their
- * files' lstat); null when no view may be cached (the executable is not a
- * file this process can name, or one of those files changed too recently to vouch for).
+ * The cache key of a scope's view: the build of forge, the configuration,
+ * and the imports whose payloads the fold takes (in fold order, with their
+ * files' lstat); null when no view may be cached (forge runs unbundled, or
+ * one of those files changed too recently to vouch for).
  */
 export function viewKey(log: readonly LoggedImport[], scope: string, madeWith: string): string | null {
-  const code = codeStamp();
+  const code = buildId();
   if (code === null) return null;
   const imports: string[][] = [];
   for (const l of log) {
@@ -143,18 +143,6 @@ export function writeKernelView(store: Store, key: string, view: KernelView): vo
 
 function cachePath(store: Store): string {
   return join(cacheDir(store), "kernel.observed");
-}
-
-/** The identity of the file this code runs from (the bundle: its lstat moves when forge is rebuilt); null when there is none to name. */
-function codeStamp(): string | null {
-  // A bundle is CommonJS (`__filename` is its file); the ES modules of a development build name none, and cache no view.
-  const file = typeof __filename === "string" ? __filename : undefined;
-  try {
-    const st = file === undefined ? undefined : lstatSync(file, { throwIfNoEntry: false });
-    return st?.isFile() ? `${file}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}` : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The median duration of a node's counted trials, or null. */

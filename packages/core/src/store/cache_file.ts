@@ -123,3 +123,15 @@ export function flushCacheWrites(): void {
     }
   }
 }
+
+declare const __FORGE_BUILD__: string | undefined;
+
+/**
+ * The identity of this build of forge (scripts/bundle.mjs: a hash of the
+ * sources, the same in every executable), or null when the code runs
+ * unbundled: a cache of what code computed is kept under it, and kept not
+ * at all without it.
+ */
+export function buildId(): string | null {
+  return typeof __FORGE_BUILD__ === "string" ? __FORGE_BUILD__ : null;
+}
