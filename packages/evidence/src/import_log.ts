@@ -60,17 +60,24 @@ const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
  * @example readImportLog(store).map((r) => r.batch_id)
  */
 export function readImportLog(store: Store): ImportRecord[] {
-  const dir = evidenceImportsDir(store);
+  return importIds(store).map((id) => readImportRecord(store, id)).sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+}
+
+/**
+ * The batch ids of the import files (`<64 hex>.json`), in no order; none when there is no imports folder.
+ * @example importIds(store).length // the number of imports
+ */
+export function importIds(store: Store): string[] {
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = readdirSync(evidenceImportsDir(store));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
   }
-  const out: ImportRecord[] = [];
-  for (const name of names) if (/^[0-9a-f]{64}\.json$/.test(name)) out.push(readImportRecord(store, name.slice(0, 64)));
-  return out.sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+  const out: string[] = [];
+  for (const name of names) if (/^[0-9a-f]{64}\.json$/.test(name)) out.push(name.slice(0, 64));
+  return out;
 }
 
 /**

@@ -11,14 +11,13 @@
  * file it did not hold or no longer found one it did. Deleting it changes
  * no answer; a foreign one cannot vouch for this clone's inodes.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, checkedCache, evidenceImportFile, evidenceImportsDir, fileStamp, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
+import { cacheDir, checkedCache, evidenceImportFile, fileStamp, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import { cmp } from "@forge/kernel";
-import { type ImportRecord, readImportRecord } from "./import_log.js";
+import { importIds, type ImportRecord, readImportRecord } from "./import_log.js";
 
 const MAGIC = "forge-imports 1";
-const NAME = /^[0-9a-f]{64}\.json$/;
 
 /** One import as the cached log gives it. */
 export interface LoggedImport {
@@ -44,23 +43,16 @@ export interface CachedLogOptions {
  * @example readImportLogCached(store, { write: true }).filter((l) => l.elided).length // payloads not read
  */
 export function readImportLogCached(store: Store, opts: CachedLogOptions): LoggedImport[] {
-  const dir = evidenceImportsDir(store);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
+  const ids = importIds(store);
+  if (ids.length === 0) return [];
   const now = opts.now ?? Date.now();
   const path = cachePath(store);
   const cached = loadCache(path);
   const out: LoggedImport[] = [];
   let used = 0;
   let added = false;
-  for (const name of names) {
-    if (!NAME.test(name)) continue;
-    const l = readLogged(store, name.slice(0, 64), now, cached);
+  for (const id of ids) {
+    const l = readLogged(store, id, now, cached);
     out.push(l);
     if (l.stamp !== null && cached?.get(l.record.batch_id) === l) used++;
     else if (l.stamp !== null) added = true;
