@@ -25,7 +25,8 @@ export function loopIterationCase(bench: string, bin: string, root: string): Cas
   const dir = join(bench, "loop-10k");
   // As forge-pilot runs it: forge-export started with the iteration (its lane), `forge-observe | forge-plan`
   // as a pipe, then the act's result (a fresh id per run, so every export is a real import) on the lane's
-  // stdin, in the scope of the 10,000 trials (gen_evidence's). The three start without NODE_EXTRA_CA_CERTS,
+  // stdin, in the scope of the 10,000 trials (gen_evidence's). The result is an oracle's: it adds no kernel record, so the
+  // next observation's kernel view is the one kept (forge-observe's cache); one that adds trials is compiled anew. The three start without NODE_EXTRA_CA_CERTS,
   // and the lane at niceness 10, as forge-pilot starts them (scripts/pilot.mjs: STORE_ONLY, startLane).
   const result = '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s","plan_id":"bench","target_key":"bench","plan_kind":"OracleConservative",'
     + '"advisory":false,"started_at":"%s","completed_at":"%s","known_threats":[],"trials":[],"typed_diff":null,"oracle":{"oracle":"conservative","bound_reached":false}}\\n';
@@ -41,7 +42,7 @@ export function loopIterationCase(bench: string, bin: string, root: string): Cas
   ].join("\n");
   return {
     name: "loop iteration (observe + plan + export) @10k entities + 10k trials", target: { kind: "ms", max: 500 },
-    note: "checks excluded; as forge-pilot runs it (export's lane started with the iteration, observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10); each run exports one fresh act result (a real import)",
+    note: "checks excluded; as forge-pilot runs it (export's lane started with the iteration, observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10); each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so forge-observe reuses its kernel view (.forge/.cache/kernel.observed); an act that adds trials makes the next observation recompile the fold",
     baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
     subject: {
       label: "bash: { forge-observe | forge-plan; act result } | forge-export", argv: ["bash", "--norc", "-c", script, bin], cwd: dir,
