@@ -173,7 +173,7 @@ const s1k = WANT_STORE ? storeOf(BENCH, "issues-1000", 1000) : undefined;
 process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT), ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : [])]) {
+for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT, true), ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : [])]) {
   if (ONLY && !c.name.includes(ONLY)) continue;
   try {
     const r = measure(c);

@@ -14,22 +14,27 @@ import { join } from "node:path";
 import { median, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 
 /**
- * The iteration-overhead case, on the store bench_loop.ts generates
+ * The iteration-overhead cases, on the store bench_loop.ts generates
  * (`.bench/loop-10k`: 9,000 issues, 1,000 PRs, 10,000 trials; measured
- * after its own case, so the imports this one adds do not touch it).
+ * after its own case, so the imports these add do not touch it): the act's
+ * result is an oracle's (no kernel record: the next observation reuses its
+ * kernel view), or, with `trials`, a check rerun's (one trial: the next
+ * observation and the lane compile the fold anew, as after every CheckRerun
+ * or PairedPatch).
  * @param bench the bench folder (`.bench/`)
  * @param bin the built executables
  * @param root the repository root
  */
-export function loopIterationCase(bench: string, bin: string, root: string): Case {
+export function loopIterationCase(bench: string, bin: string, root: string, trials = false): Case {
   const dir = join(bench, "loop-10k");
   // As forge-pilot runs it: forge-export started with the iteration (its lane), `forge-observe | forge-plan`
   // as a pipe, then the act's result (a fresh id per run, so every export is a real import) on the lane's
-  // stdin, in the scope of the 10,000 trials (gen_evidence's). The result is an oracle's: it adds no kernel record, so the
-  // next observation's kernel view is the one kept (forge-observe's cache); one that adds trials is compiled anew. The three start without NODE_EXTRA_CA_CERTS,
+  // stdin, in the scope of the 10,000 trials (gen_evidence's). The three start without NODE_EXTRA_CA_CERTS,
   // and the lane at niceness 10, as forge-pilot starts them (scripts/pilot.mjs: STORE_ONLY, startLane).
-  const result = '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s","plan_id":"bench","target_key":"bench","plan_kind":"OracleConservative",'
-    + '"advisory":false,"started_at":"%s","completed_at":"%s","known_threats":[],"trials":[],"typed_diff":null,"oracle":{"oracle":"conservative","bound_reached":false}}\\n';
+  const trial = '{"step":"s0","head_sha":"%s","code_tree":"%s","patch_sha256":null,"recorded_at":"%s","argv":["s0"],"duration_ms":10,"exit_code":0,"outcome":"pass"}';
+  const result = '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s","plan_id":"bench","target_key":"bench",'
+    + `"plan_kind":"${trials ? "CheckRerun" : "OracleConservative"}","advisory":false,"started_at":"%s","completed_at":"%s","known_threats":[],"trials":[${trials ? trial : ""}],`
+    + `"typed_diff":null,"oracle":${trials ? "null" : '{"oracle":"conservative","bound_reached":false}'}}\\n`;
   const script = [
     "set -eo pipefail",
     "unset NODE_EXTRA_CA_CERTS",
@@ -37,12 +42,15 @@ export function loopIterationCase(bench: string, bin: string, root: string): Cas
     "TZ=UTC printf -v now '%(%Y-%m-%dT%H:%M:%SZ)T' -1",
     "{",
     `  "$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > /dev/null`,
-    `  printf '${result}' "$$" "\${EPOCHREALTIME/./}" "$now" "$now"`,
+    `  printf '${result}' "$$" "\${EPOCHREALTIME/./}" "$now" "$now"${trials ? ` ${"1".repeat(40)} ${"2".repeat(40)} "$now"` : ""}`,
     '} | nice -n 10 "$0/forge-export" --scope bench',
   ].join("\n");
   return {
-    name: "loop iteration (observe + plan + export) @10k entities + 10k trials", target: { kind: "ms", max: 500 },
-    note: "checks excluded; as forge-pilot runs it (export's lane started with the iteration, observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10); each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so forge-observe reuses its kernel view (.forge/.cache/kernel.observed); an act that adds trials makes the next observation recompile the fold",
+    name: `loop iteration (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`, target: { kind: "ms", max: 500 },
+    note: "checks excluded; as forge-pilot runs it (export's lane started with the iteration, observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10); "
+      + (trials
+        ? "each run exports a check rerun's result with one fresh trial (a real import that changes the fold: the next observation and the lane compile it anew)"
+        : "each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so forge-observe reuses its kernel view (.forge/.cache/kernel.observed)"),
     baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
     subject: {
       label: "bash: { forge-observe | forge-plan; act result } | forge-export", argv: ["bash", "--norc", "-c", script, bin], cwd: dir,
