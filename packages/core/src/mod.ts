@@ -14,7 +14,7 @@ export {
 export { CI_RUNS, ciStepsDir, importFile, importsDir, mergeFile, mergesDir } from "./store/store.js";
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
-export { folderStamp, isStill, stillFromMs, type FolderStamp } from "./store/stamp.js";
+export { fileStamp, folderStamp, isStill, stillFromMs, type FolderStamp } from "./store/stamp.js";
 export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStoreVersion } from "./store/version.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
@@ -38,7 +38,7 @@ export {
 } from "./entities/release.js";
 export { loadEntity, loadEntityFast, loadFile, rewriteFile, saveFile, type FileChange, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
-export { fileStamp, openRecordCache, RecordCache, recordContext, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
+export { openRecordCache, RecordCache, recordContext, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
 export { buildId, checkedCache, flushCacheWrites, readCacheFile, writeCacheFile, writeCacheLater } from "./store/cache_file.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";

@@ -266,24 +266,26 @@ function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]
   };
 }
 
-/** The PRs (archived ones are only read): kept as prInput's fields in order. */
+/** PrInput's fields a PR's payload keeps, in order (its id and number are the entity's). */
+const PR_FIELDS = ["state", "baseRefName", "baseSha", "headSha", "patchSha256", "previousPatchSha256", "closes", "ci", "createdAt"] as const;
+
+/** The PRs (archived ones are only read): kept as PR_FIELDS. */
 const PR_READER: Reader<PrInput> = {
   cache: { layout: "observe-pr/1", context: "-" },
   fromText(_ref, number, parse, _text, keep) {
     const e = parse();
     if (!e) return SLOW;
     const p = prInput(e, number);
-    keep(JSON.stringify([p.state, p.baseRefName, p.baseSha, p.headSha, p.patchSha256, p.previousPatchSha256, p.closes, p.ci, p.createdAt]));
+    keep(JSON.stringify(PR_FIELDS.map((k) => p[k])));
     return p;
   },
   fromEntity: (e, number) => prInput(e, number),
   fromPayload(ref, number, buf, start, end) {
-    const v = parsed(buf.toString("utf8", start, end), 9);
+    const v = parsed(buf.toString("utf8", start, end), PR_FIELDS.length);
     if (!v || !Array.isArray(v[5]) || !Array.isArray(v[6])) return null;
-    return {
-      id: ref.id, number, state: v[0] as string, baseRefName: v[1] as string, baseSha: v[2] as string | null, headSha: v[3] as string | null,
-      patchSha256: v[4] as string, previousPatchSha256: v[5] as string[], closes: v[6] as string[], ci: v[7] as string | null, createdAt: v[8] as string,
-    };
+    const p: Record<string, unknown> = { id: ref.id, number };
+    PR_FIELDS.forEach((k, i) => (p[k] = v[i]));
+    return p as unknown as PrInput;
   },
 };
 

@@ -32,6 +32,7 @@ import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeS
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { fileKey, fileStamp } from "../store/stamp.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
 const MAGIC = "forge-records 2";
@@ -41,8 +42,6 @@ const CHUNK = 1 << 20;
 const BLOCK = 1 << 16;
 const TRAILER = 10; // "\x1e" + 8 hex + "\n", after the block's last newline
 const TRAILER_AT = Buffer.from("\n\x1e");
-const STILL_MS = 50;
-const STILL_COARSE_MS = 2000;
 const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** Options of `openRecordCache`. */
@@ -66,24 +65,6 @@ export interface RecordCacheOptions {
  */
 export function recordContext(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64url");
-}
-
-/** The line's identity: the lstat fields that change with every write. */
-function statKey(st: Stats): string {
-  return `${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}`;
-}
-
-/**
- * A file's identity for a cache (the lstat fields that change with every
- * write: inode, mtime, ctime, size), or null while it cannot vouch: the
- * file changed within 50 ms of `now` (2 s on a filesystem with
- * whole-second mtimes), and a change in the same clock tick would not move
- * its mtime (racy clean).
- * @param now ms since the epoch, taken before the lstat
- */
-export function fileStamp(st: Stats, now: number): string | null {
-  const still = now - (st.mtimeMs % 1000 === 0 ? STILL_COARSE_MS : STILL_MS);
-  return st.mtimeMs < still && st.ctimeMs < still ? statKey(st) : null;
 }
 
 /**
@@ -197,7 +178,7 @@ export class RecordCache {
     if (st === undefined || !st.isFile()) return undefined;
     this.#missStat = st;
     if (this.#key !== key) return undefined;
-    if (this.#stat !== statKey(st)) {
+    if (this.#stat !== fileKey(st)) {
       this.#consume(false);
       return undefined;
     }

@@ -177,8 +177,9 @@ function acquire(lock: string, opts: LockOptions): string {
  */
 function tryCreate(lock: string): string | undefined {
   const line = `${process.pid} ${HOST} ${Date.now()}\n`;
-  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(tmp, line, { flag: "wx", mode: 0o644 });
+  // One per process: a process takes a lock one attempt at a time (a left-over of a dead process of the same pid is overwritten).
+  const tmp = `${lock}.${process.pid}.tmp`;
+  writeFileSync(tmp, line, { mode: 0o644 });
   try {
     linkSync(tmp, lock);
     return line;

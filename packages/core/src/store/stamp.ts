@@ -1,11 +1,12 @@
 /**
  * Folder stamps, as git's index uses file stamps: the inode and mtime (ns)
  * of some folders, which move whenever an entry is added, removed or
- * renamed in them. A stamp vouches for a listing only once the folders have
+ * renamed in them; and file stamps, the lstat of one file, for caches of
+ * what a file holds. A stamp vouches for a listing only once the folders have
  * been still for a while — git's "racy clean" rule: a change in the same
  * clock tick as the last one would not move the mtime.
  */
-import { statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 
 /** The folders' inode and mtime, `<ino>.<mtimeNs>;` each (`-;` for a missing one); value "" when one cannot be stat'ed. */
 export interface FolderStamp {
@@ -48,6 +49,23 @@ export function isStill(stamp: FolderStamp, nowNs: bigint = BigInt(Date.now()) *
 /** When a stamp can first vouch: ms since the epoch at which its folders will have been still long enough. */
 export function stillFromMs(stamp: FolderStamp): number {
   return Number((stamp.mtimeNs + stillFor(stamp)) / 1_000_000n) + 1;
+}
+
+/** A file's identity as caches key it: the lstat fields that change with every write (inode, mtime, ctime, size). */
+export function fileKey(st: Stats): string {
+  return `${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}`;
+}
+
+/**
+ * A file's identity for a cache (`fileKey`), or null while it cannot vouch:
+ * the file changed within 50 ms of `now` (2 s on a filesystem with
+ * whole-second mtimes), and a change in the same clock tick would not move
+ * its mtime (racy clean, as for folder stamps).
+ * @param now ms since the epoch, taken before the lstat
+ */
+export function fileStamp(st: Stats, now: number): string | null {
+  const still = now - Number((st.mtimeMs % 1000 === 0 ? STILL_COARSE_NS : STILL_NS) / 1_000_000n);
+  return st.mtimeMs < still && st.ctimeMs < still ? fileKey(st) : null;
 }
 
 /** How long the folders must have been still (their mtimes' granularity decides). */
