@@ -51,10 +51,14 @@ names.push(["forge-pilot", join(root, "scripts", "pilot.mjs")]);
 // The build's identity, the same in every bundle: a hash of what the bundles are made from (sources,
 // the lockfile, this script). Caches that hold what code computed (forge-observe's kernel view) are kept
 // under it, so a forge built from other sources never trusts them (core: buildId()).
+const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+const packageSources = readdirSync(join(root, "packages"))
+  .map((d) => join(root, "packages", d, "src"))
+  .filter((d) => existsSync(d))
+  .flatMap(filesUnder)
+  .filter((f) => !f.endsWith("_test.ts"));
 const buildHash = createHash("sha256");
-const sources = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : [join(dir, e.name)]));
-for (const f of [...readdirSync(join(root, "packages")).filter((d) => existsSync(join(root, "packages", d, "src"))).flatMap((d) => sources(join(root, "packages", d, "src"))), join(root, "scripts", "pilot.mjs"), ...sources(join(root, "scripts", "stubs")), join(root, "pnpm-lock.yaml"), new URL(import.meta.url).pathname].sort()) {
-  if (f.endsWith("_test.ts")) continue;
+for (const f of [...packageSources, ...filesUnder(join(root, "scripts", "stubs")), join(root, "scripts", "pilot.mjs"), join(root, "pnpm-lock.yaml"), new URL(import.meta.url).pathname].sort()) {
   buildHash.update(f.slice(root.length) + "\0").update(readFileSync(f)).update("\0");
 }
 const buildId = buildHash.digest("hex").slice(0, 32);
