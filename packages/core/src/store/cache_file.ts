@@ -8,10 +8,11 @@
  * nothing here throws but `cacheTemp`.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { constants, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { crc32 } from "node:zlib";
 import { pidAlive } from "./lock.js";
+import { readOpened } from "./read_file.js";
 
 /**
  * A fresh temp path for rewriting the cache file `path` (`<path>.<pid>.<hex>.tmp`),
@@ -57,28 +58,16 @@ export function checkedCache(magic: string, rest: string): string {
  * that cannot be trusted only costs time.
  */
 export function readCacheFile(path: string, magic: string, maxBytes = 256 * 1024 * 1024): string | undefined {
-  let fd: number | undefined;
+  let buf: Buffer;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > maxBytes) return undefined;
-    const buf = Buffer.allocUnsafe(st.size);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    const nl = buf.indexOf(10);
-    const head = magic.length + 9;
-    if (n !== buf.length || nl !== head || buf.toString("latin1", 0, magic.length + 1) !== magic + " ") return undefined;
-    const rest = buf.subarray(nl + 1);
-    return buf.toString("latin1", magic.length + 1, nl) === crc32(rest).toString(16).padStart(8, "0") ? rest.toString("utf8") : undefined;
+    buf = readOpened(openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW), path, maxBytes);
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
+  const nl = buf.indexOf(10);
+  if (nl !== magic.length + 9 || buf.toString("latin1", 0, magic.length + 1) !== magic + " ") return undefined;
+  const rest = buf.subarray(nl + 1);
+  return buf.toString("latin1", magic.length + 1, nl) === crc32(rest).toString(16).padStart(8, "0") ? rest.toString("utf8") : undefined;
 }
 
 /**
