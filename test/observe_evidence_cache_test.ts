@@ -139,3 +139,77 @@ test("forge-observe's kernel view is what answers while its imports are unchange
   for (const c of CACHES) rmSync(cache(dir, c), { force: true });
   t.is(await observeIn(dir), after);
 });
+
+/** The view file's identity (inode, mtime, size): moved only when the view is written. */
+const viewStamp = (dir: string): string => {
+  const st = statSync(cache(dir, "kernel.observed"), { bigint: true });
+  return `${st.ino}:${st.mtimeNs}:${st.size}`;
+};
+
+/** A CI run made and exported (an import with trials): the lane's entries. */
+async function runAndExport(dir: string): Promise<Array<Record<string, unknown>>> {
+  const ci = await run("forge-ci", ["run"], { cwd: dir });
+  if (ci.code !== 0 && ci.code !== 1) throw new Error(`forge-ci run: exit ${ci.code}: ${ci.stderr}`);
+  return exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout);
+}
+
+/** Every passing check made failing in the kept view, its checksum fixed. */
+function forgeView(dir: string): void {
+  const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
+  const nl = file.indexOf("\n") + 1;
+  const rest = file.slice(nl).replaceAll('"verdict":"passing"', '"verdict":"failing"');
+  writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
+}
+
+test("forge-export keeps forge-observe's kernel view current: after an import with trials the next observation answers from the lane's view, byte for byte the one made from no cache", async (t) => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
+  made.push(root);
+  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 5, binDir: BIN });
+  await observeIn(dir);
+  const passing = (out: string) => nodes(out).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
+
+  // The lane replaces the view, and the observation right after it (no pause: the new import may be too recent for its lstat) uses it.
+  let before = viewStamp(dir);
+  t.true((await runAndExport(dir)).some((e) => e.status === "imported"));
+  t.not(viewStamp(dir), before, "the lane wrote the view");
+  before = viewStamp(dir);
+  const r = await run("forge-observe", ["--json"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.is(viewStamp(dir), before, "observe compiled nothing: it kept the lane's view");
+  t.is(await warmThenCold(t, dir, "after the lane's view"), r.stdout);
+
+  // It is the lane's view that answers (a forged one shows) ...
+  await runAndExport(dir);
+  forgeView(dir);
+  t.is(passing(await observeIn(dir)), 0, "the forged view was used");
+  for (const c of CACHES) rmSync(cache(dir, c), { force: true });
+  t.true(passing(await observeIn(dir)) > 0);
+
+  // ... at the precision the kept view was made with.
+  await observeIn(dir, "--precision", "0.9");
+  await runAndExport(dir);
+  before = viewStamp(dir);
+  const wide = await observeIn(dir, "--precision", "0.9");
+  t.is(viewStamp(dir), before, "the lane made the view at 0.9");
+  t.is(await warmThenCold(t, dir, "the lane's view at another precision", "--precision", "0.9"), wide);
+
+  // The lane's new import edited in place (same size, mtime put back): its digest no longer holds, the fold is compiled.
+  await observeIn(dir);
+  const entries = await runAndExport(dir);
+  const file = join(dir, String(entries.filter((e) => e.status === "imported").at(-1)!.file));
+  const st = statSync(file, { bigint: true });
+  const text = readFileSync(file, "utf8");
+  t.true(text.includes('"outcome":"pass"'));
+  writeFileSync(file, text.replaceAll('"outcome":"pass"', '"outcome":"fail"'));
+  const ns = st.mtimeNs.toString();
+  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
+  before = viewStamp(dir);
+  const edited = await observeIn(dir);
+  t.not(viewStamp(dir), before, "the view was made anew");
+  t.is(await warmThenCold(t, dir, "after the lane's import was edited in place"), edited);
+
+  // With no view kept, the lane makes none.
+  rmSync(cache(dir, "kernel.observed"));
+  await runAndExport(dir);
+  t.throws(() => statSync(cache(dir, "kernel.observed")), { code: "ENOENT" });
+});

@@ -7,7 +7,7 @@
  * returns the import-log entry.
  */
 import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
-import { canonicalJson, cmp, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
+import { canonicalJson, cmp, type Compiled, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
 import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog, readImportRecord } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
@@ -48,13 +48,13 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   for (const t of payload?.trials ?? []) episodeIds.add(`trial:${String((t as { trial_id?: unknown }).trial_id)}`);
   const state = readScope(store, b.scope, { records: log, episodeIds });
   const added = payload ? newKernel(state.kernel, payload) : null;
-  let after: string[] | null = null;
+  let after: Compiled | null = null;
   // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
   if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
     // Markers the kernel gives the scope with `added` that it did not give without it.
     const before = new Set(lastMarkers(opts, b.scope) ?? compile(state.kernel, opts.config).markers);
-    after = compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config).markers;
-    for (const m of after) if (!before.has(m)) markers.add(m);
+    after = compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config);
+    for (const m of after.markers) if (!before.has(m)) markers.add(m);
   }
   const known = new Set([...state.claim_versions.map((c) => c.claim_id), ...b.claim_versions.map((c) => c.claim_id)]);
   for (const r of b.relation_versions) if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
@@ -89,12 +89,35 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   }
   if (opts.records) {
     // The scope's kernel is now what was compiled as `after` (unchanged when nothing was added): the next import's "before".
-    const kept = after ?? lastMarkers(opts, b.scope);
-    insertInOrder(opts.records, rec);
-    if (kept) KERNEL_MARKERS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, markers: kept });
+    const last = KERNEL_MARKERS.get(opts.records);
+    const kept = after?.markers ?? lastMarkers(opts, b.scope);
+    const atEnd = insertInOrder(opts.records, rec);
+    // The compile is the fold's own only when the import went last in fold order (the fold puts its records there).
+    const compiled = after ? (atEnd ? after : null) : lastMarkers(opts, b.scope) && last!.compiled;
+    if (kept) KERNEL_MARKERS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, markers: kept, compiled });
     else KERNEL_MARKERS.delete(opts.records);
   }
   return entryOf(store, rec, "imported");
+}
+
+/**
+ * Tell the imports made with `records` the kernel markers of `scope` as
+ * `records` fold it now, compiled with `config` (the caller has them from a
+ * kept kernel view of exactly that fold): the next import need not compile
+ * the fold before it.
+ */
+export function primeFold(records: ImportRecord[], scope: string, markers: string[], config?: Partial<KernelConfig>): void {
+  KERNEL_MARKERS.set(records, { scope, size: records.length, config, markers, compiled: null });
+}
+
+/**
+ * The scope's fold as `records` hold it, compiled with `config`, when the
+ * last import made with `records` compiled exactly that (it added kernel
+ * records and went last in fold order, or added none after such a one); else null.
+ */
+export function foldCompiled(records: ImportRecord[], scope: string, config?: Partial<KernelConfig>): Compiled | null {
+  const m = KERNEL_MARKERS.get(records);
+  return m && m.scope === scope && m.size === records.length && m.config === config ? m.compiled : null;
 }
 
 // --- internal ---
@@ -105,18 +128,19 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
  * the scope once per import, not twice. Valid only while the log is exactly as
  * that import left it (same length: this module is the only one that inserts).
  */
-const KERNEL_MARKERS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; markers: string[] }>();
+const KERNEL_MARKERS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; markers: string[]; compiled: Compiled | null }>();
 
 function lastMarkers(opts: ImportOptions, scope: string): string[] | null {
   const m = opts.records && KERNEL_MARKERS.get(opts.records);
   return m && m.scope === scope && m.size === opts.records!.length && m.config === opts.config ? m.markers : null;
 }
 
-/** Insert `rec` into a log sorted by (imported_at, batch_id). */
-function insertInOrder(log: ImportRecord[], rec: ImportRecord): void {
+/** Insert `rec` into a log sorted by (imported_at, batch_id); whether it went last. */
+function insertInOrder(log: ImportRecord[], rec: ImportRecord): boolean {
   let i = log.length;
   while (i > 0 && (cmp(log[i - 1]!.imported_at, rec.imported_at) || cmp(log[i - 1]!.batch_id, rec.batch_id)) > 0) i--;
   log.splice(i, 0, rec);
+  return i === log.length - 1;
 }
 
 /** Whether every added trial's episode is in `episodes` exactly as `trialEpisode()` gives it, and none is in the scope yet. */

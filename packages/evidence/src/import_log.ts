@@ -86,9 +86,18 @@ export function importIds(store: Store): string[] {
  * @example readImportRecord(store, entry.batch_id).kernel_payload
  */
 export function readImportRecord(store: Store, batchId: string): ImportRecord {
+  return readImportFile(store, batchId).record;
+}
+
+/**
+ * One import file, checked as `readImportRecord`, with the bytes its record was parsed from.
+ * @throws as readImportRecord
+ */
+export function readImportFile(store: Store, batchId: string): { record: ImportRecord; bytes: Buffer } {
   const file = evidenceImportFile(store, batchId);
   const shown = displayPath(store, file);
-  const text = readStoreBytes(store, file, MAX_IMPORT_BYTES).toString("utf8");
+  const bytes = readStoreBytes(store, file, MAX_IMPORT_BYTES);
+  const text = bytes.toString("utf8");
   let rec: ImportRecord;
   try {
     rec = JSON.parse(text) as ImportRecord;
@@ -103,7 +112,7 @@ export function readImportRecord(store: Store, batchId: string): ImportRecord {
     throw new InvalidFileError(shown, "expected {claims, trials, relations} or null", "kernel_payload");
   }
   if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored") throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
-  return rec;
+  return { record: rec, bytes };
 }
 
 /**

@@ -11,11 +11,12 @@
  * file it did not hold or no longer found one it did. Deleting it changes
  * no answer; a foreign one cannot vouch for this clone's inodes.
  */
+import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir, checkedCache, evidenceImportFile, fileStamp, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import { cmp } from "@forge/kernel";
-import { importIds, type ImportRecord, readImportRecord } from "./import_log.js";
+import { importIds, type ImportRecord, readImportFile } from "./import_log.js";
 
 const MAGIC = "forge-imports 1";
 
@@ -27,6 +28,12 @@ export interface LoggedImport {
   elided: boolean;
   /** The file's lstat identity, taken before it was read; null when it changed too recently to vouch for (nothing is kept of it). */
   stamp: string | null;
+  /**
+   * What vouches for the record when its stamp cannot: `sha256:<hex>` of the
+   * bytes it was parsed from (taken for a file read within the racy window,
+   * or given by the writer of those bytes).
+   */
+  digest?: string;
 }
 
 /** Options of `readImportLogCached`. */
@@ -75,6 +82,46 @@ export function withPayloads(store: Store, log: readonly LoggedImport[], wanted:
   return log.map((l) => (l.elided && wanted(l) ? readLogged(store, l.record.batch_id, now) : l)).sort(foldOrder);
 }
 
+/**
+ * Every import in the store, in fold order, each file read whole after its
+ * lstat was taken: `readImportLog`'s records, with what vouches for each
+ * (a kernel view's key names them). No cache is read or written.
+ * @throws InvalidFileError as `readImportLog`
+ */
+export function readImportLogStamped(store: Store, now = Date.now()): LoggedImport[] {
+  return importIds(store).map((id) => readLogged(store, id, now)).sort(foldOrder);
+}
+
+/**
+ * The digest (`digestOf`) of the bytes a logged import was parsed from: the
+ * one it has, else its file read again while the file's lstat is still the
+ * stamp taken before the first read (so the same bytes); undefined when
+ * neither can tell, or the file cannot be read.
+ */
+export function importDigest(store: Store, l: LoggedImport, now = Date.now()): string | undefined {
+  if (l.digest !== undefined) return l.digest;
+  if (l.stamp === null) return undefined;
+  const file = evidenceImportFile(store, l.record.batch_id);
+  const same = (): boolean => {
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    return st?.isFile() === true && fileStamp(st, now) === l.stamp;
+  };
+  if (!same()) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readImportFile(store, l.record.batch_id).bytes;
+  } catch {
+    return undefined;
+  }
+  // Unchanged while it was read, too.
+  return same() ? digestOf(bytes) : undefined;
+}
+
+/** `sha256:<hex>` of a file's bytes: what vouches for a file whose lstat cannot. */
+export function digestOf(bytes: Buffer | string): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
 /** Whether a payload holds any record (an empty one is kept in the cache as it is). */
 export function hasRecords(payload: ImportRecord["kernel_payload"]): boolean {
   return payload !== null && payload.claims.length + payload.trials.length + payload.relations.length > 0;
@@ -93,7 +140,8 @@ function readLogged(store: Store, id: string, now: number, cached?: ReadonlyMap<
   const stamp = st?.isFile() ? fileStamp(st, now) : null;
   const hit = stamp === null ? undefined : cached?.get(id);
   if (hit && hit.stamp === stamp) return hit;
-  return { record: readImportRecord(store, id), elided: false, stamp };
+  const { record, bytes } = readImportFile(store, id);
+  return stamp === null ? { record, elided: false, stamp, digest: digestOf(bytes) } : { record, elided: false, stamp };
 }
 
 function foldOrder(a: LoggedImport, b: LoggedImport): number {

@@ -6,7 +6,9 @@ import { cacheDir, evidenceImportFile, flushCacheWrites } from "@forge/core";
 import { exportBundle } from "./envelope.js";
 import { importProjectionBatch } from "./import_batch.js";
 import { readImportLog } from "./import_log.js";
-import { type CachedLogOptions, type LoggedImport, readImportLogCached as readCached, withPayloads } from "./import_log_cache.js";
+import {
+  type CachedLogOptions, digestOf, importDigest, type LoggedImport, readImportLogCached as readCached, readImportLogStamped, withPayloads,
+} from "./import_log_cache.js";
 import { transformEnvelopeV3 } from "./transform_v3.js";
 import { NOW, PRODUCER, sampleBundle, tempStore, trialOf } from "./_fixture.js";
 
@@ -106,4 +108,32 @@ test("readImportLogCached: an import added by another process is read, and the c
   t.deepEqual(log.map((l) => l.elided), [true, false, false]);
   t.deepEqual(withPayloads(store, log, () => true, LATER.now).map((l) => l.record), readImportLog(store));
   t.deepEqual(readImportLogCached(store, LATER).map((l) => l.elided), [true, false, true]);
+});
+
+test("readImportLogStamped: the log with each file's stamp, or for a file too recent to vouch for, the sha256 of the bytes read", (t) => {
+  const { store, full, empty } = twoImports();
+  const log = readImportLogStamped(store, LATER.now);
+  t.deepEqual(log.map((l) => l.record), readImportLog(store));
+  t.true(log.every((l) => l.stamp !== null && l.digest === undefined && !l.elided));
+  t.throws(() => readFileSync(cachePath(store)), { code: "ENOENT" }, "no cache written");
+  const file = evidenceImportFile(store, full);
+  const racy = byId(readImportLogStamped(store, statSync(file).mtimeMs + 10));
+  t.is(racy.get(full)!.stamp, null);
+  t.is(racy.get(full)!.digest, digestOf(readFileSync(file)));
+  t.regex(racy.get(empty)!.digest!, /^sha256:[0-9a-f]{64}$/);
+});
+
+test("importDigest: the digest a read took, else the file's bytes while its lstat is the stamp read; nothing once it moved", (t) => {
+  const { store, full } = twoImports();
+  const file = evidenceImportFile(store, full);
+  const l = byId(readImportLogStamped(store, LATER.now)).get(full)!;
+  t.is(importDigest(store, l, LATER.now), digestOf(readFileSync(file)));
+  t.is(importDigest(store, { ...l, stamp: null, digest: "sha256:given" }, LATER.now), "sha256:given");
+  t.is(importDigest(store, { ...l, stamp: null }, LATER.now), undefined, "no stamp, no digest: nothing can tell");
+  // Edited in place (same size, mtime put back): the stamp read no longer holds, so the new bytes say nothing of the old.
+  const st = statSync(file, { bigint: true });
+  writeFileSync(file, readFileSync(file, "utf8").replace('"outcome":"pass"', '"outcome":"fail"'));
+  const ns = st.mtimeNs.toString();
+  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
+  t.is(importDigest(store, l, LATER.now), undefined);
 });

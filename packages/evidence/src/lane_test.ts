@@ -5,7 +5,7 @@ import { evidenceImportsDir } from "@forge/core";
 import { assess, compile, KERNEL_SCHEMA } from "@forge/kernel";
 import { BATCH_SCHEMA, sealBatch } from "./batch.js";
 import { exportBundle } from "./envelope.js";
-import { importProjectionBatch } from "./import_batch.js";
+import { foldCompiled, importProjectionBatch, primeFold } from "./import_batch.js";
 import { claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth } from "./queries.js";
 import { readScope } from "./scope.js";
 import { readImportLog } from "./import_log.js";
@@ -288,4 +288,37 @@ test("importProjectionBatch() with the caller's log marks each import exactly as
   t.deepEqual(a.map((e) => e.markers.filter((m) => m.startsWith("dangling_ref:relation:") || m.startsWith("thin_payload:"))), [
     ["thin_payload:no_trials"], ["dangling_ref:relation:ghost>fix"], [], [], [], [], [],
   ], "a marker the scope already has is not brought again by a later import");
+});
+
+test("primeFold: an import takes the fold's markers before it from the caller, and foldCompiled gives the fold it compiled while that is the log's", (t) => {
+  const store = tempStore();
+  importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+  // A trial of a claim no import states: the kernel marks it dangling, a marker the import brings.
+  const dangling = (id: string) => lane(sampleBundle({
+    bundle_id: `ci:${id}`, claims: [], relations: [], aliases: [], evidence_refs: [], verification: { trials: [trialOf(`${id}:x`, "c-nowhere", "pass", id)], typed_diff: [] },
+  }));
+  const imported = (records: ReturnType<typeof readImportLog>, id: string, at: string) => importProjectionBatch(store, dangling(id), { now: () => new Date(at), records });
+
+  const plain = readImportLog(store);
+  t.is(foldCompiled(plain, "default"), null, "nothing imported with this log yet");
+  const before = compile(readScope(store, "default", { records: plain }).kernel).markers;
+  primeFold(plain, "default", before);
+  t.is(foldCompiled(plain, "default"), null, "primed with markers, not a compile");
+  const e = imported(plain, "run2", "2026-11-30T04:00:00Z");
+  t.deepEqual(e.markers, ["dangling_ref:trial:run2:x"]);
+  // The compile it made is the fold's: the log's records folded and compiled anew give the same graph.
+  const fold = readScope(store, "default", { records: plain }).kernel;
+  t.deepEqual(foldCompiled(plain, "default"), compile(fold));
+  t.is(foldCompiled(plain, "other"), null);
+  t.is(foldCompiled(plain, "default", { min_trials: 9 }), null, "another configuration");
+
+  // Primed with markers that say the trial's marker was there before: it is not new, so the import does not bring it.
+  const lied = readImportLog(store);
+  primeFold(lied, "default", [...compile(readScope(store, "default", { records: lied }).kernel).markers, "dangling_ref:trial:run3:x"]);
+  t.deepEqual(imported(lied, "run3", "2026-11-30T05:00:00Z").markers, [], "the primed markers were used");
+  // An import that sorts before the last one (an earlier time): its compile is not the fold's.
+  const late = readImportLog(store);
+  imported(late, "run0", "2026-11-30T03:30:00Z");
+  t.is(foldCompiled(late, "default"), null);
+  t.true(late.some((r) => r.kernel_payload?.trials.some((x) => x.trial_id === "run0:x")));
 });

@@ -15,9 +15,14 @@ export {
   sealBatch, validateBatch,
 } from "./batch.js";
 export { transformEnvelopeV3 } from "./transform_v3.js";
-export { importProjectionBatch, type ImportOptions } from "./import_batch.js";
+export { foldCompiled, importProjectionBatch, type ImportOptions, primeFold } from "./import_batch.js";
 export { IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
-export { type CachedLogOptions, hasRecords, type LoggedImport, readImportLogCached, withPayloads } from "./import_log_cache.js";
+export {
+  type CachedLogOptions, digestOf, hasRecords, importDigest, type LoggedImport, readImportLogCached, readImportLogStamped, withPayloads,
+} from "./import_log_cache.js";
+export {
+  type KeptView, keptView, kernelView, type KernelNode, type KernelView, viewConfig, viewFor, viewKey, viewOf, writeKernelView,
+} from "./kernel_view.js";
 export { PAYLOAD_MARKERS, readScope, type ReadScopeOptions, type ScopeState } from "./scope.js";
 export { trialEpisode } from "./trial_episode.js";
 export {

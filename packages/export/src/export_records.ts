@@ -8,13 +8,13 @@
 import { createHash } from "node:crypto";
 import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, stillFromMs, type Store } from "@forge/core";
 import {
-  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, readImportLog,
-  transformEnvelopeV3,
+  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, transformEnvelopeV3,
 } from "@forge/evidence";
 import { RecordError } from "./_check.js";
 import { actResultBundle } from "./act_result.js";
 import { ciRunBundle, isCiRun, parseCiRun } from "./ci_run.js";
 import { loopResultBundle } from "./loop_result.js";
+import { keepLaneView, type LaneLog, laneLog } from "./lane_view.js";
 import { isMergeRecord, mergeBundle, parseMergeRecord, unrecordedMerge } from "./merge_record.js";
 
 /** Options of `exportRecords`. */
@@ -83,13 +83,14 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // The log is read once and kept current in memory (a pipe of 100 runs must not re-read it 100 times) —
   // read ahead, before the first record arrives: a lane started before its input (forge-pilot's) reads it
   // while it waits, and the first record only checks that the imports folder has not changed since.
-  let ahead = readAhead(store);
+  // With it, the kept kernel view (lane_view.ts).
+  let ahead = readAhead(store, opts.scope);
   // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record hashes its bundle.
   createHash("sha256");
   // A lane started just after an import (the folder changed within the racy window) reads ahead once the
   // folder has been still long enough, if its first record has not come by then.
-  const later = ahead === undefined ? readAheadLater(store, (a) => (ahead = a)) : undefined;
-  let records: ImportRecord[] | undefined;
+  const later = ahead === undefined ? readAheadLater(store, opts.scope, (a) => (ahead = a)) : undefined;
+  let lane: LaneLog | undefined;
   try {
     for await (const l of readJsonLines(input)) {
       clearTimeout(later);
@@ -98,8 +99,8 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
         continue;
       }
       try {
-        records ??= ahead && importsStamp(store) === ahead.stamp ? ahead.records : readImportLog(store);
-        const r = exportRecord(store, l.value, opts, records);
+        lane ??= ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope);
+        const r = exportRecord(store, l.value, opts, lane.records);
         yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
       } catch (err) {
         // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
@@ -108,17 +109,18 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
         yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
       }
     }
+    if (lane) keepLaneView(store, opts.scope, lane);
   } finally {
     clearTimeout(later);
   }
 }
 
 /** A timer that reads the log ahead once the imports folder has been still long enough; undefined when none can help. */
-function readAheadLater(store: Store, done: (ahead: ReturnType<typeof readAhead>) => void): NodeJS.Timeout | undefined {
+function readAheadLater(store: Store, scope: string, done: (ahead: ReturnType<typeof readAhead>) => void): NodeJS.Timeout | undefined {
   const stamp = folderStamp([evidenceImportsDir(store)]);
   const wait = stamp.value === "" ? -1 : stillFromMs(stamp) - Date.now();
   if (wait <= 0 || wait > 2_500) return undefined;
-  const timer = setTimeout(() => done(readAhead(store)), wait);
+  const timer = setTimeout(() => done(readAhead(store, scope)), wait);
   timer.unref();
   return timer;
 }
@@ -131,11 +133,11 @@ function readAheadLater(store: Store, done: (ahead: ReturnType<typeof readAhead>
  * last clock tick or so, as git's "racy clean" rule) or the log cannot be
  * read: the first record reads it then, and reports what is wrong.
  */
-function readAhead(store: Store): { records: ImportRecord[]; stamp: string } | undefined {
+function readAhead(store: Store, scope: string): { lane: LaneLog; stamp: string } | undefined {
   const stamp = importsStamp(store);
   if (stamp === undefined) return undefined;
   try {
-    return { records: readImportLog(store), stamp };
+    return { lane: laneLog(store, scope), stamp };
   } catch {
     return undefined;
   }

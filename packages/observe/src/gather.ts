@@ -12,9 +12,10 @@ import {
   loadFile, MERGE_RECORD, mergeFile, mergesDir, openRecordCache, parseFrontmatterFast, recordContext, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
   type KindLayout, type LoadedEntity, type Store,
 } from "@forge/core";
-import { type Episode, readImportLogCached, readScope, type ScopeState, withPayloads } from "@forge/evidence";
+import {
+  type Episode, keptView, kernelView, type KernelView, readImportLogCached, readScope, type ScopeState, viewConfig, viewFor, viewKey, withPayloads, writeKernelView,
+} from "@forge/evidence";
 import type { KernelConfig } from "@forge/kernel";
-import { kernelView, type KernelView, readKernelView, viewConfig, viewKey, writeKernelView } from "./kernel_view.js";
 import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** Options of `gather`. */
@@ -81,12 +82,8 @@ function evidence(store: Store, opts: GatherOptions): { state: ScopeState; kerne
   const precision = opts.precisionMicros ?? DEFAULT_OBSERVE_CONFIG.precision_micros;
   const made = viewConfig(precision, opts.kernel ?? {});
   let log = readImportLogCached(store, { write: true });
-  let key = viewKey(log, opts.scope, made);
-  let kernel = key === null ? undefined : readKernelView(store, key);
-  if (!kernel) {
-    log = withPayloads(store, log, (l) => l.record.batch.scope === opts.scope);
-    key = viewKey(log, opts.scope, made);
-  }
+  let kernel = viewFor(store, keptView(store), log, opts.scope, made);
+  if (!kernel) log = withPayloads(store, log, (l) => l.record.batch.scope === opts.scope);
   // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
   const state = readScope(store, opts.scope, { records: log.map((l) => l.record), episodes: false });
   const stored: Episode[] = [];
@@ -94,6 +91,7 @@ function evidence(store: Store, opts: GatherOptions): { state: ScopeState; kerne
   state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
   if (!kernel) {
     kernel = kernelView(state.kernel, precision, opts.kernel ?? {});
+    const key = viewKey(log, opts.scope, made);
     if (key !== null) writeKernelView(store, key, kernel);
   }
   return { state, kernel };

@@ -2,8 +2,7 @@
  * What an observation is made of: the public surfaces of the store, read
  * once (gather.ts), as plain data the pure `observe()` turns into lines.
  */
-import type { ScopeState } from "@forge/evidence";
-import type { KernelView } from "./kernel_view.js";
+import type { KernelView, ScopeState } from "@forge/evidence";
 
 /** A CI run record (`.forge/ci/runs/<id>/summary.md`), with whether each step's log is still there. */
 export interface RunInput {

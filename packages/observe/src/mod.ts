@@ -8,7 +8,6 @@ export { default as observeCommand, FLAGS, fractionFlag, type ObserveCliOptions,
 export { canonicalLine } from "./canonical_line.js";
 export { gather, type GatherOptions } from "./gather.js";
 export { humanSummary } from "./human.js";
-export { kernelView, type KernelNode, type KernelView } from "./kernel_view.js";
 export {
   DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveConfig, type ObserveInputs, type PrInput, type RunInput,
 } from "./inputs.js";

@@ -10,9 +10,8 @@
  * re-recorded is no longer thin).
  */
 import { cmp, type FlakeRate, MICROS, syndromeStates } from "@forge/kernel";
-import { PAYLOAD_MARKERS } from "@forge/evidence";
+import { kernelView, type KernelView, PAYLOAD_MARKERS, viewConfig } from "@forge/evidence";
 import { canonicalLine } from "./canonical_line.js";
-import { kernelView, type KernelView, viewConfig } from "./kernel_view.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
 
 /** The schema tag of the header line. */

@@ -4,24 +4,28 @@
  * from that (belief, trial counts, a check's verdict and flake rate, the
  * median duration, the conservative lower bound), as plain JSON data. It
  * depends only on the kernel payloads folded, the kernel's configuration
- * and the precision, so forge-observe keeps the last one it made in
- * `.forge/.cache/kernel.observed`, under a key naming exactly what it was
- * made from: the import files whose payloads the fold takes (batch id and
- * lstat, in fold order), the configuration, and the build of forge (core's
- * buildId: forge built from other sources makes its views anew, and
- * forge-plan observing by itself shares forge-observe's view). An observation after an import
- * that added no kernel record (an oracle's result, a merge, an advisory
- * step) then reads no payload and compiles nothing; any other change of the
- * fold misses the key and is compiled. Deleting the cache changes no answer.
+ * and the precision, so one view is kept, `.forge/.cache/kernel.observed`,
+ * under a key naming exactly what it was made from: the import files whose
+ * payloads the fold takes, in fold order, each with what vouches for the
+ * bytes read (its lstat, or for a file too recent for its lstat to vouch,
+ * the sha256 of those bytes), the configuration, and the build of forge
+ * (core's buildId: forge built from other sources makes its views anew).
+ * forge-observe reads it and makes it on a miss; the export lane, which
+ * compiles the fold it changes anyway, makes the view of that fold when a
+ * view is kept (so the next observation does not compile it again), and
+ * takes the markers of the fold before its import from the kept view. An
+ * observation after an import that added no kernel record (an oracle's
+ * result, a merge, an advisory step) then reads no payload and compiles
+ * nothing. Deleting the cache changes no answer.
  */
 import { join } from "node:path";
 import { buildId, cacheDir, checkedCache, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
-import { hasRecords, type LoggedImport, PAYLOAD_MARKERS } from "@forge/evidence";
 import {
   assess, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, type FlakeRate, type KernelBatch, type KernelConfig, schedule,
   type Syndrome, type TrialStats,
 } from "@forge/kernel";
-
+import { hasRecords, importDigest, type LoggedImport } from "./import_log_cache.js";
+import { PAYLOAD_MARKERS } from "./scope.js";
 const MAGIC = "forge-kernel-view 1";
 
 /** What a node's line takes from the kernel. */
@@ -73,7 +77,14 @@ export function viewConfig(precisionMicros: number, config: Partial<KernelConfig
  * @example kernelView(readScope(store, "default").kernel, 300_000, {}).nodes.length
  */
 export function kernelView(kernel: KernelBatch, precisionMicros: number, config: Partial<KernelConfig>): KernelView {
-  const compiled = compile(kernel, config);
+  return viewOf(compile(kernel, config), precisionMicros, config);
+}
+
+/**
+ * The view of a fold already compiled with `config`.
+ * @example viewOf(compile(kernel, {}), 300_000, {}).markers
+ */
+export function viewOf(compiled: Compiled, precisionMicros: number, config: Partial<KernelConfig>): KernelView {
   const scheduled = schedule(compiled);
   const beliefs = evaluate(compiled, scheduled);
   const a = assess(compiled, scheduled, beliefs);
@@ -104,42 +115,91 @@ export function kernelView(kernel: KernelBatch, precisionMicros: number, config:
 
 /**
  * The cache key of a scope's view: the build of forge, the configuration,
- * and the imports whose payloads the fold takes (in fold order, with their
- * files' lstat); null when no view may be cached (forge runs unbundled, or
- * one of those files changed too recently to vouch for).
+ * and the imports whose payloads the fold takes, in fold order, each with
+ * its stamp (or, lacking one, its digest); null when no view may be kept
+ * (forge runs unbundled, or a file can be vouched for by neither).
  */
 export function viewKey(log: readonly LoggedImport[], scope: string, madeWith: string): string | null {
   const code = buildId();
   if (code === null) return null;
   const imports: string[][] = [];
-  for (const l of log) {
-    const r = l.record;
-    if (r.batch.scope !== scope || r.markers.some((m) => PAYLOAD_MARKERS.includes(m)) || !(l.elided || hasRecords(r.kernel_payload))) continue;
-    if (l.stamp === null) return null;
-    imports.push([r.batch_id, l.stamp]);
+  for (const l of contributing(log, scope)) {
+    const v = l.stamp ?? l.digest;
+    if (v === undefined) return null;
+    imports.push([l.record.batch_id, v]);
   }
   return JSON.stringify({ code, made_with: madeWith, imports });
 }
 
-/** The cached view made under `key`, or undefined. */
-export function readKernelView(store: Store, key: string): KernelView | undefined {
+/** The kept view's key, read; the view itself is parsed only when asked for. */
+export interface KeptView {
+  code: string;
+  made_with: string;
+  /** [batch id, stamp or digest], in fold order. */
+  imports: Array<[string, string]>;
+  view(): KernelView | undefined;
+}
+
+/** The view kept in the store, or undefined (none, or one that fails its check). */
+export function keptView(store: Store): KeptView | undefined {
   const text = readCacheFile(cachePath(store), MAGIC);
   const nl = text === undefined ? -1 : text.indexOf("\n");
-  if (nl < 0 || text!.slice(0, nl) !== key) return undefined;
+  if (nl < 0) return undefined;
+  let key: KeptView;
   try {
-    const v = JSON.parse(text!.slice(nl + 1)) as KernelView;
-    return v !== null && typeof v === "object" && Array.isArray(v.nodes) ? v : undefined;
+    key = JSON.parse(text!.slice(0, nl)) as KeptView;
   } catch {
     return undefined;
   }
+  if (key === null || typeof key !== "object" || typeof key.code !== "string" || typeof key.made_with !== "string" || !Array.isArray(key.imports)) return undefined;
+  if (!key.imports.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string")) return undefined;
+  return {
+    code: key.code, made_with: key.made_with, imports: key.imports,
+    view: () => {
+      try {
+        const v = JSON.parse(text!.slice(nl + 1)) as KernelView;
+        return v !== null && typeof v === "object" && Array.isArray(v.nodes) && Array.isArray(v.markers) ? v : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
 
-/** Keep `view` under `key` (the one view kept: the last made), once the observation is out (`writeCacheLater`). */
+/**
+ * The kept view, when its key holds for the scope as `log` folds it (same
+ * build, `madeWith`, imports and bytes): each import's stamp is the one
+ * kept, or the digest kept is that of the bytes the log read (its own, or
+ * its file read again while its lstat is unchanged).
+ */
+export function viewFor(store: Store, kept: KeptView | undefined, log: readonly LoggedImport[], scope: string, madeWith: string): KernelView | undefined {
+  if (!kept || kept.code !== buildId() || kept.made_with !== madeWith) return undefined;
+  const mine = contributing(log, scope);
+  if (mine.length !== kept.imports.length) return undefined;
+  const now = Date.now();
+  for (let i = 0; i < mine.length; i++) {
+    const l = mine[i]!;
+    const [id, v] = kept.imports[i]!;
+    if (id !== l.record.batch_id) return undefined;
+    if (v !== l.stamp && !(v.startsWith("sha256:") && importDigest(store, l, now) === v)) return undefined;
+  }
+  return kept.view();
+}
+
+/** Keep `view` under `key` (the one view kept: the last made), once the answer is out (`writeCacheLater`). */
 export function writeKernelView(store: Store, key: string, view: KernelView): void {
   writeCacheLater(() => writeCacheFile(cachePath(store), checkedCache(MAGIC, `${key}\n${JSON.stringify(view)}`)));
 }
 
 // --- internal ---
+
+/** The imports whose payloads the scope's fold takes (a view depends on these alone), in fold order. */
+function contributing(log: readonly LoggedImport[], scope: string): LoggedImport[] {
+  return log.filter((l) => {
+    const r = l.record;
+    return r.batch.scope === scope && !r.markers.some((m) => PAYLOAD_MARKERS.includes(m)) && (l.elided || hasRecords(r.kernel_payload));
+  });
+}
 
 function cachePath(store: Store): string {
   return join(cacheDir(store), "kernel.observed");

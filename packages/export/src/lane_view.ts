@@ -1,0 +1,68 @@
+/**
+ * The lane's part in the kernel view forge-observe keeps
+ * (`.forge/.cache/kernel.observed`, evidence's kernel_view.ts). The lane
+ * reads the import log with what vouches for each file, and when the kept
+ * view is of exactly that fold, its first import takes the fold's markers
+ * from it instead of compiling the fold. After its imports, the lane
+ * compiled the fold they made anyway: when a view is kept, it replaces it
+ * with the view of that fold, so the next observation compiles nothing.
+ * Only a view made with the kernel's defaults (the lane's) is used or
+ * made; a view at another precision is remade at that precision.
+ */
+import { type Store } from "@forge/core";
+import {
+  digestOf, foldCompiled, type ImportRecord, keptView, type LoggedImport, primeFold, readImportLogStamped, viewConfig, viewFor, viewKey, viewOf,
+  writeKernelView,
+} from "@forge/evidence";
+import { canonicalJson } from "@forge/kernel";
+
+/** The log a lane imports with: the records (kept current by each import) and what vouched for each file when read. */
+export interface LaneLog {
+  records: ImportRecord[];
+  read: ReadonlyMap<string, LoggedImport>;
+  /** What the view kept when the log was read was made with, if one was (with the kernel's defaults). */
+  madeWith?: string;
+}
+
+/**
+ * The import log read for a lane into `scope`, its fold's markers primed from the kept view when that is of this fold.
+ * @throws InvalidFileError for a file that is not an import record (as readImportLog)
+ */
+export function laneLog(store: Store, scope: string): LaneLog {
+  const log = readImportLogStamped(store);
+  const records = log.map((l) => l.record);
+  const kept = keptView(store);
+  const madeWith = kept && precisionOf(kept.made_with) !== null ? kept.made_with : undefined;
+  const v = madeWith === undefined ? undefined : viewFor(store, kept, log, scope, madeWith);
+  if (v) primeFold(records, scope, v.markers);
+  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith };
+}
+
+/**
+ * After the lane's imports: the view of the fold they made, kept in place
+ * of the one kept (once the lane's answer is out), when one is kept, made
+ * with the kernel's defaults, and the lane's last compile is of the fold
+ * as its records hold it now. An import the lane wrote is vouched for by
+ * the digest of the bytes it wrote.
+ */
+export function keepLaneView(store: Store, scope: string, lane: LaneLog): void {
+  const compiled = foldCompiled(lane.records, scope);
+  if (!compiled) return;
+  // A view observe made while the lane waited counts too.
+  const madeWith = lane.madeWith ?? keptView(store)?.made_with;
+  const precision = madeWith === undefined ? null : precisionOf(madeWith);
+  if (precision === null) return;
+  const log = lane.records.map((record) => lane.read.get(record.batch_id) ?? { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") });
+  const key = viewKey(log, scope, madeWith!);
+  if (key !== null) writeKernelView(store, key, viewOf(compiled, precision, {}));
+}
+
+/** The precision of a view made with the kernel's defaults, or null. */
+function precisionOf(madeWith: string): number | null {
+  try {
+    const p = (JSON.parse(madeWith) as { precision_micros?: unknown }).precision_micros;
+    return typeof p === "number" && viewConfig(p, {}) === madeWith ? p : null;
+  } catch {
+    return null;
+  }
+}
