@@ -42,8 +42,8 @@ async function warmThenCold(t: { is: (a: string, b: string, m?: string) => void 
   return cold;
 }
 
-async function exportLines(dir: string, input: string): Promise<Array<Record<string, unknown>>> {
-  const r = await run("forge-export", [], { cwd: dir, input });
+async function exportLines(dir: string, input: string, ...flags: string[]): Promise<Array<Record<string, unknown>>> {
+  const r = await run("forge-export", flags, { cwd: dir, input });
   if (r.code !== 0) throw new Error(`forge-export: exit ${r.code}: ${r.stderr}`);
   return jsonl(r.stdout);
 }
@@ -147,10 +147,10 @@ const viewStamp = (dir: string): string => {
 };
 
 /** A CI run made and exported (an import with trials): the lane's entries. */
-async function runAndExport(dir: string): Promise<Array<Record<string, unknown>>> {
+async function runAndExport(dir: string, ...flags: string[]): Promise<Array<Record<string, unknown>>> {
   const ci = await run("forge-ci", ["run"], { cwd: dir });
   if (ci.code !== 0 && ci.code !== 1) throw new Error(`forge-ci run: exit ${ci.code}: ${ci.stderr}`);
-  return exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout);
+  return exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout, ...flags);
 }
 
 /** Every passing check made failing in the kept view, its checksum fixed. */
@@ -207,6 +207,15 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   const edited = await observeIn(dir);
   t.not(viewStamp(dir), before, "the view was made anew");
   t.is(await warmThenCold(t, dir, "after the lane's import was edited in place"), edited);
+
+  // A lane into another scope leaves the view of this one alone.
+  await observeIn(dir);
+  before = viewStamp(dir);
+  t.true((await runAndExport(dir, "--scope", "other")).some((e) => e.status === "imported"));
+  t.is(viewStamp(dir), before);
+  const here = await observeIn(dir);
+  t.is(viewStamp(dir), before, "still this scope's view");
+  t.is(await warmThenCold(t, dir, "after a lane into another scope"), here);
 
   // With no view kept, the lane makes none.
   rmSync(cache(dir, "kernel.observed"));

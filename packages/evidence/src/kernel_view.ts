@@ -5,8 +5,8 @@
  * median duration, the conservative lower bound), as plain JSON data. It
  * depends only on the kernel payloads folded, the kernel's configuration
  * and the precision, so one view is kept, `.forge/.cache/kernel.observed`,
- * under a key naming exactly what it was made from: the import files whose
- * payloads the fold takes, in fold order, each with what vouches for the
+ * under a key naming exactly what it was made from: the scope, the import
+ * files whose payloads its fold takes, in fold order, each with what vouches for the
  * bytes read (its lstat, or for a file too recent for its lstat to vouch,
  * the sha256 of those bytes), the configuration, and the build of forge
  * (core's buildId: forge built from other sources makes its views anew).
@@ -128,13 +128,14 @@ export function viewKey(log: readonly LoggedImport[], scope: string, madeWith: s
     if (v === undefined) return null;
     imports.push([l.record.batch_id, v]);
   }
-  return JSON.stringify({ code, made_with: madeWith, imports });
+  return JSON.stringify({ code, made_with: madeWith, scope, imports });
 }
 
 /** The kept view's key, read; the view itself is parsed only when asked for. */
 export interface KeptView {
   code: string;
   made_with: string;
+  scope: string;
   /** [batch id, stamp or digest], in fold order. */
   imports: Array<[string, string]>;
   view(): KernelView | undefined;
@@ -151,10 +152,11 @@ export function keptView(store: Store): KeptView | undefined {
   } catch {
     return undefined;
   }
-  if (key === null || typeof key !== "object" || typeof key.code !== "string" || typeof key.made_with !== "string" || !Array.isArray(key.imports)) return undefined;
+  if (key === null || typeof key !== "object" || typeof key.code !== "string" || typeof key.made_with !== "string" || typeof key.scope !== "string") return undefined;
+  if (!Array.isArray(key.imports)) return undefined;
   if (!key.imports.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string")) return undefined;
   return {
-    code: key.code, made_with: key.made_with, imports: key.imports,
+    code: key.code, made_with: key.made_with, scope: key.scope, imports: key.imports,
     view: () => {
       try {
         const v = JSON.parse(text!.slice(nl + 1)) as KernelView;
@@ -168,12 +170,12 @@ export function keptView(store: Store): KeptView | undefined {
 
 /**
  * The kept view, when its key holds for the scope as `log` folds it (same
- * build, `madeWith`, imports and bytes): each import's stamp is the one
+ * build, `madeWith`, scope, imports and bytes): each import's stamp is the one
  * kept, or the digest kept is that of the bytes the log read (its own, or
  * its file read again while its lstat is unchanged).
  */
 export function viewFor(store: Store, kept: KeptView | undefined, log: readonly LoggedImport[], scope: string, madeWith: string): KernelView | undefined {
-  if (!kept || kept.code !== buildId() || kept.made_with !== madeWith) return undefined;
+  if (!kept || kept.code !== buildId() || kept.made_with !== madeWith || kept.scope !== scope) return undefined;
   const mine = contributing(log, scope);
   if (mine.length !== kept.imports.length) return undefined;
   const now = Date.now();

@@ -6,12 +6,13 @@
  * from it instead of compiling the fold. After its imports, the lane
  * compiled the fold they made anyway: when a view is kept, it replaces it
  * with the view of that fold, so the next observation compiles nothing.
- * Only a view made with the kernel's defaults (the lane's) is used or
- * made; a view at another precision is remade at that precision.
+ * Only a view of the lane's scope made with the kernel's defaults (the
+ * lane's) is used or replaced; a view at another precision is remade at
+ * that precision.
  */
 import { type Store } from "@forge/core";
 import {
-  digestOf, foldCompiled, type ImportRecord, keptView, type LoggedImport, primeFold, readImportLogStamped, viewConfig, viewFor, viewKey, viewOf,
+  digestOf, foldCompiled, type ImportRecord, type KeptView, keptView, type LoggedImport, primeFold, readImportLogStamped, viewConfig, viewFor, viewKey, viewOf,
   writeKernelView,
 } from "@forge/evidence";
 import { canonicalJson } from "@forge/kernel";
@@ -20,7 +21,7 @@ import { canonicalJson } from "@forge/kernel";
 export interface LaneLog {
   records: ImportRecord[];
   read: ReadonlyMap<string, LoggedImport>;
-  /** What the view kept when the log was read was made with, if one was (with the kernel's defaults). */
+  /** What the view kept when the log was read was made with, if one of this scope was (with the kernel's defaults). */
   madeWith?: string;
 }
 
@@ -32,7 +33,7 @@ export function laneLog(store: Store, scope: string): LaneLog {
   const log = readImportLogStamped(store);
   const records = log.map((l) => l.record);
   const kept = keptView(store);
-  const madeWith = kept && precisionOf(kept.made_with) !== null ? kept.made_with : undefined;
+  const madeWith = madeWithOf(kept, scope);
   const v = madeWith === undefined ? undefined : viewFor(store, kept, log, scope, madeWith);
   if (v) primeFold(records, scope, v.markers);
   return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith };
@@ -49,12 +50,16 @@ export function keepLaneView(store: Store, scope: string, lane: LaneLog): void {
   const compiled = foldCompiled(lane.records, scope);
   if (!compiled) return;
   // A view observe made while the lane waited counts too.
-  const madeWith = lane.madeWith ?? keptView(store)?.made_with;
-  const precision = madeWith === undefined ? null : precisionOf(madeWith);
-  if (precision === null) return;
+  const madeWith = lane.madeWith ?? madeWithOf(keptView(store), scope);
+  if (madeWith === undefined) return;
   const log = lane.records.map((record) => lane.read.get(record.batch_id) ?? { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") });
   const key = viewKey(log, scope, madeWith!);
-  if (key !== null) writeKernelView(store, key, viewOf(compiled, precision, {}));
+  if (key !== null) writeKernelView(store, key, viewOf(compiled, precisionOf(madeWith)!, {}));
+}
+
+/** What a kept view of `scope` made with the kernel's defaults was made with, or undefined. */
+function madeWithOf(kept: KeptView | undefined, scope: string): string | undefined {
+  return kept && kept.scope === scope && precisionOf(kept.made_with) !== null ? kept.made_with : undefined;
 }
 
 /** The precision of a view made with the kernel's defaults, or null. */
