@@ -89,11 +89,11 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   }
   if (opts.records) {
     // The scope's kernel is now what was compiled as `after` (unchanged when nothing was added): the next import's "before".
+    // Wherever the import goes in fold order: the kernel compiles a batch in any order the same.
     const last = KERNEL_MARKERS.get(opts.records);
     const kept = after?.markers ?? lastMarkers(opts, b.scope);
-    const atEnd = insertInOrder(opts.records, rec);
-    // The compile is the fold's own only when the import went last in fold order (the fold puts its records there).
-    const compiled = after ? (atEnd ? after : null) : lastMarkers(opts, b.scope) && last!.compiled;
+    const compiled = after ?? (lastMarkers(opts, b.scope) ? last!.compiled : null);
+    insertInOrder(opts.records, rec);
     if (kept) KERNEL_MARKERS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, markers: kept, compiled });
     else KERNEL_MARKERS.delete(opts.records);
   }
@@ -112,8 +112,8 @@ export function primeFold(records: ImportRecord[], scope: string, markers: strin
 
 /**
  * The scope's fold as `records` hold it, compiled with `config`, when the
- * last import made with `records` compiled exactly that (it added kernel
- * records and went last in fold order, or added none after such a one); else null.
+ * last import made with `records` compiled it (it added kernel records, or
+ * added none after one that did); else null.
  */
 export function foldCompiled(records: ImportRecord[], scope: string, config?: Partial<KernelConfig>): Compiled | null {
   const m = KERNEL_MARKERS.get(records);
@@ -135,12 +135,11 @@ function lastMarkers(opts: ImportOptions, scope: string): string[] | null {
   return m && m.scope === scope && m.size === opts.records!.length && m.config === opts.config ? m.markers : null;
 }
 
-/** Insert `rec` into a log sorted by (imported_at, batch_id); whether it went last. */
-function insertInOrder(log: ImportRecord[], rec: ImportRecord): boolean {
+/** Insert `rec` into a log sorted by (imported_at, batch_id). */
+function insertInOrder(log: ImportRecord[], rec: ImportRecord): void {
   let i = log.length;
   while (i > 0 && (cmp(log[i - 1]!.imported_at, rec.imported_at) || cmp(log[i - 1]!.batch_id, rec.batch_id)) > 0) i--;
   log.splice(i, 0, rec);
-  return i === log.length - 1;
 }
 
 /** Whether every added trial's episode is in `episodes` exactly as `trialEpisode()` gives it, and none is in the scope yet. */

@@ -316,9 +316,16 @@ test("primeFold: an import takes the fold's markers before it from the caller, a
   const lied = readImportLog(store);
   primeFold(lied, "default", [...compile(readScope(store, "default", { records: lied }).kernel).markers, "dangling_ref:trial:run3:x"]);
   t.deepEqual(imported(lied, "run3", "2026-11-30T05:00:00Z").markers, [], "the primed markers were used");
-  // An import that sorts before the last one (an earlier time): its compile is not the fold's.
+  // An import that sorts before the last ones (an earlier time): its payload is folded in the middle, compiled the same.
   const late = readImportLog(store);
   imported(late, "run0", "2026-11-30T03:30:00Z");
+  t.deepEqual(late.map((r) => r.imported_at), ["2026-11-30T03:00:00Z", "2026-11-30T03:30:00Z", "2026-11-30T04:00:00Z", "2026-11-30T05:00:00Z"]);
+  t.deepEqual(foldCompiled(late, "default"), compile(readScope(store, "default", { records: late }).kernel));
+  // One that adds no kernel record keeps it; one into another scope does not.
+  importProjectionBatch(store, lane(sampleBundle({ bundle_id: "act:a9", claims: [], relations: [], aliases: [], evidence_refs: [], verification: { trials: [], typed_diff: [] } })), {
+    now: () => new Date("2026-11-30T06:00:00Z"), records: late,
+  });
+  t.deepEqual(foldCompiled(late, "default"), compile(readScope(store, "default", { records: late }).kernel));
+  importProjectionBatch(store, lane(sampleBundle({ bundle_id: "ci:elsewhere", bundle_scope: "other" })), { now: () => new Date("2026-11-30T07:00:00Z"), records: late });
   t.is(foldCompiled(late, "default"), null);
-  t.true(late.some((r) => r.kernel_payload?.trials.some((x) => x.trial_id === "run0:x")));
 });
