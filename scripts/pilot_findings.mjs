@@ -8,6 +8,9 @@ function pct(micros) {
   return (micros / 1_000_000).toFixed(2);
 }
 
+/** Typed-diff categories that say nothing of the patch: a check in one is unresolved, never "no effect" nor "nothing regressed". */
+const UNRESOLVED = ["inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline", "flaky_patched"];
+
 /** What the loop now knows of each check, PR, issue and target it investigated, in the verdict words. */
 export function findings(obs, results, lastTargets, issueNumbers = new Map(), firstTargets = []) {
   const out = [];
@@ -51,7 +54,10 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map(), fi
     if (held.length > 0) {
       // Flakes of a check already flaky at the base were not counted against the rule: said, not hidden.
       const flakes = cats.filter((d) => (held[0].flaky_at_base ?? []).includes(d.check) && d.category !== "still_passing" && d.category !== "flaky_baseline");
-      const note = flakes.length ? `; ${flakes.map((d) => `${d.check} ${d.category}`).join(", ")}: flaky at the base, not counted` : "";
+      // A check left out of PASS_TO_PASS because it flaked at the base stays unresolved: "nothing regressed" is not about it.
+      const open = cats.filter((d) => UNRESOLVED.includes(d.category) && !flakes.includes(d));
+      const note = (flakes.length ? `; ${flakes.map((d) => `${d.check} ${d.category}`).join(", ")}: flaky at the base, not counted` : "")
+        + (open.length ? `; unresolved: ${open.map((d) => `${d.check} ${d.category}`).join(", ")}` : "");
       out.push(`${no}: fixes ${held.map((f) => `#${issueNo(f.issue)}`).join(", ")} (${fixed.join(", ")} fixed, nothing regressed, ${runs}${note})`);
     }
     else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.join(", ")} (${runs})`);
@@ -62,7 +68,7 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map(), fi
     } else if (fixed.length > 0) out.push(`${no}: fixes ${fixed.join(", ")} (no issue it closes, ${runs})`);
     else {
       // A check flaky on either side says nothing about the patch: unresolved, never "no effect".
-      const unresolved = cats.filter((d) => ["inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline", "flaky_patched"].includes(d.category));
+      const unresolved = cats.filter((d) => UNRESOLVED.includes(d.category));
       const same = cats.filter((d) => d.category === "still_passing" || d.category === "still_failing").map((d) => d.check);
       const open = unresolved.map((d) => `${d.check} ${d.category}`).join(", ");
       if (unresolved.length === 0) out.push(`${no}: no effect (${cats.map((d) => `${d.check} ${d.category}`).join(", ")}, ${runs})`);

@@ -21,7 +21,8 @@ const A = "aaaaaaaa-0000-4000-8000-000000000000";
 const B = "bbbbbbbb-0000-4000-8000-000000000000";
 const C = "cccccccc-0000-4000-8000-000000000000";
 const D = "dddddddd-0000-4000-8000-000000000000";
-const obs = [{ kind: "observation" }, pr(A, 1), pr(B, 2), pr(C, 3), pr(D, 4)];
+const E = "eeeeeeee-0000-4000-8000-000000000000";
+const obs = [{ kind: "observation" }, pr(A, 1), pr(B, 2), pr(C, 3), pr(D, 4), pr(E, 5)];
 
 test("a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a closed issue whose rule broke is unresolved, naming the check", (t) => {
   const results = [
@@ -29,6 +30,7 @@ test("a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a clos
     paired(B, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_patched" }, [{ issue: ISSUE, holds: false, broken: ["30-net"] }]),
     paired(C, { "10-unit": "still_passing", "20-integration": "fixed" }, []),
     paired(D, { "20-integration": "fixed", "30-net": "flaky_patched" }, [{ issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] }]),
+    paired(E, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_baseline" }, [{ issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] }]),
   ];
   const f = findings(obs, results, [], new Map([[ISSUE, 7]]));
   t.deepEqual(f.filter((x) => x.startsWith("PR ")).sort(), [
@@ -36,5 +38,7 @@ test("a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a clos
     "PR #2: 20-integration fixed; fixes #7 unresolved (30-net flaky_patched, 3+3 runs)",
     "PR #3: fixes 20-integration (no issue it closes, 3+3 runs)",
     "PR #4: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; 30-net flaky_patched: flaky at the base, not counted)",
+    // Flaky at the base: left out of PASS_TO_PASS, and said to be unresolved (not "checked and fine").
+    "PR #5: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; unresolved: 30-net flaky_baseline)",
   ]);
 });
