@@ -56,6 +56,14 @@ const oracleResult = (id: string): string => JSON.stringify({
 }) + "\n";
 
 const nodes = (out: string) => jsonl(out).filter((l) => l.kind === "node");
+
+/** A passing trial of an import file made failing in place: same size, mtime put back to the nanosecond (only ctime tells). */
+function failInPlace(file: string): void {
+  const st = statSync(file, { bigint: true });
+  writeFileSync(file, readFileSync(file, "utf8").replace('"outcome":"pass"', '"outcome":"fail"'));
+  const ns = st.mtimeNs.toString();
+  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
+}
 const viewIno = (dir: string): bigint => statSync(cache(dir, "kernel.observed"), { bigint: true }).ino;
 
 test("forge-observe gives the same bytes from its evidence caches as from the import files, after every kind of change", async (t) => {
@@ -89,10 +97,7 @@ test("forge-observe gives the same bytes from its evidence caches as from the im
   const imports = join(dir, ".forge", "evidence", "imports");
   const name = execFileSync("grep", ["-l", '"outcome":"pass"', "-r", imports], { encoding: "utf8" }).split("\n")[0]!;
   const st = statSync(name, { bigint: true });
-  const text = readFileSync(name, "utf8");
-  writeFileSync(name, text.replace('"outcome":"pass"', '"outcome":"fail"'));
-  const ns = st.mtimeNs.toString();
-  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, name]);
+  failInPlace(name);
   t.is(statSync(name, { bigint: true }).size, st.size);
   t.is(statSync(name, { bigint: true }).mtimeNs, st.mtimeNs);
   const edited = await warmThenCold(t, dir, "after an import file was edited in place");
@@ -197,12 +202,8 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   await observeIn(dir);
   const entries = await runAndExport(dir);
   const file = join(dir, String(entries.filter((e) => e.status === "imported").at(-1)!.file));
-  const st = statSync(file, { bigint: true });
-  const text = readFileSync(file, "utf8");
-  t.true(text.includes('"outcome":"pass"'));
-  writeFileSync(file, text.replaceAll('"outcome":"pass"', '"outcome":"fail"'));
-  const ns = st.mtimeNs.toString();
-  execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
+  t.true(readFileSync(file, "utf8").includes('"outcome":"pass"'));
+  failInPlace(file);
   before = viewStamp(dir);
   const edited = await observeIn(dir);
   t.not(viewStamp(dir), before, "the view was made anew");

@@ -18,9 +18,9 @@ import { median, round, time, type Case, type Cmd, type Result } from "./bench_l
  * (`.bench/loop-10k`: 9,000 issues, 1,000 PRs, 10,000 trials; measured
  * after its own case, so the imports these add do not touch it): the act's
  * result is an oracle's (no kernel record: the next observation reuses its
- * kernel view), or, with `trials`, a check rerun's (one trial: the next
- * observation and the lane compile the fold anew, as after every CheckRerun
- * or PairedPatch).
+ * kernel view), or, with `trials`, a check rerun's (one trial, as after
+ * every CheckRerun or PairedPatch: the lane compiles the new fold and keeps
+ * its view, which the next observation reuses).
  * @param bench the bench folder (`.bench/`)
  * @param bin the built executables
  * @param root the repository root
@@ -49,7 +49,7 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
     name: `loop iteration (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`, target: { kind: "ms", max: 500 },
     note: "checks excluded; as forge-pilot runs it (export's lane started with the iteration, observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10); "
       + (trials
-        ? "each run exports a check rerun's result with one fresh trial (a real import that changes the fold: the next observation and the lane compile it anew)"
+        ? "each run exports a check rerun's result with one fresh trial (a real import that changes the fold: the lane compiles it and keeps its kernel view for the next observation)"
         : "each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so forge-observe reuses its kernel view (.forge/.cache/kernel.observed)"),
     baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
     subject: {
