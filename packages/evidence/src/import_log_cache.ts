@@ -7,8 +7,11 @@
  * its file's lstat (inode, mtime, ctime, size) is unchanged, as the record
  * caches do: an import file is created once, and an edit in place moves
  * one of them. A file changed within the racy window is not kept. The
- * cache is one checked JSON document, rewritten whole when a read found a
- * file it did not hold or no longer found one it did. Deleting it changes
+ * cache is one checked JSON document, rewritten whole when a read no
+ * longer found a file it held, or read whole files it did not hold worth
+ * an eighth of its size (each counted as at least 4 KiB): a new import or
+ * two is read again by the next readers rather than the whole cache
+ * rewritten after each (forge-pilot imports one or two per iteration). Deleting it changes
  * no answer; a foreign one cannot vouch for this clone's inodes.
  */
 import { createHash } from "node:crypto";
@@ -54,19 +57,18 @@ export function readImportLogCached(store: Store, opts: CachedLogOptions): Logge
   if (ids.length === 0) return [];
   const now = opts.now ?? Date.now();
   const path = cachePath(store);
-  const cached = loadCache(path);
+  const { rows: cached, bytes } = loadCache(path) ?? {};
   const out: LoggedImport[] = [];
+  const fresh = { bytes: 0 };
   let used = 0;
-  let added = false;
   for (const id of ids) {
-    const l = readLogged(store, id, now, cached);
+    const l = readLogged(store, id, now, cached, fresh);
     out.push(l);
     if (l.stamp !== null && cached?.get(l.record.batch_id) === l) used++;
-    else if (l.stamp !== null) added = true;
   }
   out.sort(foldOrder);
   // Once the caller's answer is out (the log as read now: later changes to it are not kept).
-  if (opts.write && (added || used !== (cached?.size ?? 0))) {
+  if (opts.write && (used !== (cached?.size ?? 0) || (fresh.bytes > 0 && fresh.bytes * 8 >= (bytes ?? 0)))) {
     const log = [...out];
     writeCacheLater(() => writeCache(path, log));
   }
@@ -133,23 +135,28 @@ function cachePath(store: Store): string {
   return join(cacheDir(store), "imports.observed");
 }
 
-/** One import: from the cache while its file's lstat matches, else read. */
-function readLogged(store: Store, id: string, now: number, cached?: ReadonlyMap<string, LoggedImport>): LoggedImport {
+/**
+ * One import: from the cache while its file's lstat matches, else read.
+ * @param fresh counts the bytes of files read that the cache could keep (at least 4 KiB each)
+ */
+function readLogged(store: Store, id: string, now: number, cached?: ReadonlyMap<string, LoggedImport>, fresh?: { bytes: number }): LoggedImport {
   const st = lstatSync(evidenceImportFile(store, id), { throwIfNoEntry: false });
   // Anything but a regular file (a symlink, say) is never cached: readImportRecord decides what it is.
   const stamp = st?.isFile() ? fileStamp(st, now) : null;
   const hit = stamp === null ? undefined : cached?.get(id);
   if (hit && hit.stamp === stamp) return hit;
   const { record, bytes } = readImportFile(store, id);
-  return stamp === null ? { record, elided: false, stamp, digest: digestOf(bytes) } : { record, elided: false, stamp };
+  if (stamp === null) return { record, elided: false, stamp, digest: digestOf(bytes) };
+  if (fresh) fresh.bytes += Math.max(bytes.length, 4096);
+  return { record, elided: false, stamp };
 }
 
 function foldOrder(a: LoggedImport, b: LoggedImport): number {
   return cmp(a.record.imported_at, b.record.imported_at) || cmp(a.record.batch_id, b.record.batch_id);
 }
 
-/** The cache's entries by batch id; undefined when there is no cache this read can trust. */
-function loadCache(path: string): Map<string, LoggedImport> | undefined {
+/** The cache's entries by batch id, and its size; undefined when there is no cache this read can trust. */
+function loadCache(path: string): { rows: Map<string, LoggedImport>; bytes: number } | undefined {
   const text = readCacheFile(path, MAGIC);
   if (text === undefined) return undefined;
   let rows: unknown;
@@ -166,7 +173,7 @@ function loadCache(path: string): Map<string, LoggedImport> | undefined {
     if (rec === null || typeof rec !== "object" || rec.batch_id !== r[0] || (r[2] === 1 && rec.kernel_payload !== null)) return undefined;
     out.set(r[0], { record: rec, elided: r[2] === 1, stamp: r[1] });
   }
-  return out;
+  return { rows: out, bytes: text.length };
 }
 
 /** Rewrite the cache with every import whose file could vouch for it, payloads with records left out. */

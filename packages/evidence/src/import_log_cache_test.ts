@@ -137,3 +137,29 @@ test("importDigest: the digest a read took, else the file's bytes while its lsta
   execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
   t.is(importDigest(store, l, LATER.now), undefined);
 });
+
+test("readImportLogCached: a new import or two is read from its file and the cache left as it is, until what it lacks is an eighth of it", (t) => {
+  const store = tempStore();
+  const add = (k: number) => importProjectionBatch(store, lane(sampleBundle({
+    bundle_id: `ci:r${k}`, verification: { trials: [trialOf(`r${k}:test`, "c-test", "pass", `r${k}`)], typed_diff: [] },
+  })), { now: () => new Date(Date.UTC(2026, 10, 30, 4, 0, k)) }).batch_id;
+  for (let k = 0; k < 40; k++) add(k);
+  readImportLogCached(store, LATER);
+  const kept = readFileSync(cachePath(store), "latin1");
+  t.true(kept.length > 8 * 4096, `the cache is ${kept.length} bytes`);
+  const one = add(40);
+  const log = byId(readImportLogCached(store, LATER));
+  t.is(log.size, 41);
+  t.false(log.get(one)!.elided, "read from its file");
+  t.deepEqual([...log.values()].map((l) => l.record.batch_id).sort(), readImportLog(store).map((r) => r.batch_id).sort());
+  t.is(readFileSync(cachePath(store), "latin1"), kept, "one small import: not rewritten");
+  let k = 41;
+  while (readFileSync(cachePath(store), "latin1") === kept && k < 80) {
+    add(k++);
+    readImportLogCached(store, LATER);
+  }
+  t.true(k < 80, "rewritten once enough was read from files");
+  t.true(k - 40 >= 2, `rewritten after ${k - 40} imports`);
+  t.true(byId(readImportLogCached(store, LATER)).get(one)!.stamp !== null);
+  t.is(readImportLogCached(store, LATER).filter((l) => !l.elided).length, 0, "every payload kept out again");
+});
