@@ -7,7 +7,7 @@
  * returns the import-log entry.
  */
 import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
-import { canonicalJson, cmp, type Compiled, compile, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
+import { canonicalJson, cmp, type Compiled, compile, extendCompiled, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
 import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog, readImportRecord } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
@@ -51,9 +51,12 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   let after: Compiled | null = null;
   // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
   if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
-    // Markers the kernel gives the scope with `added` that it did not give without it.
-    const before = new Set(lastMarkers(opts, b.scope) ?? compile(state.kernel, opts.config).markers);
-    after = compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config);
+    // Markers the kernel gives the scope with `added` that it did not give without it. Only new trials (a rerun's):
+    // the fold compiled before, with them put in; anything else is compiled whole.
+    const prior = lastFold(opts, b.scope) ?? compile(state.kernel, opts.config);
+    const before = new Set(prior.markers);
+    after = extendCompiled(prior, added)
+      ?? compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config);
     for (const m of after.markers) if (!before.has(m)) markers.add(m);
   }
   const known = new Set([...state.claim_versions.map((c) => c.claim_id), ...b.claim_versions.map((c) => c.claim_id)]);
@@ -90,49 +93,47 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   if (opts.records) {
     // The scope's kernel is now what was compiled as `after` (unchanged when nothing was added): the next import's "before".
     // Wherever the import goes in fold order: the kernel compiles a batch in any order the same.
-    const last = KERNEL_MARKERS.get(opts.records);
-    const kept = after?.markers ?? lastMarkers(opts, b.scope);
-    const compiled = after ?? (lastMarkers(opts, b.scope) ? last!.compiled : null);
+    const fold = after ?? lastFold(opts, b.scope);
     insertInOrder(opts.records, rec);
-    if (kept) KERNEL_MARKERS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, markers: kept, compiled });
-    else KERNEL_MARKERS.delete(opts.records);
+    if (fold) FOLDS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, compiled: fold });
+    else FOLDS.delete(opts.records);
   }
   return entryOf(store, rec, "imported");
 }
 
 /**
- * Tell the imports made with `records` the kernel markers of `scope` as
- * `records` fold it now, compiled with `config` (the caller has them from a
- * kept kernel view of exactly that fold): the next import need not compile
- * the fold before it.
+ * Give the imports made with `records` the fold of `scope` as `records`
+ * hold it now, compiled with `config` (a lane compiles it while it waits
+ * for its first record): the first import does not compile it, and one of
+ * new trials only puts them in (`extendCompiled`).
  */
-export function primeFold(records: ImportRecord[], scope: string, markers: string[], config?: Partial<KernelConfig>): void {
-  KERNEL_MARKERS.set(records, { scope, size: records.length, config, markers, compiled: null });
+export function primeFold(records: ImportRecord[], scope: string, compiled: Compiled, config?: Partial<KernelConfig>): void {
+  FOLDS.set(records, { scope, size: records.length, config, compiled });
 }
 
 /**
  * The scope's fold as `records` hold it, compiled with `config`, when the
  * last import made with `records` compiled it (it added kernel records, or
- * added none after one that did); else null.
+ * added none after one that did, or after `primeFold`); else null.
  */
 export function foldCompiled(records: ImportRecord[], scope: string, config?: Partial<KernelConfig>): Compiled | null {
-  const m = KERNEL_MARKERS.get(records);
+  const m = FOLDS.get(records);
   return m && m.scope === scope && m.size === records.length && m.config === config ? m.compiled : null;
 }
 
 // --- internal ---
 
 /**
- * Per caller's log (`opts.records`): the kernel markers of a scope as that log
- * folds it, after the last import made with it. A pipe of imports then compiles
- * the scope once per import, not twice. Valid only while the log is exactly as
- * that import left it (same length: this module is the only one that inserts).
+ * Per caller's log (`opts.records`): a scope's fold as that log holds it,
+ * compiled, after the last import made with it. A pipe of imports then
+ * compiles the scope once, not twice per import. Valid only while the log
+ * is exactly as that import left it (same length: this module is the only
+ * one that inserts).
  */
-const KERNEL_MARKERS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; markers: string[]; compiled: Compiled | null }>();
+const FOLDS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; compiled: Compiled }>();
 
-function lastMarkers(opts: ImportOptions, scope: string): string[] | null {
-  const m = opts.records && KERNEL_MARKERS.get(opts.records);
-  return m && m.scope === scope && m.size === opts.records!.length && m.config === opts.config ? m.markers : null;
+function lastFold(opts: ImportOptions, scope: string): Compiled | null {
+  return opts.records ? foldCompiled(opts.records, scope, opts.config) : null;
 }
 
 /** Insert `rec` into a log sorted by (imported_at, batch_id). */

@@ -12,8 +12,7 @@
  * (core's buildId: forge built from other sources makes its views anew).
  * forge-observe reads it and makes it on a miss; the export lane, which
  * compiles the fold it changes anyway, makes the view of that fold when a
- * view is kept (so the next observation does not compile it again), and
- * takes the markers of the fold before its import from the kept view. An
+ * view is kept (so the next observation does not compile it again). An
  * observation after an import that added no kernel record (an oracle's
  * result, a merge, an advisory step) then reads no payload and compiles
  * nothing. Deleting the cache changes no answer.

@@ -1,21 +1,22 @@
 /**
- * The lane's part in the kernel view forge-observe keeps
+ * The lane's fold, and its part in the kernel view forge-observe keeps
  * (`.forge/.cache/kernel.observed`, evidence's kernel_view.ts). The lane
- * reads the import log with what vouches for each file, and when the kept
- * view is of exactly that fold, its first import takes the fold's markers
- * from it instead of compiling the fold. After its imports, the lane
- * compiled the fold they made anyway: when a view is kept, it replaces it
- * with the view of that fold, so the next observation compiles nothing.
+ * reads the import log with what vouches for each file and compiles its
+ * scope's fold, before its first record comes (forge-pilot's lane, started
+ * with the iteration, does it while observe and plan run): an import of new
+ * trials then only puts them in. After its imports, the lane has compiled
+ * the fold they made: when a view is kept, it replaces it with the view of
+ * that fold, so the next observation compiles nothing.
  * Only a view of the lane's scope made with the kernel's defaults (the
  * lane's) is used or replaced; a view at another precision is remade at
  * that precision.
  */
 import { type Store } from "@forge/core";
 import {
-  digestOf, foldCompiled, type ImportRecord, type KeptView, keptView, type LoggedImport, primeFold, readImportLogStamped, viewConfig, viewFor, viewKey, viewOf,
-  writeKernelView,
+  digestOf, foldCompiled, type ImportRecord, type KeptView, keptView, type LoggedImport, primeFold, readImportLogStamped, readScope, viewConfig, viewKey,
+  viewOf, writeKernelView,
 } from "@forge/evidence";
-import { canonicalJson } from "@forge/kernel";
+import { canonicalJson, type Compiled, compile } from "@forge/kernel";
 
 /** The log a lane imports with: the records (kept current by each import) and what vouched for each file when read. */
 export interface LaneLog {
@@ -23,20 +24,20 @@ export interface LaneLog {
   read: ReadonlyMap<string, LoggedImport>;
   /** What the view kept when the log was read was made with, if one of this scope was (with the kernel's defaults). */
   madeWith?: string;
+  /** The scope's fold as read, compiled. */
+  fold: Compiled;
 }
 
 /**
- * The import log read for a lane into `scope`, its fold's markers primed from the kept view when that is of this fold.
+ * The import log read for a lane into `scope`, and its scope's fold compiled (the lane's imports start from it).
  * @throws InvalidFileError for a file that is not an import record (as readImportLog)
  */
 export function laneLog(store: Store, scope: string): LaneLog {
   const log = readImportLogStamped(store);
   const records = log.map((l) => l.record);
-  const kept = keptView(store);
-  const madeWith = madeWithOf(kept, scope);
-  const v = madeWith === undefined ? undefined : viewFor(store, kept, log, scope, madeWith);
-  if (v) primeFold(records, scope, v.markers);
-  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith };
+  const fold = compile(readScope(store, scope, { records, episodes: false }).kernel);
+  primeFold(records, scope, fold);
+  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith: madeWithOf(keptView(store), scope), fold };
 }
 
 /**
@@ -48,7 +49,8 @@ export function laneLog(store: Store, scope: string): LaneLog {
  */
 export function keepLaneView(store: Store, scope: string, lane: LaneLog): void {
   const compiled = foldCompiled(lane.records, scope);
-  if (!compiled) return;
+  // The fold the lane's imports made (none of them changed it: the view kept is as good as any).
+  if (!compiled || compiled === lane.fold) return;
   // A view observe made while the lane waited counts too.
   const madeWith = lane.madeWith ?? madeWithOf(keptView(store), scope);
   if (madeWith === undefined) return;

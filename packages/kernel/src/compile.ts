@@ -5,12 +5,12 @@
  * its nodes without a belief. Only what the batch states exists; no joint
  * group is inferred.
  */
-import { CLAIM_KINDS, type ClaimVersion, DEFAULT_CONFIG, KERNEL_SCHEMA, type KernelConfig, type Relation, type Trial } from "./model.js";
+import { CLAIM_KINDS, type ClaimVersion, DEFAULT_CONFIG, KERNEL_SCHEMA, type KernelBatch, type KernelConfig, type Relation, type Trial } from "./model.js";
 import { classifyTrials } from "./_classify.js";
 import { cmp } from "./cmp.js";
 import { supportCycles } from "./_cycles.js";
 import { uniqueRecords } from "./_unique.js";
-import { validateClaim, validateRelation, validateTrial } from "./validate.js";
+import { isInvalid, validateClaim, validateRelation, validateTrial } from "./validate.js";
 
 /** One support of a node: the relation and the claim it comes from. */
 export interface SupportMember {
@@ -161,8 +161,7 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
     for (const t of n.terms) t.members.sort((x, y) => cmp(x.from, y.from) || cmp(x.relation_id, y.relation_id));
     n.dependents = [...new Set(n.dependents)].sort(cmp);
     n.superseded_by = [...new Set(n.superseded_by)].sort(cmp);
-    n.mode = n.kind === "check" ? "trials" : !(CLAIM_KINDS as readonly string[]).includes(n.kind) ? "none"
-      : n.terms.length > 0 ? "supports" : n.trials.length > 0 ? "trials" : "none";
+    n.mode = modeOf(n);
     if (n.mode === "none" && (CLAIM_KINDS as readonly string[]).includes(n.kind)) markers.add(`missing_semantics:${n.id}`);
   }
   for (const cycle of supportCycles(nodes, index)) {
@@ -176,4 +175,58 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
   return {
     config: cfg, nodes, index, relations, markers: [...markers].sort(cmp), infra_runs: infraRuns, infra_trials: infraTrials, flaky_trials: flaky,
   };
+}
+
+/**
+ * `compile` of a batch with `added` put in, from the batch's compile
+ * (`before`, not changed), when `added` holds only trials that are valid
+ * and new: no claim, no relation, and no trial id the batch states in any
+ * form (kept, dangling or in conflict). Each is put in its claim's node (or
+ * marked dangling), and what depends on trials is computed again: the
+ * nodes' modes, the infrastructure runs and flaky passes, the markers of
+ * missing semantics and of a batch with no trials. The kernel compiles a
+ * batch in any order the same, so this is `compile` of both (a property
+ * test says so); null for any other `added` (the caller compiles).
+ * @example extendCompiled(compile(batch), { ...empty, trials: [rerun] })?.index.get("c")?.trials.length
+ */
+export function extendCompiled(before: Compiled, added: KernelBatch): Compiled | null {
+  if (added.claims.length > 0 || added.relations.length > 0) return null;
+  if (added.trials.length === 0) return before;
+  const known = new Set<string>();
+  for (const n of before.nodes) for (const t of n.trials) known.add(t.trial_id);
+  const byNode = new Map<string, Trial[]>();
+  const markers = new Set(before.markers);
+  for (const raw of added.trials) {
+    const t = validateTrial(raw);
+    if (isInvalid(t) || known.has(t.trial_id) || markers.has(`dangling_ref:trial:${t.trial_id}`) || markers.has(`duplicate_id:trial:${t.trial_id}`)) return null;
+    known.add(t.trial_id);
+    if (!before.index.has(t.claim_id)) markers.add(`dangling_ref:trial:${t.trial_id}`);
+    else {
+      const l = byNode.get(t.claim_id);
+      if (l) l.push(t);
+      else byNode.set(t.claim_id, [t]);
+    }
+  }
+  markers.delete("thin_payload:no_trials");
+  const index = new Map(before.index);
+  for (const [id, ts] of byNode) {
+    const n = before.index.get(id)!;
+    const trials = [...n.trials, ...ts].sort((x, y) => cmp(x.recorded_at, y.recorded_at) || cmp(x.trial_id, y.trial_id));
+    const mode = modeOf({ ...n, trials });
+    if (mode !== "none") markers.delete(`missing_semantics:${id}`);
+    index.set(id, { ...n, trials, mode });
+  }
+  const nodes = before.nodes.map((n) => index.get(n.id)!);
+  const { infraRuns, infraTrials, flaky } = classifyTrials(nodes, before.config);
+  return {
+    config: before.config, nodes, index, relations: before.relations, markers: [...markers].sort(cmp), infra_runs: infraRuns, infra_trials: infraTrials,
+    flaky_trials: flaky,
+  };
+}
+
+/** Where a node's belief comes from: a check's trials; another known kind's supports, else its trials; nowhere for an unknown kind. */
+function modeOf(n: Pick<CompiledNode, "kind" | "terms" | "trials">): BeliefMode {
+  if (n.kind === "check") return "trials";
+  if (!(CLAIM_KINDS as readonly string[]).includes(n.kind)) return "none";
+  return n.terms.length > 0 ? "supports" : n.trials.length > 0 ? "trials" : "none";
 }
