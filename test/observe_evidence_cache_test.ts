@@ -218,6 +218,18 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   t.is(viewStamp(dir), before, "still this scope's view");
   t.is(await warmThenCold(t, dir, "after a lane into another scope"), here);
 
+  // Two lanes at once, each with a run the other may not have seen: whichever view is kept, the observation is the one from no cache.
+  await observeIn(dir);
+  const runs: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const ci = await run("forge-ci", ["run"], { cwd: dir });
+    t.true(ci.code === 0 || ci.code === 1, ci.stderr);
+    runs.push((await run("forge-ci", ["list", "--json", "-L", "1"], { cwd: dir })).stdout);
+  }
+  const both = await Promise.all(runs.map((r) => exportLines(dir, r)));
+  t.true(both.every((es) => es.some((e) => e.status === "imported")));
+  t.truthy(await warmThenCold(t, dir, "after two lanes at once"));
+
   // With no view kept, the lane makes none.
   rmSync(cache(dir, "kernel.observed"));
   await runAndExport(dir);
