@@ -99,7 +99,7 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
         continue;
       }
       try {
-        lane ??= ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope);
+        lane ??= ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope, false);
         const r = exportRecord(store, l.value, opts, lane.records);
         yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
       } catch (err) {
@@ -137,7 +137,7 @@ function readAhead(store: Store, scope: string): { lane: LaneLog; stamp: string 
   const stamp = importsStamp(store);
   if (stamp === undefined) return undefined;
   try {
-    return { lane: laneLog(store, scope), stamp };
+    return { lane: laneLog(store, scope, true), stamp };
   } catch {
     return undefined;
   }

@@ -1,10 +1,12 @@
 /**
  * The lane's fold, and its part in the kernel view forge-observe keeps
  * (`.forge/.cache/kernel.observed`, evidence's kernel_view.ts). The lane
- * reads the import log with what vouches for each file and compiles its
- * scope's fold, before its first record comes (forge-pilot's lane, started
- * with the iteration, does it while observe and plan run): an import of new
- * trials then only puts them in. After its imports, the lane has compiled
+ * reads the import log with what vouches for each file; one that reads it
+ * before its first record comes (forge-pilot's lane, started with the
+ * iteration, does it while observe and plan run) compiles its scope's fold
+ * then too, so that an import of new trials only puts them in. (A lane
+ * that reads it on its first record leaves the compile to the first import
+ * that needs it: a merge record or an oracle's result needs none.) After its imports, the lane has compiled
  * the fold they made: when a view is kept, it replaces it with the view of
  * that fold, so the next observation compiles nothing.
  * Only a view of the lane's scope made with the kernel's defaults (the
@@ -24,19 +26,20 @@ export interface LaneLog {
   read: ReadonlyMap<string, LoggedImport>;
   /** What the view kept when the log was read was made with, if one of this scope was (with the kernel's defaults). */
   madeWith?: string;
-  /** The scope's fold as read, compiled. */
-  fold: Compiled;
+  /** The scope's fold as read, compiled (when the lane had the time). */
+  fold?: Compiled;
 }
 
 /**
- * The import log read for a lane into `scope`, and its scope's fold compiled (the lane's imports start from it).
+ * The import log read for a lane into `scope`, and with `ahead` (read before any record came) its scope's fold compiled:
+ * the lane's imports start from it.
  * @throws InvalidFileError for a file that is not an import record (as readImportLog)
  */
-export function laneLog(store: Store, scope: string): LaneLog {
+export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
   const log = readImportLogStamped(store);
   const records = log.map((l) => l.record);
-  const fold = compile(readScope(store, scope, { records, episodes: false }).kernel);
-  primeFold(records, scope, fold);
+  const fold = ahead ? compile(readScope(store, scope, { records, episodes: false }).kernel) : undefined;
+  if (fold) primeFold(records, scope, fold);
   return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith: madeWithOf(keptView(store), scope), fold };
 }
 
