@@ -30,11 +30,28 @@ export type Removed = ReadonlySet<string>;
 const NONE: Removed = new Set();
 
 /**
+ * Each graph's counts of its nodes' trials with nothing removed, as first
+ * made: a graph is not changed once compiled, and evaluate, assess and a
+ * check's verdict each count every node.
+ */
+const COUNTED = new WeakMap<Compiled, WeakMap<CompiledNode, TrialStats>>();
+
+/**
  * Count a node's trials.
  * @param removed trial ids to leave out
  * @example trialStats(compiled.index.get("a")!, compiled) // {n: 2, s: 2, f: 0, flaky: 0, errors: 1, infra: 0}
  */
 export function trialStats(node: CompiledNode, compiled: Compiled, removed: Removed = NONE): TrialStats {
+  if (removed.size > 0) return count(node, compiled, removed);
+  let counted = COUNTED.get(compiled);
+  if (!counted) COUNTED.set(compiled, (counted = new WeakMap()));
+  let st = counted.get(node);
+  if (!st) counted.set(node, (st = count(node, compiled, removed)));
+  // A copy: a caller may keep or change what it is given.
+  return { ...st };
+}
+
+function count(node: CompiledNode, compiled: Compiled, removed: Removed): TrialStats {
   const st: TrialStats = { n: 0, s: 0, f: 0, flaky: 0, errors: 0, infra: 0 };
   for (const t of node.trials) {
     if (removed.size > 0 && removed.has(t.trial_id)) continue;

@@ -1,4 +1,5 @@
 import test from "ava";
+import { trialStats } from "./beliefs.js";
 import { compile, extendCompiled } from "./compile.js";
 import { KERNEL_SCHEMA, type KernelBatch, type Trial } from "./model.js";
 import { genBatch, int, rng } from "./testing.js";
@@ -47,4 +48,25 @@ test("extendCompiled leaves to compile what is not only new, valid trials", (t) 
   const clash = compile({ ...batch, trials: [...batch.trials, { ...first, outcome: first.outcome === "pass" ? "fail" : "pass" }] });
   t.true(clash.markers.includes(`duplicate_id:trial:${first.trial_id}`));
   t.is(extendCompiled(clash, only([{ ...first, trial_id: first.trial_id }])), null, "the id of trials in conflict");
+});
+
+test("trialStats counts a node as its own graph classes its trials: a node two graphs share (extendCompiled's) is counted for each, and a count given out can be changed", (t) => {
+  const check = (id: string) => ({ claim_id: id, claim_version_id: `${id}@1`, kind: "check", subject: {}, statement: id, recorded_at: "2026-01-01T00:00:00Z", supersedes_claim_version_id: null });
+  const trial = (id: string, claim: string, outcome: "pass" | "fail"): Trial => ({
+    trial_id: id, claim_id: claim, outcome, duration_ms: 1, signature: outcome === "fail" ? "sig-v1:" + "a".repeat(32) : null, recorded_at: "2026-01-02T00:00:00Z",
+    env_fingerprint: null, receipt_ref: null, run_id: "run1", retry_of: null,
+  });
+  const batch: KernelBatch = { schema_version: KERNEL_SCHEMA, claims: [check("a"), check("b"), check("c"), check("d")], trials: [trial("a1", "a", "fail")], relations: [] };
+  const before = compile(batch);
+  t.deepEqual(trialStats(before.index.get("a")!, before), { n: 1, s: 0, f: 1, flaky: 0, errors: 0, infra: 0 });
+  // Three more failures in run1 make it an infrastructure run: a1, in a node the new trials do not touch, is no longer counted.
+  const after = extendCompiled(before, only([trial("b1", "b", "fail"), trial("c1", "c", "fail"), trial("d1", "d", "fail")]))!;
+  t.is(after.index.get("a"), before.index.get("a"), "the node is shared");
+  t.deepEqual(after.infra_runs, ["run1"]);
+  t.deepEqual(trialStats(after.index.get("a")!, after), { n: 0, s: 0, f: 0, flaky: 0, errors: 0, infra: 1 });
+  t.deepEqual(trialStats(before.index.get("a")!, before), { n: 1, s: 0, f: 1, flaky: 0, errors: 0, infra: 0 });
+  const given = trialStats(before.index.get("a")!, before);
+  given.f = 99;
+  t.is(trialStats(before.index.get("a")!, before).f, 1);
+  t.deepEqual(trialStats(before.index.get("a")!, before, new Set(["a1"])), { n: 0, s: 0, f: 0, flaky: 0, errors: 0, infra: 0 });
 });
