@@ -7,7 +7,7 @@
  * returns the import-log entry.
  */
 import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
-import { canonicalJson, cmp, type Compiled, compile, extendCompiled, KERNEL_SCHEMA, type KernelBatch, type KernelConfig } from "@forge/kernel";
+import { canonicalJson, cmp, type Compiled, compile, extendCompiled, KERNEL_SCHEMA, type KernelBatch, type KernelConfig, trialIdsOf } from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
 import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog, readImportRecord } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
@@ -109,6 +109,8 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
  */
 export function primeFold(records: ImportRecord[], scope: string, compiled: Compiled, config?: Partial<KernelConfig>): void {
   FOLDS.set(records, { scope, size: records.length, config, compiled });
+  // What extendCompiled checks new trials against, listed now (the caller is waiting).
+  trialIdsOf(compiled);
 }
 
 /**

@@ -5,7 +5,7 @@
  * imported. Yields one outcome per non-blank line; a bad record is an error
  * for its line only and writes nothing.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, stillFromMs, type Store } from "@forge/core";
 import {
   BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, transformEnvelopeV3,
@@ -85,8 +85,10 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // while it waits, and the first record only checks that the imports folder has not changed since.
   // With it, the kept kernel view (lane_view.ts).
   let ahead = readAhead(store, opts.scope);
-  // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record hashes its bundle.
+  // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record hashes its bundle;
+  // so is its random source (the first randomBytes, ~4 ms), which names the import's temp file.
   createHash("sha256");
+  randomBytes(4);
   // A lane started just after an import (the folder changed within the racy window) reads ahead once the
   // folder has been still long enough, if its first record has not come by then.
   const later = ahead === undefined ? readAheadLater(store, opts.scope, (a) => (ahead = a)) : undefined;

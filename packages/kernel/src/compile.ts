@@ -192,14 +192,14 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
 export function extendCompiled(before: Compiled, added: KernelBatch): Compiled | null {
   if (added.claims.length > 0 || added.relations.length > 0) return null;
   if (added.trials.length === 0) return before;
-  const known = new Set<string>();
-  for (const n of before.nodes) for (const t of n.trials) known.add(t.trial_id);
+  const known = trialIdsOf(before);
+  const mine = new Set<string>();
   const byNode = new Map<string, Trial[]>();
   const markers = new Set(before.markers);
   for (const raw of added.trials) {
     const t = validateTrial(raw);
-    if (isInvalid(t) || known.has(t.trial_id) || markers.has(`dangling_ref:trial:${t.trial_id}`) || markers.has(`duplicate_id:trial:${t.trial_id}`)) return null;
-    known.add(t.trial_id);
+    if (isInvalid(t) || known.has(t.trial_id) || mine.has(t.trial_id) || markers.has(`dangling_ref:trial:${t.trial_id}`) || markers.has(`duplicate_id:trial:${t.trial_id}`)) return null;
+    mine.add(t.trial_id);
     if (!before.index.has(t.claim_id)) markers.add(`dangling_ref:trial:${t.trial_id}`);
     else {
       const l = byNode.get(t.claim_id);
@@ -229,4 +229,21 @@ function modeOf(n: Pick<CompiledNode, "kind" | "terms" | "trials">): BeliefMode 
   if (n.kind === "check") return "trials";
   if (!(CLAIM_KINDS as readonly string[]).includes(n.kind)) return "none";
   return n.terms.length > 0 ? "supports" : n.trials.length > 0 ? "trials" : "none";
+}
+
+/** Each graph's trial ids (those in its nodes), as first listed: a graph is not changed once compiled. */
+const TRIAL_IDS = new WeakMap<Compiled, ReadonlySet<string>>();
+
+/**
+ * The ids of the trials in a graph's nodes (what `extendCompiled` checks new trials against), listed once per graph.
+ * @example trialIdsOf(compile(batch)).has("t1")
+ */
+export function trialIdsOf(c: Compiled): ReadonlySet<string> {
+  let ids = TRIAL_IDS.get(c);
+  if (!ids) {
+    const s = new Set<string>();
+    for (const n of c.nodes) for (const t of n.trials) s.add(t.trial_id);
+    TRIAL_IDS.set(c, (ids = s));
+  }
+  return ids;
 }

@@ -12,7 +12,7 @@ export {
 export { canonicalJson } from "./canonical_json.js";
 export { type Invalid, isInvalid, validateClaim, validateRelation, validateTrial } from "./validate.js";
 export { cmp } from "./cmp.js";
-export { type BeliefMode, compile, type Compiled, type CompiledNode, extendCompiled, type SupportMember, type Term } from "./compile.js";
+export { type BeliefMode, compile, type Compiled, type CompiledNode, extendCompiled, type SupportMember, type Term, trialIdsOf } from "./compile.js";
 export { schedule, type Scheduled } from "./schedule.js";
 export { betaMeanMicros, type Beliefs, evaluate, type EvaluateOptions, mulMicros, nodeBelief, type Removed, trialStats, type TrialStats } from "./beliefs.js";
 export { assess, type Assessment, type NodeReport, type Syndrome } from "./assess.js";
