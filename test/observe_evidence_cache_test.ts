@@ -57,6 +57,17 @@ const oracleResult = (id: string): string => JSON.stringify({
 
 const nodes = (out: string) => jsonl(out).filter((l) => l.kind === "node");
 
+/** Every passing check made failing in the kept view, its checksum fixed. */
+function forgeView(dir: string): void {
+  const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
+  const nl = file.indexOf("\n") + 1;
+  const rest = file.slice(nl).replaceAll('"verdict":"passing"', '"verdict":"failing"');
+  writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
+}
+
+/** How many checks an observation calls passing. */
+const passing = (out: string): number => nodes(out).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
+
 /** A passing trial of an import file made failing in place: same size, mtime put back to the nanosecond (only ctime tells). */
 function failInPlace(file: string): void {
   const st = statSync(file, { bigint: true });
@@ -124,15 +135,10 @@ test("forge-observe's kernel view is what answers while its imports are unchange
   const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 4, binDir: BIN });
   const before = await observeIn(dir);
   await observeIn(dir);
-  const passing = nodes(before).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
-  t.true(passing > 0);
-  // Every passing check made failing in the view, and the checksum fixed.
-  const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
-  const nl = file.indexOf("\n") + 1;
-  const rest = file.slice(nl).replaceAll('"verdict":"passing"', '"verdict":"failing"');
-  writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
+  t.true(passing(before) > 0);
+  forgeView(dir);
   const forged = await observeIn(dir);
-  t.is(nodes(forged).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length, 0, "the forged view was used");
+  t.is(passing(forged), 0, "the forged view was used");
   // An import that adds no kernel record keeps the same key (the forged view still answers) ...
   await exportLines(dir, oracleResult("oracle-2"));
   t.deepEqual(nodes(await observeIn(dir)), nodes(forged));
@@ -140,7 +146,7 @@ test("forge-observe's kernel view is what answers while its imports are unchange
   await run("forge-ci", ["run"], { cwd: dir });
   await exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout);
   const after = await observeIn(dir);
-  t.true(nodes(after).some((n) => n.claim_kind === "check" && n.verdict === "passing"));
+  t.true(passing(after) > 0);
   for (const c of CACHES) rmSync(cache(dir, c), { force: true });
   t.is(await observeIn(dir), after);
 });
@@ -158,20 +164,12 @@ async function runAndExport(dir: string, ...flags: string[]): Promise<Array<Reco
   return exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout, ...flags);
 }
 
-/** Every passing check made failing in the kept view, its checksum fixed. */
-function forgeView(dir: string): void {
-  const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
-  const nl = file.indexOf("\n") + 1;
-  const rest = file.slice(nl).replaceAll('"verdict":"passing"', '"verdict":"failing"');
-  writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
-}
 
 test("forge-export keeps forge-observe's kernel view current: after an import with trials the next observation answers from the lane's view, byte for byte the one made from no cache", async (t) => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
   made.push(root);
   const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 5, binDir: BIN });
   await observeIn(dir);
-  const passing = (out: string) => nodes(out).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
 
   // The lane replaces the view, and the observation right after it (no pause: the new import may be too recent for its lstat) uses it.
   let before = viewStamp(dir);
@@ -228,7 +226,7 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   }
   const both = await Promise.all(runs.map((r) => exportLines(dir, r)));
   t.true(both.every((es) => es.some((e) => e.status === "imported")));
-  t.truthy(await warmThenCold(t, dir, "after two lanes at once"));
+  await warmThenCold(t, dir, "after two lanes at once");
 
   // With no view kept, the lane makes none.
   rmSync(cache(dir, "kernel.observed"));

@@ -83,7 +83,7 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // The log is read once and kept current in memory (a pipe of 100 runs must not re-read it 100 times) —
   // read ahead, before the first record arrives: a lane started before its input (forge-pilot's) reads it
   // while it waits, and the first record only checks that the imports folder has not changed since.
-  // With it, the kept kernel view (lane_view.ts).
+  // Then the scope's fold is compiled too (lane_view.ts).
   let ahead = readAhead(store, opts.scope);
   // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record hashes its bundle;
   // so is its random source (the first randomBytes, ~4 ms), which names the import's temp file.

@@ -4,14 +4,12 @@
  * reads the import log with what vouches for each file; one that reads it
  * before its first record comes (forge-pilot's lane, started with the
  * iteration, does it while observe and plan run) compiles its scope's fold
- * then too, so that an import of new trials only puts them in. (A lane
- * that reads it on its first record leaves the compile to the first import
- * that needs it: a merge record or an oracle's result needs none.) After its imports, the lane has compiled
- * the fold they made: when a view is kept, it replaces it with the view of
- * that fold, so the next observation compiles nothing.
- * Only a view of the lane's scope made with the kernel's defaults (the
- * lane's) is used or replaced; a view at another precision is remade at
- * that precision.
+ * then too, so that an import of new trials only puts them in. A lane that
+ * reads it on its first record leaves the compile to the first import that
+ * needs it (a merge record or an oracle's result needs none). After its
+ * imports, when a view of its scope made with the kernel's defaults is
+ * kept, the lane replaces it with the view of the fold it compiled (at the
+ * kept view's precision), so the next observation compiles nothing.
  */
 import { type Store } from "@forge/core";
 import {
@@ -58,7 +56,7 @@ export function keepLaneView(store: Store, scope: string, lane: LaneLog): void {
   const madeWith = lane.madeWith ?? madeWithOf(keptView(store), scope);
   if (madeWith === undefined) return;
   const log = lane.records.map((record) => lane.read.get(record.batch_id) ?? { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") });
-  const key = viewKey(log, scope, madeWith!);
+  const key = viewKey(log, scope, madeWith);
   if (key !== null) writeKernelView(store, key, viewOf(compiled, precisionOf(madeWith)!, {}));
 }
 
