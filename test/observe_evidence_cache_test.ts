@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { crc32 } from "node:zlib";
 import { makeSampleRepo } from "./lib/sample.js";
-import { BIN, jsonl, run } from "./lib/run.js";
+import { BIN, jsonl, run, sh } from "./lib/run.js";
 
 const CACHES = ["imports.observed", "kernel.observed"];
 const cache = (dir: string, name: string): string => join(dir, ".forge", ".cache", name);
@@ -57,11 +57,11 @@ const oracleResult = (id: string): string => JSON.stringify({
 
 const nodes = (out: string) => jsonl(out).filter((l) => l.kind === "node");
 
-/** Every passing check made failing in the kept view, its checksum fixed. */
-function forgeView(dir: string): void {
+/** The kept view changed (by default every passing check made failing), its checksum fixed. */
+function forgeView(dir: string, change = (view: string): string => view.replaceAll('"verdict":"passing"', '"verdict":"failing"')): void {
   const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
   const nl = file.indexOf("\n") + 1;
-  const rest = file.slice(nl).replaceAll('"verdict":"passing"', '"verdict":"failing"');
+  const rest = change(file.slice(nl));
   writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
 }
 
@@ -180,6 +180,35 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   t.is(r.code, 0, r.stderr);
   t.is(viewStamp(dir), before, "observe compiled nothing: it kept the lane's view");
   t.is(await warmThenCold(t, dir, "after the lane's view"), r.stdout);
+
+  // A lane started before its record comes (as forge-pilot starts it) reads the kept view while it waits and
+  // makes again only what the new trials change: the observation is the one from no cache, and a forged line
+  // the trials do not touch stays (it is the kept view the lane built on).
+  for (const forged of [false, true]) {
+    const ci = await run("forge-ci", ["run"], { cwd: dir });
+    t.true(ci.code === 0 || ci.code === 1, ci.stderr);
+    const latest = (await run("forge-ci", ["list", "--json", "-L", "1"], { cwd: dir })).stdout;
+    await observeIn(dir);
+    // Every node's median duration forged to one no trial has.
+    if (forged) forgeView(dir, (view) => view.replaceAll(/"duration_ms":[0-9]+/g, '"duration_ms":7777777'));
+    before = viewStamp(dir);
+    const lane = await sh('{ sleep 1; printf %s "$RUNS"; } | forge-export', { cwd: dir, env: { RUNS: latest } });
+    t.is(lane.code, 0, lane.stderr);
+    t.true(jsonl(lane.stdout).some((e) => e.status === "imported"));
+    t.not(viewStamp(dir), before, "the lane wrote the view");
+    before = viewStamp(dir);
+    const late = await observeIn(dir);
+    t.is(viewStamp(dir), before, "observe compiled nothing: it kept the lane's view");
+    if (!forged) {
+      t.is(await warmThenCold(t, dir, "after a lane that read ahead"), late);
+      continue;
+    }
+    const timed = nodes(late).filter((n) => n.duration_ms !== null);
+    const kept = timed.filter((n) => n.duration_ms === 7777777).length;
+    t.true(kept > 0 && kept < timed.length, `the nodes the run touched are made again, the others kept as forged (${kept} of ${timed.length})`);
+    for (const c of CACHES) rmSync(cache(dir, c), { force: true });
+    t.false((await observeIn(dir)).includes("7777777"), "no trial has the forged duration");
+  }
 
   // It is the lane's view that answers (a forged one shows) ...
   await runAndExport(dir);

@@ -12,7 +12,8 @@
  * (core's buildId: forge built from other sources makes its views anew).
  * forge-observe reads it and makes it on a miss; the export lane, which
  * compiles the fold it changes anyway, makes the view of that fold when a
- * view is kept (so the next observation does not compile it again). An
+ * view is kept (so the next observation does not compile it again), from
+ * the kept one when its imports only added trials (viewExtended). An
  * observation after an import that added no kernel record (an oracle's
  * result, a merge, an advisory step) then reads no payload and compiles
  * nothing. Deleting the cache changes no answer.
@@ -20,8 +21,8 @@
 import { join } from "node:path";
 import { buildId, cacheDir, checkedCache, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import {
-  assess, checkVerdict, cmp, type Compiled, compile, conservative, evaluate, type FlakeRate, type KernelBatch, type KernelConfig, schedule,
-  type Syndrome, type TrialStats,
+  assess, checkVerdict, cmp, type Compiled, type CompiledNode, compile, conservative, evaluate, type FlakeRate, type KernelBatch, type KernelConfig, lowerBound,
+  nodeBelief, nodeReport, type NodeReport, schedule, type Syndrome, syndromesOf, type TrialStats,
 } from "@forge/kernel";
 import { hasRecords, importDigest, type LoggedImport } from "./import_log_cache.js";
 import { PAYLOAD_MARKERS } from "./scope.js";
@@ -89,16 +90,93 @@ export function viewOf(compiled: Compiled, precisionMicros: number, config: Part
   const a = assess(compiled, scheduled, beliefs);
   const lower = conservative(compiled, { scheduled, beliefs });
   const lowerOf = new Map(lower.nodes.map((n) => [n.id, n.lower_micros]));
-  const nodes = a.nodes.map((r): KernelNode => {
-    const n = compiled.index.get(r.id)!;
-    const v = n.kind === "check" ? checkVerdict(n, compiled, precisionMicros) : null;
-    return {
-      id: r.id, kind: n.kind, claim_version_id: r.claim_version_id, subject: n.version.subject ?? {}, mode: n.mode, cyclic: n.cyclic, belief_micros: r.belief_micros,
-      caveat: r.caveat, trials: r.trials, fragile_reasons: r.fragile_reasons, superseded_by: r.superseded_by, lower_micros: lowerOf.get(r.id) ?? null,
-      support_members: n.terms.reduce((k, t) => k + t.members.length, 0), duration_ms: medianDuration(n, compiled),
-      check: v && { verdict: v.verdict, flake_rate: v.flake_rate, signatures: v.signatures, env_fingerprints: v.env_fingerprints },
-    };
+  const nodes = a.nodes.map((r) => nodeOf(compiled.index.get(r.id)!, compiled, r, lowerOf.get(r.id) ?? null, precisionMicros));
+  return viewWith(compiled, precisionMicros, config, nodes, a.syndromes, { bound_reached: lower.bound_reached, refused: lower.refused });
+}
+
+/**
+ * The view of `after`, a graph that differs from `before` only in its
+ * nodes' trials (as `extendCompiled` makes it from `before`, once or more),
+ * from `view`, the view of `before`: only the nodes whose trials changed,
+ * or whose trials the graph now classes otherwise (infrastructure, flaky),
+ * and what they support, are made again; every other node's line is the
+ * one `view` has. undefined when `after` is not such a graph, or `view` is
+ * not of `before` as far as can be seen (the caller makes the view).
+ * `viewOf(after)` gives the same (a property test says so).
+ * @example viewExtended(viewOf(before, 300_000, {}), before, extendCompiled(before, rerun)!, 300_000, {})
+ */
+export function viewExtended(view: KernelView, before: Compiled, after: Compiled, precisionMicros: number, config: Partial<KernelConfig>): KernelView | undefined {
+  const n = after.nodes.length;
+  if (view.made_with !== viewConfig(precisionMicros, config) || after.config !== before.config || after.relations !== before.relations) return undefined;
+  if (before.nodes.length !== n || view.nodes.length !== n || view.conservative.bound_reached || view.markers.join("\n") !== before.markers.join("\n")) return undefined;
+  // The nodes to make again: each whose trials (or their classes) changed, then all they support.
+  const dirty = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const a = after.nodes[i]!;
+    const b = before.nodes[i]!;
+    if (a.id !== b.id || view.nodes[i]!.id !== a.id) return undefined;
+    if (a === b) {
+      for (const t of a.trials) {
+        const id = t.trial_id;
+        if (before.infra_trials.has(id) !== after.infra_trials.has(id) || before.flaky_trials.has(id) !== after.flaky_trials.has(id)) {
+          dirty.add(a.id);
+          break;
+        }
+      }
+    } else if (a.terms === b.terms && a.dependents === b.dependents && a.version === b.version && a.versions === b.versions && a.superseded_by === b.superseded_by
+      && a.cyclic === b.cyclic && a.kind === b.kind) {
+      dirty.add(a.id);
+    } else {
+      return undefined;
+    }
+  }
+  for (const id of dirty) for (const d of after.index.get(id)!.dependents) dirty.add(d);
+  // Their beliefs and bounds, supporters first (Kahn's order among them; what is left is in or below a cycle: no belief).
+  const at = new Map<string, number>();
+  view.nodes.forEach((v, i) => at.set(v.id, i));
+  const belief = new Map<string, number | null>();
+  const lower = new Map<string, number | null>();
+  const indeg = new Map<string, number>();
+  for (const id of dirty) indeg.set(id, 0);
+  for (const id of dirty) for (const d of after.index.get(id)!.dependents) indeg.set(d, indeg.get(d)! + 1);
+  const ready = [...dirty].filter((id) => indeg.get(id) === 0);
+  const beliefOf = (id: string): number | null => (dirty.has(id) ? belief.get(id) ?? null : view.nodes[at.get(id)!]!.belief_micros);
+  const lowerOfId = (id: string): number | null => (dirty.has(id) ? lower.get(id) ?? null : view.nodes[at.get(id)!]!.lower_micros);
+  while (ready.length > 0) {
+    const id = ready.pop()!;
+    const node = after.index.get(id)!;
+    const b = nodeBelief(node, after, beliefOf);
+    belief.set(id, b);
+    lower.set(id, lowerBound(node, after, b, lowerOfId));
+    for (const d of node.dependents) {
+      const k = indeg.get(d)! - 1;
+      indeg.set(d, k);
+      if (k === 0) ready.push(d);
+    }
+  }
+  const nodes = after.nodes.map((node, i) => {
+    if (!dirty.has(node.id)) return view.nodes[i]!;
+    const b = belief.get(node.id) ?? null;
+    return nodeOf(node, after, nodeReport(node, after, b), lower.get(node.id) ?? null, precisionMicros);
   });
+  return viewWith(after, precisionMicros, config, nodes, syndromesOf(after), view.conservative);
+}
+
+/** A node's line in the view. */
+function nodeOf(n: CompiledNode, compiled: Compiled, r: NodeReport, lower: number | null, precisionMicros: number): KernelNode {
+  const v = n.kind === "check" ? checkVerdict(n, compiled, precisionMicros) : null;
+  return {
+    id: r.id, kind: n.kind, claim_version_id: r.claim_version_id, subject: n.version.subject ?? {}, mode: n.mode, cyclic: n.cyclic, belief_micros: r.belief_micros,
+    caveat: r.caveat, trials: r.trials, fragile_reasons: r.fragile_reasons, superseded_by: r.superseded_by, lower_micros: lower,
+    support_members: n.terms.reduce((k, t) => k + t.members.length, 0), duration_ms: medianDuration(n, compiled),
+    check: v && { verdict: v.verdict, flake_rate: v.flake_rate, signatures: v.signatures, env_fingerprints: v.env_fingerprints },
+  };
+}
+
+/** The view of `compiled` with these nodes, syndromes and conservative's head. */
+function viewWith(
+  compiled: Compiled, precisionMicros: number, config: Partial<KernelConfig>, nodes: KernelNode[], syndromes: Syndrome[], head: KernelView["conservative"],
+): KernelView {
   const runs = new Set<string>();
   let trials = 0;
   for (const n of compiled.nodes) {
@@ -106,9 +184,9 @@ export function viewOf(compiled: Compiled, precisionMicros: number, config: Part
     for (const t of n.trials) if (t.run_id !== null) runs.add(t.run_id);
   }
   return {
-    made_with: viewConfig(precisionMicros, config), nodes, syndromes: a.syndromes, markers: compiled.markers, run_ids: [...runs].sort(cmp), trials,
+    made_with: viewConfig(precisionMicros, config), nodes, syndromes, markers: compiled.markers, run_ids: [...runs].sort(cmp), trials,
     fragile_threshold_micros: compiled.config.fragile_threshold_micros, min_trials: compiled.config.min_trials,
-    conservative: { bound_reached: lower.bound_reached, refused: lower.refused },
+    conservative: { bound_reached: head.bound_reached, refused: head.refused },
   };
 }
 
@@ -207,7 +285,7 @@ function cachePath(store: Store): string {
 }
 
 /** The median duration of a node's counted trials, or null. */
-function medianDuration(n: Compiled["nodes"][number], c: Compiled): number | null {
+function medianDuration(n: CompiledNode, c: Compiled): number | null {
   const ds = n.trials.filter((t) => t.outcome !== "error" && !c.infra_trials.has(t.trial_id)).map((t) => t.duration_ms).sort((x, y) => x - y);
   if (ds.length === 0) return null;
   const m = ds.length >> 1;

@@ -21,7 +21,7 @@ export {
   type CachedLogOptions, digestOf, hasRecords, importDigest, type LoggedImport, readImportLogCached, readImportLogStamped, withPayloads,
 } from "./import_log_cache.js";
 export {
-  type KeptView, keptView, kernelView, type KernelNode, type KernelView, viewConfig, viewFor, viewKey, viewOf, writeKernelView,
+  type KeptView, keptView, kernelView, type KernelNode, type KernelView, viewConfig, viewExtended, viewFor, viewKey, viewOf, writeKernelView,
 } from "./kernel_view.js";
 export { PAYLOAD_MARKERS, readScope, type ReadScopeOptions, type ScopeState } from "./scope.js";
 export { trialEpisode } from "./trial_episode.js";

@@ -9,12 +9,15 @@
  * needs it (a merge record or an oracle's result needs none). After its
  * imports, when a view of its scope made with the kernel's defaults is
  * kept, the lane replaces it with the view of the fold it compiled (at the
- * kept view's precision), so the next observation compiles nothing.
+ * kept view's precision), so the next observation compiles nothing. A lane
+ * that read ahead reads the kept view then too, when its key holds for the
+ * log read: after imports of new trials only, it makes again only the
+ * nodes they change (viewExtended).
  */
 import { type Store } from "@forge/core";
 import {
-  digestOf, foldCompiled, type ImportRecord, type KeptView, keptView, type LoggedImport, primeFold, readImportLogStamped, readScope, viewConfig, viewKey,
-  viewOf, writeKernelView,
+  digestOf, foldCompiled, type ImportRecord, type KernelView, type KeptView, keptView, type LoggedImport, primeFold, readImportLogStamped, readScope, viewConfig,
+  viewExtended, viewFor, viewKey, viewOf, writeKernelView,
 } from "@forge/evidence";
 import { canonicalJson, type Compiled, compile } from "@forge/kernel";
 
@@ -26,6 +29,8 @@ export interface LaneLog {
   madeWith?: string;
   /** The scope's fold as read, compiled (when the lane had the time). */
   fold?: Compiled;
+  /** The view kept of that fold, when the one kept is (its key holds for the log as read). */
+  view?: KernelView;
 }
 
 /**
@@ -38,7 +43,11 @@ export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
   const records = log.map((l) => l.record);
   const fold = ahead ? compile(readScope(store, scope, { records, episodes: false }).kernel) : undefined;
   if (fold) primeFold(records, scope, fold);
-  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith: madeWithOf(keptView(store), scope), fold };
+  const kept = keptView(store);
+  const madeWith = madeWithOf(kept, scope);
+  // The view of the fold read, which the lane's new trials then only change (viewExtended).
+  const view = fold && madeWith !== undefined ? viewFor(store, kept, log, scope, madeWith) : undefined;
+  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith, fold, view };
 }
 
 /**
@@ -57,7 +66,10 @@ export function keepLaneView(store: Store, scope: string, lane: LaneLog): void {
   if (madeWith === undefined) return;
   const log = lane.records.map((record) => lane.read.get(record.batch_id) ?? { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") });
   const key = viewKey(log, scope, madeWith);
-  if (key !== null) writeKernelView(store, key, viewOf(compiled, precisionOf(madeWith)!, {}));
+  if (key === null) return;
+  const precision = precisionOf(madeWith)!;
+  const extended = lane.view && lane.fold && lane.madeWith === madeWith ? viewExtended(lane.view, lane.fold, compiled, precision, {}) : undefined;
+  writeKernelView(store, key, extended ?? viewOf(compiled, precision, {}));
 }
 
 /** What a kept view of `scope` made with the kernel's defaults was made with, or undefined. */

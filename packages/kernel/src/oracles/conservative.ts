@@ -6,7 +6,7 @@
  * the best term for the node.
  */
 import { type Beliefs, evaluate, trialStats } from "../beliefs.js";
-import type { Compiled } from "../compile.js";
+import type { Compiled, CompiledNode } from "../compile.js";
 import { MICROS } from "../model.js";
 import { schedule, type Scheduled } from "../schedule.js";
 import type { OracleHead } from "./oracle.js";
@@ -39,6 +39,26 @@ export function wilsonLowerMicros(s: number, n: number): number {
 }
 
 /**
+ * One node's lower bound, from its belief and its supporters' bounds.
+ * @param get a supporter's bound (null: none)
+ * @example lowerBound(node, compiled, beliefs.get(node.id) ?? null, (id) => lower.get(id) ?? null)
+ */
+export function lowerBound(n: CompiledNode, compiled: Compiled, belief: number | null, get: (id: string) => number | null): number | null {
+  if (belief === null) return null;
+  if (n.mode === "trials") {
+    const st = trialStats(n, compiled);
+    return Math.min(belief, wilsonLowerMicros(st.s, st.n));
+  }
+  let best = 0;
+  for (const t of n.terms) {
+    let sum = 0;
+    for (const m of t.members) sum += get(m.from) ?? 0;
+    best = Math.max(best, sum - (t.members.length - 1) * MICROS);
+  }
+  return Math.min(belief, best);
+}
+
+/**
  * Lower bounds for every node, in schedule order.
  * @param opts `max_nodes` (default config.max_trials); refuses above it
  * @example conservative(compiled).nodes.find((n) => n.id === "x")!.lower_micros
@@ -50,24 +70,8 @@ export function conservative(compiled: Compiled, opts: { max_nodes?: number; sch
   const sch = opts.scheduled ?? schedule(compiled);
   const beliefs = opts.beliefs ?? evaluate(compiled, sch);
   const lower = new Map<string, number | null>();
-  for (const id of sch.order) {
-    const n = compiled.index.get(id)!;
-    const b = beliefs.get(id) ?? null;
-    if (b === null) {
-      lower.set(id, null);
-    } else if (n.mode === "trials") {
-      const st = trialStats(n, compiled);
-      lower.set(id, Math.min(b, wilsonLowerMicros(st.s, st.n)));
-    } else {
-      let best = 0;
-      for (const t of n.terms) {
-        let sum = 0;
-        for (const m of t.members) sum += lower.get(m.from) ?? 0;
-        best = Math.max(best, sum - (t.members.length - 1) * MICROS);
-      }
-      lower.set(id, Math.min(b, best));
-    }
-  }
+  const get = (id: string): number | null => lower.get(id) ?? null;
+  for (const id of sch.order) lower.set(id, lowerBound(compiled.index.get(id)!, compiled, beliefs.get(id) ?? null, get));
   const nodes = compiled.nodes.map((n) => ({ id: n.id, lower_micros: lower.get(n.id) ?? null, belief_micros: beliefs.get(n.id) ?? null }));
   return { oracle: "conservative", bound: { name: "max_nodes", limit, used }, bound_reached: false, refused: null, nodes };
 }
