@@ -46,7 +46,7 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   // The scope's episodes are compared only with the batch's own and with the payload's trials (fresh, derivable): only those ids are read.
   const episodeIds = new Set(b.episodes.map((e) => e.episode_id));
   for (const t of payload?.trials ?? []) episodeIds.add(`trial:${String((t as { trial_id?: unknown }).trial_id)}`);
-  const state = readScope(store, b.scope, { records: log, episodeIds });
+  const state = readScope(store, b.scope, { records: log, episodeIds, entries: false });
   const added = payload ? newKernel(state.kernel, payload) : null;
   let after: Compiled | null = null;
   // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.

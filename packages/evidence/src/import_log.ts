@@ -124,6 +124,11 @@ export function episodesOf(rec: ImportRecord): Episode[] {
   return [...rec.batch.episodes, ...rec.kernel_payload.trials.map(trialEpisode)];
 }
 
+/** How many episodes an import holds: those stored, and one per trial when its trial episodes are derived. */
+export function episodeCount(rec: ImportRecord): number {
+  return rec.batch.episodes.length + (rec.trial_episodes === "derived" && typeof rec.trials === "number" ? rec.trials : 0);
+}
+
 /**
  * The log entry of a stored import.
  * @param withPayload false: leave `kernel_payload_json` null (a fold has the payload already)
@@ -138,7 +143,7 @@ export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry[
     file: displayPath(store, evidenceImportFile(store, rec.batch_id)), degraded: rec.degraded, markers: rec.markers,
     bundle_id: b.source?.bundle_id ?? null, claim_strength: b.source?.claim_strength ?? null,
     counts: {
-      claim_versions: b.claim_versions.length, relation_versions: b.relation_versions.length, episodes: b.episodes.length + (rec.trial_episodes === "derived" ? trials : 0), aliases: b.aliases.length,
+      claim_versions: b.claim_versions.length, relation_versions: b.relation_versions.length, episodes: episodeCount(rec), aliases: b.aliases.length,
       evidence_refs: b.evidence_refs.length, trials,
     },
     kernel_payload_json: payload,

@@ -109,23 +109,27 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
   const n = after.nodes.length;
   if (view.made_with !== viewConfig(precisionMicros, config) || after.config !== before.config || after.relations !== before.relations) return undefined;
   if (before.nodes.length !== n || view.nodes.length !== n || view.conservative.bound_reached || view.markers.join("\n") !== before.markers.join("\n")) return undefined;
+  // The trials the graph classes otherwise now (infrastructure, flaky): few, mostly none.
+  const reclassed = new Set<string>();
+  for (const [x, y] of [[before.infra_trials, after.infra_trials], [before.flaky_trials, after.flaky_trials]] as const) {
+    for (const id of x) if (!y.has(id)) reclassed.add(id);
+    for (const id of y) if (!x.has(id)) reclassed.add(id);
+  }
   // The nodes to make again: each whose trials (or their classes) changed, then all they support.
   const dirty = new Set<string>();
+  const runs = new Set(view.run_ids);
+  let trials = view.trials;
   for (let i = 0; i < n; i++) {
     const a = after.nodes[i]!;
     const b = before.nodes[i]!;
     if (a.id !== b.id || view.nodes[i]!.id !== a.id) return undefined;
     if (a === b) {
-      for (const t of a.trials) {
-        const id = t.trial_id;
-        if (before.infra_trials.has(id) !== after.infra_trials.has(id) || before.flaky_trials.has(id) !== after.flaky_trials.has(id)) {
-          dirty.add(a.id);
-          break;
-        }
-      }
+      if (reclassed.size > 0 && a.trials.some((t) => reclassed.has(t.trial_id))) dirty.add(a.id);
     } else if (a.terms === b.terms && a.dependents === b.dependents && a.version === b.version && a.versions === b.versions && a.superseded_by === b.superseded_by
-      && a.cyclic === b.cyclic && a.kind === b.kind) {
+      && a.cyclic === b.cyclic && a.kind === b.kind && a.trials.length >= b.trials.length) {
       dirty.add(a.id);
+      trials += a.trials.length - b.trials.length;
+      for (const t of a.trials) if (t.run_id !== null) runs.add(t.run_id);
     } else {
       return undefined;
     }
@@ -159,7 +163,7 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
     const b = belief.get(node.id) ?? null;
     return nodeOf(node, after, nodeReport(node, after, b), lower.get(node.id) ?? null, precisionMicros);
   });
-  return viewWith(after, precisionMicros, config, nodes, syndromesOf(after), view.conservative);
+  return viewWith(after, precisionMicros, config, nodes, syndromesOf(after), view.conservative, { runs, trials });
 }
 
 /** A node's line in the view. */
@@ -173,15 +177,18 @@ function nodeOf(n: CompiledNode, compiled: Compiled, r: NodeReport, lower: numbe
   };
 }
 
-/** The view of `compiled` with these nodes, syndromes and conservative's head. */
+/** The view of `compiled` with these nodes, syndromes and conservative's head (and its trials' runs and count, when known). */
 function viewWith(
   compiled: Compiled, precisionMicros: number, config: Partial<KernelConfig>, nodes: KernelNode[], syndromes: Syndrome[], head: KernelView["conservative"],
+  counted?: { runs: Set<string>; trials: number },
 ): KernelView {
-  const runs = new Set<string>();
-  let trials = 0;
-  for (const n of compiled.nodes) {
-    trials += n.trials.length;
-    for (const t of n.trials) if (t.run_id !== null) runs.add(t.run_id);
+  const runs = counted?.runs ?? new Set<string>();
+  let trials = counted?.trials ?? 0;
+  if (!counted) {
+    for (const n of compiled.nodes) {
+      trials += n.trials.length;
+      for (const t of n.trials) if (t.run_id !== null) runs.add(t.run_id);
+    }
   }
   return {
     made_with: viewConfig(precisionMicros, config), nodes, syndromes, markers: compiled.markers, run_ids: [...runs].sort(cmp), trials,

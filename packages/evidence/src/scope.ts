@@ -7,13 +7,13 @@ import type { Store } from "@forge/core";
 import { canonicalJson, cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kernel";
 import type { ProjectionClaimVersion, ProjectionRelationVersion } from "./batch.js";
 import type { Alias, Episode, EvidenceRef } from "./bundle.js";
-import { entryOf, episodesOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import { entryOf, episodeCount, episodesOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
 import { trialEpisode } from "./trial_episode.js";
 
 /** Everything known about a scope. Lists are sorted by id. */
 export interface ScopeState {
   scope: string;
-  /** Its imports, in fold order (the last is the latest); their `kernel_payload_json` is null here (the payload is folded into `kernel`; `latestImport` gives it). */
+  /** Its imports, in fold order (the last is the latest); their `kernel_payload_json` is null here (the payload is folded into `kernel`; `latestImport` gives it); empty when read with `{entries: false}`. */
   imports: ImportLogEntry[];
   claim_versions: ProjectionClaimVersion[];
   relation_versions: ProjectionRelationVersion[];
@@ -43,6 +43,8 @@ export interface ReadScopeOptions {
    * list is then exactly the full list's members with those ids.
    */
   episodeIds?: ReadonlySet<string>;
+  /** false: leave `imports` empty (an import, or a compile of the fold, reads no entry). Default true. */
+  entries?: boolean;
 }
 
 /**
@@ -62,9 +64,8 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
   for (const rec of records) {
     const b = rec.batch;
     if (b.scope !== scope) continue;
-    const entry = entryOf(store, rec, "imported", false);
-    st.imports.push(entry);
-    st.episode_count += entry.counts.episodes;
+    if (opts.entries ?? true) st.imports.push(entryOf(store, rec, "imported", false));
+    st.episode_count += episodeCount(rec);
     for (const m of rec.markers) markers.add(m);
     push(st.claim_versions, b.claim_versions);
     push(st.relation_versions, b.relation_versions);

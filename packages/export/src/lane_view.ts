@@ -41,7 +41,7 @@ export interface LaneLog {
 export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
   const log = readImportLogStamped(store);
   const records = log.map((l) => l.record);
-  const fold = ahead ? compile(readScope(store, scope, { records, episodes: false }).kernel) : undefined;
+  const fold = ahead ? compile(readScope(store, scope, { records, episodes: false, entries: false }).kernel) : undefined;
   if (fold) primeFold(records, scope, fold);
   const kept = keptView(store);
   const madeWith = madeWithOf(kept, scope);
