@@ -47,7 +47,9 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   const episodeIds = new Set(b.episodes.map((e) => e.episode_id));
   for (const t of payload?.trials ?? []) episodeIds.add(`trial:${String((t as { trial_id?: unknown }).trial_id)}`);
   const state = readScope(store, b.scope, { records: log, episodeIds, entries: false });
-  const added = payload ? newKernel(state.kernel, payload) : null;
+  // With the caller's log, the scope's kernel records by id: kept for its next import (a pipe of runs reads the scope's records once).
+  const index = opts.records ? lastIndex(opts.records, b.scope) ?? indexOf(state.kernel) : undefined;
+  const added = payload ? newKernel(state.kernel, payload, index) : null;
   let after: Compiled | null = null;
   // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
   if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
@@ -95,7 +97,8 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
     // Wherever the import goes in fold order: the kernel compiles a batch in any order the same.
     const fold = after ?? lastFold(opts, b.scope);
     insertInOrder(opts.records, rec);
-    if (fold) FOLDS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, compiled: fold });
+    if (index && added) addTo(index, added);
+    if (fold) FOLDS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, compiled: fold, index });
     else FOLDS.delete(opts.records);
   }
   return entryOf(store, rec, "imported");
@@ -105,10 +108,13 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
  * Give the imports made with `records` the fold of `scope` as `records`
  * hold it now, compiled with `config` (a lane compiles it while it waits
  * for its first record): the first import does not compile it, and one of
- * new trials only puts them in (`extendCompiled`).
+ * new trials only puts them in (`extendCompiled`). With `kernel`, the
+ * fold's kernel records (readScope's), they are listed by id too: an
+ * import finds what its payload restates among them by id, not by a pass
+ * over all of them.
  */
-export function primeFold(records: ImportRecord[], scope: string, compiled: Compiled, config?: Partial<KernelConfig>): void {
-  FOLDS.set(records, { scope, size: records.length, config, compiled });
+export function primeFold(records: ImportRecord[], scope: string, compiled: Compiled, config?: Partial<KernelConfig>, kernel?: KernelBatch): void {
+  FOLDS.set(records, { scope, size: records.length, config, compiled, index: kernel && indexOf(kernel) });
   // What extendCompiled checks new trials against, listed now (the caller is waiting).
   trialIdsOf(compiled);
 }
@@ -132,10 +138,46 @@ export function foldCompiled(records: ImportRecord[], scope: string, config?: Pa
  * is exactly as that import left it (same length: this module is the only
  * one that inserts).
  */
-const FOLDS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; compiled: Compiled }>();
+const FOLDS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; compiled: Compiled; index?: KernelIndex }>();
 
 function lastFold(opts: ImportOptions, scope: string): Compiled | null {
   return opts.records ? foldCompiled(opts.records, scope, opts.config) : null;
+}
+
+/** The scope's kernel records by id, as `records` hold them, when kept with the fold (`primeFold`). */
+function lastIndex(records: ImportRecord[], scope: string): KernelIndex | undefined {
+  const m = FOLDS.get(records);
+  return m && m.scope === scope && m.size === records.length ? m.index : undefined;
+}
+
+/** A fold's kernel records by id (claims by version id). */
+interface KernelIndex {
+  claims: Map<string, unknown[]>;
+  trials: Map<string, unknown[]>;
+  relations: Map<string, unknown[]>;
+}
+
+const claimKey = (c: unknown): string => String((c as { claim_version_id?: unknown }).claim_version_id);
+const trialKey = (t: unknown): string => String((t as { trial_id?: unknown }).trial_id);
+const relationKey = (r: unknown): string => String((r as { relation_id?: unknown }).relation_id);
+
+function indexOf(k: KernelBatch): KernelIndex {
+  const ix: KernelIndex = { claims: new Map(), trials: new Map(), relations: new Map() };
+  addTo(ix, k);
+  return ix;
+}
+
+function addTo(ix: KernelIndex, k: KernelBatch): void {
+  const put = (m: Map<string, unknown[]>, xs: readonly unknown[], key: (x: unknown) => string): void => {
+    for (const x of xs) {
+      const l = m.get(key(x));
+      if (l) l.push(x);
+      else m.set(key(x), [x]);
+    }
+  };
+  put(ix.claims, k.claims, claimKey);
+  put(ix.trials, k.trials, trialKey);
+  put(ix.relations, k.relations, relationKey);
 }
 
 /** Insert `rec` into a log sorted by (imported_at, batch_id). */
@@ -166,14 +208,32 @@ function sameEpisode(a: Episode, b: Episode): boolean {
   return ka.every((k) => a.detail[k] === b.detail[k]);
 }
 
-/** The records of `payload` that the scope does not already hold (same id and content). */
-function newKernel(scope: KernelBatch, payload: KernelBatch): KernelBatch {
+/** The records of `payload` that the scope does not already hold (same id and content); `index`: the scope's records by id. */
+function newKernel(scope: KernelBatch, payload: KernelBatch, index?: KernelIndex): KernelBatch {
+  if (index) {
+    return {
+      schema_version: KERNEL_SCHEMA,
+      claims: freshById(index.claims, payload.claims, claimKey, withoutRecordedAt),
+      trials: freshById(index.trials, payload.trials, trialKey),
+      relations: freshById(index.relations, payload.relations, relationKey),
+    };
+  }
   return {
     schema_version: KERNEL_SCHEMA,
-    claims: fresh(scope.claims, payload.claims, (c) => String((c as { claim_version_id?: unknown }).claim_version_id), withoutRecordedAt),
-    trials: fresh(scope.trials, payload.trials, (t) => String((t as { trial_id?: unknown }).trial_id)),
-    relations: fresh(scope.relations, payload.relations, (r) => String((r as { relation_id?: unknown }).relation_id)),
+    claims: fresh(scope.claims, payload.claims, claimKey, withoutRecordedAt),
+    trials: fresh(scope.trials, payload.trials, trialKey),
+    relations: fresh(scope.relations, payload.relations, relationKey),
   };
+}
+
+/** `xs` without the ones `have` (by key) already holds with the same content (or the same `content(x)`). */
+function freshById<T>(have: ReadonlyMap<string, readonly unknown[]>, xs: readonly T[], key: (x: T) => string, content: (x: unknown) => unknown = (x) => x): T[] {
+  return xs.filter((x) => {
+    const same = have.get(key(x));
+    if (!same) return true;
+    const c = canonicalJson(content(x));
+    return !same.some((h) => canonicalJson(content(h)) === c);
+  });
 }
 
 /** A claim version's content without the time it was (re)stated. */

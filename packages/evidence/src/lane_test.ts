@@ -330,3 +330,31 @@ test("primeFold: an import starts from the caller's compile of the fold, and fol
   importProjectionBatch(store, lane(sampleBundle({ bundle_id: "ci:elsewhere", bundle_scope: "other" })), { now: () => new Date("2026-11-30T07:00:00Z"), records: late });
   t.is(foldCompiled(late, "default"), null);
 });
+
+test("primeFold with the fold's kernel records: an import keeps of its payload exactly what one without the caller's log keeps (a restated trial, claim or relation left out; the same id with other content kept)", (t) => {
+  // Two stores with one history; the same imports, one store through a primed log, the other with none.
+  const stores = [tempStore(), tempStore()];
+  for (const s of stores) importProjectionBatch(s, lane(sampleBundle()), { now: NOW });
+  const records = readImportLog(stores[0]!);
+  const state = readScope(stores[0]!, "default", { records, episodes: false });
+  primeFold(records, "default", compile(state.kernel), undefined, state.kernel);
+  const restating = (id: string, trials: ReturnType<typeof trialOf>[]) => lane(sampleBundle({ bundle_id: `ci:${id}`, verification: { trials, typed_diff: [] } }));
+  const again = trialOf("run1:test", "c-test", "pass");
+  const changed = { ...trialOf("run1:lint", "c-lint", "fail"), duration_ms: 99 };
+  const batches = [
+    restating("r2", [again, changed, trialOf("run2:test", "c-test", "pass", "run2")]),
+    restating("r3", [trialOf("run2:test", "c-test", "pass", "run2"), trialOf("run3:test", "c-test", "fail", "run3")]),
+  ];
+  batches.forEach((b, i) => {
+    const at = () => new Date(`2026-11-30T0${4 + i}:00:00Z`);
+    const primed = importProjectionBatch(stores[0]!, b, { now: at, records });
+    const plain = importProjectionBatch(stores[1]!, b, { now: at });
+    const file = (s: (typeof stores)[number], id: string) => readFileSync(join(evidenceImportsDir(s), `${id}.json`), "utf8");
+    t.is(file(stores[0]!, primed.batch_id), file(stores[1]!, plain.batch_id), `import ${i}: the same record`);
+  });
+  const kept = (id: string) => (JSON.parse(readFileSync(join(evidenceImportsDir(stores[0]!), `${id}.json`), "utf8")) as { kernel_payload: { claims: unknown[]; trials: Array<{ trial_id: string }>; relations: unknown[] } }).kernel_payload;
+  const first = kept(importProjectionBatch(stores[0]!, batches[0]!, { records }).batch_id);
+  t.deepEqual(first.trials.map((x) => x.trial_id), ["run1:lint", "run2:test"], "the restated trial is left out, the one with other content kept");
+  t.deepEqual([first.claims, first.relations], [[], []], "claims and relations restated");
+  t.deepEqual(kept(importProjectionBatch(stores[0]!, batches[1]!, { records }).batch_id).trials.map((x) => x.trial_id), ["run3:test"], "a trial the last import brought is known to the next");
+});

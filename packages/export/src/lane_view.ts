@@ -41,8 +41,9 @@ export interface LaneLog {
 export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
   const log = readImportLogStamped(store);
   const records = log.map((l) => l.record);
-  const fold = ahead ? compile(readScope(store, scope, { records, episodes: false, entries: false }).kernel) : undefined;
-  if (fold) primeFold(records, scope, fold);
+  const kernel = ahead ? readScope(store, scope, { records, episodes: false, entries: false }).kernel : undefined;
+  const fold = kernel && compile(kernel);
+  if (fold) primeFold(records, scope, fold, undefined, kernel);
   const kept = keptView(store);
   const madeWith = madeWithOf(kept, scope);
   // The view of the fold read, which the lane's new trials then only change (viewExtended).
