@@ -8,14 +8,14 @@
  * another precision, torn caches — and the view really is what answered.
  */
 import test from "ava";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { crc32 } from "node:zlib";
 import { makeSampleRepo } from "./lib/sample.js";
-import { BIN, jsonl, run, sh } from "./lib/run.js";
+import { baseEnv, BIN, jsonl, run, sh } from "./lib/run.js";
 
 const CACHES = ["imports.observed", "kernel.observed"];
 const cache = (dir: string, name: string): string => join(dir, ".forge", ".cache", name);
@@ -261,4 +261,65 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   rmSync(cache(dir, "kernel.observed"));
   await runAndExport(dir);
   t.throws(() => statSync(cache(dir, "kernel.observed")), { code: "ENOENT" });
+});
+
+/** forge-export kept open, as forge-pilot keeps its lane: `send` writes lines and resolves with the answers they got (stdout lines), `close` ends it. */
+function openLane(dir: string): { send: (text: string, answers: number) => Promise<string[]>; close: () => Promise<number | null> } {
+  const child = spawn(join(BIN, "forge-export"), [], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let waiting: (() => void) | undefined;
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+    waiting?.();
+  });
+  const closed = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
+  return {
+    send: (text, answers) => new Promise((res, rej) => {
+      const seen = out.split("\n").length - 1;
+      const timer = setTimeout(() => rej(new Error(`no answer from the open lane: ${out}`)), 20_000);
+      waiting = () => {
+        const all = out.split("\n").filter((l) => l !== "");
+        if (all.length < seen + answers) return;
+        clearTimeout(timer);
+        waiting = undefined;
+        res(all.slice(seen));
+      };
+      child.stdin.write(text);
+    }),
+    close: () => {
+      child.stdin.end();
+      return closed;
+    },
+  };
+}
+
+test("forge-export kept open (forge-pilot's lane) answers each record as it comes, with the kernel view current when it answers, and sees what other processes imported meanwhile", async (t) => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
+  made.push(root);
+  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 6, binDir: BIN });
+  await observeIn(dir);
+  const lane = openLane(dir);
+  await sleep(1_000); // it reads the log and the view while it waits
+  for (const foreign of [false, true, false]) {
+    const ci = await run("forge-ci", ["run"], { cwd: dir });
+    t.true(ci.code === 0 || ci.code === 1, ci.stderr);
+    const latest = (await run("forge-ci", ["list", "--json", "-L", "1"], { cwd: dir })).stdout;
+    // Another process imports a run of its own first: the open lane's next import must know of it.
+    if (foreign) {
+      const other = await run("forge-ci", ["run"], { cwd: dir });
+      t.true(other.code === 0 || other.code === 1, other.stderr);
+      t.true((await exportLines(dir, (await run("forge-ci", ["list", "--json", "-L", "1"], { cwd: dir })).stdout)).some((e) => e.status === "imported"));
+      await sleep(80);
+    }
+    const before = viewStamp(dir);
+    const answers = await lane.send(latest, 1);
+    t.is(answers.length, 1);
+    t.is(JSON.parse(answers[0]!).status, "imported");
+    t.not(viewStamp(dir), before, "the view was written before the answer");
+    const now = viewStamp(dir);
+    const seen = await observeIn(dir);
+    t.is(viewStamp(dir), now, foreign ? "observe kept the lane's view: it folds the other process's import too" : "observe kept the lane's view");
+    t.is(await warmThenCold(t, dir, `an open lane's import${foreign ? " after another process's" : ""}`), seen);
+  }
+  t.is(await lane.close(), 0);
 });

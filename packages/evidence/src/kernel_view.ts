@@ -272,9 +272,13 @@ export function viewFor(store: Store, kept: KeptView | undefined, log: readonly 
   return kept.view();
 }
 
-/** Keep `view` under `key` (the one view kept: the last made), once the answer is out (`writeCacheLater`). */
-export function writeKernelView(store: Store, key: string, view: KernelView): void {
-  writeCacheLater(() => writeCacheFile(cachePath(store), checkedCache(MAGIC, `${key}\n${JSON.stringify(view)}`)));
+/** Keep `view` under `key` (the one view kept: the last made), once the answer is out (`writeCacheLater`), or with `now`, now. */
+export function writeKernelView(store: Store, key: string, view: KernelView, now = false): void {
+  const write = (): void => {
+    writeCacheFile(cachePath(store), checkedCache(MAGIC, `${key}\n${JSON.stringify(view)}`));
+  };
+  if (now) write();
+  else writeCacheLater(write);
 }
 
 // --- internal ---

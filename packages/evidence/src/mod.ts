@@ -16,7 +16,7 @@ export {
 } from "./batch.js";
 export { transformEnvelopeV3 } from "./transform_v3.js";
 export { foldCompiled, importProjectionBatch, type ImportOptions, primeFold } from "./import_batch.js";
-export { IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+export { importIds, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
 export {
   type CachedLogOptions, digestOf, hasRecords, importDigest, type LoggedImport, readImportLogCached, readImportLogStamped, withPayloads,
 } from "./import_log_cache.js";

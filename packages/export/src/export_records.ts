@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, stillFromMs, type Store } from "@forge/core";
 import {
-  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, transformEnvelopeV3,
+  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importIds, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, transformEnvelopeV3,
 } from "@forge/evidence";
 import { RecordError } from "./_check.js";
 import { actResultBundle } from "./act_result.js";
@@ -24,11 +24,17 @@ export interface ExportOptions {
   now?: () => Date;
 }
 
-/** One line's outcome: its import-log entry, a note (not evidence, nothing written) or an error. */
-export type LineOutcome =
+/**
+ * One line's outcome: its import-log entry, a note (not evidence, nothing
+ * written) or an error. `idle`: the last line the input has given so far
+ * (the caller flushes what it has written: a lane kept open answers each
+ * record as it comes).
+ */
+export type LineOutcome = (
   | { line: number; entry: ImportLogEntry }
   | { line: number; note: string }
-  | { line: number; error: string };
+  | { line: number; error: string }
+) & { idle?: true };
 
 /** The record kinds forge-export reads. */
 export type RecordKind = "ci_run" | "merge" | "act_result" | "loop_result" | "evidence_bundle";
@@ -93,28 +99,51 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // folder has been still long enough, if its first record has not come by then.
   const later = ahead === undefined ? readAheadLater(store, opts.scope, (a) => (ahead = a)) : undefined;
   let lane: LaneLog | undefined;
+  // A lane started before its input (forge-pilot's, kept open for a whole run) keeps the view current
+  // before it answers the last record it has: the next observation, which starts on that answer, reads it.
+  let keeps = false;
+  // The lane waited for this line (the last one came as the input's last so far): imports made meanwhile by others are read.
+  let waited = false;
   try {
     for await (const l of readJsonLines(input)) {
       clearTimeout(later);
+      const idle = l.idle ? { idle: true as const } : {};
+      let out: LineOutcome;
       if (l.error) {
-        yield { line: l.line, error: l.error.message };
-        continue;
+        out = { line: l.line, error: l.error.message };
+      } else {
+        try {
+          if (!lane) {
+            lane = ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope, false);
+            keeps = lane === ahead?.lane;
+          } else if (waited && !knowsEveryImport(store, lane)) {
+            lane = laneLog(store, opts.scope, keeps);
+          }
+          const r = exportRecord(store, l.value, opts, lane.records);
+          out = "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
+        } catch (err) {
+          // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
+          if (!isForgeError(err) || err.code === "E_INVALID_FILE") throw err;
+          const kind = recordKind(l.value);
+          out = { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
+        }
       }
-      try {
-        lane ??= ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope, false);
-        const r = exportRecord(store, l.value, opts, lane.records);
-        yield "skip" in r ? { line: l.line, note: `stdin line ${l.line}: ${r.skip}` } : { line: l.line, entry: r };
-      } catch (err) {
-        // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
-        if (!isForgeError(err) || err.code === "E_INVALID_FILE") throw err;
-        const kind = recordKind(l.value);
-        yield { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
-      }
+      if (l.idle && lane && keeps) keepLaneView(store, opts.scope, lane, true);
+      waited = l.idle === true;
+      yield { ...out, ...idle };
     }
     if (lane) keepLaneView(store, opts.scope, lane);
   } finally {
     clearTimeout(later);
   }
+}
+
+/** Whether the lane's log holds every import file there is (none made since by another process). */
+function knowsEveryImport(store: Store, lane: LaneLog): boolean {
+  const ids = importIds(store);
+  if (ids.length !== lane.records.length) return false;
+  const known = new Set(lane.records.map((r) => r.batch_id));
+  return ids.every((id) => known.has(id));
 }
 
 /** A timer that reads the log ahead once the imports folder has been still long enough; undefined when none can help. */

@@ -56,7 +56,7 @@ test("exportRecords() reports a bad line with its number, writes nothing for it 
 test("exportRecords() notes a run still in progress and writes nothing for it", async (t) => {
   const store = tempStore();
   const out = await collect(store, [JSON.stringify(ciRun(R1, { status: "in_progress", completedAt: null }))]);
-  t.deepEqual(out, [{ line: 1, note: `stdin line 1: run ${R1} is in_progress: skipped, not evidence` }]);
+  t.deepEqual(out, [{ line: 1, note: `stdin line 1: run ${R1} is in_progress: skipped, not evidence`, idle: true }]);
 });
 
 test("exportRecords() imports the same run twice as one file", async (t) => {

@@ -21,10 +21,10 @@ import {
 } from "@forge/evidence";
 import { canonicalJson, type Compiled, compile } from "@forge/kernel";
 
-/** The log a lane imports with: the records (kept current by each import) and what vouched for each file when read. */
+/** The log a lane imports with: the records (kept current by each import) and what vouched for each file when read (or for its own, the bytes it wrote). */
 export interface LaneLog {
   records: ImportRecord[];
-  read: ReadonlyMap<string, LoggedImport>;
+  read: Map<string, LoggedImport>;
   /** What the view kept when the log was read was made with, if one of this scope was (with the kernel's defaults). */
   madeWith?: string;
   /** The scope's fold as read, compiled (when the lane had the time). */
@@ -53,24 +53,34 @@ export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
 
 /**
  * After the lane's imports: the view of the fold they made, kept in place
- * of the one kept (once the lane's answer is out), when one is kept, made
- * with the kernel's defaults, and the lane's last compile is of the fold
- * as its records hold it now. An import the lane wrote is vouched for by
- * the digest of the bytes it wrote.
+ * of the one kept (once the lane's answer is out, or with `now`, now),
+ * when one is kept, made with the kernel's defaults, and the lane's last
+ * compile is of the fold as its records hold it now. An import the lane
+ * wrote is vouched for by the digest of the bytes it wrote. The lane's
+ * fold and view are then these: a lane kept open extends them with its
+ * next imports.
  */
-export function keepLaneView(store: Store, scope: string, lane: LaneLog): void {
+export function keepLaneView(store: Store, scope: string, lane: LaneLog, now = false): void {
   const compiled = foldCompiled(lane.records, scope);
   // The fold the lane's imports made (none of them changed it: the view kept is as good as any).
   if (!compiled || compiled === lane.fold) return;
   // A view observe made while the lane waited counts too.
   const madeWith = lane.madeWith ?? madeWithOf(keptView(store), scope);
   if (madeWith === undefined) return;
-  const log = lane.records.map((record) => lane.read.get(record.batch_id) ?? { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") });
+  const log = lane.records.map((record) => {
+    let l = lane.read.get(record.batch_id);
+    if (!l) lane.read.set(record.batch_id, (l = { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") }));
+    return l;
+  });
   const key = viewKey(log, scope, madeWith);
   if (key === null) return;
   const precision = precisionOf(madeWith)!;
   const extended = lane.view && lane.fold && lane.madeWith === madeWith ? viewExtended(lane.view, lane.fold, compiled, precision, {}) : undefined;
-  writeKernelView(store, key, extended ?? viewOf(compiled, precision, {}));
+  const view = extended ?? viewOf(compiled, precision, {});
+  writeKernelView(store, key, view, now);
+  lane.fold = compiled;
+  lane.view = view;
+  lane.madeWith = madeWith;
 }
 
 /** What a kept view of `scope` made with the kernel's defaults was made with, or undefined. */

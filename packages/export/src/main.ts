@@ -52,6 +52,8 @@ export async function exportRun(ctx: Ctx, opts: ExportCliOptions, now?: () => Da
       failed++;
       io.stderr.write(`${prog}: ${oneLine(r.error)}\n`);
     }
+    // The last record the input has given so far: its answer goes out now (a lane kept open, forge-pilot's, waits for it).
+    if (r.idle) await out.flush();
     if (out.closed) break;
   }
   return failed > 0 ? 1 : 0;

@@ -1,7 +1,11 @@
 import { UsageError } from "../errors.js";
 
-/** One record read from JSON lines, or the error for its line. */
-export type JsonLine = { line: number; value: Record<string, unknown>; error?: undefined } | { line: number; error: Error; value?: undefined };
+/**
+ * One record read from JSON lines, or the error for its line. `idle`: the
+ * last line of what the input has given so far (the next waits for more):
+ * a reader that answers as it goes (a lane kept open) may settle now.
+ */
+export type JsonLine = ({ line: number; value: Record<string, unknown>; error?: undefined } | { line: number; error: Error; value?: undefined }) & { idle?: true };
 
 /** The most a JSON array on stdin may weigh (it is parsed whole). */
 const MAX_ARRAY_CHARS = 64 * 1024 * 1024;
@@ -28,13 +32,17 @@ export async function* readJsonLines(input: AsyncIterable<Buffer | string>): Asy
       continue;
     }
     let nl: number;
+    const ready: JsonLine[] = [];
     while ((nl = buf.indexOf("\n")) >= 0) {
       const text = buf.slice(0, nl);
       buf = buf.slice(nl + 1);
       line++;
       const r = parseLine(text, line);
-      if (r) yield r;
+      if (r) ready.push(r);
     }
+    const last = ready.pop();
+    yield* ready;
+    if (last) yield { ...last, idle: true };
   }
   buf += decoder.decode();
   if (array) {
@@ -43,7 +51,7 @@ export async function* readJsonLines(input: AsyncIterable<Buffer | string>): Asy
   }
   if (buf !== "") {
     const r = parseLine(buf, ++line);
-    if (r) yield r;
+    if (r) yield { ...r, idle: true };
   }
 }
 

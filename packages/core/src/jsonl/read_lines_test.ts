@@ -21,3 +21,10 @@ test("readJsonLines() reports a bad array, and a non-object item by its place", 
   t.regex((await all(["[1,"]))[0]!.error!, /not a JSON array/);
   t.deepEqual((await all(['[{"number":1}, 7]'])).map((r) => r.error ?? "ok"), ["ok", "stdin item 2: not a JSON object"]);
 });
+
+test("readJsonLines() marks idle the last line of what the input has given so far, blank lines aside, and the last line at the end", async (t) => {
+  const idle: Array<[number, boolean]> = [];
+  const chunks = ['{"a":1}\n{"a":2}\n\n', '{"a":3', '}\n{"a":4}\n', "nope\n", '{"a":5}'];
+  for await (const r of readJsonLines((async function* () { yield* chunks; })())) idle.push([r.line, r.idle === true]);
+  t.deepEqual(idle, [[1, false], [2, true], [4, false], [5, true], [6, true], [7, true]]);
+});
