@@ -6,7 +6,8 @@
 //
 // until a halt, and writes only what the seed lets it write: the loop-local
 // history (.forge/pilot/history.jsonl, rebuildable), its report, and
-// evidence through forge-export (the canonical lane). Every tool runs as an
+// evidence through forge-export (the canonical lane: one forge-export kept
+// open for the whole run, see openLane). Every tool runs as an
 // argv array with no shell in between: zx's `$` always goes through a shell
 // (quoted, but a shell), so tools are spawned directly and zx supplies the
 // rest (sleep). Tools are found on PATH first, then beside the launcher in bin/.
@@ -76,7 +77,7 @@ const binDir = dirname(process.argv[1] ?? ".");
  * theirs is the caller's environment, untouched.
  */
 const STORE_ONLY = new Set(["forge-observe", "forge-plan", "forge-export"]);
-/** The export lane's niceness (see startLane). */
+/** The export lane's niceness (see openLane). */
 const LANE_NICE = 10;
 /** The tools running now: a signal to the pilot is passed on to them. */
 const children = new Set();
@@ -231,42 +232,93 @@ async function recover(c) {
 
 /**
  * Send JSON lines through forge-export; how many records went and how many
- * were new imports. `lane`: a forge-export started earlier (its start-up
- * done while the iteration ran), which gets the lines on its stdin.
+ * were new imports. `lane`: the run's export lane (openLane), which answers
+ * them; without one, or when it died, a forge-export of their own (a
+ * re-export is a no-op).
  */
 async function exportText(c, text, lane = null) {
-  if (text.trim() === "") {
-    lane?.child.stdin.end();
-    if (lane) await lane.done;
-    return { exports: 0, imports: 0 };
-  }
-  let r;
-  if (lane) {
-    lane.child.stdin.end(text);
-    r = await lane.done;
-  }
-  // No lane, or it died (a signal to the pilot's process group reaches it too): a fresh one (a re-export is a no-op).
-  if (!r || (r.code !== 0 && r.code !== 1)) r = await tool(c, "forge-export", ["--scope", c.scope], text);
+  const n = text.split("\n").filter((l) => l.trim() !== "").length;
+  if (n === 0) return { exports: 0, imports: 0 };
+  const a = lane ? await lane.send(text, n) : null;
+  if (a) return { exports: a.out.length, imports: a.out.filter((l) => JSON.parse(l).status === "imported").length, failed: a.err.at(-1) ?? null };
+  const r = await tool(c, "forge-export", ["--scope", c.scope], text);
   if (r.code !== 0 && r.code !== 1) throw failure("forge-export", r);
   const recs = parseLines(r.stdout);
   return { exports: recs.length, imports: recs.filter((e) => e.status === "imported").length, failed: r.code !== 0 ? r.stderr.trim().split("\n").pop() : null };
 }
 
+/** How long the lane may take to answer a batch before it is given up (killed) and the batch sent through a forge-export of its own. */
+const LANE_ANSWER_MS = 300_000;
+
 /**
- * A forge-export started at the top of an iteration, so its start-up and
- * its read-ahead of the import log run beside observe, plan and the act
- * instead of after them. At a lower CPU priority (nice 10): observe | plan
- * is the iteration's critical path, and the lane has nothing to do before
- * the act's lines arrive. Closed whatever happens.
+ * The run's export lane: one forge-export for the whole loop, kept open.
+ * Its start-up, its read of the import log and its compile of the fold are
+ * done once, while the first observation runs, at a lower CPU priority
+ * (nice 10: observe | plan is the iteration's critical path), not again in
+ * every iteration beside observe and plan. It answers each line it is sent
+ * (an import-log line on stdout, or a `stdin line N:` line on stderr), with
+ * forge-observe's kernel view kept current before it answers (spec/evidence.md
+ * §6), so the next observation reads it. `send` resolves with a batch's
+ * answers, or null when the lane died (a signal, a crash) or gave none in
+ * time; `dead` says so, and the loop opens another. Closed whatever happens.
  */
-function startLane(c) {
+function openLane(c) {
   const lane = start(c, "forge-export", ["--scope", c.scope]);
   try {
     if (lane.child.pid !== undefined) setPriority(lane.child.pid, LANE_NICE);
   } catch {
     // gone already, or not ours to lower: it runs as it is
   }
-  return lane;
+  const got = { out: [], err: [] };
+  const rest = { out: "", err: "" };
+  let wake = () => undefined;
+  let dead = false;
+  const feed = (k) => (d) => {
+    rest[k] += d.toString("utf8");
+    for (let nl = rest[k].indexOf("\n"); nl >= 0; nl = rest[k].indexOf("\n")) {
+      const line = rest[k].slice(0, nl);
+      rest[k] = rest[k].slice(nl + 1);
+      if (k === "out" ? line.trim() !== "" : /^forge-export: stdin line [0-9]+:/.test(line)) got[k].push(line);
+    }
+    wake();
+  };
+  lane.child.stdout.on("data", feed("out"));
+  lane.child.stderr.on("data", feed("err"));
+  lane.done.then(() => {
+    dead = true;
+    wake();
+  });
+  return {
+    get dead() {
+      return dead;
+    },
+    async send(text, n) {
+      if (dead) return null;
+      lane.child.stdin.write(text);
+      const until = Date.now() + LANE_ANSWER_MS;
+      while (got.out.length + got.err.length < n && !dead && Date.now() < until) {
+        await new Promise((res) => {
+          const t = setTimeout(res, until - Date.now());
+          wake = () => {
+            clearTimeout(t);
+            res();
+          };
+        });
+      }
+      wake = () => undefined;
+      if (got.out.length + got.err.length < n) {
+        // Dead, or silent: what it answered is counted again by the batch's own forge-export (a re-export is a no-op).
+        lane.child.kill("SIGTERM");
+        got.out.length = got.err.length = 0;
+        return null;
+      }
+      return { out: got.out.splice(0), err: got.err.splice(0) };
+    },
+    close() {
+      lane.child.stdin.end();
+      return lane.done;
+    },
+  };
 }
 
 // --- one iteration's pieces ---
@@ -406,26 +458,28 @@ async function runLoop(c, signals) {
   rep.imports += rep.recovered.imports;
   // The budget is the loop's: it starts once the pick-up after a kill is done (elapsed_seconds counts both).
   deadline = Date.now() + c["time-budget"] * 1000;
-  for (;;) {
-    if (external()) {
-      halt("external_halt", signals.stop ? `signal ${signals.stop}` : ".forge/pilot/halt exists");
-      break;
-    }
-    if (rep.iterations >= c["max-iterations"]) {
-      halt("max_iterations_reached", `${rep.iterations} iterations`);
-      break;
-    }
-    if (Date.now() >= deadline) {
-      halt("time_budget_exhausted", `${c["time-budget"]} s spent`);
-      break;
-    }
-    const lane = startLane(c);
-    try {
+  // The lane opens after the pick-up (which imports): what it reads while the first observation runs is current.
+  let lane = null;
+  try {
+    for (;;) {
+      if (external()) {
+        halt("external_halt", signals.stop ? `signal ${signals.stop}` : ".forge/pilot/halt exists");
+        break;
+      }
+      if (rep.iterations >= c["max-iterations"]) {
+        halt("max_iterations_reached", `${rep.iterations} iterations`);
+        break;
+      }
+      if (Date.now() >= deadline) {
+        halt("time_budget_exhausted", `${c["time-budget"]} s spent`);
+        break;
+      }
+      if (!lane || lane.dead) lane = openLane(c);
       if (await iteration(lane)) break;
-    } finally {
-      lane.child.stdin.end();
+      if (c.cooldown > 0 && !external()) await sleep(c.cooldown * 1000);
     }
-    if (c.cooldown > 0 && !external()) await sleep(c.cooldown * 1000);
+  } finally {
+    await lane?.close();
   }
   /** One iteration; true when the loop halts. */
   async function iteration(lane) {

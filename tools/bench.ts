@@ -20,7 +20,7 @@ import { median, round, time, type Case, type Cmd, type Result } from "./bench_l
 import { stepOverhead } from "./bench_ci.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
-import { loopIterationCase, pairedWall } from "./bench_act.js";
+import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
 import { peakMemory, storeCases, storeOf } from "./bench_store.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -192,6 +192,18 @@ if (!ONLY || "ci overhead per step".includes(ONLY)) {
   } catch (err) {
     aborted.push({ case: "ci overhead per step", error: (err as Error).message });
     process.stderr.write(`  ci overhead per step: ABORTED: ${(err as Error).message}\n`);
+  }
+}
+for (const trials of [false, true]) {
+  const name = `loop iteration (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`;
+  if (ONLY && !name.includes(ONLY)) continue;
+  try {
+    const r = keptLaneIteration(BENCH, BIN, ROOT, ENV, RUNS, WARMUP, trials);
+    results.push(r);
+    process.stderr.write(`  ${r.case}: ${r.medianMs} ms vs ${r.baselineMedianMs} ms (node -e 0)\n`);
+  } catch (err) {
+    aborted.push({ case: name, error: (err as Error).message });
+    process.stderr.write(`  ${name}: ABORTED: ${(err as Error).message}\n`);
   }
 }
 if (!ONLY || "paired experiment wall vs the slower side alone".includes(ONLY)) {

@@ -114,8 +114,9 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
       } else {
         try {
           if (!lane) {
-            lane = ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope, false);
-            keeps = lane === ahead?.lane;
+            // A lane that read ahead reads again, and compiles, when the log changed since (it keeps the view all the same).
+            keeps = ahead !== undefined;
+            lane = ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope, keeps);
           } else if (waited && !knowsEveryImport(store, lane)) {
             lane = laneLog(store, opts.scope, keeps);
           }
