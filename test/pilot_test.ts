@@ -417,6 +417,43 @@ test.serial("the store-only tools (observe, plan, export) start without NODE_EXT
   t.true(seen.includes(`nice=${Math.max(10, getPriority())}`), seen.join(" ")); // (a pilot already nicer than 10 cannot lower it)
 });
 
+test.serial("the run's export lane is one forge-export kept open across iterations; one that dies is replaced, and nothing it was sent is lost", async (t) => {
+  const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-lane-"))));
+  const starts = join(fake, "starts");
+  // Each start noted; with LANE_DIES, the first one answers its first batch, then dies (a crash between two iterations).
+  writeFileSync(join(fake, "forge-export"), `#!${process.execPath}
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+fs.appendFileSync(${JSON.stringify(starts)}, "start\\n");
+const lane = fs.readFileSync(${JSON.stringify(starts)}, "utf8").split("\\n").length === 3;
+const real = spawn(${JSON.stringify(join(BIN, "forge-export"))}, process.argv.slice(2), { stdio: ["pipe", "pipe", "inherit"] });
+process.stdin.pipe(real.stdin);
+real.stdout.on("data", (d) => {
+  process.stdout.write(d);
+  // The first start is the pick-up's export; the second is the lane.
+  if (process.env.LANE_DIES && lane && fs.readFileSync(${JSON.stringify(starts)}, "utf8").split("\\n").length === 3) process.exit(9);
+});
+real.on("close", (code) => process.exit(code ?? 1));
+`);
+  chmodSync(join(fake, "forge-export"), 0o755);
+  for (const dies of [undefined, "1"]) {
+    rmSync(starts, { force: true });
+    const s = sample();
+    const r = await pilot(s.dir, ["--max-iterations", "4"], { PATH: `${fake}:${BIN}:${process.env.PATH ?? ""}`, LANE_DIES: dies });
+    t.is(r.code, 0, r.stderr);
+    t.is(r.report.iterations, 4, JSON.stringify(r.report));
+    const n = readFileSync(starts, "utf8").trim().split("\n").length;
+    // The pick-up's export and one lane; after a death, a new lane (and, when the death was not seen yet, a forge-export of the batch's own first).
+    t.true(dies ? n === 3 || n === 4 : n === 2, `forge-export started ${n} times`);
+    // Nothing lost: every run is imported already, and every act's result is in the import log.
+    const all = await run("forge-ci", ["list", "--limit", "100000", "--json"], { cwd: s.dir });
+    t.deepEqual((jsonl((await run("forge-export", [], { cwd: s.dir, input: all.stdout })).stdout) as Rec[]).filter((e) => e.status !== "already_imported"), []);
+    const acts = readFileSync(join(s.dir, ".forge", "pilot", "history.jsonl"), "utf8").trim().split("\n").slice(-4).map((l) => (JSON.parse(l) as Rec).act_id as string);
+    const imported = readdirSync(join(s.dir, ".forge", "evidence", "imports")).map((f) => readFileSync(join(s.dir, ".forge", "evidence", "imports", f), "utf8"));
+    for (const id of acts) t.true(imported.some((text) => text.includes(`"bundle_id":"act:${id}"`)), `act ${id} ${dies ? "after the lane died " : ""}is imported`);
+  }
+});
+
 test.serial("seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported", async (t) => {
   const s = sample();
   const dir = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-refine-"))));
