@@ -191,7 +191,7 @@ function takeLock(c) {
  * cancelled, and send every completed CI run through the lane (idempotent):
  * a trial that finished before the kill is never lost.
  */
-async function recover(c) {
+async function recover(c, lane = null) {
   const wt = await tool(c, "git", ["worktree", "list", "--porcelain"]);
   let removed = 0;
   // Dead only when the file names a pid that is gone: a file another act is writing or has just removed
@@ -226,7 +226,7 @@ async function recover(c) {
   const stale = await lines(c, "forge-ci", ["list", "--status", "in_progress", "--limit", "100000", "--json", "id,displayTitle"]);
   for (const r of stale.recs) if (String(r.displayTitle).startsWith("forge-act ")) await tool(c, "forge-ci", ["cancel", r.id]);
   const all = await tool(c, "forge-ci", ["list", "--limit", "100000", "--json"]);
-  const ex = await exportText(c, all.stdout);
+  const ex = await exportText(c, all.stdout, lane);
   return { worktrees_removed: removed, runs_cancelled: stale.recs.length, ...ex };
 }
 
@@ -240,11 +240,14 @@ async function exportText(c, text, lane = null) {
   const n = text.split("\n").filter((l) => l.trim() !== "").length;
   if (n === 0) return { exports: 0, imports: 0 };
   const a = lane ? await lane.send(text, n) : null;
-  if (a) return { exports: a.out.length, imports: a.out.filter((l) => JSON.parse(l).status === "imported").length, failed: a.err.at(-1) ?? null };
+  const imported = (ls) => ls.filter((l) => JSON.parse(l).status === "imported").length;
+  if (a && !a.partial) return { exports: a.out.length, imports: imported(a.out), failed: a.err.at(-1) ?? null };
   const r = await tool(c, "forge-export", ["--scope", c.scope], text);
   if (r.code !== 0 && r.code !== 1) throw failure("forge-export", r);
   const recs = parseLines(r.stdout);
-  return { exports: recs.length, imports: recs.filter((e) => e.status === "imported").length, failed: r.code !== 0 ? r.stderr.trim().split("\n").pop() : null };
+  // What a lane that died imported before it did is "already imported" now: counted as its imports.
+  const before = a ? imported(a.out) : 0;
+  return { exports: recs.length, imports: before + recs.filter((e) => e.status === "imported").length, failed: r.code !== 0 ? r.stderr.trim().split("\n").pop() : null };
 }
 
 /** How long the lane may take to answer a batch before it is given up (killed) and the batch sent through a forge-export of its own. */
@@ -253,14 +256,15 @@ const LANE_ANSWER_MS = 300_000;
 /**
  * The run's export lane: one forge-export for the whole loop, kept open.
  * Its start-up, its read of the import log and its compile of the fold are
- * done once, while the first observation runs, at a lower CPU priority
- * (nice 10: observe | plan is the iteration's critical path), not again in
- * every iteration beside observe and plan. It answers each line it is sent
+ * done once, while the pick-up runs, at a lower CPU priority (nice 10:
+ * observe | plan is the iteration's critical path), not again in every
+ * iteration beside observe and plan. It answers each line it is sent
  * (an import-log line on stdout, or a `stdin line N:` line on stderr), with
  * forge-observe's kernel view kept current before it answers (spec/evidence.md
  * §6), so the next observation reads it. `send` resolves with a batch's
- * answers, or null when the lane died (a signal, a crash) or gave none in
- * time; `dead` says so, and the loop opens another. Closed whatever happens.
+ * answers, `partial` when the lane died (a signal, a crash) or went silent
+ * before it answered them all, or null when it was dead already; `dead`
+ * says so, and the loop opens another. Closed whatever happens.
  */
 function openLane(c) {
   const lane = start(c, "forge-export", ["--scope", c.scope]);
@@ -306,13 +310,13 @@ function openLane(c) {
         });
       }
       wake = () => undefined;
-      if (got.out.length + got.err.length < n) {
-        // Dead, or silent: what it answered is counted again by the batch's own forge-export (a re-export is a no-op).
+      const answers = { out: got.out.splice(0), err: got.err.splice(0) };
+      // Dead, or silent: the batch goes through a forge-export of its own (a re-export is a no-op), after what this one answered.
+      if (answers.out.length + answers.err.length < n) {
         lane.child.kill("SIGTERM");
-        got.out.length = got.err.length = 0;
-        return null;
+        return { ...answers, partial: true };
       }
-      return { out: got.out.splice(0), err: got.err.splice(0) };
+      return answers;
     },
     close() {
       lane.child.stdin.end();
@@ -453,14 +457,16 @@ async function runLoop(c, signals) {
     rep.halt_detail = detail;
   };
   const external = () => signals.stop || existsSync(join(pilotDir(c), "halt"));
-  rep.recovered = await recover(c);
-  rep.exports += rep.recovered.exports;
-  rep.imports += rep.recovered.imports;
-  // The budget is the loop's: it starts once the pick-up after a kill is done (elapsed_seconds counts both).
-  deadline = Date.now() + c["time-budget"] * 1000;
-  // The lane opens after the pick-up (which imports): what it reads while the first observation runs is current.
-  let lane = null;
+  // The run's lane opens first: its start-up and its read of the import log run while the pick-up looks for
+  // what a kill left, and it exports what the pick-up finds (answering once its read is done), so the first
+  // iteration finds it ready, as every later one does.
+  let lane = openLane(c);
   try {
+    rep.recovered = await recover(c, lane);
+    rep.exports += rep.recovered.exports;
+    rep.imports += rep.recovered.imports;
+    // The budget is the loop's: it starts once the pick-up after a kill is done (elapsed_seconds counts both).
+    deadline = Date.now() + c["time-budget"] * 1000;
     for (;;) {
       if (external()) {
         halt("external_halt", signals.stop ? `signal ${signals.stop}` : ".forge/pilot/halt exists");
@@ -474,12 +480,12 @@ async function runLoop(c, signals) {
         halt("time_budget_exhausted", `${c["time-budget"]} s spent`);
         break;
       }
-      if (!lane || lane.dead) lane = openLane(c);
+      if (lane.dead) lane = openLane(c);
       if (await iteration(lane)) break;
       if (c.cooldown > 0 && !external()) await sleep(c.cooldown * 1000);
     }
   } finally {
-    await lane?.close();
+    await lane.close();
   }
   /** One iteration; true when the loop halts. */
   async function iteration(lane) {

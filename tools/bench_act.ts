@@ -2,8 +2,8 @@
  * forge-act and forge-pilot's bench cases (issue 10), both as ratios in one run:
  * - one iteration's own overhead (observe + plan + export, checks
  *   excluded) on bench_loop.ts's store of 10,000 entities and 10,000
- *   trials (target ≤ 500 ms): every iteration after a run's first (its
- *   lane open already), and the first (the lane starts with it);
+ *   trials (target ≤ 500 ms): an iteration as forge-pilot runs them (its
+ *   lane open and ready), and one whose lane starts with it;
  * - a paired experiment's wall time against the slower of its two sides
  *   run alone: `forge-act` of a PairedPatch plan (baseline and patched in
  *   parallel, 3 repetitions each) vs `forge-ci run --at <base> --repeat 3`
@@ -15,11 +15,12 @@ import { join } from "node:path";
 import { median, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 
 /**
- * The first iteration of a run, on the store bench_loop.ts generates
- * (`.bench/loop-10k`: 9,000 issues, 1,000 PRs, 10,000 trials; measured
- * after its own case, so the imports these add do not touch it): the run's
- * lane starts with it, and reads the log and compiles the fold beside
- * observe and plan. The act's result is an oracle's (no kernel record: the
+ * An iteration whose lane starts with it, on the store bench_loop.ts
+ * generates (`.bench/loop-10k`: 9,000 issues, 1,000 PRs, 10,000 trials;
+ * measured after its own case, so the imports these add do not touch it):
+ * the lane reads the log and compiles the fold beside observe and plan (as
+ * after a lane died, or at a run's start when the pick-up, which the lane
+ * otherwise waits through, had nothing to export). The act's result is an oracle's (no kernel record: the
  * next observation reuses its kernel view), or, with `trials`, a check
  * rerun's (one trial, as after every CheckRerun or PairedPatch: the lane
  * extends the fold and keeps its view, which the next observation reuses).
@@ -30,7 +31,7 @@ import { median, round, time, type Case, type Cmd, type Result } from "./bench_l
  */
 export function loopIterationCase(bench: string, bin: string, root: string, trials = false): Case {
   const dir = join(bench, "loop-10k");
-  // As forge-pilot runs its first iteration: forge-export started with it (the run's lane), `forge-observe | forge-plan`
+  // forge-export started with the iteration (a new lane), `forge-observe | forge-plan`
   // as a pipe, then the act's result (a fresh id per run, so every export is a real import) on the lane's
   // stdin, in the scope of the 10,000 trials (gen_evidence's). The three start without NODE_EXTRA_CA_CERTS,
   // and the lane at niceness 10, as forge-pilot starts them (scripts/pilot.mjs: STORE_ONLY, startLane).
@@ -49,8 +50,8 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
     '} | nice -n 10 "$0/forge-export" --scope bench',
   ].join("\n");
   return {
-    name: `first loop iteration of a run (observe + plan + export, the lane starts with it) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`, target: { kind: "ms", max: 500 },
-    note: "checks excluded; as forge-pilot runs its first iteration (the run's export lane started with it, observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10); "
+    name: `loop iteration with a lane started with it (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`, target: { kind: "ms", max: 500 },
+    note: "checks excluded; as forge-pilot runs an iteration whose lane it has just opened (after a lane died, or at a run's start when the pick-up had nothing to export): the lane's start-up and read-ahead beside observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10; "
       + (trials
         ? "each run exports a check rerun's result with one fresh trial (a real import that changes the fold: the lane compiles it and keeps its kernel view for the next observation)"
         : "each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so forge-observe reuses its kernel view (.forge/.cache/kernel.observed)"),
@@ -63,9 +64,9 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
 }
 
 /**
- * The same iteration as forge-pilot runs every one after the first: its
- * lane (one forge-export for the whole run, scripts/pilot.mjs: openLane)
- * is open already, so the iteration is `forge-observe | forge-plan` and
+ * The same iteration as forge-pilot runs them: its lane (one forge-export
+ * for the whole run, opened before the pick-up, scripts/pilot.mjs: openLane)
+ * is open and ready, so the iteration is `forge-observe | forge-plan` and
  * the lane's answer to the act's result (the import, and the kernel view
  * kept current before it answers). Measured by tools/lane_iteration.ts,
  * which keeps the lane open across the runs, interleaved with `node -e 0`.
@@ -82,7 +83,7 @@ export function keptLaneIteration(bench: string, bin: string, root: string, env:
   return {
     case: `loop iteration (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`, subject: "forge-observe | forge-plan, then the act's result to the open lane, to its answer",
     baseline: "node -e 0", medianMs: round(m), baselineMedianMs: round(b), ratio: Math.round((m / b) * 100) / 100, target: "≤ 500 ms", pass: m <= 500,
-    note: "checks excluded; as forge-pilot runs every iteration after its first: the export lane (one forge-export for the run, niceness 10) is open already, "
+    note: "checks excluded; as forge-pilot runs its iterations: the export lane (one forge-export for the run, niceness 10, opened before the pick-up) is open and ready, "
       + (trials ? "and the act's result adds one fresh trial (a real import that changes the fold: the lane extends its fold and kernel view, and writes the view before it answers)"
         : "and the act's result is an oracle's (a real import that adds no kernel record: the kept view stays)"),
     samplesMs: samplesMs.map(round), baselineSamplesMs: baselineSamplesMs.map(round),
