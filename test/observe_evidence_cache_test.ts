@@ -24,6 +24,13 @@ test.after.always(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
+/** A sample repository (tools/sample_repo.ts) in a temp folder removed after the tests. */
+async function sampleRepo(seed: number): Promise<string> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
+  made.push(root);
+  return (await makeSampleRepo(join(root, "repo"), { seed, binDir: BIN })).dir;
+}
+
 /** One observation (every file changed more than the racy window ago, so it may be kept). */
 async function observeIn(dir: string, ...flags: string[]): Promise<string> {
   await sleep(80);
@@ -78,9 +85,7 @@ function failInPlace(file: string): void {
 const viewIno = (dir: string): bigint => statSync(cache(dir, "kernel.observed"), { bigint: true }).ino;
 
 test("forge-observe gives the same bytes from its evidence caches as from the import files, after every kind of change", async (t) => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
-  made.push(root);
-  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 3, binDir: BIN });
+  const dir = await sampleRepo(3);
   const first = await warmThenCold(t, dir, "cold");
   t.regex(readFileSync(cache(dir, "imports.observed"), "latin1"), /^forge-imports 1 [0-9a-f]{8}\n/);
   // Kept under the build of forge (a hash of its sources, the same in every executable).
@@ -130,9 +135,7 @@ test("forge-observe gives the same bytes from its evidence caches as from the im
 });
 
 test("forge-observe's kernel view is what answers while its imports are unchanged (a forged view with a good checksum shows)", async (t) => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
-  made.push(root);
-  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 4, binDir: BIN });
+  const dir = await sampleRepo(4);
   const before = await observeIn(dir);
   await observeIn(dir);
   t.true(passing(before) > 0);
@@ -166,9 +169,7 @@ async function runAndExport(dir: string, ...flags: string[]): Promise<Array<Reco
 
 
 test("forge-export keeps forge-observe's kernel view current: after an import with trials the next observation answers from the lane's view, byte for byte the one made from no cache", async (t) => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
-  made.push(root);
-  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 5, binDir: BIN });
+  const dir = await sampleRepo(5);
   await observeIn(dir);
 
   // The lane replaces the view, and the observation right after it (no pause: the new import may be too recent for its lstat) uses it.
@@ -294,9 +295,7 @@ function openLane(dir: string): { send: (text: string, answers: number) => Promi
 }
 
 test("forge-export kept open (forge-pilot's lane) answers each record as it comes, with the kernel view current when it answers, and sees what other processes imported meanwhile", async (t) => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "forge-evcache-")));
-  made.push(root);
-  const { dir } = await makeSampleRepo(join(root, "repo"), { seed: 6, binDir: BIN });
+  const dir = await sampleRepo(6);
   await observeIn(dir);
   const lane = openLane(dir);
   await sleep(1_000); // it reads the log and the view while it waits
