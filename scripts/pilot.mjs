@@ -241,7 +241,8 @@ async function exportText(c, text, lane = null) {
   if (n === 0) return { exports: 0, imports: 0 };
   const a = lane ? await lane.send(text, n) : null;
   const imported = (ls) => ls.filter((l) => JSON.parse(l).status === "imported").length;
-  if (a && !a.partial) return { exports: a.out.length, imports: imported(a.out), failed: a.err.at(-1) ?? null };
+  // A note (a run not completed, a merge that wrote no record: "skipped, not evidence") is no failure.
+  if (a && !a.partial) return { exports: a.out.length, imports: imported(a.out), failed: a.err.filter((l) => !l.endsWith(": skipped, not evidence")).at(-1) ?? null };
   const r = await tool(c, "forge-export", ["--scope", c.scope], text);
   if (r.code !== 0 && r.code !== 1) throw failure("forge-export", r);
   const recs = parseLines(r.stdout);

@@ -47,9 +47,9 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   const episodeIds = new Set(b.episodes.map((e) => e.episode_id));
   for (const t of payload?.trials ?? []) episodeIds.add(`trial:${String((t as { trial_id?: unknown }).trial_id)}`);
   const state = readScope(store, b.scope, { records: log, episodeIds, entries: false });
-  // With the caller's log, the scope's kernel records by id: kept for its next import (a pipe of runs reads the scope's records once).
-  const index = opts.records ? lastIndex(opts.records, b.scope) ?? indexOf(state.kernel) : undefined;
-  const added = payload ? newKernel(state.kernel, payload, index) : null;
+  // The scope's kernel records by id; with the caller's log, kept for its next import (a pipe of runs lists them once).
+  const index = (opts.records && kept(opts.records, b.scope)?.index) ?? indexOf(state.kernel);
+  const added = payload ? newKernel(index, payload) : null;
   let after: Compiled | null = null;
   // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
   if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
@@ -97,7 +97,7 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
     // Wherever the import goes in fold order: the kernel compiles a batch in any order the same.
     const fold = after ?? lastFold(opts, b.scope);
     insertInOrder(opts.records, rec);
-    if (index && added) addTo(index, added);
+    if (added) addTo(index, added);
     if (fold) FOLDS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, compiled: fold, index });
     else FOLDS.delete(opts.records);
   }
@@ -125,8 +125,8 @@ export function primeFold(records: ImportRecord[], scope: string, compiled: Comp
  * added none after one that did, or after `primeFold`); else null.
  */
 export function foldCompiled(records: ImportRecord[], scope: string, config?: Partial<KernelConfig>): Compiled | null {
-  const m = FOLDS.get(records);
-  return m && m.scope === scope && m.size === records.length && m.config === config ? m.compiled : null;
+  const m = kept(records, scope);
+  return m && m.config === config ? m.compiled : null;
 }
 
 // --- internal ---
@@ -144,17 +144,17 @@ function lastFold(opts: ImportOptions, scope: string): Compiled | null {
   return opts.records ? foldCompiled(opts.records, scope, opts.config) : null;
 }
 
-/** The scope's kernel records by id, as `records` hold them, when kept with the fold (`primeFold`). */
-function lastIndex(records: ImportRecord[], scope: string): KernelIndex | undefined {
+/** What the last import made with `records` (or `primeFold`) kept of `scope`, while the log is as it left it. */
+function kept(records: ImportRecord[], scope: string): { compiled: Compiled; config: Partial<KernelConfig> | undefined; index?: KernelIndex } | undefined {
   const m = FOLDS.get(records);
-  return m && m.scope === scope && m.size === records.length ? m.index : undefined;
+  return m && m.scope === scope && m.size === records.length ? m : undefined;
 }
 
 /** A fold's kernel records by id (claims by version id). */
 interface KernelIndex {
-  claims: Map<string, unknown[]>;
-  trials: Map<string, unknown[]>;
-  relations: Map<string, unknown[]>;
+  claims: Map<string, KernelBatch["claims"]>;
+  trials: Map<string, KernelBatch["trials"]>;
+  relations: Map<string, KernelBatch["relations"]>;
 }
 
 const claimKey = (c: unknown): string => String((c as { claim_version_id?: unknown }).claim_version_id);
@@ -168,7 +168,7 @@ function indexOf(k: KernelBatch): KernelIndex {
 }
 
 function addTo(ix: KernelIndex, k: KernelBatch): void {
-  const put = (m: Map<string, unknown[]>, xs: readonly unknown[], key: (x: unknown) => string): void => {
+  const put = <T>(m: Map<string, T[]>, xs: readonly T[], key: (x: T) => string): void => {
     for (const x of xs) {
       const l = m.get(key(x));
       if (l) l.push(x);
@@ -208,26 +208,18 @@ function sameEpisode(a: Episode, b: Episode): boolean {
   return ka.every((k) => a.detail[k] === b.detail[k]);
 }
 
-/** The records of `payload` that the scope does not already hold (same id and content); `index`: the scope's records by id. */
-function newKernel(scope: KernelBatch, payload: KernelBatch, index?: KernelIndex): KernelBatch {
-  if (index) {
-    return {
-      schema_version: KERNEL_SCHEMA,
-      claims: freshById(index.claims, payload.claims, claimKey, withoutRecordedAt),
-      trials: freshById(index.trials, payload.trials, trialKey),
-      relations: freshById(index.relations, payload.relations, relationKey),
-    };
-  }
+/** The records of `payload` that the scope (its kernel records by id) does not already hold (same id and content). */
+function newKernel(scope: KernelIndex, payload: KernelBatch): KernelBatch {
   return {
     schema_version: KERNEL_SCHEMA,
-    claims: fresh(scope.claims, payload.claims, claimKey, withoutRecordedAt),
-    trials: fresh(scope.trials, payload.trials, trialKey),
-    relations: fresh(scope.relations, payload.relations, relationKey),
+    claims: freshById(scope.claims, payload.claims, claimKey, withoutRecordedAt),
+    trials: freshById(scope.trials, payload.trials, trialKey),
+    relations: freshById(scope.relations, payload.relations, relationKey),
   };
 }
 
 /** `xs` without the ones `have` (by key) already holds with the same content (or the same `content(x)`). */
-function freshById<T>(have: ReadonlyMap<string, readonly unknown[]>, xs: readonly T[], key: (x: T) => string, content: (x: unknown) => unknown = (x) => x): T[] {
+function freshById<T>(have: ReadonlyMap<string, readonly T[]>, xs: readonly T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
   return xs.filter((x) => {
     const same = have.get(key(x));
     if (!same) return true;
@@ -246,14 +238,14 @@ function withoutRecordedAt(c: unknown): unknown {
 /** `xs` without the ones `have` already holds with the same content (or the same `content(x)`). */
 function fresh<T>(have: readonly T[], xs: readonly T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
   if (have.length === 0 || xs.length === 0) return [...xs];
-  const byKey = new Map<string, string[]>();
   const wanted = new Set(xs.map(key));
+  const byKey = new Map<string, T[]>();
   for (const h of have) {
     const k = key(h);
     if (!wanted.has(k)) continue;
     const l = byKey.get(k);
-    if (l) l.push(canonicalJson(content(h)));
-    else byKey.set(k, [canonicalJson(content(h))]);
+    if (l) l.push(h);
+    else byKey.set(k, [h]);
   }
-  return xs.filter((x) => !(byKey.get(key(x))?.includes(canonicalJson(content(x))) ?? false));
+  return freshById(byKey, xs, key, content);
 }

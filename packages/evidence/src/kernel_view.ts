@@ -91,7 +91,13 @@ export function viewOf(compiled: Compiled, precisionMicros: number, config: Part
   const lower = conservative(compiled, { scheduled, beliefs });
   const lowerOf = new Map(lower.nodes.map((n) => [n.id, n.lower_micros]));
   const nodes = a.nodes.map((r) => nodeOf(compiled.index.get(r.id)!, compiled, r, lowerOf.get(r.id) ?? null, precisionMicros));
-  return viewWith(compiled, precisionMicros, config, nodes, a.syndromes, { bound_reached: lower.bound_reached, refused: lower.refused });
+  const runs = new Set<string>();
+  let trials = 0;
+  for (const n of compiled.nodes) {
+    trials += n.trials.length;
+    for (const t of n.trials) if (t.run_id !== null) runs.add(t.run_id);
+  }
+  return viewWith(compiled, precisionMicros, config, nodes, a.syndromes, { bound_reached: lower.bound_reached, refused: lower.refused }, runs, trials);
 }
 
 /**
@@ -163,7 +169,7 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
     const b = belief.get(node.id) ?? null;
     return nodeOf(node, after, nodeReport(node, after, b), lower.get(node.id) ?? null, precisionMicros);
   });
-  return viewWith(after, precisionMicros, config, nodes, syndromesOf(after), view.conservative, { runs, trials });
+  return viewWith(after, precisionMicros, config, nodes, syndromesOf(after), view.conservative, runs, trials);
 }
 
 /** A node's line in the view. */
@@ -177,19 +183,11 @@ function nodeOf(n: CompiledNode, compiled: Compiled, r: NodeReport, lower: numbe
   };
 }
 
-/** The view of `compiled` with these nodes, syndromes and conservative's head (and its trials' runs and count, when known). */
+/** The view of `compiled` with these nodes, syndromes, conservative's head, and its trials' runs and count. */
 function viewWith(
   compiled: Compiled, precisionMicros: number, config: Partial<KernelConfig>, nodes: KernelNode[], syndromes: Syndrome[], head: KernelView["conservative"],
-  counted?: { runs: Set<string>; trials: number },
+  runs: ReadonlySet<string>, trials: number,
 ): KernelView {
-  const runs = counted?.runs ?? new Set<string>();
-  let trials = counted?.trials ?? 0;
-  if (!counted) {
-    for (const n of compiled.nodes) {
-      trials += n.trials.length;
-      for (const t of n.trials) if (t.run_id !== null) runs.add(t.run_id);
-    }
-  }
   return {
     made_with: viewConfig(precisionMicros, config), nodes, syndromes, markers: compiled.markers, run_ids: [...runs].sort(cmp), trials,
     fragile_threshold_micros: compiled.config.fragile_threshold_micros, min_trials: compiled.config.min_trials,

@@ -107,7 +107,6 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   try {
     for await (const l of readJsonLines(input)) {
       clearTimeout(later);
-      const idle = l.idle ? { idle: true as const } : {};
       let out: LineOutcome;
       if (l.error) {
         out = { line: l.line, error: l.error.message };
@@ -131,7 +130,7 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
       }
       if (l.idle && lane && keeps) keepLaneView(store, opts.scope, lane, true);
       waited = l.idle === true;
-      yield { ...out, ...idle };
+      yield l.idle ? { ...out, idle: true } : out;
     }
     if (lane) keepLaneView(store, opts.scope, lane);
   } finally {

@@ -2,9 +2,9 @@
  * The lane's fold, and its part in the kernel view forge-observe keeps
  * (`.forge/.cache/kernel.observed`, evidence's kernel_view.ts). The lane
  * reads the import log with what vouches for each file; one that reads it
- * before its first record comes (forge-pilot's lane, started with the
- * iteration, does it while observe and plan run) compiles its scope's fold
- * then too, so that an import of new trials only puts them in. A lane that
+ * before its first record comes (forge-pilot's, opened for the run, does it
+ * while the pick-up runs) compiles its scope's fold then too, so that an
+ * import of new trials only puts them in. A lane that
  * reads it on its first record leaves the compile to the first import that
  * needs it (a merge record or an oracle's result needs none). After its
  * imports, when a view of its scope made with the kernel's defaults is
