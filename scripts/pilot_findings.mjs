@@ -11,6 +11,18 @@ function pct(micros) {
 /** Typed-diff categories that say nothing of the patch: a check in one is unresolved, never "no effect" nor "nothing regressed". */
 const UNRESOLVED = ["inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline", "flaky_patched"];
 
+/**
+ * A check's line in the verdict words, with how it is known (its trials). A
+ * flake rate the budget left wider than the precision is unresolved.
+ */
+function checkLine(label, n) {
+  const f = n.flake_rate;
+  if (n.verdict === "flaky" && f) return `${label}: flaky, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}], ${n.trials} trials${f.decided ? "" : " (rate undecided — unresolved)"}`;
+  if (n.verdict === "passing") return `${label}: passing, ${n.trials} trials (fail rate ≤ ${Math.min(1, 3 / Math.max(1, n.trials)).toFixed(2)} at 95 %, rule of three)`;
+  if (n.verdict === "failing") return `${label}: failing, ${n.trials} trials, ${(n.signatures ?? []).length === 1 ? "one signature" : `${(n.signatures ?? []).length} signatures`}`;
+  return `${label}: ${n.verdict ?? "unknown"}, ${n.trials} trials — unresolved`;
+}
+
 /** What the loop now knows of each check, PR, issue and target it investigated, in the verdict words. */
 export function findings(obs, results, lastTargets, issueNumbers = new Map(), firstTargets = []) {
   const out = [];
@@ -25,14 +37,17 @@ export function findings(obs, results, lastTargets, issueNumbers = new Map(), fi
     if (n) steps.add(n.subject?.step);
   }
   const atBase = (n) => n.claim_kind === "check" && (n.subject?.patch_sha256 ?? null) === null && (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
+  const most = (xs) => xs.sort((a, b) => b.trials - a.trials)[0];
   for (const step of [...steps].filter(Boolean).sort()) {
-    const n = nodes.filter((x) => atBase(x) && x.subject?.step === step).sort((a, b) => b.trials - a.trials)[0];
-    if (!n) continue;
-    const f = n.flake_rate;
-    if (n.verdict === "flaky" && f) out.push(`${step}: flaky, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}], ${n.trials} trials${f.decided ? "" : " (undecided)"}`);
-    else if (n.verdict === "passing") out.push(`${step}: passing, ${n.trials} trials (fail rate ≤ ${Math.min(1, 3 / Math.max(1, n.trials)).toFixed(2)} at 95 %, rule of three)`);
-    else if (n.verdict === "failing") out.push(`${step}: failing, ${n.trials} trials, ${(n.signatures ?? []).length === 1 ? "one signature" : `${(n.signatures ?? []).length} signatures`}`);
-    else out.push(`${step}: ${n.verdict ?? "unknown"}, ${n.trials} trials`);
+    const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
+    if (n) out.push(checkLine(step, n));
+  }
+  // A step rerun at a PR's patch: what the loop knows of it there (the base's line is not about that code).
+  const patched = new Map();
+  for (const r of results) if (r.plan_kind === "CheckRerun" && r.stats?.patch_sha256) patched.set(`${r.stats.step} ${r.stats.patch_sha256}`, r.stats);
+  for (const [, s] of [...patched].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const n = most(nodes.filter((x) => x.claim_kind === "check" && x.subject?.step === s.step && x.subject?.patch_sha256 === s.patch_sha256));
+    if (n) out.push(checkLine(`${s.step} at ${n.pr ? `PR #${n.pr.number}` : `patch ${s.patch_sha256.slice(0, 12)}`}'s patch`, n));
   }
   const prs = obs.filter((o) => o.kind === "pr");
   const issues = obs.filter((o) => o.kind === "issue");

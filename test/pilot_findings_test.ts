@@ -42,3 +42,22 @@ test("a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a clos
     "PR #5: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; unresolved: 30-net flaky_baseline)",
   ]);
 });
+
+test("a check's finding: at the base and at each PR's patch it was rerun at, in the verdict words with its trials; a rate the budget left undecided, or no verdict, is unresolved", (t) => {
+  const node = (claim: string, step: string, patch: string | null, over: object) => ({
+    kind: "node", claim_id: claim, claim_kind: "check", subject: { step, patch_sha256: patch }, pr: patch ? { id: A, number: 1 } : null, ...over,
+  });
+  const rate = (r: number, lo: number, hi: number, decided: boolean) => ({ rate_micros: r, low_micros: lo, high_micros: hi, decided });
+  const observed = [
+    { kind: "observation" },
+    node("check:b", "30-net", null, { verdict: "flaky", trials: 31, flake_rate: rate(190_000, 90_000, 360_000, true) }),
+    node("check:p", "30-net", "p".repeat(64), { verdict: "flaky", trials: 23, flake_rate: rate(170_000, 70_000, 370_000, false) }),
+    node("check:u", "10-unit", "p".repeat(64), { verdict: "unknown", trials: 2, flake_rate: null }),
+  ];
+  const rerun = (step: string, patch: string | null) => ({ plan_kind: "CheckRerun", stats: { step, patch_sha256: patch } });
+  t.deepEqual(findings(observed, [rerun("30-net", null), rerun("30-net", "p".repeat(64)), rerun("10-unit", "p".repeat(64))], []), [
+    "30-net: flaky, fail rate 0.19 [0.09, 0.36], 31 trials",
+    "10-unit at PR #1's patch: unknown, 2 trials — unresolved",
+    "30-net at PR #1's patch: flaky, fail rate 0.17 [0.07, 0.37], 23 trials (rate undecided — unresolved)",
+  ]);
+});
