@@ -1,0 +1,5 @@
+/**
+ * @module
+ * The loop's lines as types and parsers: observation kinds, targets, plans, act results, halts.
+ */
+export {};

@@ -1,0 +1,5 @@
+/**
+ * @module
+ * The merge ritual (used by forge-merge and forge-pr merge).
+ */
+export {};

@@ -1,0 +1,5 @@
+/**
+ * @module
+ * forge-pilot: the closed loop.
+ */
+export {};
