@@ -7,6 +7,7 @@
  * never reads half of it) before the worktree is added, so a pilot that
  * finds it after a SIGKILL knows whose it was.
  */
+import type { TrialRef } from "@forge/contract";
 import { join } from "node:path";
 import { atomicWrite, type Store } from "@forge/core";
 import { runStepsIn, withTree, type CiRunJson } from "@forge/ci";
@@ -47,23 +48,8 @@ export async function runTrial(req: TrialRequest): Promise<{ run: CiRunJson } | 
   }
 }
 
-/** A trial as the act result references it. */
-export interface TrialRef {
-  run_id: string | null;
-  step: string;
-  side: "baseline" | "patched" | null;
-  outcome: "pass" | "fail" | "timeout" | "error" | "skipped";
-  head_sha: string;
-  patch_sha256: string | null;
-  /** The code tree the trial ran on (the commit's tree without `.forge`; the patch is keyed by patch_sha256). */
-  code_tree: string | null;
-  duration_ms: number;
-  signature: string | null;
-  env_sha256: string | null;
-  recorded_at: string;
-  /** Why a trial is `error` (a setup step failed, the tree could not be made). */
-  why: string | null;
-}
+/** A trial as the act result references it (the contract's). */
+export type { TrialRef };
 
 /**
  * The trial of `step` in a finished run. The steps before it are its setup:

@@ -7,12 +7,12 @@
  * measured on the first trial), nor past the deadline. After the first
  * trial, two run at once (RERUN_JOBS); the decision is taken after each pair.
  */
+import type { ActReceipt, CheckRerunPlan, RerunStats, TrialRef } from "@forge/contract";
 import { entityOrder, ForgeError, formatTimestamp, loadEntity, PR, PRS, readPatch, resolveRef } from "@forge/core";
 import { stopReason, type Limits } from "./_clock.js";
-import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
+import { receiptsOf, runTrial, trialOf } from "./_runner.js";
 import type { ActContext } from "./context.js";
-import { COMMIT, intParam, optParam, param, type Plan, prParam, SHA256 } from "./plan.js";
-import { flakeRate, rerunBudget, type FlakeRate } from "./stopping.js";
+import { flakeRate, rerunBudget } from "./stopping.js";
 
 /** Reruns at once after the first (steps that share a resource already run side by side in forge-ci's batches). */
 export const RERUN_JOBS = 2;
@@ -20,45 +20,28 @@ export const RERUN_JOBS = 2;
 /** The default precision: a fail rate pinned to an interval 0.30 wide. */
 export const DEFAULT_PRECISION_MICROS = 300_000;
 
-/** What a rerun learnt. */
-export interface RerunStats {
-  step: string;
-  head_sha: string;
-  patch_sha256: string | null;
-  tree: string | null;
-  /** Counted trials (pass + fail). */
-  trials: number;
-  passes: number;
-  fails: number;
-  errors: number;
-  flake_rate: FlakeRate;
-  verdict: "passing" | "failing" | "flaky" | "unknown";
-  /** Why it stopped: `decided`, `budget`, `deadline`, `interrupted`, `setup_error`. */
-  stop: string;
-  /** The most trials it would have run. */
-  budget: number;
-}
+/** The default most trials. */
+export const DEFAULT_REPETITIONS = 10;
 
 /** The outcome of a CheckRerun plan. */
 export interface RerunOutcome {
   stats: RerunStats;
   trial_refs: TrialRef[];
-  receipts: ReturnType<typeof receiptsOf>;
+  receipts: ActReceipt[];
   known_threats: string[];
   outcome_signature: string;
 }
 
 /**
  * Run a CheckRerun plan.
- * @throws PlanError for a bad parameter; ForgeError when the PR or its patch is gone (nothing ran)
+ * @throws ForgeError when the PR or its patch is gone (nothing ran)
  */
-export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutcome> {
-  const step = param(plan, "step");
-  const headSha = param(plan, "head_sha", COMMIT, "a full commit id");
-  const patchSha = optParam(plan, "patch_sha256", SHA256, "64 hex or null");
-  const precision = intParam(plan, "precision_micros", DEFAULT_PRECISION_MICROS);
-  let max = Math.min(intParam(plan, "repetitions", 10), plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
-  const patch = patchSha ? await prPatch(ctx, prParam(plan, true)!.id, patchSha) : null;
+export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise<RerunOutcome> {
+  const { step, head_sha: headSha, patch_sha256: patchSha } = plan.params;
+  const precision = plan.params.precision_micros ?? DEFAULT_PRECISION_MICROS;
+  let max = Math.min(plan.params.repetitions ?? DEFAULT_REPETITIONS, plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
+  // A plan with a patch names its PR (parsePlan checks it).
+  const patch = patchSha ? await prPatch(ctx, plan.params.pr!.id, patchSha) : null;
   const refs: TrialRef[] = [];
   const receipts: RerunOutcome["receipts"] = [];
   const threats = new Set<string>();
@@ -111,8 +94,8 @@ export async function checkRerun(ctx: ActContext, plan: Plan): Promise<RerunOutc
   const n = c.passes + c.fails;
   const verdict = n === 0 ? "unknown" : c.fails === 0 ? "passing" : c.passes === 0 ? "failing" : "flaky";
   const stats: RerunStats = {
-    step, head_sha: headSha, patch_sha256: patchSha, tree: optParam(plan, "tree"), trials: n, passes: c.passes, fails: c.fails, errors: c.errors,
-    flake_rate: rate, verdict, stop, budget: max,
+    step, head_sha: headSha, patch_sha256: patchSha, tree: plan.params.tree, trials: n, passes: c.passes,
+    fails: c.fails, errors: c.errors, flake_rate: rate, verdict, stop, budget: max,
   };
   return { stats, trial_refs: refs, receipts, known_threats: [...threats].sort(), outcome_signature: `${verdict}:${c.fails}/${n}${rate.decided ? "" : ":undecided"}` };
 }

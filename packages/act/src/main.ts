@@ -5,11 +5,11 @@
  * 2). SIGTERM/SIGINT: no new trial starts; the running one is cancelled,
  * and the result of what ran is still printed.
  */
+import { type ActResult, parsePlan } from "@forge/contract";
 import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
 import { canonicalJson } from "@forge/kernel";
 import { actId, executePlan } from "./act.js";
-import { parsePlan } from "./plan.js";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -43,10 +43,10 @@ export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
 const PASSED_OVER = new Set(["target", "halt"]);
 
 /** An act result as one human line: what ran, on what, what was learnt. */
-export function formatResult(r: Record<string, unknown>): string {
-  const overrun = (r.deadline_overrun_ms as number) > 0 ? `, ${r.deadline_overrun_ms as number} ms past the deadline` : "";
-  const stop = r.stop && r.stop !== "done" && r.stop !== "decided" ? ` (${r.stop as string})` : "";
-  return `${r.plan_kind as string} ${r.target_key as string}: ${r.outcome_signature as string}${stop}${r.advisory ? " [advisory]" : ""}${overrun}\n`;
+export function formatResult(r: ActResult): string {
+  const overrun = r.deadline_overrun_ms > 0 ? `, ${r.deadline_overrun_ms} ms past the deadline` : "";
+  const stop = r.stop && r.stop !== "done" && r.stop !== "decided" ? ` (${r.stop})` : "";
+  return `${r.plan_kind} ${r.target_key}: ${r.outcome_signature}${stop}${r.advisory ? " [advisory]" : ""}${overrun}\n`;
 }
 
 /**

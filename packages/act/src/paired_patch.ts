@@ -5,6 +5,7 @@
  * Every check gets a typed diff; each issue the PR closes gets a `fixes`
  * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
  */
+import type { DiffEntry, FixesVerdict, PairedPatchPart, PairedPatchPlan } from "@forge/contract";
 import { codeTree, formatTimestamp } from "@forge/core";
 import { breaksPassToPass, fixesRuleHolds } from "@forge/evidence";
 import pLimit from "p-limit";
@@ -13,64 +14,24 @@ import type { CiRunJson } from "@forge/ci";
 import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
 import { prPatch } from "./check_rerun.js";
 import type { ActContext } from "./context.js";
-import { COMMIT, intParam, listParam, param, type Plan, prParam, SHA256 } from "./plan.js";
 import { rerunBudget } from "./stopping.js";
-import { classify, type Category } from "./typed_diff.js";
+import { classify } from "./typed_diff.js";
 
-/** One check's entry of the typed diff (spec/evidence.md §6.3). */
-export interface DiffEntry {
-  check: string;
-  category: Category;
-  base_sha: string;
-  patch_sha256: string;
-  /** The base's code tree (the patched tree is it plus patch_sha256). */
-  code_tree: string;
-  baseline: { pass: number; fail: number; error: number };
-  patched: { pass: number; fail: number; error: number };
-}
-
-/** A PR's `fixes` verdict for one issue it closes. */
-export interface FixesVerdict {
-  issue: string;
-  pr: { id: string; number: number | null };
-  patch_sha256: string;
-  base_sha: string;
-  holds: boolean;
-  fail_to_pass: string[];
-  pass_to_pass: string[];
-  /** Checks that break PASS_TO_PASS or leave it unknown. */
-  broken: string[];
-  /** Checks flaky at the base, not counted as PASS_TO_PASS. */
-  flaky_at_base: string[];
-}
-
-/** The outcome of a PairedPatch plan. */
-export interface PairedOutcome {
-  typed_diff: DiffEntry[];
-  fixes: FixesVerdict[];
-  trial_refs: TrialRef[];
-  receipts: ReturnType<typeof receiptsOf>;
-  known_threats: string[];
-  outcome_signature: string;
-  /** Repetitions done per side, and why each side stopped. */
-  sides: { baseline: { reps: number; stop: string }; patched: { reps: number; stop: string } };
-  /** Wall time of each side and of the whole experiment (the parallel overhead is their ratio). */
-  wall_ms: { baseline: number; patched: number; total: number };
-}
+/** The outcome of a PairedPatch plan (what act.ts adds from the plan aside). */
+export type PairedOutcome = Omit<
+  PairedPatchPart,
+  "stop" | "pr" | "closes" | "flaky_at_base" | "candidate_id" | "version_id"
+>;
 
 /**
  * Run a PairedPatch plan.
- * @throws PlanError for a bad parameter; ForgeError when the PR or its patch is gone (nothing ran)
+ * @throws ForgeError when the PR or its patch is gone (nothing ran)
  */
-export async function pairedPatch(ctx: ActContext, plan: Plan): Promise<PairedOutcome> {
-  const pr = prParam(plan, true)!;
-  const patchSha = param(plan, "patch_sha256", SHA256, "64 hex");
-  const baseSha = param(plan, "base_sha", COMMIT, "a full commit id");
-  const checks = listParam(plan, "checks");
-  const closes = listParam(plan, "closes");
+export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promise<PairedOutcome> {
+  const { pr, patch_sha256: patchSha, base_sha: baseSha, checks, closes } = plan.params;
   // Checks the plan saw flaky at the base: not PASS_TO_PASS checks (their flakes on the patched side break nothing).
-  const flakyAtBase = listParam(plan, "flaky_at_base");
-  const k = Math.min(intParam(plan, "repetitions", 3), plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
+  const flakyAtBase = plan.params.flaky_at_base;
+  const k = Math.min(plan.params.repetitions ?? 3, plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
   const patch = await prPatch(ctx, pr.id, patchSha);
   const tree = await codeTree(ctx.top, baseSha, ctx.env);
   const t0 = ctx.limits.now();

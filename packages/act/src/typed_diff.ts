@@ -4,20 +4,13 @@
  * repetition on each side (SWE-bench's rule over it: @forge/evidence's
  * fixesRuleHolds).
  */
+import type { Category, TrialOutcome } from "@forge/contract";
 
 /** One repetition's outcome of a check. */
 export interface SideOutcome {
-  outcome: "pass" | "fail" | "timeout" | "error" | "skipped";
+  outcome: TrialOutcome;
   signature: string | null;
 }
-
-/** The twelve categories. */
-export const CATEGORIES = [
-  "fixed", "regressed", "still_passing", "still_failing", "failure_changed", "flaky_baseline", "flaky_patched",
-  "spurious_fixed", "spurious_regressed", "inconclusive", "skipped", "error",
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
 
 /**
  * Classify a check from its repetitions on each side.

@@ -1,5 +1,6 @@
 import test from "ava";
-import { CATEGORIES, classify, type SideOutcome } from "./typed_diff.js";
+import { CATEGORIES } from "@forge/contract";
+import { classify, type SideOutcome } from "./typed_diff.js";
 
 const P: SideOutcome = { outcome: "pass", signature: null };
 const F = (s = "sig-v1:a"): SideOutcome => ({ outcome: "fail", signature: s });

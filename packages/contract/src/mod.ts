@@ -10,3 +10,19 @@ export {
   HALT_REASONS, type HaltLine, type HaltReason, isHaltReason, PLAN_HALT_REASONS, type PlanHaltReason,
 } from "./halt.js";
 export { ACT_RESULT_SCHEMA, OBSERVATION_SCHEMA, PLAN_SCHEMA, REPORT_SCHEMA } from "./schema.js";
+export {
+  int, list, match, oneOf, optInt, optMatch, optStr, optTs, type Rec, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str,
+  type StringTest, strings, ts,
+} from "./fields.js";
+export {
+  type AdvisoryParams, type AdvisoryPlan, type CheckRerunParams, type CheckRerunPlan, type DeltaParityParams,
+  type PairedPatchParams, type PairedPatchPlan, type Plan, type PlanBase, type PlanBudget, PlanError, type PlanLine,
+  type PlanOf, type PlanParams, parsePlan, type PrRef, type RemovalParams, type TargetNodeParams,
+  type TemporalReplayParams,
+} from "./plan.js";
+export {
+  type ActReceipt, type ActResult, type ActResultBase, type ActResultOf, type ActResultParts, type ActResultRecord,
+  type ActTrial, type AdvisoryPart, CATEGORIES, type Category, type CheckRerunPart, type DiffEntry, type FixesVerdict,
+  type OraclePart, type PairedPatchPart, parseActResult, type RerunStats, type SideCounts, TRIAL_OUTCOMES,
+  type TrialOutcome, type TrialRef, type TypedDiffRecord,
+} from "./act_result.js";

@@ -13,26 +13,31 @@
  * claims. An advisory result
  * states nothing the kernel counts (claim_strength `advisory`).
  */
-import { breaksPassToPass, BUNDLE_SCHEMA, contentSha256, type Episode, type EvidenceBundle, type Receipt, type RefutationArtifact, type TypedDiffEntry } from "@forge/evidence";
+import { type ActResultRecord, optStr, parseActResult, type Rec } from "@forge/contract";
+import {
+  breaksPassToPass, BUNDLE_SCHEMA, contentSha256, type Episode, type EvidenceBundle, type Receipt,
+  type RefutationArtifact,
+  type TypedDiffEntry,
+} from "@forge/evidence";
 import type { ClaimVersion, Relation, Trial } from "@forge/kernel";
-import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str, strings, ts } from "./_check.js";
 import { checkClaim, fixesClaimId, patchEffectClaimId, subjectOf, type Tree } from "./claim_ids.js";
-
-const OUTCOMES = ["pass", "fail", "timeout", "error", "skipped"] as const;
-
-
-/** The act result schema tag. */
-export const ACT_RESULT_SCHEMA = "forge-act-result/v1";
 
 /**
  * The bundle of an act result record.
  * @throws RecordError naming the field
  */
-export function actResultBundle(v: Record<string, unknown>, scope: string): EvidenceBundle {
-  if (v.schema_version !== ACT_RESULT_SCHEMA) throw new RecordError("schema_version", `expected ${ACT_RESULT_SCHEMA}`);
-  const id = str(v, "id");
-  const advisory = v.advisory === true;
-  const completedAt = ts(v, "completed_at");
+export function actResultBundle(v: Rec, scope: string): EvidenceBundle {
+  return bundleOfActResult(parseActResult(v), v, scope);
+}
+
+/**
+ * The bundle of a checked act result.
+ * @param line the line it was read from: trial ids and the evidence ref's digest hash what the line says
+ * @throws RecordError for the PR's id, when a fixes claim names it
+ */
+function bundleOfActResult(a: ActResultRecord, line: Rec, scope: string): EvidenceBundle {
+  const id = a.id;
+  const completedAt = a.completed_at;
   const claims = new Map<string, ClaimVersion>();
   const trials: Trial[] = [];
   const receipts: Receipt[] = [];
@@ -43,91 +48,90 @@ export function actResultBundle(v: Record<string, unknown>, scope: string): Evid
     claims.set(c.claim_id, c);
     return c.claim_id;
   };
-  for (const [i, t] of list(v, "trials").entries()) {
-    const p = `trials[${i}].`;
-    const outcome = oneOf(t, "outcome", OUTCOMES, p);
-    const tree = {
-      headSha: match(t, "head_sha", SHA1_OR_256, "a commit", p), patchSha256: optMatch(t, "patch_sha256", SHA256, "64 hex or null", p),
-      codeTree: optMatch(t, "code_tree", SHA1_OR_256, "a 40-hex tree or null", p),
-    };
-    const at = ts(t, "recorded_at", p);
-    const step = str(t, "step", p);
-    const argv = strings(t, "argv", p);
-    const duration = int(t, "duration_ms", p);
-    receipts.push({ argv, exit_code: optInt(t, "exit_code", p), duration_ms: duration, log_digest: optStr(t, "log_digest", p) });
-    if (outcome === "skipped") continue;
-    const cid = addCheck(step, tree, at);
-    const k = outcome === "timeout" ? "fail" : outcome;
+  const lineTrials = line.trials as Rec[];
+  for (const [i, t] of a.trials.entries()) {
+    const tree = { headSha: t.head_sha, patchSha256: t.patch_sha256, codeTree: t.code_tree };
+    receipts.push({ argv: t.argv, exit_code: t.exit_code, duration_ms: t.duration_ms, log_digest: t.log_digest });
+    if (t.outcome === "skipped") continue;
+    const cid = addCheck(t.step, tree, t.recorded_at);
+    const k = t.outcome === "timeout" ? "fail" : t.outcome;
     trials.push({
-      trial_id: `act:${id}:${contentSha256(t).slice(0, 16)}`, claim_id: cid, outcome: k, duration_ms: duration,
-      signature: k === "fail" ? optMatch(t, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p) : null, recorded_at: at,
-      env_fingerprint: optMatch(t, "env_sha256", SHA256, "64 hex or null", p), receipt_ref: `act:${id}`, run_id: optStr(t, "run_id", p), retry_of: optStr(t, "retry_of", p),
+      trial_id: `act:${id}:${contentSha256(lineTrials[i]).slice(0, 16)}`, claim_id: cid, outcome: k,
+      duration_ms: t.duration_ms,
+      signature: k === "fail" ? t.signature : null, recorded_at: t.recorded_at, env_fingerprint: t.env_sha256,
+      receipt_ref: `act:${id}`,
+      run_id: t.run_id, retry_of: t.retry_of,
     });
   }
   const diff: TypedDiffEntry[] = [];
   const diffEpisodes: Episode[] = [];
   const effectIds: string[] = [];
   let patchOf: string | null = null;
-  if (v.typed_diff !== null && v.typed_diff !== undefined) {
-    for (const [i, d] of list(v, "typed_diff").entries()) {
-      const p = `typed_diff[${i}].`;
-      const step = str(d, "check", p);
-      const category = str(d, "category", p);
-      const counts = (k: string) => {
-        const c = (d[k] ?? {}) as Record<string, unknown>;
-        return { pass: int(c, "pass", `${p}${k}.`), fail: int(c, "fail", `${p}${k}.`) };
-      };
-      diff.push({ check: step, category, baseline: counts("baseline"), patched: counts("patched") });
-      const tree = {
-        headSha: match(d, "base_sha", SHA1_OR_256, "a commit", p), patchSha256: match(d, "patch_sha256", SHA256, "64 hex", p),
-        codeTree: optMatch(d, "code_tree", SHA1_OR_256, "a 40-hex tree or null", p),
-      };
-      const patched = addCheck(step, tree, completedAt);
-      patchOf ??= tree.patchSha256;
-      diffEpisodes.push({
-        episode_id: `act:${id}:diff:${step}`, kind: "typed_diff", claim_id: patched, outcome: category, recorded_at: completedAt,
-        detail: { check: step, base_sha: tree.headSha, patch_sha256: tree.patchSha256, baseline_pass: counts("baseline").pass, baseline_fail: counts("baseline").fail, patched_pass: counts("patched").pass, patched_fail: counts("patched").fail },
+  for (const d of a.typed_diff ?? []) {
+    const step = d.check;
+    diff.push({ check: step, category: d.category, baseline: d.baseline, patched: d.patched });
+    const tree = { headSha: d.base_sha, patchSha256: d.patch_sha256, codeTree: d.code_tree };
+    const patched = addCheck(step, tree, completedAt);
+    patchOf ??= tree.patchSha256;
+    diffEpisodes.push({
+      episode_id: `act:${id}:diff:${step}`, kind: "typed_diff", claim_id: patched, outcome: d.category,
+      recorded_at: completedAt,
+      detail: {
+        check: step, base_sha: tree.headSha, patch_sha256: tree.patchSha256, baseline_pass: d.baseline.pass,
+        baseline_fail: d.baseline.fail, patched_pass: d.patched.pass, patched_fail: d.patched.fail,
+      },
+    });
+    if (d.category === "fixed") {
+      const eid = patchEffectClaimId(step, tree);
+      claims.set(eid, {
+        claim_id: eid, claim_version_id: `${eid}@1`, kind: "patch_effect", subject: subjectOf(step, tree),
+        statement:
+          `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`,
+        recorded_at: completedAt, supersedes_claim_version_id: null,
       });
-      if (category === "fixed") {
-        const eid = patchEffectClaimId(step, tree);
-        claims.set(eid, {
-          claim_id: eid, claim_version_id: `${eid}@1`, kind: "patch_effect", subject: subjectOf(step, tree),
-          statement: `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`, recorded_at: completedAt,
-          supersedes_claim_version_id: null,
-        });
-        relations.push({ relation_id: `${patched}>${eid}`, kind: "supports", from: patched, to: eid, group: null, recorded_at: completedAt });
-        effectIds.push(eid);
-      } else if (category === "regressed") {
-        artifacts.push({ claim_id: patched, kind: "regressed", ref: `act:${id}` });
-      }
+      relations.push({
+        relation_id: `${patched}>${eid}`, kind: "supports", from: patched, to: eid, group: null,
+        recorded_at: completedAt,
+      });
+      effectIds.push(eid);
+    } else if (d.category === "regressed") {
+      artifacts.push({ claim_id: patched, kind: "regressed", ref: `act:${id}` });
     }
   }
   // FAIL_TO_PASS and PASS_TO_PASS: a fixes claim per issue the PR closes.
-  const closes = strings(v, "closes");
-  const breaks = diff.some((d) => breaksPassToPass(d, strings(v, "flaky_at_base")));
-  if (closes.length > 0 && effectIds.length > 0 && !breaks && patchOf !== null) {
-    const pr = v.pr && typeof v.pr === "object" ? optStr(v.pr as Record<string, unknown>, "id", "pr.") : null;
-    for (const issue of [...new Set(closes)].sort()) {
+  const breaks = diff.some((d) => breaksPassToPass(d, a.flaky_at_base));
+  if (a.closes.length > 0 && effectIds.length > 0 && !breaks && patchOf !== null) {
+    const pr = a.pr ? optStr(a.pr, "id", "pr.") : null;
+    for (const issue of [...new Set(a.closes)].sort()) {
       const fid = fixesClaimId(issue, patchOf);
       claims.set(fid, {
         claim_id: fid, claim_version_id: `${fid}@1`, kind: "fixes", subject: { issue, pr, patch_sha256: patchOf },
-        statement: `patch ${patchOf.slice(0, 12)} fixes issue ${issue}`, recorded_at: completedAt, supersedes_claim_version_id: null,
+        statement: `patch ${patchOf.slice(0, 12)} fixes issue ${issue}`, recorded_at: completedAt,
+        supersedes_claim_version_id: null,
       });
-      for (const e of [...effectIds].sort()) relations.push({ relation_id: `${e}>${fid}`, kind: "supports", from: e, to: fid, group: "fail_to_pass", recorded_at: completedAt });
+      for (const e of [...effectIds].sort()) {
+        relations.push({
+          relation_id: `${e}>${fid}`, kind: "supports", from: e, to: fid, group: "fail_to_pass",
+          recorded_at: completedAt,
+        });
+      }
     }
   }
-  const supersedes = optStr(v, "supersedes_claim_version_id");
+  const advisory = a.advisory;
   return {
-    schema_version: BUNDLE_SCHEMA, bundle_id: `act:${id}`, candidate_id: optStr(v, "candidate_id") ?? `target:${str(v, "target_key")}`,
-    eval_id: `act:${str(v, "plan_kind")}`, version_id: optStr(v, "version_id") ?? id, trace_id: optStr(v, "trace_id") ?? id, attempt_id: optStr(v, "attempt_id"),
-    bundle_scope: scope, created_at: completedAt, claims: advisory ? [] : [...claims.values()], relations: advisory ? [] : relations,
+    schema_version: BUNDLE_SCHEMA, bundle_id: `act:${id}`, candidate_id: a.candidate_id ?? `target:${a.target_key!}`,
+    eval_id: `act:${a.plan_kind}`, version_id: a.version_id ?? id, trace_id: a.trace_id ?? id, attempt_id: a.attempt_id,
+    bundle_scope: scope, created_at: completedAt, claims: advisory ? [] : [...claims.values()],
+    relations: advisory ? [] : relations,
     verification: { trials, typed_diff: diff }, refutation: artifacts.length > 0 ? { artifacts } : null,
-    claim_strength: advisory ? "advisory" : artifacts.length > 0 ? "refuted" : "observed", known_threats: strings(v, "known_threats"), promotion_state: null,
-    receipts, supersedes_claim_version_id: supersedes,
-    episodes: [...diffEpisodes, ...(v.oracle && typeof v.oracle === "object" ? [{
-      episode_id: `act:${id}:oracle`, kind: "oracle", claim_id: null, outcome: String((v.oracle as Record<string, unknown>).oracle ?? "unknown"), recorded_at: completedAt,
-      detail: { bound_reached: (v.oracle as Record<string, unknown>).bound_reached === true, target_key: str(v, "target_key") },
+    claim_strength: advisory ? "advisory" : artifacts.length > 0 ? "refuted" : "observed",
+    known_threats: a.known_threats,
+    promotion_state: null, receipts, supersedes_claim_version_id: a.supersedes_claim_version_id,
+    episodes: [...diffEpisodes, ...(a.oracle ? [{
+      episode_id: `act:${id}:oracle`, kind: "oracle", claim_id: null, outcome: String(a.oracle.oracle ?? "unknown"),
+      recorded_at: completedAt,
+      detail: { bound_reached: a.oracle.bound_reached === true, target_key: a.target_key! },
     }] : [])],
-    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: contentSha256(v) }],
+    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: contentSha256(line) }],
   };
 }

@@ -10,7 +10,9 @@
 import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt } from "@forge/evidence";
 import type { ClaimVersion, Outcome, Trial } from "@forge/kernel";
-import { int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, SIGNATURE, str, ts } from "./_check.js";
+import {
+  int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, SIGNATURE, str, ts,
+} from "@forge/contract";
 import { checkClaim, type Tree, treeLabel } from "./claim_ids.js";
 
 /** The fields of a CI run record this mapping reads (spec/evidence.md §CI run). */

@@ -10,7 +10,7 @@ import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, 
 import {
   BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importIds, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, transformEnvelopeV3,
 } from "@forge/evidence";
-import { RecordError } from "./_check.js";
+import { RecordError } from "@forge/contract";
 import { actResultBundle } from "./act_result.js";
 import { ciRunBundle, isCiRun, parseCiRun } from "./ci_run.js";
 import { loopResultBundle } from "./loop_result.js";

@@ -10,7 +10,9 @@
 import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt, sha256Hex } from "@forge/evidence";
 import { canonicalJson, type ClaimVersion, type Relation, type Trial } from "@forge/kernel";
-import { int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, strings, ts } from "./_check.js";
+import {
+  int, list, match, oneOf, optInt, optMatch, optStr, RecordError, SHA1_OR_256, strings, ts,
+} from "@forge/contract";
 import { criterionClaimId } from "./claim_ids.js";
 
 /** The loop result schema tag. */

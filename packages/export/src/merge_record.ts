@@ -7,7 +7,7 @@
  */
 import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle } from "@forge/evidence";
-import { match, oneOf, optStr, SHA256, str, strings, ts } from "./_check.js";
+import { match, oneOf, optStr, SHA256, str, strings, ts } from "@forge/contract";
 
 /** The fields of a merge record this mapping reads. */
 export interface MergeRecord {
