@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { atomicWrite, CI_RUN, formatTimestamp, loadEntity, CI_RUNS, rewriteFile, type LoadedEntity, type Store } from "@forge/core";
+import {
+  atomicWrite, CI_RUN, formatTimestamp, loadEntity, CI_RUNS, rewriteFile, type LoadedEntity, type Store,
+} from "@forge/core";
 import { summaryBody, type CiRunJson } from "./record.js";
 import { runPaths, setPrVerdict } from "./run_steps.js";
 import { Runs, type RunIo } from "./runs.js";
@@ -45,10 +47,15 @@ export async function cancelRun(ctx: { io: RunIo }, ref: string): Promise<{ rec:
     if (now.status === "completed") return;
     finished = true;
     delete now.pid;
-    Object.assign(now, { status: "completed", conclusion: "cancelled", verdict: "cancelled", completedAt: formatTimestamp() });
+    const completedAt = formatTimestamp();
+    Object.assign(now, { status: "completed", conclusion: "cancelled", verdict: "cancelled", completedAt });
     return { body: summaryBody([], "cancelled") };
   }).data;
-  if (finished) await setPrVerdict(runs.store, { pr: d.pr ? { id: d.pr as string } : null, patchSha256: (d.patchSha256 as string | undefined) ?? null }, "cancelled");
+  if (finished) {
+    const patchSha256 = (d.patchSha256 as string | undefined) ?? null;
+    const req = { pr: d.pr ? { id: d.pr as string } : null, patchSha256 };
+    await setPrVerdict(runs.store, req, "cancelled");
+  }
   return { rec: await runs.json(await reload(runs.store, run), number), already: false };
 }
 

@@ -17,7 +17,9 @@ export interface ListRunOptions {
  * The runs that match, newest first, at most `limit`; each unreadable
  * summary is reported on `ctx.log.error` (and counted in `batch.failed`) without stopping.
  */
-export async function* listRuns(ctx: RunCtx, opts: ListRunOptions, batch: { failed: number }): AsyncGenerator<CiRunJson> {
+export async function* listRuns(
+  ctx: RunCtx, opts: ListRunOptions, batch: { failed: number },
+): AsyncGenerator<CiRunJson> {
   const runs = new Runs(ctx.io);
   const order = await runs.ranked();
   for (const u of order.errors) {
@@ -29,7 +31,8 @@ export async function* listRuns(ctx: RunCtx, opts: ListRunOptions, batch: { fail
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
     try {
-      const e = loadEntityFast(runs.store, CI_RUNS, CI_RUN, ref) ?? (await loadEntity(runs.store, CI_RUNS, CI_RUN, ref));
+      const e = loadEntityFast(runs.store, CI_RUNS, CI_RUN, ref)
+        ?? (await loadEntity(runs.store, CI_RUNS, CI_RUN, ref));
       const d = e.data;
       if (opts.status && d.status !== opts.status && d.conclusion !== opts.status) continue;
       if (opts.commit && !(d.headSha as string).startsWith(opts.commit)) continue;

@@ -49,7 +49,8 @@ export async function rerunRun(ctx: RunCtx, ref: string, opts: RerunOptions): Pr
     }),
   );
   if (rec.envSha256 !== d.envSha256) {
-    ctx.log.warn(`the environment differs from run ${number}'s (ci.env or the runner changed): the runs are not comparable`);
+    const why = "(ci.env or the runner changed): the runs are not comparable";
+    ctx.log.warn(`the environment differs from run ${number}'s ${why}`);
   }
   return rec;
 }
