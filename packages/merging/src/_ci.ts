@@ -44,5 +44,9 @@ export async function runCi(dir: string, req: CiRequest): Promise<CiOutcome> {
     pr: { id: req.pr.id }, title: req.pr.title, env: req.env,
   });
   const failed = run.steps.find((s) => s.outcome === "fail" || s.outcome === "timeout");
-  return { verdict: run.verdict as CiOutcome["verdict"], failedStep: failed?.name ?? (run.verdict === "pass" ? null : run.steps.find((s) => s.outcome !== "pass" && s.outcome !== "skipped")?.name ?? null), run: run.id };
+  const stopped = run.verdict === "pass"
+    ? null
+    : run.steps.find((s) => s.outcome !== "pass" && s.outcome !== "skipped");
+  const failedStep = failed?.name ?? stopped?.name ?? null;
+  return { verdict: run.verdict as CiOutcome["verdict"], failedStep, run: run.id };
 }

@@ -6,14 +6,16 @@ import type { MergeResult } from "./merge_pr.js";
 
 /**
  * The human line for stderr (the JSON line is the contract; this is porcelain).
- * @example formatMerge({verdict: "conflict", conflicts: ["a.txt"], …}) // "pull request #2 conflicts with main: a.txt (record 1234abcd)"
+ * @example formatMerge({verdict: "conflict", conflicts: ["a.txt"], …})
+ * // "pull request #2 conflicts with main: a.txt (record 1234abcd)"
  */
 export function formatMerge(r: MergeResult, tick = ""): string {
   const pr = `pull request #${r.pr.number}`;
   const rec = r.record ? ` (record ${r.record.slice(0, 8)})` : "";
   switch (r.verdict) {
     case "merged": {
-      const issues = r.closedIssues.length ? `; closed ${r.closedIssues.map((i) => (i.number ? `#${i.number}` : i.id.slice(0, 8))).join(" ")}` : "";
+      const closed = r.closedIssues.map((i) => (i.number ? `#${i.number}` : i.id.slice(0, 8)));
+      const issues = r.closedIssues.length ? `; closed ${closed.join(" ")}` : "";
       const co = r.checkout === "updated" ? "checkout updated" : `only the ref moved; the checkout is not on ${r.base}`;
       return `${tick}Merged ${pr} into ${r.base} at ${r.commit!.slice(0, 12)} (${co})${issues}${rec}`;
     }
@@ -23,7 +25,8 @@ export function formatMerge(r: MergeResult, tick = ""): string {
       return `${pr}: CI failed${r.failedStep ? ` at step ${r.failedStep}` : ""}${rec}; ${r.base} unchanged`;
     case "already-merged": {
       const l = r.landed;
-      const by = l ? ` by pull request ${l.number ? `#${l.number}` : l.pr.slice(0, 8)} (record ${l.record.slice(0, 8)}, same ${l.by})` : "";
+      const other = l ? (l.number ? `#${l.number}` : l.pr.slice(0, 8)) : "";
+      const by = l ? ` by pull request ${other} (record ${l.record.slice(0, 8)}, same ${l.by})` : "";
       return `${pr} is already merged${by}; nothing was changed`;
     }
   }
@@ -31,8 +34,8 @@ export function formatMerge(r: MergeResult, tick = ""): string {
 
 /** Every `--json` field of a merge outcome. */
 export const MERGE_FIELDS: readonly string[] = [
-  "base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id", "landed", "patchId", "patchSha256",
-  "pr", "record", "resolved", "verdict",
+  "base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id",
+  "landed", "patchId", "patchSha256", "pr", "record", "resolved", "verdict",
 ];
 
 /** The JSON line: keys sorted, like every forge record. */
