@@ -3,7 +3,8 @@
  * lists and the renderers.
  */
 import {
-  jsonFlags, jsonRequestOf, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions,
+  jsonFlags, jsonRequestOf, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed,
+  type RenderOptions,
 } from "@forge/cli";
 import { RUN_FIELDS, seconds, stepLine as formatStepLine, type CiRunJson, type StepResult } from "@forge/runner";
 
