@@ -10,7 +10,7 @@
 import type { TrialRef } from "@forge/contract";
 import { join } from "node:path";
 import { atomicWrite, type Store } from "@forge/core";
-import { runStepsIn, withTree, type CiRunJson } from "@forge/ci";
+import { runStepsIn, withTree, type CiRunJson } from "@forge/runner";
 
 /** The file beside an act's worktree that names the process that made it. */
 export const OWNER_FILE = "forge-act.pid";

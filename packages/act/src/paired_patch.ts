@@ -10,7 +10,7 @@ import { codeTree, formatTimestamp } from "@forge/core";
 import { breaksPassToPass, fixesRuleHolds } from "@forge/evidence";
 import pLimit from "p-limit";
 import { stopReason } from "./_clock.js";
-import type { CiRunJson } from "@forge/ci";
+import type { CiRunJson } from "@forge/runner";
 import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
 import { prPatch } from "./check_rerun.js";
 import type { ActContext } from "./context.js";

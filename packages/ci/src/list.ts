@@ -1,18 +1,7 @@
-import { CI_RUN, CI_RUNS, loadEntity, loadEntityFast, UsageError } from "@forge/core";
+import { UsageError } from "@forge/core";
 import { defineCommand, emitBatch, type Ctx, type Parsed } from "@forge/cli";
-import type { CiRunJson } from "./record.js";
-import { JSON_FLAGS, RUNS_READ, jsonRequest, runRender, Runs } from "./_shared.js";
-
-/** gh's `run list --status` values: a status or a conclusion. */
-export const STATUSES = ["queued", "in_progress", "completed", "success", "failure", "cancelled", "timed_out"] as const;
-
-/** Options of `forge-ci list`. */
-export interface ListRunOptions {
-  status?: (typeof STATUSES)[number];
-  /** A commit id or a prefix of one (the run's headSha). */
-  commit?: string;
-  limit: number;
-}
+import { listRuns, STATUSES, type ListRunOptions } from "@forge/runner";
+import { JSON_FLAGS, RUNS_READ, jsonRequest, runRender } from "./_shared.js";
 
 /**
  * argv → options.
@@ -26,35 +15,6 @@ export function parseListOptions(args: Parsed): ListRunOptions {
   const commit = args.commit as string | undefined;
   if (commit !== undefined && !/^[0-9a-f]{4,64}$/.test(commit)) throw new UsageError(`invalid commit '${commit.slice(0, 20)}' (4 to 64 hex digits)`);
   return { status: status as ListRunOptions["status"], commit, limit: Number(raw) };
-}
-
-/**
- * The runs that match, newest first, at most `limit`; each unreadable
- * summary is reported on stderr (exit 1) without stopping.
- */
-export async function* listRuns(ctx: Ctx, opts: ListRunOptions, batch: { failed: number }): AsyncGenerator<CiRunJson> {
-  const runs = new Runs(ctx.io);
-  const order = await runs.ranked();
-  for (const u of order.errors) {
-    batch.failed++;
-    ctx.log.error(u.error);
-  }
-  let n = 0;
-  for (let i = order.length - 1; i >= 0 && n < opts.limit; i--) {
-    const ref = order.at(i)!.ref;
-    if (ref.archived) continue;
-    try {
-      const e = loadEntityFast(runs.store, CI_RUNS, CI_RUN, ref) ?? (await loadEntity(runs.store, CI_RUNS, CI_RUN, ref));
-      const d = e.data;
-      if (opts.status && d.status !== opts.status && d.conclusion !== opts.status) continue;
-      if (opts.commit && !(d.headSha as string).startsWith(opts.commit)) continue;
-      n++;
-      yield await runs.json(e, i + 1);
-    } catch (err) {
-      batch.failed++;
-      ctx.log.error((err as Error).message);
-    }
-  }
 }
 
 export default defineCommand({

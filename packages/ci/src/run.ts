@@ -2,10 +2,8 @@ import { availableParallelism } from "node:os";
 import { ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
 import { batchMessage, defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
-import type { CiRunJson } from "./record.js";
-import { checkedPosture, checkUntil, headCommit, runStepsIn } from "./run_steps.js";
-import { CI_READS, JSON_FLAGS, jsonRequest, runRender, Runs, stepLine } from "./_shared.js";
-import { withTree } from "./tree.js";
+import { checkedPosture, checkUntil, headCommit, Runs, runStepsIn, withTree, type CiRunJson } from "@forge/runner";
+import { CI_READS, JSON_FLAGS, jsonRequest, runRender, stepLine } from "./_shared.js";
 
 /** Options of `forge-ci run`. */
 export interface RunOptions {

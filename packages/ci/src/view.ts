@@ -1,14 +1,6 @@
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import type { CiRunJson } from "./record.js";
-import { formatRun, JSON_FLAGS, RUNS_READ, jsonRequest, Runs } from "./_shared.js";
-
-/** One run, by number, id or prefix. */
-export async function viewRun(ctx: Ctx, ref: string): Promise<CiRunJson> {
-  const runs = new Runs(ctx.io);
-  const { run, number } = await runs.get(ref);
-  for (const w of run.warnings) ctx.log.warn(w);
-  return runs.json(run, number);
-}
+import { formatRun, viewRun } from "@forge/runner";
+import { JSON_FLAGS, RUNS_READ, jsonRequest } from "./_shared.js";
 
 export default defineCommand({
   meta: {

@@ -1,42 +1,5 @@
 import { defineCommand, eachRef, emit, jsonFlags, jsonRequestOf, useColor, type Ctx, type Parsed } from "@forge/cli";
-import { mergePr, type MergeResult } from "./merge_pr.js";
-
-/**
- * The human line for stderr (the JSON line is the contract; this is porcelain).
- * @example formatMerge({verdict: "conflict", conflicts: ["a.txt"], …}) // "pull request #2 conflicts with main: a.txt (record 1234abcd)"
- */
-export function formatMerge(r: MergeResult, tick = ""): string {
-  const pr = `pull request #${r.pr.number}`;
-  const rec = r.record ? ` (record ${r.record.slice(0, 8)})` : "";
-  switch (r.verdict) {
-    case "merged": {
-      const issues = r.closedIssues.length ? `; closed ${r.closedIssues.map((i) => (i.number ? `#${i.number}` : i.id.slice(0, 8))).join(" ")}` : "";
-      const co = r.checkout === "updated" ? "checkout updated" : `only the ref moved; the checkout is not on ${r.base}`;
-      return `${tick}Merged ${pr} into ${r.base} at ${r.commit!.slice(0, 12)} (${co})${issues}${rec}`;
-    }
-    case "conflict":
-      return `${pr} conflicts with ${r.base}: ${r.conflicts.map(shown).join(" ")}${rec}; ${r.base} unchanged`;
-    case "ci-failed":
-      return `${pr}: CI failed${r.failedStep ? ` at step ${r.failedStep}` : ""}${rec}; ${r.base} unchanged`;
-    case "already-merged": {
-      const l = r.landed;
-      const by = l ? ` by pull request ${l.number ? `#${l.number}` : l.pr.slice(0, 8)} (record ${l.record.slice(0, 8)}, same ${l.by})` : "";
-      return `${pr} is already merged${by}; nothing was changed`;
-    }
-  }
-}
-
-/** Every `--json` field of a merge outcome. */
-export const MERGE_FIELDS: readonly string[] = [
-  "base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id", "landed", "patchId", "patchSha256",
-  "pr", "record", "resolved", "verdict",
-];
-
-/** The JSON line: keys sorted, like every forge record. */
-export function mergeJson(r: MergeResult): Record<string, unknown> {
-  const o = r as unknown as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
-}
+import { formatMerge, MERGE_FIELDS, mergeJson, mergePr } from "@forge/merging";
 
 export default defineCommand({
   meta: {
@@ -67,9 +30,3 @@ export default defineCommand({
     return batch.failed ? 1 : 0;
   },
 });
-
-/** A name safe on one stderr line: control characters shown as `?`. */
-function shown(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
-}

@@ -38,7 +38,7 @@ export async function mergePullRequest(ctx: Ctx, o: MergePrOptions): Promise<{ r
   if (pr.data.isDraft === true && pr.data.state === "open") {
     throw new ForgeError(`Pull request #${number} is still a draft; mark it ready first: forge pr ready ${number}`, "E_DRAFT", 1);
   }
-  const { mergePr, formatMerge, mergeJson } = await import("@forge/merge/lib");
+  const { mergePr, formatMerge, mergeJson } = await import("@forge/merging");
   const r = await mergePr({ cwd: ctx.io.cwd, env: ctx.io.env }, { ref: pr.ref.id, method: o.method, subject: o.subject, body: o.body });
   if (r.verdict === "merged") {
     const verb = o.method === "rebase" ? "Rebased and merged" : o.method === "squash" ? "Squashed and merged" : "Merged";

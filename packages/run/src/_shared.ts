@@ -6,7 +6,7 @@
  */
 import { CI_RUN, CI_RUNS, entityOrder, loadEntity, loadEntityFast, PR, PRS, repoWebUrl, type Store } from "@forge/core";
 import { jsonFlags, jsonRequestOf, type FlagDef, type JsonRequest, type Parsed, type RenderOptions } from "@forge/cli";
-import type { CiRunJson } from "@forge/ci";
+import type { CiRunJson } from "@forge/runner";
 
 /** A run as `forge-run --json` prints it. */
 export interface RunJson {

@@ -1,6 +1,6 @@
 import { ForgeError } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { cancelRun, Runs } from "@forge/ci";
+import { cancelRun, Runs } from "@forge/runner";
 import { JSON_FLAGS, jsonRequest, runRender, RunShaper } from "./_shared.js";
 
 export default defineCommand({

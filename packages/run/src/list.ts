@@ -1,6 +1,6 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { listRuns, Runs } from "@forge/ci";
+import { listRuns, Runs } from "@forge/runner";
 import { JSON_FLAGS, jsonRequest, runRender, RunShaper, type RunJson } from "./_shared.js";
 
 /** gh's `run list --status` values (a status or a conclusion). */

@@ -1,6 +1,6 @@
 import { ForgeError } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { rerunRun, Runs, viewRun } from "@forge/ci";
+import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
+import { rerunRun, Runs, stepLine, viewRun } from "@forge/runner";
 import { isFailure, JSON_FLAGS, jsonRequest, runRender, RunShaper, type RunJson } from "./_shared.js";
 
 /**
@@ -14,7 +14,9 @@ export async function rerunGhRun(ctx: Ctx, ref: string, failed: boolean): Promis
   if (failed && !isFailure(old.conclusion) && old.conclusion !== "cancelled") {
     throw new ForgeError(`run ${old.databaseId} cannot be rerun; it has no failed jobs`, "E_NO_FAILED", 1);
   }
-  const rec = await rerunRun(ctx, old.id, { docker: false, continueOnError: false });
+  const rec = await rerunRun(ctx, old.id, {
+    docker: false, continueOnError: false, progress: (s) => ctx.io.stderr.write(stepLine("", s, useColor(ctx.io))),
+  });
   const shaped = await new RunShaper(new Runs(ctx.io).store).shape(rec);
   ctx.io.stderr.write(`✓ Requested rerun ${failed ? "(failed jobs) " : ""}of run ${old.databaseId}\n`);
   return shaped;

@@ -1,6 +1,6 @@
 import { ForgeError, UsageError } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { formatRun, Runs, runLogs, viewRun } from "@forge/ci";
+import { formatRun, Runs, runLogs, viewRun } from "@forge/runner";
 import { isFailure, JSON_FLAGS, jsonRequest, RunShaper, type RunJson } from "./_shared.js";
 
 /** One run in gh's shape. */

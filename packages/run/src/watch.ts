@@ -1,6 +1,6 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
-import { Runs, viewRun } from "@forge/ci";
+import { Runs, viewRun } from "@forge/runner";
 import { RunShaper, type RunJson } from "./_shared.js";
 
 /**

@@ -1,5 +1,22 @@
 /**
  * @module
- * The CI runner and its run records (used by forge-ci, forge-run, forge-act, forge-merge).
+ * The CI runner and its run records (used by forge-ci, forge-run, forge-act, forge-merge): the steps of
+ * `.forge/ci/steps/` run in a disposable worktree and recorded under `.forge/ci/runs/<id>/`, and the data
+ * side of the run verbs (list, view, log, rerun, cancel), which never print: warnings go to the caller's log.
  */
-export {};
+export {
+  checkedPosture, checkUntil, headCommit, runPaths, runStepsIn, setPrVerdict, type StepsRequest,
+} from "./run_steps.js";
+export { RUN_FIELDS, runToJson, type CiRunJson, type StepJson } from "./record.js";
+export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
+export { envFingerprint, type Posture, type StepFile } from "./posture.js";
+export { KEEP_RUNS, pruneRuns } from "./retention.js";
+export { withTree } from "./tree.js";
+export type { Outcome, StepResult } from "./step.js";
+
+export { formatRun, Runs, seconds, stepLine, type RunCtx, type RunIo } from "./runs.js";
+export { listRuns, STATUSES, type ListRunOptions } from "./list_runs.js";
+export { viewRun } from "./view_run.js";
+export { runLogs } from "./run_logs.js";
+export { rerunRun, type RerunOptions } from "./rerun_run.js";
+export { CANCEL_WAIT_MS, cancelRun } from "./cancel_run.js";

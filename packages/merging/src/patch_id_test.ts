@@ -27,7 +27,8 @@ function repo(): { dir: string; git: (...a: string[]) => string } {
   return { dir, git };
 }
 
-test("patchId() is the same for a re-described and a rebased copy of a commit, and differs for another change", async (t) => {
+test("patchId() is the same for a re-described and a rebased " +
+  "copy of a commit, and differs for another change", async (t) => {
   const { dir, git } = repo();
   git("checkout", "-qb", "t");
   writeFileSync(join(dir, "a.txt"), "1\n2\n3\n4\n5\n6\n7\nEIGHT\n");
@@ -80,7 +81,8 @@ test("findLanded() counts merged records only, by patchSha256 or patchId", async
   const store = storeAt(join(root, ".forge"));
   const rec = (id: string, verdict: string, sha: string, pid: string): void =>
     atomicWrite(mergeFile(store, id), formatFrontmatter(toFrontmatter(MERGE_RECORD, {
-      id, pr: "9b8a7c6d-5e4f-4a3b-b2c1-d0e9f8a7b6c5", patchSha256: sha, patchId: pid, baseRefName: "main", verdict, createdAt: "2026-01-01T00:00:00Z", conflicts: [], resolved: [],
+      id, pr: "9b8a7c6d-5e4f-4a3b-b2c1-d0e9f8a7b6c5", patchSha256: sha, patchId: pid, baseRefName: "main", verdict,
+      createdAt: "2026-01-01T00:00:00Z", conflicts: [], resolved: [],
     }), "x\n"));
   const A = "a".repeat(64);
   const B = "b".repeat(64);

@@ -1,5 +1,5 @@
 /**
- * The one place forge-merge runs CI: `@forge/ci`'s runner over the live
+ * The one place the merge ritual runs CI: `@forge/runner` over the live
  * store's `.forge/ci/steps/`, in the disposable worktree where the patch
  * was applied and committed. The run is recorded as a PR run (base tip +
  * the PR's patch, which is exactly the merge commit's tree), so it shows in
@@ -33,16 +33,20 @@ export interface CiRequest {
 export type RunCi = (dir: string, req: CiRequest) => Promise<CiOutcome>;
 
 /**
- * Run CI with `@forge/ci` (no steps: `pass`, nothing to fail).
+ * Run CI with `@forge/runner` (no steps: `pass`, nothing to fail).
  * @throws ForgeError before any step runs: a bad `ci.env`, no Docker engine for a docker runner
  */
 export async function runCi(dir: string, req: CiRequest): Promise<CiOutcome> {
-  // Loaded here, not at the top: `forge-merge pr -h` does not need the runner.
-  const { runStepsIn } = await import("@forge/ci");
+  // Loaded here, not at the top: `forge-merge pr -h` and `forge-pr merge -h` do not need the runner.
+  const { runStepsIn } = await import("@forge/runner");
   const run = await runStepsIn(dir, {
     store: req.store, top: req.top, headSha: req.baseSha, patch: req.patch, patchSha256: req.patchSha256,
     pr: { id: req.pr.id }, title: req.pr.title, env: req.env,
   });
   const failed = run.steps.find((s) => s.outcome === "fail" || s.outcome === "timeout");
-  return { verdict: run.verdict as CiOutcome["verdict"], failedStep: failed?.name ?? (run.verdict === "pass" ? null : run.steps.find((s) => s.outcome !== "pass" && s.outcome !== "skipped")?.name ?? null), run: run.id };
+  const stopped = run.verdict === "pass"
+    ? null
+    : run.steps.find((s) => s.outcome !== "pass" && s.outcome !== "skipped");
+  const failedStep = failed?.name ?? stopped?.name ?? null;
+  return { verdict: run.verdict as CiOutcome["verdict"], failedStep, run: run.id };
 }

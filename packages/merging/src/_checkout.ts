@@ -37,11 +37,15 @@ export async function checkLive(top: string, store: Store, base: string, env: No
       } catch {
         continue; // a stale entry: git prunes it
       }
-      if (real !== me) throw new ConflictError(`${base} is checked out in another worktree; check out another branch there first (nothing was done)`);
+      if (real !== me) {
+        const then = "check out another branch there first (nothing was done)";
+        throw new ConflictError(`${base} is checked out in another worktree; ${then}`);
+      }
     }
   }
   if (onBase && (await dirtyOutsideStore(top, store, env)).length > 0) {
-    throw new ConflictError(`the checkout is on ${base} with uncommitted changes outside .forge/; commit or stash them, or check out another branch (nothing was done)`);
+    const then = "commit or stash them, or check out another branch (nothing was done)";
+    throw new ConflictError(`the checkout is on ${base} with uncommitted changes outside .forge/; ${then}`);
   }
   return { onBase };
 }
@@ -53,17 +57,26 @@ export async function checkLive(top: string, store: Store, base: string, env: No
  * @returns "updated" or "ref-only"
  * @throws ConflictError when the base moved meanwhile or git refuses (the base is then unchanged)
  */
-export async function advanceBase(top: string, base: string, old: string, next: string, live: Live, message: string, env: NodeJS.ProcessEnv): Promise<"updated" | "ref-only"> {
+export async function advanceBase(
+  top: string, base: string, old: string, next: string, live: Live, message: string, env: NodeJS.ProcessEnv,
+): Promise<"updated" | "ref-only"> {
   const ref = `refs/heads/${base}`;
+  const again = "nothing was merged, run forge-merge again";
   if (live.onBase) {
     const now = await git(["rev-parse", "--verify", "--quiet", ref], { cwd: top, env });
-    if (now.stdout.trim() !== old) throw new ConflictError(`${base} moved while merging (now ${now.stdout.trim().slice(0, 12)}); nothing was merged, run forge-merge again`);
-    const m = await git(["merge", "--ff-only", "--no-verify", "--quiet", next], { cwd: top, env: { ...env, GIT_REFLOG_ACTION: message } });
-    if (m.code !== 0) throw new ConflictError(`cannot update the checkout of ${base}: ${gitMessage(m.stderr)}; nothing was merged`);
+    if (now.stdout.trim() !== old) {
+      throw new ConflictError(`${base} moved while merging (now ${now.stdout.trim().slice(0, 12)}); ${again}`);
+    }
+    const m = await git(["merge", "--ff-only", "--no-verify", "--quiet", next], {
+      cwd: top, env: { ...env, GIT_REFLOG_ACTION: message },
+    });
+    if (m.code !== 0) {
+      throw new ConflictError(`cannot update the checkout of ${base}: ${gitMessage(m.stderr)}; nothing was merged`);
+    }
     return "updated";
   }
   const u = await git(["update-ref", "-m", message, ref, next, old], { cwd: top, env });
-  if (u.code !== 0) throw new ConflictError(`${base} moved while merging: ${gitMessage(u.stderr)}; nothing was merged, run forge-merge again`);
+  if (u.code !== 0) throw new ConflictError(`${base} moved while merging: ${gitMessage(u.stderr)}; ${again}`);
   return "ref-only";
 }
 
@@ -71,7 +84,8 @@ export async function advanceBase(top: string, base: string, old: string, next: 
 async function dirtyOutsideStore(top: string, store: Store, env: NodeJS.ProcessEnv): Promise<string[]> {
   const rel = relative(realpathSync(top), store.real);
   const spec = rel === "" || rel.startsWith("..") ? ["."] : [".", `:(exclude,top)${rel}`];
-  const r = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=all", "--", ...spec], { cwd: top, env });
+  const status = ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=all", "--", ...spec];
+  const r = await git(status, { cwd: top, env });
   if (r.code !== 0) throw new ForgeError(`git status failed: ${gitMessage(r.stderr)}`, "E_GIT", 1);
   return r.stdout.split("\0").filter((x) => x !== "");
 }

@@ -20,5 +20,6 @@ test("conflictFiles() finds nothing in errors that are not about a file (corrupt
 });
 
 test("conflictFiles() unquotes the names git quotes", (t) => {
-  t.deepEqual(conflictFiles('error: patch failed: "caf\\303\\251.txt":2\nerror: "caf\\303\\251.txt": patch does not apply\n'), ["café.txt"]);
+  const stderr = 'error: patch failed: "caf\\303\\251.txt":2\nerror: "caf\\303\\251.txt": patch does not apply\n';
+  t.deepEqual(conflictFiles(stderr), ["café.txt"]);
 });

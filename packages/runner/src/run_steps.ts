@@ -8,8 +8,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, ciStepsDir, codeTree, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir, laterId, loadEntity, recordCreated, mkdirInside, NotFoundError,
-  PR, PRS, rewriteFile, saveFile, updateEntity, withKindLock, type Store,
+  CI_RUN, CI_RUNS, ciStepsDir, codeTree, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir,
+  laterId, loadEntity, recordCreated, mkdirInside, NotFoundError, PR, PRS, rewriteFile, saveFile, updateEntity,
+  withKindLock, type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
 import { pruneRuns } from "./retention.js";
@@ -51,9 +52,14 @@ export interface StepsRequest {
 }
 
 /** A run's folder and files. */
-export function runPaths(store: Store, id: string): { dir: string; summary: string; bin: string; logs: string; patch: string; cancel: string } {
+export function runPaths(
+  store: Store, id: string,
+): { dir: string; summary: string; bin: string; logs: string; patch: string; cancel: string } {
   const dir = entityDir(store, CI_RUNS, id);
-  return { dir, summary: join(dir, "summary.md"), bin: join(dir, "bin"), logs: join(dir, "steps"), patch: join(dir, "patch.diff"), cancel: join(dir, "cancel") };
+  return {
+    dir, summary: join(dir, "summary.md"), bin: join(dir, "bin"), logs: join(dir, "steps"),
+    patch: join(dir, "patch.diff"), cancel: join(dir, "cancel"),
+  };
 }
 
 /**
@@ -63,10 +69,12 @@ export function runPaths(store: Store, id: string): { dir: string; summary: stri
 export async function checkDocker(top: string, env: NodeJS.ProcessEnv): Promise<void> {
   const { execFile } = await import("node:child_process");
   const problem = await new Promise<string | undefined>((resolve) => {
-    execFile("docker", ["info", "--format", "{{.ServerVersion}}"], { cwd: top, env, timeout: 20_000 }, (err, _out, stderr) => {
+    const info = ["info", "--format", "{{.ServerVersion}}"];
+    execFile("docker", info, { cwd: top, env, timeout: 20_000 }, (err, _out, stderr) => {
       if (!err) return resolve(undefined);
       const e = err as NodeJS.ErrnoException;
-      resolve(e.code === "ENOENT" ? "docker is not installed" : (String(stderr).trim().split("\n").pop() ?? "").slice(0, 160) || "docker info failed");
+      if (e.code === "ENOENT") return resolve("docker is not installed");
+      resolve((String(stderr).trim().split("\n").pop() ?? "").slice(0, 160) || "docker info failed");
     });
   });
   if (problem) throw new ForgeError(`runner docker: no Docker engine (${problem}); nothing was run`, "E_NO_DOCKER", 1);
@@ -83,7 +91,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const env = req.env ?? process.env;
   const p = req.posture ?? (await checkedPosture(store, req.top, env, req.stepsFrom, req.docker ?? false));
   checkUntil(p, req.until);
-  // Evidence is keyed by the code, not the commit: the tree without `.forge` (the patch, if any, is keyed by its sha256).
+  // Evidence is keyed by the code, not the commit: the tree without `.forge`
+  // (the patch, if any, is keyed by its sha256).
   const tree = await codeTree(req.top, req.headSha, env);
   // The kind's create lock, just long enough to fix the id and time that decide the run's number
   // (parallel runs, as an act's reruns are, each print the number they keep).
@@ -93,7 +102,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     const id = laterId(before, createdAt);
     const paths = runPaths(store, id);
     const data: Record<string, unknown> = {
-      id, status: "in_progress", verdict: "running", headSha: req.headSha, codeTree: tree, envSha256: p.envSha256, runner: p.runner, createdAt, pid: process.pid, steps: [],
+      id, status: "in_progress", verdict: "running", headSha: req.headSha, codeTree: tree, envSha256: p.envSha256,
+      runner: p.runner, createdAt, pid: process.pid, steps: [],
     };
     if (req.patchSha256) data.patchSha256 = req.patchSha256;
     if (req.pr) data.pr = req.pr.id;
@@ -147,9 +157,12 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   // Under the record's lock, on the record as it is now: a `cancel` that found no runner answering may have
   // finished it meanwhile; the run then stays cancelled (with the steps it did run), never quietly un-cancelled.
   const done = rewriteFile(CI_RUN, await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false }), (d) => {
-    if (d.status === "completed" && d.conclusion === "cancelled") ({ verdict, conclusion } = { verdict: "cancelled", conclusion: "cancelled" });
+    if (d.status === "completed" && d.conclusion === "cancelled") {
+      ({ verdict, conclusion } = { verdict: "cancelled", conclusion: "cancelled" });
+    }
     delete d.pid;
-    Object.assign(d, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps: storedSteps(results) });
+    const steps = storedSteps(results);
+    Object.assign(d, { status: "completed", conclusion, verdict, completedAt: formatTimestamp(), steps });
     return { body: summaryBody(results, verdict) };
   }).data;
   await setPrVerdict(store, req, verdict);
@@ -164,7 +177,9 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
  * `bin/`), with the Docker engine checked when the runner is docker.
  * @throws ForgeError: bad `ci.env`, a step that is not a file, no image, no engine
  */
-export async function checkedPosture(store: Store, top: string, env: NodeJS.ProcessEnv, stepsFrom: string | undefined, docker: boolean): Promise<Posture> {
+export async function checkedPosture(
+  store: Store, top: string, env: NodeJS.ProcessEnv, stepsFrom: string | undefined, docker: boolean,
+): Promise<Posture> {
   const stepsDir = stepsFrom ?? ciStepsDir(store);
   const p = posture(store, stepsDir, displayPath(store, stepsDir), docker);
   if (p.runner === "docker") await checkDocker(top, env);
@@ -177,7 +192,8 @@ export async function checkedPosture(store: Store, top: string, env: NodeJS.Proc
  */
 export function checkUntil(p: Posture, until: string | undefined): void {
   if (until !== undefined && !p.steps.some((s) => s.name === until)) {
-    throw new ForgeError(`no step '${until.slice(0, 60)}' in .forge/ci/steps (have: ${p.steps.map((s) => s.name).join(" ") || "none"})`, "E_NO_STEP", 1);
+    const have = p.steps.map((s) => s.name).join(" ") || "none";
+    throw new ForgeError(`no step '${until.slice(0, 60)}' in .forge/ci/steps (have: ${have})`, "E_NO_STEP", 1);
   }
 }
 
@@ -191,7 +207,9 @@ async function prNumber(store: Store, id: string): Promise<number | null> {
  * Make the run's folder whole in one rename: summary (in progress), the
  * step files (`bin/`, modes kept), the patch, an empty `steps/` for logs.
  */
-function createRunDir(store: Store, paths: ReturnType<typeof runPaths>, p: Posture, data: Record<string, unknown>, patch: Uint8Array | null): void {
+function createRunDir(
+  store: Store, paths: ReturnType<typeof runPaths>, p: Posture, data: Record<string, unknown>, patch: Uint8Array | null,
+): void {
   const runs = kindDir(store, CI_RUNS);
   mkdirInside(store, runs);
   const tmp = mkdtempSync(join(runs, ".tmp-"));
@@ -212,7 +230,8 @@ function stepArgv(p: Posture, paths: ReturnType<typeof runPaths>, dir: string, n
   if (p.runner === "local") return [join(paths.bin, name)];
   const env = { ...p.settings.env, FORGE_CI_RUN: id, FORGE_CI_STEP: name };
   return [
-    "docker", "run", "--rm", "--init", "--name", containerName(id, name), "-v", `${dir}:/work`, "-w", "/work", "-v", `${paths.bin}:/forge-ci/steps:ro`,
+    "docker", "run", "--rm", "--init", "--name", containerName(id, name), "-v", `${dir}:/work`, "-w", "/work",
+    "-v", `${paths.bin}:/forge-ci/steps:ro`,
     ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]), p.settings.image!, `/forge-ci/steps/${name}`,
   ];
 }
@@ -224,7 +243,10 @@ function containerName(id: string, step: string): string {
 
 async function dockerKill(top: string, env: NodeJS.ProcessEnv, name: string): Promise<void> {
   await new Promise<void>((resolve) => {
-    import("node:child_process").then(({ execFile }) => execFile("docker", ["kill", name], { cwd: top, env, timeout: 20_000 }, () => resolve()), () => resolve());
+    import("node:child_process").then(
+      ({ execFile }) => execFile("docker", ["kill", name], { cwd: top, env, timeout: 20_000 }, () => resolve()),
+      () => resolve(),
+    );
   });
 }
 
@@ -232,7 +254,9 @@ async function dockerKill(top: string, env: NodeJS.ProcessEnv, name: string): Pr
  * The PR's `ci` follows the run, unless the PR has a new patch since (a
  * verdict belongs to one patch).
  */
-export async function setPrVerdict(store: Store, req: Pick<StepsRequest, "pr" | "patchSha256">, verdict: string): Promise<void> {
+export async function setPrVerdict(
+  store: Store, req: Pick<StepsRequest, "pr" | "patchSha256">, verdict: string,
+): Promise<void> {
   if (!req.pr) return;
   // A PR archived (or gone) meanwhile keeps what it had; an unreadable pr.md is an error, not a silent skip.
   const pr = await loadEntity(store, PRS, PR, { id: req.pr.id, archived: false }).catch((err: unknown) => {
@@ -249,6 +273,8 @@ export async function setPrVerdict(store: Store, req: Pick<StepsRequest, "pr" | 
 export async function headCommit(cwd: string): Promise<string> {
   const r = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd });
   const sha = r.stdout.trim();
-  if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new ForgeError("no commit to run on (HEAD has none yet)", "E_NO_HEAD", 1);
+  if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) {
+    throw new ForgeError("no commit to run on (HEAD has none yet)", "E_NO_HEAD", 1);
+  }
   return sha;
 }

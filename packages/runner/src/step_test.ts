@@ -70,7 +70,9 @@ function withChild(ready: string, after: string): string {
   return `#!/bin/sh\nsh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; sleep 300' "${ready}" ${after}\n`;
 }
 
-const spec = (s: { dir: string; file: string; log: string }, extra = {}) => ({ name: "10-s", argv: [s.file], cwd: s.dir, env: process.env, log: s.log, tree: s.dir, ...extra });
+const spec = (s: { dir: string; file: string; log: string }, extra = {}) => ({
+  name: "10-s", argv: [s.file], cwd: s.dir, env: process.env, log: s.log, tree: s.dir, ...extra,
+});
 
 test("a passing step: exit 0, stdout and stderr in its log, no signature", async (t) => {
   const s = script("#!/bin/sh\necho out\necho err >&2\n");
@@ -126,7 +128,8 @@ test("cancel kills the process group and records cancelled; reap kills what a pa
   // The step exits only after its background child has written its pid, so the child exists when it passes.
   const s2 = script("");
   const ready2 = join(s2.dir, "child.pid");
-  writeFileSync(s2.file, withChild(ready2, `>/dev/null 2>&1 &\nwhile [ ! -s "${ready2}" ]; do sleep 0.01; done\nexit 0`));
+  const waitAndExit = `>/dev/null 2>&1 &\nwhile [ ! -s "${ready2}" ]; do sleep 0.01; done\nexit 0`;
+  writeFileSync(s2.file, withChild(ready2, waitAndExit));
   const p = startStep(spec(s2));
   t.like(await p.done, { outcome: "pass" });
   const child2 = await readyPid(ready2);

@@ -99,7 +99,8 @@ export function startStep(spec: StepSpec): RunningStep {
       const outcome: Outcome = why ?? (code === 0 && kind === "exit" ? "pass" : "fail");
       const r: StepResult = { name: spec.name, outcome, exitCode: why || kind !== "exit" ? null : code, durationMs };
       if (outcome === "fail" || outcome === "timeout") {
-        const s = failureSignature(spec.name, outcome === "timeout" ? "timeout" : kind, outcome === "timeout" ? null : code, tailOf(fd), spec.tree);
+        const timeout = outcome === "timeout";
+        const s = failureSignature(spec.name, timeout ? "timeout" : kind, timeout ? null : code, tailOf(fd), spec.tree);
         r.signature = s.signature;
         r.signatureText = s.text;
       }
@@ -109,7 +110,8 @@ export function startStep(spec: StepSpec): RunningStep {
     };
     let child;
     try {
-      child = spawn(spec.argv[0]!, spec.argv.slice(1), { cwd: spec.cwd, env: spec.env, detached: true, stdio: ["ignore", fd, fd] });
+      const stdio: ["ignore", number, number] = ["ignore", fd, fd];
+      child = spawn(spec.argv[0]!, spec.argv.slice(1), { cwd: spec.cwd, env: spec.env, detached: true, stdio });
     } catch (err) {
       finish(127, "exit", (err as Error).message);
       return;
@@ -118,7 +120,10 @@ export function startStep(spec: StepSpec): RunningStep {
     child.on("error", (err: NodeJS.ErrnoException) => {
       // ENOENT: missing file or interpreter; EACCES / ENOEXEC: not executable, as a shell reports them.
       const code = err.code === "ENOENT" ? 127 : 126;
-      const hint = err.code === "EACCES" ? "permission denied (chmod +x it)" : err.code === "ENOEXEC" ? "not an executable format (a script needs a #! line)" : err.code === "ENOENT" ? "not found (or its #! interpreter is missing)" : err.message;
+      const hint = err.code === "EACCES" ? "permission denied (chmod +x it)"
+        : err.code === "ENOEXEC" ? "not an executable format (a script needs a #! line)"
+        : err.code === "ENOENT" ? "not found (or its #! interpreter is missing)"
+        : err.message;
       finish(code, "exit", hint);
     });
     child.on("exit", (code, signal) => {

@@ -1,6 +1,8 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPr, storeAt, writeStoreVersion } from "@forge/core";
@@ -19,7 +21,8 @@ const NOW = "2026-01-02T03:04:05Z";
 function setup(): { dir: string; git: (...a: string[]) => string; prId: string } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "forge-mergeunit-")));
   made.push(dir);
-  const git = (...args: string[]): string => execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: dir, encoding: "utf8", env: ENV });
+  const git = (...args: string[]): string =>
+    execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: dir, encoding: "utf8", env: ENV });
   git("init", "-q", "-b", "main");
   git("config", "user.name", "alice");
   git("config", "user.email", "alice@example.com");
@@ -34,11 +37,13 @@ function setup(): { dir: string; git: (...a: string[]) => string; prId: string }
   git("add", "b.txt");
   git("commit", "-qm", "add b");
   const head = git("rev-parse", "HEAD").trim();
-  const patch = execFileSync("git", ["format-patch", "--stdout", "--no-signature", `${base}..${head}`], { cwd: dir, env: ENV });
+  const patch = execFileSync("git", ["format-patch", "--stdout", "--no-signature", `${base}..${head}`], {
+    cwd: dir, env: ENV,
+  });
   git("checkout", "-q", "main");
   const prId = createPr(storeAt(join(dir, ".forge")), {
-    title: "Add b", body: "", author: "bob", baseRefName: "main", headRefName: "topic", baseSha: base, headSha: head, patch, isDraft: false,
-    closes: [], labels: [], assignees: [], now: NOW,
+    title: "Add b", body: "", author: "bob", baseRefName: "main", headRefName: "topic", baseSha: base, headSha: head,
+    patch, isDraft: false, closes: [], labels: [], assignees: [], now: NOW,
   });
   return { dir, git, prId };
 }
@@ -54,7 +59,8 @@ function records(dir: string): string[] {
   return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith(".md")) : [];
 }
 
-test("mergePr() merges with an injected green CI: author is the PR's, the record id and time are the injected ones", async (t) => {
+test("mergePr() merges with an injected green CI: author is " +
+  "the PR's, the record id and time are the injected ones", async (t) => {
   const { dir, git, prId } = setup();
   const old = git("rev-parse", "main").trim();
   let seen: { dir: string; baseSha: string; pr: string } | undefined;
@@ -111,30 +117,37 @@ test("mergePr() fails cleanly when main moves while CI runs (on main: the checko
   t.deepEqual(records(dir), []);
 });
 
-test("mergePr() fails cleanly when main moves while CI runs (another branch checked out: compare-and-swap)", async (t) => {
+test("mergePr() fails cleanly when main moves while CI runs " +
+  "(another branch checked out: compare-and-swap)", async (t) => {
   const { dir, git } = setup();
   git("checkout", "-q", "-b", "side");
   const racer: RunCi = async () => {
     git("update-ref", "refs/heads/main", git("commit-tree", "-p", "main", "-m", "elsewhere", "main^{tree}").trim());
     return { verdict: "pass", failedStep: null, run: null };
   };
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: racer }, { ref: "1" }), { message: /main moved while merging/ });
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: racer }, { ref: "1" }), {
+    message: /main moved while merging/,
+  });
   t.is(git("log", "-1", "--format=%s", "main").trim(), "elsewhere");
   t.deepEqual(records(dir), []);
 });
 
-test("mergePr() refuses when main is checked out in another worktree (moving it would show that worktree the merge reverted)", async (t) => {
+test("mergePr() refuses when main is checked out in another worktree " +
+  "(moving it would show that worktree the merge reverted)", async (t) => {
   const { dir, git } = setup();
   git("checkout", "-q", "-b", "side");
   const other = realpathSync(mkdtempSync(join(tmpdir(), "forge-otherwt-")));
   made.push(other);
   git("worktree", "add", "-q", join(other, "wt"), "main");
   const old = git("rev-parse", "main").trim();
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: /main is checked out in another worktree/ });
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), {
+    message: /main is checked out in another worktree/,
+  });
   t.is(git("rev-parse", "main").trim(), old);
 });
 
-test("mergePr() refuses when an untracked file in the checkout would be overwritten: base unchanged, no record, the file kept", async (t) => {
+test("mergePr() refuses when an untracked file in the checkout would " +
+  "be overwritten: base unchanged, no record, the file kept", async (t) => {
   const { dir, git } = setup();
   writeFileSync(join(dir, "b.txt"), "mine, untracked\n");
   const old = git("rev-parse", "main").trim();
@@ -143,7 +156,10 @@ test("mergePr() refuses when an untracked file in the checkout would be overwrit
     ran = true;
     return { verdict: "pass", failedStep: null, run: null };
   };
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: ci }, { ref: "1" }), { message: "the checkout has an untracked 'b.txt' where the merge adds a file; move it away and run forge-merge again (nothing was merged)" });
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: ci }, { ref: "1" }), {
+    message: "the checkout has an untracked 'b.txt' where the merge adds a file; " +
+      "move it away and run forge-merge again (nothing was merged)",
+  });
   t.false(ran, "refused before CI");
   t.is(git("rev-parse", "main").trim(), old);
   t.deepEqual(records(dir), []);
@@ -153,14 +169,19 @@ test("mergePr() refuses when an untracked file in the checkout would be overwrit
 test("mergePr() says which base is missing", async (t) => {
   const { dir, git } = setup();
   git("branch", "-m", "main", "trunk");
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: "no base branch 'main' in this repository" });
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), {
+    message: "no base branch 'main' in this repository",
+  });
 });
 
 test("mergePr() fails closed on an unreadable merge record (a replay cannot be ruled out)", async (t) => {
   const { dir, git } = setup();
   mkdirSync(join(dir, ".forge", "merges"), { recursive: true });
-  writeFileSync(join(dir, ".forge", "merges", "11111111-1111-4111-8111-111111111111.md"), "---\nverdict: merged\n---\n");
+  const bad = join(dir, ".forge", "merges", "11111111-1111-4111-8111-111111111111.md");
+  writeFileSync(bad, "---\nverdict: merged\n---\n");
   const old = git("rev-parse", "main").trim();
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), { message: /merges\/11111111-1111-4111-8111-111111111111\.md: field 'id': missing/ });
+  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), {
+    message: /merges\/11111111-1111-4111-8111-111111111111\.md: field 'id': missing/,
+  });
   t.is(git("rev-parse", "main").trim(), old);
 });

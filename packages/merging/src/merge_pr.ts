@@ -10,9 +10,10 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import {
-  atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE, ISSUES, loadEntity,
-  MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter, updateEntity, updateIssue, UsageError,
-  gitMessage, gitTopLevel, lexists, patchCommits, splitPatchSeries, validate, displayPath, withWorktree, type CommitJson, type LoadedEntity, type Store,
+  atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE,
+  ISSUES, loadEntity, MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter,
+  updateEntity, updateIssue, UsageError, gitMessage, gitTopLevel, lexists, patchCommits, splitPatchSeries, validate,
+  displayPath, withWorktree, type CommitJson, type LoadedEntity, type Store,
 } from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
@@ -95,8 +96,9 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const base = pr.data.baseRefName as string;
   const sha256 = pr.data.patchSha256 as string;
   const result = (verdict: MergeResult["verdict"], more: Partial<MergeResult> = {}): MergeResult => ({
-    verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null, ciRun: null, record: null,
-    landed: null, closedIssues: [], patchSha256: sha256, patchId: null, baseRefName: base, resolved: [], ...more,
+    verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null,
+    ciRun: null, record: null, landed: null, closedIssues: [], patchSha256: sha256, patchId: null, baseRefName: base,
+    resolved: [], ...more,
     id: more.record ?? null, createdAt: more.createdAt ?? now(),
   });
   if (pr.data.state === "closed") throw new ConflictError(`pull request #${number} is closed; reopen it to merge it`);
@@ -127,58 +129,84 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
       const check = await git(["apply", "--check", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (check.code !== 0) {
         const files = conflictFiles(check.stderr);
-        if (files.length === 0) throw new ForgeError(`git apply refused the patch: ${gitMessage(check.stderr)}; nothing was applied`, "E_PATCH_REFUSED", 1);
+        if (files.length === 0) {
+          const why = gitMessage(check.stderr);
+          throw new ForgeError(`git apply refused the patch: ${why}; nothing was applied`, "E_PATCH_REFUSED", 1);
+        }
         return { kind: "conflict" as const, files };
       }
       const applied = await git(["apply", "--index", "--whitespace=nowarn", part], { cwd: dir, env });
       if (applied.code !== 0) throw new ForgeError(`git apply failed: ${gitMessage(applied.stderr)}`, "E_GIT", 1);
-      if (opts.method === "rebase" && part !== parts[parts.length - 1]) await commitPart(dir, series[parts.indexOf(part)], await identity(top, env, pr, patch, author));
+      if (opts.method === "rebase" && part !== parts[parts.length - 1]) {
+        await commitPart(dir, series[parts.indexOf(part)], await identity(top, env, pr, patch, author));
+      }
     }
     await checkSymlinks(dir, old, env);
     const commitEnv = await identity(top, env, pr, patch, author);
     const title = pr.data.title as string;
+    const merges = `Merges PR #${number} (${pr.ref.id})`;
     const msg = opts.method === "rebase"
       ? seriesMessage(series[parts.length - 1], commitEnv)
       : opts.subject !== undefined || opts.body !== undefined
-        ? `${opts.subject ?? title}${opts.body ? `\n\n${opts.body}` : ""}\n\nMerges PR #${number} (${pr.ref.id})`
-        : opts.method === "merge" ? `Merge pull request #${number} from ${pr.data.headRefName as string}\n\n${title}\n\nMerges PR #${number} (${pr.ref.id})`
-          : `${title}\n\nMerges PR #${number} (${pr.ref.id})`;
-    const c = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: commitEnv });
+        ? `${opts.subject ?? title}${opts.body ? `\n\n${opts.body}` : ""}\n\n${merges}`
+        : opts.method === "merge"
+          ? `Merge pull request #${number} from ${pr.data.headRefName as string}\n\n${title}\n\n${merges}`
+          : `${title}\n\n${merges}`;
+    const c = await git([...COMMIT, msg], { cwd: dir, env: commitEnv });
     if (c.code !== 0) throw new ForgeError(`git commit failed: ${gitMessage(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
     if (live.onBase) await checkNothingInTheWay(top, dir, old, head, env);
-    const ci = await run(dir, { store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env });
+    const ci = await run(dir, {
+      store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env,
+    });
     return { kind: "ci" as const, head, ci };
   });
 
   const createdAt = now();
   const recordId = newId();
-  const rec = { id: recordId, pr: pr.ref.id, patchSha256: sha256, patchId: pid ?? undefined, baseRefName: base, createdAt, resolved: [] as string[] };
+  const rec = {
+    id: recordId, pr: pr.ref.id, patchSha256: sha256, patchId: pid ?? undefined, baseRefName: base, createdAt,
+    resolved: [] as string[],
+  };
   if (attempt.kind === "conflict") {
     const n = attempt.files.length;
     const listed = listedConflicts(attempt.files);
     const more = listed.length < n ? ` (the first ${listed.length} are listed)` : "";
+    const files = `${n} file${n === 1 ? "" : "s"}${more}`;
+    const failed = `\`git apply --check\` failed on ${files} against ${base} at ${old.slice(0, 12)}`;
     writeRecord(store, { ...rec, verdict: "conflict", conflicts: listed },
-      `\`git apply --check\` failed on ${n} file${n === 1 ? "" : "s"}${more} against ${base} at ${old.slice(0, 12)}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
+      `${failed}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
     return result("conflict", { conflicts: attempt.files, record: recordId, patchId: pid, createdAt });
   }
   if (attempt.ci.verdict !== "pass") {
     const step = attempt.ci.failedStep ?? undefined;
+    const ended = attempt.ci.verdict === "fail" ? "failed" : `ended ${attempt.ci.verdict}`;
     writeRecord(store, { ...rec, verdict: "ci-failed", failedStep: step, conflicts: [] },
-      `CI ${attempt.ci.verdict === "fail" ? "failed" : `ended ${attempt.ci.verdict}`}${step ? ` at step \`${step}\`` : ""} on the merge of this patch into ${base} at ${old.slice(0, 12)}; ${base} was not changed.\n`);
-    return result("ci-failed", { failedStep: attempt.ci.failedStep, ciRun: attempt.ci.run, record: recordId, patchId: pid, createdAt });
+      `CI ${ended}${step ? ` at step \`${step}\`` : ""} on the merge of this patch into ${base} ` +
+      `at ${old.slice(0, 12)}; ${base} was not changed.\n`);
+    return result("ci-failed", {
+      failedStep: attempt.ci.failedStep, ciRun: attempt.ci.run, record: recordId, patchId: pid, createdAt,
+    });
   }
   const checkout = await advanceBase(top, base, old, attempt.head, live, `forge-merge: PR #${number}`, env);
   writeRecord(store, { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
-    `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); CI passed${attempt.ci.run ? ` (run ${attempt.ci.run})` : ""}.\n`);
+    `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); ` +
+    `CI passed${attempt.ci.run ? ` (run ${attempt.ci.run})` : ""}.\n`);
   // Reloaded: the CI run has just set the PR's `ci`.
   updateEntity(PR, await loadEntity(store, PRS, PR, pr.ref), (d) => {
     d.state = "merged";
     d.mergedAt = createdAt;
   });
   const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
-  return result("merged", { commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid, createdAt });
+  return result("merged", {
+    commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid, createdAt,
+  });
 }
+
+/** `git commit` with hooks and signing off and the message as given (`-m` last: the message follows). */
+const COMMIT = [
+  "-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m",
+];
 
 /** A series commit's message; its author and date go into `env` (`--rebase` keeps them). */
 function seriesMessage(c: CommitJson | undefined, env: NodeJS.ProcessEnv): string {
@@ -194,7 +222,7 @@ function seriesMessage(c: CommitJson | undefined, env: NodeJS.ProcessEnv): strin
 async function commitPart(dir: string, c: CommitJson | undefined, base: NodeJS.ProcessEnv): Promise<void> {
   const cenv = { ...base };
   const msg = seriesMessage(c, cenv);
-  const r = await git(["-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m", msg], { cwd: dir, env: cenv });
+  const r = await git([...COMMIT, msg], { cwd: dir, env: cenv });
   if (r.code !== 0) throw new ForgeError(`git commit failed: ${gitMessage(r.stderr || r.stdout)}`, "E_GIT", 1);
 }
 
@@ -231,9 +259,12 @@ async function checkSymlinks(dir: string, old: string, env: NodeJS.ProcessEnv): 
     const path = f[i + 1]!;
     const target = (await git(["cat-file", "blob", m[2]!], { cwd: dir, env })).stdout;
     const resolved = posix.normalize(posix.join(posix.dirname(path), target));
-    const bad = target.startsWith("/") || resolved === ".." || resolved.startsWith("../") || refusal(resolved, false) !== null;
-    // eslint-disable-next-line no-control-regex
-    if (bad) throw new ForgeError(`refused: the patch makes '${path.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' a symlink out of the repository or into .git; nothing was merged`, "E_UNSAFE_PATCH", 1);
+    const bad = target.startsWith("/") || resolved === ".." || resolved.startsWith("../")
+      || refusal(resolved, false) !== null;
+    if (bad) {
+      const where = "a symlink out of the repository or into .git; nothing was merged";
+      throw new ForgeError(`refused: the patch makes '${oneLine(path)}' ${where}`, "E_UNSAFE_PATCH", 1);
+    }
   }
 }
 
@@ -242,12 +273,22 @@ async function checkSymlinks(dir: string, old: string, env: NodeJS.ProcessEnv): 
  * live checkout (the fast-forward would refuse after CI ran for nothing).
  * @throws ConflictError naming the file; nothing has been merged
  */
-async function checkNothingInTheWay(top: string, dir: string, old: string, head: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function checkNothingInTheWay(
+  top: string, dir: string, old: string, head: string, env: NodeJS.ProcessEnv,
+): Promise<void> {
   const r = await git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", old, head], { cwd: dir, env });
   for (const f of r.stdout.split("\0").filter((x) => x !== "")) {
-    // eslint-disable-next-line no-control-regex
-    if (lexists(join(top, f))) throw new ConflictError(`the checkout has an untracked '${f.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?")}' where the merge adds a file; move it away and run forge-merge again (nothing was merged)`);
+    if (lexists(join(top, f))) {
+      const then = "where the merge adds a file; move it away and run forge-merge again (nothing was merged)";
+      throw new ConflictError(`the checkout has an untracked '${oneLine(f)}' ${then}`);
+    }
   }
+}
+
+/** A path safe in a one-line message: at most 80 characters, control characters shown as `?`. */
+function oneLine(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  return path.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?");
 }
 
 /** Validate and write a merge record (exclusive create: records are never rewritten). */
@@ -258,7 +299,9 @@ function writeRecord(store: Store, data: Record<string, unknown>, body: string):
 }
 
 /** Close the open issues a merged PR references; the ones closed, with their numbers. */
-async function closeIssues(store: Store, ids: string[], at: string): Promise<Array<{ number: number | null; id: string }>> {
+async function closeIssues(
+  store: Store, ids: string[], at: string,
+): Promise<Array<{ number: number | null; id: string }>> {
   if (ids.length === 0) return [];
   const order = await entityOrder(store, ISSUES, ISSUE);
   const out: Array<{ number: number | null; id: string }> = [];
@@ -281,9 +324,12 @@ async function closeIssues(store: Store, ids: string[], at: string): Promise<Arr
  * patch's first `From:` header, else `<author>@forge.invalid`); committer =
  * git's identity, else the merger at forge.invalid.
  */
-async function identity(top: string, env: NodeJS.ProcessEnv, pr: LoadedEntity, patch: Buffer, merger: string): Promise<NodeJS.ProcessEnv> {
+async function identity(
+  top: string, env: NodeJS.ProcessEnv, pr: LoadedEntity, patch: Buffer, merger: string,
+): Promise<NodeJS.ProcessEnv> {
   const name = pr.data.author as string;
-  const out: NodeJS.ProcessEnv = { ...env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: fromEmail(patch) ?? `${localPart(name)}@forge.invalid` };
+  const email = fromEmail(patch) ?? `${localPart(name)}@forge.invalid`;
+  const out: NodeJS.ProcessEnv = { ...env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
   const ident = await git(["var", "GIT_COMMITTER_IDENT"], { cwd: top, env });
   if (ident.code !== 0) {
     out.GIT_COMMITTER_NAME = merger;
@@ -305,13 +351,16 @@ function localPart(name: string): string {
 
 async function checkBranchName(top: string, base: string, env: NodeJS.ProcessEnv): Promise<void> {
   // eslint-disable-next-line no-control-regex
-  const bad = base.startsWith("-") || /[\x00-\x1f\x7f]/.test(base) || (await git(["check-ref-format", "--branch", base], { cwd: top, env })).code !== 0;
+  const bad = base.startsWith("-") || /[\x00-\x1f\x7f]/.test(base)
+    || (await git(["check-ref-format", "--branch", base], { cwd: top, env })).code !== 0;
   if (bad) throw new UsageError(`the PR's base '${base.slice(0, 60)}' is not a branch name`);
 }
 
 async function branchTip(top: string, base: string, env: NodeJS.ProcessEnv): Promise<string> {
   const r = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${base}^{commit}`], { cwd: top, env });
   const sha = r.stdout.trim();
-  if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new NotFoundError(`no base branch '${base.slice(0, 60)}' in this repository`);
+  if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) {
+    throw new NotFoundError(`no base branch '${base.slice(0, 60)}' in this repository`);
+  }
   return sha;
 }

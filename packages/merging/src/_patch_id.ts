@@ -28,7 +28,9 @@ export async function patchId(patch: Uint8Array, cwd: string, env: NodeJS.Proces
 /** Run git with `input` on stdin (argv array, hooks off); its stdout. */
 function gitWithInput(args: string[], input: Uint8Array, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("git", ["-c", "core.hooksPath=/dev/null", ...args], {
+      cwd, env, stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -37,7 +39,10 @@ function gitWithInput(args: string[], input: Uint8Array, cwd: string, env: NodeJ
     child.stdin.on("error", () => undefined);
     child.on("close", (code) => {
       if (code === 0) resolve(out);
-      else reject(new ForgeError(`git ${args[0]} failed: ${(err.split("\n")[0] ?? "").replace(/^(?:fatal|error): /, "").slice(0, 160)}`, "E_GIT", 1));
+      else {
+        const why = (err.split("\n")[0] ?? "").replace(/^(?:fatal|error): /, "").slice(0, 160);
+        reject(new ForgeError(`git ${args[0]} failed: ${why}`, "E_GIT", 1));
+      }
     });
     child.stdin.end(input);
   });

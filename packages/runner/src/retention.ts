@@ -10,7 +10,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, entityDir, entityOrder, evidenceImportsDir, loadEntityFast, loadEntity, PR, PRS, listEntityRefs, type Store,
+  CI_RUN, CI_RUNS, entityDir, entityOrder, evidenceImportsDir, loadEntityFast, loadEntity, PR, PRS, listEntityRefs,
+  type Store,
 } from "@forge/core";
 import { readCiEnv } from "./posture.js";
 
@@ -21,10 +22,13 @@ export const KEEP_RUNS = 200;
  * Prune the bulky files of runs beyond `keep_runs`.
  * @returns the ids of the runs pruned now
  */
-export async function pruneRuns(store: Store, keep: number = readCiEnv(store).settings.keepRuns ?? KEEP_RUNS): Promise<string[]> {
+export async function pruneRuns(
+  store: Store, keep: number = readCiEnv(store).settings.keepRuns ?? KEEP_RUNS,
+): Promise<string[]> {
   const order = await entityOrder(store, CI_RUNS, CI_RUN);
   if (order.length <= keep) return [];
-  const bulky = (id: string): string[] => ["steps", "bin", "patch.diff"].map((n) => join(entityDir(store, CI_RUNS, id), n));
+  const bulky = (id: string): string[] =>
+    ["steps", "bin", "patch.diff"].map((n) => join(entityDir(store, CI_RUNS, id), n));
   const old: Array<{ id: string; pr?: string; done: boolean }> = [];
   for (let i = 0; i < order.length - keep; i++) {
     const ref = order.at(i)!.ref;
@@ -37,7 +41,9 @@ export async function pruneRuns(store: Store, keep: number = readCiEnv(store).se
     }
   }
   if (old.length === 0) return [];
-  const keepIds = new Set<string>([...await verdictRuns(store, order), ...namedByEvidence(store, old.map((o) => o.id))]);
+  const keepIds = new Set<string>([
+    ...await verdictRuns(store, order), ...namedByEvidence(store, old.map((o) => o.id)),
+  ]);
   const pruned: string[] = [];
   for (const o of old) {
     if (!o.done || keepIds.has(o.id)) continue;

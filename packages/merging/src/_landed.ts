@@ -36,7 +36,10 @@ export async function findLanded(store: Store, sha256: string, id: string | null
     const d = f.data;
     if (d.verdict !== "merged") continue;
     const by = d.patchSha256 === sha256 ? "patchSha256" : id !== null && d.patchId === id ? "patchId" : null;
-    if (by) hits.push({ record: d.id as string, pr: d.pr as string, commit: (d.commit as string | undefined) ?? null, by, at: d.createdAt as string });
+    if (by) {
+      const commit = (d.commit as string | undefined) ?? null;
+      hits.push({ record: d.id as string, pr: d.pr as string, commit, by, at: d.createdAt as string });
+    }
   }
   hits.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.record < b.record ? -1 : 1));
   const first = hits[0];

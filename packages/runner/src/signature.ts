@@ -77,9 +77,14 @@ export function maskedTail(log: string, tree = ""): string[] {
  * @returns `sig-v1:` and 32 hex digits (the first 16 bytes of a sha256), with the masked text
  * @example failureSignature("10-test", "exit", 1, "expected 3 got 4\n").signature // "sig-v1:…"
  */
-export function failureSignature(step: string, kind: FailureKind, code: number | null, log: string, tree = ""): Signature {
+export function failureSignature(
+  step: string, kind: FailureKind, code: number | null, log: string, tree = "",
+): Signature {
   const text = maskedTail(log, tree);
   // Canonical JSON: fixed key order, no spaces.
-  const canonical = JSON.stringify({ v: SIGNATURE_VERSION, check: step, kind, code: kind === "timeout" ? null : code, tail: text });
-  return { signature: `${SIGNATURE_VERSION}:${createHash("sha256").update(canonical).digest("hex").slice(0, 32)}`, text };
+  const canonical = JSON.stringify({
+    v: SIGNATURE_VERSION, check: step, kind, code: kind === "timeout" ? null : code, tail: text,
+  });
+  const digest = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+  return { signature: `${SIGNATURE_VERSION}:${digest}`, text };
 }

@@ -15,7 +15,9 @@ import { ForgeError, git, gitMessage, splitPatchSeries, withWorktree, type Workt
  * @param opts `mark`: called with the scratch folder before the worktree is added
  * @throws ForgeError when the worktree cannot be made or the patch does not apply (nothing ran)
  */
-export function withTree<T>(top: string, commit: string, patch: Uint8Array | null, fn: (dir: string) => Promise<T>, opts: WorktreeOptions = {}): Promise<T> {
+export function withTree<T>(
+  top: string, commit: string, patch: Uint8Array | null, fn: (dir: string) => Promise<T>, opts: WorktreeOptions = {},
+): Promise<T> {
   return withWorktree(top, commit, undefined, async (dir, tmp) => {
     if (patch && patch.length > 0) {
       const file = join(tmp, "patch.diff");
@@ -23,7 +25,10 @@ export function withTree<T>(top: string, commit: string, patch: Uint8Array | nul
       for (const part of await splitPatchSeries(file, join(tmp, "parts"), dir)) {
         for (const args of [["apply", "--check", "--index", part], ["apply", "--index", part]]) {
           const r = await git(args, { cwd: dir });
-          if (r.code !== 0) throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${gitMessage(r.stderr)}`, "E_PATCH_FAILED", 1);
+          if (r.code !== 0) {
+            const why = gitMessage(r.stderr);
+            throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${why}`, "E_PATCH_FAILED", 1);
+          }
         }
       }
     }

@@ -7,7 +7,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ciEnvFile, ciSettings, ciStepOrder, displayPath, ForgeError, parseCiEnv, readStoreBytes, type CiSettings, type Store } from "@forge/core";
+import {
+  ciEnvFile, ciSettings, ciStepOrder, displayPath, ForgeError, parseCiEnv, readStoreBytes, type CiSettings, type Store,
+} from "@forge/core";
 
 /** One step file, read once: what runs is what was fingerprinted. */
 export interface StepFile {
@@ -51,7 +53,9 @@ export function readSteps(dir: string, shown: string): StepFile[] {
   return ciStepOrder(readdirSync(dir)).map((name) => {
     const path = join(dir, name);
     const st = lstatSync(path);
-    if (!st.isFile()) throw new ForgeError(`${shown}/${name}: not a regular file (a step must be an executable file)`, "E_STEP", 1);
+    if (!st.isFile()) {
+      throw new ForgeError(`${shown}/${name}: not a regular file (a step must be an executable file)`, "E_STEP", 1);
+    }
     return { name, mode: st.mode & 0o777, bytes: readFileSync(path) };
   });
 }
@@ -62,7 +66,9 @@ export function readSteps(dir: string, shown: string): StepFile[] {
  * order. Two runs with the same fingerprint ran the same steps the same way.
  * @example envFingerprint("local", undefined, Buffer.alloc(0), []) // 64 hex digits
  */
-export function envFingerprint(runner: string, image: string | undefined, envBytes: Uint8Array, steps: readonly StepFile[]): string {
+export function envFingerprint(
+  runner: string, image: string | undefined, envBytes: Uint8Array, steps: readonly StepFile[],
+): string {
   const h = createHash("sha256");
   h.update(`forge-ci-env v1\nrunner ${runner}\nimage ${image ?? ""}\nci.env ${sha256(envBytes)}\n`);
   for (const s of steps) h.update(`step ${s.name} ${s.mode & 0o111 ? "x" : "-"} ${sha256(s.bytes)}\n`);
@@ -80,18 +86,24 @@ export function posture(store: Store, stepsDir: string, stepsShown: string, dock
   if (runner === "docker" && !settings.image) {
     const file = displayPath(store, ciEnvFile(store));
     // No file is not a file with a missing field: say which, and what to write.
-    if (bytes.length === 0 && !existsSync(ciEnvFile(store))) throw new ForgeError(`${file} does not exist; --docker needs one with 'image=<image>' (e.g. image=node:20)`, "E_NO_IMAGE", 1);
+    if (bytes.length === 0 && !existsSync(ciEnvFile(store))) {
+      const want = "--docker needs one with 'image=<image>' (e.g. image=node:20)";
+      throw new ForgeError(`${file} does not exist; ${want}`, "E_NO_IMAGE", 1);
+    }
     throw new ForgeError(`${file}: field 'image': missing (runner docker needs an image)`, "E_NO_IMAGE", 1);
   }
   const steps = readSteps(stepsDir, stepsShown);
-  return { settings, runner, envBytes: bytes, steps, envSha256: envFingerprint(runner, runner === "docker" ? settings.image : undefined, bytes, steps) };
+  const envSha256 = envFingerprint(runner, runner === "docker" ? settings.image : undefined, bytes, steps);
+  return { settings, runner, envBytes: bytes, steps, envSha256 };
 }
 
 /**
  * A step's environment: the caller's, the `ci.env` variables on top, and
  * the run's id and the step's name. Nothing else, no secrets.
  */
-export function stepEnv(caller: NodeJS.ProcessEnv, settings: CiSettings, runId: string, step: string): NodeJS.ProcessEnv {
+export function stepEnv(
+  caller: NodeJS.ProcessEnv, settings: CiSettings, runId: string, step: string,
+): NodeJS.ProcessEnv {
   return { ...caller, ...settings.env, FORGE_CI_RUN: runId, FORGE_CI_STEP: step };
 }
 

@@ -18,7 +18,10 @@ export interface StepJson {
 
 /** A run as `--json` prints it (keys sorted, as gh prints them). */
 export interface CiRunJson {
-  /** The code tree of `headSha`: its git tree without `.forge` (spec/loop.md §4); null in a record made before the field. */
+  /**
+   * The code tree of `headSha`: its git tree without `.forge` (spec/loop.md §4);
+   * null in a record made before the field.
+   */
   codeTree: string | null;
   completedAt: string | null;
   conclusion: string;
@@ -44,7 +47,8 @@ export interface CiRunJson {
 
 /** Every `--json` field of a run. */
 export const RUN_FIELDS: readonly string[] = [
-  "codeTree", "completedAt", "conclusion", "createdAt", "databaseId", "displayTitle", "envSha256", "event", "headSha", "id", "name", "number",
+  "codeTree", "completedAt", "conclusion", "createdAt", "databaseId", "displayTitle", "envSha256", "event", "headSha",
+  "id", "name", "number",
   "patchSha256", "pr", "rerunOf", "runner", "startedAt", "status", "steps", "updatedAt", "verdict",
 ];
 
@@ -91,8 +95,12 @@ export function runToJson(d: Record<string, unknown>, number: number, prNumber: 
 }
 
 /** The verdict and gh's conclusion of finished steps. */
-export function verdictOf(steps: readonly StepResult[], cancelled: boolean): { verdict: "pass" | "fail" | "cancelled"; conclusion: "success" | "failure" | "cancelled" | "timed_out" } {
-  if (cancelled || steps.some((s) => s.outcome === "cancelled")) return { verdict: "cancelled", conclusion: "cancelled" };
+export function verdictOf(
+  steps: readonly StepResult[], cancelled: boolean,
+): { verdict: "pass" | "fail" | "cancelled"; conclusion: "success" | "failure" | "cancelled" | "timed_out" } {
+  if (cancelled || steps.some((s) => s.outcome === "cancelled")) {
+    return { verdict: "cancelled", conclusion: "cancelled" };
+  }
   if (steps.some((s) => s.outcome === "fail")) return { verdict: "fail", conclusion: "failure" };
   if (steps.some((s) => s.outcome === "timeout")) return { verdict: "fail", conclusion: "timed_out" };
   return { verdict: "pass", conclusion: "success" };
@@ -117,9 +125,14 @@ export function storedSteps(steps: readonly StepResult[]): Record<string, unknow
  */
 export function summaryBody(steps: readonly StepResult[], verdict: string): string {
   if (verdict === "running") return "running\n";
-  const rows = steps.map((s) => `| ${s.name} | ${s.outcome} | ${s.exitCode ?? ""} | ${s.outcome === "skipped" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`} |`);
+  const rows = steps.map((s) => {
+    const took = s.outcome === "skipped" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`;
+    return `| ${s.name} | ${s.outcome} | ${s.exitCode ?? ""} | ${took} |`;
+  });
   const failed = steps.find((s) => s.outcome === "fail" || s.outcome === "timeout" || s.outcome === "cancelled");
-  let out = `| step | outcome | exit | duration |\n| --- | --- | --- | --- |\n${rows.join("\n")}${rows.length ? "\n" : ""}\nverdict: ${verdict}${failed ? ` (${failed.name})` : ""}\n`;
+  const head = "| step | outcome | exit | duration |\n| --- | --- | --- | --- |\n";
+  const table = `${head}${rows.join("\n")}${rows.length ? "\n" : ""}`;
+  let out = `${table}\nverdict: ${verdict}${failed ? ` (${failed.name})` : ""}\n`;
   for (const s of steps) {
     if (!s.signature) continue;
     out += `\n${s.name} ${s.signature}:\n\n${(s.signatureText ?? []).map((l) => `    ${l}`).join("\n")}\n`;

@@ -86,7 +86,9 @@ export function refusal(path: string, prefixed: boolean): string | null {
 export function checkPatchPaths(text: string): void {
   for (const p of patchPaths(text)) {
     const why = refusal(p, true);
-    if (why) throw new ForgeError(`refused: the patch names '${shown(p)}' (${why}); nothing was applied`, "E_UNSAFE_PATCH", 1);
+    if (why) {
+      throw new ForgeError(`refused: the patch names '${shown(p)}' (${why}); nothing was applied`, "E_UNSAFE_PATCH", 1);
+    }
   }
 }
 
@@ -103,7 +105,9 @@ function gitHeaderPaths(s: string): string[] {
   if (q >= 0) return [s.slice(0, q), unquoteC(s.slice(q + 1))];
   // Unquoted: `a/<p> b/<p>`; the split is ambiguous only with spaces, so take every candidate.
   const mid = s.length % 2 === 1 ? (s.length - 1) / 2 : -1;
-  if (mid > 0 && s[mid] === " " && stripOne(s.slice(0, mid)) === stripOne(s.slice(mid + 1))) return [s.slice(0, mid), s.slice(mid + 1)];
+  if (mid > 0 && s[mid] === " " && stripOne(s.slice(0, mid)) === stripOne(s.slice(mid + 1))) {
+    return [s.slice(0, mid), s.slice(mid + 1)];
+  }
   return s.split(" ");
 }
 

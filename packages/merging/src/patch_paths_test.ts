@@ -1,11 +1,15 @@
 import test from "ava";
 import { checkPatchPaths, patchPaths, refusal } from "./_patch_paths.js";
 
-const diff = (from: string, to: string, body = "@@ -1 +1 @@\n-a\n+b\n"): string => `diff --git ${from} ${to}\nindex 1..2 100644\n--- ${from}\n+++ ${to}\n${body}`;
+const diff = (from: string, to: string, body = "@@ -1 +1 @@\n-a\n+b\n"): string =>
+  `diff --git ${from} ${to}\nindex 1..2 100644\n--- ${from}\n+++ ${to}\n${body}`;
 
 test("patchPaths() reads diff --git, ---, +++ and rename/copy lines", (t) => {
-  const text = `${diff("a/x.txt", "b/x.txt")}diff --git a/old b/new\nsimilarity index 90%\nrename from old\nrename to new\ndiff --git a/c b/d\ncopy from c\ncopy to d\n`;
-  t.deepEqual(patchPaths(text), ["a/x.txt", "b/x.txt", "a/x.txt", "b/x.txt", "a/old", "b/new", "old", "new", "a/c", "b/d", "c", "d"]);
+  const rename = "diff --git a/old b/new\nsimilarity index 90%\nrename from old\nrename to new\n";
+  const text = `${diff("a/x.txt", "b/x.txt")}${rename}diff --git a/c b/d\ncopy from c\ncopy to d\n`;
+  t.deepEqual(patchPaths(text), [
+    "a/x.txt", "b/x.txt", "a/x.txt", "b/x.txt", "a/old", "b/new", "old", "new", "a/c", "b/d", "c", "d",
+  ]);
 });
 
 test("patchPaths() skips hunk bodies: a removed line '-- x' is not a header", (t) => {
@@ -19,7 +23,8 @@ test("patchPaths() reads a traditional diff without a diff --git line (git appli
 });
 
 test("patchPaths() unquotes git's C-quoted names and ignores /dev/null", (t) => {
-  const text = 'diff --git "a/sp ace\\303\\251" "b/sp ace\\303\\251"\nnew file mode 100644\n--- /dev/null\n+++ "b/sp ace\\303\\251"\n@@ -0,0 +1 @@\n+x\n';
+  const text = 'diff --git "a/sp ace\\303\\251" "b/sp ace\\303\\251"\nnew file mode 100644\n' +
+    '--- /dev/null\n+++ "b/sp ace\\303\\251"\n@@ -0,0 +1 @@\n+x\n';
   t.deepEqual(patchPaths(text), ["a/sp aceé", "b/sp aceé", "b/sp aceé"]);
 });
 
@@ -42,7 +47,8 @@ for (const [path, why] of REFUSED) {
   });
 }
 
-for (const path of ["a/src/x.ts", "b/.github/workflows/ci.yml", "a/.gitignore", "a/docs/.gitkeep", "a/x..y", "b/git/x"]) {
+const ACCEPTED = ["a/src/x.ts", "b/.github/workflows/ci.yml", "a/.gitignore", "a/docs/.gitkeep", "a/x..y", "b/git/x"];
+for (const path of ACCEPTED) {
   test(`refusal() accepts '${path}'`, (t) => {
     t.is(refusal(path, true), null);
   });
@@ -50,7 +56,8 @@ for (const path of ["a/src/x.ts", "b/.github/workflows/ci.yml", "a/.gitignore", 
 
 test("checkPatchPaths() throws one line naming the path, exit 1, E_UNSAFE_PATCH", (t) => {
   const e = t.throws(() => checkPatchPaths(diff("a/.git/hooks/pre-commit", "b/.git/hooks/pre-commit")));
-  t.regex(e!.message, /^refused: the patch names 'a\/\.git\/hooks\/pre-commit' \(a \.git component\); nothing was applied$/);
+  t.regex(e!.message,
+    /^refused: the patch names 'a\/\.git\/hooks\/pre-commit' \(a \.git component\); nothing was applied$/);
   t.is((e as unknown as { code: string }).code, "E_UNSAFE_PATCH");
   t.is((e as unknown as { exitCode: number }).exitCode, 1);
 });

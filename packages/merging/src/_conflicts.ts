@@ -7,9 +7,16 @@
  */
 import { unquoteC } from "./_patch_paths.js";
 
+/** What `git apply` says after `error: <file>: ` when that file is what went wrong. */
+const FILE_ERRORS = [
+  "patch does not apply", "does not exist in index", "does not exist in working directory", "already exists in index",
+  "already exists in working directory", "does not match index", "No such file or directory", "wrong type",
+  "has type [0-7]+, expected [0-7]+",
+].join("|");
+
 const PATTERNS: RegExp[] = [
   /^error: patch failed: (.+):\d+$/,
-  /^error: (.+): (?:patch does not apply|does not exist in index|does not exist in working directory|already exists in index|already exists in working directory|does not match index|No such file or directory|wrong type|has type [0-7]+, expected [0-7]+)$/,
+  new RegExp(`^error: (.+): (?:${FILE_ERRORS})$`),
   /^error: (.+): already exists in (?:index|working directory)$/,
 ];
 
