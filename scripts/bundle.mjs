@@ -46,8 +46,6 @@ for (const dir of readdirSync(join(root, "packages"))) {
   }
   if (pkg.forge?.bin) names.push([pkg.forge.bin, join(root, "packages", dir, "src", "bin.ts")]);
 }
-// forge-pilot is the zx script scripts/pilot.mjs, bundled the same way (zx inside: no node_modules needed at run time).
-names.push(["forge-pilot", join(root, "scripts", "pilot.mjs")]);
 // The build's identity, the same in every bundle: a hash of what the bundles are made from (sources,
 // the lockfile, this script). Caches that hold what code computed (forge-observe's kernel view) are kept
 // under it, so a forge built from other sources never trusts them (core: buildId()).
@@ -58,7 +56,7 @@ const packageSources = readdirSync(join(root, "packages"))
   .flatMap(filesUnder)
   .filter((f) => !f.endsWith("_test.ts"));
 const buildHash = createHash("sha256");
-for (const f of [...packageSources, ...filesUnder(join(root, "scripts", "stubs")), join(root, "scripts", "pilot.mjs"), join(root, "pnpm-lock.yaml"), new URL(import.meta.url).pathname].sort()) {
+for (const f of [...packageSources, ...filesUnder(join(root, "scripts", "stubs")), join(root, "pnpm-lock.yaml"), new URL(import.meta.url).pathname].sort()) {
   buildHash.update(f.slice(root.length) + "\0").update(readFileSync(f)).update("\0");
 }
 const buildId = buildHash.digest("hex").slice(0, 32);
@@ -114,6 +112,7 @@ async function forms(name) {
   // A noun's root help lists its verbs on a "commands:" line; forge's, its own commands.
   const verbs = (/^commands: (.+)$/m.exec(stdout)?.[1] ?? "").split(" ").filter(Boolean);
   if (name === "forge") verbs.push("init");
+  // forge-pilot's help is its own (no "commands:" line): its verbs are named here.
   if (name === "forge-pilot") verbs.push("run", "observe", "plan", "explain");
   const extra = name === "forge" ? [["--skill"]] : [];
   return [...base, ...extra, ...verbs.flatMap((v) => [[v, "-h"], [v, "--help"]])];

@@ -39,7 +39,8 @@ async function executables(): Promise<Array<{ bin: string; verbs: Array<[string,
       continue;
     }
     const bin = pkg.forge?.bin;
-    if (!bin || bin === "forge") continue;
+    // forge's and forge-pilot's help are their own (goldens: budget_test, loop_help_test), not a verb's page.
+    if (!bin || bin === "forge" || bin === "forge-pilot") continue;
     // bin.ts imports the root command (or the one command) from a sibling module.
     const entry = /import (?:\w+)(?:, \{[^}]*\})? from "\.\/([\w_]+)\.js"/.exec(readFileSync(join(PACKAGES, dir, "src", "bin.ts"), "utf8"))?.[1];
     if (!entry) throw new Error(`${dir}/src/bin.ts: no root import`);

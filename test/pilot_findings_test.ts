@@ -1,5 +1,5 @@
 /**
- * forge-pilot's findings (scripts/pilot_findings.mjs) from hand-made act
+ * forge-pilot's findings (packages/pilot/src/findings.ts) from hand-made act
  * results: what a paired experiment of a PR says, and that a fix the
  * SWE-bench rule did not confirm is unresolved, never "fixes".
  */
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 type Findings = (obs: object[], results: object[], lastTargets: object[], issueNumbers?: Map<string, number>) => string[];
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const { findings } = (await import(pathToFileURL(join(ROOT, "scripts", "pilot_findings.mjs")).href)) as { findings: Findings };
+const { findings } = (await import(pathToFileURL(join(ROOT, "packages", "pilot", "dist", "findings.js")).href)) as { findings: Findings };
 
 const ISSUE = "11111111-1111-4111-8111-111111111111";
 const pr = (id: string, number: number) => ({ kind: "pr", id, number, state: "open" });

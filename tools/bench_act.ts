@@ -34,7 +34,7 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
   // forge-export started with the iteration (a new lane), `forge-observe | forge-plan`
   // as a pipe, then the act's result (a fresh id per run, so every export is a real import) on the lane's
   // stdin, in the scope of the 10,000 trials (gen_evidence's). The three start without NODE_EXTRA_CA_CERTS,
-  // and the lane at niceness 10, as forge-pilot starts them (scripts/pilot.mjs: STORE_ONLY, startLane).
+  // and the lane at niceness 10, as forge-pilot starts them (packages/pilot: tools.ts STORE_ONLY, lane.ts openLane).
   const trial = '{"step":"s0","head_sha":"%s","code_tree":"%s","patch_sha256":null,"recorded_at":"%s","argv":["s0"],"duration_ms":10,"exit_code":0,"outcome":"pass"}';
   const result = '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s","plan_id":"bench","target_key":"bench",'
     + `"plan_kind":"${trials ? "CheckRerun" : "OracleConservative"}","advisory":false,"started_at":"%s","completed_at":"%s","known_threats":[],"trials":[${trials ? trial : ""}],`
@@ -65,7 +65,7 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
 
 /**
  * The same iteration as forge-pilot runs them: its lane (one forge-export
- * for the whole run, opened before the pick-up, scripts/pilot.mjs: openLane)
+ * for the whole run, opened before the pick-up, packages/pilot/src/lane.ts)
  * is open and ready, so the iteration is `forge-observe | forge-plan` and
  * the lane's answer to the act's result (the import, and the kernel view
  * kept current before it answers). Measured by tools/lane_iteration.ts,

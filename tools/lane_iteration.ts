@@ -1,6 +1,6 @@
 /**
  * The bench's loop iteration as forge-pilot runs it, its lane open and
- * ready (scripts/pilot.mjs: openLane): one forge-export for the whole run, at
+ * ready (packages/pilot/src/lane.ts: openLane): one forge-export for the whole run, at
  * niceness 10, without NODE_EXTRA_CA_CERTS; each iteration is `forge-observe
  * | forge-plan` and then the act's result on the lane's stdin, until the
  * lane answers it (its import-log line, written once it has kept the kernel

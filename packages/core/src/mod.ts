@@ -18,7 +18,10 @@ export { fileStamp, folderStamp, isStill, stillFromMs, type FolderStamp } from "
 export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStoreVersion } from "./store/version.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
-export { lockFile, pidAlive, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync, type HeldLock, type LockOptions } from "./store/lock.js";
+export {
+  lockFile, lockHolder, pidAlive, setNoteSink, STALE_MS, takeLockFile, withKindLock, withLock, withLockAsync, type HeldLock,
+  type LockOptions,
+} from "./store/lock.js";
 export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";

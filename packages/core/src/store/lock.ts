@@ -24,6 +24,11 @@ export interface LockOptions {
   file?: string;
   /** How long to wait for a held lock, in ms (default `FORGE_LOCK_WAIT_MS` or 10 s). */
   waitMs?: number;
+  /**
+   * A lock older than this (ms) is broken even when its pid looks alive (default `STALE_MS`). A lock
+   * held for a whole run (forge-pilot's) passes `Infinity`: it is broken only when its holder is gone.
+   */
+  staleMs?: number;
 }
 
 type NoteSink = (note: string) => void;
@@ -145,6 +150,37 @@ export function lockFile(path: string, opts: LockOptions = {}): HeldLock {
   };
 }
 
+/**
+ * Take the lock file `lock` itself (not `<file>.lock`): for a lock that
+ * guards a folder's work rather than one file's rewrite, such as
+ * forge-pilot's `.forge/pilot/lock`, held for a whole run
+ * (`{ waitMs: 0, staleMs: Infinity }`: one holder at a time, broken only
+ * when its holder is gone).
+ * @throws ConflictError when the lock stays held
+ * @example const held = takeLockFile("/r/.forge/pilot/lock", { waitMs: 0, staleMs: Infinity })
+ */
+export function takeLockFile(lock: string, opts: LockOptions = {}): HeldLock {
+  const line = acquire(lock, opts);
+  return {
+    release(): void {
+      try {
+        if (readFileSync(lock, "latin1") === line) unlinkSync(lock);
+      } catch {
+        // Already gone: nothing to release.
+      }
+    },
+  };
+}
+
+/**
+ * The pid a lock file names (its first word), if it names one.
+ * @example lockHolder("/r/.forge/pilot/lock") // 4242
+ */
+export function lockHolder(lock: string): number | undefined {
+  const h = holder(lock);
+  return h && Number.isSafeInteger(h.pid) && h.pid > 0 ? h.pid : undefined;
+}
+
 // --- internal ---
 
 const HOST = hostname();
@@ -158,7 +194,7 @@ function acquire(lock: string, opts: LockOptions): string {
   for (;;) {
     const line = tryCreate(lock);
     if (line !== undefined) return line;
-    if (breakIfStale(lock, opts.file)) continue;
+    if (breakIfStale(lock, opts.file, opts.staleMs ?? STALE_MS)) continue;
     if (Date.now() >= deadline) {
       const by = holder(lock);
       throw new ConflictError(`${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); try again, or remove ${opts.file ?? "its"}.lock if none is running`);
@@ -217,7 +253,7 @@ function holder(lock: string): Holder | undefined {
  * renamed aside (atomic: only one breaker wins), and checked again there, so
  * a lock taken meanwhile by a live process is never removed.
  */
-function breakIfStale(lock: string, file: string | undefined): boolean {
+function breakIfStale(lock: string, file: string | undefined, staleMs: number): boolean {
   const h = holder(lock);
   let age: number;
   try {
@@ -228,7 +264,7 @@ function breakIfStale(lock: string, file: string | undefined): boolean {
   if (!h) return true;
   // A lock is created with its line in it (tryCreate); an empty one is a crashed writer's of an older forge, once it is a second old.
   const dead = h.text === "" ? age >= 1000 : h.host === HOST && Number.isSafeInteger(h.pid) && h.pid > 0 && !pidAlive(h.pid);
-  if (!dead && age < STALE_MS) return false;
+  if (!dead && age < staleMs) return false;
   const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
   try {
     renameSync(lock, aside);
@@ -261,15 +297,20 @@ function breakIfStale(lock: string, file: string | undefined): boolean {
 
 /**
  * Whether a process of this host is alive (`kill(pid, 0)`; EPERM: alive,
- * someone else's).
+ * someone else's). A zombie (killed, not yet reaped by its parent, which a
+ * container's init may never do) is not.
  * @example pidAlive(process.pid) // true
  */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true; // no /proc (not Linux), or gone this instant: kill() said it runs
   }
 }
 

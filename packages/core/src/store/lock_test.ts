@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { lockFile, setNoteSink, withKindLock, withLock } from "./lock.js";
+import { lockFile, lockHolder, pidAlive, setNoteSink, takeLockFile, withKindLock, withLock } from "./lock.js";
 import { ISSUES } from "./store.js";
 
 function file(): string {
@@ -88,4 +88,24 @@ test.serial("withKindLock(): creates of one process queue (no synchronous wait o
   t.deepEqual(log, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3", "start 4", "end 4"]);
   t.true(Date.now() - t0 < 5_000, "no lock wait ran out");
   t.false(existsSync(join(store.dir, "issues.lock")));
+});
+
+test.serial("takeLockFile() takes the named file itself; a live holder fails at once, however old its lock; a dead one's is broken", (t) => {
+  const lock = join(mkdtempSync(join(tmpdir(), "forge-lock-")), "lock");
+  const run = { waitMs: 0, staleMs: Infinity };
+  const held = takeLockFile(lock, run);
+  t.is(lockHolder(lock), process.pid);
+  const t0 = Date.now();
+  t.throws(() => takeLockFile(lock, run), { code: "E_CONFLICT" });
+  t.true(Date.now() - t0 < 1000, "no wait");
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(lock, old, old);
+  t.throws(() => takeLockFile(lock, run), { code: "E_CONFLICT" }, "an hour-old lock of a live holder stays");
+  held.release();
+  t.false(existsSync(lock));
+  const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  writeFileSync(lock, `${dead.stdout} ${hostname()} ${Date.now()}\n`);
+  t.false(pidAlive(Number(dead.stdout)));
+  takeLockFile(lock, run).release();
+  t.false(existsSync(lock));
 });

@@ -1,28 +1,22 @@
-// forge-pilot's help, shared by the launcher (bin/forge-pilot prints it
-// without loading zx) and the script. `-h` is the compact form (within the
-// 8 lines / 250 bytes budget); `--help` is the long form, git's way: every
-// flag, its default, and why the default is what it is.
+/**
+ * forge-pilot's help: `-h` is the compact form (within the 8 lines / 250
+ * bytes budget), `--help` the long form, git's way: every flag, its default,
+ * and why the default is what it is. Its own words, not the cli kit's page:
+ * the texts are goldens (test/golden/help/forge-pilot*.txt) and the
+ * launcher caches them (scripts/bundle.mjs).
+ */
 
+/** forge-pilot's version. */
 export const VERSION = "0.1.0";
 
-/** The LoopConfig defaults (seed §14.1), each a flag. Why each value: LONG below. */
-export const DEFAULTS = {
-  "max-iterations": 32,
-  "time-budget": 300,
-  cooldown: 0,
-  "halt-threshold": 0.25,
-  "max-retries": 3,
-  scope: "default",
-  "oracle-max-iterations": 4,
-  "minimal-perturbation-budget": 2,
-};
-
+/** `-h`, and no arguments. */
 export const SHORT = `usage: forge-pilot <run|observe|plan|explain> [flags]
 Loop observe > plan > act > export to an honest halt
 --max-iterations --time-budget --cooldown --halt-threshold
 --max-retries --scope --refine-with --json (--help: all)
 `;
 
+/** `--help`. */
 export const LONG = `usage: forge-pilot <run|observe|plan|explain> [flags]
   run      loop observe > plan > act > export until a halt; print the report
   observe  the observation (forge-observe), as the loop sees it

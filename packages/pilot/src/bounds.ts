@@ -1,0 +1,22 @@
+/**
+ * The loop's own bounds on an oracle plan (forge-plan has no flags for
+ * them): delta parity checks at most `--oracle-max-iterations` imports, the
+ * refuters remove at most `--minimal-perturbation-budget` supports.
+ */
+import type { Plan } from "./_lines.js";
+import type { LoopConfig } from "./flags.js";
+
+/**
+ * The plan with the loop's bounds on its params.
+ * @example bounded(c, { ...p, plan_kind: "OracleDeltaParity" }).params.max_iterations // ≤ c.oracleMaxIterations
+ */
+export function bounded(c: LoopConfig, p: Plan): Plan {
+  const params = { ...(p.params ?? {}) };
+  if (p.plan_kind === "OracleDeltaParity") {
+    params.max_iterations = Math.min(Number(params.max_iterations ?? Infinity), c.oracleMaxIterations);
+  }
+  if (p.plan_kind === "OracleCausalRefuter" || p.plan_kind === "OracleMinimalPerturbation") {
+    params.max_removed_nodes = Math.min(Number(params.max_removed_nodes ?? Infinity), c.minimalPerturbationBudget);
+  }
+  return { ...p, params };
+}

@@ -1,0 +1,193 @@
+/**
+ * forge-pilot's findings: what the loop now knows of each check, PR, issue
+ * and target it investigated, in the verdict words, from the last
+ * observation and the act results: a pure function, so the report's words
+ * are tested without running a loop (test/pilot_findings_test.ts).
+ */
+import type {
+  ActResult, DiffEntry, IssueLine, NodeLine, ObservationHead, ObservationLine, PrLine, Target,
+} from "./_lines.js";
+
+function pct(micros: number): string {
+  return (micros / 1_000_000).toFixed(2);
+}
+
+/**
+ * Typed-diff categories that say nothing of the patch: a check in one is
+ * unresolved, never "no effect" nor "nothing regressed".
+ */
+const UNRESOLVED = [
+  "inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline", "flaky_patched",
+];
+
+/**
+ * A check's line in the verdict words, with how it is known (its trials). A
+ * flake rate the budget left wider than the precision is unresolved.
+ */
+function checkLine(label: string, n: NodeLine): string {
+  const f = n.flake_rate;
+  if (n.verdict === "flaky" && f) {
+    const undecided = f.decided ? "" : " (rate undecided — unresolved)";
+    const rate = `${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]`;
+    return `${label}: flaky, fail rate ${rate}, ${n.trials} trials${undecided}`;
+  }
+  if (n.verdict === "passing") {
+    const bound = Math.min(1, 3 / Math.max(1, n.trials)).toFixed(2);
+    return `${label}: passing, ${n.trials} trials (fail rate ≤ ${bound} at 95 %, rule of three)`;
+  }
+  if (n.verdict === "failing") {
+    const k = (n.signatures ?? []).length;
+    return `${label}: failing, ${n.trials} trials, ${k === 1 ? "one signature" : `${k} signatures`}`;
+  }
+  return `${label}: ${n.verdict ?? "unknown"}, ${n.trials} trials — unresolved`;
+}
+
+/** The node with the most trials (the list is sorted in place). */
+function most(xs: NodeLine[]): NodeLine | undefined {
+  return xs.sort((a, b) => b.trials - a.trials)[0];
+}
+
+const isNode = (o: ObservationLine): o is NodeLine => o.kind === "node";
+const isPr = (o: ObservationLine): o is PrLine => o.kind === "pr";
+const isIssue = (o: ObservationLine): o is IssueLine => o.kind === "issue";
+
+/** The checks' lines: at the base, then at each PR's patch a step was rerun at. */
+function checkFindings(
+  obs: readonly ObservationLine[], results: readonly ActResult[], lastTargets: readonly Target[],
+): string[] {
+  const out: string[] = [];
+  const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
+  const nodes = obs.filter(isNode);
+  const steps = new Set<string | undefined>();
+  for (const r of results) {
+    if (r.plan_kind === "CheckRerun" && r.stats) steps.add(r.stats.step);
+  }
+  for (const t of lastTargets) {
+    for (const ref of t.refs ?? []) {
+      const n = nodes.find((x) => x.claim_id === ref && x.claim_kind === "check");
+      if (n) steps.add(n.subject?.step);
+    }
+  }
+  const atBase = (n: NodeLine): boolean => n.claim_kind === "check" && (n.subject?.patch_sha256 ?? null) === null &&
+    (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
+  for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
+    const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
+    if (n) out.push(checkLine(step, n));
+  }
+  // A step rerun at a PR's patch: what the loop knows of it there (the base's line is not about that code).
+  const patched = new Map<string, { step?: string; patch_sha256: string }>();
+  for (const r of results) {
+    const s = r.stats;
+    if (r.plan_kind !== "CheckRerun" || !s?.patch_sha256) continue;
+    patched.set(`${s.step} ${s.patch_sha256}`, { ...s, patch_sha256: s.patch_sha256 });
+  }
+  for (const [, s] of [...patched].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const there = (x: NodeLine): boolean =>
+      x.claim_kind === "check" && x.subject?.step === s.step && x.subject?.patch_sha256 === s.patch_sha256;
+    const n = most(nodes.filter(there));
+    const where = n?.pr ? `PR #${n.pr.number}` : `patch ${s.patch_sha256.slice(0, 12)}`;
+    if (n) out.push(checkLine(`${s.step} at ${where}'s patch`, n));
+  }
+  return out;
+}
+
+/** What each PR's last paired experiment says of it. */
+function prFindings(
+  obs: readonly ObservationLine[], results: readonly ActResult[], issueNo: (id: string) => string | number,
+): string[] {
+  const out: string[] = [];
+  const prs = obs.filter(isPr);
+  const byPr = new Map<string, ActResult & { typed_diff: DiffEntry[] }>();
+  for (const r of results) {
+    if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", { ...r, typed_diff: r.typed_diff });
+  }
+  const seen = new Set<string>();
+  for (const r of [...byPr.values()].reverse()) {
+    const prId = String(r.candidate_id ?? "").replace(/^pr:/, "");
+    if (seen.has(prId)) continue;
+    seen.add(prId);
+    const pr = prs.find((p) => p.id === prId);
+    const no = pr ? `PR #${pr.number}` : `PR ${prId.slice(0, 8)}`;
+    const cats = r.typed_diff;
+    const runs = `${r.sides?.baseline?.reps ?? "?"}+${r.sides?.patched?.reps ?? "?"} runs`;
+    const regressed = cats.filter((d) => d.category === "regressed").map((d) => d.check);
+    const fixed = cats.filter((d) => d.category === "fixed").map((d) => d.check);
+    const fixes = r.fixes ?? [];
+    const held = fixes.filter((f) => f.holds);
+    const said = (ds: DiffEntry[]): string => ds.map((d) => `${d.check} ${d.category}`).join(", ");
+    if (held.length > 0) {
+      // Flakes of a check already flaky at the base were not counted against the rule: said, not hidden.
+      const flakes = cats.filter((d) => (held[0]!.flaky_at_base ?? []).includes(d.check) &&
+        d.category !== "still_passing" && d.category !== "flaky_baseline");
+      // A check left out of PASS_TO_PASS because it flaked at the base stays unresolved: "nothing regressed" is not
+      // about it.
+      const open = cats.filter((d) => UNRESOLVED.includes(d.category) && !flakes.includes(d));
+      const note = (flakes.length ? `; ${said(flakes)}: flaky at the base, not counted` : "") +
+        (open.length ? `; unresolved: ${said(open)}` : "");
+      const closes = held.map((f) => `#${issueNo(f.issue)}`).join(", ");
+      out.push(`${no}: fixes ${closes} (${fixed.join(", ")} fixed, nothing regressed, ${runs}${note})`);
+    } else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.join(", ")} (${runs})`);
+    else if (fixed.length > 0 && fixes.length > 0) {
+      // It closes issues, but SWE-bench's rule did not hold (a check broke, flaked or went undecided): no fix claimed.
+      const broke = cats.filter((d) => (fixes[0]!.broken ?? []).includes(d.check)).map((d) => said([d]));
+      const closes = fixes.map((f) => `#${issueNo(f.issue)}`).join(", ");
+      out.push(`${no}: ${fixed.join(", ")} fixed; fixes ${closes} unresolved (${[...broke, runs].join(", ")})`);
+    } else if (fixed.length > 0) out.push(`${no}: fixes ${fixed.join(", ")} (no issue it closes, ${runs})`);
+    else {
+      // A check flaky on either side says nothing about the patch: unresolved, never "no effect".
+      const unresolved = cats.filter((d) => UNRESOLVED.includes(d.category));
+      const same = cats.filter((d) => d.category === "still_passing" || d.category === "still_failing")
+        .map((d) => d.check);
+      const open = said(unresolved);
+      if (unresolved.length === 0) out.push(`${no}: no effect (${said(cats)}, ${runs})`);
+      else if (same.length > 0) out.push(`${no}: no change in ${same.join(", ")}; unresolved: ${open} (${runs})`);
+      else out.push(`${no}: unresolved (${open}, ${runs})`);
+    }
+  }
+  return out;
+}
+
+/**
+ * What the loop now knows of each check, PR, issue and target it
+ * investigated, in the verdict words.
+ * @param obs the last observation's lines
+ * @param results the run's act results, in order
+ * @param lastTargets the last plan's targets
+ * @param issueNumbers issue numbers by id, for issues the observation does not show
+ * @param firstTargets the first plan's targets
+ */
+export function findings(
+  obs: readonly ObservationLine[], results: readonly ActResult[], lastTargets: readonly Target[],
+  issueNumbers: ReadonlyMap<string, number> = new Map(), firstTargets: readonly Target[] = [],
+): string[] {
+  const issues = obs.filter(isIssue);
+  const issueNo = (id: string): string | number =>
+    issues.find((i) => i.id === id)?.number ?? issueNumbers.get(id) ?? id.slice(0, 8);
+  const out = [...checkFindings(obs, results, lastTargets), ...prFindings(obs, results, issueNo)];
+  for (const i of issues) {
+    if (i.state !== "closed" && i.state !== "CLOSED") continue;
+    const ev = i.fix_evidence ?? [];
+    if (ev.length > 0) {
+      out.push(`issue #${i.number}: closed, verified (${ev.length} fixes claim${ev.length > 1 ? "s" : ""})`);
+    } else {
+      const why = i.closed_by ? `closed by ${i.closed_by}, no fixes claim` : "no patch";
+      out.push(`issue #${i.number}: closed, unverified: ${why}`);
+    }
+  }
+  // A degraded export the loop saw at first and no longer sees, though no act was aimed at it: said, not dropped.
+  const acted = new Set(results.map((r) => r.target_key));
+  const still = new Set(lastTargets.map((t) => t.key));
+  for (const t of firstTargets) {
+    if (t.target_kind !== "ThinExport" || acted.has(t.key) || still.has(t.key)) continue;
+    const why = t.key.startsWith("thin_export:missing_log:")
+      ? "a later run re-recorded the step at the same code tree; the lost log stays lost"
+      : "no longer a target at the end";
+    out.push(`target ${t.key}: cleared without an act (${why})`);
+  }
+  for (const t of lastTargets) {
+    if (!t.exhausted) continue;
+    const why = t.exhausted_why ? ` (${t.exhausted_why})` : "";
+    out.push(`target ${t.key}: exhausted${why} after ${t.attempts} attempt${t.attempts === 1 ? "" : "s"} — unresolved`);
+  }
+  return out;
+}

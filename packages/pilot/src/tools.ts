@@ -1,0 +1,116 @@
+/**
+ * Starting the tools (forge-observe, forge-plan, forge-act, forge-export,
+ * forge-ci, forge-issue, git, a --refine-with command): argv arrays with no
+ * shell in between, through node:child_process. zx's `$` always goes through
+ * a shell (quoted, but a shell), so it is not used here. Tools are found on
+ * PATH first, then beside the launcher in bin/. A signal to the pilot is
+ * passed on to the tools running now (`stop`).
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { ForgeError } from "@forge/core";
+
+/** What a tool did: its stdout, stderr and exit code (127: not found; 128 + n: killed by a signal). */
+export interface Ran {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** A started tool: its stdin is open for the caller to write and end. */
+export interface Started {
+  child: ChildProcessWithoutNullStreams;
+  done: Promise<Ran>;
+}
+
+/**
+ * The tools that only read and write the store (and run git): nothing under them opens a TLS
+ * connection or runs user code. They start without NODE_EXTRA_CA_CERTS, which Node 20 loads at
+ * the start of every process with all its bundled root certificates (~60 ms of CPU a process
+ * on a 2-vCPU machine, three times an iteration). forge-act and forge-ci run the user's steps:
+ * theirs is the caller's environment, untouched.
+ */
+const STORE_ONLY = new Set(["forge-observe", "forge-plan", "forge-export"]);
+
+/** The tools of one repository, started in it. */
+export class Tools {
+  /** The tools running now. */
+  readonly children = new Set<ChildProcessWithoutNullStreams>();
+
+  /**
+   * @param workspace the repository: every tool's working directory
+   * @param binDir the launcher's folder, searched after PATH
+   * @param env the environment the tools get (with PATH extended)
+   */
+  constructor(readonly workspace: string, readonly binDir: string, private readonly env: NodeJS.ProcessEnv) {}
+
+  /** Start a tool with an argv array (no shell). */
+  start(name: string, args: readonly string[]): Started {
+    const env: NodeJS.ProcessEnv = { ...this.env, PATH: `${this.env.PATH ?? ""}:${this.binDir}` };
+    if (STORE_ONLY.has(name)) delete env.NODE_EXTRA_CA_CERTS;
+    const child = spawn(name, args, { cwd: this.workspace, env, stdio: ["pipe", "pipe", "pipe"] });
+    this.children.add(child);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => err.push(d));
+    child.stdin.on("error", () => undefined);
+    const done = new Promise<Ran>((res) => {
+      child.on("error", (e: NodeJS.ErrnoException) => {
+        this.children.delete(child);
+        res({ stdout: "", stderr: `${name}: ${e.code === "ENOENT" ? "not found" : e.message}`, code: 127 });
+      });
+      child.on("close", (code, signal) => {
+        this.children.delete(child);
+        const text = (b: Buffer[]) => Buffer.concat(b).toString("utf8");
+        res({ stdout: text(out), stderr: text(err), code: code ?? 128 + (signal === "SIGKILL" ? 9 : 15) });
+      });
+    });
+    return { child, done };
+  }
+
+  /** Run a tool with `input` on its stdin. */
+  run(name: string, args: readonly string[], input = ""): Promise<Ran> {
+    const t = this.start(name, args);
+    t.child.stdin.end(input);
+    return t.done;
+  }
+
+  /**
+   * A tool that must succeed; its stdout as JSON lines.
+   * @param ok the exit codes that count as success
+   * @throws ForgeError naming the tool when it exits otherwise
+   */
+  async lines<T>(name: string, args: readonly string[], input = "", ok: readonly number[] = [0]): Promise<T[]> {
+    const r = await this.run(name, args, input);
+    if (!ok.includes(r.code)) throw failure(name, r);
+    return parseLines<T>(r.stdout);
+  }
+
+  /** Pass a signal on: SIGTERM to every tool running now. */
+  stop(): void {
+    for (const ch of this.children) ch.kill("SIGTERM");
+  }
+}
+
+/** Why a tool failed, naming it once ("forge-observe exited 1: <its reason>"). */
+export function failure(name: string, r: Ran): ForgeError {
+  // The stage's own line already names it ("forge-observe: …"): said once.
+  const last = r.stderr.trim().split("\n").pop() ?? "";
+  const why = last.startsWith(`${name}: `) ? last.slice(name.length + 2) : last;
+  return new ForgeError(`${name} exited ${r.code}: ${why.slice(0, 300)}`);
+}
+
+/**
+ * A tool's stdout as JSON lines (blank lines skipped). A line that does not
+ * parse throws: a stage that prints a broken line fails the run. (core's
+ * readJsonLines reads a stream and answers a bad line with an error record,
+ * to go on with the batch: not what a pipe of the pilot's own stages needs.)
+ */
+export function parseLines<T>(text: string): T[] {
+  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as T);
+}
+
+/** The last line of a tool's stderr ("" when it printed none). */
+export function lastLine(stderr: string): string {
+  return stderr.trim().split("\n").pop() ?? "";
+}

@@ -1,0 +1,59 @@
+/**
+ * The verbs: `observe` and `plan`/`explain` run the stages once and print
+ * what they gave; `run` holds the repository's pilot lock and runs the loop
+ * to a halt, passing a SIGTERM or SIGINT on to the tools running then.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ForgeError } from "@forge/core";
+import type { Io } from "@forge/cli";
+import { realDeps, type Signals } from "./deps.js";
+import type { LoopConfig, Verb } from "./flags.js";
+import { pilotDir } from "./history.js";
+import { takePilotLock } from "./lock.js";
+import { runLoop } from "./loop.js";
+import { formatExplain, formatObservation, formatPlan, formatReport } from "./report.js";
+import { observe, observeAndPlan } from "./stages.js";
+import { Tools } from "./tools.js";
+
+const lines = (recs: readonly object[]): string => recs.map((o) => JSON.stringify(o)).join("\n") + "\n";
+
+/**
+ * Run a verb in `c.workspace`.
+ * @returns the exit code
+ */
+export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number> {
+  // Tools are found on PATH, then beside the launcher (bin/).
+  const tools = new Tools(c.workspace, dirname(process.argv[1] ?? "."), io.env);
+  const top = await tools.run("git", ["rev-parse", "--show-toplevel"]);
+  if (top.code !== 0) {
+    throw new ForgeError("not in a git repository (the loop runs checks in worktrees of its commits)");
+  }
+  if (!existsSync(join(c.workspace, ".forge"))) throw new ForgeError(`no .forge/ in ${c.workspace} (run 'forge init')`);
+  if (verb === "observe") {
+    const obs = await observe(tools, c);
+    io.stdout.write(c.json ? lines(obs) : formatObservation(obs, c.scope));
+    return 0;
+  }
+  if (verb === "plan" || verb === "explain") {
+    const { targets, decision } = await observeAndPlan(tools, c);
+    if (c.json) io.stdout.write(lines([...targets, decision]));
+    else io.stdout.write(verb === "explain" ? formatExplain(targets, decision) : formatPlan(decision));
+    return 0;
+  }
+  const signals: Signals = { stop: null };
+  const onSignal = (s: NodeJS.Signals): void => {
+    signals.stop = s;
+    tools.stop();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  const unlock = takePilotLock(pilotDir(c.workspace));
+  try {
+    const rep = await runLoop(realDeps(tools, c, signals, io.stderr), c);
+    io.stdout.write(c.json ? JSON.stringify(rep) + "\n" : formatReport(rep));
+    return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : 0;
+  } finally {
+    unlock();
+  }
+}
