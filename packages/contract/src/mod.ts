@@ -11,9 +11,10 @@ export {
 } from "./halt.js";
 export { ACT_RESULT_SCHEMA, OBSERVATION_SCHEMA, PLAN_SCHEMA, REPORT_SCHEMA } from "./schema.js";
 export {
-  type ClaimUnverifiedWhy, type DegradationDetail, type DegradationLine, type FlakeRateLine, type IssueLine, type IssueUnverifiedWhy,
-  type NodeLine, type Observation, type ObservationCounts, OBSERVATION_GROUPS, type ObservationHeader, type ObservationHealth,
-  type ObservationLine, type PrLine, type PrRef, type SyndromeLine, type UnverifiedLine,
+  type ClaimUnverifiedWhy, type DegradationDetail, type DegradationLine, type FlakeRateLine, type IssueLine,
+  type IssueUnverifiedWhy, type NodeLine, type Observation, type ObservationCounts, OBSERVATION_GROUPS,
+  type ObservationHeader, type ObservationHealth, type ObservationLine, type PrLine, type PrRef, type SyndromeLine,
+  type UnverifiedLine,
 } from "./observation.js";
 export { ObservationReader, readObservation } from "./observation_reader.js";
 export { type ExhaustedWhy, type Modifier, TARGET_KINDS, type TargetKind, type TargetLine } from "./target.js";

@@ -203,7 +203,8 @@ export interface UnverifiedLine {
 }
 
 /** One line of an observation. */
-export type ObservationLine = ObservationHeader | NodeLine | SyndromeLine | PrLine | IssueLine | DegradationLine | UnverifiedLine;
+export type ObservationLine =
+  | ObservationHeader | NodeLine | SyndromeLine | PrLine | IssueLine | DegradationLine | UnverifiedLine;
 
 /** An observation's lines by kind. */
 export interface Observation {
@@ -218,5 +219,6 @@ export interface Observation {
 
 /** The group of each line kind after the header, in stream order. */
 export const OBSERVATION_GROUPS = {
-  node: "nodes", syndrome: "syndromes", pr: "prs", issue: "issues", degradation: "degradations", unverified: "unverified",
+  node: "nodes", syndrome: "syndromes", pr: "prs", issue: "issues", degradation: "degradations",
+  unverified: "unverified",
 } as const satisfies { [K in Exclude<ObservationLine["kind"], "observation">]: Exclude<keyof Observation, "header"> };

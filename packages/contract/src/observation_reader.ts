@@ -94,7 +94,9 @@ export class ObservationReader {
       if (o.header) throw new ForgeError(`stdin line ${n}: a second observation header`, "E_INVALID_RECORD", 1);
       o.header = v as ObservationHeader;
     } else if (typeof kind === "string" && Object.hasOwn(OBSERVATION_GROUPS, kind)) {
-      if (!o.header) throw new ForgeError(`stdin line ${n}: a ${kind} line before the observation header`, "E_INVALID_RECORD", 1);
+      if (!o.header) {
+        throw new ForgeError(`stdin line ${n}: a ${kind} line before the observation header`, "E_INVALID_RECORD", 1);
+      }
       (o[OBSERVATION_GROUPS[kind as keyof typeof OBSERVATION_GROUPS]] as unknown[]).push(v);
     } else {
       throw new UsageError(`stdin line ${n}: kind '${String(kind).slice(0, 40)}' is not an observation line`);

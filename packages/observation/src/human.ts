@@ -12,7 +12,10 @@ function nodeLine(n: NodeLine): string {
   const pr = n.pr ? ` #${n.pr.number}` : "";
   let tail = `${n.passes}/${n.trials} passed`;
   const f = n.flake_rate;
-  if (f) tail += `, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}] ${f.decided ? "decided" : "undecided"}`;
+  if (f) {
+    tail += `, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]`
+      + ` ${f.decided ? "decided" : "undecided"}`;
+  }
   return `  ${String(n.verdict).padEnd(12)} ${String(n.claim_kind).padEnd(12)} ${what} @${at}${pr}  ${tail}`;
 }
 
@@ -27,13 +30,16 @@ export function humanSummary(o: Observation): string {
   const out = [
     `scope ${h.scope}: base ${h.base_ref} ${short(h.base_sha)} (code tree ${short(h.base_tree)}); `
       + `${counts.imports} imports, last ${health.last_import_at ?? "never"}`,
-    `claims: ${counts.current_claims} current of ${counts.claims}; trials ${counts.trials}; runs ${counts.runs}; open PRs ${counts.open_prs}`,
+    `claims: ${counts.current_claims} current of ${counts.claims}; trials ${counts.trials}; runs ${counts.runs}; `
+      + `open PRs ${counts.open_prs}`,
   ];
   const cur = o.nodes.filter((n) => n.current);
   if (cur.length) out.push("current claims:", ...cur.map(nodeLine));
   const active = o.syndromes.filter((s) => s.active);
   out.push(`syndromes: ${active.length} active, ${o.syndromes.length - active.length} cleared`);
-  for (const s of active) out.push(`  ${s.signature} ${s.trials} failures, ${s.failing_claim_ids.length ? "stable" : "mixed"}`);
+  for (const s of active) {
+    out.push(`  ${s.signature} ${s.trials} failures, ${s.failing_claim_ids.length ? "stable" : "mixed"}`);
+  }
   if (o.degradations.length) out.push("markers:", ...o.degradations.map((d) => `  ${d.marker}`));
   if (o.unverified.length) out.push("unverified:", ...o.unverified.map((u) => `  ${u.claim_id} (${u.why})`));
   return out.join("\n") + "\n";

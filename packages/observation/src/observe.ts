@@ -26,7 +26,9 @@ import { unverifiedLines } from "./lines/unverified.js";
  * @example observationLines(observe(inputs)).map(canonicalJson)
  */
 export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = {}): Observation {
-  const cfg: ObserveConfig = { ...DEFAULT_OBSERVE_CONFIG, ...config, kernel: { ...DEFAULT_OBSERVE_CONFIG.kernel, ...config.kernel } };
+  const cfg: ObserveConfig = {
+    ...DEFAULT_OBSERVE_CONFIG, ...config, kernel: { ...DEFAULT_OBSERVE_CONFIG.kernel, ...config.kernel },
+  };
   const made = viewConfig(cfg.precision_micros, cfg.kernel);
   const view = inputs.kernel ?? kernelView(inputs.state.kernel, cfg.precision_micros, cfg.kernel);
   if (view.made_with !== made) throw new Error(`observe: a kernel view made with ${view.made_with}, not ${made}`);

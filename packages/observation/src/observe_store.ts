@@ -18,9 +18,14 @@ export interface ObserveStoreOptions {
  * @throws ForgeError: no store, a corrupt import log
  * @example await observeStore(process.cwd(), process.env, { scope: "default", config: {} })
  */
-export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: ObserveStoreOptions): Promise<Observation> {
+export async function observeStore(
+  cwd: string, env: NodeJS.ProcessEnv, opts: ObserveStoreOptions,
+): Promise<Observation> {
   const store = openStore({ cwd, env });
   // git runs here (it finds the repository itself; outside one, the base is unknown).
   const { fixed_labels: fixedLabels, precision_micros: precisionMicros, kernel } = opts.config;
-  return observe(await gather(store, cwd, { scope: opts.scope, base: opts.base, env, fixedLabels, precisionMicros, kernel }), opts.config);
+  const inputs = await gather(store, cwd, {
+    scope: opts.scope, base: opts.base, env, fixedLabels, precisionMicros, kernel,
+  });
+  return observe(inputs, opts.config);
 }

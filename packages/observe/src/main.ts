@@ -6,7 +6,9 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } from "@forge/cli";
 import { isScope } from "@forge/evidence";
-import { DEFAULT_OBSERVE_CONFIG, humanSummary, observationText, observeStore, type ObserveStoreOptions } from "@forge/observation";
+import {
+  DEFAULT_OBSERVE_CONFIG, humanSummary, observationText, observeStore, type ObserveStoreOptions,
+} from "@forge/observation";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -32,10 +34,13 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
   const scope = (args.scope as string | undefined) ?? "default";
   if (!isScope(scope)) throw new UsageError(`invalid scope '${scope.slice(0, 40)}' (letters, digits, . _ : -)`);
   const base = args.base as string | undefined;
-  if (base !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(base)) throw new UsageError(`invalid base '${base.slice(0, 40)}'`);
+  if (base !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(base)) {
+    throw new UsageError(`invalid base '${base.slice(0, 40)}'`);
+  }
+  const precision = args.precision as string | undefined;
   return {
     scope, base, json: args.json === true,
-    config: { precision_micros: fractionFlag("precision", args.precision as string | undefined, DEFAULT_OBSERVE_CONFIG.precision_micros) },
+    config: { precision_micros: fractionFlag("precision", precision, DEFAULT_OBSERVE_CONFIG.precision_micros) },
   };
 }
 
@@ -52,7 +57,9 @@ export default defineCommand({
         "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). "
           + "The same store gives the same bytes (spec/loop.md §1).",
       ],
-      examples: ["forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main"],
+      examples: [
+        "forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main",
+      ],
     },
   },
   args: FLAGS,

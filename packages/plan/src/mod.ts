@@ -6,7 +6,9 @@
  * The lines it reads and writes are @forge/contract's; each target kind is
  * found in its own file under targets/.
  */
-export { default as planCommand, FLAGS, type PlanCliOptions, parsePlanOptions, planRun, planText, VERSION } from "./main.js";
+export {
+  default as planCommand, FLAGS, type PlanCliOptions, parsePlanOptions, planRun, planText, VERSION,
+} from "./main.js";
 export { BASE_MICROS, DEFAULT_PLAN_CONFIG, type PlanConfig } from "./config.js";
 export { type Line, plan, type Planned, targetLine } from "./decide.js";
 export { explainRecord, explainText } from "./explain.js";

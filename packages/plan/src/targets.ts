@@ -8,8 +8,8 @@
  * this composes them and ranks.
  */
 import {
-  type DegradationLine, type ExhaustedWhy, type Modifier, type NodeLine, type Observation, type ObservationHeader, type PlanKind,
-  type PrLine, type SyndromeLine, TARGET_KINDS, type TargetKind, type UnverifiedLine,
+  type DegradationLine, type ExhaustedWhy, type Modifier, type NodeLine, type Observation, type ObservationHeader,
+  type PlanKind, type PrLine, type SyndromeLine, TARGET_KINDS, type TargetKind, type UnverifiedLine,
 } from "@forge/contract";
 import { cmp, MICROS } from "@forge/kernel";
 import type { PlanConfig } from "./config.js";
@@ -59,7 +59,9 @@ interface LineOf {
 }
 
 /** Where a kind is found: a line kind, and what it finds in one such line. */
-type Extractor = { [L in keyof LineOf]: { from: L; find: (line: LineOf[L], c: TargetContext) => Found | null } }[keyof LineOf];
+type Extractor = {
+  [L in keyof LineOf]: { from: L; find: (line: LineOf[L], c: TargetContext) => Found | null };
+}[keyof LineOf];
 
 /**
  * Each target kind's extractor: a new kind is a compile error here until it
@@ -102,7 +104,9 @@ const FINDERS = {
  * Every target of an observation, ranked (urgency desc, kind priority, key asc).
  * @param now epoch seconds (for ScopeStale)
  */
-export function extractTargets(o: Observation, history: readonly HistoryEntry[], cfg: PlanConfig, now: number): Target[] {
+export function extractTargets(
+  o: Observation, history: readonly HistoryEntry[], cfg: PlanConfig, now: number,
+): Target[] {
   const out: Target[] = [];
   const c = targetContext(o, cfg, now);
   const each = <L extends keyof LineOf>(lines: readonly LineOf[L][], finders: ReadonlyArray<Finder<L>>): void => {
@@ -111,11 +115,12 @@ export function extractTargets(o: Observation, history: readonly HistoryEntry[],
       for (let j = 0; j < finders.length; j++) {
         const f = finders[j]!.find(line, c);
         if (f === null) continue;
-        // Spelled out, not spread: a spread of the shapes the extractors return is a slow, megamorphic copy (~7 µs a target).
+        // Spelled out, not spread: a spread of the shapes the extractors return
+        // is a slow, megamorphic copy (~7 µs a target).
         out.push({
-          key: f.key, target_kind: finders[j]!.kind, base_micros: f.base_micros, modifiers: f.modifiers ?? [], attempts: 0, score_micros: 0,
-          urgency_micros: 0, exhausted: false, exhausted_why: null, plan_kind: f.draft?.plan_kind ?? null, refs: f.refs,
-          plan_why: f.plan_why, draft: f.draft, history: [],
+          key: f.key, target_kind: finders[j]!.kind, base_micros: f.base_micros, modifiers: f.modifiers ?? [],
+          attempts: 0, score_micros: 0, urgency_micros: 0, exhausted: false, exhausted_why: null,
+          plan_kind: f.draft?.plan_kind ?? null, refs: f.refs, plan_why: f.plan_why, draft: f.draft, history: [],
         });
         break;
       }
@@ -129,7 +134,8 @@ export function extractTargets(o: Observation, history: readonly HistoryEntry[],
   each([o.header], FINDERS.observation);
   decay(out, history, cfg);
   const prio = (k: TargetKind): number => TARGET_KINDS.indexOf(k);
-  return out.sort((a, b) => b.urgency_micros - a.urgency_micros || prio(a.target_kind) - prio(b.target_kind) || cmp(a.key, b.key));
+  return out.sort((a, b) =>
+    b.urgency_micros - a.urgency_micros || prio(a.target_kind) - prio(b.target_kind) || cmp(a.key, b.key));
 }
 
 /** History: attempts, the retry decay, exhaustion (spec/loop.md §5). */

@@ -13,7 +13,9 @@ import type { ObserveInputs, PrInput, RunInput } from "../inputs.js";
  * The degradation lines.
  * @param prById the PRs by id
  */
-export function degradationLines(inputs: ObserveInputs, view: KernelView, prById: ReadonlyMap<string, PrInput>): DegradationLine[] {
+export function degradationLines(
+  inputs: ObserveInputs, view: KernelView, prById: ReadonlyMap<string, PrInput>,
+): DegradationLine[] {
   const { state } = inputs;
   const markers = new Map<string, string[]>();
   const details = new Map<string, DegradationDetail>();
@@ -24,7 +26,9 @@ export function degradationLines(inputs: ObserveInputs, view: KernelView, prById
   };
   if (state.imports.length === 0) mark("no_imports", []);
   for (const imp of state.imports) {
-    for (const m of imp.markers) if (PAYLOAD_MARKERS.includes(m)) mark(`${m}:${imp.batch_id}`, [`import:${imp.batch_id}`]);
+    for (const m of imp.markers) {
+      if (PAYLOAD_MARKERS.includes(m)) mark(`${m}:${imp.batch_id}`, [`import:${imp.batch_id}`]);
+    }
   }
   if (state.imports.length > 0) for (const m of view.markers) mark(m, markerRefs(m));
   for (const u of inputs.unreadable) mark(`unreadable:${u}`, []);
@@ -44,7 +48,9 @@ export function degradationLines(inputs: ObserveInputs, view: KernelView, prById
       mark(`missing_log:${run.id}:${s.name}`, [`ci-run:${run.id}`], { ...at, step: s.name });
     }
   }
-  return [...markers.keys()].sort(cmp).map((m) => ({ kind: "degradation", marker: m, refs: markers.get(m)!, detail: details.get(m) ?? null }));
+  return [...markers.keys()].sort(cmp).map((m) => ({
+    kind: "degradation", marker: m, refs: markers.get(m)!, detail: details.get(m) ?? null,
+  }));
 }
 
 /** Step outcomes that produce a log. */
@@ -52,9 +58,13 @@ function ran(outcome: string): boolean {
   return outcome === "pass" || outcome === "fail" || outcome === "timeout";
 }
 
-/** A later completed run (in the order runs rank: createdAt, id) at the same tree (and patch) ran the step and kept its log. */
+/**
+ * A later completed run (in the order runs rank: createdAt, id) at the same
+ * tree (and patch) ran the step and kept its log.
+ */
 function rerecorded(runs: readonly RunInput[], run: RunInput, step: string): boolean {
-  return runs.some((r) => r.status === "completed" && (r.createdAt > run.createdAt || (r.createdAt === run.createdAt && r.id > run.id))
+  return runs.some((r) => r.status === "completed"
+    && (r.createdAt > run.createdAt || (r.createdAt === run.createdAt && r.id > run.id))
     && sameTree(r, run) && r.steps.some((s) => s.name === step && ran(s.outcome) && s.log));
 }
 

@@ -18,8 +18,8 @@ export function syndromeLines(
     const fn = first ? nodeById.get(first) : undefined;
     return {
       // Keys in sorted order, as canonicalLine writes them.
-      active: s.active, active_claim_ids: s.active_claims, claim_ids: s.claims, failing_claim_ids: stable, kind: "syndrome",
-      signature: s.signature, tree: fn ? fn.tree : null, trials: s.trials,
+      active: s.active, active_claim_ids: s.active_claims, claim_ids: s.claims, failing_claim_ids: stable,
+      kind: "syndrome", signature: s.signature, tree: fn ? fn.tree : null, trials: s.trials,
     };
   });
 }

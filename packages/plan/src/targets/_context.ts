@@ -58,10 +58,12 @@ export function targetContext(o: Observation, cfg: PlanConfig, now: number): Tar
   const minTrials = Number(h.config?.min_trials ?? 3);
   const precision = Number(h.config?.precision_micros ?? 300_000);
   const nodeById = new Map(o.nodes.map((n) => [n.claim_id, n]));
-  const baseChecks = o.nodes.filter((n) => n.current && n.claim_kind === "check" && n.patch_sha256 === null && stepOf(n) !== null);
+  const baseChecks = o.nodes.filter((n) =>
+    n.current && n.claim_kind === "check" && n.patch_sha256 === null && stepOf(n) !== null);
   return {
     o, cfg, now, minTrials, precision, baseSha: h.base_sha ?? null, baseRef: h.base_ref ?? "main", nodeById,
-    baseSteps: [...new Set(baseChecks.map((n) => stepOf(n)!))].sort(cmp), baseByStep: new Map(baseChecks.map((n) => [stepOf(n)!, n])),
+    baseSteps: [...new Set(baseChecks.map((n) => stepOf(n)!))].sort(cmp),
+    baseByStep: new Map(baseChecks.map((n) => [stepOf(n)!, n])),
     prById: new Map(o.prs.map((p) => [p.id, p])), issueByClaim: new Map(o.issues.map((i) => [`issue:${i.id}`, i])),
   };
 }
@@ -103,7 +105,10 @@ export function rerunDraft(c: TargetContext, n: NodeLine, reps: number, why: str
   };
 }
 
-/** The most repetitions a rerun may ask for, shrinking with the check's duration (Datadog EFD's tiers, doubled for a decision). */
+/**
+ * The most repetitions a rerun may ask for, shrinking with the check's
+ * duration (Datadog EFD's tiers, doubled for a decision).
+ */
 export function maxRepetitions(durationMs: number | null): number {
   const d = durationMs ?? 0;
   return d <= 5_000 ? 40 : d <= 10_000 ? 20 : d <= 30_000 ? 10 : d <= 300_000 ? 3 : 1;

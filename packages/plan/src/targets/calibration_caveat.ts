@@ -15,10 +15,13 @@ export function calibrationCaveat(n: NodeLine, c: TargetContext): Found | null {
   const mods: Modifier[] = [];
   const s = stepOf(n);
   const atBase = s !== null && n.patch_sha256 !== null ? c.baseByStep.get(s) : undefined;
-  if (atBase && atBase.verdict === "passing" && n.fails > 0) mods.push({ delta_micros: 100_000, name: "regression_candidate" });
+  if (atBase && atBase.verdict === "passing" && n.fails > 0) {
+    mods.push({ delta_micros: 100_000, name: "regression_candidate" });
+  }
   const draft = rerunDraft(c, n, c.minTrials - n.trials, "calibration caveat");
   return {
-    key: `caveat:${id}`, base_micros: BASE_MICROS.CalibrationCaveat, modifiers: mods, refs: atBase ? [id, atBase.claim_id] : [id],
+    key: `caveat:${id}`, base_micros: BASE_MICROS.CalibrationCaveat, modifiers: mods,
+    refs: atBase ? [id, atBase.claim_id] : [id],
     plan_why: draft ? `${c.minTrials - n.trials} more trials reach min_trials` : "no commit known for its tree", draft,
   };
 }

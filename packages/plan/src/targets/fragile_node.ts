@@ -20,15 +20,19 @@ export function fragileNode(n: NodeLine, c: TargetContext): Found | null {
     const draft = rerunDraft(c, n, need, "flake rate undecided");
     return {
       key: `fragile:${id}`, base_micros: Math.max(BASE_MICROS.FragileNode, MICROS - (n.belief_micros ?? 0)), refs: [id],
-      plan_why: draft ? `${need} more trials pin the flake rate to ${c.precision / 10_000}%` : "no commit known for its tree", draft,
+      plan_why: draft ? `${need} more trials pin the flake rate to ${c.precision / 10_000}%`
+        : "no commit known for its tree",
+      draft,
     };
   }
   if (n.claim_kind === "patch_effect" || n.claim_kind === "fixes") return null;
   if (n.belief_micros === null || n.verdict === "verified" || n.verdict === "contradicted") return null;
   return {
-    key: `fragile:${id}`, base_micros: MICROS - n.belief_micros, refs: [id], plan_why: "smallest support set that flips the verdict",
+    key: `fragile:${id}`, base_micros: MICROS - n.belief_micros, refs: [id],
+    plan_why: "smallest support set that flips the verdict",
     draft: {
-      plan_kind: "OracleMinimalPerturbation", params: { target_node_id: id, max_removed_nodes: c.cfg.max_removed_nodes }, max_runs: 0,
+      plan_kind: "OracleMinimalPerturbation",
+      params: { target_node_id: id, max_removed_nodes: c.cfg.max_removed_nodes }, max_runs: 0,
       description: `minimal perturbation of ${id}`, why: "below threshold",
     },
   };

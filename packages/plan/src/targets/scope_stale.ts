@@ -10,7 +10,10 @@ const NEVER_IMPORTED_MICROS = 400_000;
 export function scopeStale(h: ObservationHeader, c: TargetContext): Found | null {
   const last = h.health.last_import_at;
   const key = `stale:${h.scope}`;
-  if (last === null) return { key, base_micros: NEVER_IMPORTED_MICROS, refs: [], plan_why: "never imported: export evidence first", draft: null };
+  if (last === null) {
+    const why = "never imported: export evidence first";
+    return { key, base_micros: NEVER_IMPORTED_MICROS, refs: [], plan_why: why, draft: null };
+  }
   if (c.now - Date.parse(last) / 1000 > c.cfg.stale_after_s) {
     return { key, base_micros: BASE_MICROS.ScopeStale, refs: [], plan_why: `last import ${last}`, draft: null };
   }
