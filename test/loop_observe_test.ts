@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeAt } from "@forge/core";
 import { exportRecord } from "@forge/export";
-import { gather, observationText, observe } from "@forge/observe";
+import { gather, observationText, observe } from "@forge/observation";
 import { makeSampleRepo, netFails, type SampleInfo } from "./lib/sample.js";
 import { BIN, git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 

@@ -16,5 +16,6 @@ export { distance, nearest } from "./suggest.js";
 export { COMMON_ENV, renderHelp, withDefault, type HelpCommandMeta, type HelpInfo, type HelpMeta } from "./help.js";
 export { defineCommand, defineNoun, nounFlags, REPO_FLAG, type ForgeCommand } from "./define.js";
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
+export { fractionFlag } from "./fraction_flag.js";
 export { removeTemps, tempCtx } from "./test_io.js";
 export { changeStateEach, confirmWrite, NounStore, passesFilters, writeEach, writtenRenderOf, type ListFilters, type StateChange } from "./noun.js";

@@ -26,3 +26,11 @@ export {
   type OraclePart, type PairedPatchPart, parseActResult, type RerunStats, type SideCounts, TRIAL_OUTCOMES,
   type TrialOutcome, type TrialRef, type TypedDiffRecord,
 } from "./act_result.js";
+export {
+  type ClaimUnverifiedWhy, type DegradationDetail, type DegradationLine, type FlakeRateLine, type IssueLine,
+  type IssueUnverifiedWhy, type NodeLine, type Observation, type ObservationCounts, OBSERVATION_GROUPS,
+  type ObservationHeader, type ObservationHealth, type ObservationLine, type PrLine, type NumberedRef, type SyndromeLine,
+  type UnverifiedLine,
+} from "./observation.js";
+export { ObservationReader, readObservation } from "./observation_reader.js";
+export { type ExhaustedWhy, type Modifier, TARGET_KINDS, type TargetKind, type TargetLine } from "./target.js";

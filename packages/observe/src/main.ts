@@ -1,15 +1,14 @@
 /**
  * forge-observe's command: an interrogator (reads `.forge/`, writes
  * nothing). JSON lines with `--json` (spec/loop.md §1), else the human
- * summary.
+ * summary. The observation itself is @forge/observation's.
  */
-import { openStore, UsageError } from "@forge/core";
-import { defineCommand, type Ctx, type FlagsDef, type Parsed } from "@forge/cli";
+import { UsageError } from "@forge/core";
+import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } from "@forge/cli";
 import { isScope } from "@forge/evidence";
-import { gather } from "./gather.js";
-import { humanSummary } from "./human.js";
-import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "./inputs.js";
-import { type Observation, observationText, observe } from "./observe.js";
+import {
+  DEFAULT_OBSERVE_CONFIG, humanSummary, observationText, observeStore, type ObserveStoreOptions,
+} from "@forge/observation";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -23,21 +22,8 @@ export const FLAGS: FlagsDef = {
 };
 
 /** Options of one observation. */
-export interface ObserveCliOptions {
-  scope: string;
-  base?: string;
+export interface ObserveCliOptions extends ObserveStoreOptions {
   json: boolean;
-  config: Partial<ObserveConfig>;
-}
-
-/**
- * A fraction flag (`0.3`) in micros.
- * @throws UsageError naming the flag
- */
-export function fractionFlag(name: string, raw: string | undefined, dflt: number, max = 1): number {
-  if (raw === undefined) return dflt;
-  if (!/^(0|1)?(\.[0-9]{1,6})?$/.test(raw) || raw === "" || raw === "." || Number(raw) > max) throw new UsageError(`invalid ${name} '${raw.slice(0, 20)}' (a fraction, e.g. 0.3)`);
-  return Math.round(Number(raw) * 1_000_000);
 }
 
 /**
@@ -48,22 +34,14 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
   const scope = (args.scope as string | undefined) ?? "default";
   if (!isScope(scope)) throw new UsageError(`invalid scope '${scope.slice(0, 40)}' (letters, digits, . _ : -)`);
   const base = args.base as string | undefined;
-  if (base !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(base)) throw new UsageError(`invalid base '${base.slice(0, 40)}'`);
+  if (base !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(base)) {
+    throw new UsageError(`invalid base '${base.slice(0, 40)}'`);
+  }
+  const precision = args.precision as string | undefined;
   return {
     scope, base, json: args.json === true,
-    config: { precision_micros: fractionFlag("precision", args.precision as string | undefined, DEFAULT_OBSERVE_CONFIG.precision_micros) },
+    config: { precision_micros: fractionFlag("precision", precision, DEFAULT_OBSERVE_CONFIG.precision_micros) },
   };
-}
-
-/**
- * Observe the store around `cwd`.
- * @throws ForgeError: no store, a corrupt import log
- */
-export async function observeStore(cwd: string, env: NodeJS.ProcessEnv, opts: Omit<ObserveCliOptions, "json">): Promise<Observation> {
-  const store = openStore({ cwd, env });
-  // git runs here (it finds the repository itself; outside one, the base is unknown).
-  const { fixed_labels: fixedLabels, precision_micros: precisionMicros, kernel } = opts.config;
-  return observe(await gather(store, cwd, { scope: opts.scope, base: opts.base, env, fixedLabels, precisionMicros, kernel }), opts.config);
 }
 
 export default defineCommand({
@@ -75,8 +53,13 @@ export default defineCommand({
         [".forge/ci/runs/", "CI run records, exported or not (a missing log is a marker)"],
         [".forge/prs/ issues/ merges/", "patch versions, CI verdicts, how issues were closed, merges"],
       ],
-      notes: ["An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). The same store gives the same bytes (spec/loop.md §1)."],
-      examples: ["forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main"],
+      notes: [
+        "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). "
+          + "The same store gives the same bytes (spec/loop.md §1).",
+      ],
+      examples: [
+        "forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main",
+      ],
     },
   },
   args: FLAGS,

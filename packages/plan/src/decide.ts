@@ -7,19 +7,18 @@
  */
 import { canonicalJson } from "@forge/kernel";
 import { sha256Hex } from "@forge/evidence";
-import { extractTargets, type PlanConfig, type Target } from "./targets.js";
+import { type HaltLine, type Observation, PLAN_SCHEMA, type PlanHaltReason, type TargetLine } from "@forge/contract";
+import type { PlanConfig } from "./config.js";
 import type { HistoryEntry } from "./history.js";
-import type { Line, ObservationData } from "./read.js";
+import { extractTargets, type Target } from "./targets.js";
 
-/** The plan schema tag. */
-export const PLAN_SCHEMA = "forge-plan/v1";
-
-/** Halt reasons forge-plan emits (spec/loop.md §2). */
-export type HaltReason = "nothing_worth_investigating" | "all_targets_exhausted" | "missing_kernel_payload" | "thin_export_blocked_execution";
+/** One line as written (the plan line's type comes with the contract's plan parser). */
+export type Line = Record<string, unknown>;
 
 /** The result of planning: the ranked targets and exactly one plan or halt line. */
 export interface Planned {
   targets: Target[];
+  /** The plan line, or the halt line (a HaltLine). */
   decision: Line;
   /** The chosen target, or null on a halt. */
   chosen: Target | null;
@@ -30,16 +29,17 @@ export interface Planned {
  * @param now epoch seconds
  * @example plan(readObservation(text), [], DEFAULT_PLAN_CONFIG, Date.now() / 1000).decision.kind // "plan" | "halt"
  */
-export function plan(o: ObservationData, history: readonly HistoryEntry[], cfg: PlanConfig, now: number): Planned {
+export function plan(o: Observation, history: readonly HistoryEntry[], cfg: PlanConfig, now: number): Planned {
   const targets = extractTargets(o, history, cfg, now);
   const scope = String(o.header.scope ?? "default");
   const above = targets.filter((t) => t.urgency_micros >= cfg.halt_threshold_micros);
   const live = above.filter((t) => !t.exhausted);
   const chosen = live.find((t) => t.draft !== null) ?? (cfg.allow_advisory_only ? live[0] : undefined);
   if (chosen) return { targets, decision: planLine(chosen, scope), chosen };
-  const counts = o.header.counts as Record<string, number> | undefined;
-  const markers = (o.header.markers as string[] | undefined) ?? [];
-  let reason: HaltReason;
+  // A hand-written header may lack counts and markers.
+  const counts = o.header.counts as Partial<Observation["header"]["counts"]> | undefined;
+  const markers = o.header.markers ?? [];
+  let reason: PlanHaltReason;
   let detail: string;
   if ((counts?.claims ?? 0) === 0 && markers.some((m) => m === "no_imports" || m.startsWith("missing_kernel_payload:") || m.startsWith("malformed_kernel_payload:"))) {
     reason = "missing_kernel_payload";
@@ -58,7 +58,8 @@ export function plan(o: ObservationData, history: readonly HistoryEntry[], cfg: 
     reason = "nothing_worth_investigating";
     detail = targets.length === 0 ? "no target" : `no target reaches ${cfg.halt_threshold_micros / 10_000}%`;
   }
-  return { targets, decision: { kind: "halt", reason, detail }, chosen: null };
+  const halt: HaltLine = { kind: "halt", reason, detail };
+  return { targets, decision: halt as unknown as Line, chosen: null };
 }
 
 /** The plan line of a target: its draft, or (advisory only) a visibly advisory plan. */
@@ -74,7 +75,7 @@ function planLine(t: Target, scope: string): Line {
 }
 
 /** A target as its `target` line. */
-export function targetLine(t: Target, rank: number): Line {
+export function targetLine(t: Target, rank: number): TargetLine {
   // Keys in sorted order: canonicalLine writes such a line without a sorted copy.
   return {
     attempts: t.attempts, base_micros: t.base_micros, exhausted: t.exhausted, exhausted_why: t.exhausted_why, key: t.key, kind: "target", modifiers: t.modifiers,

@@ -1,9 +1,9 @@
 /** `forge-plan explain <key>`: base, modifiers, history, final score, and why this plan kind. */
 import { canonicalJson } from "@forge/kernel";
 import { ForgeError } from "@forge/core";
-import { type Planned, targetLine } from "./decide.js";
-import type { Line } from "./read.js";
-import type { PlanConfig, Target } from "./targets.js";
+import type { PlanConfig } from "./config.js";
+import { type Line, type Planned, targetLine } from "./decide.js";
+import type { Target } from "./targets.js";
 
 const pct = (m: number): string => `${(m / 10_000).toFixed(1)}%`;
 

@@ -1,19 +1,20 @@
 /**
- * forge-plan's command: an interrogator. Reads an observation (stdin, or
- * observes the store itself when stdin is a terminal or empty) and the
- * loop-local history; prints the ranked `target` lines and one `plan` or
- * `halt` line (spec/loop.md §2), or `explain <key>`.
+ * forge-plan's command: an interrogator. Reads an observation (stdin
+ * whenever it is not a terminal; the store observed here when stdin is a
+ * terminal or holds nothing but blank lines) and the loop-local history;
+ * prints the ranked `target` lines and one `plan` or `halt` line
+ * (spec/loop.md §2), or `explain <key>`.
  */
 import { join, resolve } from "node:path";
 import { findStore, isTimestamp, UsageError } from "@forge/core";
-import { defineCommand, type Ctx, type FlagsDef, type Parsed } from "@forge/cli";
+import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } from "@forge/cli";
+import { type Observation, ObservationReader } from "@forge/contract";
 import { canonicalJson } from "@forge/kernel";
-import { canonicalLine, fractionFlag, observeStore } from "@forge/observe";
+import { canonicalLine, observeStore } from "@forge/observation";
+import { DEFAULT_PLAN_CONFIG, type PlanConfig } from "./config.js";
 import { type Planned, plan, targetLine } from "./decide.js";
 import { explainRecord, explainText } from "./explain.js";
 import { type HistoryEntry, readHistory } from "./history.js";
-import { observationData, type ObservationData, ObservationReader } from "./read.js";
-import { DEFAULT_PLAN_CONFIG, type PlanConfig } from "./targets.js";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -66,8 +67,8 @@ export function parsePlanOptions(args: Parsed, clock: () => number = () => Date.
   };
 }
 
-/** The observation: stdin's lines, or (a terminal, or nothing on stdin) the store observed here. */
-async function observation(ctx: Ctx, opts: PlanCliOptions): Promise<ObservationData> {
+/** The observation: stdin's lines, or (a terminal, or nothing but blank lines on stdin) the store observed here. */
+async function observation(ctx: Ctx, opts: PlanCliOptions): Promise<Observation> {
   const stdin = ctx.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
   if (!stdin.isTTY) {
     // Parsed as it comes: forge-observe's lines while it is still writing the rest.
@@ -76,7 +77,7 @@ async function observation(ctx: Ctx, opts: PlanCliOptions): Promise<ObservationD
     const o = r.end();
     if (o) return o;
   }
-  return observationData(await observeStore(ctx.io.cwd, ctx.io.env, { scope: opts.scope, config: {} }));
+  return observeStore(ctx.io.cwd, ctx.io.env, { scope: opts.scope, config: {} });
 }
 
 /** The history: `--history`, else `.forge/pilot/history.jsonl` of the store here (none: empty). */

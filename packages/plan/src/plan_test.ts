@@ -1,17 +1,18 @@
 import test from "ava";
-import { observe, type ObserveInputs } from "@forge/observe";
-import { check, ENV, inputs, issueOf, kernel, prOf, runOf, scope, SIG2, trialOf, TREE } from "@forge/observe/fixture";
+import { ObservationReader, readObservation } from "@forge/contract";
+import { observe, type ObserveInputs } from "@forge/observation";
+import { check, ENV, inputs, issueOf, kernel, prOf, runOf, scope, SIG2, trialOf, TREE } from "@forge/observation/fixture";
 import { canonicalJson } from "@forge/kernel";
 import { plan } from "./decide.js";
 import { explainRecord, explainText } from "./explain.js";
 import type { HistoryEntry } from "./history.js";
 import { parseHistory } from "./history.js";
-import { observationData, ObservationReader, readObservation } from "./read.js";
-import { DEFAULT_PLAN_CONFIG, type PlanConfig, type Target } from "./targets.js";
+import { DEFAULT_PLAN_CONFIG, type PlanConfig } from "./config.js";
+import type { Target } from "./targets.js";
 
 const NOW = Date.parse("2026-11-30T06:00:00Z") / 1000;
 const cfg = (over: Partial<PlanConfig> = {}): PlanConfig => ({ ...DEFAULT_PLAN_CONFIG, ...over });
-const planOf = (i: ObserveInputs, history: HistoryEntry[] = [], c = cfg(), now = NOW) => plan(observationData(observe(i)), history, c, now);
+const planOf = (i: ObserveInputs, history: HistoryEntry[] = [], c = cfg(), now = NOW) => plan(observe(i), history, c, now);
 const hist = (key: string, ...outcomes: string[]): HistoryEntry[] =>
   outcomes.map((o, k) => ({ target_key: key, plan_kind: "CheckRerun", plan_id: `p${k}`, act_id: `a${k}`, outcome_signature: o, recorded_at: "2026-11-30T05:00:00Z" }));
 const byKey = (ts: Target[], key: string): Target => ts.find((t) => t.key === key)!;
@@ -49,7 +50,7 @@ test("a flaky check stops being a target once its flake rate is decided", (t) =>
   i.state.kernel.trials.push(...more);
   const o = observe(i);
   t.true((o.nodes.find((n) => n.claim_id === "c:net")!.flake_rate as { decided: boolean }).decided);
-  t.is(findKey(plan(observationData(o), [], cfg(), NOW).targets, "fragile:c:net"), undefined);
+  t.is(findKey(plan(o, [], cfg(), NOW).targets, "fragile:c:net"), undefined);
 });
 
 test("retry decay is multiplicative and monotone: urgency × 0.5^attempts, never zero at 0 attempts", (t) => {
@@ -156,7 +157,7 @@ test("determinism: the same observation and history give the same targets and pl
   t.regex(a.decision.plan_id as string, /^[0-9a-f]{16}$/);
   const o = observe(sample());
   const lines = [o.header, ...o.nodes, ...o.syndromes, ...o.prs, ...o.issues, ...o.degradations, ...o.unverified].map((l) => canonicalJson(l)).join("\n");
-  t.is(canonicalJson(plan(readObservation(lines), [], cfg(), NOW).decision), canonicalJson(plan(observationData(o), [], cfg(), NOW).decision));
+  t.is(canonicalJson(plan(readObservation(lines), [], cfg(), NOW).decision), canonicalJson(plan(o, [], cfg(), NOW).decision));
 });
 
 test("ObservationReader: the lines in chunks cut anywhere (inside a line, inside a UTF-8 character) read as the whole text does; bad lines name their number", (t) => {

@@ -1,9 +1,10 @@
 import test from "ava";
 import { canonicalJson } from "@forge/kernel";
 import { check, ENV, inputs, issueOf, kernel, OLD_TREE, prOf, runOf, scope, SIG, SIG2, trialOf, TREE } from "./_fixture.js";
-import { type Observation, type ObservationLine, observationLines, observationText, observe } from "./observe.js";
+import type { NodeLine, Observation } from "@forge/contract";
+import { observationLines, observationText, observe } from "./observe.js";
 
-const node = (o: Observation, id: string): ObservationLine => o.nodes.find((n) => n.claim_id === id)!;
+const node = (o: Observation, id: string): NodeLine => o.nodes.find((n) => n.claim_id === id)!;
 const kinds = (o: Observation): string[] => [...new Set(observationLines(o).map((l) => l.kind))];
 
 test("observe(): verdicts at the base tree (stable failure, flaky, passing) and the flake rate's interval, undecided", (t) => {
@@ -23,7 +24,7 @@ test("observe(): verdicts at the base tree (stable failure, flaky, passing) and 
   t.is(net.head_sha, "c".repeat(40));
   // One syndrome (the stable failure's signature, 4 failures); the flaky check's single failure is no syndrome.
   t.deepEqual(o.syndromes.map((s) => [s.signature, s.active, s.failing_claim_ids]), [[SIG, true, ["c:int"]]]);
-  t.is((o.header.health as Record<string, number>).fragile_node_count, 1);
+  t.is(o.header.health.fragile_node_count, 1);
   t.deepEqual(o.header.markers, []);
 });
 
@@ -33,7 +34,7 @@ test("observe(): a syndrome at a tree that is gone is cleared, not active; marke
   const o = observe(inputs({ state: scope(kernel(claims, trials)) }));
   t.deepEqual(o.syndromes.map((s) => [s.active, s.active_claim_ids]), [[false, []]]);
   t.false(node(o, "c:old").current as boolean);
-  t.is((o.header.health as Record<string, number>).syndrome_count, 0);
+  t.is(o.header.health.syndrome_count, 0);
 });
 
 test("degradation: no imports → the no_imports marker and nothing else invented (no nodes, no syndromes)", (t) => {
@@ -42,7 +43,7 @@ test("degradation: no imports → the no_imports marker and nothing else invente
   t.deepEqual(o.nodes, []);
   t.deepEqual(o.syndromes, []);
   t.deepEqual(kinds(o), ["observation", "degradation"]);
-  t.is((o.header.health as Record<string, unknown>).last_import_at, null);
+  t.is(o.header.health.last_import_at, null);
 });
 
 test("degradation: a malformed or missing kernel payload is an explicit marker per import, and contributes no claim", (t) => {
@@ -83,7 +84,7 @@ test("observe(): PR claims are current at an open PR's current patch only; a rep
   t.deepEqual(node(o, "c:new").pr, { id: "p1", number: 1 });
   t.false(node(o, "c:old").current as boolean);
   t.like(o.prs[0]!, { number: 1, checks: ["10-unit"], previous_patch_sha256: ["8".repeat(64)] });
-  t.is((o.header.health as Record<string, number>).supersession_candidate_count, 1);
+  t.is(o.header.health.supersession_candidate_count, 1);
 });
 
 test("observe(): an issue closed as fixed (a bug, or one a PR closes) with no fixes evidence is unverified; closed_by names a merge of a PR that closes it; other closed issues claim nothing", (t) => {

@@ -1,26 +1,19 @@
 /**
- * An observation read back from its JSON lines (forge-observe's stdout):
- * grouped by kind. A line of a kind forge-plan does not handle is a usage
- * error naming the kind (spec/loop.md: exit 2); bad JSON names the line.
+ * An observation read back from its JSON lines (forge-observe's stdout),
+ * grouped by kind. A line of a kind no reader handles is a usage error
+ * naming the kind (spec/loop.md: exit 2); bad JSON names the line. Cheap on
+ * purpose: it checks each line's `kind` and where it stands, not every
+ * field (forge-plan reads thousands of lines per loop iteration).
  */
 import { ForgeError, UsageError } from "@forge/core";
-import type { Observation } from "@forge/observe";
-
-/** One line as parsed. */
-export type Line = Record<string, unknown>;
-
-/** An observation's lines by kind. */
-export type ObservationData = { header: Line; nodes: Line[]; syndromes: Line[]; prs: Line[]; issues: Line[]; degradations: Line[]; unverified: Line[] };
-
-const GROUPS: Record<string, keyof Omit<ObservationData, "header">> = {
-  node: "nodes", syndrome: "syndromes", pr: "prs", issue: "issues", degradation: "degradations", unverified: "unverified",
-};
+import { type Observation, OBSERVATION_GROUPS, type ObservationHeader } from "./observation.js";
 
 /**
  * Parse observation text.
  * @throws ForgeError (exit 1) for bad JSON or no header; UsageError (exit 2) for a kind it does not handle
+ * @example readObservation(text).nodes.length
  */
-export function readObservation(text: string): ObservationData {
+export function readObservation(text: string): Observation {
   const r = new ObservationReader();
   r.text(text);
   return r.end() ?? r.none();
@@ -31,7 +24,9 @@ export function readObservation(text: string): ObservationData {
  * comes: a pipe's lines are parsed while the rest is still on its way.
  */
 export class ObservationReader {
-  readonly #o: Partial<ObservationData> & Omit<ObservationData, "header"> = { nodes: [], syndromes: [], prs: [], issues: [], degradations: [], unverified: [] };
+  readonly #o: Partial<Observation> & Omit<Observation, "header"> = {
+    nodes: [], syndromes: [], prs: [], issues: [], degradations: [], unverified: [],
+  };
   #n = 0;
   #any = false;
   #rest: Buffer | undefined;
@@ -67,11 +62,11 @@ export class ObservationReader {
    * The end of the input: the observation, or undefined when there was nothing but blank lines.
    * @throws ForgeError (exit 1) when lines came but no header
    */
-  end(): ObservationData | undefined {
+  end(): Observation | undefined {
     if (this.#rest) this.text(this.#rest.toString("utf8"));
     this.#rest = undefined;
     if (!this.#any) return undefined;
-    return this.#o.header ? (this.#o as ObservationData) : this.none();
+    return this.#o.header ? (this.#o as Observation) : this.none();
   }
 
   /** @throws ForgeError: no observation */
@@ -90,22 +85,21 @@ export class ObservationReader {
     } catch {
       throw new ForgeError(`stdin line ${n}: not JSON`, "E_INVALID_RECORD", 1);
     }
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new ForgeError(`stdin line ${n}: field 'kind': expected an object with a kind`, "E_INVALID_RECORD", 1);
-    const line = v as Line;
-    const kind = line.kind;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      throw new ForgeError(`stdin line ${n}: field 'kind': expected an object with a kind`, "E_INVALID_RECORD", 1);
+    }
+    // Only the kind is checked: the line is taken as the type its kind names (see the module comment).
+    const kind = (v as { kind?: unknown }).kind;
     if (kind === "observation") {
       if (o.header) throw new ForgeError(`stdin line ${n}: a second observation header`, "E_INVALID_RECORD", 1);
-      o.header = line;
-    } else if (typeof kind === "string" && kind in GROUPS) {
-      if (!o.header) throw new ForgeError(`stdin line ${n}: a ${kind} line before the observation header`, "E_INVALID_RECORD", 1);
-      o[GROUPS[kind]!].push(line);
+      o.header = v as ObservationHeader;
+    } else if (typeof kind === "string" && Object.hasOwn(OBSERVATION_GROUPS, kind)) {
+      if (!o.header) {
+        throw new ForgeError(`stdin line ${n}: a ${kind} line before the observation header`, "E_INVALID_RECORD", 1);
+      }
+      (o[OBSERVATION_GROUPS[kind as keyof typeof OBSERVATION_GROUPS]] as unknown[]).push(v);
     } else {
       throw new UsageError(`stdin line ${n}: kind '${String(kind).slice(0, 40)}' is not an observation line`);
     }
   }
-}
-
-/** An in-process observation as the same data (no JSON round trip). */
-export function observationData(o: Observation): ObservationData {
-  return { header: o.header, nodes: o.nodes, syndromes: o.syndromes, prs: o.prs, issues: o.issues, degradations: o.degradations, unverified: o.unverified };
 }

@@ -10,6 +10,12 @@
  * method, a non-finite number, a value that is not JSON data (function,
  * bigint, symbol) — the kernel's writer answers instead, so the output
  * never depends on which path ran.
+ *
+ * Why two writers: the kernel's `canonicalJson` is the definition (it hashes
+ * plan ids and evidence, and answers every value); this is only a faster
+ * path to the same bytes for the loop's hot output (forge-observe's lines,
+ * forge-plan's target lines), benchmarked on the loop's critical path. Its
+ * test checks the bytes against the kernel's on every edge case.
  */
 import { canonicalJson } from "@forge/kernel";
 
