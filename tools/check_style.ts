@@ -82,11 +82,26 @@ function packagesOf(root: string): Pkg[] {
   return out;
 }
 
+/** The files the style rules read (absolute paths): see the module's comment. */
+export function sourceFiles(root: string, pkgs: Array<{ dir: string }> = packagesOf(root)): string[] {
+  const tmp = join(root, "test", "tmp");
+  return [
+    ...pkgs.flatMap((p) => filesUnder(join(p.dir, "src"), ".ts")),
+    ...filesUnder(join(root, "test"), ".ts", (p) => p === tmp),
+    ...filesUnder(join(root, "tools"), ".ts"),
+    ...filesUnder(join(root, "scripts"), ".mjs"),
+  ];
+}
+
 /** Whether a library file is a test or test support (outside the no-I/O rule). */
 function isTestFile(file: string): boolean {
   const name = file.slice(file.lastIndexOf(sep) + 1);
-  return name.endsWith("_test.ts") || name.startsWith("_fixture") || name === "testing.ts"
-    || file.split(sep).includes("testing");
+  return (
+    name.endsWith("_test.ts") ||
+    name.startsWith("_fixture") ||
+    name === "testing.ts" ||
+    file.split(sep).includes("testing")
+  );
 }
 
 const codePoints = (line: string): number => {
@@ -104,13 +119,7 @@ export function checkStyle(root: string): { violations: Violation[]; files: numb
   };
   const pkgs = packagesOf(root);
   const executables = new Map(pkgs.filter((p) => p.bin).map((p) => [p.name, p.bin!]));
-  const tmp = join(root, "test", "tmp");
-  const files = [
-    ...pkgs.flatMap((p) => filesUnder(join(p.dir, "src"), ".ts")),
-    ...filesUnder(join(root, "test"), ".ts", (p) => p === tmp),
-    ...filesUnder(join(root, "tools"), ".ts"),
-    ...filesUnder(join(root, "scripts"), ".mjs"),
-  ];
+  const files = sourceFiles(root, pkgs);
   const ownerOf = (file: string) => pkgs.find((p) => file.startsWith(join(p.dir, "src") + sep));
   for (const file of files) {
     const src = readFileSync(file, "utf8");
@@ -180,16 +189,20 @@ function main(argv: string[]): number {
     return 2;
   }
   const { violations, files } = checkStyle(root);
-  const wanted = paths.length === 0 ? violations : violations.filter((v) => {
-    const abs = join(root, v.file);
-    return paths.some((p) => abs === p || abs.startsWith(p.endsWith(sep) ? p : p + sep));
-  });
+  const wanted =
+    paths.length === 0
+      ? violations
+      : violations.filter((v) => {
+          const abs = join(root, v.file);
+          return paths.some((p) => abs === p || abs.startsWith(p.endsWith(sep) ? p : p + sep));
+        });
   if (wanted.length === 0) {
     process.stderr.write(`style: ${files} files checked, no violations\n`);
     return 0;
   }
   const counts = RULES.map((r) => `${wanted.filter((v) => v.rule === r).length} ${r}`).join(", ");
-  process.stdout.write(wanted.map(formatViolation).join("\n") + `\n${wanted.length} violation${wanted.length === 1 ? "" : "s"} (${counts})\n`);
+  const total = `${wanted.length} violation${wanted.length === 1 ? "" : "s"} (${counts})`;
+  process.stdout.write(wanted.map(formatViolation).join("\n") + `\n${total}\n`);
   return 1;
 }
 

@@ -34,8 +34,8 @@ const long = (n: number, ch = "x") => `// ${ch.repeat(n - 3)}\n`;
 
 /** core with every kind of harmless mention, then real calls at lines 9, 10 and 11. */
 const CORE_X = [
-  "// console.log(\"in a comment\"); process.exit(1)",
-  "/* process.stdout.write(\"x\")",
+  '// console.log("in a comment"); process.exit(1)',
+  '/* process.stdout.write("x")',
   "   console.error() */",
   "const a = \"console.log('in a string')\" + 'process.exit(2)';",
   "const b = `process.argv ${a.length} console.warn`;",
@@ -44,7 +44,7 @@ const CORE_X = [
   "export const e = a + b + d + process.env.HOME;",
   "console.log(e);",
   "if (e) process.exitCode = 1;",
-  "export const f = `${process.stderr.write(\"x\")}`;",
+  'export const f = `${process.stderr.write("x")}`;',
   "",
 ].join("\n");
 
@@ -56,26 +56,26 @@ function plantedTree(): string {
     "packages/core/src/_fixture.ts": "process.stdout.write('x');\n",
     "packages/kernel/package.json": pkg("kernel"),
     "packages/kernel/src/testing.ts": "console.log(1);\n",
-    "packages/kernel/src/y.ts": "export const y = 1;\n\nprocess.on(\"exit\", () => {});\n",
+    "packages/kernel/src/y.ts": 'export const y = 1;\n\nprocess.on("exit", () => {});\n',
     "packages/issue/package.json": pkg("issue", "forge-issue"),
     "packages/issue/src/mod.ts": "console.log('an executable may print');\nprocess.exit(0);\n",
     "packages/a/package.json": pkg("a", "forge-a"),
     "packages/a/src/mod.ts": "export const a = 1;\n",
     "packages/b/package.json": pkg("b", "forge-b", ["a", "core"]),
     "packages/b/src/mod.ts": [
-      "import { a } from \"@forge/a\";",
-      "import { core } from \"@forge/core\";",
-      "// import { a } from \"@forge/a\";",
-      "const s = \"@forge/a\";",
-      "export const lib = await import(\"@forge/a/lib\");",
-      "export { self } from \"@forge/b\";",
+      'import { a } from "@forge/a";',
+      'import { core } from "@forge/core";',
+      '// import { a } from "@forge/a";',
+      'const s = "@forge/a";',
+      'export const lib = await import("@forge/a/lib");',
+      'export { self } from "@forge/b";',
       "",
     ].join("\n"),
     "packages/b/src/mod_test.ts": "import test from \"ava\";\nimport type { A } from '@forge/a';\n",
-    "packages/b/dist/mod.js": "import { a } from \"@forge/a\";\n" + long(200),
+    "packages/b/dist/mod.js": 'import { a } from "@forge/a";\n' + long(200),
     "tools/t.ts": "const ok = 1;\n" + long(121) + long(120, "→"),
     "scripts/s.mjs": long(130),
-    "test/e2e_test.ts": "import { a } from \"@forge/a\";\n" + long(121),
+    "test/e2e_test.ts": 'import { a } from "@forge/a";\n' + long(121),
     "test/tmp/junk.ts": long(300),
   });
 }
@@ -132,7 +132,7 @@ test("check_style: a clean tree passes with exit 0; a 120-character line of → 
     "packages/core/package.json": pkg("core"),
     "packages/core/src/x.ts": "export const x = 1;\n" + long(120, "→"),
     "packages/issue/package.json": pkg("issue", "forge-issue", ["core"]),
-    "packages/issue/src/mod.ts": "import { x } from \"@forge/core\";\nconsole.log(x);\n",
+    "packages/issue/src/mod.ts": 'import { x } from "@forge/core";\nconsole.log(x);\n',
     "tools/t.ts": long(120),
   });
   try {
@@ -149,13 +149,13 @@ test("check_style: a library importing an executable fails; an executable import
     "packages/cli/package.json": pkg("cli"),
     "packages/cli/src/mod.ts": "export const kit = 1;\n",
     "packages/ci/package.json": pkg("ci", "forge-ci", ["cli"]),
-    "packages/ci/src/mod.ts": "import { kit } from \"@forge/cli\";\nexport const run = kit;\n",
+    "packages/ci/src/mod.ts": 'import { kit } from "@forge/cli";\nexport const run = kit;\n',
   });
   const libOnExe = tree({
     "packages/cli/package.json": pkg("cli"),
-    "packages/cli/src/mod.ts": "export const kit = 1;\n\nexport const ci = () => import(\"@forge/ci\");\n",
+    "packages/cli/src/mod.ts": 'export const kit = 1;\n\nexport const ci = () => import("@forge/ci");\n',
     "packages/ci/package.json": pkg("ci", "forge-ci", ["cli"]),
-    "packages/ci/src/mod.ts": "import { kit } from \"@forge/cli\";\nexport const run = kit;\n",
+    "packages/ci/src/mod.ts": 'import { kit } from "@forge/cli";\nexport const run = kit;\n',
   });
   try {
     const ok = check(exeOnLib);
@@ -183,6 +183,15 @@ test("stripCode() blanks comments, strings and regexes, keeps code, lengths and 
   const { code, literals, comments } = stripCode(src);
   t.is(code.length, src.length);
   t.is(code, "a = ' '         + ` ${ b + \" \" } `     \nr = /    /g; q = a / 2 / 3;");
-  t.deepEqual(literals.map((l) => l.value), ["x", "s"]);
-  t.deepEqual(comments.map((c) => [c.kind, src.slice(c.start, c.end)]), [["block", "/* c */"], ["line", "// d"]]);
+  t.deepEqual(
+    literals.map((l) => l.value),
+    ["x", "s"]
+  );
+  t.deepEqual(
+    comments.map((c) => [c.kind, src.slice(c.start, c.end)]),
+    [
+      ["block", "/* c */"],
+      ["line", "// d"],
+    ]
+  );
 });

@@ -28,10 +28,9 @@ export interface Stripped {
   comments: Comment[];
 }
 
-const KEYWORDS_BEFORE_OPERAND = new Set([
-  "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
-  "case", "do", "else", "yield", "await",
-]);
+const KEYWORDS_BEFORE_OPERAND = new Set(
+  "return typeof instanceof in of new delete void throw case do else yield await".split(" ")
+);
 
 const isWord = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
 
