@@ -7,16 +7,26 @@
  * case rather than producing a number.
  *
  * Options: `--runs N` (15), `--warmup N` (3), `--issues N` (10000),
- * `--prs N` (2000), `--pages N` (500), `--only TEXT` (cases whose name contains TEXT).
- * Writes `.bench/results.json`.
+ * `--prs N` (2000), `--pages N` (500), `--only TEXT` (cases whose name contains TEXT),
+ * `--against DIR` (below). Writes `.bench/results.json`.
+ *
+ * A/B mode, `--against DIR`: DIR is another clone's bin/ (say the old main's, built). Each case's
+ * subject is then measured against itself run from DIR, in place of its baseline: the same argv
+ * with every path into this clone's bin/ (an argument, or inside a `sh -c` script) pointed at
+ * DIR, on the same generated data, interleaved ABBA as above; the table shows the new and old
+ * medians and the ratio new/old (target ≤ 1.10×, what a change within noise stays under). The
+ * measurements that time several commands themselves (ci overhead per step, the kept-lane loop
+ * iteration, the paired wall, peak RSS) run as four blocks, old, new, new, old, of half the runs
+ * each, and compare their own numbers. A case whose subject is not under bin/ (the fold, built
+ * from this clone's tools/), or names an executable DIR does not have, is skipped with a note.
  */
 import { cpus, loadavg } from "node:os";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStore, type GenSummary } from "./gen_store.js";
 import { generateWiki, type WikiSummary } from "./gen_wiki.js";
-import { median, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
+import { median, retarget, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
@@ -42,6 +52,14 @@ const STORE_ISSUES = Number(option("store-issues", "100000"));
 // The store-under-load cases (issue 11) need a 100k store: generated only when they run.
 const WANT_STORE = !ONLY || ONLY.startsWith("store");
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "bench", NO_COLOR: "1", LANG: "C.UTF-8" };
+/** `--against DIR`: the other clone's bin/ (A/B mode), or undefined. */
+const AGAINST = option("against", "") ? resolve(option("against", "")).replace(/\/+$/, "") : undefined;
+/** A/B mode's target: new/old within noise. */
+const AB_MAX = 1.1;
+if (AGAINST && !(existsSync(AGAINST) && statSync(AGAINST).isDirectory())) {
+  process.stderr.write(`bench: --against ${AGAINST}: not a folder (another clone's bin/)\n`);
+  process.exit(2);
+}
 
 function measure(c: Case): Result {
   const a: number[] = [];
@@ -68,6 +86,35 @@ function measure(c: Case): Result {
   return {
     case: c.name, subject: c.subject.label, baseline: c.baseline.label, medianMs: round(med), baselineMedianMs: round(base),
     ratio: Math.round(ratio * 100) / 100, target, pass, note: c.note, samplesMs: b.map(round), baselineSamplesMs: a.map(round),
+  };
+}
+
+/** The case as new (this clone's bin/) against old (`old`), or why it cannot be. */
+function abCase(c: Case, old: string): Case | string {
+  const o = retarget(c.subject, BIN, old);
+  if (o === undefined) return "its subject runs nothing from bin/ (built from this clone's sources)";
+  if (typeof o === "string") return o;
+  return {
+    name: c.name, target: { kind: "ratio", max: AB_MAX }, note: c.note,
+    baseline: o, subject: { ...c.subject, label: `new: ${c.subject.label}` },
+  };
+}
+
+/**
+ * A measurement that times its own commands, A/B: four blocks (old, new, new, old) of half the
+ * runs each; each side's number is the mean of its two blocks' medians.
+ */
+function abBlocks(old: string, run: (bin: string, runs: number) => Result): Result {
+  const half = Math.max(1, Math.ceil(RUNS / 2));
+  const [o1, n1, n2, o2] = [old, BIN, BIN, old].map((b) => run(b, half)) as [Result, Result, Result, Result];
+  const m = (n1.medianMs + n2.medianMs) / 2;
+  const b = (o1.medianMs + o2.medianMs) / 2;
+  const ratio = m / b;
+  return {
+    case: n1.case, subject: `new: ${n1.subject}`, baseline: `old: ${o1.subject}`, medianMs: round(m),
+    baselineMedianMs: round(b), ratio: Math.round(ratio * 100) / 100, target: `≤ ${AB_MAX}×`, pass: ratio <= AB_MAX,
+    note: `4 blocks of ${half} runs (old ${o1.medianMs}, new ${n1.medianMs}, new ${n2.medianMs}, old ${o2.medianMs})`,
+    samplesMs: [...n1.samplesMs, ...n2.samplesMs], baselineSamplesMs: [...o1.samplesMs, ...o2.samplesMs],
   };
 }
 
@@ -155,7 +202,9 @@ function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: str
 }
 
 function table(rs: Result[]): string {
-  const head = ["case", "median ms", "baseline ms", "ratio", "target", ""];
+  const head = AGAINST
+    ? ["case", "new ms", "old ms", "new/old", "target", ""]
+    : ["case", "median ms", "baseline ms", "ratio", "target", ""];
   const rows = rs.map((r) => [r.case, r.medianMs.toFixed(1), r.baselineMedianMs.toFixed(1), `${r.ratio.toFixed(2)}×`, r.target, r.pass ? "PASS" : "FAIL"]);
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === 0 || i === 4 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ").trimEnd();
@@ -173,8 +222,25 @@ const s1k = WANT_STORE ? storeOf(BENCH, "issues-1000", 1000) : undefined;
 process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
-for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases(BENCH, BIN, ROOT), ...loopCases(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT), loopIterationCase(BENCH, BIN, ROOT, true), ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : [])]) {
-  if (ONLY && !c.name.includes(ONLY)) continue;
+const skipped: Array<{ case: string; why: string }> = [];
+if (AGAINST) process.stderr.write(`A/B: new ${BIN} against old ${AGAINST}\n`);
+const all: Case[] = [
+  ...cases(big, small, wiki),
+  ...prCases(prStore),
+  ...kernelCases(BENCH, BIN, ROOT),
+  ...loopCases(BENCH, BIN, ROOT),
+  loopIterationCase(BENCH, BIN, ROOT),
+  loopIterationCase(BENCH, BIN, ROOT, true),
+  ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : []),
+];
+for (const c0 of all) {
+  if (ONLY && !c0.name.includes(ONLY)) continue;
+  const c = AGAINST ? abCase(c0, AGAINST) : c0;
+  if (typeof c === "string") {
+    skipped.push({ case: c0.name, why: c });
+    process.stderr.write(`  ${c0.name}: skipped: ${c}\n`);
+    continue;
+  }
   try {
     const r = measure(c);
     results.push(r);
@@ -184,50 +250,50 @@ for (const c of [...cases(big, small, wiki), ...prCases(prStore), ...kernelCases
     process.stderr.write(`  ${c.name}: ABORTED: ${(err as Error).message}\n`);
   }
 }
-if (!ONLY || "ci overhead per step".includes(ONLY)) {
+
+/** A measurement that times its own commands (with `bin`, `runs` runs); A/B in blocks with --against. */
+function own(name: string, run: (bin: string, runs: number) => Result, say: (r: Result) => string): void {
+  if (ONLY && !name.includes(ONLY)) return;
   try {
-    const r = stepOverhead(BENCH, BIN, ENV, RUNS, WARMUP);
+    const r = AGAINST ? abBlocks(AGAINST, run) : run(BIN, RUNS);
     results.push(r);
-    process.stderr.write(`  ${r.case}: ${r.medianMs} ms\n`);
-  } catch (err) {
-    aborted.push({ case: "ci overhead per step", error: (err as Error).message });
-    process.stderr.write(`  ci overhead per step: ABORTED: ${(err as Error).message}\n`);
-  }
-}
-for (const trials of [false, true]) {
-  const name = `loop iteration (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`;
-  if (ONLY && !name.includes(ONLY)) continue;
-  try {
-    const r = keptLaneIteration(BENCH, BIN, ROOT, ENV, RUNS, WARMUP, trials);
-    results.push(r);
-    process.stderr.write(`  ${r.case}: ${r.medianMs} ms vs ${r.baselineMedianMs} ms (node -e 0)\n`);
+    process.stderr.write(`  ${r.case}: ${AGAINST ? `${r.medianMs} vs ${r.baselineMedianMs} (old)` : say(r)}\n`);
   } catch (err) {
     aborted.push({ case: name, error: (err as Error).message });
     process.stderr.write(`  ${name}: ABORTED: ${(err as Error).message}\n`);
   }
 }
-if (!ONLY || "paired experiment wall vs the slower side alone".includes(ONLY)) {
-  try {
-    const r = pairedWall(BENCH, BIN, ENV, Math.min(RUNS, 7), 1);
-    results.push(r);
-    process.stderr.write(`  ${r.case}: ${r.ratio}× (${r.note})\n`);
-  } catch (err) {
-    aborted.push({ case: "paired experiment wall", error: (err as Error).message });
-    process.stderr.write(`  paired experiment wall: ABORTED: ${(err as Error).message}\n`);
-  }
+own(
+  "ci overhead per step",
+  (bin, runs) => stepOverhead(BENCH, bin, ENV, runs, WARMUP),
+  (r) => `${r.medianMs} ms`
+);
+for (const trials of [false, true]) {
+  own(
+    `loop iteration (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`,
+    (bin, runs) => keptLaneIteration(BENCH, bin, ROOT, ENV, runs, WARMUP, trials),
+    (r) => `${r.medianMs} ms vs ${r.baselineMedianMs} ms (node -e 0)`
+  );
 }
+own(
+  "paired experiment wall vs the slower side alone",
+  (bin, runs) => pairedWall(BENCH, bin, ENV, Math.min(runs, 7), 1),
+  (r) => `${r.ratio}× (${r.note})`
+);
 if (huge) {
-  try {
-    results.push(peakMemory(ROOT, huge, ENV, Math.max(3, Math.min(RUNS, 7))));
-  } catch (err) {
-    aborted.push({ case: "store: peak RSS", error: (err as Error).message });
-  }
+  own(
+    "store: peak RSS",
+    (bin, runs) => peakMemory(ROOT, huge, ENV, Math.max(3, Math.min(runs, 7)), bin),
+    (r) => `${r.medianMs} MiB`
+  );
 }
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` + table(results));
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
 const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES, prs: PRS, pages: PAGES };
-writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, results, aborted }, null, 2) + "\n");
+const ab = AGAINST ? { against: AGAINST, skipped } : {};
+writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, ...ab, results, aborted }, null, 2) + "\n");
 // A case that could not run is not a pass: say so last, and exit 1.
+for (const k of skipped) process.stdout.write(`skipped (not A/B): ${k.case}: ${k.why}\n`);
 for (const a of aborted) process.stdout.write(`ABORTED: ${a.case}: ${a.error.split("\n")[0]}\n`);
 if (aborted.length) process.exitCode = 1;

@@ -3,6 +3,8 @@
  * run of a whole process, medians.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 /** One command to time. */
 export interface Cmd {
@@ -64,3 +66,31 @@ export function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
+/**
+ * `cmd` run from `old` instead of `bin`: every argument that is `bin` or holds a path into it,
+ * pointed at `old`. Undefined if nothing pointed into bin/; a string (why) if `old` lacks an
+ * executable the command names (by path, or as `$0/<name>` in a script given bin/ as `$0`).
+ */
+export function retarget(cmd: Cmd, bin: string, old: string): Cmd | string | undefined {
+  let touched = false;
+  const argv = cmd.argv.map((a) => {
+    if (a === bin) {
+      touched = true;
+      return old;
+    }
+    if (!a.includes(`${bin}/`)) return a;
+    touched = true;
+    return a.split(`${bin}/`).join(`${old}/`);
+  });
+  if (!touched) return undefined;
+  const names = new Set<string>();
+  for (const a of argv) {
+    for (const m of a.matchAll(/(?:^|[^\w/])(?:\$0|\$\{0\})\/([\w.-]+)/g)) names.add(m[1]!);
+    for (let i = a.indexOf(`${old}/`); i >= 0; i = a.indexOf(`${old}/`, i + 1)) {
+      names.add(/^[\w.-]+/.exec(a.slice(i + old.length + 1))?.[0] ?? "");
+    }
+  }
+  const missing = [...names].filter((n) => n && !existsSync(join(old, n)));
+  if (missing.length) return `${old} has no ${missing.join(", ")}`;
+  return { ...cmd, argv, label: `old: ${cmd.label}` };
+}

@@ -64,8 +64,15 @@ export function storeCases(root: string, s10k: Gen, big: Gen, s1k: Gen): Case[] 
  * `runs`. On Linux that is `VmHWM` of /proc/self/status: `maxRSS` of
  * getrusage is carried across fork and exec, so a child of this (large)
  * bench process would report the bench's own size.
+ * @param bin the executables to measure (this clone's bin/ by default; another's in A/B mode)
  */
-export function peakMemory(root: string, big: Gen, env: NodeJS.ProcessEnv, runs: number): Result {
+export function peakMemory(
+  root: string,
+  big: Gen,
+  env: NodeJS.ProcessEnv,
+  runs: number,
+  bin = join(root, "bin")
+): Result {
   const probe = join(root, ".bench", "rss_probe.cjs");
   const out = join(root, ".bench", "rss.txt");
   writeFileSync(probe, `const fs = require("fs");
@@ -77,7 +84,8 @@ process.on("exit", () => {
 `);
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync("node", ["-r", probe, join(root, "bin", "forge-issue"), "list", "--json", "-s", "all", "-L", "100000"], { cwd: big.dir, env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const argv = ["-r", probe, join(bin, "forge-issue"), "list", "--json", "-s", "all", "-L", "100000"];
+    const r = spawnSync("node", argv, { cwd: big.dir, env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
     if (r.status !== 0 || r.stderr) throw new Error(`list: exit ${r.status}: ${r.stderr.split("\n")[0]}`);
     samples.push(Number(readFileSync(out, "utf8")) / 1024);
   }
