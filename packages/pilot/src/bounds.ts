@@ -11,12 +11,14 @@ import type { LoopConfig } from "./flags.js";
  * @example bounded(c, { ...p, plan_kind: "OracleDeltaParity" }).params.max_iterations // ≤ c.oracleMaxIterations
  */
 export function bounded(c: LoopConfig, p: Plan): Plan {
-  const params = { ...(p.params ?? {}) };
+  // Number(): another process's line, read as it came (a bound that is not a number leaves NaN, as it always did).
   if (p.plan_kind === "OracleDeltaParity") {
-    params.max_iterations = Math.min(Number(params.max_iterations ?? Infinity), c.oracleMaxIterations);
+    const max = Math.min(Number(p.params.max_iterations ?? Infinity), c.oracleMaxIterations);
+    return { ...p, params: { ...p.params, max_iterations: max } };
   }
   if (p.plan_kind === "OracleCausalRefuter" || p.plan_kind === "OracleMinimalPerturbation") {
-    params.max_removed_nodes = Math.min(Number(params.max_removed_nodes ?? Infinity), c.minimalPerturbationBudget);
+    const max = Math.min(Number(p.params.max_removed_nodes ?? Infinity), c.minimalPerturbationBudget);
+    return { ...p, params: { ...p.params, max_removed_nodes: max } };
   }
-  return { ...p, params };
+  return p;
 }

@@ -5,7 +5,7 @@
  * are tested without running a loop (test/pilot_findings_test.ts).
  */
 import type {
-  ActResult, DiffEntry, IssueLine, NodeLine, ObservationHead, ObservationLine, PrLine, Target,
+  ActResult, DiffEntry, IssueLine, NodeLine, ObservationHead, ObservationLine, PairedResult, PrLine, Target,
 } from "./_lines.js";
 
 function pct(micros: number): string {
@@ -65,7 +65,7 @@ function checkFindings(
   for (const t of lastTargets) {
     for (const ref of t.refs ?? []) {
       const n = nodes.find((x) => x.claim_id === ref && x.claim_kind === "check");
-      if (n) steps.add(n.subject?.step);
+      if (n) steps.add(n.subject?.step as string | undefined);
     }
   }
   const atBase = (n: NodeLine): boolean => n.claim_kind === "check" && (n.subject?.patch_sha256 ?? null) === null &&
@@ -97,7 +97,7 @@ function prFindings(
 ): string[] {
   const out: string[] = [];
   const prs = obs.filter(isPr);
-  const byPr = new Map<string, ActResult & { typed_diff: DiffEntry[] }>();
+  const byPr = new Map<string, PairedResult & { typed_diff: DiffEntry[] }>();
   for (const r of results) {
     if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", { ...r, typed_diff: r.typed_diff });
   }

@@ -1,17 +1,18 @@
 import test from "ava";
-import type { ActResult, Decision, Plan } from "./_lines.js";
+import type { ActResult, Decision, ObservationLine, Plan } from "./_lines.js";
 import { defaults, type LoopConfig } from "./flags.js";
 import type { Attempt } from "./history.js";
 import type { Lane } from "./lane.js";
 import { type LoopDeps, runLoop } from "./loop.js";
 
+// Partial lines: the loop reads only these fields of them (the stages' own tests check whole lines).
 const plan = (n: number): Plan => ({
   kind: "plan", plan_id: `p${n}`, plan_kind: "CheckRerun", target_key: `t${n % 2}`,
-});
-const result = (p: Plan, extra: Partial<ActResult> = {}): ActResult => ({
+}) as unknown as Plan;
+const result = (p: Plan, extra: Record<string, unknown> = {}): ActResult => ({
   kind: "act_result", id: `a-${p.plan_id}`, plan_kind: p.plan_kind, target_key: p.target_key, outcome_signature: "ok",
   completed_at: "2026-01-01T00:00:00Z", ...extra,
-});
+}) as unknown as ActResult;
 
 /**
  * Fake deps: a clock that moves only when told, decisions in turn, acts that
@@ -32,7 +33,8 @@ function fake(decisions: Decision[], opts: { act?: (p: Plan) => ActResult | null
     recover: () => Promise.resolve({ worktrees_removed: 0, runs_cancelled: 0, exports: 2, imports: 1 }),
     observeAndPlan: () => {
       const decision = decisions.shift() ?? { kind: "halt", reason: "all_targets_exhausted", detail: "done" };
-      return Promise.resolve({ obs: [{ kind: "observation", markers: ["m"] }], targets: [], decision });
+      const obs = [{ kind: "observation", markers: ["m"] }] as unknown as ObservationLine[];
+      return Promise.resolve({ obs, targets: [], decision });
     },
     refine: (p) => Promise.resolve({ plan: p, discarded: null }),
     act: (p, deadline) => {
@@ -107,8 +109,8 @@ test("runLoop: an external halt, an act error, a parity violation, a halt reason
 
 test("runLoop: the oracle bounds are applied to the plan the act gets", async (t) => {
   const seen: Plan[] = [];
-  const p: Plan = { ...plan(1), plan_kind: "OracleDeltaParity", params: { max_iterations: 50 } };
+  const p = { ...plan(1), plan_kind: "OracleDeltaParity", params: { max_iterations: 50 } } as unknown as Plan;
   const deps = fake([p], { act: (q) => (seen.push(q), result(q)) }).deps;
   await runLoop(deps, config({ maxIterations: 1, oracleMaxIterations: 4 }));
-  t.is(seen[0]!.params!.max_iterations, 4);
+  t.is((seen[0]!.params as { max_iterations: number }).max_iterations, 4);
 });

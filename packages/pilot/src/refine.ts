@@ -34,13 +34,15 @@ export async function refine(tools: Tools, cmd: string, p: Plan): Promise<Refine
   if (r.code !== 0 || !q || typeof q !== "object") {
     return { plan: p, discarded: `refinement discarded: ${name} exited ${r.code} or printed no plan line` };
   }
-  const bad = [...new Set([...Object.keys(p), ...Object.keys(q)])]
-    .filter((k) => !FREE_TEXT.includes(k) && encode(p[k]) !== encode(q[k]))
+  // Compared as what it is on the wire: fields, whatever the plan's kind.
+  const was = p as unknown as Record<string, unknown>;
+  const bad = [...new Set([...Object.keys(was), ...Object.keys(q)])]
+    .filter((k) => !FREE_TEXT.includes(k) && encode(was[k]) !== encode(q[k]))
     .sort();
   const hints = q.check_hints ?? [];
   const typesOk = typeof (q.description ?? "") === "string" && typeof (q.rationale ?? "") === "string" &&
     Array.isArray(hints) && hints.every((h) => typeof h === "string");
-  if (bad.length > 0 || !typesOk || fixedPart(p) !== fixedPart(q)) {
+  if (bad.length > 0 || !typesOk || fixedPart(was) !== fixedPart(q)) {
     const what = bad.length ? bad.join(", ") : "a free-text field's type";
     return { plan: p, discarded: `refinement discarded: it changed ${what} (only ${FREE_TEXT.join(", ")} may change)` };
   }

@@ -7,19 +7,21 @@
  */
 import { canonicalJson } from "@forge/kernel";
 import { sha256Hex } from "@forge/evidence";
-import { type HaltLine, type Observation, PLAN_SCHEMA, type PlanHaltReason, type TargetLine } from "@forge/contract";
+import {
+  type HaltLine, type Observation, PLAN_SCHEMA, type PlanHaltReason, type PlanLine, type TargetLine,
+} from "@forge/contract";
 import type { PlanConfig } from "./config.js";
 import type { HistoryEntry } from "./history.js";
 import { extractTargets, type Target } from "./targets.js";
 
-/** One line as written (the plan line's type comes with the contract's plan parser). */
+/** A line as written, of no kind the contract types (forge-plan explain's). */
 export type Line = Record<string, unknown>;
 
 /** The result of planning: the ranked targets and exactly one plan or halt line. */
 export interface Planned {
   targets: Target[];
-  /** The plan line, or the halt line (a HaltLine). */
-  decision: Line;
+  /** The plan line, or the halt line. */
+  decision: PlanLine | HaltLine;
   /** The chosen target, or null on a halt. */
   chosen: Target | null;
 }
@@ -59,19 +61,20 @@ export function plan(o: Observation, history: readonly HistoryEntry[], cfg: Plan
     detail = targets.length === 0 ? "no target" : `no target reaches ${cfg.halt_threshold_micros / 10_000}%`;
   }
   const halt: HaltLine = { kind: "halt", reason, detail };
-  return { targets, decision: halt as unknown as Line, chosen: null };
+  return { targets, decision: halt, chosen: null };
 }
 
 /** The plan line of a target: its draft, or (advisory only) a visibly advisory plan. */
-function planLine(t: Target, scope: string): Line {
+function planLine(t: Target, scope: string): PlanLine {
   const d = t.draft;
-  const body: Line = {
+  const body = {
     kind: "plan", schema_version: PLAN_SCHEMA, plan_kind: d ? d.plan_kind : "Advisory", target_key: t.key, target_kind: t.target_kind, scope,
     params: d ? d.params : { text: `${t.target_kind} ${t.key}: ${t.plan_why}` }, budget: { max_runs: d ? d.max_runs : 0, deadline_ms: null },
     advisory: d === null, description: d ? d.description : `advisory only: ${t.plan_why}`, rationale: `${t.target_kind} at ${t.urgency_micros / 10_000}%: ${t.plan_why}`,
     check_hints: [],
   };
-  return { ...body, plan_id: sha256Hex(canonicalJson(body)).slice(0, 16) };
+  // The draft's kind and params go together (PlanDraft); the advisory one is Advisory's.
+  return { ...body, plan_id: sha256Hex(canonicalJson(body)).slice(0, 16) } as PlanLine;
 }
 
 /** A target as its `target` line. */

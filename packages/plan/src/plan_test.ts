@@ -10,6 +10,9 @@ import { parseHistory } from "./history.js";
 import { DEFAULT_PLAN_CONFIG, type PlanConfig } from "./config.js";
 import type { Target } from "./targets.js";
 
+/** A decision as its fields (plan or halt), for assertions on either. */
+const d = (p: { decision: object }): Record<string, unknown> => p.decision as Record<string, unknown>;
+
 const NOW = Date.parse("2026-11-30T06:00:00Z") / 1000;
 const cfg = (over: Partial<PlanConfig> = {}): PlanConfig => ({ ...DEFAULT_PLAN_CONFIG, ...over });
 const planOf = (i: ObserveInputs, history: HistoryEntry[] = [], c = cfg(), now = NOW) => plan(observe(i), history, c, now);
@@ -35,13 +38,13 @@ test("a stable failure is an ActiveSyndrome (not a FragileNode); a mixed check i
     ["ActiveSyndrome", `syndrome:sig-v1:${"1".repeat(32)}`, 950_000],
     ["FragileNode", "fragile:c:net", 800_000],
   ]);
-  t.is(p.decision.kind, "plan");
-  t.is(p.decision.target_key, `syndrome:sig-v1:${"1".repeat(32)}`);
-  t.is(p.decision.plan_kind, "OracleExactBounded"); // no PR passes the failing step
+  t.is(d(p).kind, "plan");
+  t.is(d(p).target_key, `syndrome:sig-v1:${"1".repeat(32)}`);
+  t.is(d(p).plan_kind, "OracleExactBounded"); // no PR passes the failing step
   const fragile = byKey(p.targets, "fragile:c:net");
   t.is(fragile.plan_kind, "CheckRerun");
   t.like(fragile.draft!.params, { step: "30-net", tree: TREE, head_sha: "c".repeat(40), patch_sha256: null, pr: null });
-  t.true((fragile.draft!.params.repetitions as number) >= 20);
+  t.true(((fragile.draft!.params as { repetitions: number }).repetitions) >= 20);
 });
 
 test("a flaky check stops being a target once its flake rate is decided", (t) => {
@@ -64,28 +67,28 @@ test("exhaustion: max retries, or the last two outcomes equal; all exhausted →
   const p = planOf(sample(), [...hist(syn, "still_failing", "still_failing"), ...hist("fragile:c:net", "flaky:1/6", "flaky:2/12")], cfg({ max_retries_per_target: 5, halt_threshold_micros: 100_000 }));
   t.like(byKey(p.targets, syn), { exhausted: true, exhausted_why: "repeated_outcome" });
   t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_000 });
-  t.is(p.decision.target_key, "fragile:c:net");
+  t.is(d(p).target_key, "fragile:c:net");
   const q = planOf(sample(), [...hist(syn, "a", "b"), ...hist("fragile:c:net", "a", "b")]);
   t.like(byKey(q.targets, "fragile:c:net"), { exhausted: true, exhausted_why: "max_retries" });
-  t.deepEqual([q.decision.kind, q.decision.reason], ["halt", "all_targets_exhausted"]);
+  t.deepEqual([d(q).kind, d(q).reason], ["halt", "all_targets_exhausted"]);
 });
 
 test("the halt threshold: a target below it is not picked (nothing_worth_investigating)", (t) => {
   const p = planOf(sample(), [], cfg({ halt_threshold_micros: 960_000 }));
-  t.deepEqual([p.decision.kind, p.decision.reason], ["halt", "nothing_worth_investigating"]);
+  t.deepEqual([d(p).kind, d(p).reason], ["halt", "nothing_worth_investigating"]);
 });
 
 test("degradation: no imports → halt missing_kernel_payload and only the target the inputs justify (ScopeStale, never imported)", (t) => {
   const p = planOf(inputs({ state: scope(null, []) }));
   t.deepEqual(p.targets.map((x) => [x.target_kind, x.key, x.plan_kind]), [["ScopeStale", "stale:default", null]]);
-  t.deepEqual([p.decision.kind, p.decision.reason], ["halt", "missing_kernel_payload"]);
+  t.deepEqual([d(p).kind, d(p).reason], ["halt", "missing_kernel_payload"]);
 });
 
 test("degradation: a malformed payload → ThinExport for its marker (no executable plan), no claim target; halt missing_kernel_payload", (t) => {
   const p = planOf(inputs({ state: scope(null, [{ batch_id: "1".repeat(64), markers: ["malformed_kernel_payload"] }]) }));
   t.deepEqual(p.targets.map((x) => x.target_kind), ["ThinExport", "ThinExport"]);
   t.true(p.targets.every((x) => x.draft === null));
-  t.is(p.decision.reason, "missing_kernel_payload");
+  t.is(d(p).reason, "missing_kernel_payload");
 });
 
 test("degradation: a thin export (deleted log) → ThinExport with a one-run CheckRerun; an unexported run alone halts thin_export_blocked_execution", (t) => {
@@ -95,12 +98,12 @@ test("degradation: a thin export (deleted log) → ThinExport with a one-run Che
   });
   const p = planOf(i);
   t.deepEqual(p.targets.map((x) => [x.key, x.urgency_micros, x.plan_kind]), [["thin_export:missing_log:c:10-unit", 900_000, "CheckRerun"]]);
-  t.like(p.decision.params as object, { step: "10-unit", repetitions: 1, tree: TREE });
+  t.like(d(p).params as object, { step: "10-unit", repetitions: 1, tree: TREE });
   i.runs[2]!.steps[0]!.log = true;
   i.runs.push(runOf("d", { createdAt: "2026-11-30T05:00:00Z" }));
   const q = planOf(i);
   t.deepEqual(q.targets.map((x) => x.key), ["thin_export:unexported_run:d"]);
-  t.deepEqual([q.decision.kind, q.decision.reason], ["halt", "thin_export_blocked_execution"]);
+  t.deepEqual([d(q).kind, d(q).reason], ["halt", "thin_export_blocked_execution"]);
   // With --allow-advisory-only: a visibly advisory plan, never counted as verification.
   const r = planOf(i, [], cfg({ allow_advisory_only: true }));
   t.like(r.decision, { kind: "plan", plan_kind: "Advisory", advisory: true });
@@ -125,7 +128,7 @@ test("a stable failure with an open PR that passes the step → PairedPatch of t
   i.state.kernel.trials.push(trialOf("c:int@fix", "pass", "pf1"), trialOf("c:unit@bad", "fail", "pb1"));
   const p = planOf(i);
   t.like(p.decision, { plan_kind: "PairedPatch", target_kind: "ActiveSyndrome" });
-  t.like(p.decision.params as object, { pr: { id: "pf", number: 1 }, closes: ["i9"], checks: ["10-unit", "20-integration", "30-net"] });
+  t.like(d(p).params as object, { pr: { id: "pf", number: 1 }, closes: ["i9"], checks: ["10-unit", "20-integration", "30-net"] });
   t.like(byKey(p.targets, "caveat:c:unit@bad"), { urgency_micros: 600_000, plan_kind: "CheckRerun" });
   t.deepEqual(byKey(p.targets, "caveat:c:unit@bad").modifiers[0], { name: "regression_candidate", delta_micros: 100_000 });
   t.like(byKey(p.targets, "caveat:c:int@fix"), { urgency_micros: 500_000 });
@@ -154,7 +157,7 @@ test("determinism: the same observation and history give the same targets and pl
   const a = planOf(sample(), hist("fragile:c:net", "x"));
   const b = planOf(sample(), hist("fragile:c:net", "x"));
   t.is(canonicalJson(a.decision), canonicalJson(b.decision));
-  t.regex(a.decision.plan_id as string, /^[0-9a-f]{16}$/);
+  t.regex(d(a).plan_id as string, /^[0-9a-f]{16}$/);
   const o = observe(sample());
   const lines = [o.header, ...o.nodes, ...o.syndromes, ...o.prs, ...o.issues, ...o.degradations, ...o.unverified].map((l) => canonicalJson(l)).join("\n");
   t.is(canonicalJson(plan(readObservation(lines), [], cfg(), NOW).decision), canonicalJson(plan(o, [], cfg(), NOW).decision));

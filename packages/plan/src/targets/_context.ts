@@ -4,18 +4,21 @@
  * the clock, and the two plan drafts several kinds propose (a paired patch
  * experiment, a check rerun).
  */
-import type { IssueLine, Modifier, NodeLine, Observation, PlanKind, PrLine } from "@forge/contract";
+import type { IssueLine, Modifier, NodeLine, Observation, PlanKind, PlanParams, PrLine } from "@forge/contract";
 import { cmp } from "@forge/kernel";
 import type { PlanConfig } from "../config.js";
 
-/** What a target's plan would be (no id yet; `decide` seals it). */
-export interface PlanDraft {
-  plan_kind: PlanKind;
-  params: Record<string, unknown>;
+/** What a target's plan of kind K would be (no id yet; `decide` seals it): the contract's params for K. */
+export interface PlanDraftOf<K extends PlanKind> {
+  plan_kind: K;
+  params: PlanParams[K];
   max_runs: number;
   description: string;
   why: string;
 }
+
+/** What a target's plan would be, of any kind. */
+export type PlanDraft = { [K in PlanKind]: PlanDraftOf<K> }[PlanKind];
 
 /** What an extractor finds: a target but for its kind (the extractor table's key) and what history adds. */
 export interface Found {
@@ -75,13 +78,14 @@ export function stepOf(n: NodeLine): string | null {
 }
 
 /** A paired baseline-vs-patched experiment on a PR's patch over `checks`. */
-export function pairedDraft(c: TargetContext, pr: PrLine, why: string, checks: string[]): PlanDraft {
+export function pairedDraft(c: TargetContext, pr: PrLine, why: string, checks: string[]): PlanDraftOf<"PairedPatch"> {
   const reps = c.cfg.paired_repetitions;
   return {
     plan_kind: "PairedPatch",
     params: {
       pr: { id: pr.id, number: pr.number }, patch_sha256: pr.patch_sha256, base_ref: pr.base_ref ?? c.baseRef,
-      base_sha: pr.state === "open" ? c.baseSha : pr.base_sha, checks, repetitions: reps, closes: pr.closes ?? [],
+      // A base with no commit yet (null) makes a plan forge-act refuses by name: typed as the act reads it.
+      base_sha: (pr.state === "open" ? c.baseSha : pr.base_sha) as string, checks, repetitions: reps, closes: pr.closes ?? [],
       // Checks flaky at the base are no PASS_TO_PASS checks (SWE-bench keeps only tests that pass reliably before).
       flaky_at_base: checks.filter((s) => c.baseByStep.get(s)?.verdict === "flaky"),
     },
@@ -90,7 +94,7 @@ export function pairedDraft(c: TargetContext, pr: PrLine, why: string, checks: s
 }
 
 /** A rerun of a check node at its tree (and patch), up to `reps` times; null when no commit is known for its tree. */
-export function rerunDraft(c: TargetContext, n: NodeLine, reps: number, why: string): PlanDraft | null {
+export function rerunDraft(c: TargetContext, n: NodeLine, reps: number, why: string): PlanDraftOf<"CheckRerun"> | null {
   const s = stepOf(n);
   if (s === null || n.head_sha === null || n.tree === null) return null;
   const r = Math.max(1, Math.min(reps, maxRepetitions(n.duration_ms)));
