@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { ForgeError } from "./errors.js";
+import { printable } from "./sanitize.js";
 
 /** The result of a git run. */
 export interface GitResult {
@@ -81,8 +82,7 @@ export async function splitPatchSeries(file: string, out: string, cwd: string, e
  */
 export function gitMessage(stderr: string): string {
   const line = stderr.split("\n").map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
-  // eslint-disable-next-line no-control-regex
-  return line.replace(/^(?:fatal|error): /, "").slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+  return printable(line.replace(/^(?:fatal|error): /, ""), 200);
 }
 
 /**

@@ -69,3 +69,4 @@ export { issueSearchItem, prSearchItem, type PrSearchParts } from "./search/item
 export { patchCommits, type CommitJson } from "./entities/patch_commits.js";
 export { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./entities/pr_review_state.js";
 export { checkDefined } from "./entities/check_defs.js";
+export { printable } from "./sanitize.js";

@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import {
-  atomicWrite, displayPath, formatFrontmatter, formatTimestamp, IMPORT_RECORD, importFile, openStore, toFrontmatter, validate, type Store,
+  atomicWrite, displayPath, formatFrontmatter, formatTimestamp, IMPORT_RECORD, importFile, openStore, printable, toFrontmatter, validate, type Store,
 } from "@forge/core";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { readForeign } from "./_foreign.js";
@@ -137,8 +137,7 @@ export default defineCommand({
     const r = await importStore({ cwd: ctx.io.cwd, env: ctx.io.env }, { source: args.source as string });
     for (const w of r.warnings) ctx.io.stderr.write(`${ctx.prog}: ${w}\n`);
     const conflicts = r.lines.filter((l) => l.result === "conflict");
-    // eslint-disable-next-line no-control-regex
-    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${c.id.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?")}: ${c.reason} (kept as it is here)\n`);
+    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${printable(c.id, 200)}: ${c.reason} (kept as it is here)\n`);
     await emit(ctx.io, ctx.out, r.lines, { json: req, jq: args.jq as string | undefined, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
     return conflicts.length > 0 ? 1 : 0;
   },

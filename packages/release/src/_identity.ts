@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import { ForgeError, git, type LoadedFile } from "@forge/core";
-import { hashFile, printable } from "./_assets.js";
+import { ForgeError, git, printable, type LoadedFile } from "@forge/core";
+import { hashFile } from "./_assets.js";
 
 /** A recorded artifact, as the release file holds it. */
 export interface RecordedAsset {
@@ -78,7 +78,7 @@ export async function checkIdentity(f: LoadedFile, top: string, env: NodeJS.Proc
  * @throws ForgeError (E_VERIFY) naming the first artifact that is missing or differs
  */
 export function checkAssets(tag: string, assets: readonly RecordedAsset[], dir: string, shown: string, within: { test: (real: string) => boolean; name: string }): void {
-  const fail = (name: string, why: string): ForgeError => new ForgeError(`${tag}: asset '${printable(name)}' ${why}`, "E_VERIFY", 1);
+  const fail = (name: string, why: string): ForgeError => new ForgeError(`${tag}: asset '${printable(name, 80)}' ${why}`, "E_VERIFY", 1);
   let dirReal: string | undefined;
   for (const a of assets) {
     const abs = dir + sep + a.name;
