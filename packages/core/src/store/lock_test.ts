@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { lockFile, setNoteSink, withKindLock, withLock } from "./lock.js";
+import { holdLock, lockFile, setNoteSink, withKindLock, withLock, type StaleLock } from "./lock.js";
 import { ISSUES } from "./store.js";
 
 function file(): string {
@@ -88,4 +88,28 @@ test.serial("withKindLock(): creates of one process queue (no synchronous wait o
   t.deepEqual(log, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3", "start 4", "end 4"]);
   t.true(Date.now() - t0 < 5_000, "no lock wait ran out");
   t.false(existsSync(join(store.dir, "issues.lock")));
+});
+
+test.serial("holdLock() for a lock held as long as its process lives: the pid alone, never waited for, never broken while alive", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "forge-lock-"));
+  const lock = join(dir, "loop.lock");
+  const opts = { waitMs: 0, staleMs: Infinity, pidOnly: true, busy: (pid: number | undefined) => `busy ${String(pid)}` };
+  const a = holdLock(lock, opts);
+  t.is(readFileSync(lock, "latin1"), `${process.pid}\n`);
+  utimesSync(lock, new Date(0), new Date(0));
+  t.throws(() => holdLock(lock, opts), { code: "E_CONFLICT", message: `busy ${process.pid}` }, "an old lock of a live process stands");
+  a.release();
+  a.release();
+  t.false(existsSync(lock));
+  const broke: StaleLock[] = [];
+  const notes: string[] = [];
+  setNoteSink((n) => notes.push(n));
+  for (const text of ["999999999\n", "garbage\n"]) {
+    writeFileSync(lock, text);
+    holdLock(lock, { ...opts, onBreak: (s) => broke.push(s) }).release();
+  }
+  setNoteSink(() => undefined);
+  t.deepEqual(broke.map((s) => [s.pid, s.dead]), [[999999999, true], [undefined, true]]);
+  t.deepEqual(notes, [], "onBreak, not the note sink");
+  t.deepEqual(readdirSync(dir), []);
 });
