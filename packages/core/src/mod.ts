@@ -18,7 +18,9 @@ export { fileStamp, folderStamp, isStill, stillFromMs, type FolderStamp } from "
 export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStoreVersion } from "./store/version.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
-export { lockFile, pidAlive, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync, type HeldLock, type LockOptions } from "./store/lock.js";
+export {
+  holdLock, lockFile, pidAlive, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync, type HeldLock, type LockOptions, type StaleLock,
+} from "./store/lock.js";
 export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
@@ -48,7 +50,10 @@ export {
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
-export { codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, splitPatchSeries, withWorktree, type GitBytesResult, type GitResult, type WorktreeOptions } from "./git.js";
+export {
+  codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, splitPatchSeries, withWorktree, workspaceCodeTree,
+  type GitBytesResult, type GitResult, type WorktreeOptions,
+} from "./git.js";
 export { currentAuthor, editList, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
