@@ -41,6 +41,7 @@ export {
 export { loadEntity, loadEntityFast, loadFile, rewriteFile, saveFile, type FileChange, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { openRecordCache, RecordCache, recordContext, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
+export { cachedIssueFields, cachedIssueList, type CachedIssueListOptions } from "./entities/issue_list_cache.js";
 export { buildId, checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater } from "./store/cache_file.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
