@@ -310,9 +310,10 @@ const BAD: Bad[] = [
     spoil: (f) => {
       const d = join(f, "evidence", "imports");
       const name = readdirSync(d).find((n) => /^[0-9a-f]{64}\.json$/.test(n))!;
-      writeFileSync(join(d, name), readFileSync(join(d, name), "utf8").replace('"trial_episodes":"', '"trial_episodes":"not-'));
+      const text = readFileSync(join(d, name), "utf8");
+      writeFileSync(join(d, name), text.replace('"trial_episodes":"', '"trial_episodes":"not-'));
     },
-    err: /^forge-merge import: [^\n]*\/evidence\/imports\/[0-9a-f]{64}\.json: field 'trial_episodes': expected derived\|stored\n$/,
+    err: /^forge-merge import: [^\n]*\/[0-9a-f]{64}\.json: field 'trial_episodes': expected derived\|stored\n$/,
   },
 ];
 

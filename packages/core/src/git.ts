@@ -195,7 +195,9 @@ export async function headCommit(cwd: string, env?: NodeJS.ProcessEnv): Promise<
 /** The code tree of the root tree `rev` names (`<commit>^{commit}` or a tree id). */
 async function listedCodeTree(cwd: string, rev: string, shown: string, env?: NodeJS.ProcessEnv): Promise<string> {
   const r = await gitBytes(["ls-tree", "-z", "--full-tree", "--end-of-options", rev], { cwd, env });
-  if (r.code !== 0) throw new ForgeError(`cannot list the tree of ${shown.slice(0, 40)}: ${gitMessage(r.stderr)}`, "E_GIT", 1);
+  if (r.code !== 0) {
+    throw new ForgeError(`cannot list the tree of ${shown.slice(0, 40)}: ${gitMessage(r.stderr)}`, "E_GIT", 1);
+  }
   return codeTreeOfListing(r.stdout);
 }
 

@@ -3,7 +3,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, withWorktree, workspaceCodeTree } from "./git.js";
+import {
+  codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, withWorktree, workspaceCodeTree,
+} from "./git.js";
 
 const made: string[] = [];
 test.after.always(() => {

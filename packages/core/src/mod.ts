@@ -19,7 +19,8 @@ export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStore
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
 export {
-  holdLock, lockFile, pidAlive, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync, type HeldLock, type LockOptions, type StaleLock,
+  holdLock, lockFile, pidAlive, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync,
+  type HeldLock, type LockOptions, type StaleLock,
 } from "./store/lock.js";
 export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
 export { createDirAtomic } from "./store/create_dir.js";
@@ -42,7 +43,9 @@ export { loadEntity, loadEntityFast, loadFile, rewriteFile, saveFile, type FileC
 export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { openRecordCache, RecordCache, recordContext, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
 export { cachedIssueFields, cachedIssueList, type CachedIssueListOptions } from "./entities/issue_list_cache.js";
-export { buildId, checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater } from "./store/cache_file.js";
+export {
+  buildId, checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater,
+} from "./store/cache_file.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {

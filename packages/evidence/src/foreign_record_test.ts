@@ -15,7 +15,7 @@ function cloneRecord(): { bytes: Buffer; value: Record<string, unknown>; name: s
   return { bytes, value: JSON.parse(bytes.toString("utf8")) as Record<string, unknown>, name: `${e.batch_id}.json` };
 }
 
-test("importForeignRecord() writes a clone's record as the lane wrote it there, once: the same batch again writes nothing", (t) => {
+test("importForeignRecord() writes a clone's record as the lane wrote it, once; again: nothing", (t) => {
   const { bytes, value, name } = cloneRecord();
   const store = tempStore();
   // Indented, as a hand might have left it: written canonically all the same.
@@ -42,9 +42,12 @@ test("checkImportRecord() refuses what the lane would not have written, naming t
   t.is(bad((v) => (v.trial_episodes = "maybe")), `${file}: field 'trial_episodes': expected derived|stored`);
   t.is(bad((v) => (v.imported_at = "yesterday")), `${file}: field 'imported_at': expected an RFC 3339 UTC timestamp`);
   t.is(bad((v) => (v.trials = 99)), `${file}: field 'trials': expected 2: the trials of kernel_payload`);
-  t.is(bad((v) => ((v.batch as Record<string, unknown>).episodes = "none")), `${file}: field 'batch.episodes': expected a list`);
-  t.is(bad((v) => ((v.batch as Record<string, unknown>).batch_id = "0".repeat(64))), `${file}: field 'batch.batch_id': does not match the record's batch_id`);
-  t.is(t.throws(() => checkImportRecord(value, "f", "other.json"))!.message, "f: field 'batch_id': does not match the file name");
-  t.is(t.throws(() => checkImportRecord({ ...value, batch_id: "b1" }, "f", "b1.json"))!.message, "f: field 'batch_id': expected 64 hex");
-  t.is(t.throws(() => checkImportRecord([], "f", "b1.json"))!.message, "f: not a JSON object");
+  const batch = (v: Record<string, unknown>): Record<string, unknown> => v.batch as Record<string, unknown>;
+  t.is(bad((v) => (batch(v).episodes = "none")), `${file}: field 'batch.episodes': expected a list`);
+  const other = bad((v) => (batch(v).batch_id = "0".repeat(64)));
+  t.is(other, `${file}: field 'batch.batch_id': does not match the record's batch_id`);
+  const message = (v: unknown, name: string): string => t.throws(() => checkImportRecord(v, "f", name))!.message;
+  t.is(message(value, "other.json"), "f: field 'batch_id': does not match the file name");
+  t.is(message({ ...value, batch_id: "b1" }, "b1.json"), "f: field 'batch_id': expected 64 hex");
+  t.is(message([], "b1.json"), "f: not a JSON object");
 });

@@ -120,8 +120,9 @@ export function importForeignRecord(store: Store, rec: ImportRecord): ImportLogE
   try {
     atomicWrite(evidenceImportFile(store, rec.batch_id), canonicalJson(rec) + "\n", { exclusive: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportRecord(store, rec.batch_id), "already_imported");
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // Imported here since the caller looked: this store's import of the batch.
+    return entryOf(store, readImportRecord(store, rec.batch_id), "already_imported");
   }
   return entryOf(store, rec, "imported");
 }

@@ -127,17 +127,24 @@ export function checkImportRecord(value: unknown, file: string, name: string): I
   // The lane reads no other name (importIds): a record it would never see is refused, not stored.
   if (!/^[0-9a-f]{64}$/.test(rec.batch_id)) throw new InvalidFileError(file, "expected 64 hex", "batch_id");
   if (!isTimestamp(rec.imported_at)) throw new InvalidFileError(file, "expected an RFC 3339 UTC timestamp", "imported_at");
-  if (!Array.isArray(rec.markers) || rec.markers.some((m) => typeof m !== "string")) throw new InvalidFileError(file, "expected a list of strings", "markers");
-  if (rec.degraded !== rec.markers.length > 0) throw new InvalidFileError(file, `expected ${rec.markers.length > 0}: the import's markers say so`, "degraded");
+  if (!Array.isArray(rec.markers) || rec.markers.some((m) => typeof m !== "string")) {
+    throw new InvalidFileError(file, "expected a list of strings", "markers");
+  }
+  const degraded = rec.markers.length > 0;
+  if (rec.degraded !== degraded) {
+    throw new InvalidFileError(file, `expected ${degraded}: the import's markers say so`, "degraded");
+  }
   const trials = rec.kernel_payload ? rec.kernel_payload.trials.length : 0;
   if (rec.trials !== trials) throw new InvalidFileError(file, `expected ${trials}: the trials of kernel_payload`, "trials");
   try {
     checkBatchShape(rec.batch);
   } catch (err) {
-    if (err instanceof InvalidBatchError) throw new InvalidFileError(file, err.why, err.field === "(batch)" ? "batch" : `batch.${err.field}`);
-    throw err;
+    if (!(err instanceof InvalidBatchError)) throw err;
+    throw new InvalidFileError(file, err.why, err.field === "(batch)" ? "batch" : `batch.${err.field}`);
   }
-  if (rec.batch.batch_id !== rec.batch_id) throw new InvalidFileError(file, "does not match the record's batch_id", "batch.batch_id");
+  if (rec.batch.batch_id !== rec.batch_id) {
+    throw new InvalidFileError(file, "does not match the record's batch_id", "batch.batch_id");
+  }
   return rec;
 }
 

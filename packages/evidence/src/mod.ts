@@ -16,7 +16,9 @@ export {
 } from "./batch.js";
 export { transformEnvelopeV3 } from "./transform_v3.js";
 export { foldCompiled, importForeignRecord, importProjectionBatch, type ImportOptions, primeFold } from "./import_batch.js";
-export { checkImportRecord, importIds, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+export {
+  checkImportRecord, importIds, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog,
+} from "./import_log.js";
 export {
   type CachedLogOptions, digestOf, hasRecords, importDigest, type LoggedImport, readImportLogCached, readImportLogStamped, withPayloads,
 } from "./import_log_cache.js";

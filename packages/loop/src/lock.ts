@@ -26,7 +26,9 @@ export function takeLock(path: string, what: string): Held {
     busy: (pid) => pid === undefined
       ? `${what} is locked by another process; try again`
       : `${what} is being changed by another process (pid ${pid}); try again when it is done`,
-    onBreak: ({ pid }) => void (note = `broke the stale lock of ${what}${pid !== undefined ? ` (pid ${pid} is gone)` : ""}`),
+    onBreak: ({ pid }) => {
+      note = `broke the stale lock of ${what}${pid !== undefined ? ` (pid ${pid} is gone)` : ""}`;
+    },
   });
   return { note, release: () => held.release() };
 }

@@ -15,8 +15,8 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import {
-  atomicWrite, displayPath, evidenceImportFile, evidenceImportsDir, formatFrontmatter, formatTimestamp, IMPORT_RECORD, importFile, lexists, mkdirInside,
-  openStore, printable, toFrontmatter, validate, type Store,
+  atomicWrite, displayPath, evidenceImportFile, evidenceImportsDir, formatFrontmatter, formatTimestamp, IMPORT_RECORD,
+  importFile, lexists, mkdirInside, openStore, printable, toFrontmatter, validate, type Store,
 } from "@forge/core";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { readForeign } from "./_foreign.js";
@@ -117,7 +117,10 @@ export function recordParts(added: string[], conflicts: string[], budget = RECOR
 
 /** Evidence imports against the lane's log here: `unchanged` when a file of the batch is here already, else `added`. */
 function planEvidence(store: Store, entities: Incoming[]): Planned[] {
-  return entities.map((inc) => ({ inc, result: lexists(evidenceImportFile(store, inc.record!.batch_id)) ? "unchanged" : "added" }));
+  return entities.map((inc): Planned => {
+    const here = lexists(evidenceImportFile(store, inc.record!.batch_id));
+    return { inc, result: here ? "unchanged" : "added" };
+  });
 }
 
 /** Hand each added evidence import to the lane, in order. */

@@ -28,9 +28,11 @@ const labels = (color: string): string => `---\nlabels:\n  - name: bug\n    colo
 function evidenceRecord(): { name: string; text: string } {
   const { store } = localStore();
   const bundle = {
-    schema_version: BUNDLE_SCHEMA, bundle_id: "ci:run1", candidate_id: "tree:abc", eval_id: "ci", version_id: "abc", trace_id: "run1", attempt_id: "run1",
-    bundle_scope: "default", created_at: "2026-11-30T02:00:00Z", claims: [], relations: [], verification: { trials: [], typed_diff: [] }, refutation: null,
-    claim_strength: "observed", known_threats: [], promotion_state: null, receipts: [], supersedes_claim_version_id: null, episodes: [], aliases: [],
+    schema_version: BUNDLE_SCHEMA, bundle_id: "ci:run1", candidate_id: "tree:abc", eval_id: "ci", version_id: "abc",
+    trace_id: "run1", attempt_id: "run1", bundle_scope: "default", created_at: "2026-11-30T02:00:00Z",
+    claims: [], relations: [], verification: { trials: [], typed_diff: [] }, refutation: null,
+    claim_strength: "observed", known_threats: [],
+    promotion_state: null, receipts: [], supersedes_claim_version_id: null, episodes: [], aliases: [],
     evidence_refs: [{ ref_id: "ci-run:run1", kind: "ci-run", path: ".forge/ci/runs/run1/summary.md", digest: null }],
   };
   const batch = transformEnvelopeV3(exportBundle(bundle, { name: "test", version: "0.0.0" }));
@@ -180,22 +182,27 @@ test("importStore() writes several records, each under 256 KiB, when one would b
   t.is(listed, 4000);
 });
 
-test("importStore() hands evidence imports to the lane: a valid one lands as the lane writes it, once; the same store again writes nothing", async (t) => {
+test("importStore() hands evidence to the lane: a valid one lands as the lane writes it, once", async (t) => {
   const ev = evidenceRecord();
   // Indented by hand there: the lane writes its canonical JSON here all the same.
-  const there = localStore({ [`evidence/imports/${ev.name}`]: JSON.stringify(JSON.parse(ev.text), null, 2), [`tasks/${TASK_ID}/task.md`]: task });
+  const indented = JSON.stringify(JSON.parse(ev.text), null, 2);
+  const there = localStore({ [`evidence/imports/${ev.name}`]: indented, [`tasks/${TASK_ID}/task.md`]: task });
   const here = localStore();
   const r = await importStore({ cwd: here.root, env: {} }, { source: there.root });
-  t.deepEqual(r.lines.filter((l) => l.kind !== "import-record"), [{ kind: "task", id: TASK_ID, result: "added" }, { kind: "evidence", id: ev.name, result: "added" }]);
+  t.deepEqual(r.lines.filter((l) => l.kind !== "import-record"), [
+    { kind: "task", id: TASK_ID, result: "added" }, { kind: "evidence", id: ev.name, result: "added" },
+  ]);
   t.is(readFileSync(join(here.root, ".forge", "evidence", "imports", ev.name), "utf8"), ev.text);
   const before = readdirSync(join(here.root, ".forge"), { recursive: true }).sort();
   const again = await importStore({ cwd: here.root, env: {} }, { source: there.root });
-  t.deepEqual(again.lines, [{ kind: "task", id: TASK_ID, result: "unchanged" }, { kind: "evidence", id: ev.name, result: "unchanged" }]);
+  t.deepEqual(again.lines, [
+    { kind: "task", id: TASK_ID, result: "unchanged" }, { kind: "evidence", id: ev.name, result: "unchanged" },
+  ]);
   t.deepEqual(readdirSync(join(here.root, ".forge"), { recursive: true }).sort(), before);
   t.is(readFileSync(join(here.root, ".forge", "evidence", "imports", ev.name), "utf8"), ev.text);
 });
 
-test("importStore() refuses an evidence import the lane refuses, naming the file and field, and writes nothing", async (t) => {
+test("importStore() refuses an evidence import the lane refuses, naming file and field; nothing written", async (t) => {
   const ev = evidenceRecord();
   const bad = JSON.stringify({ ...(JSON.parse(ev.text) as Record<string, unknown>), trial_episodes: "maybe" });
   const there = localStore({ [`evidence/imports/${ev.name}`]: bad, [`tasks/${TASK_ID}/task.md`]: task });

@@ -34,7 +34,9 @@ export interface CachedIssueListOptions {
  * @param filtered whether any filter but the state is set (labels, assignee, author, milestone, search)
  * @example cachedIssueFields(["title", "number"], false, false) // ["number", "title"]
  */
-export function cachedIssueFields(fields: readonly string[] | undefined, jq: boolean, filtered: boolean): string[] | undefined {
+export function cachedIssueFields(
+  fields: readonly string[] | undefined, jq: boolean, filtered: boolean,
+): string[] | undefined {
   if (!fields || jq || filtered) return undefined;
   const sorted = [...fields].sort();
   return sorted.includes("comments") ? undefined : sorted;
@@ -46,9 +48,12 @@ export function cachedIssueFields(fields: readonly string[] | undefined, jq: boo
  * @param order the issues' ranked order (`entityOrder`); its errors are the caller's to tell
  * @param defs label and milestone definitions and the web address, as `issueToJson` takes them
  */
-export async function* cachedIssueList(store: Store, order: Order, defs: IssueContext, opts: CachedIssueListOptions): AsyncGenerator<Buffer> {
+export async function* cachedIssueList(
+  store: Store, order: Order, defs: IssueContext, opts: CachedIssueListOptions,
+): AsyncGenerator<Buffer> {
   // Any walk may write (a walk cut short by --limit or a closed reader discards what it began: close(false)).
-  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: recordContext([[...defs.labels], [...defs.milestones]]), write: true });
+  const context = recordContext([[...defs.labels], [...defs.milestones]]);
+  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context, write: true });
   const fields = opts.fields;
   const full = fields.join(",") === FULL;
   // `,"url":"<base>/issues/` (a number has nothing to escape).
@@ -117,7 +122,9 @@ const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}`;
 const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 
 /** A listed issue, read: its warnings told, or undefined when it cannot be read (told). */
-async function readListed(store: Store, ref: EntityRef, opts: CachedIssueListOptions): Promise<LoadedEntity | undefined> {
+async function readListed(
+  store: Store, ref: EntityRef, opts: CachedIssueListOptions,
+): Promise<LoadedEntity | undefined> {
   let e: LoadedEntity;
   try {
     e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));

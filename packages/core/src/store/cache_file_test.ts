@@ -4,7 +4,9 @@ import { fileURLToPath } from "node:url";
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater } from "./cache_file.js";
+import {
+  checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater,
+} from "./cache_file.js";
 
 const dir = () => join(realpathSync(mkdtempSync(join(tmpdir(), "forge-cachefile-"))), ".cache");
 
@@ -32,7 +34,7 @@ test("a whole-file cache reads back what was written, and nothing it cannot vouc
   t.false(writeCacheFile(join(path, "under-a-file"), "x"), "cannot be written: false, nothing thrown");
 });
 
-test("cache writes put off run once each, in order, when flushed (a failing one skipped), or when the schedule set runs them", (t) => {
+test("cache writes put off run once each, in order, when flushed (a failing one skipped), or by a schedule", (t) => {
   const ran: number[] = [];
   writeCacheLater(() => ran.push(1));
   writeCacheLater(() => {
@@ -51,7 +53,7 @@ test("cache writes put off run once each, in order, when flushed (a failing one 
   setCacheFlush(() => undefined);
   flushCacheWrites();
   t.deepEqual(ran, [1, 3, 4, 5]);
-  // A process that never flushes: the write runs before it exits, by the schedule it set (the cli kit's processIo sets it).
+  // A process that never flushes: the write runs before it exits, by the schedule it set (as cli's processIo does).
   const d = dir();
   const mod = fileURLToPath(new URL("./cache_file.js", import.meta.url));
   const script = `import(${JSON.stringify(mod)}).then((m) => { m.setCacheFlush((f) => process.once("beforeExit", f)); `

@@ -300,7 +300,8 @@ function breakIfStale(lock: string, opts: LockOptions): boolean {
   } else if (opts.onBreak) {
     opts.onBreak({ pid: validPid(h.pid) ? h.pid : undefined, dead, ageMs: age });
   } else {
-    sink(`broke a stale lock on ${opts.file ?? "a file"} (pid ${h.pid}${dead ? " is gone" : `, ${Math.round(age / 1000)} s old`})`);
+    const why = dead ? " is gone" : `, ${Math.round(age / 1000)} s old`;
+    sink(`broke a stale lock on ${opts.file ?? "a file"} (pid ${h.pid}${why})`);
   }
   try {
     unlinkSync(aside);

@@ -90,14 +90,16 @@ test.serial("withKindLock(): creates of one process queue (no synchronous wait o
   t.false(existsSync(join(store.dir, "issues.lock")));
 });
 
-test.serial("holdLock() for a lock held as long as its process lives: the pid alone, never waited for, never broken while alive", (t) => {
+test.serial("holdLock() for a lock held while its process lives: its pid alone, no wait, not broken alive", (t) => {
   const dir = mkdtempSync(join(tmpdir(), "forge-lock-"));
   const lock = join(dir, "loop.lock");
-  const opts = { waitMs: 0, staleMs: Infinity, pidOnly: true, busy: (pid: number | undefined) => `busy ${String(pid)}` };
+  const busy = (pid: number | undefined): string => `busy ${String(pid)}`;
+  const opts = { waitMs: 0, staleMs: Infinity, pidOnly: true, busy };
   const a = holdLock(lock, opts);
   t.is(readFileSync(lock, "latin1"), `${process.pid}\n`);
   utimesSync(lock, new Date(0), new Date(0));
-  t.throws(() => holdLock(lock, opts), { code: "E_CONFLICT", message: `busy ${process.pid}` }, "an old lock of a live process stands");
+  const held = { code: "E_CONFLICT", message: `busy ${process.pid}` };
+  t.throws(() => holdLock(lock, opts), held, "an old lock of a live process stands");
   a.release();
   a.release();
   t.false(existsSync(lock));
