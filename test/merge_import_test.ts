@@ -82,10 +82,9 @@ async function makeForeign(t: ExecutionContext): Promise<string> {
   git(dir, ["checkout", "-q", "main"]);
   await ok(t, dir, "forge-pr", ["review", ids[1]!, "--approve"]);
   await ok(t, dir, "forge-pr", ["comment", ids[1]!, "-b", "looks fine"]);
-  await ok(t, dir, "forge-merge", [ids[0]!]);
+  // The merge's record through the evidence lane: the store's evidence is an import the lane wrote.
+  await ok(t, dir, "forge-export", [], await ok(t, dir, "forge-merge", [ids[0]!, "--json"]));
   await ok(t, dir, "forge-release", ["create", "v1.0", "-n", "first"]);
-  mkdirSync(join(dir, ".forge", "evidence", "imports"), { recursive: true });
-  writeFileSync(join(dir, ".forge", "evidence", "imports", "batch-1.json"), '{"batch_id":"batch-1"}\n');
   mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
   writeFileSync(join(dir, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\ntrue\n");
   chmodSync(join(dir, ".forge", "ci", "steps", "10-test"), 0o755);
@@ -305,6 +304,16 @@ const BAD: Bad[] = [
     name: "evidence that is not JSON",
     spoil: (f) => writeFileSync(join(f, "evidence", "imports", "batch-2.json"), "{not json"),
     err: /batch-2\.json: not valid JSON\n$/,
+  },
+  {
+    name: "an evidence import the evidence lane refuses (a bad field)",
+    spoil: (f) => {
+      const d = join(f, "evidence", "imports");
+      const name = readdirSync(d).find((n) => /^[0-9a-f]{64}\.json$/.test(n))!;
+      const text = readFileSync(join(d, name), "utf8");
+      writeFileSync(join(d, name), text.replace('"trial_episodes":"', '"trial_episodes":"not-'));
+    },
+    err: /^forge-merge import: [^\n]*\/[0-9a-f]{64}\.json: field 'trial_episodes': expected derived\|stored\n$/,
   },
 ];
 

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync } from "node:fs";
-import { flushCacheWrites } from "@forge/core";
+import { flushCacheWrites, setCacheFlush } from "@forge/core";
 
 /**
  * The process's world, injectable for tests: streams, environment, working
@@ -20,6 +20,8 @@ export interface Io {
  * or write to stderr.
  */
 export function processIo(): Io {
+  // Cache writes put off (`writeCacheLater`) run once the event loop is empty, if `exitWith` has not run them.
+  setCacheFlush(scheduleOnExit);
   return {
     stdout: process.stdout, env: process.env, cwd: process.cwd(),
     get stderr() {
@@ -29,6 +31,10 @@ export function processIo(): Io {
       return process.stdin;
     },
   };
+}
+
+function scheduleOnExit(flush: () => void): void {
+  process.once("beforeExit", flush);
 }
 
 /**

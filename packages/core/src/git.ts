@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { ForgeError } from "./errors.js";
+import { printable } from "./sanitize.js";
 
 /** The result of a git run. */
 export interface GitResult {
@@ -81,8 +82,7 @@ export async function splitPatchSeries(file: string, out: string, cwd: string, e
  */
 export function gitMessage(stderr: string): string {
   const line = stderr.split("\n").map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
-  // eslint-disable-next-line no-control-regex
-  return line.replace(/^(?:fatal|error): /, "").slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+  return printable(line.replace(/^(?:fatal|error): /, ""), 200);
 }
 
 /**
@@ -146,8 +146,58 @@ export async function withWorktree<T>(
  * @example await codeTree(top, "HEAD")
  */
 export async function codeTree(cwd: string, commit: string, env?: NodeJS.ProcessEnv): Promise<string> {
-  const r = await gitBytes(["ls-tree", "-z", "--full-tree", "--end-of-options", `${commit}^{commit}`], { cwd, env });
-  if (r.code !== 0) throw new ForgeError(`cannot list the tree of ${commit.slice(0, 40)}: ${gitMessage(r.stderr)}`, "E_GIT", 1);
+  return listedCodeTree(cwd, `${commit}^{commit}`, commit, env);
+}
+
+/**
+ * The code tree of the workspace as it is now (spec/loop.md §4): tracked
+ * and untracked files, not ignored ones, `.forge` left out as `codeTree`
+ * leaves it, so a clean workspace's is its HEAD's. Made through a temporary
+ * index, a copy of the real one (its stat cache spares hashing unchanged
+ * files): the real index and the files are never touched; the workspace's
+ * blobs and trees are written to the object store, as `git stash` would.
+ * @returns the tree id, or null outside git (or when git fails)
+ * @example await workspaceCodeTree(top) // the same as codeTree(top, "HEAD") when nothing changed
+ */
+export async function workspaceCodeTree(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | null> {
+  const tmp = mkdtempSync(join(tmpdir(), "forge-loop-tree-"));
+  try {
+    const index = join(tmp, "index");
+    const e = { ...(env ?? process.env), GIT_INDEX_FILE: index };
+    const ok = async (args: string[], withEnv: NodeJS.ProcessEnv | undefined = e): Promise<string | null> => {
+      const r = await git(args, { cwd, env: withEnv }).catch(() => undefined);
+      return r?.code === 0 ? r.stdout.trim() : null;
+    };
+    const real = await ok(["rev-parse", "--path-format=absolute", "--git-path", "index"], env);
+    if (real && existsSync(real)) copyFileSync(real, index);
+    else if ((await ok(["read-tree", (await headCommit(cwd, env)) ?? "--empty"])) === null) return null;
+    if ((await ok(["add", "-A", "--", ".", ":(exclude).forge"])) === null) return null;
+    const tree = await ok(["write-tree"]);
+    if (!tree || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(tree)) return null;
+    return await listedCodeTree(cwd, tree, tree, env);
+  } catch {
+    return null; // git cannot list it: as outside git
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * HEAD's commit id, or null outside git or before the first commit.
+ * @example await headCommit(top) // "3f…" (40 hex)
+ */
+export async function headCommit(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | null> {
+  const r = await git(["rev-parse", "--verify", "-q", "HEAD"], { cwd, env }).catch(() => undefined);
+  const out = r?.code === 0 ? r.stdout.trim() : "";
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(out) ? out : null;
+}
+
+/** The code tree of the root tree `rev` names (`<commit>^{commit}` or a tree id). */
+async function listedCodeTree(cwd: string, rev: string, shown: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const r = await gitBytes(["ls-tree", "-z", "--full-tree", "--end-of-options", rev], { cwd, env });
+  if (r.code !== 0) {
+    throw new ForgeError(`cannot list the tree of ${shown.slice(0, 40)}: ${gitMessage(r.stderr)}`, "E_GIT", 1);
+  }
   return codeTreeOfListing(r.stdout);
 }
 

@@ -1,9 +1,11 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, withWorktree } from "./git.js";
+import {
+  codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, withWorktree, workspaceCodeTree,
+} from "./git.js";
 
 const made: string[] = [];
 test.after.always(() => {
@@ -116,4 +118,55 @@ test("codeTree() is git mktree of the root listing without .forge, and .forge co
   t.not(await codeTree(dir, "HEAD"), first);
   t.is(codeTreeOfListing(Buffer.alloc(0)), "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
   await t.throwsAsync(codeTree(dir, "0".repeat(40)), { message: /cannot list the tree/ });
+});
+
+// The workspace's code tree (once forge-loop's own code_tree.ts; one definition of a code tree, spec/loop.md §4).
+
+const wsEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CONFIG_NOSYSTEM: "1" } as NodeJS.ProcessEnv;
+
+function wsRepo(): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), "loop-tree-")));
+  made.push(d);
+  const g = (...a: string[]) => execFileSync("git", a, { cwd: d, env: wsEnv });
+  g("init", "-q", "-b", "main");
+  g("config", "user.name", "a");
+  g("config", "user.email", "a@x");
+  writeFileSync(join(d, "a.txt"), "a\n");
+  mkdirSync(join(d, ".forge"));
+  writeFileSync(join(d, ".forge", "x.md"), "x\n");
+  g("add", "-A");
+  g("commit", "-qm", "one");
+  return d;
+}
+
+test("workspaceCodeTree() of a clean workspace is its commit's codeTree(), and .forge/ never changes it", async (t) => {
+  const d = wsRepo();
+  const head = (await headCommit(d, wsEnv))!;
+  t.regex(head, /^[0-9a-f]{40}$/);
+  const tree = await workspaceCodeTree(d, wsEnv);
+  t.regex(tree!, /^[0-9a-f]{40}$/);
+  t.is(await codeTree(d, head, wsEnv), tree!);
+  writeFileSync(join(d, ".forge", "x.md"), "changed\n");
+  writeFileSync(join(d, ".forge", "new.md"), "new\n");
+  t.is(await workspaceCodeTree(d, wsEnv), tree);
+});
+
+test("workspaceCodeTree() sees uncommitted and untracked changes, and leaves the real index alone", async (t) => {
+  const d = wsRepo();
+  const tree = await workspaceCodeTree(d, wsEnv);
+  const index = readFileSync(join(d, ".git", "index"));
+  writeFileSync(join(d, "b.txt"), "b\n");
+  const withB = await workspaceCodeTree(d, wsEnv);
+  t.not(withB, tree);
+  writeFileSync(join(d, "a.txt"), "a2\n");
+  t.not(await workspaceCodeTree(d, wsEnv), withB);
+  t.deepEqual(readFileSync(join(d, ".git", "index")), index);
+});
+
+test("workspaceCodeTree() and headCommit() are null outside git", async (t) => {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), "loop-nogit-")));
+  made.push(d);
+  const env = { ...wsEnv, GIT_CEILING_DIRECTORIES: tmpdir() };
+  t.is(await headCommit(d, env), null);
+  t.is(await workspaceCodeTree(d, env), null);
 });

@@ -19,8 +19,8 @@ export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStore
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";
 export {
-  lockFile, lockHolder, pidAlive, setNoteSink, STALE_MS, takeLockFile, withKindLock, withLock, withLockAsync, type HeldLock,
-  type LockOptions,
+  holdLock, lockFile, pidAlive, setNoteSink, STALE_MS, withKindLock, withLock, withLockAsync,
+  type HeldLock, type LockOptions, type StaleLock,
 } from "./store/lock.js";
 export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
 export { createDirAtomic } from "./store/create_dir.js";
@@ -42,7 +42,10 @@ export {
 export { loadEntity, loadEntityFast, loadFile, rewriteFile, saveFile, type FileChange, type LoadedEntity, type LoadedFile } from "./entities/load.js";
 export { createdAtOf, entityOrder, recordCreated, type Order, type OrderEntry, type Unranked } from "./entities/order.js";
 export { openRecordCache, RecordCache, recordContext, type RecordCacheOptions, type RecordHit } from "./entities/record_cache.js";
-export { buildId, checkedCache, flushCacheWrites, readCacheFile, writeCacheFile, writeCacheLater } from "./store/cache_file.js";
+export { cachedIssueFields, cachedIssueList, type CachedIssueListOptions } from "./entities/issue_list_cache.js";
+export {
+  buildId, checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater,
+} from "./store/cache_file.js";
 export { idAfter, laterId } from "./entities/later_id.js";
 export { DefFile, loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList, type DefList, type LabelDef, type MilestoneDef } from "./entities/defs.js";
 export {
@@ -51,7 +54,10 @@ export {
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
-export { codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, splitPatchSeries, withWorktree, type GitBytesResult, type GitResult, type WorktreeOptions } from "./git.js";
+export {
+  codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, splitPatchSeries, withWorktree, workspaceCodeTree,
+  type GitBytesResult, type GitResult, type WorktreeOptions,
+} from "./git.js";
 export { currentAuthor, editList, expandMe } from "./author.js";
 export { appendRecord, archiveEntity, createEntity, loadRecords, PRS, TASKS, updateEntity } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
@@ -72,3 +78,4 @@ export { issueSearchItem, prSearchItem, type PrSearchParts } from "./search/item
 export { patchCommits, type CommitJson } from "./entities/patch_commits.js";
 export { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./entities/pr_review_state.js";
 export { checkDefined } from "./entities/check_defs.js";
+export { printable } from "./sanitize.js";

@@ -78,9 +78,13 @@ export function sealBatch(b: Omit<ProjectionImportBatchV3, "batch_id"> & { batch
 
 /** A batch that breaks the schema. */
 export class InvalidBatchError extends ForgeError {
+  readonly field: string;
+  readonly why: string;
   constructor(field: string, why: string) {
     super(`invalid batch: field '${field}': ${why}`, "E_INVALID_BATCH", 1);
     this.name = "InvalidBatchError";
+    this.field = field;
+    this.why = why;
   }
 }
 
@@ -92,6 +96,19 @@ export class InvalidBatchError extends ForgeError {
  * @example validateBatch({...batch, scope: "changed"}) // throws: batch_id does not match
  */
 export function validateBatch(v: unknown): ProjectionImportBatchV3 {
+  const b = checkBatchShape(v) as unknown as Record<string, unknown>;
+  const { batch_id, ...rest } = b;
+  if (contentSha256(rest) !== batch_id) throw new InvalidBatchError("batch_id", "does not match the batch's content");
+  return v as ProjectionImportBatchV3;
+}
+
+/**
+ * `validateBatch` without the content hash: the shape of a batch as an
+ * import record stores it (only what it added to its scope, so no longer
+ * of the content its id hashes).
+ * @throws InvalidBatchError
+ */
+export function checkBatchShape(v: unknown): ProjectionImportBatchV3 {
   const b = v as Record<string, unknown>;
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidBatchError("(batch)", "not an object");
   if (b.schema_version !== BATCH_SCHEMA) throw new InvalidBatchError("schema_version", `expected ${BATCH_SCHEMA}`);
@@ -113,7 +130,5 @@ export function validateBatch(v: unknown): ProjectionImportBatchV3 {
   if (b.kernel_payload_json !== null && b.kernel_payload_json !== undefined && typeof b.kernel_payload_json !== "string") {
     throw new InvalidBatchError("kernel_payload_json", "expected a string or null");
   }
-  const { batch_id, ...rest } = b;
-  if (contentSha256(rest) !== batch_id) throw new InvalidBatchError("batch_id", "does not match the batch's content");
   return v as ProjectionImportBatchV3;
 }

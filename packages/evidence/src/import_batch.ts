@@ -105,6 +105,29 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
 }
 
 /**
+ * Bring in an import of another store (a clone's, by `forge-merge
+ * import`), checked first by `checkImportRecord`: idempotent by batch id
+ * (a batch imported here already: that import's entry, nothing written);
+ * else the record is written as this lane writes its own — canonical JSON,
+ * an exclusive create inside the store — and keeps its own `imported_at`:
+ * the log is the union of the clones' logs.
+ * @returns the entry, `status: "already_imported"` when nothing was written
+ * @throws InvalidFileError when the imports folder is refused (SEC-02), or the one here for this batch is not a record
+ * @example importForeignRecord(store, checkImportRecord(JSON.parse(text), file, name)).status // "imported"
+ */
+export function importForeignRecord(store: Store, rec: ImportRecord): ImportLogEntry {
+  mkdirInside(store, evidenceImportsDir(store));
+  try {
+    atomicWrite(evidenceImportFile(store, rec.batch_id), canonicalJson(rec) + "\n", { exclusive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // Imported here since the caller looked: this store's import of the batch.
+    return entryOf(store, readImportRecord(store, rec.batch_id), "already_imported");
+  }
+  return entryOf(store, rec, "imported");
+}
+
+/**
  * Give the imports made with `records` the fold of `scope` as `records`
  * hold it now, compiled with `config` (a lane compiles it while it waits
  * for its first record): the first import does not compile it, and one of

@@ -5,11 +5,11 @@
  * state. This file is the only reader of those files.
  */
 import { readdirSync } from "node:fs";
-import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, readStoreBytes, type Store } from "@forge/core";
+import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, isTimestamp, readStoreBytes, type Store } from "@forge/core";
 import { canonicalJson, cmp, type KernelBatch } from "@forge/kernel";
 import type { Episode } from "./bundle.js";
 import { trialEpisode } from "./trial_episode.js";
-import type { ProjectionImportBatchV3 } from "./batch.js";
+import { checkBatchShape, InvalidBatchError, type ProjectionImportBatchV3 } from "./batch.js";
 
 /** The schema tag of an import file. */
 export const IMPORT_SCHEMA = "forge-evidence-import/v1";
@@ -104,6 +104,52 @@ export function readImportFile(store: Store, batchId: string): { record: ImportR
   } catch {
     throw new InvalidFileError(shown, "not JSON");
   }
+  return { record: checkRecord(rec, shown, batchId), bytes };
+}
+
+/**
+ * An import record of another store (a clone's
+ * `.forge/evidence/imports/<name>`, brought in by `forge-merge import`),
+ * checked as this store's own are when read, and more: the record's
+ * fields as the importer writes them, and its batch's shape as the
+ * importer checks a batch (`validateBatch`, all but the content hash: the
+ * record keeps only what the batch added to its scope there).
+ * @param value the file's parsed JSON
+ * @param file the file for messages (`<label>/evidence/imports/<name>`)
+ * @param name the file's name, which must be `<batch_id>.json`
+ * @throws InvalidFileError naming `file` and the field
+ * @example checkImportRecord(JSON.parse(text), "there/evidence/imports/3f….json", "3f….json")
+ */
+export function checkImportRecord(value: unknown, file: string, name: string): ImportRecord {
+  const rec = value as ImportRecord;
+  if (rec === null || typeof rec !== "object" || Array.isArray(rec)) throw new InvalidFileError(file, "not a JSON object");
+  checkRecord(rec, file, name.replace(/\.json$/, ""));
+  // The lane reads no other name (importIds): a record it would never see is refused, not stored.
+  if (!/^[0-9a-f]{64}$/.test(rec.batch_id)) throw new InvalidFileError(file, "expected 64 hex", "batch_id");
+  if (!isTimestamp(rec.imported_at)) throw new InvalidFileError(file, "expected an RFC 3339 UTC timestamp", "imported_at");
+  if (!Array.isArray(rec.markers) || rec.markers.some((m) => typeof m !== "string")) {
+    throw new InvalidFileError(file, "expected a list of strings", "markers");
+  }
+  const degraded = rec.markers.length > 0;
+  if (rec.degraded !== degraded) {
+    throw new InvalidFileError(file, `expected ${degraded}: the import's markers say so`, "degraded");
+  }
+  const trials = rec.kernel_payload ? rec.kernel_payload.trials.length : 0;
+  if (rec.trials !== trials) throw new InvalidFileError(file, `expected ${trials}: the trials of kernel_payload`, "trials");
+  try {
+    checkBatchShape(rec.batch);
+  } catch (err) {
+    if (!(err instanceof InvalidBatchError)) throw err;
+    throw new InvalidFileError(file, err.why, err.field === "(batch)" ? "batch" : `batch.${err.field}`);
+  }
+  if (rec.batch.batch_id !== rec.batch_id) {
+    throw new InvalidFileError(file, "does not match the record's batch_id", "batch.batch_id");
+  }
+  return rec;
+}
+
+/** What every import file must be to be read at all. */
+function checkRecord(rec: ImportRecord, shown: string, batchId: string): ImportRecord {
   if (rec?.schema_version !== IMPORT_SCHEMA) throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
   if (rec.batch_id !== batchId) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
   if (typeof rec.batch?.scope !== "string") throw new InvalidFileError(shown, "missing", "batch.scope");
@@ -112,7 +158,7 @@ export function readImportFile(store: Store, batchId: string): { record: ImportR
     throw new InvalidFileError(shown, "expected {claims, trials, relations} or null", "kernel_payload");
   }
   if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored") throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
-  return { record: rec, bytes };
+  return rec;
 }
 
 /**

@@ -12,11 +12,13 @@ export {
 export { checkEnvelope, ENVELOPE_SCHEMA, type Envelope, exportBundle, type Producer } from "./envelope.js";
 export {
   BATCH_SCHEMA, type BatchSource, InvalidBatchError, type ProjectionClaimVersion, type ProjectionImportBatchV3, type ProjectionRelationVersion,
-  sealBatch, validateBatch,
+  checkBatchShape, sealBatch, validateBatch,
 } from "./batch.js";
 export { transformEnvelopeV3 } from "./transform_v3.js";
-export { foldCompiled, importProjectionBatch, type ImportOptions, primeFold } from "./import_batch.js";
-export { importIds, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+export { foldCompiled, importForeignRecord, importProjectionBatch, type ImportOptions, primeFold } from "./import_batch.js";
+export {
+  checkImportRecord, importIds, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog,
+} from "./import_log.js";
 export {
   type CachedLogOptions, digestOf, hasRecords, importDigest, type LoggedImport, readImportLogCached, readImportLogStamped, withPayloads,
 } from "./import_log_cache.js";

@@ -1,10 +1,10 @@
 
 import {
-  currentAuthor, entityFile, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch, openRecordCache, recordContext,
+  cachedIssueFields, cachedIssueList, currentAuthor, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch,
   parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type EntityRef, type IssueJson, type LoadedEntity,
   type SearchQuery, type Store,
 } from "@forge/core";
-import { defineCommand, emit, passesFilters, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
+import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue list`. */
@@ -122,41 +122,12 @@ async function readListed(ctx: Ctx, store: Store, ref: EntityRef, tally: { faile
 }
 
 /**
- * What the record cache keeps of an issue: its list record without the
- * fields its place gives (`number`, `url`) or comments, as the JSON text
- * of the fields before `number` and of those after it, joined by U+001F.
- * So a full record is two copies and its number, with no parse.
- */
-const BEFORE = ISSUE_FIELDS.filter((f) => f < "number" && f !== "comments");
-const AFTER = ISSUE_FIELDS.filter((f) => f > "number" && f !== "url");
-const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}`;
-const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
-
-/**
- * The sorted fields of a list that the record cache can answer: JSON lines
- * (no --jq), no comments, filtered by state alone; else undefined.
- */
-function cachedFields(opts: ListIssueOptions, req: JsonRequest | null, jq: unknown): string[] | undefined {
-  if (!req?.fields || jq !== undefined || opts.labels.length || opts.assignee || opts.author || opts.milestone || opts.search !== undefined) return undefined;
-  const fields = [...req.fields].sort();
-  return fields.includes("comments") ? undefined : fields;
-}
-
-/** The JSON text of some fields of a record, without the braces (`"a":1,"b":2`). */
-function members(json: Record<string, unknown>, fields: readonly string[]): string {
-  const o: Record<string, unknown> = {};
-  for (const f of fields) o[f] = json[f];
-  return JSON.stringify(o).slice(1, -1);
-}
-
-/**
- * `list --json` from the record cache (core's record_cache.ts): the same
+ * `list --json` from the record cache (core's `cachedIssueList`): the same
  * walk and the same bytes as `emit` of `streamIssues`, but an issue whose
  * file's lstat is unchanged is written from its cached JSON, not read.
  */
 async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[], tally: { failed: number }): Promise<void> {
   const issues = new Issues(ctx.io);
-  const store = issues.store;
   // The definitions (and the git call behind `url`) while the order is read.
   const defsP = issues.defs();
   defsP.catch(() => undefined);
@@ -166,122 +137,18 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
     ctx.log.error(u.error);
   }
   const defs = await defsP;
-  // Any walk may write (a walk cut short by --limit or a closed reader discards what it began: close(false)).
-  const cache = openRecordCache(store, ISSUES, { layout: LAYOUT, context: recordContext([[...defs.labels], [...defs.milestones]]), write: true });
-  const full = fields.join(",") === FULL;
-  // `,"url":"<base>/issues/` (a number has nothing to escape).
-  const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
-  const want = opts.state === "all" ? 0 : opts.state === "open" ? 0x4f : 0x43;
-  const sink = new Sink(ctx);
-  let n = 0;
-  let i = order.length - 1;
-  try {
-    for (; i >= 0 && n < opts.limit && !ctx.out.closed; i--) {
-      const { ref, createdAt } = order.at(i)!;
-      if (ref.archived) continue;
-      const key = `${createdAt} ${ref.id}`;
-      let hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
-      // The payload's two parts (the cache checks its blocks; a line without its separator, or that does not parse, is read from its file).
-      const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
-      if (hit && !(sep > hit.start && sep < hit.end)) hit = undefined;
-      // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
-      if (hit && want && hit.buf[sep + 10] !== want) continue;
-      let json: Record<string, unknown> | undefined;
-      if (hit && !full) {
-        try {
-          json = { ...JSON.parse(`{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, hit.end)}}`), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
-        } catch {
-          hit = undefined;
-        }
-      }
-      let made: string | undefined;
-      if (!hit) {
-        const e = await readListed(ctx, store, ref, tally);
-        if (!e) continue;
-        json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
-        made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
-        cache.put(key, made, e.warnings.length === 0);
-        if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
-      }
-      n++;
-      if (!full) sink.text(`{${members(json!, fields)}}\n`);
-      else if (hit) sink.record(hit.buf, hit.start, sep, hit.end, i + 1, url);
-      else {
-        // The record is the payload's two parts around its number, and its url.
-        const bytes = Buffer.from(made!);
-        sink.record(bytes, 0, bytes.indexOf(0x1f), bytes.length, i + 1, url);
-      }
-      if (sink.full) await sink.flush();
-    }
-  } finally {
-    cache.close(i < 0);
-  }
-  await sink.flush();
+  const chunks = cachedIssueList(issues.store, order, defs, {
+    state: opts.state, limit: opts.limit, fields,
+    onError: (err) => {
+      tally.failed++;
+      ctx.log.error(err);
+    },
+    onWarning: (w) => ctx.log.warn(w),
+    closed: () => ctx.out.closed,
+  });
+  for await (const chunk of chunks) await ctx.out.writeBytes(chunk);
   await ctx.out.flush();
 }
-
-/** Bytes for stdout, written 128 KiB at a time (a 10,000-issue list is 7 MB: 55 writes, not 220). */
-class Sink {
-  readonly #ctx: Ctx;
-  #buf = Buffer.allocUnsafe(1 << 18);
-  #len = 0;
-  constructor(ctx: Ctx) {
-    this.#ctx = ctx;
-  }
-  get full(): boolean {
-    return this.#len >= 1 << 17;
-  }
-  text(s: string): void {
-    this.#room(s.length * 3);
-    this.#len += this.#buf.write(s, this.#len, "utf8");
-  }
-  /**
-   * A full record from a payload (`b[start, end)`, its parts split at `sep`):
-   * `{` part one `,"number":n,` part two, the url up to its number, n, `"}`.
-   * One bounds check, then bytes; the short pieces by hand (a call costs more).
-   */
-  record(b: Buffer, start: number, sep: number, end: number, n: number, url: Buffer): void {
-    this.#room(end - start + url.length + 48);
-    const buf = this.#buf;
-    let at = this.#len;
-    buf[at++] = 0x7b;
-    at += b.copy(buf, at, start, sep);
-    for (let k = 0; k < NUMBER.length; k++) buf[at++] = NUMBER[k]!;
-    at = digits(buf, at, n);
-    buf[at++] = 0x2c;
-    at += b.copy(buf, at, sep + 1, end);
-    at += url.copy(buf, at);
-    at = digits(buf, at, n);
-    buf[at++] = 0x22;
-    buf[at++] = 0x7d;
-    buf[at++] = 0x0a;
-    this.#len = at;
-  }
-  #room(n: number): void {
-    if (this.#len + n <= this.#buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#len + n));
-    this.#buf.copy(next, 0, 0, this.#len);
-    this.#buf = next;
-  }
-  async flush(): Promise<void> {
-    if (this.#len === 0) return;
-    const chunk = this.#buf.subarray(0, this.#len);
-    this.#buf = Buffer.allocUnsafe(1 << 18);
-    this.#len = 0;
-    await this.#ctx.out.writeBytes(chunk);
-  }
-}
-
-const NUMBER = Buffer.from(',"number":');
-
-/** Write the decimal digits of a positive integer at `at`; the offset after them. */
-function digits(buf: Buffer, at: number, n: number): number {
-  let len = 1;
-  for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
-  for (let k = at + len - 1, x = n; k >= at; k--, x = Math.floor(x / 10)) buf[k] = 0x30 + (x % 10);
-  return at + len;
-}
-
 
 export default defineCommand({
   meta: {
@@ -304,7 +171,8 @@ export default defineCommand({
     const tally = { failed: 0 };
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
-    const cached = cachedFields(opts, shaped, args.jq);
+    const filtered = opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone || opts.search !== undefined;
+    const cached = cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
     if (cached) {
       await writeCachedList(ctx, opts, cached, tally);
       return tally.failed ? 1 : 0;

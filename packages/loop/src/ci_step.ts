@@ -6,8 +6,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { isUuid, parseFrontmatter, readStoreFile, type Store } from "@forge/core";
-import { codeTree } from "./code_tree.js";
+import { codeTree, isUuid, parseFrontmatter, readStoreFile, type Store } from "@forge/core";
 
 /** What the store's CI says about one step at a tree. */
 export interface CiStepResult {
@@ -37,7 +36,10 @@ export async function ciStepAt(store: Store, step: string, tree: string | null, 
     const steps = Array.isArray(d.steps) ? (d.steps as Array<Record<string, unknown>>) : [];
     const s = steps.find((x) => x.name === step);
     if (!s) continue;
-    if (!trees.has(d.headSha)) trees.set(d.headSha, codeTree(store.root, env, d.headSha));
+    if (!trees.has(d.headSha)) {
+      // A commit this repository does not have (any more) has no code tree here.
+      trees.set(d.headSha, await codeTree(store.root, d.headSha, env as NodeJS.ProcessEnv).catch(() => null));
+    }
     if (trees.get(d.headSha) !== tree) continue;
     const observed = s.outcome === "pass" ? "passed" : s.outcome === "fail" || s.outcome === "timeout" ? "failed" : "unavailable";
     const r: CiStepResult = { observed, runId: id, exitCode: typeof s.exitCode === "number" ? s.exitCode : null, durationMs: typeof s.durationMs === "number" ? s.durationMs : null };

@@ -6,10 +6,9 @@
  * gate_ops.ts; this module re-exports them.
  */
 import { randomUUID } from "node:crypto";
-import { ForgeError, mkdirInside } from "@forge/core";
+import { ForgeError, headCommit, mkdirInside, workspaceCodeTree } from "@forge/core";
 import { clip, derivedId, InvalidReportError, normText, roundIdOf, stamp } from "./_util.js";
 import { adviceFor, guardOpen, type LoopContext, openRound, promptOf } from "./_round.js";
-import { codeTree, headSha } from "./code_tree.js";
 import { CHECKPOINT } from "./prompt.js";
 import { parseReport, type RoundReport } from "./report.js";
 import { commitLoop, loopPaths, withLoop } from "./store.js";
@@ -96,8 +95,8 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
       throw err;
     }
     const at = stamp(ctx.now);
-    const head = headSha(ctx.store.root, ctx.env);
-    const tree = codeTree(ctx.store.root, ctx.env);
+    const head = await headCommit(ctx.store.root, ctx.env as NodeJS.ProcessEnv);
+    const tree = await workspaceCodeTree(ctx.store.root, ctx.env as NodeJS.ProcessEnv);
     const v = new Verifier(s0, { store: ctx.store, env: ctx.env, tree });
     const findings = await verifyReport(v, report);
     const disposition = effectiveDisposition(report);

@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ForgeError, UsageError } from "@forge/core";
+import { ForgeError, printable, UsageError } from "@forge/core";
 import { readZip, ZIP_LIMITS } from "./_zip.js";
 
 /** A foreign store's files: path relative to its `.forge/` (`/`-separated) → bytes. */
@@ -35,13 +35,13 @@ export function readForeign(path: string): Foreign {
   try {
     st = lstatSync(path);
   } catch {
-    throw new UsageError(`cannot read '${shown(basename(path))}': no such file or folder`);
+    throw new UsageError(`cannot read '${printable(basename(path), 80)}': no such file or folder`);
   }
   const label = basename(path).slice(0, 100) || "store";
-  if (st.isSymbolicLink()) throw new ForgeError(`'${shown(label)}' is a symlink (refused)`, "E_SYMLINK", 1);
+  if (st.isSymbolicLink()) throw new ForgeError(`'${printable(label, 80)}' is a symlink (refused)`, "E_SYMLINK", 1);
   if (st.isDirectory()) return { label, files: readDir(storeRootOf(path)) };
   if (st.isFile()) return { label, files: fromZip(readFileCapped(path, MAX_TOTAL, label)) };
-  throw new UsageError(`'${shown(label)}' is neither a folder nor a zip`);
+  throw new UsageError(`'${printable(label, 80)}' is neither a folder nor a zip`);
 }
 
 // --- internal ---
@@ -59,7 +59,7 @@ function storeRootOf(dir: string): string {
   if (st?.isDirectory()) return inner;
   const names = readdirSync(dir);
   if (basename(dir) === ".forge" || names.some((n) => STORE_ENTRIES.includes(n))) return dir;
-  throw new UsageError(`'${shown(basename(dir))}' holds no .forge/ store`);
+  throw new UsageError(`'${printable(basename(dir), 80)}' holds no .forge/ store`);
 }
 
 function readDir(root: string): Map<string, Buffer> {
@@ -70,7 +70,7 @@ function readDir(root: string): Map<string, Buffer> {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
       if (SKIP_DIRS.has(r) || isTemp(e.name)) continue;
       const p = join(abs, e.name);
-      if (e.isSymbolicLink()) throw new ForgeError(`foreign store: '${shown(r)}' is a symlink (refused)`, "E_SYMLINK", 1);
+      if (e.isSymbolicLink()) throw new ForgeError(`foreign store: '${printable(r, 80)}' is a symlink (refused)`, "E_SYMLINK", 1);
       if (e.isDirectory()) walk(p, r);
       else if (e.isFile()) {
         if (files.size >= MAX_FILES) throw new ForgeError(`foreign store: more than ${MAX_FILES} files`, "E_TOO_BIG", 1);
@@ -78,7 +78,7 @@ function readDir(root: string): Map<string, Buffer> {
         total += b.length;
         if (total > MAX_TOTAL) throw new ForgeError(`foreign store: more than ${MAX_TOTAL >> 20} MiB`, "E_TOO_BIG", 1);
         files.set(r, b);
-      } else throw new ForgeError(`foreign store: '${shown(r)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
+      } else throw new ForgeError(`foreign store: '${printable(r, 80)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
     }
   };
   walk(root, "");
@@ -118,12 +118,12 @@ function readFileCapped(path: string, max: number, shownName: string): Buffer {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new ForgeError(`cannot read '${shown(shownName)}' (${code === "ELOOP" ? "a symlink, refused" : code})`, "E_READ", 1);
+    throw new ForgeError(`cannot read '${printable(shownName, 80)}' (${code === "ELOOP" ? "a symlink, refused" : code})`, "E_READ", 1);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new ForgeError(`'${shown(shownName)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
-    if (st.size > max) throw new ForgeError(`'${shown(shownName)}' is larger than ${max >> 20} MiB`, "E_TOO_BIG", 1);
+    if (!st.isFile()) throw new ForgeError(`'${printable(shownName, 80)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
+    if (st.size > max) throw new ForgeError(`'${printable(shownName, 80)}' is larger than ${max >> 20} MiB`, "E_TOO_BIG", 1);
     const buf = Buffer.alloc(st.size);
     let off = 0;
     while (off < st.size) {
@@ -137,7 +137,3 @@ function readFileCapped(path: string, max: number, shownName: string): Buffer {
   }
 }
 
-function shown(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?");
-}

@@ -3,13 +3,15 @@
  * is written: frontmatter read with core's SEC-01 limits and checked
  * against schema v1, ids equal to their folder or file names, a PR's
  * `patch.diff` equal to its `patchSha256`, wiki page paths and release tags
- * as safe as the local commands make them (SEC-02). Any invalid file stops
- * the import with one line naming the file and the field.
+ * as safe as the local commands make them (SEC-02), evidence imports as
+ * the evidence lane checks them (`checkImportRecord`). Any invalid file
+ * stops the import with one line naming the file and the field.
  */
 import {
   COMMENT, IMPORT_RECORD, InvalidFileError, ISSUE, isReleaseTag, isUuid, isWikiPagePath, LABELS, MAX_PATCH_BYTES, MERGE_RECORD, MILESTONES,
   parseFrontmatter, patchSha256, PR, PR_REVIEW, RELEASE, TASK, validate, type EntitySchema,
 } from "@forge/core";
+import type { ImportRecord } from "@forge/evidence";
 import type { Foreign } from "./_foreign.js";
 
 /** The kinds an import knows, in the order they are written (owners before their records). */
@@ -35,6 +37,8 @@ export interface Incoming {
   parent?: string;
   /** For labels and milestones: the validated item. */
   item?: Record<string, unknown>;
+  /** For evidence: the import record, checked by the evidence lane. */
+  record?: ImportRecord;
   /** Unknown-field warnings, for stderr. */
   warnings: string[];
 }
@@ -132,7 +136,10 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
         throw new InvalidFileError(name(rel), "not valid JSON");
       }
       if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidFileError(name(rel), "not a JSON object");
-      entities.push({ kind: "evidence", id: m[1]!, rel, bytes, warnings: [] });
+      // Loaded only for a store that has evidence (the lane brings the kernel with it).
+      const { checkImportRecord } = await import("@forge/evidence");
+      const record = checkImportRecord(v, name(rel), m[1]!);
+      entities.push({ kind: "evidence", id: m[1]!, rel, bytes, record, warnings: [] });
     } else if (rel !== ".gitignore" && rel !== "version") {
       skipped.push({ rel, reason: /^(ci|releases\/build|loops)\//.test(rel) || rel === "ci" ? "code and settings are not imported" : "not a kind forge imports" });
     }

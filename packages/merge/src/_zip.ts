@@ -7,7 +7,7 @@
  * compression ratio no honest file has (a zip bomb).
  */
 import { crc32, inflateRawSync } from "node:zlib";
-import { ForgeError } from "@forge/core";
+import { ForgeError, printable } from "@forge/core";
 
 /** One file of a zip. */
 export interface ZipEntry {
@@ -76,20 +76,20 @@ export function readZip(zip: Buffer, limits: ZipLimits = ZIP_LIMITS): ZipEntry[]
     const name = decodeName(raw, flags);
     checkName(name);
     const mode = madeBy === 3 ? attrs >>> 16 : 0;
-    if ((mode & 0o170000) === 0o120000) bad(`'${shown(name)}' is a symlink (refused)`);
+    if ((mode & 0o170000) === 0o120000) bad(`'${printable(name, 80)}' is a symlink (refused)`);
     if (name.endsWith("/")) continue;
-    if (mode !== 0 && (mode & 0o170000) !== 0o100000) bad(`'${shown(name)}' is not a regular file (refused)`);
-    if (flags & 1) bad(`'${shown(name)}' is encrypted`);
+    if (mode !== 0 && (mode & 0o170000) !== 0o100000) bad(`'${printable(name, 80)}' is not a regular file (refused)`);
+    if (flags & 1) bad(`'${printable(name, 80)}' is encrypted`);
     if (csize === 0xffffffff || usize === 0xffffffff) bad("zip64 is not supported");
-    if (method !== 0 && method !== 8) bad(`'${shown(name)}' uses compression method ${method} (only stored and deflate)`);
-    if (seen.has(name)) bad(`'${shown(name)}' appears twice`);
+    if (method !== 0 && method !== 8) bad(`'${printable(name, 80)}' uses compression method ${method} (only stored and deflate)`);
+    if (seen.has(name)) bad(`'${printable(name, 80)}' appears twice`);
     seen.add(name);
-    if (usize > limits.maxEntryBytes) bad(`'${shown(name)}' is larger than ${limits.maxEntryBytes >> 20} MiB`);
-    if (usize > 1024 * 1024 && usize > csize * limits.maxRatio) bad(`'${shown(name)}' has an absurd compression ratio (a zip bomb?)`);
+    if (usize > limits.maxEntryBytes) bad(`'${printable(name, 80)}' is larger than ${limits.maxEntryBytes >> 20} MiB`);
+    if (usize > 1024 * 1024 && usize > csize * limits.maxRatio) bad(`'${printable(name, 80)}' has an absurd compression ratio (a zip bomb?)`);
     total += usize;
     if (total > limits.maxTotalBytes) bad(`more than ${limits.maxTotalBytes >> 20} MiB uncompressed`);
     const data = entryData(zip, loc, name, method, csize, usize);
-    if (crc32(data) !== crc) bad(`'${shown(name)}' fails its CRC check`);
+    if (crc32(data) !== crc) bad(`'${printable(name, 80)}' fails its CRC check`);
     out.push({ name, data });
   }
   return out;
@@ -104,12 +104,12 @@ function findEocd(zip: Buffer): number {
 }
 
 function entryData(zip: Buffer, loc: number, name: string, method: number, csize: number, usize: number): Buffer {
-  if (loc + 30 > zip.length || zip.readUInt32LE(loc) !== LOC) bad(`'${shown(name)}': corrupt local header`);
+  if (loc + 30 > zip.length || zip.readUInt32LE(loc) !== LOC) bad(`'${printable(name, 80)}': corrupt local header`);
   const start = loc + 30 + zip.readUInt16LE(loc + 26) + zip.readUInt16LE(loc + 28);
-  if (start + csize > zip.length) bad(`'${shown(name)}': data out of bounds`);
+  if (start + csize > zip.length) bad(`'${printable(name, 80)}': data out of bounds`);
   const comp = zip.subarray(start, start + csize);
   if (method === 0) {
-    if (csize !== usize) bad(`'${shown(name)}': stored sizes differ`);
+    if (csize !== usize) bad(`'${printable(name, 80)}': stored sizes differ`);
     return Buffer.from(comp);
   }
   let data: Buffer;
@@ -117,9 +117,9 @@ function entryData(zip: Buffer, loc: number, name: string, method: number, csize
     // One byte more than declared: a stream that inflates past its size is caught, never expanded further.
     data = inflateRawSync(comp, { maxOutputLength: usize + 1 });
   } catch {
-    return bad(`'${shown(name)}' does not inflate to its declared size`);
+    return bad(`'${printable(name, 80)}' does not inflate to its declared size`);
   }
-  if (data.length !== usize) bad(`'${shown(name)}' does not inflate to its declared size`);
+  if (data.length !== usize) bad(`'${printable(name, 80)}' does not inflate to its declared size`);
   return data;
 }
 
@@ -140,17 +140,13 @@ function decodeName(raw: Buffer, flags: number): string {
 /** Zip-slip: a name must be relative, `/`-separated, with no empty, `.` or `..` component. */
 function checkName(name: string): void {
   // eslint-disable-next-line no-control-regex
-  if (name === "" || name.includes("\\") || /[\x00-\x1f\x7f]/.test(name)) bad(`an entry name is not a plain relative path: '${shown(name)}'`);
-  if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) bad(`'${shown(name)}' is an absolute path (refused)`);
+  if (name === "" || name.includes("\\") || /[\x00-\x1f\x7f]/.test(name)) bad(`an entry name is not a plain relative path: '${printable(name, 80)}'`);
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) bad(`'${printable(name, 80)}' is an absolute path (refused)`);
   const parts = name.replace(/\/$/, "").split("/");
-  if (parts.some((s) => s === "" || s === "." || s === "..")) bad(`'${shown(name)}' has an empty, '.' or '..' component (refused)`);
+  if (parts.some((s) => s === "" || s === "." || s === "..")) bad(`'${printable(name, 80)}' has an empty, '.' or '..' component (refused)`);
 }
 
 function bad(what: string): never {
   throw new ForgeError(`bad zip: ${what}`, "E_BAD_ZIP", 1);
 }
 
-function shown(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?");
-}

@@ -6,17 +6,22 @@
  * written even when some conflict (exit 1 then): re-running the import
  * after resolving changes nothing that already came in. When anything came
  * in, a record in `merges/imports/` lists it (and the conflicts met); an
- * import that adds nothing writes no record.
+ * import that adds nothing writes no record. Evidence imports go through
+ * the evidence lane, the only writer of `.forge/evidence/`: checked by it
+ * with the rest (a refused one stops the import, nothing written),
+ * `unchanged` when their batch is here already (the lane is idempotent by
+ * batch id), else written by it.
  */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import {
-  atomicWrite, displayPath, formatFrontmatter, formatTimestamp, IMPORT_RECORD, importFile, openStore, toFrontmatter, validate, type Store,
+  atomicWrite, displayPath, evidenceImportFile, evidenceImportsDir, formatFrontmatter, formatTimestamp, IMPORT_RECORD,
+  importFile, lexists, mkdirInside, openStore, printable, toFrontmatter, validate, type Store,
 } from "@forge/core";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { readForeign } from "./_foreign.js";
-import { readIncoming } from "./_incoming.js";
-import { applyPlan, planImport } from "./_plan.js";
+import { readIncoming, type Incoming } from "./_incoming.js";
+import { applyPlan, planImport, type Planned } from "./_plan.js";
 
 /** Options of `forge-merge import`. */
 export interface ImportOptions {
@@ -51,8 +56,13 @@ export async function importStore(ctx: { cwd: string; env: Record<string, string
   const store = openStore({ cwd: ctx.cwd, env: ctx.env });
   const foreign = readForeign(resolve(ctx.cwd, opts.source));
   const { entities, skipped } = await readIncoming(foreign);
-  const plan = await planImport(store, entities);
+  const plan = await planImport(store, entities.filter((e) => e.kind !== "evidence"));
+  const evidence = planEvidence(store, entities.filter((e) => e.kind === "evidence"));
+  // The lane's folder is checked (SEC-02) with the others, before any entity is written.
+  if (evidence.some((x) => x.result === "added")) mkdirInside(store, evidenceImportsDir(store));
   await applyPlan(store, plan);
+  await applyEvidence(store, evidence);
+  plan.push(...evidence);
   const lines: ImportLine[] = plan.map((x) => (x.reason ? { kind: x.inc.kind, id: x.inc.id, result: x.result, reason: x.reason } : { kind: x.inc.kind, id: x.inc.id, result: x.result }));
   lines.push(...skipped.map((s): ImportLine => ({ kind: "file", id: s.rel, result: "skipped", reason: s.reason })));
   const added = lines.filter((l) => l.result === "added").map((l) => `${l.kind}/${l.id}`);
@@ -105,6 +115,22 @@ export function recordParts(added: string[], conflicts: string[], budget = RECOR
 
 // --- internal ---
 
+/** Evidence imports against the lane's log here: `unchanged` when a file of the batch is here already, else `added`. */
+function planEvidence(store: Store, entities: Incoming[]): Planned[] {
+  return entities.map((inc): Planned => {
+    const here = lexists(evidenceImportFile(store, inc.record!.batch_id));
+    return { inc, result: here ? "unchanged" : "added" };
+  });
+}
+
+/** Hand each added evidence import to the lane, in order. */
+async function applyEvidence(store: Store, planned: Planned[]): Promise<void> {
+  const added = planned.filter((x) => x.result === "added");
+  if (added.length === 0) return;
+  const { importForeignRecord } = await import("@forge/evidence");
+  for (const x of added) importForeignRecord(store, x.inc.record!);
+}
+
 function writeImportRecord(store: Store, data: Record<string, unknown>, body: string): void {
   const path = importFile(store, data.id as string);
   const v = validate(IMPORT_RECORD, data, displayPath(store, path));
@@ -137,8 +163,7 @@ export default defineCommand({
     const r = await importStore({ cwd: ctx.io.cwd, env: ctx.io.env }, { source: args.source as string });
     for (const w of r.warnings) ctx.io.stderr.write(`${ctx.prog}: ${w}\n`);
     const conflicts = r.lines.filter((l) => l.result === "conflict");
-    // eslint-disable-next-line no-control-regex
-    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${c.id.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?")}: ${c.reason} (kept as it is here)\n`);
+    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${printable(c.id, 200)}: ${c.reason} (kept as it is here)\n`);
     await emit(ctx.io, ctx.out, r.lines, { json: req, jq: args.jq as string | undefined, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
     return conflicts.length > 0 ? 1 : 0;
   },

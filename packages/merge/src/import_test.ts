@@ -1,8 +1,9 @@
 import test from "ava";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { storeAt, writeStoreVersion } from "@forge/core";
+import { basename, join } from "node:path";
+import { evidenceImportFile, evidenceImportsDir, storeAt, writeStoreVersion } from "@forge/core";
+import { BUNDLE_SCHEMA, exportBundle, importProjectionBatch, transformEnvelopeV3 } from "@forge/evidence";
 import type { Foreign } from "./_foreign.js";
 import { readIncoming } from "./_incoming.js";
 import { applyPlan, planImport } from "./_plan.js";
@@ -23,6 +24,22 @@ const comment = `---\nid: ${COMMENT_ID}\nauthor: bob\ncreatedAt: "2026-01-02T03:
 const task = `---\ntitle: Do\nid: ${TASK_ID}\nstatus: todo\nauthor: alice\ncreatedAt: "2026-01-02T03:04:05Z"\nassignees:\n---\n`;
 const labels = (color: string): string => `---\nlabels:\n  - name: bug\n    color: "${color}"\n    description: ""\n  - name: docs\n---\n`;
 
+/** An evidence import as a clone's lane wrote it: its file name (`<batch_id>.json`) and text. */
+function evidenceRecord(): { name: string; text: string } {
+  const { store } = localStore();
+  const bundle = {
+    schema_version: BUNDLE_SCHEMA, bundle_id: "ci:run1", candidate_id: "tree:abc", eval_id: "ci", version_id: "abc",
+    trace_id: "run1", attempt_id: "run1", bundle_scope: "default", created_at: "2026-11-30T02:00:00Z",
+    claims: [], relations: [], verification: { trials: [], typed_diff: [] }, refutation: null,
+    claim_strength: "observed", known_threats: [],
+    promotion_state: null, receipts: [], supersedes_claim_version_id: null, episodes: [], aliases: [],
+    evidence_refs: [{ ref_id: "ci-run:run1", kind: "ci-run", path: ".forge/ci/runs/run1/summary.md", digest: null }],
+  };
+  const batch = transformEnvelopeV3(exportBundle(bundle, { name: "test", version: "0.0.0" }));
+  const e = importProjectionBatch(store, batch, { now: () => new Date("2026-11-30T03:00:00Z") });
+  return { name: `${e.batch_id}.json`, text: readFileSync(evidenceImportFile(store, e.batch_id), "utf8") };
+}
+
 function foreign(files: Record<string, string>): Foreign {
   return { label: "there", files: new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)])) };
 }
@@ -40,20 +57,21 @@ function localStore(files: Record<string, string> = {}): { root: string; store: 
 }
 
 test("readIncoming() classifies every kind, owners before records, and skips what it does not import", async (t) => {
+  const ev = evidenceRecord();
   const { entities, skipped } = await readIncoming(foreign({
     [`issues/${ISSUE_ID}/issue.md`]: issue("Hi"),
     [`issues/${ISSUE_ID}/comments/${COMMENT_ID}.md`]: comment,
     [`archive/tasks/${TASK_ID}/task.md`]: task,
     "labels.md": labels("d73a4a"),
     "wiki/docs/setup.md": "# Setup\n",
-    "evidence/imports/b1.json": "{}",
+    [`evidence/imports/${ev.name}`]: ev.text,
     "ci/steps/10-test": "#!/bin/sh\n",
     "notes.txt": "x",
     ".gitignore": "ci/runs/\n",
   }));
   t.deepEqual(entities.map((e) => [e.kind, e.id, e.archived ?? null]), [
     ["label", "bug", null], ["label", "docs", null], ["issue", ISSUE_ID, false], ["task", TASK_ID, true], ["comment", COMMENT_ID, false],
-    ["wiki", "docs/setup.md", null], ["evidence", "b1.json", null],
+    ["wiki", "docs/setup.md", null], ["evidence", ev.name, null],
   ]);
   t.deepEqual(skipped, [{ rel: "ci/steps/10-test", reason: "code and settings are not imported" }, { rel: "notes.txt", reason: "not a kind forge imports" }]);
 });
@@ -162,4 +180,37 @@ test("importStore() writes several records, each under 256 KiB, when one would b
     listed += text.split("\n").filter((l) => l.startsWith("  - wiki/")).length;
   }
   t.is(listed, 4000);
+});
+
+test("importStore() hands evidence to the lane: a valid one lands as the lane writes it, once", async (t) => {
+  const ev = evidenceRecord();
+  // Indented by hand there: the lane writes its canonical JSON here all the same.
+  const indented = JSON.stringify(JSON.parse(ev.text), null, 2);
+  const there = localStore({ [`evidence/imports/${ev.name}`]: indented, [`tasks/${TASK_ID}/task.md`]: task });
+  const here = localStore();
+  const r = await importStore({ cwd: here.root, env: {} }, { source: there.root });
+  t.deepEqual(r.lines.filter((l) => l.kind !== "import-record"), [
+    { kind: "task", id: TASK_ID, result: "added" }, { kind: "evidence", id: ev.name, result: "added" },
+  ]);
+  t.is(readFileSync(join(here.root, ".forge", "evidence", "imports", ev.name), "utf8"), ev.text);
+  const before = readdirSync(join(here.root, ".forge"), { recursive: true }).sort();
+  const again = await importStore({ cwd: here.root, env: {} }, { source: there.root });
+  t.deepEqual(again.lines, [
+    { kind: "task", id: TASK_ID, result: "unchanged" }, { kind: "evidence", id: ev.name, result: "unchanged" },
+  ]);
+  t.deepEqual(readdirSync(join(here.root, ".forge"), { recursive: true }).sort(), before);
+  t.is(readFileSync(join(here.root, ".forge", "evidence", "imports", ev.name), "utf8"), ev.text);
+});
+
+test("importStore() refuses an evidence import the lane refuses, naming file and field; nothing written", async (t) => {
+  const ev = evidenceRecord();
+  const bad = JSON.stringify({ ...(JSON.parse(ev.text) as Record<string, unknown>), trial_episodes: "maybe" });
+  const there = localStore({ [`evidence/imports/${ev.name}`]: bad, [`tasks/${TASK_ID}/task.md`]: task });
+  const here = localStore();
+  const before = readdirSync(join(here.root, ".forge"), { recursive: true }).sort();
+  await t.throwsAsync(importStore({ cwd: here.root, env: {} }, { source: there.root }), {
+    message: `${basename(there.root)}/evidence/imports/${ev.name}: field 'trial_episodes': expected derived|stored`,
+  });
+  t.deepEqual(readdirSync(join(here.root, ".forge"), { recursive: true }).sort(), before);
+  t.false(existsSync(evidenceImportsDir(storeAt(join(here.root, ".forge")))));
 });

@@ -6,7 +6,7 @@
  */
 import {
   entityOrder, ISSUE, ISSUES, loadEntity, NotFoundError, UsageError, loadPrComments, loadReviews, MERGE_FIELDS, PATCH_FIELDS,
-  patchCommits, patchStat, PR, PR_FIELDS, prToJson, PRS, readPatch, resolveRef, REVIEW_FIELDS, type LoadedEntity, type PrJson, type PrParts,
+  patchCommits, patchStat, PR, PR_FIELDS, printable, prToJson, PRS, readPatch, resolveRef, REVIEW_FIELDS, type LoadedEntity, type PrJson, type PrParts,
 } from "@forge/core";
 import {
   confirmWrite, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf,
@@ -156,10 +156,9 @@ export function note(ctx: Ctx, text: string): void {
 export { listArg, readBody } from "@forge/cli";
 
 
-/** Text safe to quote in a one-line message: control characters shown as `?`, at most 60 characters. */
+/** Text safe to quote in a one-line message: core's `printable` at the cap of a name, 60 characters. */
 export function shown(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.slice(0, 60).replace(/[\x00-\x1f\x7f]/g, "?");
+  return printable(s, 60);
 }
 
 /**

@@ -10,10 +10,10 @@
  * `current` moves), then with its outcome.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import {
-  atomicWrite, ConflictError, displayPath, ForgeError, formatFrontmatter, formatTimestamp, isReleaseTag, lexists, loadFile, mkdirInside, pidAlive, releasesDir,
+  atomicWrite, displayPath, ForgeError, formatFrontmatter, formatTimestamp, holdLock, isReleaseTag, lexists, loadFile, mkdirInside, releasesDir,
   toFrontmatter, validate, type EntitySchema, type Store,
 } from "@forge/core";
 import { checkAssets, type RecordedAsset } from "./_identity.js";
@@ -144,28 +144,21 @@ export class Target {
   }
   /**
    * Hold the target's lock while `fn` runs: one activation or rollback at a
-   * time. A lock whose process is gone is taken over.
+   * time. A lock whose process is gone (a kill during an earlier
+   * activation) is taken over, silently; a live one is never broken, however
+   * long the activation's check runs (core's lock, `staleMs: Infinity`).
    * @throws ConflictError when another live process holds it
    */
   async locked<T>(fn: () => Promise<T>): Promise<T> {
     const lock = join(this.dir, ".forge-release.lock");
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const fd = openSync(lock, "wx", 0o644);
-        writeSync(fd, `${process.pid}\n`);
-        closeSync(fd);
-        break;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
-        const pid = Number(readFileSync(lock, "utf8").trim());
-        if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) throw new ConflictError(`another activation (pid ${pid}) holds ${lock}`);
-        unlinkSync(lock); // its process is gone: a kill during an earlier activation
-      }
-    }
+    const held = holdLock(lock, {
+      waitMs: 0, staleMs: Infinity, pidOnly: true, onBreak: () => undefined,
+      busy: (pid) => `another activation${pid === undefined ? "" : ` (pid ${pid})`} holds ${lock}`,
+    });
     try {
       return await fn();
     } finally {
-      unlinkSync(lock);
+      held.release();
     }
   }
 }

@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { sep } from "node:path";
-import { ForgeError, isAssetName } from "@forge/core";
+import { ForgeError, isAssetName, printable } from "@forge/core";
 
 /** One artifact as the release file records it. */
 export interface Asset {
@@ -61,11 +61,7 @@ export function collectAssets(out: string): Asset[] {
   return assets.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** Control characters shown as `?` in messages. */
-export function printable(s: string): string {
-  return s.replace(/[\x00-\x1f\x7f]/g, "?").slice(0, 80);
-}
 
 function refused(name: string, why: string): ForgeError {
-  return new ForgeError(`artifact '${printable(name)}' ${why} (refused); no release written`, "E_BAD_ARTIFACT", 1);
+  return new ForgeError(`artifact '${printable(name, 80)}' ${why} (refused); no release written`, "E_BAD_ARTIFACT", 1);
 }

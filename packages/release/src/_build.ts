@@ -17,9 +17,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { ForgeError, git, gitMessage, withWorktree } from "@forge/core";
+import { ForgeError, git, gitMessage, printable, withWorktree } from "@forge/core";
 import type { Ctx } from "@forge/cli";
-import { printable } from "./_assets.js";
 
 /** What a build needs to know. */
 export interface BuildPlan {
@@ -76,14 +75,14 @@ async function buildIn(ctx: Ctx, plan: BuildPlan, wt: string, stop: Interrupt, b
   const stepEnv = { ...env, OUT: plan.out, FORGE_RELEASE_TAG: plan.tag, FORGE_RELEASE_COMMIT: plan.sha };
   for (const s of steps) {
     checkStop();
-    ctx.io.stderr.write(`${ctx.prog}: build step ${printable(s.name)}\n`);
+    ctx.io.stderr.write(`${ctx.prog}: build step ${printable(s.name, 80)}\n`);
     const outcome = await runStep(ctx, s, wt, stepEnv, stop);
     checkStop();
-    if (outcome) throw new ForgeError(`build step '${printable(s.name)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
+    if (outcome) throw new ForgeError(`build step '${printable(s.name, 80)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
     const changed = await treeChange(wt, env);
-    if (changed) throw new ForgeError(`build step '${printable(s.name)}' changed the tagged tree (${printable(changed)}); no release written`, "E_BUILD_ESCAPED", 1);
+    if (changed) throw new ForgeError(`build step '${printable(s.name, 80)}' changed the tagged tree (${printable(changed, 80)}); no release written`, "E_BUILD_ESCAPED", 1);
     if ((await liveState(plan, env)) !== before) {
-      throw new ForgeError(`build step '${printable(s.name)}' changed the repository outside OUT; no release written`, "E_BUILD_ESCAPED", 1);
+      throw new ForgeError(`build step '${printable(s.name, 80)}' changed the repository outside OUT; no release written`, "E_BUILD_ESCAPED", 1);
     }
   }
   checkStop();
@@ -119,13 +118,13 @@ export function buildSteps(ctx: Ctx, wt: string, buildRel: string): BuildStep[] 
       } catch {
         real = undefined;
       }
-      if (real === undefined || !inside(real)) throw new ForgeError(`build step '${printable(name)}' is a symlink out of the tagged tree (refused)`, "E_BUILD_ESCAPED", 1);
+      if (real === undefined || !inside(real)) throw new ForgeError(`build step '${printable(name, 80)}' is a symlink out of the tagged tree (refused)`, "E_BUILD_ESCAPED", 1);
     }
     const st = statSync(path);
     if (!st.isFile()) continue;
     if ((st.mode & 0o111) === 0) {
       // A README is expected; any other file that is not executable is probably a step missing its chmod +x.
-      if (!/^readme/i.test(name)) ctx.log.warn(`${buildRel}/${printable(name)} is not executable (skipped)`);
+      if (!/^readme/i.test(name)) ctx.log.warn(`${buildRel}/${printable(name, 80)} is not executable (skipped)`);
       continue;
     }
     steps.push({ name, path });

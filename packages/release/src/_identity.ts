@@ -7,8 +7,9 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import { ForgeError, git, type LoadedFile } from "@forge/core";
-import { hashFile, printable } from "./_assets.js";
+import { ForgeError, git, printable, type LoadedFile } from "@forge/core";
+import { canonicalJson } from "@forge/kernel";
+import { hashFile } from "./_assets.js";
 
 /** A recorded artifact, as the release file holds it. */
 export interface RecordedAsset {
@@ -26,7 +27,8 @@ export interface RecordedAsset {
 export function identityDigest(fields: Record<string, unknown>, body: string): string {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) if (k !== "digest" && v !== undefined) rest[k] = v;
-  return createHash("sha256").update(canonical({ body, fields: rest })).digest("hex");
+  // Through JSON first: a non-finite number (YAML's .inf in an unknown field) is null, as it always was in this digest.
+  return createHash("sha256").update(canonicalJson(JSON.parse(JSON.stringify({ body, fields: rest })))).digest("hex");
 }
 
 /** The fields of a loaded release, known and unknown, for its digest. */
@@ -78,7 +80,7 @@ export async function checkIdentity(f: LoadedFile, top: string, env: NodeJS.Proc
  * @throws ForgeError (E_VERIFY) naming the first artifact that is missing or differs
  */
 export function checkAssets(tag: string, assets: readonly RecordedAsset[], dir: string, shown: string, within: { test: (real: string) => boolean; name: string }): void {
-  const fail = (name: string, why: string): ForgeError => new ForgeError(`${tag}: asset '${printable(name)}' ${why}`, "E_VERIFY", 1);
+  const fail = (name: string, why: string): ForgeError => new ForgeError(`${tag}: asset '${printable(name, 80)}' ${why}`, "E_VERIFY", 1);
   let dirReal: string | undefined;
   for (const a of assets) {
     const abs = dir + sep + a.name;
@@ -102,16 +104,4 @@ export function checkAssets(tag: string, assets: readonly RecordedAsset[], dir: 
     if (got.size !== a.size) throw fail(a.name, `does not match: ${got.size} bytes, recorded ${a.size}`);
     if (got.sha256 !== a.sha256) throw fail(a.name, `does not match: sha256 ${got.sha256.slice(0, 12)}…, recorded ${a.sha256.slice(0, 12)}…`);
   }
-}
-
-// --- internal ---
-
-/** JSON with object keys sorted at every level, no spaces. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v);
 }

@@ -5,6 +5,7 @@
  */
 import { readdirSync, realpathSync } from "node:fs";
 import { InvalidFileError, NotFoundError, UsageError } from "../errors.js";
+import { printable } from "../sanitize.js";
 import { displayPath, isInside, releaseFile, releasesDir, type Store } from "../store/store.js";
 import { bodyOf } from "./issue.js";
 import { loadFile, type LoadedFile } from "./load.js";
@@ -71,7 +72,7 @@ export function isReleaseTag(tag: string): boolean {
  */
 export function checkReleaseTag(tag: string): void {
   if (!isReleaseTag(tag)) {
-    throw new UsageError(`invalid tag '${printable(tag.slice(0, 60))}' (A-Z a-z 0-9 . _ + -, starting with a letter or digit; no /)`);
+    throw new UsageError(`invalid tag '${printable(tag, 60)}' (A-Z a-z 0-9 . _ + -, starting with a letter or digit; no /)`);
   }
 }
 
@@ -177,8 +178,4 @@ function checkReleasesDir(store: Store): boolean {
   }
   if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, dir), "symlink points outside .forge/ (refused)");
   return true;
-}
-
-function printable(s: string): string {
-  return s.replace(/[\x00-\x1f\x7f]/g, "?");
 }

@@ -4,6 +4,7 @@
  * each page's first H1; nothing about it is stored.
  */
 import { UsageError } from "../errors.js";
+import { printable } from "../sanitize.js";
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
@@ -25,7 +26,7 @@ export const MAX_PAGE_NAME = 200;
 export function wikiPagePath(name: string): string {
   const rel = name.endsWith(".md") ? name : `${name}.md`;
   if (name.length > MAX_PAGE_NAME || !rel.split("/").every((s) => SEGMENT.test(s))) {
-    throw new UsageError(`invalid page name '${printable(name.slice(0, 60))}' (segments of A-Z a-z 0-9 . _ - joined by /, not starting with . or -)`);
+    throw new UsageError(`invalid page name '${printable(name, 60)}' (segments of A-Z a-z 0-9 . _ - joined by /, not starting with . or -)`);
   }
   return rel;
 }
@@ -72,11 +73,6 @@ export function wikiTitle(text: string): string | null {
 }
 
 // --- internal ---
-
-/** Control characters shown as `?`, so a hostile name cannot drive the terminal. */
-function printable(s: string): string {
-  return s.replace(/[\x00-\x1f\x7f]/g, "?");
-}
 
 /** The index of the first line after a leading `---` frontmatter block (0 when there is none). */
 function frontmatterEnd(lines: string[]): number {

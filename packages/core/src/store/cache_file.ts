@@ -89,17 +89,30 @@ export function writeCacheFile(path: string, text: string, encoding: "utf8" | "l
 }
 
 const later: Array<() => void> = [];
+let onFirst: (flush: () => void) => void = () => undefined;
 
 /**
  * Put off a cache write until the process's answer is out: an executable
  * runs it after closing stdout (cli's `exitWith` calls `flushCacheWrites`),
- * so the next command of a pipeline is not kept waiting for a cache; any
- * other process, once its event loop is empty. A write that never runs
- * (the process killed first) only costs the next reader time.
+ * so the next command of a pipeline is not kept waiting for a cache; a
+ * process that set `setCacheFlush` (the cli kit's `processIo` does: once
+ * its event loop is empty), by that. A write that never runs (the process
+ * killed first) only costs the next reader time.
  */
 export function writeCacheLater(write: () => void): void {
-  if (later.length === 0) process.once("beforeExit", flushCacheWrites);
+  if (later.length === 0) onFirst(flushCacheWrites);
   later.push(write);
+}
+
+/**
+ * When put-off cache writes run besides an explicit `flushCacheWrites`:
+ * `schedule` is called with the flush each time a first write is put off.
+ * Core never touches the process; the cli kit passes
+ * `(flush) => process.once("beforeExit", flush)`.
+ * @example setCacheFlush((flush) => process.once("beforeExit", flush))
+ */
+export function setCacheFlush(schedule: (flush: () => void) => void): void {
+  onFirst = schedule;
 }
 
 /** Run the cache writes put off so far, each once, in order (a failing one is skipped: only time is lost). */

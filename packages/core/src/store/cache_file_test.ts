@@ -4,7 +4,9 @@ import { fileURLToPath } from "node:url";
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkedCache, flushCacheWrites, readCacheFile, writeCacheFile, writeCacheLater } from "./cache_file.js";
+import {
+  checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater,
+} from "./cache_file.js";
 
 const dir = () => join(realpathSync(mkdtempSync(join(tmpdir(), "forge-cachefile-"))), ".cache");
 
@@ -32,7 +34,7 @@ test("a whole-file cache reads back what was written, and nothing it cannot vouc
   t.false(writeCacheFile(join(path, "under-a-file"), "x"), "cannot be written: false, nothing thrown");
 });
 
-test("cache writes put off run once each, in order, when flushed (a failing one skipped), or when the event loop empties", (t) => {
+test("cache writes put off run once each, in order, when flushed (a failing one skipped), or by a schedule", (t) => {
   const ran: number[] = [];
   writeCacheLater(() => ran.push(1));
   writeCacheLater(() => {
@@ -43,10 +45,19 @@ test("cache writes put off run once each, in order, when flushed (a failing one 
   flushCacheWrites();
   flushCacheWrites();
   t.deepEqual(ran, [1, 3]);
-  // A process that never flushes: the write runs before it exits.
+  let scheduled = 0;
+  setCacheFlush(() => scheduled++);
+  writeCacheLater(() => ran.push(4));
+  writeCacheLater(() => ran.push(5));
+  t.is(scheduled, 1, "the schedule is told of the first write put off, once");
+  setCacheFlush(() => undefined);
+  flushCacheWrites();
+  t.deepEqual(ran, [1, 3, 4, 5]);
+  // A process that never flushes: the write runs before it exits, by the schedule it set (as cli's processIo does).
   const d = dir();
   const mod = fileURLToPath(new URL("./cache_file.js", import.meta.url));
-  const script = `import(${JSON.stringify(mod)}).then((m) => m.writeCacheLater(() => m.writeCacheFile(${JSON.stringify(join(d, "z"))}, "ok")))`;
+  const script = `import(${JSON.stringify(mod)}).then((m) => { m.setCacheFlush((f) => process.once("beforeExit", f)); `
+    + `m.writeCacheLater(() => m.writeCacheFile(${JSON.stringify(join(d, "z"))}, "ok")); })`;
   execFileSync(process.execPath, ["-e", script]);
   t.is(readFileSync(join(d, "z"), "utf8"), "ok");
 });

@@ -5,7 +5,9 @@
  * file under it, writes, renames, and removes the lock. A lock whose process
  * is gone (same host, pid not alive) or that is older than `STALE_MS` is
  * broken, with a note. Contention waits a bounded time, then fails with one
- * line naming the file.
+ * line naming the file. A lock held as long as its process lives (a loop
+ * round, a release activation) sets `staleMs: Infinity` and its own
+ * messages: it is the same lock.
  */
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -22,13 +24,33 @@ export const STALE_MS = 60_000;
 export interface LockOptions {
   /** The path for messages (relative to the repo, never absolute: SEC-10). */
   file?: string;
-  /** How long to wait for a held lock, in ms (default `FORGE_LOCK_WAIT_MS` or 10 s). */
+  /** How long to wait for a held lock, in ms (default `FORGE_LOCK_WAIT_MS` or 10 s; 0: fail at once). */
   waitMs?: number;
   /**
-   * A lock older than this (ms) is broken even when its pid looks alive (default `STALE_MS`). A lock
-   * held for a whole run (forge-pilot's) passes `Infinity`: it is broken only when its holder is gone.
+   * How old a lock whose holder looks alive must be to be broken (default
+   * `STALE_MS`). `Infinity` for a lock held as long as its process lives:
+   * only a dead holder's is broken.
    */
   staleMs?: number;
+  /** The message of the ConflictError when the lock stays held (default: names `file` and the holder's pid). */
+  busy?: (pid: number | undefined) => string;
+  /** Told when a stale lock was broken to take this one, instead of the note sink. */
+  onBreak?: (stale: StaleLock) => void;
+  /**
+   * The lock file holds its holder's pid alone (`<pid>\n`), the form the
+   * loop's and release's locks always had, and a holder is taken to be of
+   * this host: one with no pid in it (not empty) is broken at once.
+   */
+  pidOnly?: boolean;
+}
+
+/** A stale lock that was broken. */
+export interface StaleLock {
+  /** Its holder's pid, when it named one. */
+  pid: number | undefined;
+  /** Whether its holder is gone (else it was older than `staleMs`). */
+  dead: boolean;
+  ageMs: number;
 }
 
 type NoteSink = (note: string) => void;
@@ -136,10 +158,30 @@ export interface HeldLock {
  * @throws ConflictError when the lock stays held
  */
 export function lockFile(path: string, opts: LockOptions = {}): HeldLock {
-  const line = acquire(path + ".lock", opts);
+  return take(path + ".lock", opts, (movedTo) => movedTo + ".lock");
+}
+
+/**
+ * `lockFile` for a lock file named otherwise than `<file>.lock`
+ * (`.forge/loops/<id>/loop.lock`, `DIR/.forge-release.lock`).
+ * @param lock the lock file's own path
+ * @throws ConflictError when the lock stays held
+ * @example holdLock(join(dir, "loop.lock"), { waitMs: 0, staleMs: Infinity, pidOnly: true })
+ */
+export function holdLock(lock: string, opts: LockOptions = {}): HeldLock {
+  return take(lock, opts, (movedTo) => movedTo);
+}
+
+// --- internal ---
+
+function take(path: string, opts: LockOptions, lockOf: (movedTo: string) => string): HeldLock {
+  const line = acquire(path, opts);
+  let released = false;
   return {
     release(movedTo?: string): void {
-      const lock = (movedTo ?? path) + ".lock";
+      if (released) return;
+      released = true;
+      const lock = movedTo === undefined ? path : lockOf(movedTo);
       try {
         // Only this process's lock: one broken as stale meanwhile may be another's now.
         if (readFileSync(lock, "latin1") === line) unlinkSync(lock);
@@ -150,39 +192,6 @@ export function lockFile(path: string, opts: LockOptions = {}): HeldLock {
   };
 }
 
-/**
- * Take the lock file `lock` itself (not `<file>.lock`): for a lock that
- * guards a folder's work rather than one file's rewrite, such as
- * forge-pilot's `.forge/pilot/lock`, held for a whole run
- * (`{ waitMs: 0, staleMs: Infinity }`: one holder at a time, broken only
- * when its holder is gone).
- * @throws ConflictError when the lock stays held
- * @example const held = takeLockFile("/r/.forge/pilot/lock", { waitMs: 0, staleMs: Infinity })
- */
-export function takeLockFile(lock: string, opts: LockOptions = {}): HeldLock {
-  const line = acquire(lock, opts);
-  return {
-    release(): void {
-      try {
-        if (readFileSync(lock, "latin1") === line) unlinkSync(lock);
-      } catch {
-        // Already gone: nothing to release.
-      }
-    },
-  };
-}
-
-/**
- * The pid a lock file names (its first word), if it names one.
- * @example lockHolder("/r/.forge/pilot/lock") // 4242
- */
-export function lockHolder(lock: string): number | undefined {
-  const h = holder(lock);
-  return h && Number.isSafeInteger(h.pid) && h.pid > 0 ? h.pid : undefined;
-}
-
-// --- internal ---
-
 const HOST = hostname();
 
 /** Take the lock; its line (pid, host, time), which the lock file holds while it is this process's. */
@@ -192,11 +201,12 @@ function acquire(lock: string, opts: LockOptions): string {
   const deadline = Date.now() + wait;
   let pause = 1;
   for (;;) {
-    const line = tryCreate(lock);
+    const line = tryCreate(lock, opts.pidOnly === true);
     if (line !== undefined) return line;
-    if (breakIfStale(lock, opts.file, opts.staleMs ?? STALE_MS)) continue;
+    if (breakIfStale(lock, opts)) continue;
     if (Date.now() >= deadline) {
       const by = holder(lock);
+      if (opts.busy) throw new ConflictError(opts.busy(by && validPid(by.pid) ? by.pid : undefined));
       throw new ConflictError(`${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); try again, or remove ${opts.file ?? "its"}.lock if none is running`);
     }
     sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
@@ -211,8 +221,8 @@ function acquire(lock: string, opts: LockOptions): string {
  * writer is between creating it and writing its pid.
  * @returns the line, or undefined when the lock is held
  */
-function tryCreate(lock: string): string | undefined {
-  const line = `${process.pid} ${HOST} ${Date.now()}\n`;
+function tryCreate(lock: string, pidOnly: boolean): string | undefined {
+  const line = pidOnly ? `${process.pid}\n` : `${process.pid} ${HOST} ${Date.now()}\n`;
   // One per process: a process takes a lock one attempt at a time (a left-over of a dead process of the same pid is overwritten).
   const tmp = `${lock}.${process.pid}.tmp`;
   writeFileSync(tmp, line, { mode: 0o644 });
@@ -253,7 +263,7 @@ function holder(lock: string): Holder | undefined {
  * renamed aside (atomic: only one breaker wins), and checked again there, so
  * a lock taken meanwhile by a live process is never removed.
  */
-function breakIfStale(lock: string, file: string | undefined, staleMs: number): boolean {
+function breakIfStale(lock: string, opts: LockOptions): boolean {
   const h = holder(lock);
   let age: number;
   try {
@@ -263,8 +273,11 @@ function breakIfStale(lock: string, file: string | undefined, staleMs: number): 
   }
   if (!h) return true;
   // A lock is created with its line in it (tryCreate); an empty one is a crashed writer's of an older forge, once it is a second old.
-  const dead = h.text === "" ? age >= 1000 : h.host === HOST && Number.isSafeInteger(h.pid) && h.pid > 0 && !pidAlive(h.pid);
-  if (!dead && age < staleMs) return false;
+  let dead: boolean;
+  if (h.text === "") dead = age >= 1000;
+  else if (opts.pidOnly) dead = !validPid(h.pid) || !pidAlive(h.pid);
+  else dead = h.host === HOST && validPid(h.pid) && !pidAlive(h.pid);
+  if (!dead && age < (opts.staleMs ?? STALE_MS)) return false;
   const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
   try {
     renameSync(lock, aside);
@@ -284,8 +297,11 @@ function breakIfStale(lock: string, file: string | undefined, staleMs: number): 
     } catch {
       // a newer lock holds the name
     }
+  } else if (opts.onBreak) {
+    opts.onBreak({ pid: validPid(h.pid) ? h.pid : undefined, dead, ageMs: age });
   } else {
-    sink(`broke a stale lock on ${file ?? "a file"} (pid ${h.pid}${dead ? " is gone" : `, ${Math.round(age / 1000)} s old`})`);
+    const why = dead ? " is gone" : `, ${Math.round(age / 1000)} s old`;
+    sink(`broke a stale lock on ${opts.file ?? "a file"} (pid ${h.pid}${why})`);
   }
   try {
     unlinkSync(aside);
@@ -293,6 +309,10 @@ function breakIfStale(lock: string, file: string | undefined, staleMs: number): 
     // gone already
   }
   return true;
+}
+
+function validPid(pid: number): boolean {
+  return Number.isSafeInteger(pid) && pid > 0;
 }
 
 /**

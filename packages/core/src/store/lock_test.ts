@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { lockFile, lockHolder, pidAlive, setNoteSink, takeLockFile, withKindLock, withLock } from "./lock.js";
+import { holdLock, lockFile, setNoteSink, withKindLock, withLock, type StaleLock } from "./lock.js";
 import { ISSUES } from "./store.js";
 
 function file(): string {
@@ -90,22 +90,28 @@ test.serial("withKindLock(): creates of one process queue (no synchronous wait o
   t.false(existsSync(join(store.dir, "issues.lock")));
 });
 
-test.serial("takeLockFile() takes the named file itself; a live holder fails at once, however old its lock; a dead one's is broken", (t) => {
-  const lock = join(mkdtempSync(join(tmpdir(), "forge-lock-")), "lock");
-  const run = { waitMs: 0, staleMs: Infinity };
-  const held = takeLockFile(lock, run);
-  t.is(lockHolder(lock), process.pid);
-  const t0 = Date.now();
-  t.throws(() => takeLockFile(lock, run), { code: "E_CONFLICT" });
-  t.true(Date.now() - t0 < 1000, "no wait");
-  const old = new Date(Date.now() - 3_600_000);
-  utimesSync(lock, old, old);
-  t.throws(() => takeLockFile(lock, run), { code: "E_CONFLICT" }, "an hour-old lock of a live holder stays");
-  held.release();
+test.serial("holdLock() for a lock held while its process lives: its pid alone, no wait, not broken alive", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "forge-lock-"));
+  const lock = join(dir, "loop.lock");
+  const busy = (pid: number | undefined): string => `busy ${String(pid)}`;
+  const opts = { waitMs: 0, staleMs: Infinity, pidOnly: true, busy };
+  const a = holdLock(lock, opts);
+  t.is(readFileSync(lock, "latin1"), `${process.pid}\n`);
+  utimesSync(lock, new Date(0), new Date(0));
+  const held = { code: "E_CONFLICT", message: `busy ${process.pid}` };
+  t.throws(() => holdLock(lock, opts), held, "an old lock of a live process stands");
+  a.release();
+  a.release();
   t.false(existsSync(lock));
-  const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  writeFileSync(lock, `${dead.stdout} ${hostname()} ${Date.now()}\n`);
-  t.false(pidAlive(Number(dead.stdout)));
-  takeLockFile(lock, run).release();
-  t.false(existsSync(lock));
+  const broke: StaleLock[] = [];
+  const notes: string[] = [];
+  setNoteSink((n) => notes.push(n));
+  for (const text of ["999999999\n", "garbage\n"]) {
+    writeFileSync(lock, text);
+    holdLock(lock, { ...opts, onBreak: (s) => broke.push(s) }).release();
+  }
+  setNoteSink(() => undefined);
+  t.deepEqual(broke.map((s) => [s.pid, s.dead]), [[999999999, true], [undefined, true]]);
+  t.deepEqual(notes, [], "onBreak, not the note sink");
+  t.deepEqual(readdirSync(dir), []);
 });
