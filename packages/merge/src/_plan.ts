@@ -7,7 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import {
-  archiveDir, COMMENT, createDirAtomic, entityDir, entityFile, evidenceImportsDir, formatFrontmatter, importFile, ISSUES, kindDir,
+  archiveDir, COMMENT, createDirAtomic, entityDir, entityFile, formatFrontmatter, importFile, ISSUES, kindDir,
   loadDefList, MERGE_RECORD, IMPORT_RECORD, mergeFile, mkdirInside, PR, PR_REVIEW, PRS, readStoreBytes, RELEASE, releaseFile, saveDefList,
   TASKS, toFrontmatter, wikiDir, atomicWrite, ISSUE, TASK, type EntitySchema, type KindLayout, type Store, lexists,
 } from "@forge/core";
@@ -147,7 +147,6 @@ function targetOf(store: Store, inc: Incoming): string {
     case "release": return releaseFile(store, inc.id);
     case "merge": return mergeFile(store, inc.id);
     case "import-record": return importFile(store, inc.id);
-    case "evidence": return join(evidenceImportsDir(store), inc.id);
     default: throw new Error(`no file target for ${inc.kind}`);
   }
 }

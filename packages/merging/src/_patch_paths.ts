@@ -5,7 +5,7 @@
  * patch that writes `.git/hooks/…` or `.git/config` could run code later).
  * git's own path checks stay on as the second line of defence.
  */
-import { ForgeError } from "@forge/core";
+import { ForgeError, printable } from "@forge/core";
 
 /**
  * Every path named by the patch's file headers: `diff --git` (both sides),
@@ -157,6 +157,5 @@ function stripOne(p: string): string {
 }
 
 function shown(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?");
+  return printable(s, 80);
 }

@@ -2,6 +2,7 @@
  * A merge outcome as forge-merge prints it: the human line for stderr and
  * the JSON line (`forge-merge pr` and `forge-pr merge` both print these).
  */
+import { printable } from "@forge/core";
 import type { MergeResult } from "./merge_pr.js";
 
 /**
@@ -46,6 +47,5 @@ export function mergeJson(r: MergeResult): Record<string, unknown> {
 
 /** A name safe on one stderr line: control characters shown as `?`. */
 function shown(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.slice(0, 200).replace(/[\x00-\x1f\x7f]/g, "?");
+  return printable(s, 200);
 }

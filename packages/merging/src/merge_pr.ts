@@ -9,12 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import {
-  atomicWrite, ConflictError, currentAuthor, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, ISSUE,
-  ISSUES, loadEntity, MERGE_RECORD, mergeFile, NotFoundError, openStore, PR, PRS, readPatch, resolveRef, toFrontmatter,
-  updateEntity, updateIssue, UsageError, gitMessage, gitTopLevel, lexists, patchCommits, splitPatchSeries, validate,
-  displayPath, withWorktree, type CommitJson, type LoadedEntity, type Store,
-} from "@forge/core";
+import { atomicWrite, type CommitJson, ConflictError, currentAuthor, displayPath, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, gitMessage, gitTopLevel, ISSUE, ISSUES, lexists, type LoadedEntity, loadEntity, MERGE_RECORD, mergeFile, NotFoundError, openStore, patchCommits, PR, printable, PRS, readPatch, resolveRef, splitPatchSeries, type Store, toFrontmatter, updateEntity, updateIssue, UsageError, validate, withWorktree } from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
 import { conflictFiles } from "./_conflicts.js";
@@ -287,8 +282,7 @@ async function checkNothingInTheWay(
 
 /** A path safe in a one-line message: at most 80 characters, control characters shown as `?`. */
 function oneLine(path: string): string {
-  // eslint-disable-next-line no-control-regex
-  return path.slice(0, 80).replace(/[\x00-\x1f\x7f]/g, "?");
+  return printable(path, 80);
 }
 
 /** Validate and write a merge record (exclusive create: records are never rewritten). */
