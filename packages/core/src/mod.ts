@@ -53,7 +53,7 @@ export {
   type CommentJson, type IssueChange, type IssueContext, type IssueJson, type NewIssue,
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
-export { readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
+export { parseJsonLines, readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
 export {
   codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, splitPatchSeries, withWorktree, workspaceCodeTree,
   type GitBytesResult, type GitResult, type WorktreeOptions,

@@ -7,7 +7,7 @@
  * passed on to the tools running now (`stop`).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { ForgeError } from "@forge/core";
+import { ForgeError, parseJsonLines } from "@forge/core";
 
 /** What a tool did: its stdout, stderr and exit code (127: not found; 128 + n: killed by a signal). */
 export interface Ran {
@@ -101,13 +101,15 @@ export function failure(name: string, r: Ran): ForgeError {
 }
 
 /**
- * A tool's stdout as JSON lines (blank lines skipped). A line that does not
- * parse throws: a stage that prints a broken line fails the run. (core's
- * readJsonLines reads a stream and answers a bad line with an error record,
- * to go on with the batch: not what a pipe of the pilot's own stages needs.)
+ * A tool's stdout as JSON lines (core's reader; blank lines skipped). A line
+ * that is not a JSON object throws: a stage that prints a broken line fails
+ * the run, where a batch on stdin would go on past it.
  */
 export function parseLines<T>(text: string): T[] {
-  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as T);
+  return parseJsonLines(text).map((r) => {
+    if (r.error) throw new ForgeError(`a stage printed a line that is not a JSON object (line ${r.line})`);
+    return r.value as T;
+  });
 }
 
 /** The last line of a tool's stderr ("" when it printed none). */

@@ -75,6 +75,24 @@ function* arrayRecords(text: string): Generator<JsonLine> {
   }
 }
 
+/**
+ * JSON lines already in hand (a finished process's stdout): what
+ * readJsonLines yields for them, read line by line (blank lines skipped).
+ * @example parseJsonLines('{"a":1}\n\nx\n').map((r) => r.line) // [1, 3]
+ */
+export function parseJsonLines(text: string): JsonLine[] {
+  const out: JsonLine[] = [];
+  let line = 0;
+  for (let at = 0; at < text.length; ) {
+    let nl = text.indexOf("\n", at);
+    if (nl < 0) nl = text.length;
+    const r = parseLine(text.slice(at, nl), ++line);
+    if (r) out.push(r);
+    at = nl + 1;
+  }
+  return out;
+}
+
 function parseLine(text: string, line: number): JsonLine | undefined {
   const t = text.trim();
   if (t === "") return undefined;

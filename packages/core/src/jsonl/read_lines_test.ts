@@ -1,5 +1,5 @@
 import test from "ava";
-import { readJsonLines } from "./read_lines.js";
+import { parseJsonLines, readJsonLines } from "./read_lines.js";
 
 async function all(chunks: string[]): Promise<Array<{ line: number; value?: unknown; error?: string }>> {
   const out = [];
@@ -27,4 +27,12 @@ test("readJsonLines() marks idle the last line of what the input has given so fa
   const chunks = ['{"a":1}\n{"a":2}\n\n', '{"a":3', '}\n{"a":4}\n', "nope\n", '{"a":5}'];
   for await (const r of readJsonLines((async function* () { yield* chunks; })())) idle.push([r.line, r.idle === true]);
   t.deepEqual(idle, [[1, false], [2, true], [4, false], [5, true], [6, true], [7, true]]);
+});
+
+test("parseJsonLines() reads text in hand as readJsonLines reads it as a stream", async (t) => {
+  const text = '{"a":1}\n\n  \nx\n{"b":2}';
+  const streamed = await all([text]);
+  const inHand = parseJsonLines(text).map((r) => ({ line: r.line, value: r.value, error: r.error?.message }));
+  t.deepEqual(inHand, streamed);
+  t.deepEqual(inHand.map((r) => r.line), [1, 4, 5]);
 });
