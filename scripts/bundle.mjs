@@ -13,14 +13,29 @@
 import { build } from "esbuild";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** Run a bundle with no stdin (a form that reads stdin must not wait), in an empty folder (no store), PATH only. */
 function run(file, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: scratch, env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"], timeout: 20_000 });
+    const child = spawn(file, args, {
+      cwd: scratch,
+      env: { PATH: process.env.PATH },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 20_000,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -49,15 +64,26 @@ for (const dir of readdirSync(join(root, "packages"))) {
 // The build's identity, the same in every bundle: a hash of what the bundles are made from (sources,
 // the lockfile, this script). Caches that hold what code computed (forge-observe's kernel view) are kept
 // under it, so a forge built from other sources never trusts them (core: buildId()).
-const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]
+  );
 const packageSources = readdirSync(join(root, "packages"))
   .map((d) => join(root, "packages", d, "src"))
   .filter((d) => existsSync(d))
   .flatMap(filesUnder)
   .filter((f) => !f.endsWith("_test.ts"));
 const buildHash = createHash("sha256");
-for (const f of [...packageSources, ...filesUnder(join(root, "scripts", "stubs")), join(root, "pnpm-lock.yaml"), new URL(import.meta.url).pathname].sort()) {
-  buildHash.update(f.slice(root.length) + "\0").update(readFileSync(f)).update("\0");
+for (const f of [
+  ...packageSources,
+  ...filesUnder(join(root, "scripts", "stubs")),
+  join(root, "pnpm-lock.yaml"),
+  new URL(import.meta.url).pathname,
+].sort()) {
+  buildHash
+    .update(f.slice(root.length) + "\0")
+    .update(readFileSync(f))
+    .update("\0");
 }
 const buildId = buildHash.digest("hex").slice(0, 32);
 // The general YAML path (gray-matter + yaml, core's frontmatter/_engine.ts: about half of each bundle)
@@ -80,7 +106,10 @@ const engineApart = {
   setup(b) {
     // core's `import("./_engine.js")` becomes a lazy `require` of the file beside the bundle (no ESM loader).
     b.onResolve({ filter: /^\.\/_engine\.js$/ }, () => ({ path: "engine", namespace: "engine-apart" }));
-    b.onLoad({ filter: /.*/, namespace: "engine-apart" }, () => ({ contents: 'module.exports = require("./engine.cjs");', loader: "js" }));
+    b.onLoad({ filter: /.*/, namespace: "engine-apart" }, () => ({
+      contents: 'module.exports = require("./engine.cjs");',
+      loader: "js",
+    }));
     b.onResolve({ filter: /^\.\/engine\.cjs$/ }, () => ({ path: "./engine.cjs", external: true }));
   },
 };
@@ -92,7 +121,11 @@ const cryptoFns = Object.keys(crypto).filter((k) => /^[a-z][A-Za-z0-9]*$/.test(k
 const lazyCrypto = {
   name: "lazy-crypto",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?crypto$/ }, (a) => (a.namespace === "lazy-crypto" ? { path: "node:crypto", external: true } : { path: "crypto", namespace: "lazy-crypto" }));
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (a) =>
+      a.namespace === "lazy-crypto"
+        ? { path: "node:crypto", external: true }
+        : { path: "crypto", namespace: "lazy-crypto" }
+    );
     b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, () => ({
       loader: "js",
       contents: `let m;\nconst real = () => (m ??= require("node:crypto"));\n${cryptoFns.map((k) => `export function ${k}(...a) { return real().${k}(...a); }`).join("\n")}\n`,
@@ -100,8 +133,19 @@ const lazyCrypto = {
   },
 };
 await Promise.all([
-  build({ ...common, entryPoints: [join(root, "packages", "core", "src", "frontmatter", "_engine.ts")], outfile: join(out, "lib", "engine.cjs") }),
-  ...names.map(([name, entry]) => build({ ...common, entryPoints: [entry], outfile: join(out, "lib", `${name}.cjs`), plugins: [engineApart, lazyCrypto] })),
+  build({
+    ...common,
+    entryPoints: [join(root, "packages", "core", "src", "frontmatter", "_engine.ts")],
+    outfile: join(out, "lib", "engine.cjs"),
+  }),
+  ...names.map(([name, entry]) =>
+    build({
+      ...common,
+      entryPoints: [entry],
+      outfile: join(out, "lib", `${name}.cjs`),
+      plugins: [engineApart, lazyCrypto],
+    })
+  ),
 ]);
 
 /** The argv forms whose output is cached: help of the root and of every verb, and the version. */
@@ -115,7 +159,14 @@ async function forms(name) {
   // forge-pilot's help is its own (no "commands:" line): its verbs are named here.
   if (name === "forge-pilot") verbs.push("run", "observe", "plan", "explain");
   const extra = name === "forge" ? [["--skill"]] : [];
-  return [...base, ...extra, ...verbs.flatMap((v) => [[v, "-h"], [v, "--help"]])];
+  return [
+    ...base,
+    ...extra,
+    ...verbs.flatMap((v) => [
+      [v, "-h"],
+      [v, "--help"],
+    ]),
+  ];
 }
 
 /** Run the bundle for each form; keep what exits 0 with nothing on stderr. */
@@ -135,18 +186,19 @@ async function cached(name) {
   return texts;
 }
 
-await Promise.all(names.map(async ([name]) => {
-  const texts = await cached(name);
-  const launcher = `#!/usr/bin/env node
+await Promise.all(
+  names.map(async ([name]) => {
+    const texts = await cached(name);
+    const launcher = `#!/usr/bin/env node
 "use strict";
 // Generated by scripts/bundle.mjs: cached help and version, else the bundle.
 const t = ${JSON.stringify(texts)}[process.argv.slice(2).join("\\0")];
 if (typeof t === "string") process.stdout.write(t);
 else require("./lib/${name}.cjs");
 `;
-  const file = join(out, name);
-  writeFileSync(`${file}.tmp`, launcher, { mode: 0o755 });
-  chmodSync(`${file}.tmp`, 0o755);
-  renameSync(`${file}.tmp`, file);
-}));
-
+    const file = join(out, name);
+    writeFileSync(`${file}.tmp`, launcher, { mode: 0o755 });
+    chmodSync(`${file}.tmp`, 0o755);
+    renameSync(`${file}.tmp`, file);
+  })
+);

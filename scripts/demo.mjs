@@ -12,7 +12,12 @@ import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin");
-const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: "1", FORGE_AUTHOR: process.env.FORGE_AUTHOR || "demo" };
+const env = {
+  ...process.env,
+  PATH: `${bin}:${process.env.PATH}`,
+  NO_COLOR: "1",
+  FORGE_AUTHOR: process.env.FORGE_AUTHOR || "demo",
+};
 delete env.FORGE_DIR;
 const dir = join(mkdtempSync(join(tmpdir(), "forge-demo-")), "sample");
 
@@ -28,11 +33,23 @@ function step(why, argv, cwd = dir) {
 }
 
 const t0 = Date.now();
-const made = step("a sample repository with planted defects (prints what it planted)", [process.execPath, join(root, "tools", "dist", "sample_repo.js"), dir, "1"], root);
+const made = step(
+  "a sample repository with planted defects (prints what it planted)",
+  [process.execPath, join(root, "tools", "dist", "sample_repo.js"), dir, "1"],
+  root
+);
 if (made.status !== 0) process.exit(1);
 step("what the loop sees first", ["forge-pilot", "observe"]);
 step("what it would do first, and why", ["forge-pilot", "explain"]);
-const run = step("the loop: observe > plan > act > export, until it halts (one stderr line per iteration)", ["forge-pilot", "run"]);
-step("the history it keeps (loop-local, gitignored): the last attempts", ["tail", "-n", "3", ".forge/pilot/history.jsonl"]);
+const run = step("the loop: observe > plan > act > export, until it halts (one stderr line per iteration)", [
+  "forge-pilot",
+  "run",
+]);
+step("the history it keeps (loop-local, gitignored): the last attempts", [
+  "tail",
+  "-n",
+  "3",
+  ".forge/pilot/history.jsonl",
+]);
 console.log(`\ndone in ${((Date.now() - t0) / 1000).toFixed(1)} s; the sample repository stays in ${dir}`);
 process.exitCode = run.status === 0 ? 0 : 1;

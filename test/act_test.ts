@@ -37,14 +37,29 @@ async function pr(dir: string, branch: string, files: Record<string, string>, ex
   for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
   git(dir, ["commit", "-qam", branch]);
   git(dir, ["checkout", "-q", "main"]);
-  const r = await run("forge-pr", ["create", "-t", branch, "-B", "main", "-H", branch, ...extra, "--json", "id,number,patchSha256"], { cwd: dir });
+  const r = await run(
+    "forge-pr",
+    ["create", "-t", branch, "-B", "main", "-H", branch, ...extra, "--json", "id,number,patchSha256"],
+    { cwd: dir }
+  );
   return JSON.parse(r.stdout) as Rec;
 }
 
 const head = (dir: string): string => git(dir, ["rev-parse", "main"]).trim();
 
 function plan(kind: string, params: Rec, extra: Rec = {}): string {
-  return JSON.stringify({ kind: "plan", plan_id: `p-${kind}`, plan_kind: kind, target_key: `t:${kind}`, target_kind: "FragileNode", scope: "default", params, ...extra }) + "\n";
+  return (
+    JSON.stringify({
+      kind: "plan",
+      plan_id: `p-${kind}`,
+      plan_kind: kind,
+      target_key: `t:${kind}`,
+      target_kind: "FragileNode",
+      scope: "default",
+      params,
+      ...extra,
+    }) + "\n"
+  );
 }
 
 async function act(dir: string, input: string, args: string[] = []): Promise<Ran & { recs: Rec[] }> {
@@ -54,12 +69,18 @@ async function act(dir: string, input: string, args: string[] = []): Promise<Ran
 
 /** Worktrees besides the main checkout. */
 function extraWorktrees(dir: string): string[] {
-  return git(dir, ["worktree", "list", "--porcelain"]).split("\n").filter((l) => l.startsWith("worktree ")).slice(1);
+  return git(dir, ["worktree", "list", "--porcelain"])
+    .split("\n")
+    .filter((l) => l.startsWith("worktree "))
+    .slice(1);
 }
 
 test("CheckRerun: a stable pass stops as soon as the rule of three decides it; trials are CI runs, referenced and not copied", async (t) => {
   const dir = repo({ "10-unit": "exit 0" });
-  const r = await act(dir, plan("CheckRerun", { step: "10-unit", head_sha: head(dir), repetitions: 30, precision_micros: 300_000 }));
+  const r = await act(
+    dir,
+    plan("CheckRerun", { step: "10-unit", head_sha: head(dir), repetitions: 30, precision_micros: 300_000 })
+  );
   t.is(r.code, 0, r.stderr);
   const a = r.recs[0]!;
   t.is(a.kind, "act_result");
@@ -71,19 +92,30 @@ test("CheckRerun: a stable pass stops as soon as the rule of three decides it; t
   const runs = jsonl((await run("forge-ci", ["list", "--limit", "100", "--json", "id,headSha"], { cwd: dir })).stdout);
   t.deepEqual(a.trial_refs.map((x: Rec) => x.run_id).sort(), runs.map((x) => x.id).sort(), "every trial is one CI run");
   t.true(runs.every((x) => x.headSha === head(dir)));
-  t.true(a.receipts.length >= 10 && a.receipts.every((x: Rec) => Array.isArray(x.argv) && typeof x.duration_ms === "number"));
+  t.true(
+    a.receipts.length >= 10 && a.receipts.every((x: Rec) => Array.isArray(x.argv) && typeof x.duration_ms === "number")
+  );
   t.deepEqual(extraWorktrees(dir), []);
 });
 
 test("CheckRerun: never past the plan's repetitions; the steps before the target run as its setup", async (t) => {
-  const dir = repo({ "10-setup": "echo setup > ../setup-ran-$FORGE_CI_RUN; exit 0", "20-check": "exit 1", "30-after": "exit 0" });
+  const dir = repo({
+    "10-setup": "echo setup > ../setup-ran-$FORGE_CI_RUN; exit 0",
+    "20-check": "exit 1",
+    "30-after": "exit 0",
+  });
   const r = await act(dir, plan("CheckRerun", { step: "20-check", head_sha: head(dir), repetitions: 3 }));
   const a = r.recs[0]!;
   t.is(a.stats.trials, 3);
   t.is(a.stats.stop, "budget");
   t.is(a.stats.verdict, "failing");
   const runs = jsonl((await run("forge-ci", ["list", "--json", "steps"], { cwd: dir })).stdout) as Rec[];
-  for (const x of runs) t.deepEqual(x.steps.map((s: Rec) => s.outcome), ["pass", "fail", "skipped"], "setup ran, the target ran, nothing after it");
+  for (const x of runs)
+    t.deepEqual(
+      x.steps.map((s: Rec) => s.outcome),
+      ["pass", "fail", "skipped"],
+      "setup ran, the target ran, nothing after it"
+    );
 });
 
 test("CheckRerun: a setup step that cannot run makes the target's trial error, never fail", async (t) => {
@@ -98,11 +130,21 @@ test("CheckRerun: a setup step that cannot run makes the target's trial error, n
 
 test("CheckRerun: no trial starts past the deadline; the overrun is reported, not hidden", async (t) => {
   const dir = repo({ "10-slow": "sleep 1.5; exit 0" });
-  const past = await act(dir, plan("CheckRerun", { step: "10-slow", head_sha: head(dir), repetitions: 10 }), ["--deadline-ms", String(Date.now() - 1)]);
+  const past = await act(dir, plan("CheckRerun", { step: "10-slow", head_sha: head(dir), repetitions: 10 }), [
+    "--deadline-ms",
+    String(Date.now() - 1),
+  ]);
   t.is(past.recs[0]!.stats.trials, 0);
   t.is(past.recs[0]!.stats.stop, "deadline");
   t.true(past.recs[0]!.deadline_overrun_ms > 0);
-  const soon = await act(dir, plan("CheckRerun", { step: "10-slow", head_sha: head(dir), repetitions: 10 }, { budget: { max_runs: 10, deadline_ms: Date.now() + 3000 } }));
+  const soon = await act(
+    dir,
+    plan(
+      "CheckRerun",
+      { step: "10-slow", head_sha: head(dir), repetitions: 10 },
+      { budget: { max_runs: 10, deadline_ms: Date.now() + 3000 } }
+    )
+  );
   const a = soon.recs[0]!;
   t.true(a.stats.trials >= 1 && a.stats.trials < 10, `${a.stats.trials} trials`);
   t.is(a.stats.stop, "deadline");
@@ -111,18 +153,46 @@ test("CheckRerun: no trial starts past the deadline; the overrun is reported, no
 });
 
 test("seed §16.5: PairedPatch through the CI runner: fixed and still_passing, the fixes rule holds, the sides ran in parallel", async (t) => {
-  const dir = repo({ "10-unit": "grep -q good unit.txt", "20-int": "grep -q good int.txt" }, { "unit.txt": "good\n", "int.txt": "bad\n" });
-  const issue = JSON.parse((await run("forge-issue", ["create", "-t", "int fails", "--json", "id,number"], { cwd: dir })).stdout) as Rec;
+  const dir = repo(
+    { "10-unit": "grep -q good unit.txt", "20-int": "grep -q good int.txt" },
+    { "unit.txt": "good\n", "int.txt": "bad\n" }
+  );
+  const issue = JSON.parse(
+    (await run("forge-issue", ["create", "-t", "int fails", "--json", "id,number"], { cwd: dir })).stdout
+  ) as Rec;
   const p = await pr(dir, "fix", { "int.txt": "good\n" }, ["--issue", String(issue.number)]);
-  const r = await act(dir, plan("PairedPatch", { pr: { id: p.id, number: p.number }, patch_sha256: p.patchSha256, base_sha: head(dir), checks: ["10-unit", "20-int"], repetitions: 3, closes: [issue.id] }));
+  const r = await act(
+    dir,
+    plan("PairedPatch", {
+      pr: { id: p.id, number: p.number },
+      patch_sha256: p.patchSha256,
+      base_sha: head(dir),
+      checks: ["10-unit", "20-int"],
+      repetitions: 3,
+      closes: [issue.id],
+    })
+  );
   t.is(r.code, 0, r.stderr);
   const a = r.recs[0]!;
-  t.deepEqual(a.typed_diff.map((d: Rec) => [d.check, d.category, d.baseline.pass, d.baseline.fail, d.patched.pass, d.patched.fail]), [
-    ["10-unit", "still_passing", 3, 0, 3, 0],
-    ["20-int", "fixed", 0, 3, 3, 0],
-  ]);
+  t.deepEqual(
+    a.typed_diff.map((d: Rec) => [
+      d.check,
+      d.category,
+      d.baseline.pass,
+      d.baseline.fail,
+      d.patched.pass,
+      d.patched.fail,
+    ]),
+    [
+      ["10-unit", "still_passing", 3, 0, 3, 0],
+      ["20-int", "fixed", 0, 3, 3, 0],
+    ]
+  );
   t.is(a.outcome_signature, "still_passing,fixed");
-  t.deepEqual(a.fixes.map((f: Rec) => [f.issue, f.holds, f.fail_to_pass, f.broken]), [[issue.id, true, ["20-int"], []]]);
+  t.deepEqual(
+    a.fixes.map((f: Rec) => [f.issue, f.holds, f.fail_to_pass, f.broken]),
+    [[issue.id, true, ["20-int"], []]]
+  );
   t.true(a.typed_diff.every((d: Rec) => /^[0-9a-f]{40}$/.test(d.code_tree)));
   t.true(a.wall_ms.total < a.wall_ms.baseline + a.wall_ms.patched, `parallel: ${JSON.stringify(a.wall_ms)}`);
   t.deepEqual(extraWorktrees(dir), []);
@@ -137,7 +207,19 @@ test("seed §16.5: PairedPatch through the CI runner: fixed and still_passing, t
 test("PairedPatch: a regressing PR is regressed and gets no fixes claim", async (t) => {
   const dir = repo({ "10-unit": "grep -q good unit.txt" }, { "unit.txt": "good\n" });
   const p = await pr(dir, "tidy", { "unit.txt": "bad\n" });
-  const a = (await act(dir, plan("PairedPatch", { pr: { id: p.id, number: p.number }, patch_sha256: p.patchSha256, base_sha: head(dir), checks: ["10-unit"], repetitions: 2, closes: ["some-issue"] }))).recs[0]!;
+  const a = (
+    await act(
+      dir,
+      plan("PairedPatch", {
+        pr: { id: p.id, number: p.number },
+        patch_sha256: p.patchSha256,
+        base_sha: head(dir),
+        checks: ["10-unit"],
+        repetitions: 2,
+        closes: ["some-issue"],
+      })
+    )
+  ).recs[0]!;
   t.is(a.typed_diff[0].category, "regressed");
   t.false(a.fixes[0].holds);
   t.deepEqual(a.fixes[0].broken, ["10-unit"]);
@@ -149,7 +231,10 @@ test("an advisory plan runs only with --allow-advisory-only, and is marked advis
   const no = await act(dir, p);
   t.is(no.code, 1);
   t.is(no.stdout, "");
-  t.regex(no.stderr, /^forge-act: stdin line 1: field 'advisory': an advisory plan runs only with --allow-advisory-only\n$/);
+  t.regex(
+    no.stderr,
+    /^forge-act: stdin line 1: field 'advisory': an advisory plan runs only with --allow-advisory-only\n$/
+  );
   const yes = await act(dir, p, ["--allow-advisory-only"]);
   t.is(yes.code, 0);
   t.true(yes.recs[0]!.advisory);
@@ -161,7 +246,10 @@ test("oracle plans call the kernel over the scope's fold; delta parity holds on 
   const dir = repo({ "10-unit": "exit 0" });
   await run("forge-ci", ["run", "--repeat", "2"], { cwd: dir });
   await run("forge-export", [], { cwd: dir, input: (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout });
-  const r = await act(dir, plan("OracleConservative", {}) + plan("OracleDeltaParity", { changed_node_ids: [], max_iterations: 4 }));
+  const r = await act(
+    dir,
+    plan("OracleConservative", {}) + plan("OracleDeltaParity", { changed_node_ids: [], max_iterations: 4 })
+  );
   t.is(r.code, 0, r.stderr);
   t.is(r.recs[0]!.oracle.oracle, "conservative");
   t.is(r.recs[0]!.oracle.nodes.length, 1);
@@ -183,7 +271,11 @@ test("target and halt lines are passed over; another kind is refused with exit 2
 
 test("SIGTERM mid-rerun: the running trial is cancelled, the result of what ran is printed, no worktree is left", async (t) => {
   const dir = repo({ "10-slow": "sleep 0.4; exit 0" });
-  const child = spawn(join(BIN, "forge-act"), ["--json"], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(join(BIN, "forge-act"), ["--json"], {
+    cwd: dir,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stdin.end(plan("CheckRerun", { step: "10-slow", head_sha: head(dir), repetitions: 10 }));
@@ -214,8 +306,18 @@ test("seed §16.4: an oracle plan's answer is the kernel's own (causal refuter a
   const { causalRefuter, compile, minimalPerturbation, schedule } = await import("@forge/kernel");
   const c = compile(readScope(openStore({ cwd: dir, env: {} }), "default").kernel);
   const target = c.nodes[0]!.id;
-  const r = await act(dir, plan("OracleCausalRefuter", { target_node_id: target, max_removed_nodes: 64 }) + plan("OracleMinimalPerturbation", { target_node_id: target, max_removed_nodes: 2 }));
+  const r = await act(
+    dir,
+    plan("OracleCausalRefuter", { target_node_id: target, max_removed_nodes: 64 }) +
+      plan("OracleMinimalPerturbation", { target_node_id: target, max_removed_nodes: 2 })
+  );
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(r.recs[0]!.oracle, JSON.parse(JSON.stringify(causalRefuter(c, target, { scheduled: schedule(c), max_supports: 64 }))));
-  t.deepEqual(r.recs[1]!.oracle, JSON.parse(JSON.stringify(minimalPerturbation(c, target, { scheduled: schedule(c), max_removed_nodes: 2 }))));
+  t.deepEqual(
+    r.recs[0]!.oracle,
+    JSON.parse(JSON.stringify(causalRefuter(c, target, { scheduled: schedule(c), max_supports: 64 })))
+  );
+  t.deepEqual(
+    r.recs[1]!.oracle,
+    JSON.parse(JSON.stringify(minimalPerturbation(c, target, { scheduled: schedule(c), max_removed_nodes: 2 })))
+  );
 });

@@ -33,7 +33,9 @@ test("forge-issue list --json into a slow reader delivers every record whole and
   const rows = jsonl(r.stdout);
   t.is(rows.length, N);
   t.true(r.stdout.endsWith("}\n"));
-  const wrong = rows.findIndex((row, i) => row.number !== N - i || row.id !== genId(N - 1 - i) || row.title !== `Issue ${N - 1 - i}`);
+  const wrong = rows.findIndex(
+    (row, i) => row.number !== N - i || row.id !== genId(N - 1 - i) || row.title !== `Issue ${N - 1 - i}`
+  );
   t.is(wrong, -1, `first wrong row: ${wrong}`);
 });
 
@@ -55,12 +57,18 @@ test("forge-issue list --json | head -1 exits 0 with no stderr, under pipefail",
   const r = await sh("forge-issue list --json --limit 100000 | head -1", { cwd: repo });
   t.is(r.code, 0, `exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
   t.is(r.stderr, "");
-  t.deepEqual(jsonl(r.stdout).map((x) => x.number), [N]);
+  t.deepEqual(
+    jsonl(r.stdout).map((x) => x.number),
+    [N]
+  );
 });
 
 test("forge-issue list --json | head -1: forge-issue's own status is 0", async (t) => {
   // Without pipefail, to read the producer's status alone.
-  const r = await sh("set +o pipefail; forge-issue list --json --limit 100000 2>err.txt | head -1 >/dev/null; echo \"${PIPESTATUS[0]}\"; cat err.txt; rm err.txt", { cwd: repo });
+  const r = await sh(
+    'set +o pipefail; forge-issue list --json --limit 100000 2>err.txt | head -1 >/dev/null; echo "${PIPESTATUS[0]}"; cat err.txt; rm err.txt',
+    { cwd: repo }
+  );
   t.is(r.stdout, "0\n");
 });
 

@@ -11,7 +11,24 @@ import { join } from "node:path";
 import { GOLDEN, run, tempRepo, type Ran } from "./lib/run.js";
 
 const VERBS = ["create", "list", "view", "comment", "close", "reopen", "edit", "archive", "status"];
-const PR_VERBS = ["create", "list", "view", "diff", "review", "comment", "close", "reopen", "checkout", "edit", "update", "archive", "merge", "ready", "checks", "status"];
+const PR_VERBS = [
+  "create",
+  "list",
+  "view",
+  "diff",
+  "review",
+  "comment",
+  "close",
+  "reopen",
+  "checkout",
+  "edit",
+  "update",
+  "archive",
+  "merge",
+  "ready",
+  "checks",
+  "status",
+];
 
 /** Lines and bytes of a text, counting `\n`-terminated lines. */
 function measure(s: string): { lines: number; bytes: number } {
@@ -50,16 +67,12 @@ const HELP: HelpCase[] = [
   { argv: ["forge-issue"], ...SUB, file: "forge-issue.txt" },
   { argv: ["forge-issue", "-h"], ...SUB, file: "forge-issue.txt" },
   { argv: ["forge", "issue", "-h"], ...SUB, file: "forge-issue.txt" },
-  ...VERBS.flatMap((v): HelpCase[] => [
-    { argv: ["forge-issue", v, "-h"], ...SUB, file: `forge-issue-${v}.txt` },
-  ]),
+  ...VERBS.flatMap((v): HelpCase[] => [{ argv: ["forge-issue", v, "-h"], ...SUB, file: `forge-issue-${v}.txt` }]),
   { argv: ["forge", "issue", "list", "-h"], ...SUB, file: "forge-issue-list.txt" },
   { argv: ["forge-pr"], ...SUB, file: "forge-pr.txt" },
   { argv: ["forge-pr", "-h"], ...SUB, file: "forge-pr.txt" },
   { argv: ["forge", "pr", "-h"], ...SUB, file: "forge-pr.txt" },
-  ...PR_VERBS.flatMap((v): HelpCase[] => [
-    { argv: ["forge-pr", v, "-h"], ...SUB, file: `forge-pr-${v}.txt` },
-  ]),
+  ...PR_VERBS.flatMap((v): HelpCase[] => [{ argv: ["forge-pr", v, "-h"], ...SUB, file: `forge-pr-${v}.txt` }]),
   { argv: ["forge", "pr", "diff", "-h"], ...SUB, file: "forge-pr-diff.txt" },
   { argv: ["forge-export", "-h"], ...SUB, file: "forge-export.txt" },
   { argv: ["forge-observe", "-h"], ...SUB, file: "forge-observe.txt" },
@@ -81,13 +94,18 @@ const NOUN_VERBS: Record<string, string[]> = {
   merge: ["pr", "import"],
 };
 for (const [noun, verbs] of Object.entries(NOUN_VERBS)) {
-  HELP.push({ argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` }, { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` });
+  HELP.push(
+    { argv: [`forge-${noun}`], ...SUB, file: `forge-${noun}.txt` },
+    { argv: ["forge", noun, "-h"], ...SUB, file: `forge-${noun}.txt` }
+  );
   for (const v of verbs) HELP.push({ argv: [`forge-${noun}`, v, "-h"], ...SUB, file: `forge-${noun}-${v}.txt` });
 }
 
 for (const h of HELP) {
   // A verb's `--help` is the full page (DESIGN §6: every flag described); `-h` is the budgeted one.
-  const full = h.argv.length > 2 && h.argv[h.argv.length - 1] === "--help" || (h.argv[0] === "forge-export" && h.argv[1] === "--help");
+  const full =
+    (h.argv.length > 2 && h.argv[h.argv.length - 1] === "--help") ||
+    (h.argv[0] === "forge-export" && h.argv[1] === "--help");
   test(`'${h.argv.join(" ")}' prints help${full ? " (the full page)" : ` within ${h.lines} lines and ${h.bytes} bytes`} on stdout, exit 0`, async (t) => {
     const r = await run(h.argv[0], h.argv.slice(1), { cwd: tmpdir() });
     t.is(r.code, 0, r.stderr);
@@ -134,65 +152,268 @@ interface ErrorCase {
 }
 
 const ERRORS: ErrorCase[] = [
-  { name: "an unknown flag", argv: ["forge-issue", "list", "--bogus"], code: 2, prog: "forge-issue list", has: ["--bogus"] },
-  { name: "an unknown short flag", argv: ["forge-issue", "view", "1", "-z"], code: 2, prog: "forge-issue view", has: ["-z"] },
+  {
+    name: "an unknown flag",
+    argv: ["forge-issue", "list", "--bogus"],
+    code: 2,
+    prog: "forge-issue list",
+    has: ["--bogus"],
+  },
+  {
+    name: "an unknown short flag",
+    argv: ["forge-issue", "view", "1", "-z"],
+    code: 2,
+    prog: "forge-issue view",
+    has: ["-z"],
+  },
   { name: "an unknown flag before the verb", argv: ["forge-issue", "--bogus"], code: 2, prog: "forge-issue" },
   { name: "an unknown flag to forge", argv: ["forge", "--bogus"], code: 2, prog: "forge" },
   { name: "an unknown flag to forge init", argv: ["forge", "init", "--bogus"], code: 2, prog: "forge" },
-  { name: "an unknown flag through the dispatcher", argv: ["forge", "issue", "list", "--bogus"], code: 2, prog: "forge-issue list" },
+  {
+    name: "an unknown flag through the dispatcher",
+    argv: ["forge", "issue", "list", "--bogus"],
+    code: 2,
+    prog: "forge-issue list",
+  },
   { name: "an unknown verb", argv: ["forge-issue", "frob"], code: 2, prog: "forge-issue", has: ["frob"] },
   { name: "an unknown noun", argv: ["forge", "frob"], code: 2, prog: "forge", has: ["frob"] },
-  ...["view", "comment", "close", "reopen", "edit", "archive"].map((v): ErrorCase => (
-    { name: `a missing ref to ${v}`, argv: ["forge-issue", v], code: 2, prog: `forge-issue ${v}`, has: ["missing"] }
-  )),
-  { name: "an extra argument", argv: ["forge-issue", "list", "extra"], code: 2, prog: "forge-issue list", has: ["extra"] },
-  { name: "a bad enum value", argv: ["forge-issue", "list", "--state", "weird"], code: 2, prog: "forge-issue list", has: ["weird", "open|closed|all"] },
-  { name: "a flag missing its value", argv: ["forge-issue", "list", "--limit"], code: 2, prog: "forge-issue list", has: ["--limit"] },
-  { name: "a short flag missing its value", argv: ["forge-issue", "create", "-t"], code: 2, prog: "forge-issue create", has: ["-t"] },
+  ...["view", "comment", "close", "reopen", "edit", "archive"].map((v): ErrorCase => ({
+    name: `a missing ref to ${v}`,
+    argv: ["forge-issue", v],
+    code: 2,
+    prog: `forge-issue ${v}`,
+    has: ["missing"],
+  })),
+  {
+    name: "an extra argument",
+    argv: ["forge-issue", "list", "extra"],
+    code: 2,
+    prog: "forge-issue list",
+    has: ["extra"],
+  },
+  {
+    name: "a bad enum value",
+    argv: ["forge-issue", "list", "--state", "weird"],
+    code: 2,
+    prog: "forge-issue list",
+    has: ["weird", "open|closed|all"],
+  },
+  {
+    name: "a flag missing its value",
+    argv: ["forge-issue", "list", "--limit"],
+    code: 2,
+    prog: "forge-issue list",
+    has: ["--limit"],
+  },
+  {
+    name: "a short flag missing its value",
+    argv: ["forge-issue", "create", "-t"],
+    code: 2,
+    prog: "forge-issue create",
+    has: ["-t"],
+  },
   { name: "a bad --limit", argv: ["forge-issue", "list", "-L", "0"], code: 2, prog: "forge-issue list" },
-  { name: "an unknown --json field", argv: ["forge-issue", "list", "--json", "badfield"], code: 2, prog: "forge-issue list", has: ["badfield", "available", "title", "labels"] },
-  { name: "an unknown field in a --json list", argv: ["forge-issue", "view", "1", "--json", "title,nope"], code: 2, prog: "forge-issue view", has: ["nope", "available"] },
-  { name: "an unknown issue number", argv: ["forge-issue", "view", "99"], code: 1, prog: "forge-issue view", has: ["#99"] },
-  { name: "an unknown id prefix", argv: ["forge-issue", "close", "abcdef12"], code: 1, prog: "forge-issue close", has: ["abcdef12"] },
+  {
+    name: "an unknown --json field",
+    argv: ["forge-issue", "list", "--json", "badfield"],
+    code: 2,
+    prog: "forge-issue list",
+    has: ["badfield", "available", "title", "labels"],
+  },
+  {
+    name: "an unknown field in a --json list",
+    argv: ["forge-issue", "view", "1", "--json", "title,nope"],
+    code: 2,
+    prog: "forge-issue view",
+    has: ["nope", "available"],
+  },
+  {
+    name: "an unknown issue number",
+    argv: ["forge-issue", "view", "99"],
+    code: 1,
+    prog: "forge-issue view",
+    has: ["#99"],
+  },
+  {
+    name: "an unknown id prefix",
+    argv: ["forge-issue", "close", "abcdef12"],
+    code: 1,
+    prog: "forge-issue close",
+    has: ["abcdef12"],
+  },
   { name: "a malformed ref", argv: ["forge-issue", "view", "zz"], code: 2, prog: "forge-issue view" },
-  { name: "a jq syntax error", argv: ["forge-issue", "list", "--jq", ".[] |||"], code: 1, prog: "forge-issue list", has: ["jq"] },
-  { name: "a bad task status", argv: ["forge-task", "move", "1", "closed"], code: 2, prog: "forge-task move", has: ["closed", "todo|doing|blocked|done"] },
+  {
+    name: "a jq syntax error",
+    argv: ["forge-issue", "list", "--jq", ".[] |||"],
+    code: 1,
+    prog: "forge-issue list",
+    has: ["jq"],
+  },
+  {
+    name: "a bad task status",
+    argv: ["forge-task", "move", "1", "closed"],
+    code: 2,
+    prog: "forge-task move",
+    has: ["closed", "todo|doing|blocked|done"],
+  },
   { name: "an unknown task", argv: ["forge-task", "view", "9"], code: 1, prog: "forge-task view", has: ["#9"] },
-  { name: "an unknown label", argv: ["forge-label", "delete", "nope", "--yes"], code: 1, prog: "forge-label delete", has: ["nope"] },
-  { name: "a bad label color", argv: ["forge-label", "create", "x", "-c", "red"], code: 2, prog: "forge-label create", has: ["red"] },
-  { name: "an unknown milestone", argv: ["forge-milestone", "close", "v9"], code: 1, prog: "forge-milestone close", has: ["v9"] },
-  { name: "a bad due date", argv: ["forge-milestone", "create", "v9", "--due", "soon"], code: 2, prog: "forge-milestone create", has: ["soon"] },
-  { name: "an unknown --json field of a task", argv: ["forge-task", "list", "--json", "state"], code: 2, prog: "forge-task list", has: ["state", "status"] },
-  { name: "not being in a store (task list)", argv: ["forge-task", "list"], code: 1, prog: "forge-task list", where: "nostore" },
-  { name: "not being in a store (label create)", argv: ["forge-label", "create", "x"], code: 1, prog: "forge-label create", where: "nostore" },
-  { name: "not being in a store (milestone list)", argv: ["forge-milestone", "list"], code: 1, prog: "forge-milestone list", where: "nostore" },
-  { name: "not being in a store (list)", argv: ["forge-issue", "list"], code: 1, prog: "forge-issue list", has: ["forge init"], where: "nostore" },
-  { name: "not being in a store (create)", argv: ["forge-issue", "create", "-t", "x"], code: 1, prog: "forge-issue create", where: "nostore" },
+  {
+    name: "an unknown label",
+    argv: ["forge-label", "delete", "nope", "--yes"],
+    code: 1,
+    prog: "forge-label delete",
+    has: ["nope"],
+  },
+  {
+    name: "a bad label color",
+    argv: ["forge-label", "create", "x", "-c", "red"],
+    code: 2,
+    prog: "forge-label create",
+    has: ["red"],
+  },
+  {
+    name: "an unknown milestone",
+    argv: ["forge-milestone", "close", "v9"],
+    code: 1,
+    prog: "forge-milestone close",
+    has: ["v9"],
+  },
+  {
+    name: "a bad due date",
+    argv: ["forge-milestone", "create", "v9", "--due", "soon"],
+    code: 2,
+    prog: "forge-milestone create",
+    has: ["soon"],
+  },
+  {
+    name: "an unknown --json field of a task",
+    argv: ["forge-task", "list", "--json", "state"],
+    code: 2,
+    prog: "forge-task list",
+    has: ["state", "status"],
+  },
+  {
+    name: "not being in a store (task list)",
+    argv: ["forge-task", "list"],
+    code: 1,
+    prog: "forge-task list",
+    where: "nostore",
+  },
+  {
+    name: "not being in a store (label create)",
+    argv: ["forge-label", "create", "x"],
+    code: 1,
+    prog: "forge-label create",
+    where: "nostore",
+  },
+  {
+    name: "not being in a store (milestone list)",
+    argv: ["forge-milestone", "list"],
+    code: 1,
+    prog: "forge-milestone list",
+    where: "nostore",
+  },
+  {
+    name: "not being in a store (list)",
+    argv: ["forge-issue", "list"],
+    code: 1,
+    prog: "forge-issue list",
+    has: ["forge init"],
+    where: "nostore",
+  },
+  {
+    name: "not being in a store (create)",
+    argv: ["forge-issue", "create", "-t", "x"],
+    code: 1,
+    prog: "forge-issue create",
+    where: "nostore",
+  },
   { name: "an unknown flag", argv: ["forge-pr", "list", "--bogus"], code: 2, prog: "forge-pr list", has: ["--bogus"] },
   { name: "an unknown verb", argv: ["forge-pr", "frob"], code: 2, prog: "forge-pr", has: ["frob"] },
   // `view` (and checks, merge, ready) without a ref pick the current branch's PR, as gh does.
-  ...["diff", "review", "comment", "close", "reopen", "checkout", "edit", "update", "archive"].map((v): ErrorCase => (
-    { name: `a missing ref to ${v}`, argv: ["forge-pr", v], code: 2, prog: `forge-pr ${v}`, has: ["missing"] }
-  )),
+  ...["diff", "review", "comment", "close", "reopen", "checkout", "edit", "update", "archive"].map((v): ErrorCase => ({
+    name: `a missing ref to ${v}`,
+    argv: ["forge-pr", v],
+    code: 2,
+    prog: `forge-pr ${v}`,
+    has: ["missing"],
+  })),
   { name: "an unknown PR number", argv: ["forge-pr", "view", "9"], code: 1, prog: "forge-pr view", has: ["#9"] },
-  { name: "an unknown --json field", argv: ["forge-pr", "list", "--json", "badfield"], code: 2, prog: "forge-pr list", has: ["badfield", "available"] },
-  { name: "a bad PR state", argv: ["forge-pr", "list", "-s", "weird"], code: 2, prog: "forge-pr list", has: ["open|closed|merged|all"] },
+  {
+    name: "an unknown --json field",
+    argv: ["forge-pr", "list", "--json", "badfield"],
+    code: 2,
+    prog: "forge-pr list",
+    has: ["badfield", "available"],
+  },
+  {
+    name: "a bad PR state",
+    argv: ["forge-pr", "list", "-s", "weird"],
+    code: 2,
+    prog: "forge-pr list",
+    has: ["open|closed|merged|all"],
+  },
   { name: "a review without a kind", argv: ["forge-pr", "review", "1"], code: 2, prog: "forge-pr review" },
-  { name: "a head branch with no commit", argv: ["forge-pr", "create", "-t", "x", "-H", "main"], code: 1, prog: "forge-pr create" },
+  {
+    name: "a head branch with no commit",
+    argv: ["forge-pr", "create", "-t", "x", "-H", "main"],
+    code: 1,
+    prog: "forge-pr create",
+  },
   { name: "an unknown flag", argv: ["forge-export", "--bogus"], code: 2, prog: "forge-export", has: ["--bogus"] },
-  { name: "an argument other than -", argv: ["forge-export", "runs.json"], code: 2, prog: "forge-export", has: ["runs.json"] },
-  { name: "not being in a store (export)", argv: ["forge-export"], code: 1, prog: "forge-export", has: ["forge init"], where: "nostore" },
+  {
+    name: "an argument other than -",
+    argv: ["forge-export", "runs.json"],
+    code: 2,
+    prog: "forge-export",
+    has: ["runs.json"],
+  },
+  {
+    name: "not being in a store (export)",
+    argv: ["forge-export"],
+    code: 1,
+    prog: "forge-export",
+    has: ["forge init"],
+    where: "nostore",
+  },
   { name: "an unknown flag", argv: ["forge-observe", "--bogus"], code: 2, prog: "forge-observe", has: ["--bogus"] },
   { name: "a bad scope", argv: ["forge-observe", "--scope", "a b"], code: 2, prog: "forge-observe", has: ["scope"] },
-  { name: "not being in a store (observe)", argv: ["forge-observe"], code: 1, prog: "forge-observe", has: ["forge init"], where: "nostore" },
+  {
+    name: "not being in a store (observe)",
+    argv: ["forge-observe"],
+    code: 1,
+    prog: "forge-observe",
+    has: ["forge init"],
+    where: "nostore",
+  },
   { name: "an unknown command", argv: ["forge-plan", "frob"], code: 2, prog: "forge-plan", has: ["frob"] },
   { name: "a bad --now", argv: ["forge-plan", "--now", "yesterday"], code: 2, prog: "forge-plan", has: ["yesterday"] },
   { name: "an unknown flag", argv: ["forge-merge", "1", "--bogus"], code: 2, prog: "forge-merge pr", has: ["--bogus"] },
   { name: "a malformed PR ref", argv: ["forge-merge", "frob"], code: 2, prog: "forge-merge pr", has: ["frob"] },
   { name: "an unknown PR number", argv: ["forge-merge", "9"], code: 1, prog: "forge-merge pr", has: ["#9"] },
-  { name: "a missing source to import", argv: ["forge-merge", "import"], code: 2, prog: "forge-merge import", has: ["missing"] },
-  { name: "not being in a store (merge)", argv: ["forge-merge", "1"], code: 1, prog: "forge-merge pr", has: ["forge init"], where: "nostore" },
-  { name: "not being in a store (pr list)", argv: ["forge-pr", "list"], code: 1, prog: "forge-pr list", has: ["forge init"], where: "nostore" },
+  {
+    name: "a missing source to import",
+    argv: ["forge-merge", "import"],
+    code: 2,
+    prog: "forge-merge import",
+    has: ["missing"],
+  },
+  {
+    name: "not being in a store (merge)",
+    argv: ["forge-merge", "1"],
+    code: 1,
+    prog: "forge-merge pr",
+    has: ["forge init"],
+    where: "nostore",
+  },
+  {
+    name: "not being in a store (pr list)",
+    argv: ["forge-pr", "list"],
+    code: 1,
+    prog: "forge-pr list",
+    has: ["forge init"],
+    where: "nostore",
+  },
 ];
 
 let store: Promise<string> | undefined;
@@ -291,7 +512,11 @@ test("forge-pr list --json prints exactly one JSON object per line per PR and no
     const c = await run("forge-pr", ["create", "-t", title, "-b", "line 1\nline 2\n\u2028\n---\n"], { cwd });
     t.is(c.code, 0, c.stderr);
   }
-  for (const args of [["--json"], ["--json", "body,title,files,reviews"], ["--state", "all", "--json", "comments,number"]]) {
+  for (const args of [
+    ["--json"],
+    ["--json", "body,title,files,reviews"],
+    ["--state", "all", "--json", "comments,number"],
+  ]) {
     const r = await run("forge-pr", ["list", ...args], { cwd });
     t.is(r.code, 0, r.stderr);
     t.is(r.stderr, "");

@@ -30,13 +30,24 @@ function repo(): { dir: string; first: string } {
 
 test("forge-ci run --at runs a given commit, --until stops after a step, --repeat runs the tree again", async (t) => {
   const { dir, first } = repo();
-  const r = await run("forge-ci", ["run", "--at", first, "--until", "20-b", "--repeat", "2", "--json", "headSha,steps,verdict"], { cwd: dir });
+  const r = await run(
+    "forge-ci",
+    ["run", "--at", first, "--until", "20-b", "--repeat", "2", "--json", "headSha,steps,verdict"],
+    { cwd: dir }
+  );
   t.is(r.code, 0, r.stderr);
   const runs = jsonl(r.stdout);
   t.is(runs.length, 2);
   for (const x of runs) {
     t.is(x.headSha, first);
-    t.deepEqual((x.steps as Array<{ name: string; outcome: string }>).map((s) => [s.name, s.outcome]), [["10-a", "pass"], ["20-b", "pass"], ["30-c", "skipped"]]);
+    t.deepEqual(
+      (x.steps as Array<{ name: string; outcome: string }>).map((s) => [s.name, s.outcome]),
+      [
+        ["10-a", "pass"],
+        ["20-b", "pass"],
+        ["30-c", "skipped"],
+      ]
+    );
   }
   const head = jsonl((await run("forge-ci", ["run", "--json", "steps"], { cwd: dir })).stdout)[0]!;
   t.is((head.steps as Array<{ outcome: string }>)[0]!.outcome, "fail", "HEAD is the other commit");

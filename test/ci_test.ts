@@ -29,7 +29,14 @@ interface RunJson {
   runner: string;
   rerunOf: string | null;
   pr: { id: string; number: number | null } | null;
-  steps: Array<{ name: string; outcome: string; exitCode: number | null; durationMs: number; signature: string | null; logSha256: string | null }>;
+  steps: Array<{
+    name: string;
+    outcome: string;
+    exitCode: number | null;
+    durationMs: number;
+    signature: string | null;
+    logSha256: string | null;
+  }>;
 }
 
 /** A repo with one commit (app.txt says `broken`) and the given steps in .forge/ci/steps/. */
@@ -69,7 +76,12 @@ function alive(mark: string): string[] {
   }
 }
 
-async function until(t: ExecutionContext, what: string, f: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+async function until(
+  t: ExecutionContext,
+  what: string,
+  f: () => boolean | Promise<boolean>,
+  ms = 60_000
+): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await f()) return;
@@ -79,7 +91,13 @@ async function until(t: ExecutionContext, what: string, f: () => boolean | Promi
 }
 
 /** A PR from branch `fix` (app.txt says `fixed`), created with forge-pr; back on main. */
-async function withPr(t: ExecutionContext, dir: string, branch = "fix", text = "fixed\n", title = "Fix the app"): Promise<void> {
+async function withPr(
+  t: ExecutionContext,
+  dir: string,
+  branch = "fix",
+  text = "fixed\n",
+  title = "Fix the app"
+): Promise<void> {
   git(dir, ["checkout", "-qb", branch]);
   writeFileSync(join(dir, "app.txt"), text);
   git(dir, ["commit", "-qam", title]);
@@ -90,19 +108,43 @@ async function withPr(t: ExecutionContext, dir: string, branch = "fix", text = "
 
 test("run on HEAD: steps in filename order, the first failure stops the run, later steps are skipped and never start", async (t) => {
   const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({ "10-a": 'echo a >> "$MARKS/order"', "20-b": 'echo b >> "$MARKS/order"; echo "no good"; exit 1', "30-c": 'echo c >> "$MARKS/order"', "README.md": "not a step" });
+  const dir = repo({
+    "10-a": 'echo a >> "$MARKS/order"',
+    "20-b": 'echo b >> "$MARKS/order"; echo "no good"; exit 1',
+    "30-c": 'echo c >> "$MARKS/order"',
+    "README.md": "not a step",
+  });
   const r = await ci(dir, ["run", "--json"], { MARKS: marks });
   t.is(r.code, 1, "a red run exits 1");
   const [rec] = runs(r);
-  t.like(rec, { databaseId: 1, verdict: "fail", status: "completed", conclusion: "failure", event: "manual", pr: null, patchSha256: null, runner: "local" });
-  t.deepEqual(rec!.steps.map((s) => [s.name, s.outcome, s.exitCode]), [["10-a", "pass", 0], ["20-b", "fail", 1], ["30-c", "skipped", null]]);
+  t.like(rec, {
+    databaseId: 1,
+    verdict: "fail",
+    status: "completed",
+    conclusion: "failure",
+    event: "manual",
+    pr: null,
+    patchSha256: null,
+    runner: "local",
+  });
+  t.deepEqual(
+    rec!.steps.map((s) => [s.name, s.outcome, s.exitCode]),
+    [
+      ["10-a", "pass", 0],
+      ["20-b", "fail", 1],
+      ["30-c", "skipped", null],
+    ]
+  );
   t.is(rec!.headSha, git(dir, ["rev-parse", "HEAD"]).trim());
   t.is(readFileSync(join(marks, "order"), "utf8"), "a\nb\n");
   t.regex(r.stderr, /✓ 10-a pass .*\nX 20-b fail \(exit 1\)/);
 
   const all = await ci(dir, ["run", "--continue-on-error", "--json"], { MARKS: marks });
   t.is(all.code, 1);
-  t.deepEqual(runs(all)[0]!.steps.map((s) => s.outcome), ["pass", "fail", "pass"]);
+  t.deepEqual(
+    runs(all)[0]!.steps.map((s) => s.outcome),
+    ["pass", "fail", "pass"]
+  );
   t.is(readFileSync(join(marks, "order"), "utf8"), "a\nb\na\nb\nc\n");
 });
 
@@ -139,15 +181,28 @@ test("a PR run: the base's tip with the patch applied; the verdict lands in pr.m
   const r = await ci(dir, ["run", "1", "--json"]);
   t.is(r.code, 0, r.stderr);
   const rec = runs(r)[0]!;
-  const pr = jsonl((await run("forge-pr", ["view", "1", "--json", "id,patchSha256,ci,statusCheckRollup"], { cwd: dir })).stdout)[0] as Record<string, unknown>;
-  t.like(rec, { databaseId: 2, verdict: "pass", event: "pull_request", pr: { id: pr.id as string, number: 1 }, patchSha256: pr.patchSha256 as string });
+  const pr = jsonl(
+    (await run("forge-pr", ["view", "1", "--json", "id,patchSha256,ci,statusCheckRollup"], { cwd: dir })).stdout
+  )[0] as Record<string, unknown>;
+  t.like(rec, {
+    databaseId: 2,
+    verdict: "pass",
+    event: "pull_request",
+    pr: { id: pr.id as string, number: 1 },
+    patchSha256: pr.patchSha256 as string,
+  });
   t.is(rec.headSha, git(dir, ["rev-parse", "main"]).trim());
   t.is(pr.ci, "pass");
-  t.deepEqual(pr.statusCheckRollup, [{ __typename: "CheckRun", conclusion: "SUCCESS", name: "ci", status: "COMPLETED" }]);
+  t.deepEqual(pr.statusCheckRollup, [
+    { __typename: "CheckRun", conclusion: "SUCCESS", name: "ci", status: "COMPLETED" },
+  ]);
   t.is(readFileSync(join(dir, "app.txt"), "utf8"), "broken\n", "the live checkout is untouched");
   t.is(git(dir, ["worktree", "list"]).trim().split("\n").length, 1);
   const view = await ci(dir, ["view", "2"]);
-  t.regex(view.stdout, /^run 2 pass \(success\): Fix the app #1\ntree: [0-9a-f]{40} \+ patch [0-9a-f]{12}\nenv: [0-9a-f]{12} \(local\)\n\n10-test\tpass\t0\t/);
+  t.regex(
+    view.stdout,
+    /^run 2 pass \(success\): Fix the app #1\ntree: [0-9a-f]{40} \+ patch [0-9a-f]{12}\nenv: [0-9a-f]{12} \(local\)\n\n10-test\tpass\t0\t/
+  );
 });
 
 test("a PR whose patch does not apply: one error line, exit 1, no run recorded", async (t) => {
@@ -170,7 +225,10 @@ test("PRs from stdin: a patch that does not apply is reported naming its PR (iss
   const r = await sh("forge-pr list --json | forge-ci run -", { cwd: dir });
   t.is(r.code, 1);
   t.regex(r.stderr, /^forge-ci run: PR #1: the patch does not apply on [0-9a-f]{12}: .+\n$/);
-  const missing = await sh('printf \'{"number":9}\\n{"id":"deadbeef-0000-4000-8000-000000000000"}\\nnot json\\n\' | forge-ci run -', { cwd: dir });
+  const missing = await sh(
+    'printf \'{"number":9}\\n{"id":"deadbeef-0000-4000-8000-000000000000"}\\nnot json\\n\' | forge-ci run -',
+    { cwd: dir }
+  );
   t.is(missing.code, 1);
   const err = missing.stderr.trim().split("\n");
   t.is(err.length, 3, missing.stderr);
@@ -181,17 +239,33 @@ test("PRs from stdin: a patch that does not apply is reported naming its PR (iss
 
 test("PRs from stdin run concurrently, each in its own worktree, results in input order", async (t) => {
   const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({ "10-slow": 'echo "start $(cat app.txt)" >> "$MARKS/log"; sleep 1; echo "end $(cat app.txt)" >> "$MARKS/log"' });
+  const dir = repo({
+    "10-slow": 'echo "start $(cat app.txt)" >> "$MARKS/log"; sleep 1; echo "end $(cat app.txt)" >> "$MARKS/log"',
+  });
   await withPr(t, dir, "one", "one\n", "First");
   await withPr(t, dir, "two", "two\n", "Second");
   const r = await sh("forge-pr list --json | forge-ci run - -j 2 --json", { cwd: dir, env: { MARKS: marks } });
   t.is(r.code, 0, r.stderr);
   const got = runs(r);
-  t.deepEqual(got.map((x) => x.pr?.number), [2, 1], "gh lists newest first; results follow the input");
+  t.deepEqual(
+    got.map((x) => x.pr?.number),
+    [2, 1],
+    "gh lists newest first; results follow the input"
+  );
   const log = readFileSync(join(marks, "log"), "utf8").trim().split("\n");
-  t.deepEqual(log.slice(0, 2).map((l) => l.split(" ")[0]).sort(), ["start", "start"], `both started before either ended: ${log.join(" | ")}`);
+  t.deepEqual(
+    log
+      .slice(0, 2)
+      .map((l) => l.split(" ")[0])
+      .sort(),
+    ["start", "start"],
+    `both started before either ended: ${log.join(" | ")}`
+  );
   t.is(git(dir, ["worktree", "list"]).trim().split("\n").length, 1);
-  const bad = await sh('printf \'{"number":1}\\n{"number":9}\\n\' | forge-ci run - --json', { cwd: dir, env: { MARKS: marks } });
+  const bad = await sh('printf \'{"number":1}\\n{"number":9}\\n\' | forge-ci run - --json', {
+    cwd: dir,
+    env: { MARKS: marks },
+  });
   t.is(bad.code, 1, "a failed record makes the batch exit 1");
   t.is(runs(bad).length, 1);
   t.regex(bad.stderr, /forge-ci run: .*9/);
@@ -207,15 +281,32 @@ test("a step over its timeout: its whole process group is killed, outcome timeou
   t.true(Date.now() - t0 < 90_000, `took ${Date.now() - t0} ms`);
   const rec = runs(r)[0]!;
   t.like(rec, { verdict: "fail", conclusion: "timed_out" });
-  t.deepEqual(rec.steps.map((s) => [s.outcome, s.exitCode]), [["timeout", null], ["skipped", null]]);
+  t.deepEqual(
+    rec.steps.map((s) => [s.outcome, s.exitCode]),
+    [
+      ["timeout", null],
+      ["skipped", null],
+    ]
+  );
   t.regex(rec.steps[0]!.signature ?? "", /^sig-v1:[0-9a-f]{32}$/);
   await until(t, "no orphans", () => alive(mark).length === 0);
   t.deepEqual(alive(mark), []);
 });
 
-/** Start `forge-ci run` in the background; resolves when the first step's background child has begun (it writes `started` itself). */
-async function background(t: ExecutionContext, dir: string, marks: string): Promise<{ pid: number; done: Promise<number | null> }> {
-  const child = spawn(join(BIN, "forge-ci"), ["run"], { cwd: dir, env: baseEnv({ MARKS: marks }) as NodeJS.ProcessEnv, stdio: "ignore" });
+/**
+ * Start `forge-ci run` in the background; resolves when the first step's background child has begun (it writes
+ * `started` itself).
+ */
+async function background(
+  t: ExecutionContext,
+  dir: string,
+  marks: string
+): Promise<{ pid: number; done: Promise<number | null> }> {
+  const child = spawn(join(BIN, "forge-ci"), ["run"], {
+    cwd: dir,
+    env: baseEnv({ MARKS: marks }) as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
   const done = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
   await until(t, "the step to start", () => existsSync(join(marks, "started")));
   return { pid: child.pid!, done };
@@ -224,13 +315,19 @@ async function background(t: ExecutionContext, dir: string, marks: string): Prom
 test("cancel kills the running step's process group, records cancelled, skips the rest; a second cancel is a no-op", async (t) => {
   const mark = `forge-ci-cancel-${process.pid}-${Date.now()}`;
   const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40`, "20-next": 'touch "$MARKS/next"' });
+  const dir = repo({
+    "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40`,
+    "20-next": 'touch "$MARKS/next"',
+  });
   const bg = await background(t, dir, marks);
   const c = await ci(dir, ["cancel", "1", "--json"]);
   t.is(c.code, 0, c.stderr);
   const rec = runs(c)[0]!;
   t.like(rec, { verdict: "cancelled", status: "completed", conclusion: "cancelled" });
-  t.deepEqual(rec.steps.map((s) => s.outcome), ["cancelled", "skipped"]);
+  t.deepEqual(
+    rec.steps.map((s) => s.outcome),
+    ["cancelled", "skipped"]
+  );
   t.is(await bg.done, 1, "the runner exits 1");
   t.false(existsSync(join(marks, "next")));
   await until(t, "no orphans", () => alive(mark).length === 0);
@@ -256,7 +353,11 @@ test("cancel of a run whose runner died: what is left of its processes is killed
 });
 
 test("the same failing step in two runs has one signature; a different failure another", async (t) => {
-  const dir = repo({ "10-ok": "true", "20-flaky": 'echo "seed $(od -An -N4 -tu4 /dev/urandom) at $(date -u +%FT%TZ)"; echo "assertion failed in $PWD/x.ts"; exit 1' });
+  const dir = repo({
+    "10-ok": "true",
+    "20-flaky":
+      'echo "seed $(od -An -N4 -tu4 /dev/urandom) at $(date -u +%FT%TZ)"; echo "assertion failed in $PWD/x.ts"; exit 1',
+  });
   const a = runs(await ci(dir, ["run", "--json"]))[0]!;
   const b = runs(await ci(dir, ["run", "--json"]))[0]!;
   t.regex(a.steps[1]!.signature ?? "", /^sig-v1:[0-9a-f]{32}$/);
@@ -270,7 +371,7 @@ test("the same failing step in two runs has one signature; a different failure a
 });
 
 test("rerun: the same tree and the same step files, even after both changed", async (t) => {
-  const dir = repo({ "10-test": 'grep -q fixed app.txt' });
+  const dir = repo({ "10-test": "grep -q fixed app.txt" });
   await withPr(t, dir);
   const first = runs(await ci(dir, ["run", "1", "--json"]))[0]!;
   t.is(first.verdict, "pass");
@@ -280,13 +381,24 @@ test("rerun: the same tree and the same step files, even after both changed", as
   const r = await ci(dir, ["rerun", "1", "--json"]);
   t.is(r.code, 0, r.stderr);
   const again = runs(r)[0]!;
-  t.like(again, { databaseId: 2, verdict: "pass", rerunOf: first.id, headSha: first.headSha, patchSha256: first.patchSha256, envSha256: first.envSha256, pr: first.pr! });
+  t.like(again, {
+    databaseId: 2,
+    verdict: "pass",
+    rerunOf: first.id,
+    headSha: first.headSha,
+    patchSha256: first.patchSha256,
+    envSha256: first.envSha256,
+    pr: first.pr!,
+  });
   const fresh = runs(await ci(dir, ["run", "--json"]))[0]!;
   t.is(fresh.steps[0]!.exitCode, 7, "a new run uses the new steps");
 });
 
 test("the environment: the caller's, ci.env's variables, the run id and step name; no secrets added", async (t) => {
-  const dir = repo({ "10-env": 'echo "caller=$CALLER ci=$CI_FLAG run=$FORGE_CI_RUN step=$FORGE_CI_STEP token=${GITHUB_TOKEN:-none}"' }, "# posture\nrunner=local\nCI_FLAG=yes\n");
+  const dir = repo(
+    { "10-env": 'echo "caller=$CALLER ci=$CI_FLAG run=$FORGE_CI_RUN step=$FORGE_CI_STEP token=${GITHUB_TOKEN:-none}"' },
+    "# posture\nrunner=local\nCI_FLAG=yes\n"
+  );
   const r = await ci(dir, ["run", "--json", "id"], { CALLER: "me" });
   t.is(r.code, 0, r.stderr);
   const id = (jsonl(r.stdout)[0] as { id: string }).id;
@@ -304,15 +416,22 @@ test("--docker with no engine is one error line, exit 1, and nothing runs", asyn
   const dir = repo({ "10-a": 'touch "$MARKS/ran"' }, "image=alpine:3\n");
   const r = await ci(dir, ["run", "--docker"], { PATH: `${fake}:${BIN}:${process.env.PATH}`, MARKS: marks });
   t.is(r.code, 1);
-  t.is(r.stderr, "forge-ci run: runner docker: no Docker engine (Cannot connect to the Docker daemon); nothing was run\n");
+  t.is(
+    r.stderr,
+    "forge-ci run: runner docker: no Docker engine (Cannot connect to the Docker daemon); nothing was run\n"
+  );
   t.false(existsSync(join(marks, "ran")));
   t.false(existsSync(join(dir, ".forge", "ci", "runs")) && readdirSync(join(dir, ".forge", "ci", "runs")).length > 0);
   // A PATH with node and git but no docker, wherever this machine keeps them.
   const tools = scratch(tempRepo("forge-ci-tools-"));
-  for (const t of ["node", "git", "sh"]) symlinkSync(execFileSync("sh", ["-c", `command -v ${t}`], { encoding: "utf8" }).trim(), join(tools, t));
+  for (const t of ["node", "git", "sh"])
+    symlinkSync(execFileSync("sh", ["-c", `command -v ${t}`], { encoding: "utf8" }).trim(), join(tools, t));
   const none = await ci(dir, ["run", "--docker"], { PATH: `${BIN}:${tools}` });
   t.is(none.code, 1);
-  t.regex(none.stderr, /^forge-ci run: runner docker: no Docker engine \(docker is not installed\); nothing was run\n$/);
+  t.regex(
+    none.stderr,
+    /^forge-ci run: runner docker: no Docker engine \(docker is not installed\); nothing was run\n$/
+  );
   const noImage = repo({ "10-a": "true" }, "runner=docker\n");
   const ni = await ci(noImage, ["run"]);
   t.is(ni.code, 1);
@@ -321,7 +440,10 @@ test("--docker with no engine is one error line, exit 1, and nothing runs", asyn
 
 test("runner docker: each step is `docker run` of the kept step file in the image, argv only", async (t) => {
   const fake = scratch(tempRepo("forge-ci-fakedocker-"));
-  writeFileSync(join(fake, "docker"), `#!/bin/sh\n[ "$1" = info ] && { echo 28.0; exit 0; }\nfor a in "$@"; do printf '%s\\n' "$a"; done > "${fake}/argv"\n`);
+  writeFileSync(
+    join(fake, "docker"),
+    `#!/bin/sh\n[ "$1" = info ] && { echo 28.0; exit 0; }\nfor a in "$@"; do printf '%s\\n' "$a"; done > "${fake}/argv"\n`
+  );
   chmodSync(join(fake, "docker"), 0o755);
   const dir = repo({ "10-a": "true" }, "runner=docker\nimage=alpine:3\nCI_FLAG=1\n");
   const r = await ci(dir, ["run", "--json", "runner,verdict"], { PATH: `${fake}:${BIN}:${process.env.PATH}` });
@@ -350,17 +472,32 @@ test("log: every step's lines prefixed with its name; one step's log as written;
 });
 
 test("list: newest first, --status, --commit, --limit, --jq; view --json; a bad ci.env is one error line", async (t) => {
-  const dir = repo({ "10-a": 'test -f ok' });
+  const dir = repo({ "10-a": "test -f ok" });
   await ci(dir, ["run"]);
   writeFileSync(join(dir, "ok"), "");
   git(dir, ["add", "ok"]);
   git(dir, ["commit", "-qm", "ok"]);
   await ci(dir, ["run"]);
   const list = runs(await ci(dir, ["list", "--json"]));
-  t.deepEqual(list.map((r) => [r.databaseId, r.verdict]), [[2, "pass"], [1, "fail"]]);
-  t.deepEqual(runs(await ci(dir, ["list", "-s", "failure", "--json"])).map((r) => r.databaseId), [1]);
-  t.deepEqual(runs(await ci(dir, ["list", "--status", "completed", "-L", "1", "--json"])).map((r) => r.databaseId), [2]);
-  t.deepEqual(runs(await ci(dir, ["list", "-c", list[1]!.headSha.slice(0, 7), "--json"])).map((r) => r.databaseId), [1]);
+  t.deepEqual(
+    list.map((r) => [r.databaseId, r.verdict]),
+    [
+      [2, "pass"],
+      [1, "fail"],
+    ]
+  );
+  t.deepEqual(
+    runs(await ci(dir, ["list", "-s", "failure", "--json"])).map((r) => r.databaseId),
+    [1]
+  );
+  t.deepEqual(
+    runs(await ci(dir, ["list", "--status", "completed", "-L", "1", "--json"])).map((r) => r.databaseId),
+    [2]
+  );
+  t.deepEqual(
+    runs(await ci(dir, ["list", "-c", list[1]!.headSha.slice(0, 7), "--json"])).map((r) => r.databaseId),
+    [1]
+  );
   t.is((await ci(dir, ["list", "--jq", ".[0].verdict"])).stdout, "pass\n");
   t.is((await ci(dir, ["list", "-s", "weird"])).code, 2);
   const view = await ci(dir, ["view", "2", "--json"]);
@@ -374,7 +511,9 @@ test("list: newest first, --status, --commit, --limit, --jq; view --json; a bad 
 });
 
 test("a PR whose series adds a file then deletes it, and adds one then renames it, runs on the head's tree", async (t) => {
-  const dir = repo({ "10-tree": 'test ! -e tmp.txt && test -f final.txt && test ! -e draft.txt && grep -q fixed app.txt' });
+  const dir = repo({
+    "10-tree": "test ! -e tmp.txt && test -f final.txt && test ! -e draft.txt && grep -q fixed app.txt",
+  });
   git(dir, ["checkout", "-qb", "series"]);
   writeFileSync(join(dir, "tmp.txt"), "scratch\n");
   writeFileSync(join(dir, "draft.txt"), "text\n");

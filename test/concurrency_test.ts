@@ -26,13 +26,26 @@ test("8 parallel edits of different fields of one issue all land", async (t) => 
   const dir = scratch(tempRepo());
   const { id } = await newIssue(dir);
   const edits: string[][] = [
-    ["--title", "renamed"], ["--body", "the body"], ["--add-label", "l1"], ["--add-assignee", "ann"],
-    ["--milestone", "m1"], ["--add-label", "l2"], ["--add-assignee", "bob"], ["--add-label", "l3"],
+    ["--title", "renamed"],
+    ["--body", "the body"],
+    ["--add-label", "l1"],
+    ["--add-assignee", "ann"],
+    ["--milestone", "m1"],
+    ["--add-label", "l2"],
+    ["--add-assignee", "bob"],
+    ["--add-label", "l3"],
   ];
   allOk(t, await Promise.all(edits.map((e) => run("forge-issue", ["edit", "1", ...e], { cwd: dir }))));
   const r = await run("forge-issue", ["view", "1", "--json", "title,body,labels,assignees,milestone,id"], { cwd: dir });
   t.is(r.code, 0, r.stderr);
-  const v = jsonl(r.stdout)[0] as { id: string; title: string; body: string; labels: Array<{ name: string }>; assignees: Array<{ login: string }>; milestone: { title: string } };
+  const v = jsonl(r.stdout)[0] as {
+    id: string;
+    title: string;
+    body: string;
+    labels: Array<{ name: string }>;
+    assignees: Array<{ login: string }>;
+    milestone: { title: string };
+  };
   t.is(v.id, id);
   t.is(v.title, "renamed");
   t.is(v.body, "the body");
@@ -66,7 +79,9 @@ test("8 × 50 parallel creates: every printed number is the number kept", async 
   };
   const printed = (await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)))).flat();
   t.is(printed.length, 8 * per);
-  const r = await run("forge-issue", ["list", "--state", "all", "--limit", "100000", "--json", "id,number"], { cwd: dir });
+  const r = await run("forge-issue", ["list", "--state", "all", "--limit", "100000", "--json", "id,number"], {
+    cwd: dir,
+  });
   t.is(r.code, 0, r.stderr);
   const kept = new Map(jsonl(r.stdout).map((x) => [x.id as string, x.number as number]));
   t.is(kept.size, 8 * per, "every create is there");

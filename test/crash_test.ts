@@ -25,7 +25,11 @@ interface Outcome {
 /** Start `forge-issue args`, SIGKILL it after `ms` (if still running). */
 function killedAfter(dir: string, args: string[], ms: number): Promise<Outcome> {
   return new Promise((res) => {
-    const child = spawn(join(BIN, "forge-issue"), args, { cwd: dir, env: baseEnv({ FORGE_LOCK_WAIT_MS: "20000" }) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(join(BIN, "forge-issue"), args, {
+      cwd: dir,
+      env: baseEnv({ FORGE_LOCK_WAIT_MS: "20000" }) as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     let stdout = "";
     let killed = false;
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -70,16 +74,22 @@ test("kill -9 mid-write: every file stays readable and no acknowledged write is 
     if (c.code === 0) created.push((jsonl(c.stdout)[0] as { id: string }).id);
     if (e.code === 0) labels.push(tag);
     if (m.code === 0) comments.push(`comment ${tag}`);
-    for (const o of outs) t.true(o.killed || o.code === 0, "a writer that was not killed succeeds (through the dead ones' locks)");
+    for (const o of outs)
+      t.true(o.killed || o.code === 0, "a writer that was not killed succeeds (through the dead ones' locks)");
   }
   t.true(killedCount > 0, "some writers were killed mid-way");
   // The next writer breaks the dead processes' locks (with a note) and lands.
-  const after = await run("forge-issue", ["edit", "1", "--add-label", "after"], { cwd: dir, env: { FORGE_LOCK_WAIT_MS: "20000" } });
+  const after = await run("forge-issue", ["edit", "1", "--add-label", "after"], {
+    cwd: dir,
+    env: { FORGE_LOCK_WAIT_MS: "20000" },
+  });
   t.is(after.code, 0, after.stderr);
   labels.push("after");
 
   const fsck = await run("forge", ["fsck"], { cwd: dir });
-  t.log(`${killedCount} killed, ${created.length} creates, ${labels.length} edits, ${comments.length} comments acknowledged; fsck: ${fsck.stdout.split("\n").filter(Boolean).length} stray files`);
+  t.log(
+    `${killedCount} killed, ${created.length} creates, ${labels.length} edits, ${comments.length} comments acknowledged; fsck: ${fsck.stdout.split("\n").filter(Boolean).length} stray files`
+  );
   const real = fsck.stdout.split("\n").filter((l) => l !== "" && !/: stray (temp|lock) file/.test(l));
   t.deepEqual(real, [], "every file is readable");
   const list = await run("forge-issue", ["list", "--state", "all", "-L", "100000", "--json", "id"], { cwd: dir });

@@ -22,7 +22,10 @@ function repo(): string {
   mkdirSync(steps, { recursive: true });
   writeFileSync(join(steps, "10-pass"), "#!/bin/sh\necho all good\n");
   // A different number every run: the signature must mask it.
-  writeFileSync(join(steps, "20-fail"), "#!/bin/sh\necho \"assertion failed: expected 0, got $$$(date +%N)\" >&2\nexit 1\n");
+  writeFileSync(
+    join(steps, "20-fail"),
+    '#!/bin/sh\necho "assertion failed: expected 0, got $$$(date +%N)" >&2\nexit 1\n'
+  );
   for (const s of ["10-pass", "20-fail"]) chmodSync(join(steps, s), 0o755);
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "two steps"]);
@@ -31,14 +34,21 @@ function repo(): string {
 
 test("forge-ci run twice, then forge-ci list --json | forge-export: a syndrome on the failing check, two passes on the other", async (t) => {
   const dir = repo();
-  for (let i = 0; i < 2; i++) t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 1, "the failing step fails the run");
+  for (let i = 0; i < 2; i++)
+    t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 1, "the failing step fails the run");
   const runs = jsonl((await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout);
   t.is(runs.length, 2);
   const r = await sh("forge-ci list --json | forge-export", { cwd: dir });
   t.is(r.code, 0, r.stderr);
   t.is(r.stderr, "");
   const entries = jsonl(r.stdout);
-  t.deepEqual(entries.map((e) => [e.status, e.degraded]), [["imported", false], ["imported", false]]);
+  t.deepEqual(
+    entries.map((e) => [e.status, e.degraded]),
+    [
+      ["imported", false],
+      ["imported", false],
+    ]
+  );
   t.is(readdirSync(join(dir, ".forge", "evidence", "imports")).length, 2);
 
   const state = readScope(storeAt(join(dir, ".forge")), "default");
@@ -62,6 +72,9 @@ test("forge-ci run twice, then forge-ci list --json | forge-export: a syndrome o
   t.is(h.degradation_count, 0);
 
   const again = await sh("forge-ci list --json | forge-export", { cwd: dir });
-  t.deepEqual(jsonl(again.stdout).map((e) => e.status), ["already_imported", "already_imported"]);
+  t.deepEqual(
+    jsonl(again.stdout).map((e) => e.status),
+    ["already_imported", "already_imported"]
+  );
   t.is(readdirSync(join(dir, ".forge", "evidence", "imports")).length, 2);
 });

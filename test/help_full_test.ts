@@ -42,9 +42,15 @@ async function executables(): Promise<Array<{ bin: string; verbs: Array<[string,
     // forge's and forge-pilot's help are their own (goldens: budget_test, loop_help_test), not a verb's page.
     if (!bin || bin === "forge" || bin === "forge-pilot") continue;
     // bin.ts imports the root command (or the one command) from a sibling module.
-    const entry = /import (?:\w+)(?:, \{[^}]*\})? from "\.\/([\w_]+)\.js"/.exec(readFileSync(join(PACKAGES, dir, "src", "bin.ts"), "utf8"))?.[1];
+    const entry = /import (?:\w+)(?:, \{[^}]*\})? from "\.\/([\w_]+)\.js"/.exec(
+      readFileSync(join(PACKAGES, dir, "src", "bin.ts"), "utf8")
+    )?.[1];
     if (!entry) throw new Error(`${dir}/src/bin.ts: no root import`);
-    const root = ((await import(join(PACKAGES, dir, "dist", `${entry}.js`))) as { default: { subCommands?: Record<string, () => Promise<Verb>> } & Verb }).default;
+    const root = (
+      (await import(join(PACKAGES, dir, "dist", `${entry}.js`))) as {
+        default: { subCommands?: Record<string, () => Promise<Verb>> } & Verb;
+      }
+    ).default;
     const verbs: Array<[string, Verb]> = [];
     if (root.subCommands) for (const [name, lazy] of Object.entries(root.subCommands)) verbs.push([name, await lazy()]);
     else verbs.push(["", root]);
@@ -61,7 +67,7 @@ function shellWords(line: string): string[] {
   const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s"']+))/gy;
   let cur: string | undefined;
   let last = 0;
-  for (let m; (m = re.exec(line)) !== null && m[0] !== ""; ) {
+  for (let m; (m = re.exec(line)) !== null && m[0] !== "";) {
     const piece = m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3] ?? "");
     const glued = m.index === last && !/^\s/.test(m[0]) && cur !== undefined;
     if (glued) cur += piece;
@@ -105,18 +111,27 @@ for (const { bin, verbs } of ALL) {
           const hint = `<${d.valueHint ?? flag}>`;
           const line = section(page, "arguments").find((l) => l.trimStart().startsWith(hint + " "));
           t.truthy(line, `${name}: argument ${hint} not on the page`);
-          t.regex(line ?? "", new RegExp(`${hint.replace(/[|]/g, "\\|")}\\s+\\S.{8,}`), `${name}: argument ${hint} has no description`);
+          t.regex(
+            line ?? "",
+            new RegExp(`${hint.replace(/[|]/g, "\\|")}\\s+\\S.{8,}`),
+            `${name}: argument ${hint} has no description`
+          );
           continue;
         }
         const line = flags.find((l) => new RegExp(`^  (-\\w, )?--${flag}\\b`).test(l));
         t.truthy(line, `${name}: --${flag} not on the page`);
         const text = (line ?? "").replace(/^  \S.*?\s{2,}/, "");
-        t.regex(text, /\w.*\w.*\b(default|required)\b/, `${name}: --${flag} needs a one-line description and its default: '${text}'`);
+        t.regex(
+          text,
+          /\w.*\w.*\b(default|required)\b/,
+          `${name}: --${flag} needs a one-line description and its default: '${text}'`
+        );
         t.notRegex(text, /^\(default/, `${name}: --${flag} has only a default, no description`);
       }
       const examples = section(page, "examples").map((l) => l.trim());
       t.true(examples.length >= 2, `${name}: two or three examples`);
-      // Every example's own command line parses: its flags exist and take what they are given (-h stops before it runs).
+      // Every example's own command line parses: its flags exist and take what they are given (-h stops before it
+      // runs).
       for (const ex of examples) {
         for (const seg of ex.split(" | ")) {
           const words = shellWords(seg);

@@ -82,11 +82,20 @@ const READS: Case[] = [
 /** Cases that write: each gets a fresh copy of the fixture. */
 const WRITES: Case[] = [
   {
-    name: "create_json", args: ["create", "-t", "New thing", "-b", "Some body", "-l", "bug,enhancement", "-a", "@me", "-m", "v1", "--json"],
+    name: "create_json",
+    args: ["create", "-t", "New thing", "-b", "Some body", "-l", "bug,enhancement", "-a", "@me", "-m", "v1", "--json"],
     then: ["list", "--json", "number,title", "--limit", "2"],
   },
-  { name: "create_human", args: ["create", "--title", "Plain"], then: ["view", "9", "--json", "number,title,body,labels,author"] },
-  { name: "create_body_stdin", args: ["create", "-t", "From stdin", "-F", "-", "--json", "number,body"], input: "line one\nline two\n" },
+  {
+    name: "create_human",
+    args: ["create", "--title", "Plain"],
+    then: ["view", "9", "--json", "number,title,body,labels,author"],
+  },
+  {
+    name: "create_body_stdin",
+    args: ["create", "-t", "From stdin", "-F", "-", "--json", "number,body"],
+    input: "line one\nline two\n",
+  },
   { name: "create_no_title", args: ["create", "-b", "x"], code: 2 },
   { name: "create_empty_title", args: ["create", "-t", " "], code: 2 },
   { name: "create_two_line_title", args: ["create", "-t", "a\nb"], code: 2 },
@@ -97,26 +106,49 @@ const WRITES: Case[] = [
   { name: "comment_missing", args: ["comment", "99", "-b", "x"], code: 1 },
   { name: "close_2", args: ["close", "2"], then: ["view", "2", "--json", "state,closed,closedAt,updatedAt"] },
   {
-    name: "close_4_comment", args: ["close", "4", "--comment", "Done in v1", "--json", "number,state,closedAt"],
+    name: "close_4_comment",
+    args: ["close", "4", "--comment", "Done in v1", "--json", "number,state,closedAt"],
     then: ["view", "4", "--json", "state,comments"],
   },
   { name: "close_already_closed", args: ["close", "3"], then: ["view", "3", "--json", "state,closedAt"] },
   { name: "reopen_3", args: ["reopen", "3", "--json", "number,state,closed,closedAt,updatedAt"] },
-  { name: "reopen_6_comment", args: ["reopen", "6", "-c", "Still slow"], then: ["view", "6", "--json", "state,comments"] },
+  {
+    name: "reopen_6_comment",
+    args: ["reopen", "6", "-c", "Still slow"],
+    then: ["view", "6", "--json", "state,comments"],
+  },
   { name: "reopen_already_open", args: ["reopen", "1"] },
-  { name: "edit_title_body", args: ["edit", "2", "--title", "Add a dark mode", "--body", "New body", "--json", "number,title,body"] },
-  { name: "edit_labels", args: ["edit", "4", "--add-label", "enhancement", "--remove-label", "bug", "--json", "number,labels"] },
+  {
+    name: "edit_title_body",
+    args: ["edit", "2", "--title", "Add a dark mode", "--body", "New body", "--json", "number,title,body"],
+  },
+  {
+    name: "edit_labels",
+    args: ["edit", "4", "--add-label", "enhancement", "--remove-label", "bug", "--json", "number,labels"],
+  },
   // gh: a label the repository does not define is an error naming it.
-  { name: "edit_undefined_label", args: ["edit", "4", "--add-label", "x"], code: 1, then: ["view", "4", "--json", "labels"] },
+  {
+    name: "edit_undefined_label",
+    args: ["edit", "4", "--add-label", "x"],
+    code: 1,
+    then: ["view", "4", "--json", "labels"],
+  },
   { name: "create_undefined_milestone", args: ["create", "-t", "T", "-m", "v9"], code: 1 },
-  { name: "edit_assignees", args: ["edit", "4", "--add-assignee", "@me,carol", "--remove-assignee", "bob", "--json", "number,assignees"] },
+  {
+    name: "edit_assignees",
+    args: ["edit", "4", "--add-assignee", "@me,carol", "--remove-assignee", "bob", "--json", "number,assignees"],
+  },
   { name: "edit_milestone", args: ["edit", "2", "--milestone", "v1", "--json", "number,milestone"] },
   { name: "edit_remove_milestone", args: ["edit", "1", "--remove-milestone", "--json", "number,milestone"] },
   { name: "edit_human", args: ["edit", "2", "--add-label", "bug"], then: ["view", "2", "--json", "labels,updatedAt"] },
   { name: "edit_nothing", args: ["edit", "1"], code: 2 },
   { name: "edit_milestone_clash", args: ["edit", "1", "--milestone", "v2", "--remove-milestone"], code: 2 },
   { name: "archive_2", args: ["archive", "2"], then: ["list", "--state", "all", "--json", "number,id,title"] },
-  { name: "archive_4_json", args: ["archive", "4", "--json", "number,isArchived"], then: ["view", "4", "--json", "number,title,isArchived"] },
+  {
+    name: "archive_4_json",
+    args: ["archive", "4", "--json", "number,isArchived"],
+    then: ["view", "4", "--json", "number,title,isArchived"],
+  },
   { name: "archive_already", args: ["archive", "7"], code: 1 },
 ];
 

@@ -41,11 +41,13 @@ function asArray(lines: string): string {
 const GH_FILTERS: Array<[string, string]> = [
   ['.[] | select(.state=="OPEN") | .labels[].name', "enhancement\nbug\nui\nenhancement\nui\nbug\n"],
   ['map(select(.labels | any(.name == "bug"))) | map(.number)', "[6,4,1]\n"],
-  ['.[] | [.number, .author.login, (.assignees | map(.login) | join(",")), (.milestone.title // "-")] | @tsv',
-    "8\tdave\t\t-\n6\talice\t\tv2\n5\tcarol\tcarol\t-\n4\tbob\talice,bob\tv1\n3\tcarol\t\t-\n2\tbob\tbob\t-\n1\talice\talice\tv1\n"],
+  [
+    '.[] | [.number, .author.login, (.assignees | map(.login) | join(",")), (.milestone.title // "-")] | @tsv',
+    "8\tdave\t\t-\n6\talice\t\tv2\n5\tcarol\tcarol\t-\n4\tbob\talice,bob\tv1\n3\tcarol\t\t-\n2\tbob\tbob\t-\n1\talice\talice\tv1\n",
+  ],
   ['.[] | select(.createdAt < "2020-01-04") | "\\(.number) \\(.state)"', "3 CLOSED\n2 OPEN\n1 OPEN\n"],
-  ['.[] | select(.closedAt != null) | .number', "6\n3\n"],
-  ['[.[] | .milestone.dueOn // empty] | unique | .[]', "2020-02-01T00:00:00Z\n"],
+  [".[] | select(.closedAt != null) | .number", "6\n3\n"],
+  ["[.[] | .milestone.dueOn // empty] | unique | .[]", "2020-02-01T00:00:00Z\n"],
   ['group_by(.state) | map({state: .[0].state, n: length}) | .[] | "\\(.state)=\\(.n)"', "CLOSED=2\nOPEN=5\n"],
 ];
 
@@ -75,7 +77,10 @@ test("forge-issue list --json prints one gh-shaped object per issue", async (t) 
   t.is(rows.length, 7);
   for (const r of rows) {
     // Every field except comments (as costly as in gh, where it must be asked for), in gh's sorted order.
-    t.deepEqual(Object.keys(r), ISSUE_FIELDS.filter((f) => f !== "comments"));
+    t.deepEqual(
+      Object.keys(r),
+      ISSUE_FIELDS.filter((f) => f !== "comments")
+    );
     t.true(r.state === "OPEN" || r.state === "CLOSED");
     t.is(r.closed, r.state === "CLOSED");
     t.true(Number.isInteger(r.number));
@@ -93,8 +98,17 @@ test("forge-issue view --json gives the comments in gh's shape, oldest first", a
   const [v] = jsonl(await ok(["view", "1", "--json"]));
   t.deepEqual(Object.keys(v!), ISSUE_FIELDS);
   const comments = v!.comments as Array<Record<string, unknown>>;
-  t.deepEqual(comments.map((c) => Object.keys(c)), [["author", "body", "createdAt", "id"], ["author", "body", "createdAt", "id"]]);
-  t.deepEqual(comments.map((c) => (c.author as { login: string }).login), ["bob", "alice"]);
+  t.deepEqual(
+    comments.map((c) => Object.keys(c)),
+    [
+      ["author", "body", "createdAt", "id"],
+      ["author", "body", "createdAt", "id"],
+    ]
+  );
+  t.deepEqual(
+    comments.map((c) => (c.author as { login: string }).login),
+    ["bob", "alice"]
+  );
 });
 
 const PROJECTIONS: Array<[string[], string, string[]]> = [
@@ -119,17 +133,32 @@ test("forge-issue list shows 30 issues by default, newest first, like gh", async
   const cwd = scratch(tempRepo());
   writeManyIssues(cwd, 35);
   const rows = jsonl(await ok(["list", "--json", "number,id"], cwd));
-  t.deepEqual(rows.map((r) => r.number), Array.from({ length: 30 }, (_, i) => 35 - i));
-  t.deepEqual(rows.map((r) => r.id), Array.from({ length: 30 }, (_, i) => genId(34 - i)));
+  t.deepEqual(
+    rows.map((r) => r.number),
+    Array.from({ length: 30 }, (_, i) => 35 - i)
+  );
+  t.deepEqual(
+    rows.map((r) => r.id),
+    Array.from({ length: 30 }, (_, i) => genId(34 - i))
+  );
   t.is(jsonl(await ok(["list", "--limit", "100", "--json", "number"], cwd)).length, 35);
   t.is((await ok(["list"], cwd)).split("\n").length - 1, 30);
 });
 
 test("forge-issue list off a TTY is tab-separated with a STATE column and no colour", async (t) => {
   const out = await ok(["list", "--state", "all"]);
-  const rows = out.trimEnd().split("\n").map((l) => l.split("\t"));
-  t.deepEqual(rows.map((r) => r.length), Array(7).fill(5));
-  t.deepEqual(rows.map((r) => r[1]), ["OPEN", "CLOSED", "OPEN", "OPEN", "CLOSED", "OPEN", "OPEN"]);
+  const rows = out
+    .trimEnd()
+    .split("\n")
+    .map((l) => l.split("\t"));
+  t.deepEqual(
+    rows.map((r) => r.length),
+    Array(7).fill(5)
+  );
+  t.deepEqual(
+    rows.map((r) => r[1]),
+    ["OPEN", "CLOSED", "OPEN", "OPEN", "CLOSED", "OPEN", "OPEN"]
+  );
   t.false(out.includes("\x1b["));
 });
 

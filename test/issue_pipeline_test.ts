@@ -25,7 +25,16 @@ test("forge-issue list --label bug --json | forge-issue close - closes exactly t
   t.is(r.stdout, "");
   t.is(r.stderr, "Closed issue #4 (Button misaligned)\nClosed issue #1 (Crash on start)\n");
   // 1 and 4 were the open bugs; 3 and 6 were closed already; 7 is archived and open.
-  t.deepEqual(await states(cwd), { 1: "CLOSED", 2: "OPEN", 3: "CLOSED", 4: "CLOSED", 5: "OPEN", 6: "CLOSED", 7: "OPEN", 8: "OPEN" });
+  t.deepEqual(await states(cwd), {
+    1: "CLOSED",
+    2: "OPEN",
+    3: "CLOSED",
+    4: "CLOSED",
+    5: "OPEN",
+    6: "CLOSED",
+    7: "OPEN",
+    8: "OPEN",
+  });
   const left = await run("forge-issue", ["list", "--label", "bug", "--json", "number"], { cwd });
   t.is(left.stdout, "");
 });
@@ -34,28 +43,42 @@ test("forge-issue close - with --json emits one line per closed issue", async (t
   const cwd = await fixtureRepo();
   const r = await sh("forge-issue list --label bug --json number | forge-issue close - --json number,state", { cwd });
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(jsonl(r.stdout), [{ number: 4, state: "CLOSED" }, { number: 1, state: "CLOSED" }]);
+  t.deepEqual(jsonl(r.stdout), [
+    { number: 4, state: "CLOSED" },
+    { number: 1, state: "CLOSED" },
+  ]);
 });
 
 test("forge-issue list --state all ... | close - notes the issues that were closed already", async (t) => {
   const cwd = await fixtureRepo();
   const r = await sh("forge-issue list --state all --label bug --json id | forge-issue close -", { cwd });
   t.is(r.code, 0, r.stderr);
-  t.is(r.stderr, [
-    "! Issue #6 (Slow list with many issues) is already closed",
-    "Closed issue #4 (Button misaligned)",
-    "Closed issue #1 (Crash on start)",
-    "",
-  ].join("\n"));
+  t.is(
+    r.stderr,
+    [
+      "! Issue #6 (Slow list with many issues) is already closed",
+      "Closed issue #4 (Button misaligned)",
+      "Closed issue #1 (Crash on start)",
+      "",
+    ].join("\n")
+  );
 });
 
 test("forge-issue list --label bug --json | forge-issue comment - -b hi comments on each bug issue", async (t) => {
   const cwd = await fixtureRepo();
-  const r = await sh("forge-issue list --label bug --json | forge-issue comment - -b hi --json number,comments", { cwd });
+  const r = await sh("forge-issue list --label bug --json | forge-issue comment - -b hi --json number,comments", {
+    cwd,
+  });
   t.is(r.code, 0, r.stderr);
   const rows = jsonl(r.stdout) as Array<{ number: number; comments: Array<{ body: string }> }>;
-  t.deepEqual(rows.map((x) => x.number), [4, 1]);
-  t.deepEqual(rows.map((x) => x.comments.map((c) => c.body)), [["hi"], ["Same here.", "Fixed by restarting?\n\nNot really.", "hi"]]);
+  t.deepEqual(
+    rows.map((x) => x.number),
+    [4, 1]
+  );
+  t.deepEqual(
+    rows.map((x) => x.comments.map((c) => c.body)),
+    [["hi"], ["Same here.", "Fixed by restarting?\n\nNot really.", "hi"]]
+  );
   const two = await run("forge-issue", ["view", "2", "--json", "comments", "--jq", ".comments | length"], { cwd });
   t.is(two.stdout, "0\n");
 });
@@ -64,7 +87,11 @@ test("forge-issue list --label bug --json | forge-issue edit - --add-label enhan
   const cwd = await fixtureRepo();
   const r = await sh("forge-issue list --label bug --json | forge-issue edit - --add-label enhancement", { cwd });
   t.is(r.code, 0, r.stderr);
-  const x = await run("forge-issue", ["list", "--state", "all", "--label", "bug", "--label", "enhancement", "--json", "number"], { cwd });
+  const x = await run(
+    "forge-issue",
+    ["list", "--state", "all", "--label", "bug", "--label", "enhancement", "--json", "number"],
+    { cwd }
+  );
   t.deepEqual(jsonl(x.stdout), [{ number: 4 }, { number: 1 }]);
 });
 
@@ -74,7 +101,10 @@ test("forge-issue list --label bug --json | forge-issue archive - archives them 
   const r = await sh("forge-issue list --label bug --json | forge-issue archive -", { cwd });
   t.is(r.code, 0, r.stderr);
   const after = jsonl((await run("forge-issue", ["list", "--state", "all", "--json", "number,id"], { cwd })).stdout);
-  t.deepEqual(after, before.filter((x) => x.number !== 1 && x.number !== 4));
+  t.deepEqual(
+    after,
+    before.filter((x) => x.number !== 1 && x.number !== 4)
+  );
   const v = await run("forge-issue", ["view", "4", "--json", "number,isArchived,title"], { cwd });
   t.deepEqual(jsonl(v.stdout), [{ isArchived: true, number: 4, title: "Button misaligned" }]);
 });
@@ -104,10 +134,16 @@ test("forge-issue comment - -F - is a usage error: stdin cannot carry both", asy
 
 test("forge-issue archive - reports an already archived issue and archives the rest", async (t) => {
   const cwd = await fixtureRepo();
-  const a = await run("forge-issue", ["archive", "-", "--json", "number,isArchived"], { cwd, input: '{"number":7}\n{"number":8}\n' });
+  const a = await run("forge-issue", ["archive", "-", "--json", "number,isArchived"], {
+    cwd,
+    input: '{"number":7}\n{"number":8}\n',
+  });
   t.is(a.code, 1);
   t.deepEqual(jsonl(a.stdout), [{ isArchived: true, number: 8 }]);
-  t.regex(a.stderr, /^forge-issue archive: issue #7: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\nArchived issue #8 \(Question about setup\)\n$/);
+  t.regex(
+    a.stderr,
+    /^forge-issue archive: issue #7: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\nArchived issue #8 \(Question about setup\)\n$/
+  );
 });
 
 test("forge issue list dispatches to forge-issue list with the same output", async (t) => {
@@ -148,8 +184,17 @@ test("forge nope exits 2 with one line on stderr", async (t) => {
 
 // Refs: 1 = 3f2a9c1e-…, 2 = abcd1234-…, 4 = abcd5678-… (see FIXTURE).
 const REFS: Array<[string, number]> = [
-  ["1", 1], ["#4", 4], [FIXTURE[0]!.id, 1], [FIXTURE[3]!.id, 4], ["3f2a", 1], ["3f2a9c1e", 1], ["abcd1", 2], ["abcd5", 4],
-  ["ABCD5678", 4], ["abcd5678-1234", 4], ["9b8a", 7],
+  ["1", 1],
+  ["#4", 4],
+  [FIXTURE[0]!.id, 1],
+  [FIXTURE[3]!.id, 4],
+  ["3f2a", 1],
+  ["3f2a9c1e", 1],
+  ["abcd1", 2],
+  ["abcd5", 4],
+  ["ABCD5678", 4],
+  ["abcd5678-1234", 4],
+  ["9b8a", 7],
 ];
 
 let shared: Promise<string> | undefined;
@@ -163,7 +208,15 @@ for (const [ref, number] of REFS) {
   });
 }
 
-const BAD_REFS: Array<[string, number]> = [["abcd", 1], ["3f2", 2], ["0", 2], ["99", 1], ["ffff", 1], ["xyz1", 2], ["", 2]];
+const BAD_REFS: Array<[string, number]> = [
+  ["abcd", 1],
+  ["3f2", 2],
+  ["0", 2],
+  ["99", 1],
+  ["ffff", 1],
+  ["xyz1", 2],
+  ["", 2],
+];
 
 for (const [ref, code] of BAD_REFS) {
   test(`forge-issue close '${ref}' exits ${code} with one line and changes nothing`, async (t) => {
@@ -172,6 +225,15 @@ for (const [ref, code] of BAD_REFS) {
     t.is(r.code, code);
     t.is(r.stdout, "");
     t.is(r.stderr.split("\n").length, 2, r.stderr);
-    t.deepEqual(await states(cwd), { 1: "OPEN", 2: "OPEN", 3: "CLOSED", 4: "OPEN", 5: "OPEN", 6: "CLOSED", 7: "OPEN", 8: "OPEN" });
+    t.deepEqual(await states(cwd), {
+      1: "OPEN",
+      2: "OPEN",
+      3: "CLOSED",
+      4: "OPEN",
+      5: "OPEN",
+      6: "CLOSED",
+      7: "OPEN",
+      8: "OPEN",
+    });
   });
 }

@@ -24,7 +24,10 @@ test("forge-task list --status todo --json | forge-task move - doing moves exact
   const r = await sh("forge-task list --status todo --json | forge-task move - doing", { cwd });
   t.is(r.code, 0, r.stderr);
   t.is(r.stdout, "");
-  t.is(r.stderr, "Moved task #1 (Write the README) to doing\nMoved task #6 (Plan v2) to doing\nMoved task #7 (Triage bugs) to doing\n");
+  t.is(
+    r.stderr,
+    "Moved task #1 (Write the README) to doing\nMoved task #6 (Plan v2) to doing\nMoved task #7 (Triage bugs) to doing\n"
+  );
   t.deepEqual(await board(cwd), { 1: "doing", 2: "doing", 3: "blocked", 4: "done", 6: "doing", 7: "doing" });
   // the archived todo task (#5) was not listed, so it did not move
   const five = await run("forge-task", ["view", "5", "--json", "status"], { cwd });
@@ -33,11 +36,19 @@ test("forge-task list --status todo --json | forge-task move - doing moves exact
 
 test("forge-task move - with --json emits one line per task, and the columns of a second list are right", async (t) => {
   const cwd = await kanbanRepo();
-  const r = await sh("forge-task list -s doing,blocked --json id | forge-task move - todo --json number,status", { cwd });
+  const r = await sh("forge-task list -s doing,blocked --json id | forge-task move - todo --json number,status", {
+    cwd,
+  });
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(jsonl(r.stdout), [{ number: 2, status: "todo" }, { number: 3, status: "todo" }]);
+  t.deepEqual(jsonl(r.stdout), [
+    { number: 2, status: "todo" },
+    { number: 3, status: "todo" },
+  ]);
   const todo = await run("forge-task", ["list", "-s", "todo", "--json", "number"], { cwd });
-  t.deepEqual(jsonl(todo.stdout).map((x) => x.number), [1, 2, 3, 6, 7]);
+  t.deepEqual(
+    jsonl(todo.stdout).map((x) => x.number),
+    [1, 2, 3, 6, 7]
+  );
 });
 
 test("forge-task list --json | forge-task done - closes every task, noting the one already done", async (t) => {
@@ -45,7 +56,17 @@ test("forge-task list --json | forge-task done - closes every task, noting the o
   const r = await sh("forge-task list --json | forge-task done - --json number,status,closedAt", { cwd });
   t.is(r.code, 0, r.stderr);
   const out = jsonl(r.stdout);
-  t.deepEqual(out.map((x) => [x.number, x.status]), [[1, "done"], [6, "done"], [7, "done"], [2, "done"], [3, "done"], [4, "done"]]);
+  t.deepEqual(
+    out.map((x) => [x.number, x.status]),
+    [
+      [1, "done"],
+      [6, "done"],
+      [7, "done"],
+      [2, "done"],
+      [3, "done"],
+      [4, "done"],
+    ]
+  );
   t.true(out.every((x) => typeof x.closedAt === "string"));
   t.is(out.find((x) => x.number === 4)!.closedAt, "2020-02-05T10:00:00Z", "an already-done task keeps its closedAt");
   t.regex(r.stderr, /^! Task #4 \(Set up CI\) is already done$/m);
@@ -53,11 +74,24 @@ test("forge-task list --json | forge-task done - closes every task, noting the o
 
 test("forge-task move - emits what succeeded, one stderr line per failed record, and exits 1", async (t) => {
   const cwd = await kanbanRepo();
-  const input = ['{"number":1}', '{"number":99}', "not json", '{"title":"no ref"}', '{"id":"bbcd0002-0000-4000-8000-000000000002"}', ""].join("\n");
+  const input = [
+    '{"number":1}',
+    '{"number":99}',
+    "not json",
+    '{"title":"no ref"}',
+    '{"id":"bbcd0002-0000-4000-8000-000000000002"}',
+    "",
+  ].join("\n");
   const r = await run("forge-task", ["move", "-", "blocked", "--json", "number,status"], { cwd, input });
   t.is(r.code, 1);
-  t.deepEqual(jsonl(r.stdout), [{ number: 1, status: "blocked" }, { number: 2, status: "blocked" }]);
-  const err = r.stderr.trimEnd().split("\n").filter((l) => l.startsWith("forge-task move: "));
+  t.deepEqual(jsonl(r.stdout), [
+    { number: 1, status: "blocked" },
+    { number: 2, status: "blocked" },
+  ]);
+  const err = r.stderr
+    .trimEnd()
+    .split("\n")
+    .filter((l) => l.startsWith("forge-task move: "));
   t.is(err.length, 3, r.stderr);
   t.deepEqual((await board(cwd))[1], "blocked");
 });
@@ -66,7 +100,10 @@ test("forge-task move - refuses a bad status before reading stdin, and moves not
   const cwd = await kanbanRepo();
   const r = await sh("forge-task list --json | forge-task move - closed", { cwd });
   t.is(r.code, 2);
-  t.is(r.stderr, "forge-task move: invalid status 'closed' (one of todo|doing|blocked|done) (see 'forge-task move -h')\n");
+  t.is(
+    r.stderr,
+    "forge-task move: invalid status 'closed' (one of todo|doing|blocked|done) (see 'forge-task move -h')\n"
+  );
   t.deepEqual(await board(cwd), { 1: "todo", 2: "doing", 3: "blocked", 4: "done", 6: "todo", 7: "todo" });
 });
 
@@ -95,17 +132,35 @@ test("a label created with forge-label gives issues its color and description; e
   await ok("forge-label", ["create", "ui", "-c", "#C5DEF5"]);
   await ok("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"]);
   const labels = async () => jsonl((await ok("forge-issue", ["list", "--json", "labels"])).stdout)[0]!.labels;
-  t.deepEqual(await labels(), [{ name: "bug", color: "d73a4a", description: "Something isn't working" }, { name: "ui", color: "c5def5", description: "" }]);
+  t.deepEqual(await labels(), [
+    { name: "bug", color: "d73a4a", description: "Something isn't working" },
+    { name: "ui", color: "c5def5", description: "" },
+  ]);
   await ok("forge-label", ["edit", "bug", "-c", "ee0701"]);
-  t.deepEqual(await labels(), [{ name: "bug", color: "ee0701", description: "Something isn't working" }, { name: "ui", color: "c5def5", description: "" }]);
-  const issueFile = join(cwd, ".forge", "issues", (jsonl((await ok("forge-issue", ["list", "--json", "id"])).stdout)[0]!.id as string), "issue.md");
+  t.deepEqual(await labels(), [
+    { name: "bug", color: "ee0701", description: "Something isn't working" },
+    { name: "ui", color: "c5def5", description: "" },
+  ]);
+  const issueFile = join(
+    cwd,
+    ".forge",
+    "issues",
+    jsonl((await ok("forge-issue", ["list", "--json", "id"])).stdout)[0]!.id as string,
+    "issue.md"
+  );
   const before = readFileSync(issueFile, "utf8");
   await ok("forge-label", ["delete", "bug", "--yes"]);
-  t.deepEqual(await labels(), [{ name: "bug", color: "", description: "" }, { name: "ui", color: "c5def5", description: "" }]);
+  t.deepEqual(await labels(), [
+    { name: "bug", color: "", description: "" },
+    { name: "ui", color: "c5def5", description: "" },
+  ]);
   t.is(readFileSync(issueFile, "utf8"), before, "a delete leaves the issue's file untouched");
   // gh: a rename renames the label on every issue that carries it.
   await ok("forge-label", ["edit", "ui", "--name", "frontend"]);
-  t.deepEqual(await labels(), [{ name: "bug", color: "", description: "" }, { name: "frontend", color: "c5def5", description: "" }]);
+  t.deepEqual(await labels(), [
+    { name: "bug", color: "", description: "" },
+    { name: "frontend", color: "c5def5", description: "" },
+  ]);
 });
 
 test("a milestone created with forge-milestone gives issues its due date and description; a rename leaves issues on the old title", async (t) => {
@@ -119,21 +174,36 @@ test("a milestone created with forge-milestone gives issues its due date and des
   await ok("forge-issue", ["create", "-t", "Crash", "-m", "v1"]);
   await ok("forge-issue", ["create", "-t", "Docs", "-m", "v1"]);
   await ok("forge-issue", ["close", "1"]);
-  const ms = async () => jsonl((await ok("forge-issue", ["list", "-s", "all", "--json", "milestone"])).stdout).map((x) => x.milestone);
+  const ms = async () =>
+    jsonl((await ok("forge-issue", ["list", "-s", "all", "--json", "milestone"])).stdout).map((x) => x.milestone);
   const v1 = { title: "v1", description: "First: release", dueOn: "2026-03-01T00:00:00Z" };
   t.deepEqual(await ms(), [v1, v1]);
   const counts = await ok("forge-milestone", ["list", "--json", "title,openIssues,closedIssues"]);
   t.deepEqual(jsonl(counts.stdout), [{ closedIssues: 1, openIssues: 1, title: "v1" }]);
   await ok("forge-milestone", ["edit", "v1", "--title", "v1.0"]);
-  t.deepEqual(await ms(), [{ title: "v1", description: "", dueOn: null }, { title: "v1", description: "", dueOn: null }]);
+  t.deepEqual(await ms(), [
+    { title: "v1", description: "", dueOn: null },
+    { title: "v1", description: "", dueOn: null },
+  ]);
 });
 
 test("a task made for an issue shows that issue's number, and issue numbers stay right after more issues", async (t) => {
   const cwd = scratch(tempRepo("forge-kanban-"));
   const c = await run("forge-issue", ["create", "-t", "First", "--json", "id"], { cwd });
   const id = jsonl(c.stdout)[0]!.id as string;
-  const task = await run("forge-task", ["create", "-t", "Do it", "--issue", id.slice(0, 13), // with a dash: 8 digits alone would be a number
-    "--json", "number,issue,status"], { cwd });
+  const task = await run(
+    "forge-task",
+    [
+      "create",
+      "-t",
+      "Do it",
+      "--issue",
+      id.slice(0, 13), // with a dash: 8 digits alone would be a number
+      "--json",
+      "number,issue,status",
+    ],
+    { cwd }
+  );
   t.is(task.code, 0, task.stderr);
   t.deepEqual(jsonl(task.stdout), [{ issue: { id, number: 1 }, number: 1, status: "todo" }]);
   t.is((await run("forge-issue", ["create", "-t", "Second"], { cwd })).code, 0);

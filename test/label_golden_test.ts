@@ -38,11 +38,19 @@ const READS: Case[] = [
 const WRITES: Case[] = [
   { name: "create_json", args: ["create", "triage", "-c", "FBCA04", "-d", "Needs a look", "--json"], then: ALL },
   // without --color: gh's palette, picked from the name (stable)
-  { name: "create_no_color", args: ["create", "wontfix"], then: ["list", "-S", "wontfix", "--json", "name,color,description"] },
+  {
+    name: "create_no_color",
+    args: ["create", "wontfix"],
+    then: ["list", "-S", "wontfix", "--json", "name,color,description"],
+  },
   { name: "create_hash_color", args: ["create", "question", "--color", "#D876E3", "--json", "color"] },
   { name: "create_exists", args: ["create", "bug"], code: 1, then: ALL },
   { name: "create_exists_other_case", args: ["create", "BUG", "-c", "000000"], code: 1 },
-  { name: "create_force", args: ["create", "Bug", "-f", "-c", "ee0701", "--json"], then: ["list", "-S", "bug", "--json", "name,color,description"] },
+  {
+    name: "create_force",
+    args: ["create", "Bug", "-f", "-c", "ee0701", "--json"],
+    then: ["list", "-S", "bug", "--json", "name,color,description"],
+  },
   { name: "create_bad_color", args: ["create", "x", "-c", "red"], code: 2, then: ALL },
   { name: "create_bad_color_short", args: ["create", "x", "-c", "#fff"], code: 2 },
   { name: "create_no_name", args: ["create"], code: 2 },
@@ -67,7 +75,8 @@ test.before(async () => {
 });
 
 for (const c of READS) {
-  test(`forge-label ${c.args.join(" ")} matches golden ${c.name}`, (t) => checkCase(t, "forge-label", "label", c, shared, KANBAN_IDS, since));
+  test(`forge-label ${c.args.join(" ")} matches golden ${c.name}`, (t) =>
+    checkCase(t, "forge-label", "label", c, shared, KANBAN_IDS, since));
 }
 
 for (const c of WRITES) {

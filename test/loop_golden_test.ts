@@ -14,7 +14,24 @@ import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
 
-const VERBS = ["start", "next", "retry", "backtrack", "pause", "resume", "stop", "status", "history", "audit", "gate", "list", "learn", "supersede", "retract", "recall"];
+const VERBS = [
+  "start",
+  "next",
+  "retry",
+  "backtrack",
+  "pause",
+  "resume",
+  "stop",
+  "status",
+  "history",
+  "audit",
+  "gate",
+  "list",
+  "learn",
+  "supersede",
+  "retract",
+  "recall",
+];
 
 function measure(s: string): { lines: number; bytes: number } {
   return { lines: s.split("\n").length - (s.endsWith("\n") ? 1 : 0), bytes: Buffer.byteLength(s) };
@@ -77,9 +94,12 @@ for (const e of ERRORS) {
 /** Placeholders for what each run makes up. */
 function scrub(text: string, repo: string, loopId: string): string {
   return text
-    .split(repo).join("<repo>")
-    .split(loopId).join("<loop>")
-    .split(loopId.slice(0, 8)).join("<loop8>")
+    .split(repo)
+    .join("<repo>")
+    .split(loopId)
+    .join("<loop>")
+    .split(loopId.slice(0, 8))
+    .join("<loop8>")
     .replace(/"(duration_ms|durationMs)":\d+/g, '"$1":0')
     .replace(/\b(c|cr|sg|rd)-[0-9a-f]{8}\b/g, "$1-<id>")
     .replace(/\b[0-9a-f]{64}\b/g, "<sha256>")
@@ -92,17 +112,50 @@ test("forge-loop start, a rejected next, status and audit --json match their gol
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "check"]);
   const env = { FORGE_NOW: "2026-12-01T09:00:00Z" };
-  const s = await run("forge-loop", ["start", "--task", "make the check pass", "--constraint", "no new dependencies", "--criterion", "check passes", "--check", "node check.js", "--json"], { cwd: dir, env });
+  const s = await run(
+    "forge-loop",
+    [
+      "start",
+      "--task",
+      "make the check pass",
+      "--constraint",
+      "no new dependencies",
+      "--criterion",
+      "check passes",
+      "--check",
+      "node check.js",
+      "--json",
+    ],
+    { cwd: dir, env }
+  );
   t.is(s.code, 0, s.stderr);
   const rec = jsonl(s.stdout)[0]!;
   const id = rec.loop_id as string;
   const cr = (rec.criteria as Array<{ id: string }>)[0]!.id;
   golden(t, "loop/start.jsonl", scrub(s.stdout, dir, id));
-  const report = JSON.stringify({ format: "loopforge.round-report", outcome: "success", continuation: "continue", summary: "claimed", violations: [], evidence: { checks: [{ name: "node check.js", status: "passed" }], claims: [{ id: "claim-1", targetId: cr, evidenceRefs: ["command:node check.js"] }] } });
+  const report = JSON.stringify({
+    format: "loopforge.round-report",
+    outcome: "success",
+    continuation: "continue",
+    summary: "claimed",
+    violations: [],
+    evidence: {
+      checks: [{ name: "node check.js", status: "passed" }],
+      claims: [{ id: "claim-1", targetId: cr, evidenceRefs: ["command:node check.js"] }],
+    },
+  });
   const n = await run("forge-loop", ["next", id, "-F", "-", "--json"], { cwd: dir, env, input: report });
   t.is(n.code, 0, n.stderr);
   golden(t, "loop/next-rejected.jsonl", scrub(n.stdout, dir, id));
-  golden(t, "loop/next-rejected.txt", scrub((await run("forge-loop", ["status", id], { cwd: dir, env })).stdout, dir, id));
-  golden(t, "loop/audit.jsonl", scrub((await run("forge-loop", ["audit", id, "--json"], { cwd: dir, env })).stdout, dir, id));
+  golden(
+    t,
+    "loop/next-rejected.txt",
+    scrub((await run("forge-loop", ["status", id], { cwd: dir, env })).stdout, dir, id)
+  );
+  golden(
+    t,
+    "loop/audit.jsonl",
+    scrub((await run("forge-loop", ["audit", id, "--json"], { cwd: dir, env })).stdout, dir, id)
+  );
   golden(t, "loop/history.txt", scrub((await run("forge-loop", ["history", id], { cwd: dir, env })).stdout, dir, id));
 });

@@ -42,8 +42,13 @@ test("sample repository: each planted defect gives the target issue 9 names, ran
   const header = lines[0]!;
   const nodes = lines.filter((l) => l.kind === "node");
   const base = nodes.filter((n) => n.current && n.patch_sha256 === null);
-  // At the base tree: one claim per step, every base run's trial in it (the .forge/ commits between runs split nothing).
-  t.deepEqual(base.map((n) => [step(n), n.verdict, n.trials]).sort(), [["10-unit", "passing", 6], ["20-integration", "failing", 6], ["30-net", "flaky", 6]]);
+  // At the base tree: one claim per step, every base run's trial in it (the .forge/ commits between runs split
+  // nothing).
+  t.deepEqual(base.map((n) => [step(n), n.verdict, n.trials]).sort(), [
+    ["10-unit", "passing", 6],
+    ["20-integration", "failing", 6],
+    ["30-net", "flaky", 6],
+  ]);
   const net = base.find((n) => step(n) === "30-net")!;
   const netFailures = Array.from({ length: 6 }, (_, i) => netFails(s.seed, i)).filter(Boolean).length;
   t.is(net.fails, netFailures);
@@ -64,22 +69,43 @@ test("sample repository: each planted defect gives the target issue 9 names, ran
     [`thin_export:missing_log:${s.deletedLog.runId}:${s.deletedLog.step}`, "ThinExport", "CheckRerun", 900_000],
     [`fragile:${net.claim_id as string}`, "FragileNode", "CheckRerun", 800_000],
     [`unverified:issue:${s.issues.closedNoEvidence.id}`, "UnverifiedClaimVersion", null, 750_000],
-    [`supersession:${s.prs.updated.patchSha256}:${s.prs.updated.previousPatchSha256}`, "SupersessionVerification", "PairedPatch", 680_000],
+    [
+      `supersession:${s.prs.updated.patchSha256}:${s.prs.updated.previousPatchSha256}`,
+      "SupersessionVerification",
+      "PairedPatch",
+      680_000,
+    ],
     [`caveat:${regressUnit.claim_id as string}`, "CalibrationCaveat", "CheckRerun", 600_000],
   ];
-  for (const [key, kind, planKind, urgency] of expected) t.like(byKey.get(key), { target_kind: kind, plan_kind: planKind, urgency_micros: urgency }, key);
+  for (const [key, kind, planKind, urgency] of expected)
+    t.like(byKey.get(key), { target_kind: kind, plan_kind: planKind, urgency_micros: urgency }, key);
   // The rest: one CalibrationCaveat per other claim at an open PR's current patch (one trial each), and nothing else.
-  const prClaims = nodes.filter((n) => n.current && n.patch_sha256 !== null).map((n) => `caveat:${n.claim_id as string}`);
+  const prClaims = nodes
+    .filter((n) => n.current && n.patch_sha256 !== null)
+    .map((n) => `caveat:${n.claim_id as string}`);
   t.is(prClaims.length, 6);
   t.deepEqual([...byKey.keys()].sort(), [...new Set([...expected.map((e) => e[0]), ...prClaims])].sort());
   // Ranked as the scores say: urgency descending, then kind priority, then key.
   const urg = targets.map((x) => x.urgency_micros as number);
-  t.deepEqual(urg, [...urg].sort((a, b) => b - a));
-  t.deepEqual(targets.slice(0, 6).map((x) => x.key), expected.map((e) => e[0]));
-  t.true((byKey.get(`fragile:${net.claim_id as string}`)!.urgency_micros as number) >= 250_000, "the flaky check ranks above the halt threshold until decided");
+  t.deepEqual(
+    urg,
+    [...urg].sort((a, b) => b - a)
+  );
+  t.deepEqual(
+    targets.slice(0, 6).map((x) => x.key),
+    expected.map((e) => e[0])
+  );
+  t.true(
+    (byKey.get(`fragile:${net.claim_id as string}`)!.urgency_micros as number) >= 250_000,
+    "the flaky check ranks above the halt threshold until decided"
+  );
   // The plan: verify the fix PR against the stable failure.
   t.like(decision, { kind: "plan", plan_kind: "PairedPatch", target_key: `syndrome:${sig}`, advisory: false });
-  t.like(decision.params as object, { pr: { id: s.prs.fix.id, number: s.prs.fix.number }, closes: [s.issues.stable.id], checks: ["10-unit", "20-integration", "30-net"] });
+  t.like(decision.params as object, {
+    pr: { id: s.prs.fix.id, number: s.prs.fix.number },
+    closes: [s.issues.stable.id],
+    checks: ["10-unit", "20-integration", "30-net"],
+  });
 });
 
 test("sample repository: the same store and history give byte-identical observation and plan; forge-plan observes by itself with nothing on stdin; explain", async (t) => {
@@ -88,9 +114,17 @@ test("sample repository: the same store and history give byte-identical observat
   const b = await run("forge", ["observe", "--json"], { cwd: s.dir });
   t.is(a.stdout, b.stdout);
   const hist = join(s.dir, "history.jsonl");
-  writeFileSync(hist, '{"target_key":"syndrome:x","plan_kind":"PairedPatch","plan_id":"p","act_id":"a","outcome_signature":"fixed","recorded_at":"2026-12-01T00:00:00Z"}\n');
-  const p1 = await run("forge-plan", ["--json", "--history", "history.jsonl", "--now", "2026-12-01T00:00:00Z"], { cwd: s.dir, input: a.stdout });
-  const p2 = await run("forge-plan", ["--json", "--history", "history.jsonl", "--now", "2026-12-01T00:00:00Z"], { cwd: s.dir });
+  writeFileSync(
+    hist,
+    '{"target_key":"syndrome:x","plan_kind":"PairedPatch","plan_id":"p","act_id":"a","outcome_signature":"fixed","recorded_at":"2026-12-01T00:00:00Z"}\n'
+  );
+  const p1 = await run("forge-plan", ["--json", "--history", "history.jsonl", "--now", "2026-12-01T00:00:00Z"], {
+    cwd: s.dir,
+    input: a.stdout,
+  });
+  const p2 = await run("forge-plan", ["--json", "--history", "history.jsonl", "--now", "2026-12-01T00:00:00Z"], {
+    cwd: s.dir,
+  });
   t.is(p1.code, 0, p1.stderr);
   t.is(p1.stdout, p2.stdout);
   const fragile = jsonl(p1.stdout).find((l) => l.target_kind === "FragileNode")!;
@@ -114,14 +148,24 @@ test("committing .forge/ changes between two CI runs leaves one claim per step (
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "app"]);
   t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 1);
-  t.is((await sh("forge-issue create -t 'a note' >/dev/null && git add -A .forge && git commit -qm 'forge: issue'", { cwd: dir })).code, 0);
+  t.is(
+    (
+      await sh("forge-issue create -t 'a note' >/dev/null && git add -A .forge && git commit -qm 'forge: issue'", {
+        cwd: dir,
+      })
+    ).code,
+    0
+  );
   t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 1);
   const runs = jsonl((await run("forge-ci", ["list", "--json", "headSha,codeTree"], { cwd: dir })).stdout);
   t.is(new Set(runs.map((r) => r.headSha)).size, 2);
   t.is(new Set(runs.map((r) => r.codeTree)).size, 1);
   t.is((await sh("forge-ci list --json | forge-export >/dev/null", { cwd: dir })).code, 0);
   const nodes = jsonl((await run("forge-observe", ["--json"], { cwd: dir })).stdout).filter((l) => l.kind === "node");
-  t.deepEqual(nodes.map((n) => [step(n), n.trials, n.current, n.tree]).sort(), [["10-a", 2, true, runs[0]!.codeTree], ["20-b", 2, true, runs[0]!.codeTree]]);
+  t.deepEqual(nodes.map((n) => [step(n), n.trials, n.current, n.tree]).sort(), [
+    ["10-a", 2, true, runs[0]!.codeTree],
+    ["20-b", 2, true, runs[0]!.codeTree],
+  ]);
 });
 
 test("the order of imports does not matter: the same records imported in two orders give byte-identical observations", async (t) => {
@@ -182,7 +226,14 @@ test("gather keeps exactly the closed-as-fixed issues of 400; a symlinked, overs
     const kind = i % 4;
     const labels = kind === 1 ? "labels:\n  - bug\n" : kind === 2 ? "labels:\n  - documentation\n" : "labels:\n";
     const state = kind === 0 ? "state: open\n" : `state: closed\nclosedAt: "2026-01-02T00:00:00Z"\n`;
-    const text = template.replace(tid, id).replace(/^state: open\n/m, state).replace(/^createdAt: .*$/m, `createdAt: "2026-01-01T00:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z"`).replace(/^labels:\n/m, labels);
+    const text = template
+      .replace(tid, id)
+      .replace(/^state: open\n/m, state)
+      .replace(
+        /^createdAt: .*$/m,
+        `createdAt: "2026-01-01T00:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z"`
+      )
+      .replace(/^labels:\n/m, labels);
     mkdirSync(join(store, "issues", id));
     writeFileSync(join(store, "issues", id, "issue.md"), text);
     if (kind === 1) expected.add(id);
@@ -193,7 +244,10 @@ test("gather keeps exactly the closed-as-fixed issues of 400; a symlinked, overs
   writeFileSync(outside, readFileSync(join(store, "issues", bad.link, "issue.md")));
   rmSync(join(store, "issues", bad.link, "issue.md"));
   symlinkSync(outside, join(store, "issues", bad.link, "issue.md"));
-  writeFileSync(join(store, "issues", bad.big, "issue.md"), readFileSync(join(store, "issues", bad.big, "issue.md"), "utf8") + "x".repeat(300 * 1024));
+  writeFileSync(
+    join(store, "issues", bad.big, "issue.md"),
+    readFileSync(join(store, "issues", bad.big, "issue.md"), "utf8") + "x".repeat(300 * 1024)
+  );
   rmSync(join(store, "issues", bad.fifo, "issue.md"));
   await sh(`mkfifo .forge/issues/${bad.fifo}/issue.md`, { cwd: dir });
   for (const id of Object.values(bad)) expected.delete(id);
@@ -212,5 +266,10 @@ test("gather keeps exactly the closed-as-fixed issues of 400; a symlinked, overs
   expected.add(closedByPr);
   const inputs = await gather(storeAt(store), dir, { scope: "default" });
   t.deepEqual(inputs.issues.map((i) => i.id).sort(), [...expected].sort());
-  t.deepEqual(inputs.unreadable.filter((u) => u.startsWith("issue:")), Object.values(bad).map((id) => `issue:${id}`).sort());
+  t.deepEqual(
+    inputs.unreadable.filter((u) => u.startsWith("issue:")),
+    Object.values(bad)
+      .map((id) => `issue:${id}`)
+      .sort()
+  );
 });

@@ -8,7 +8,18 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { BIN, git, run, sh, type Ran } from "./lib/run.js";
@@ -27,7 +38,9 @@ function block(name: string): string {
 }
 
 const MAKEFILE = block("makefile");
-const CRONTAB = block("crontab").split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+const CRONTAB = block("crontab")
+  .split("\n")
+  .filter((l) => l.trim() !== "" && !l.startsWith("#"));
 
 /** A crontab line's command (what follows the five time fields), for the target it makes. */
 function cronCommand(target: string): string {
@@ -38,7 +51,10 @@ function cronCommand(target: string): string {
   return m[1]!;
 }
 
-/** A HOME with `forge/bin` (this clone's bin/) and `project/`: a repo with a store, one CI step and the README's Makefile. */
+/**
+ * A HOME with `forge/bin` (this clone's bin/) and `project/`: a repo with a store, one CI step and the README's
+ * Makefile.
+ */
 function home(step: string): { home: string; project: string } {
   const h = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-cron-home-"))));
   mkdirSync(join(h, "forge"));
@@ -77,7 +93,11 @@ async function pr(t: ExecutionContext, project: string, branch: string, text: st
 function asCron(h: string, command: string): Promise<Ran> {
   return new Promise((res, rej) => {
     const env = ["PATH=/usr/bin:/bin", `HOME=${h}`, "SHELL=/bin/sh", `LOGNAME=${userInfo().username}`];
-    const child = spawn("/usr/bin/env", ["-i", ...env, "/bin/sh", "-c", command], { cwd: "/", stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("/usr/bin/env", ["-i", ...env, "/bin/sh", "-c", command], {
+      cwd: "/",
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -89,10 +109,23 @@ function asCron(h: string, command: string): Promise<Ran> {
 
 /** What a CI report says, without run numbers, ids and times: per PR, its verdict and steps. */
 function ciResults(file: string): unknown[] {
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => {
-    const r = JSON.parse(l) as { pr: { number: number }; verdict: string; conclusion: string; steps: Array<{ name: string; outcome: string; exitCode: number | null }> };
-    return { pr: r.pr.number, verdict: r.verdict, conclusion: r.conclusion, steps: r.steps.map((s) => [s.name, s.outcome, s.exitCode]) };
-  });
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      const r = JSON.parse(l) as {
+        pr: { number: number };
+        verdict: string;
+        conclusion: string;
+        steps: Array<{ name: string; outcome: string; exitCode: number | null }>;
+      };
+      return {
+        pr: r.pr.number,
+        verdict: r.verdict,
+        conclusion: r.conclusion,
+        steps: r.steps.map((s) => [s.name, s.outcome, s.exitCode]),
+      };
+    });
 }
 
 test("the README's make ci target, run from cron's environment, gives what it gives from an interactive shell", async (t) => {
@@ -128,10 +161,18 @@ test("the README's make pilot target from cron's environment, as from an interac
   const { home: h, project } = home("true");
   await init(t, project);
   const shell = await sh("make -s pilot", { cwd: project, env: { HOME: h } });
-  const reports = (): string[] => readdirSync(join(project, "reports")).filter((n) => n.startsWith("pilot-")).sort();
+  const reports = (): string[] =>
+    readdirSync(join(project, "reports"))
+      .filter((n) => n.startsWith("pilot-"))
+      .sort();
   t.is(reports().length, 1, shell.stderr);
   const first = reports()[0]!;
-  const shellReport = JSON.parse(readFileSync(join(project, "reports", first), "utf8").trim().split("\n").at(-1)!) as Record<string, unknown>;
+  const shellReport = JSON.parse(
+    readFileSync(join(project, "reports", first), "utf8")
+      .trim()
+      .split("\n")
+      .at(-1)!
+  ) as Record<string, unknown>;
   renameSync(join(project, "reports", first), join(project, "reports", "shell-" + first));
   // Report names are per second: make sure cron's run gets its own.
   await new Promise((res) => setTimeout(res, 1100));
@@ -139,7 +180,13 @@ test("the README's make pilot target from cron's environment, as from an interac
   t.is(cron.code, shell.code, readFileSync(join(h, "forge-cron.log"), "utf8"));
   const mine = reports().filter((n) => !n.startsWith("shell-"));
   t.is(mine.length, 1);
-  const cronReport = JSON.parse(readFileSync(join(project, "reports", mine[0]!), "utf8").trim().split("\n").at(-1)!) as Record<string, unknown>;
+  const cronReport = JSON.parse(
+    readFileSync(join(project, "reports", mine[0]!), "utf8")
+      .trim()
+      .split("\n")
+      .at(-1)!
+  ) as Record<string, unknown>;
   t.deepEqual(Object.keys(cronReport).sort(), Object.keys(shellReport).sort());
-  for (const k of ["kind", "halt_reason", "haltReason", "halt"]) if (k in shellReport) t.deepEqual(cronReport[k], shellReport[k], k);
+  for (const k of ["kind", "halt_reason", "haltReason", "halt"])
+    if (k in shellReport) t.deepEqual(cronReport[k], shellReport[k], k);
 });

@@ -29,7 +29,13 @@ function repo(): string {
 }
 
 /** Commit `files` on a new branch `name` from `from`, file a PR for it, and go back to main. Returns the PR's id. */
-async function branchPr(t: ExecutionContext, dir: string, name: string, files: Record<string, string>, opts: { from?: string; title?: string; msg?: string; issue?: string } = {}): Promise<string> {
+async function branchPr(
+  t: ExecutionContext,
+  dir: string,
+  name: string,
+  files: Record<string, string>,
+  opts: { from?: string; title?: string; msg?: string; issue?: string } = {}
+): Promise<string> {
   git(dir, ["checkout", "-q", "-b", name, opts.from ?? "main"]);
   for (const [f, text] of Object.entries(files)) {
     mkdirSync(join(dir, f, ".."), { recursive: true });
@@ -70,7 +76,11 @@ interface MergeJson {
   patchId: string | null;
 }
 
-async function merge(dir: string, ref: string, env?: Record<string, string>): Promise<Ran & { json: MergeJson | undefined }> {
+async function merge(
+  dir: string,
+  ref: string,
+  env?: Record<string, string>
+): Promise<Ran & { json: MergeJson | undefined }> {
   const r = await run("forge-merge", [ref, "--json"], { cwd: dir, env });
   const lines = jsonl(r.stdout);
   return { ...r, json: lines[0] as unknown as MergeJson | undefined };
@@ -81,12 +91,18 @@ function rev(dir: string, ref: string): string {
 }
 
 function worktrees(dir: string): number {
-  return git(dir, ["worktree", "list", "--porcelain"]).split("\n").filter((l) => l.startsWith("worktree ")).length;
+  return git(dir, ["worktree", "list", "--porcelain"])
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
 }
 
 function records(dir: string): string[] {
   const d = join(dir, ".forge", "merges");
-  return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith(".md")).sort() : [];
+  return existsSync(d)
+    ? readdirSync(d)
+        .filter((n) => n.endsWith(".md"))
+        .sort()
+    : [];
 }
 
 function record(dir: string, id: string): string {
@@ -103,13 +119,22 @@ function forgePatch(dir: string, prId: string, patch: string): void {
   const d = join(dir, ".forge", "prs", prId);
   writeFileSync(join(d, "patch.diff"), patch);
   const sha = createHash("sha256").update(patch).digest("hex");
-  const md = readFileSync(join(d, "pr.md"), "utf8").replace(/^patchSha256: "?[0-9a-f]{64}"?$/m, `patchSha256: "${sha}"`);
+  const md = readFileSync(join(d, "pr.md"), "utf8").replace(
+    /^patchSha256: "?[0-9a-f]{64}"?$/m,
+    `patchSha256: "${sha}"`
+  );
   writeFileSync(join(d, "pr.md"), md);
 }
 
 /** The state a refusal must leave alone. */
 function snapshot(dir: string): { main: string; head: string; records: string[]; worktrees: number; status: string } {
-  return { main: rev(dir, "refs/heads/main"), head: rev(dir, "HEAD"), records: records(dir), worktrees: worktrees(dir), status: git(dir, ["status", "--porcelain", "--", ".", ":(exclude).forge"]) };
+  return {
+    main: rev(dir, "refs/heads/main"),
+    head: rev(dir, "HEAD"),
+    records: records(dir),
+    worktrees: worktrees(dir),
+    status: git(dir, ["status", "--porcelain", "--", ".", ":(exclude).forge"]),
+  };
 }
 
 // --- the whole loop ---
@@ -120,7 +145,13 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   const issue = await run("forge-issue", ["create", "-t", "line 2 should be TWO", "--json", "id"], { cwd: dir });
   t.is(issue.code, 0, issue.stderr);
   const issueId = (jsonl(issue.stdout)[0] as { id: string }).id;
-  const prId = await branchPr(t, dir, "fix", { "a.txt": A.replace("2\n", "TWO\n") }, { title: "Make line 2 TWO", issue: "1" });
+  const prId = await branchPr(
+    t,
+    dir,
+    "fix",
+    { "a.txt": A.replace("2\n", "TWO\n") },
+    { title: "Make line 2 TWO", issue: "1" }
+  );
   const ci = await run("forge-ci", ["run", "1", "--json"], { cwd: dir });
   t.is(ci.code, 0, ci.stderr);
   t.is((jsonl(ci.stdout)[0] as { verdict: string }).verdict, "pass");
@@ -152,7 +183,14 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   // The record.
   t.deepEqual(records(dir), [`${j.record}.md`]);
   const rec = record(dir, j.record!);
-  for (const [k, v] of [["pr", prId], ["patchSha256", j.patchSha256], ["patchId", j.patchId], ["commit", j.commit], ["baseRefName", "main"], ["verdict", "merged"]]) {
+  for (const [k, v] of [
+    ["pr", prId],
+    ["patchSha256", j.patchSha256],
+    ["patchId", j.patchId],
+    ["commit", j.commit],
+    ["baseRefName", "main"],
+    ["verdict", "merged"],
+  ]) {
     t.regex(rec, new RegExp(`\\n${k}: "?${v}"?\\n`), k!);
   }
   t.is(worktrees(dir), 1);
@@ -165,7 +203,10 @@ test("the loop by hand: issue → branch → forge-pr create → forge-ci run �
   t.is(again.json!.landed!.record, j.record!);
   t.is(again.json!.landed!.pr, prId);
   t.is(again.json!.landed!.number, 1);
-  t.regex(again.stderr, /^forge-merge pr: pull request #1 is already merged by pull request #1 \(record [0-9a-f]{8}, same patchSha256\); nothing was changed\n$/);
+  t.regex(
+    again.stderr,
+    /^forge-merge pr: pull request #1 is already merged by pull request #1 \(record [0-9a-f]{8}, same patchSha256\); nothing was changed\n$/
+  );
   t.regex(again.stderr, /already merged/);
   t.deepEqual(snapshot(dir), before);
 });
@@ -317,10 +358,26 @@ for (const [what, path, why] of HOSTILE) {
   test(`a patch with ${what} is refused with one line naming it: no record, main unchanged, no worktree, nothing written`, async (t) => {
     const dir = repo();
     const prId = await branchPr(t, dir, "fix", { "b.txt": "b\n" });
-    forgePatch(dir, prId, [
-      "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001", "From: mallory <m@evil>", "Subject: [PATCH] innocent", "", "---",
-      `diff --git a/${path} b/${path}`, "new file mode 100755", "index 0000000..1111111", "--- /dev/null", `+++ b/${path}`, "@@ -0,0 +1,2 @@", "+#!/bin/sh", "+touch /tmp/forge-pwned", "",
-    ].join("\n"));
+    forgePatch(
+      dir,
+      prId,
+      [
+        "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001",
+        "From: mallory <m@evil>",
+        "Subject: [PATCH] innocent",
+        "",
+        "---",
+        `diff --git a/${path} b/${path}`,
+        "new file mode 100755",
+        "index 0000000..1111111",
+        "--- /dev/null",
+        `+++ b/${path}`,
+        "@@ -0,0 +1,2 @@",
+        "+#!/bin/sh",
+        "+touch /tmp/forge-pwned",
+        "",
+      ].join("\n")
+    );
     const before = snapshot(dir);
     const m = await merge(dir, "1");
     t.is(m.code, 1);
@@ -354,7 +411,18 @@ test("hooks never run: a failing pre-commit hook (and every other hook) that wri
   const hook = `#!/bin/sh\necho "$0" >> '${marker}'\nexit 1\n`;
   const custom = scratch(join(dir, "..", `hooks-${process.pid}-${Date.now()}`));
   mkdirSync(custom, { recursive: true });
-  for (const name of ["pre-commit", "commit-msg", "prepare-commit-msg", "post-commit", "pre-merge-commit", "post-merge", "post-checkout", "reference-transaction", "pre-applypatch", "post-applypatch"]) {
+  for (const name of [
+    "pre-commit",
+    "commit-msg",
+    "prepare-commit-msg",
+    "post-commit",
+    "pre-merge-commit",
+    "post-merge",
+    "post-checkout",
+    "reference-transaction",
+    "pre-applypatch",
+    "post-applypatch",
+  ]) {
     for (const d of [join(dir, ".git", "hooks"), custom]) {
       writeFileSync(join(d, name), hook);
       chmodSync(join(d, name), 0o755);
@@ -379,7 +447,13 @@ test("hooks never run: a failing pre-commit hook (and every other hook) that wri
 
 test("a replayed patch is recognised by patch-id even when re-described (another commit message) and rebased: already merged, nothing changed", async (t) => {
   const dir = repo();
-  const first = await branchPr(t, dir, "fix", { "a.txt": A.replace("6\n", "SIX\n") }, { msg: "the original description" });
+  const first = await branchPr(
+    t,
+    dir,
+    "fix",
+    { "a.txt": A.replace("6\n", "SIX\n") },
+    { msg: "the original description" }
+  );
   const m = await merge(dir, "1");
   t.is(m.code, 0, m.stderr);
   // The same change, re-described, on a branch from the new main after another commit moved the lines.
@@ -424,10 +498,17 @@ test("forge-pr list --json | forge-merge - --json: every PR in turn, a line each
   await branchPr(t, dir, "one", { "a.txt": A.replace("4\n", "FOUR\n") });
   await branchPr(t, dir, "two", { "a.txt": A.replace("4\n", "four!\n") });
   await branchPr(t, dir, "three", { "z.txt": "z\n" });
-  const r = await sh("forge-pr list --json number | jq -c 'sort_by(.number) | .[]' --slurp | forge-merge - --json verdict,pr,conflicts", { cwd: dir });
+  const r = await sh(
+    "forge-pr list --json number | jq -c 'sort_by(.number) | .[]' --slurp | forge-merge - --json verdict,pr,conflicts",
+    { cwd: dir }
+  );
   t.is(r.code, 1, r.stderr);
   const lines = jsonl(r.stdout).map((l) => [(l.pr as { number: number }).number, l.verdict, l.conflicts]);
-  t.deepEqual(lines, [[1, "merged", []], [2, "conflict", ["a.txt"]], [3, "merged", []]]);
+  t.deepEqual(lines, [
+    [1, "merged", []],
+    [2, "conflict", ["a.txt"]],
+    [3, "merged", []],
+  ]);
   t.is(r.stderr.split("\n").filter((l) => l.startsWith("forge-merge pr: ")).length, 1, r.stderr);
   t.is(git(dir, ["rev-list", "--count", "main"]).trim(), "3");
 });
@@ -461,7 +542,10 @@ test("renames, deletions, binary files and a non-ASCII name merge; a conflict on
   await branchPr(t, dir, "clash", { "café.txt": "1\ntwo\n3\n" });
   const m = await merge(dir, "1");
   t.is(m.code, 0, m.stderr);
-  t.deepEqual(git(dir, ["ls-tree", "--name-only", "-z", "main"]).split("\0").filter(Boolean).sort(), [".forge", "a.txt", "bin.dat", "café.txt", "new name.txt"].sort());
+  t.deepEqual(
+    git(dir, ["ls-tree", "--name-only", "-z", "main"]).split("\0").filter(Boolean).sort(),
+    [".forge", "a.txt", "bin.dat", "café.txt", "new name.txt"].sort()
+  );
   t.deepEqual(readFileSync(join(dir, "bin.dat")), Buffer.from([0, 1, 2, 255, 0, 10, 13]));
   const c = await merge(dir, "2");
   t.is(c.code, 1);
@@ -491,16 +575,29 @@ test("after a conflict the agent rebases, runs forge-pr update, and forge-merge 
 
 /** A `format-patch` mbox of hand-written commits (each: subject and diff text). */
 function mbox(commits: Array<[string, string]>): string {
-  return commits.map(([subject, diff]) => [
-    "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001", "From: mallory <m@evil.example>", "Date: Thu, 1 Jan 2026 00:00:00 +0000",
-    `Subject: [PATCH] ${subject}`, "", "---", diff,
-  ].join("\n")).join("\n");
+  return commits
+    .map(([subject, diff]) =>
+      [
+        "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001",
+        "From: mallory <m@evil.example>",
+        "Date: Thu, 1 Jan 2026 00:00:00 +0000",
+        `Subject: [PATCH] ${subject}`,
+        "",
+        "---",
+        diff,
+      ].join("\n")
+    )
+    .join("\n");
 }
 
 const LINK = (path: string, target: string): string =>
   `diff --git a/${path} b/${path}\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${target}\n\\ No newline at end of file\n`;
 
-for (const [what, target] of [["an absolute target", "/etc"], ["a target above the repository", "../../outside"], ["a target in .git", ".git/hooks"]]) {
+for (const [what, target] of [
+  ["an absolute target", "/etc"],
+  ["a target above the repository", "../../outside"],
+  ["a target in .git", ".git/hooks"],
+]) {
   test(`a patch that makes a symlink with ${what} is refused: no record, main unchanged`, async (t) => {
     const dir = repo();
     const prId = await branchPr(t, dir, "fix", { "b.txt": "b\n" });
@@ -509,7 +606,10 @@ for (const [what, target] of [["an absolute target", "/etc"], ["a target above t
     const m = await merge(dir, "1");
     t.is(m.code, 1);
     t.is(m.stdout, "");
-    t.is(m.stderr, "forge-merge pr: refused: the patch makes 'docs/link' a symlink out of the repository or into .git; nothing was merged\n");
+    t.is(
+      m.stderr,
+      "forge-merge pr: refused: the patch makes 'docs/link' a symlink out of the repository or into .git; nothing was merged\n"
+    );
     t.deepEqual(snapshot(dir), before);
   });
 }
@@ -518,15 +618,25 @@ test("a series whose second commit writes through a symlink the first made is re
   const dir = repo();
   const prId = await branchPr(t, dir, "fix", { "b.txt": "b\n" });
   mkdirSync(join(dir, "sub"));
-  forgePatch(dir, prId, mbox([
-    ["a harmless-looking link", LINK("lnk", "sub")],
-    ["write through it", "diff --git a/lnk/x b/lnk/x\nnew file mode 100644\nindex 0000000..2222222\n--- /dev/null\n+++ b/lnk/x\n@@ -0,0 +1 @@\n+through\n"],
-  ]));
+  forgePatch(
+    dir,
+    prId,
+    mbox([
+      ["a harmless-looking link", LINK("lnk", "sub")],
+      [
+        "write through it",
+        "diff --git a/lnk/x b/lnk/x\nnew file mode 100644\nindex 0000000..2222222\n--- /dev/null\n+++ b/lnk/x\n@@ -0,0 +1 @@\n+through\n",
+      ],
+    ])
+  );
   const before = snapshot(dir);
   const m = await merge(dir, "1");
   t.is(m.code, 1);
   t.is(m.stdout, "");
-  t.is(m.stderr, "forge-merge pr: git apply refused the patch: affected file 'lnk/x' is beyond a symbolic link; nothing was applied\n");
+  t.is(
+    m.stderr,
+    "forge-merge pr: git apply refused the patch: affected file 'lnk/x' is beyond a symbolic link; nothing was applied\n"
+  );
   t.deepEqual(snapshot(dir), before);
   t.false(existsSync(join(dir, "sub", "x")));
 });
@@ -551,11 +661,17 @@ test("forge-merge --json | forge-export: the merge line is a merge record the la
   t.regex(String(line.createdAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   const ex = await run("forge-export", [], { cwd: dir, input: m.stdout });
   t.is(ex.code, 0, ex.stderr);
-  t.deepEqual(jsonl(ex.stdout).map((e) => [e.status, e.bundle_id]), [["imported", `merge:${m.json!.record}`]]);
+  t.deepEqual(
+    jsonl(ex.stdout).map((e) => [e.status, e.bundle_id]),
+    [["imported", `merge:${m.json!.record}`]]
+  );
   const again = await merge(dir, "1");
   t.is(again.code, 1);
   const skip = await run("forge-export", [], { cwd: dir, input: again.stdout });
   t.is(skip.code, 0, skip.stderr);
   t.is(skip.stdout, "");
-  t.regex(skip.stderr, /^forge-export: stdin line 1: merge of a patch that was already-merged wrote no record: skipped, not evidence\n$/);
+  t.regex(
+    skip.stderr,
+    /^forge-export: stdin line 1: merge of a patch that was already-merged wrote no record: skipped, not evidence\n$/
+  );
 });

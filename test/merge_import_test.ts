@@ -9,7 +9,19 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
@@ -72,12 +84,21 @@ async function makeForeign(t: ExecutionContext): Promise<string> {
   await ok(t, dir, "forge-task", ["create", "-t", "do it"]);
   await ok(t, dir, "forge-wiki", ["put", "docs/setup"], "# Setup\n\nsteps\n");
   const ids: string[] = [];
-  for (const [branch, file] of [["one", "b.txt"], ["two", "c.txt"]] as const) {
+  for (const [branch, file] of [
+    ["one", "b.txt"],
+    ["two", "c.txt"],
+  ] as const) {
     git(dir, ["checkout", "-q", "-b", branch, "main"]);
     writeFileSync(join(dir, file), `${branch}\n`);
     git(dir, ["add", file]);
     git(dir, ["commit", "-qm", `add ${file}`]);
-    ids.push((jsonl(await ok(t, dir, "forge-pr", ["create", "-t", `PR ${branch}`, "-B", "main", "--json", "id"]))[0] as { id: string }).id);
+    ids.push(
+      (
+        jsonl(await ok(t, dir, "forge-pr", ["create", "-t", `PR ${branch}`, "-B", "main", "--json", "id"]))[0] as {
+          id: string;
+        }
+      ).id
+    );
   }
   git(dir, ["checkout", "-q", "main"]);
   await ok(t, dir, "forge-pr", ["review", ids[1]!, "--approve"]);
@@ -95,7 +116,10 @@ function local(): string {
   return scratch(tempRepo("forge-local-"));
 }
 
-async function importJson(cwd: string, source: string): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
+async function importJson(
+  cwd: string,
+  source: string
+): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
   const r = await run("forge-merge", ["import", source, "--json"], { cwd });
   return { code: r.code, lines: jsonl(r.stdout) as unknown as Line[], stderr: r.stderr };
 }
@@ -125,7 +149,21 @@ function zipOf(dir: string, extra: Array<Parameters<typeof makeZip>[0][number]> 
   return makeZip([...entries, ...extra]);
 }
 
-const EVERYTHING = { label: 1, milestone: 1, issue: 1, task: 1, pr: 2, comment: 1, review: 1, "pr-comment": 1, wiki: 1, release: 1, merge: 1, evidence: 1, "import-record": 1 };
+const EVERYTHING = {
+  label: 1,
+  milestone: 1,
+  issue: 1,
+  task: 1,
+  pr: 2,
+  comment: 1,
+  review: 1,
+  "pr-comment": 1,
+  wiki: 1,
+  release: 1,
+  merge: 1,
+  evidence: 1,
+  "import-record": 1,
+};
 
 // --- the happy path ---
 
@@ -136,7 +174,10 @@ test("import <dir>: every entity added byte for byte, machine state and CI steps
   t.is(r.code, 0, r.stderr);
   t.deepEqual(count(r.lines, "added"), EVERYTHING);
   t.deepEqual(count(r.lines, "conflict"), {});
-  t.deepEqual(r.lines.filter((l) => l.result === "skipped").map((l) => [l.kind, l.id]), [["file", "ci/steps/10-test"]]);
+  t.deepEqual(
+    r.lines.filter((l) => l.result === "skipped").map((l) => [l.kind, l.id]),
+    [["file", "ci/steps/10-test"]]
+  );
   // Byte for byte, except what is not imported (ci/, releases/out/, and the record written here).
   const tb = tree(b);
   const ta = tree(a);
@@ -157,7 +198,8 @@ test("import <dir>: every entity added byte for byte, machine state and CI steps
   const rec = r.lines.find((l) => l.kind === "import-record")!;
   const text = readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8");
   t.regex(text, new RegExp(`\\nsource: "?${b.split("/").pop()}"?\\n`));
-  for (const l of r.lines.filter((x) => x.result === "added" && x.kind !== "import-record")) t.true(text.includes(`  - ${l.kind}/${l.id}\n`), `${l.kind}/${l.id}`);
+  for (const l of r.lines.filter((x) => x.result === "added" && x.kind !== "import-record"))
+    t.true(text.includes(`  - ${l.kind}/${l.id}\n`), `${l.kind}/${l.id}`);
   // Again: nothing new.
   const before = tree(a);
   const again = await importJson(a, b);
@@ -179,9 +221,18 @@ test("import <zip>: the same entities come in as from the folder; the human outp
   const a2 = local();
   const h = await run("forge-merge", ["import", zip], { cwd: a2 });
   t.is(h.code, 0, h.stderr);
-  const rows = h.stdout.slice(0, -1).split("\n").map((l) => l.split("\t"));
-  t.true(rows.every((row) => row.length === 4), h.stdout);
-  t.is(rows.filter((row) => row[2] === "added").length, Object.values(EVERYTHING).reduce((x, y) => x + y, 0));
+  const rows = h.stdout
+    .slice(0, -1)
+    .split("\n")
+    .map((l) => l.split("\t"));
+  t.true(
+    rows.every((row) => row.length === 4),
+    h.stdout
+  );
+  t.is(
+    rows.filter((row) => row[2] === "added").length,
+    Object.values(EVERYTHING).reduce((x, y) => x + y, 0)
+  );
 });
 
 // --- conflicts ---
@@ -195,16 +246,28 @@ test("an id that exists here with other content is a conflict: reported, kept as
   await ok(t, b, "forge-issue", ["create", "-t", "Second from afar"]);
   const r = await importJson(a, b);
   t.is(r.code, 1);
-  t.deepEqual(r.lines.filter((l) => l.result === "conflict").map((l) => [l.kind, l.reason]), [["label", "defined here with other content"], ["issue", "exists here with other content"]]);
+  t.deepEqual(
+    r.lines.filter((l) => l.result === "conflict").map((l) => [l.kind, l.reason]),
+    [
+      ["label", "defined here with other content"],
+      ["issue", "exists here with other content"],
+    ]
+  );
   t.deepEqual(count(r.lines, "added"), { issue: 1, "import-record": 1 });
   const stderr = r.stderr.trim().split("\n");
   t.is(stderr.length, 2, r.stderr);
-  for (const line of stderr) t.regex(line, /^forge-merge import: conflict: (label bug|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/);
-  const titles = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title"])).map((i) => i.title).sort();
+  for (const line of stderr)
+    t.regex(line, /^forge-merge import: conflict: (label bug|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/);
+  const titles = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title"]))
+    .map((i) => i.title)
+    .sort();
   t.deepEqual(titles, ["Edited here", "Second from afar"]);
   t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).color, "000000");
   const rec = r.lines.find((l) => l.kind === "import-record")!;
-  t.regex(readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8"), /\nconflicts:\n {2}- label\/bug\n {2}- issue\/[0-9a-f-]{36}\n/);
+  t.regex(
+    readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8"),
+    /\nconflicts:\n {2}- label\/bug\n {2}- issue\/[0-9a-f-]{36}\n/
+  );
 });
 
 test("a PR archived there but live here is a conflict (never moved by an import)", async (t) => {
@@ -215,7 +278,10 @@ test("a PR archived there but live here is a conflict (never moved by an import)
   await ok(t, b, "forge-pr", ["archive", open.id]);
   const r = await importJson(a, b);
   t.is(r.code, 1);
-  t.deepEqual(r.lines.filter((l) => l.result === "conflict").map((l) => [l.kind, l.reason]), [["pr", "archived there, not here"]]);
+  t.deepEqual(
+    r.lines.filter((l) => l.result === "conflict").map((l) => [l.kind, l.reason]),
+    [["pr", "archived there, not here"]]
+  );
 });
 
 // --- invalid and hostile input: one line, nothing written ---
@@ -229,7 +295,11 @@ interface Bad {
 }
 
 function firstEntity(forge: string, plural: string): string {
-  return join(forge, plural, readdirSync(join(forge, plural)).find((n) => /^[0-9a-f-]{36}$/.test(n))!);
+  return join(
+    forge,
+    plural,
+    readdirSync(join(forge, plural)).find((n) => /^[0-9a-f-]{36}$/.test(n))!
+  );
 }
 
 const BAD: Bad[] = [
@@ -286,7 +356,10 @@ const BAD: Bad[] = [
     spoil: (f) => {
       const d = join(f, "issues", "3f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d", "comments");
       mkdirSync(d, { recursive: true });
-      writeFileSync(join(d, "4f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d.md"), '---\nid: 4f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d\nauthor: x\ncreatedAt: "2026-01-01T00:00:00Z"\n---\nhi\n');
+      writeFileSync(
+        join(d, "4f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d.md"),
+        '---\nid: 4f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d\nauthor: x\ncreatedAt: "2026-01-01T00:00:00Z"\n---\nhi\n'
+      );
     },
     err: /comments\/4f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d\.md: its issue is not in the store\n$/,
   },
@@ -334,7 +407,11 @@ for (const bad of BAD) {
 }
 
 const BAD_ZIPS: Array<[string, Parameters<typeof makeZip>[0][number], RegExp]> = [
-  ["a zip-slip entry", { name: ".forge/../../evil.md", data: "x" }, /^forge-merge import: bad zip: '\.forge\/\.\.\/\.\.\/evil\.md' has an empty, '\.' or '\.\.' component \(refused\)\n$/],
+  [
+    "a zip-slip entry",
+    { name: ".forge/../../evil.md", data: "x" },
+    /^forge-merge import: bad zip: '\.forge\/\.\.\/\.\.\/evil\.md' has an empty, '\.' or '\.\.' component \(refused\)\n$/,
+  ],
   ["an absolute entry", { name: "/tmp/evil.md", data: "x" }, /absolute path/],
   ["a symlink entry", { name: ".forge/wiki/link.md", data: "/etc/passwd", mode: 0o120777 }, /is a symlink \(refused\)/],
   ["a bomb entry", { name: ".forge/wiki/bomb.md", data: Buffer.alloc(16 * 1024 * 1024) }, /absurd compression ratio/],
@@ -386,8 +463,12 @@ test("after importing another clone's merge record, merging the same change here
   const r = await importJson(a, b);
   t.is(r.code, 0, r.stderr);
   const merged = r.lines.find((l) => l.kind === "merge")!;
-  const mine = jsonl(await ok(t, a, "forge-pr", ["list", "--json", "number,title"])).find((p) => p.title === "Same change")!;
-  const m = await sh(`forge-merge ${mine.number} --json | jq -c '{verdict, record: .landed.record, by: .landed.by}'`, { cwd: a });
+  const mine = jsonl(await ok(t, a, "forge-pr", ["list", "--json", "number,title"])).find(
+    (p) => p.title === "Same change"
+  )!;
+  const m = await sh(`forge-merge ${mine.number} --json | jq -c '{verdict, record: .landed.record, by: .landed.by}'`, {
+    cwd: a,
+  });
   t.is(m.code, 1);
   t.is(m.stdout, JSON.stringify({ verdict: "already-merged", record: merged.id, by: "patchId" }) + "\n");
 });

@@ -53,11 +53,17 @@ test("a label added in one clone and a close in the other merge without a confli
   pullClean(t, b);
   const merged = await view(b, "1", "state,labels");
   t.is(merged.state, "CLOSED");
-  t.deepEqual((merged.labels as Array<{ name: string }>).map((l) => l.name), ["bug", "enhancement"]);
+  t.deepEqual(
+    (merged.labels as Array<{ name: string }>).map((l) => l.name),
+    ["bug", "enhancement"]
+  );
   // And back: a gets the same issue.
   const back = gitTry(a, ["pull", "--no-rebase", "peer", "main"]);
   t.is(back.code, 0, back.out);
-  t.deepEqual(await view(a, "1", "state,labels,closedAt,updatedAt"), await view(b, "1", "state,labels,closedAt,updatedAt"));
+  t.deepEqual(
+    await view(a, "1", "state,labels,closedAt,updatedAt"),
+    await view(b, "1", "state,labels,closedAt,updatedAt")
+  );
 });
 
 test("an assignee added in one clone and a new title in the other merge without a conflict", async (t) => {
@@ -67,7 +73,10 @@ test("an assignee added in one clone and a new title in the other merge without 
   await issue(b, "bob", ["edit", "2", "--title", "Add a dark theme"]);
   commitAll(b, "retitle #2");
   pullClean(t, b);
-  t.deepEqual(await view(b, "2", "title,assignees"), { assignees: [{ login: "bob" }, { login: "carol" }], title: "Add a dark theme" });
+  t.deepEqual(await view(b, "2", "title,assignees"), {
+    assignees: [{ login: "bob" }, { login: "carol" }],
+    title: "Add a dark theme",
+  });
 });
 
 test("an assignee added to an issue with none and a new title merge without a conflict", async (t) => {
@@ -106,8 +115,14 @@ test("an issue archived in one clone and commented on in the other stays one iss
   // still one #5, archived, with its comment, and no other number moved.
   const v = await view(b, "5", "number,isArchived,title,comments");
   t.like(v, { number: 5, isArchived: true, title: "Support --web flag" });
-  t.deepEqual((v.comments as Array<{ body: string }>).map((c) => c.body), ["still here"]);
+  t.deepEqual(
+    (v.comments as Array<{ body: string }>).map((c) => c.body),
+    ["still here"]
+  );
   const after = await issue(b, "alice", ["list", "--state", "all", "--json", "number,id"]);
-  t.deepEqual(jsonl(after), jsonl(before).filter((r) => r.number !== 5));
+  t.deepEqual(
+    jsonl(after),
+    jsonl(before).filter((r) => r.number !== 5)
+  );
   t.deepEqual(await view(b, "6", "number,title"), { number: 6, title: "Slow list with many issues" });
 });

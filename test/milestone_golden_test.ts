@@ -22,7 +22,7 @@ const READS: Case[] = [
   { name: "list_closed", args: ["list", "--state", "closed", "--json", "number,title,closed"] },
   { name: "list_counts", args: ["list", "-s", "all", "--json", "title,openIssues,closedIssues"] },
   { name: "list_limit_1", args: ["list", "-L", "1", "--json", "number"] },
-  { name: "list_jq_due", args: ["list", "--jq", '.[] | select(.dueOn != null) | .title'] },
+  { name: "list_jq_due", args: ["list", "--jq", ".[] | select(.dueOn != null) | .title"] },
   { name: "list_bad_state", args: ["list", "-s", "merged"], code: 2 },
   { name: "list_bad_field", args: ["list", "--json", "due"], code: 2 },
 ];
@@ -59,7 +59,8 @@ test.before(async () => {
 });
 
 for (const c of READS) {
-  test(`forge-milestone ${c.args.join(" ")} matches golden ${c.name}`, (t) => checkCase(t, "forge-milestone", "milestone", c, shared, KANBAN_IDS, since));
+  test(`forge-milestone ${c.args.join(" ")} matches golden ${c.name}`, (t) =>
+    checkCase(t, "forge-milestone", "milestone", c, shared, KANBAN_IDS, since));
 }
 
 for (const c of WRITES) {

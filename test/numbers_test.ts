@@ -24,8 +24,12 @@ function hashId(k: number): string {
 
 /** 12 issues, three per second (ties on createdAt), some closed, some archived. */
 const SET: FixtureIssue[] = Array.from({ length: 12 }, (_, k) => ({
-  id: hashId(k), createdAt: `2020-03-0${1 + Math.floor(k / 3)}T12:00:00Z`, title: `Issue ${k}`, author: "alice",
-  closedAt: k % 4 === 1 ? "2020-04-01T00:00:00Z" : undefined, archived: k % 5 === 2,
+  id: hashId(k),
+  createdAt: `2020-03-0${1 + Math.floor(k / 3)}T12:00:00Z`,
+  title: `Issue ${k}`,
+  author: "alice",
+  closedAt: k % 4 === 1 ? "2020-04-01T00:00:00Z" : undefined,
+  archived: k % 5 === 2,
 }));
 
 /** Fisher-Yates with a small LCG: a fixed shuffle per seed. */
@@ -41,19 +45,26 @@ function shuffled<T>(xs: readonly T[], seed: number): T[] {
 }
 
 const ORDERS: Array<[string, FixtureIssue[]]> = [
-  ["as listed", SET], ["reversed", [...SET].reverse()], ["shuffle 1", shuffled(SET, 1)], ["shuffle 2", shuffled(SET, 2)],
+  ["as listed", SET],
+  ["reversed", [...SET].reverse()],
+  ["shuffle 1", shuffled(SET, 1)],
+  ["shuffle 2", shuffled(SET, 2)],
   ["shuffle 3", shuffled(SET, 3)],
 ];
 
 /** What the numbers must be: rank by (createdAt, id), archived included. */
-const EXPECTED = [...SET].sort((a, b) => (a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? -1 : 1) : a.id < b.id ? -1 : 1))
+const EXPECTED = [...SET]
+  .sort((a, b) => (a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? -1 : 1) : a.id < b.id ? -1 : 1))
   .map((i, n) => ({ id: i.id, number: n + 1, archived: i.archived === true }));
 
 test("the shuffles really create the issues in different orders, with ties on createdAt", (t) => {
   const firsts = new Set(ORDERS.map(([, o]) => o.map((i) => i.id).join()));
   t.is(firsts.size, ORDERS.length);
   // Ids within a second are not in creation order, so the id decides ties.
-  t.notDeepEqual(EXPECTED.map((e) => e.id), SET.map((i) => i.id));
+  t.notDeepEqual(
+    EXPECTED.map((e) => e.id),
+    SET.map((i) => i.id)
+  );
 });
 
 for (const [name, order] of ORDERS) {
@@ -62,7 +73,9 @@ for (const [name, order] of ORDERS) {
     await writeIssues(cwd, order);
     const r = await run("forge-issue", ["list", "--state", "all", "--limit", "100", "--json", "number,id"], { cwd });
     t.is(r.code, 0, r.stderr);
-    const live = EXPECTED.filter((e) => !e.archived).reverse().map(({ id, number }) => ({ id, number }));
+    const live = EXPECTED.filter((e) => !e.archived)
+      .reverse()
+      .map(({ id, number }) => ({ id, number }));
     t.deepEqual(jsonl(r.stdout), live);
     for (const e of EXPECTED.filter((x) => x.archived)) {
       const v = await run("forge-issue", ["view", e.id, "--json", "number"], { cwd });
@@ -132,18 +145,38 @@ test("two clones that create issues and pull from each other agree on every numb
   const inA = await numbers(a);
   const inB = await numbers(b);
   t.deepEqual(inB, inA);
-  t.deepEqual(inA.map((r) => r.number), [6, 5, 4, 3, 2, 1]);
+  t.deepEqual(
+    inA.map((r) => r.number),
+    [6, 5, 4, 3, 2, 1]
+  );
   t.is(new Set(inA.map((r) => r.id)).size, 6, "no id clashes");
   // A number typed in either clone names the same issue (stale caches refreshed).
   const idsA = await viewIds(a, 6);
   t.deepEqual(await viewIds(b, 6), idsA);
-  t.deepEqual(idsA, [...inA].reverse().map((r) => r.id));
+  t.deepEqual(
+    idsA,
+    [...inA].reverse().map((r) => r.id)
+  );
   for (const n of [1, 4, 6]) t.is(await viewId(b, n), idsA[n - 1]);
   // Titles follow creation time: the seed first, then round one, then round two.
-  const titles = jsonl((await run("forge-issue", ["list", "--state", "all", "--json", "number,title"], { cwd: a })).stdout);
+  const titles = jsonl(
+    (await run("forge-issue", ["list", "--state", "all", "--json", "number,title"], { cwd: a })).stdout
+  );
   t.is(titles.at(-1)!.title, "Seed");
-  t.deepEqual(titles.slice(3, 5).map((r) => r.title).sort(), ["A1", "B1"]);
-  t.deepEqual(titles.slice(0, 3).map((r) => r.title).sort(), ["A2", "B2", "B3"]);
+  t.deepEqual(
+    titles
+      .slice(3, 5)
+      .map((r) => r.title)
+      .sort(),
+    ["A1", "B1"]
+  );
+  t.deepEqual(
+    titles
+      .slice(0, 3)
+      .map((r) => r.title)
+      .sort(),
+    ["A2", "B2", "B3"]
+  );
   // The cache is machine state: nothing to commit after all that reading.
   t.is(gitIn(a, ["status", "--porcelain"]), "");
   t.is(gitIn(b, ["status", "--porcelain"]), "");
@@ -159,7 +192,10 @@ test("deleting .forge/.cache changes no number", async (t) => {
   t.deepEqual(await viewIds(cwd, 12), ids);
   rmSync(join(cwd, ".forge", ".cache"), { recursive: true, force: true });
   t.deepEqual(await numbers(cwd), before);
-  t.deepEqual(ids, EXPECTED.map((e) => e.id));
+  t.deepEqual(
+    ids,
+    EXPECTED.map((e) => e.id)
+  );
 });
 
 test("view <n> in the pulling clone resolves the issue the other clone calls n", async (t) => {

@@ -30,7 +30,11 @@ async function observeIn(dir: string): Promise<string> {
 }
 
 /** The observation made from the caches as they are, then the one made with no cache: they must agree. */
-async function warmThenCold(t: { is: (a: string, b: string, m?: string) => void }, dir: string, what: string): Promise<string> {
+async function warmThenCold(
+  t: { is: (a: string, b: string, m?: string) => void },
+  dir: string,
+  what: string
+): Promise<string> {
   const warm = await observeIn(dir);
   for (const c of CACHES) rmSync(cache(dir, c), { force: true });
   const cold = await observeIn(dir);
@@ -41,11 +45,17 @@ async function warmThenCold(t: { is: (a: string, b: string, m?: string) => void 
 
 /** The payload of an entity's line in issues.observed ("" when it has none). */
 function payloadOf(dir: string, id: string): string {
-  const line = readFileSync(cache(dir, "issues.observed"), "utf8").split("\n").find((l) => l.slice(21, 57) === id);
+  const line = readFileSync(cache(dir, "issues.observed"), "utf8")
+    .split("\n")
+    .find((l) => l.slice(21, 57) === id);
   return line === undefined ? "" : line.slice(line.indexOf("\x1f") + 1);
 }
 
-const issueIds = (out: string): string[] => jsonl(out).filter((l) => l.kind === "issue").map((l) => l.id as string).sort();
+const issueIds = (out: string): string[] =>
+  jsonl(out)
+    .filter((l) => l.kind === "issue")
+    .map((l) => l.id as string)
+    .sort();
 
 test("forge-observe gives the same bytes from its record caches as from the files, after every kind of change", async (t) => {
   const dir = await prFixtureRepo();
@@ -61,7 +71,9 @@ test("forge-observe gives the same bytes from its record caches as from the file
   t.true(issueIds(closed).includes(DARK));
 
   // A PR that closes #3 (whose file is unchanged: it was kept as "no fix label", and a PR now closes it).
-  const pr = await run("forge-pr", ["create", "-t", "Fix the typo", "-B", "main", "-H", "topic", "--issue", "3"], { cwd: dir });
+  const pr = await run("forge-pr", ["create", "-t", "Fix the typo", "-B", "main", "-H", "topic", "--issue", "3"], {
+    cwd: dir,
+  });
   t.is(pr.code, 0, pr.stderr);
   const closing = await warmThenCold(t, dir, "after a PR closes an unchanged issue");
   t.true(issueIds(closing).includes(TYPO));
@@ -118,7 +130,8 @@ test("forge-observe's record cache is what answers while a file's lstat matches 
   const before = await observeIn(dir);
   await observeIn(dir);
   t.false(issueIds(before).includes(TYPO));
-  // #3's line says `N` (no fix label in its text) and its labels: say `F` and `bug` instead, and fix the block's checksum.
+  // #3's line says `N` (no fix label in its text) and its labels: say `F` and `bug` instead, and fix the block's
+  // checksum.
   const text = readFileSync(cache(dir, "issues.observed"), "latin1");
   const at = text.indexOf(TYPO);
   const sep = text.indexOf("\x1f", at);
@@ -127,8 +140,13 @@ test("forge-observe's record cache is what answers while a file's lstat matches 
   const forged = `${text.slice(0, sep + 1)}F${text.slice(sep + 2, end).replace('["docs"]', '["bug"]')}${text.slice(end)}`;
   const nl = forged.indexOf("\n") + 1;
   const trailer = forged.indexOf("\n\x1e", sep) + 1;
-  const sum = crc32(Buffer.from(forged.slice(nl, trailer), "latin1")).toString(16).padStart(8, "0");
-  writeFileSync(cache(dir, "issues.observed"), Buffer.from(`${forged.slice(0, trailer)}\x1e${sum}${forged.slice(trailer + 9)}`, "latin1"));
+  const sum = crc32(Buffer.from(forged.slice(nl, trailer), "latin1"))
+    .toString(16)
+    .padStart(8, "0");
+  writeFileSync(
+    cache(dir, "issues.observed"),
+    Buffer.from(`${forged.slice(0, trailer)}\x1e${sum}${forged.slice(trailer + 9)}`, "latin1")
+  );
   t.true(issueIds(await observeIn(dir)).includes(TYPO), "the forged line was used");
   // The file changes (touched): its line no longer vouches for it, and the answer is the file's again.
   const file = join(dir, ".forge", "issues", TYPO, "issue.md");

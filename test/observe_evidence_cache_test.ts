@@ -40,7 +40,12 @@ async function observeIn(dir: string, ...flags: string[]): Promise<string> {
 }
 
 /** The observation made from the caches as they are, then the one made with none: they must agree. */
-async function warmThenCold(t: { is: (a: string, b: string, m?: string) => void }, dir: string, what: string, ...flags: string[]): Promise<string> {
+async function warmThenCold(
+  t: { is: (a: string, b: string, m?: string) => void },
+  dir: string,
+  what: string,
+  ...flags: string[]
+): Promise<string> {
   const warm = await observeIn(dir, ...flags);
   for (const c of CACHES) rmSync(cache(dir, c), { force: true });
   const cold = await observeIn(dir, ...flags);
@@ -56,26 +61,47 @@ async function exportLines(dir: string, input: string, ...flags: string[]): Prom
 }
 
 /** An oracle's act result: an import with an episode and no kernel record. */
-const oracleResult = (id: string): string => JSON.stringify({
-  kind: "act_result", schema_version: "forge-act-result/v1", id, plan_id: "p", target_key: "k", plan_kind: "OracleConservative", advisory: false,
-  started_at: "2026-12-01T00:00:00Z", completed_at: "2026-12-01T00:00:00Z", known_threats: [], trials: [], typed_diff: null,
-  oracle: { oracle: "conservative", bound_reached: false },
-}) + "\n";
+const oracleResult = (id: string): string =>
+  JSON.stringify({
+    kind: "act_result",
+    schema_version: "forge-act-result/v1",
+    id,
+    plan_id: "p",
+    target_key: "k",
+    plan_kind: "OracleConservative",
+    advisory: false,
+    started_at: "2026-12-01T00:00:00Z",
+    completed_at: "2026-12-01T00:00:00Z",
+    known_threats: [],
+    trials: [],
+    typed_diff: null,
+    oracle: { oracle: "conservative", bound_reached: false },
+  }) + "\n";
 
 const nodes = (out: string) => jsonl(out).filter((l) => l.kind === "node");
 
 /** The kept view changed (by default every passing check made failing), its checksum fixed. */
-function forgeView(dir: string, change = (view: string): string => view.replaceAll('"verdict":"passing"', '"verdict":"failing"')): void {
+function forgeView(
+  dir: string,
+  change = (view: string): string => view.replaceAll('"verdict":"passing"', '"verdict":"failing"')
+): void {
   const file = readFileSync(cache(dir, "kernel.observed"), "utf8");
   const nl = file.indexOf("\n") + 1;
   const rest = change(file.slice(nl));
-  writeFileSync(cache(dir, "kernel.observed"), `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`);
+  writeFileSync(
+    cache(dir, "kernel.observed"),
+    `${file.slice(0, nl - 10)} ${crc32(rest).toString(16).padStart(8, "0")}\n${rest}`
+  );
 }
 
 /** How many checks an observation calls passing. */
-const passing = (out: string): number => nodes(out).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
+const passing = (out: string): number =>
+  nodes(out).filter((n) => n.claim_kind === "check" && n.verdict === "passing").length;
 
-/** A passing trial of an import file made failing in place: same size, mtime put back to the nanosecond (only ctime tells). */
+/**
+ * A passing trial of an import file made failing in place: same size, mtime put back to the nanosecond (only ctime
+ * tells).
+ */
 function failInPlace(file: string): void {
   const st = statSync(file, { bigint: true });
   writeFileSync(file, readFileSync(file, "utf8").replace('"outcome":"pass"', '"outcome":"fail"'));
@@ -89,7 +115,10 @@ test("forge-observe gives the same bytes from its evidence caches as from the im
   const first = await warmThenCold(t, dir, "cold");
   t.regex(readFileSync(cache(dir, "imports.observed"), "latin1"), /^forge-imports 1 [0-9a-f]{8}\n/);
   // Kept under the build of forge (a hash of its sources, the same in every executable).
-  t.regex(readFileSync(cache(dir, "kernel.observed"), "latin1"), /^forge-kernel-view 1 [0-9a-f]{8}\n\{"code":"[0-9a-f]{32}",/);
+  t.regex(
+    readFileSync(cache(dir, "kernel.observed"), "latin1"),
+    /^forge-kernel-view 1 [0-9a-f]{8}\n\{"code":"[0-9a-f]{32}",/
+  );
   t.is(await observeIn(dir), first, "from the caches");
 
   // An import that adds no kernel record: the view is the same one, not made again.
@@ -167,12 +196,12 @@ async function runAndExport(dir: string, ...flags: string[]): Promise<Array<Reco
   return exportLines(dir, (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout, ...flags);
 }
 
-
 test("forge-export keeps forge-observe's kernel view current: after an import with trials the next observation answers from the lane's view, byte for byte the one made from no cache", async (t) => {
   const dir = await sampleRepo(5);
   await observeIn(dir);
 
-  // The lane replaces the view, and the observation right after it (no pause: the new import may be too recent for its lstat) uses it.
+  // The lane replaces the view, and the observation right after it (no pause: the new import may be too recent for its
+  // lstat) uses it.
   let before = viewStamp(dir);
   t.true((await runAndExport(dir)).some((e) => e.status === "imported"));
   t.not(viewStamp(dir), before, "the lane wrote the view");
@@ -206,7 +235,10 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
     }
     const timed = nodes(late).filter((n) => n.duration_ms !== null);
     const kept = timed.filter((n) => n.duration_ms === 7777777).length;
-    t.true(kept > 0 && kept < timed.length, `the nodes the run touched are made again, the others kept as forged (${kept} of ${timed.length})`);
+    t.true(
+      kept > 0 && kept < timed.length,
+      `the nodes the run touched are made again, the others kept as forged (${kept} of ${timed.length})`
+    );
     for (const c of CACHES) rmSync(cache(dir, c), { force: true });
     t.false((await observeIn(dir)).includes("7777777"), "no trial has the forged duration");
   }
@@ -226,7 +258,8 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   t.is(viewStamp(dir), before, "the lane made the view at 0.9");
   t.is(await warmThenCold(t, dir, "the lane's view at another precision", "--precision", "0.9"), wide);
 
-  // The lane's new import edited in place (same size, mtime put back): its digest no longer holds, the fold is compiled.
+  // The lane's new import edited in place (same size, mtime put back): its digest no longer holds, the fold is
+  // compiled.
   await observeIn(dir);
   const entries = await runAndExport(dir);
   const file = join(dir, String(entries.filter((e) => e.status === "imported").at(-1)!.file));
@@ -246,7 +279,8 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   t.is(viewStamp(dir), before, "still this scope's view");
   t.is(await warmThenCold(t, dir, "after a lane into another scope"), here);
 
-  // Two lanes at once, each with a run the other may not have seen: whichever view is kept, the observation is the one from no cache.
+  // Two lanes at once, each with a run the other may not have seen: whichever view is kept, the observation is the one
+  // from no cache.
   await observeIn(dir);
   const runs: string[] = [];
   for (let i = 0; i < 2; i++) {
@@ -264,9 +298,19 @@ test("forge-export keeps forge-observe's kernel view current: after an import wi
   t.throws(() => statSync(cache(dir, "kernel.observed")), { code: "ENOENT" });
 });
 
-/** forge-export kept open, as forge-pilot keeps its lane: `send` writes lines and resolves with the answers they got (stdout lines), `close` ends it. */
-function openLane(dir: string): { send: (text: string, answers: number) => Promise<string[]>; close: () => Promise<number | null> } {
-  const child = spawn(join(BIN, "forge-export"), [], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+/**
+ * forge-export kept open, as forge-pilot keeps its lane: `send` writes lines and resolves with the answers they got
+ * (stdout lines), `close` ends it.
+ */
+function openLane(dir: string): {
+  send: (text: string, answers: number) => Promise<string[]>;
+  close: () => Promise<number | null>;
+} {
+  const child = spawn(join(BIN, "forge-export"), [], {
+    cwd: dir,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   let waiting: (() => void) | undefined;
   child.stdout.on("data", (d: Buffer) => {
@@ -275,18 +319,19 @@ function openLane(dir: string): { send: (text: string, answers: number) => Promi
   });
   const closed = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
   return {
-    send: (text, answers) => new Promise((res, rej) => {
-      const seen = out.split("\n").length - 1;
-      const timer = setTimeout(() => rej(new Error(`no answer from the open lane: ${out}`)), 20_000);
-      waiting = () => {
-        const all = out.split("\n").filter((l) => l !== "");
-        if (all.length < seen + answers) return;
-        clearTimeout(timer);
-        waiting = undefined;
-        res(all.slice(seen));
-      };
-      child.stdin.write(text);
-    }),
+    send: (text, answers) =>
+      new Promise((res, rej) => {
+        const seen = out.split("\n").length - 1;
+        const timer = setTimeout(() => rej(new Error(`no answer from the open lane: ${out}`)), 20_000);
+        waiting = () => {
+          const all = out.split("\n").filter((l) => l !== "");
+          if (all.length < seen + answers) return;
+          clearTimeout(timer);
+          waiting = undefined;
+          res(all.slice(seen));
+        };
+        child.stdin.write(text);
+      }),
     close: () => {
       child.stdin.end();
       return closed;
@@ -307,7 +352,11 @@ test("forge-export kept open (forge-pilot's lane) answers each record as it come
     if (foreign) {
       const other = await run("forge-ci", ["run"], { cwd: dir });
       t.true(other.code === 0 || other.code === 1, other.stderr);
-      t.true((await exportLines(dir, (await run("forge-ci", ["list", "--json", "-L", "1"], { cwd: dir })).stdout)).some((e) => e.status === "imported"));
+      t.true(
+        (await exportLines(dir, (await run("forge-ci", ["list", "--json", "-L", "1"], { cwd: dir })).stdout)).some(
+          (e) => e.status === "imported"
+        )
+      );
       await sleep(80);
     }
     const before = viewStamp(dir);
@@ -317,7 +366,11 @@ test("forge-export kept open (forge-pilot's lane) answers each record as it come
     t.not(viewStamp(dir), before, "the view was written before the answer");
     const now = viewStamp(dir);
     const seen = await observeIn(dir);
-    t.is(viewStamp(dir), now, foreign ? "observe kept the lane's view: it folds the other process's import too" : "observe kept the lane's view");
+    t.is(
+      viewStamp(dir),
+      now,
+      foreign ? "observe kept the lane's view: it folds the other process's import too" : "observe kept the lane's view"
+    );
     t.is(await warmThenCold(t, dir, `an open lane's import${foreign ? " after another process's" : ""}`), seen);
   }
   t.is(await lane.close(), 0);

@@ -40,7 +40,10 @@ function hasCommit(dir: string, sha: string): boolean {
 
 /** forge-pr's stdout as bytes. */
 function prBytes(dir: string, args: string[]): Buffer {
-  return execFileSync(join(BIN, "forge-pr"), args, { cwd: dir, env: { ...process.env, FORGE_AUTHOR: "alice", NO_COLOR: "1" } });
+  return execFileSync(join(BIN, "forge-pr"), args, {
+    cwd: dir,
+    env: { ...process.env, FORGE_AUTHOR: "alice", NO_COLOR: "1" },
+  });
 }
 
 /** A repo with a commit on main, the store committed, and `feature` two commits ahead (checked out). */
@@ -68,9 +71,12 @@ function prFiles(dir: string): string[] {
 test("issue → task → branch → create --issue 1 → diff is git diff main..branch → approve → list --jq prints APPROVED", async (t) => {
   const dir = scratch(tempRepo("forge-prflow-"));
   await ok(t, "forge-issue", ["create", "-t", "The app says 'line 2'"], dir);
-  const task = await run("forge-task", ["create", "-t", "Fix line 2", "--issue", "1", "--json", "issue,status"], { cwd: dir });
+  const task = await run("forge-task", ["create", "-t", "Fix line 2", "--issue", "1", "--json", "issue,status"], {
+    cwd: dir,
+  });
   t.is(task.code, 0, task.stderr);
-  const issueId = (jsonl((await ok(t, "forge-issue", ["view", "1", "--json", "id"], dir)).stdout)[0] as { id: string }).id;
+  const issueId = (jsonl((await ok(t, "forge-issue", ["view", "1", "--json", "id"], dir)).stdout)[0] as { id: string })
+    .id;
   const rec = jsonl(task.stdout)[0] as { status: string; issue: unknown };
   t.is(rec.status, "todo");
   t.true(JSON.stringify(rec.issue).includes(issueId), "the task links the issue");
@@ -83,8 +89,18 @@ test("issue → task → branch → create --issue 1 → diff is git diff main..
   writeFileSync(join(dir, "notes.md"), "# notes\n");
   git(dir, ["add", "notes.md"]);
   git(dir, ["commit", "-qm", "add notes"]);
-  const c = await ok(t, "forge-pr", ["create", "--issue", "1", "-t", "Say two", "--json", "number,headRefName,baseRefName,closingIssuesReferences"], dir);
-  t.like(jsonl(c.stdout)[0], { number: 1, headRefName: "fix/line-2", baseRefName: "main", closingIssuesReferences: [{ number: 1 }] });
+  const c = await ok(
+    t,
+    "forge-pr",
+    ["create", "--issue", "1", "-t", "Say two", "--json", "number,headRefName,baseRefName,closingIssuesReferences"],
+    dir
+  );
+  t.like(jsonl(c.stdout)[0], {
+    number: 1,
+    headRefName: "fix/line-2",
+    baseRefName: "main",
+    closingIssuesReferences: [{ number: 1 }],
+  });
   t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main..fix/line-2"]));
   await ok(t, "forge-pr", ["review", "1", "--approve", "-b", "lgtm"], dir);
   const l = await ok(t, "forge-pr", ["list", "--json", "--jq", ".[0].reviews[0].state"], dir);
@@ -117,7 +133,13 @@ test("diff in a clone without the head branch rebuilds it from patch.diff in a d
   const objects = git(clone, ["count-objects"]);
   t.deepEqual(prBytes(clone, ["diff", "1"]), want);
   t.deepEqual(prBytes(clone, ["diff", "1", "--name-only"]), names);
-  t.is(git(clone, ["worktree", "list", "--porcelain"]).split("\n").filter((l) => l.startsWith("worktree ")).length, 1, "no worktree left");
+  t.is(
+    git(clone, ["worktree", "list", "--porcelain"])
+      .split("\n")
+      .filter((l) => l.startsWith("worktree ")).length,
+    1,
+    "no worktree left"
+  );
   t.is(git(clone, ["status", "--porcelain"]), "", "the clone's checkout is untouched");
   t.is(git(clone, ["count-objects"]), objects, "diff wrote no object into the clone");
   t.false(hasCommit(clone, head), "the original head is still not here");
@@ -164,7 +186,12 @@ test("checkout makes the head branch from baseSha + git am, refuses to clobber i
   git(dir, ["branch", "feature", "main"]);
   await ok(t, "forge-pr", ["checkout", "1", "--force"], dir);
   t.is(git(dir, ["rev-parse", "feature^{tree}"]).trim(), tree);
-  t.is(git(dir, ["worktree", "list", "--porcelain"]).split("\n").filter((l) => l.startsWith("worktree ")).length, 1);
+  t.is(
+    git(dir, ["worktree", "list", "--porcelain"])
+      .split("\n")
+      .filter((l) => l.startsWith("worktree ")).length,
+    1
+  );
 });
 
 test("update after the head moved: new patch and digest, previous digest recorded, ci cleared, old patch in git history", async (t) => {
@@ -184,9 +211,20 @@ test("update after the head moved: new patch and digest, previous digest recorde
   writeFileSync(join(dir, "app.txt"), "moved\n");
   git(dir, ["commit", "-qam", "head moves"]);
   git(dir, ["checkout", "-q", "main"]);
-  const u = await ok(t, "forge-pr", ["update", "1", "--json", "patchSha256,previousPatchSha256,ci,headRefOid,statusCheckRollup"], dir);
+  const u = await ok(
+    t,
+    "forge-pr",
+    ["update", "1", "--json", "patchSha256,previousPatchSha256,ci,headRefOid,statusCheckRollup"],
+    dir
+  );
   t.regex(u.stderr, /^Updated pull request #1 \(Feature\)\n$/);
-  const rec = jsonl(u.stdout)[0] as { patchSha256: string; previousPatchSha256: string[]; ci: null; headRefOid: string; statusCheckRollup: unknown[] };
+  const rec = jsonl(u.stdout)[0] as {
+    patchSha256: string;
+    previousPatchSha256: string[];
+    ci: null;
+    headRefOid: string;
+    statusCheckRollup: unknown[];
+  };
   t.not(rec.patchSha256, first);
   t.deepEqual(rec.previousPatchSha256, [first]);
   t.is(rec.ci, null);
@@ -213,9 +251,15 @@ test("pipe: forge-pr list --state open --json | forge-pr close - closes every op
   const r = await sh("forge-pr list --state open --json | forge-pr close -", { cwd: dir });
   t.is(r.code, 0, r.stderr);
   t.is(r.stdout, "");
-  t.deepEqual(r.stderr.split("\n").filter(Boolean).sort(), ["Closed pull request #1 (one)", "Closed pull request #2 (two)"]);
+  t.deepEqual(r.stderr.split("\n").filter(Boolean).sort(), [
+    "Closed pull request #1 (one)",
+    "Closed pull request #2 (two)",
+  ]);
   const after = await ok(t, "forge-pr", ["list", "--state", "all", "--json", "number,state"], dir);
-  t.deepEqual(jsonl(after.stdout), [{ number: 2, state: "CLOSED" }, { number: 1, state: "CLOSED" }]);
+  t.deepEqual(jsonl(after.stdout), [
+    { number: 2, state: "CLOSED" },
+    { number: 1, state: "CLOSED" },
+  ]);
   t.is((await ok(t, "forge-pr", ["list", "--json"], dir)).stdout, "");
 });
 
@@ -225,7 +269,10 @@ test("hostile: a title with shell metacharacters is stored and printed literally
   const r = await ok(t, "forge-pr", ["create", "-t", title, "-b", "$(touch pwned3)", "--json", "title,body"], dir);
   t.deepEqual(jsonl(r.stdout), [{ title, body: "$(touch pwned3)" }]);
   t.is((await ok(t, "forge-pr", ["list"], dir)).stdout.split("\t")[3], title);
-  t.regex((await ok(t, "forge-pr", ["view", "1"], dir)).stdout, new RegExp(`^title:\t${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`));
+  t.regex(
+    (await ok(t, "forge-pr", ["view", "1"], dir)).stdout,
+    new RegExp(`^title:\t${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`)
+  );
   for (const f of ["pwned", "pwned2", "pwned3", "x"]) t.false(existsSync(join(dir, f)), f);
 });
 
@@ -268,7 +315,10 @@ test("hostile: a pr.md whose baseSha or headSha is not a commit id is never hand
   // The head is not a commit id, so the diff is rebuilt from the patch on the base: still the right diff.
   t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main..feature"]));
   writeFileSync(prMd, text.replace(/baseSha: .*\n/, `baseSha: "--output=${out}"\n`));
-  for (const args of [["diff", "1"], ["checkout", "1", "-b", "y"]]) {
+  for (const args of [
+    ["diff", "1"],
+    ["checkout", "1", "-b", "y"],
+  ]) {
     const r = await run("forge-pr", args, { cwd: dir });
     t.is(r.code, 1);
     t.regex(r.stderr, /^forge-pr \w+: base commit --output=/);
@@ -280,9 +330,16 @@ test("hostile: a patch.diff that does not match patchSha256 is refused by diff -
   const dir = repoWithBranch();
   const c = await ok(t, "forge-pr", ["create", "-t", "Feature", "--json", "id"], dir);
   const { id } = jsonl(c.stdout)[0] as { id: string };
-  writeFileSync(join(dir, ".forge", "prs", id, "patch.diff"), "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
+  writeFileSync(
+    join(dir, ".forge", "prs", id, "patch.diff"),
+    "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+  );
   git(dir, ["checkout", "-q", "main"]);
-  for (const args of [["diff", "1", "--patch"], ["checkout", "1", "-b", "y"], ["view", "1"]]) {
+  for (const args of [
+    ["diff", "1", "--patch"],
+    ["checkout", "1", "-b", "y"],
+    ["view", "1"],
+  ]) {
     const r = await run("forge-pr", args, { cwd: dir });
     t.is(r.code, 1, args.join(" "));
     t.is(r.stderr, `forge-pr ${args[0]}: .forge/prs/${id}/patch.diff: does not match the PR's patchSha256\n`);

@@ -9,7 +9,17 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { mkdtempSync } from "node:fs";
@@ -81,7 +91,16 @@ function isLink(p: string): boolean {
 function activations(dir: string): Array<Record<string, string>> {
   const d = join(dir, ".forge", "releases", "activations");
   if (!existsSync(d)) return [];
-  return readdirSync(d).sort().map((n) => Object.fromEntries(readFileSync(join(d, n), "utf8").split("\n").filter((l) => /^[a-zA-Z]+: /.test(l)).map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2).replace(/^"|"$/g, "")])));
+  return readdirSync(d)
+    .sort()
+    .map((n) =>
+      Object.fromEntries(
+        readFileSync(join(d, n), "utf8")
+          .split("\n")
+          .filter((l) => /^[a-zA-Z]+: /.test(l))
+          .map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2).replace(/^"|"$/g, "")])
+      )
+    );
 }
 
 // --- verify: identity ---
@@ -90,7 +109,9 @@ test("verify fails, naming it, when the tag moved to another commit", async (t) 
   const dir = await twoReleases(t);
   t.is((await rel(dir, ["verify", "v1"])).code, 0);
   git(dir, ["tag", "-f", "v1", "HEAD"]);
-  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", [/v1: tag v1 moved: it points at [0-9a-f]{12}, the release records [0-9a-f]{12}/]);
+  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", [
+    /v1: tag v1 moved: it points at [0-9a-f]{12}, the release records [0-9a-f]{12}/,
+  ]);
   git(dir, ["tag", "-d", "v1"]);
   assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["v1: tag v1 is missing"]);
 });
@@ -104,7 +125,9 @@ test("verify fails when the release file was edited: the commit, the notes, an a
   // The commit edited to v2's and the tag moved with it: only the digest can tell.
   writeFileSync(file, orig.replace(v1commit, v2commit));
   git(dir, ["tag", "-f", "v1", v2commit]);
-  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["v1: .forge/releases/v1.md was edited: its digest is"]);
+  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", [
+    "v1: .forge/releases/v1.md was edited: its digest is",
+  ]);
   git(dir, ["tag", "-f", "v1", v1commit]);
   writeFileSync(file, orig.replace(/\n---\n/, "\n---\nnew notes\n"));
   assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["was edited"]);
@@ -123,7 +146,15 @@ test("activate installs releases/<tag>/ and switches current; a failing check sw
   const to = target();
   const a1 = await rel(dir, ["activate", "v1", "--to", to, "--check", "bin/app", "--json"]);
   t.is(a1.code, 0, a1.stderr);
-  t.like(jsonl(a1.stdout)[0], { action: "activate", tag: "v1", previous: null, outcome: "active", checkExit: 0, check: "bin/app", dir: realpathSync(dirname(to)) + "/app" });
+  t.like(jsonl(a1.stdout)[0], {
+    action: "activate",
+    tag: "v1",
+    previous: null,
+    outcome: "active",
+    checkExit: 0,
+    check: "bin/app",
+    dir: realpathSync(dirname(to)) + "/app",
+  });
   t.is(currentOf(to), "v1");
   t.is(readFileSync(join(to, "current", "VERSION"), "utf8"), "v1\n");
   t.regex(a1.stderr, /app v1/, "the check's output is on stderr");
@@ -144,15 +175,21 @@ test("activate installs releases/<tag>/ and switches current; a failing check sw
   t.is(rb.code, 0, rb.stderr);
   t.deepEqual(jsonl(rb.stdout), [{ action: "rollback", outcome: "active", previous: "v2", tag: "v1" }]);
   t.is(currentOf(to), "v1");
-  assertOneLineError(t, await rel(dir, ["rollback", "--to", to]), "forge-release rollback", ["v1 was the first release activated", "nothing to roll back to"]);
+  assertOneLineError(t, await rel(dir, ["rollback", "--to", to]), "forge-release rollback", [
+    "v1 was the first release activated",
+    "nothing to roll back to",
+  ]);
   t.is(currentOf(to), "v1");
 
-  t.deepEqual(activations(dir).map((r) => [r.action, r.tag, r.previous ?? "-", r.outcome]), [
-    ["activate", "v1", "-", "active"],
-    ["activate", "v2", "v1", "check-failed"],
-    ["activate", "v2", "v1", "active"],
-    ["rollback", "v1", "v2", "active"],
-  ]);
+  t.deepEqual(
+    activations(dir).map((r) => [r.action, r.tag, r.previous ?? "-", r.outcome]),
+    [
+      ["activate", "v1", "-", "active"],
+      ["activate", "v2", "v1", "check-failed"],
+      ["activate", "v2", "v1", "active"],
+      ["rollback", "v1", "v2", "active"],
+    ]
+  );
 });
 
 test("a release that fails verify is never activated: a changed artifact, a moved tag; current stays", async (t) => {
@@ -160,7 +197,9 @@ test("a release that fails verify is never activated: a changed artifact, a move
   const to = target();
   t.is((await rel(dir, ["activate", "v1", "--to", to])).code, 0);
   writeFileSync(join(dir, ".forge", "releases", "out", "v2", "VERSION"), "evil\n");
-  assertOneLineError(t, await rel(dir, ["activate", "v2", "--to", to]), "forge-release activate", ["v2: asset 'VERSION' does not match"]);
+  assertOneLineError(t, await rel(dir, ["activate", "v2", "--to", to]), "forge-release activate", [
+    "v2: asset 'VERSION' does not match",
+  ]);
   t.is(currentOf(to), "v1");
   t.false(existsSync(join(to, "releases", "v2")), "nothing installed");
   writeFileSync(join(dir, ".forge", "releases", "out", "v2", "VERSION"), "v2\n");
@@ -173,7 +212,9 @@ test("a release that fails verify is never activated: a changed artifact, a move
   t.is((await rel(dir, ["activate", "v2", "--to", to])).code, 0);
   t.is((await rel(dir, ["rollback", "--to", to])).code, 0);
   writeFileSync(join(to, "releases", "v2", "VERSION"), "tampered\n");
-  assertOneLineError(t, await rel(dir, ["activate", "v2", "--to", to]), "forge-release activate", ["v2: asset 'VERSION' does not match"]);
+  assertOneLineError(t, await rel(dir, ["activate", "v2", "--to", to]), "forge-release activate", [
+    "v2: asset 'VERSION' does not match",
+  ]);
   t.is(currentOf(to), "v1");
 });
 
@@ -186,7 +227,11 @@ test("a kill during activation leaves current on the old or the new release, nev
   const slow = join(marks, "slow-check");
   writeFileSync(slow, `#!/bin/sh\ntouch "${marks}/checking"\nexec sleep 30\n`);
   chmodSync(slow, 0o755);
-  const child = spawn(join(BIN, "forge-release"), ["activate", "v2", "--to", to, "--check", slow], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: "ignore" });
+  const child = spawn(join(BIN, "forge-release"), ["activate", "v2", "--to", to, "--check", slow], {
+    cwd: dir,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
   const closed = new Promise((res) => child.on("close", res));
   const end = Date.now() + 30_000;
   while (!existsSync(join(marks, "checking")) && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
@@ -194,12 +239,20 @@ test("a kill during activation leaves current on the old or the new release, nev
   child.kill("SIGKILL");
   await closed;
   t.is(currentOf(to), "v2");
-  t.deepEqual(activations(dir).map((r) => r.outcome), ["active", "pending"], "the interrupted activation stays pending");
+  t.deepEqual(
+    activations(dir).map((r) => r.outcome),
+    ["active", "pending"],
+    "the interrupted activation stays pending"
+  );
 
   // Killed at arbitrary moments: every time, current is v1 or v2 and resolves.
   for (const [i, delay] of [0, 40, 80, 120, 160, 240].entries()) {
     const tag = i % 2 === 0 ? "v1" : "v2";
-    const c = spawn(join(BIN, "forge-release"), ["activate", tag, "--to", to], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: "ignore" });
+    const c = spawn(join(BIN, "forge-release"), ["activate", tag, "--to", to], {
+      cwd: dir,
+      env: baseEnv() as NodeJS.ProcessEnv,
+      stdio: "ignore",
+    });
     const done = new Promise((res) => c.on("close", res));
     await new Promise((res) => setTimeout(res, delay));
     c.kill("SIGKILL");
@@ -217,8 +270,18 @@ test("activate and rollback: usage errors, a target current that is not forge's 
   const dir = await twoReleases(t);
   const to = target();
   assertOneLineError(t, await rel(dir, ["activate", "v1"]), "forge-release activate", ["missing --to"], 2);
-  assertOneLineError(t, await rel(dir, ["activate", "v1", "--to", to, "--timeout", "0"]), "forge-release activate", ["invalid --timeout"], 2);
-  assertOneLineError(t, await rel(dir, ["rollback", "--to", join(to, "nope")]), "forge-release rollback", ["no such folder"]);
+  assertOneLineError(
+    t,
+    await rel(dir, ["activate", "v1", "--to", to, "--timeout", "0"]),
+    "forge-release activate",
+    ["invalid --timeout"],
+    2
+  );
+  assertOneLineError(t, await rel(dir, ["rollback", "--to", join(to, "nope")]), "forge-release rollback", [
+    "no such folder",
+  ]);
   mkdirSync(join(to, "current"), { recursive: true });
-  assertOneLineError(t, await rel(dir, ["activate", "v1", "--to", to]), "forge-release activate", ["current is not a symlink"]);
+  assertOneLineError(t, await rel(dir, ["activate", "v1", "--to", to]), "forge-release activate", [
+    "current is not a symlink",
+  ]);
 });

@@ -38,19 +38,41 @@ interface FixtureRelease {
 const RELEASES: FixtureRelease[] = [
   { tag: "v0.9.0-beta", commit: SHA_A, createdAt: "2025-12-01T10:00:00Z", notes: "", assets: {} },
   {
-    tag: "v1.0.0", name: "v1.0.0: first cut", commit: SHA_A, createdAt: "2026-01-01T12:00:00Z", notes: "## What's new\n\n- everything\n",
+    tag: "v1.0.0",
+    name: "v1.0.0: first cut",
+    commit: SHA_A,
+    createdAt: "2026-01-01T12:00:00Z",
+    notes: "## What's new\n\n- everything\n",
     assets: { "forge-linux-x64.tar.gz": "linux bytes\n", "docs/README.txt": "read me\n" },
   },
-  { tag: "v1.1.0", name: "Second", commit: SHA_B, createdAt: "2026-02-01T12:00:00Z", notes: "Fixes.\n", assets: { "forge.tar.gz": "v1.1\n" } },
+  {
+    tag: "v1.1.0",
+    name: "Second",
+    commit: SHA_B,
+    createdAt: "2026-02-01T12:00:00Z",
+    notes: "Fixes.\n",
+    assets: { "forge.tar.gz": "v1.1\n" },
+  },
 ];
 
 function writeReleases(repo: string): void {
   for (const r of RELEASES) {
-    const assets = Object.entries(r.assets).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, text]) => ({ name, size: Buffer.byteLength(text), sha256: sha256(text) }));
-    const data: Record<string, unknown> = { tagName: r.tag, commit: r.commit, author: "alice", createdAt: r.createdAt, assets };
+    const assets = Object.entries(r.assets)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, text]) => ({ name, size: Buffer.byteLength(text), sha256: sha256(text) }));
+    const data: Record<string, unknown> = {
+      tagName: r.tag,
+      commit: r.commit,
+      author: "alice",
+      createdAt: r.createdAt,
+      assets,
+    };
     if (r.name) data.name = r.name;
     mkdirSync(join(repo, ".forge", "releases"), { recursive: true });
-    writeFileSync(join(repo, ".forge", "releases", `${r.tag}.md`), formatFrontmatter(toFrontmatter(RELEASE, data), r.notes));
+    writeFileSync(
+      join(repo, ".forge", "releases", `${r.tag}.md`),
+      formatFrontmatter(toFrontmatter(RELEASE, data), r.notes)
+    );
     for (const [name, text] of Object.entries(r.assets)) {
       const abs = join(repo, ".forge", "releases", "out", r.tag, name);
       mkdirSync(dirname(abs), { recursive: true });
@@ -124,7 +146,10 @@ echo "built $FORGE_RELEASE_TAG"
 `;
 
 /** A temp repo with `src/app.txt` and build steps, committed; returns its path. */
-function buildRepo(steps: Record<string, string> = { "10-build": BUILD }, files: Record<string, string> = { "src/app.txt": "app v1\n" }): string {
+function buildRepo(
+  steps: Record<string, string> = { "10-build": BUILD },
+  files: Record<string, string> = { "src/app.txt": "app v1\n" }
+): string {
   const dir = scratch(tempRepo("forge-release-"));
   writeTree(dir, files);
   writeSteps(dir, steps);
@@ -157,13 +182,22 @@ function commit(dir: string, msg: string): string {
 /** Output with the commit sha, the clock and the repo path replaced by placeholders. */
 function clean(s: string, sha: string, repo: string): string {
   // The file quotes a sha that starts with a digit (canonical YAML): the quotes go with it.
-  const t = s.split(`commit: "${sha}"`).join(`commit: ${sha}`).split(sha).join("<commit>").split(sha.slice(0, 7)).join("<commit7>")
-    .replace(/^tree: "?[0-9a-f]{40,64}"?$/m, "tree: <tree>").replace(/^digest: "?[0-9a-f]{64}"?$/m, "digest: <digest>");
+  const t = s
+    .split(`commit: "${sha}"`)
+    .join(`commit: ${sha}`)
+    .split(sha)
+    .join("<commit>")
+    .split(sha.slice(0, 7))
+    .join("<commit7>")
+    .replace(/^tree: "?[0-9a-f]{40,64}"?$/m, "tree: <tree>")
+    .replace(/^digest: "?[0-9a-f]{64}"?$/m, "digest: <digest>");
   return scrub(t, { keep: new Set(), since, repo });
 }
 
 function worktrees(dir: string): number {
-  return git(dir, ["worktree", "list", "--porcelain"]).split("\n").filter((l) => l.startsWith("worktree ")).length;
+  return git(dir, ["worktree", "list", "--porcelain"])
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
 }
 
 function tags(dir: string): string[] {
@@ -186,7 +220,11 @@ function assertNoRelease(t: ExecutionContext, r: Ran, dir: string, tag: string, 
   const last = lastLine(r);
   t.true(last.startsWith("forge-release create: "), last);
   for (const n of needles) t.true(last.includes(n), `${n} not in ${last}`);
-  t.is(lines(r.stderr).filter((l) => l.startsWith("forge-release create: ") && l.includes("no release written")).length, 1, "one error line");
+  t.is(
+    lines(r.stderr).filter((l) => l.startsWith("forge-release create: ") && l.includes("no release written")).length,
+    1,
+    "one error line"
+  );
   t.false(/^\s+at /m.test(r.stderr), "stack trace");
   t.false(existsSync(releaseFileOf(dir, tag)), "no release file");
   t.deepEqual(tags(dir), [], "no tag");
@@ -196,7 +234,9 @@ function assertNoRelease(t: ExecutionContext, r: Ran, dir: string, tag: string, 
 test("forge-release create builds HEAD, records every artifact, tags the commit, and matches its goldens", async (t) => {
   const dir = buildRepo();
   const sha = git(dir, ["rev-parse", "HEAD"]).trim();
-  const r = await run("forge-release", ["create", "v1.0.0", "-t", "First release", "-n", "The notes.\n\n- one"], { cwd: dir });
+  const r = await run("forge-release", ["create", "v1.0.0", "-t", "First release", "-n", "The notes.\n\n- one"], {
+    cwd: dir,
+  });
   t.is(r.code, 0, r.stderr);
   golden(t, "release/create_human.txt", clean(r.stdout, sha, dir));
   golden(t, "release/create_human.stderr", clean(r.stderr, sha, dir));
@@ -206,7 +246,11 @@ test("forge-release create builds HEAD, records every artifact, tags the commit,
   t.deepEqual(tags(dir), ["v1.0.0"]);
   t.is(git(dir, ["rev-parse", "v1.0.0^{commit}"]).trim(), sha);
   t.is(worktrees(dir), 1, "the disposable worktree is gone");
-  t.is(git(dir, ["status", "--porcelain"]), "?? .forge/releases/v1.0.0.md\n", "only the release file is new (out/ is ignored)");
+  t.is(
+    git(dir, ["status", "--porcelain"]),
+    "?? .forge/releases/v1.0.0.md\n",
+    "only the release file is new (out/ is ignored)"
+  );
   const ok = await run("forge-release", ["verify", "v1.0.0"], { cwd: dir });
   t.is(ok.code, 0, ok.stderr);
   t.is(ok.stderr, "v1.0.0: digest, tag and tree match; 2 assets match .forge/releases/out/v1.0.0/\n");
@@ -215,13 +259,21 @@ test("forge-release create builds HEAD, records every artifact, tags the commit,
 test("forge-release create --json and --notes-file - (stdin)", async (t) => {
   const dir = buildRepo();
   const sha = git(dir, ["rev-parse", "HEAD"]).trim();
-  const r = await run("forge-release", ["create", "v2", "--notes-file", "-", "--json", "tagName,name,body,assets,targetCommitish"], { cwd: dir, input: "From stdin.\n" });
+  const r = await run(
+    "forge-release",
+    ["create", "v2", "--notes-file", "-", "--json", "tagName,name,body,assets,targetCommitish"],
+    { cwd: dir, input: "From stdin.\n" }
+  );
   t.is(r.code, 0, r.stderr);
   golden(t, "release/create_json.jsonl", clean(r.stdout, sha, dir));
 });
 
 test("forge-release create: a failing step leaves no release file and no tag; artifacts already built stay in out/", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD, "20-fail": "#!/bin/sh\necho 'tests failed' >&2\nexit 3\n", "30-never": "#!/bin/sh\ntouch \"$OUT/never\"\n" });
+  const dir = buildRepo({
+    "10-build": BUILD,
+    "20-fail": "#!/bin/sh\necho 'tests failed' >&2\nexit 3\n",
+    "30-never": '#!/bin/sh\ntouch "$OUT/never"\n',
+  });
   const r = await run("forge-release", ["create", "v1"], { cwd: dir });
   assertNoRelease(t, r, dir, "v1", ["build step '20-fail' failed (exit 3)", "no release written"]);
   t.true(r.stderr.includes("tests failed\n"), "the step's output is on stderr");
@@ -250,35 +302,49 @@ test("forge-release create uses an existing tag's commit, and refuses --target w
   writeTree(dir, { "src/app.txt": "app v2\n" });
   const second = commit(dir, "v2");
   const clash = await run("forge-release", ["create", "v1", "--target", "HEAD"], { cwd: dir });
-  assertOneLineError(t, clash, "forge-release create", [`tag v1 already points at ${first.slice(0, 7)}, not ${second.slice(0, 7)}`]);
+  assertOneLineError(t, clash, "forge-release create", [
+    `tag v1 already points at ${first.slice(0, 7)}, not ${second.slice(0, 7)}`,
+  ]);
   t.false(existsSync(releaseFileOf(dir, "v1")));
   const r = await run("forge-release", ["create", "v1", "--json", "targetCommitish"], { cwd: dir });
   t.is(r.code, 0, r.stderr);
   t.deepEqual(jsonl(r.stdout), [{ targetCommitish: first }]);
-  t.is(readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"), "app v1\n", "built from the tagged commit, not HEAD");
+  t.is(
+    readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"),
+    "app v1\n",
+    "built from the tagged commit, not HEAD"
+  );
 });
 
 test("forge-release create --target builds that commit with that commit's own build steps; uncommitted steps are not used", async (t) => {
   const dir = buildRepo();
   const old = git(dir, ["rev-parse", "HEAD"]).trim();
   writeTree(dir, { "src/app.txt": "app v2\n" });
-  writeSteps(dir, { "10-build": BUILD.replace('cp src/app.txt', 'echo step-v2 > "$OUT/step"; cp src/app.txt') });
+  writeSteps(dir, { "10-build": BUILD.replace("cp src/app.txt", 'echo step-v2 > "$OUT/step"; cp src/app.txt') });
   commit(dir, "v2");
   // An uncommitted edit in the live tree: never run.
-  writeSteps(dir, { "10-build": "#!/bin/sh\ntouch \"$OUT/UNCOMMITTED\"\n" });
-  const r = await run("forge-release", ["create", "v1", "--target", old, "--json", "assets,targetCommitish"], { cwd: dir });
+  writeSteps(dir, { "10-build": '#!/bin/sh\ntouch "$OUT/UNCOMMITTED"\n' });
+  const r = await run("forge-release", ["create", "v1", "--target", old, "--json", "assets,targetCommitish"], {
+    cwd: dir,
+  });
   t.is(r.code, 0, r.stderr);
   const rec = jsonl(r.stdout)[0] as { assets: Array<{ name: string }>; targetCommitish: string };
   t.is(rec.targetCommitish, old);
-  t.deepEqual(rec.assets.map((a) => a.name), ["VERSION", "dist/app.txt"]);
+  t.deepEqual(
+    rec.assets.map((a) => a.name),
+    ["VERSION", "dist/app.txt"]
+  );
   t.is(readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"), "app v1\n");
   const head = await run("forge-release", ["create", "v2", "--json", "assets"], { cwd: dir });
-  t.deepEqual((jsonl(head.stdout)[0] as { assets: Array<{ name: string }> }).assets.map((a) => a.name), ["VERSION", "dist/app.txt", "step"]);
+  t.deepEqual(
+    (jsonl(head.stdout)[0] as { assets: Array<{ name: string }> }).assets.map((a) => a.name),
+    ["VERSION", "dist/app.txt", "step"]
+  );
 });
 
 test("forge-release create with no build steps records a release without assets and says so", async (t) => {
   const dir = scratch(tempRepo("forge-release-"));
-  writeTree(dir, { "README": "x\n" });
+  writeTree(dir, { README: "x\n" });
   commit(dir, "init");
   const r = await run("forge-release", ["create", "v1", "--json", "assets"], { cwd: dir });
   t.is(r.code, 0, r.stderr);
@@ -288,7 +354,11 @@ test("forge-release create with no build steps records a release without assets 
 
 test("forge-release create: Ctrl-C during a step stops the build, removes the worktree and writes nothing (exit 130)", async (t) => {
   const dir = buildRepo({ "10-build": BUILD, "20-slow": "#!/bin/sh\necho slow-step-started\nexec sleep 60\n" });
-  const child = spawn(join(BIN, "forge-release"), ["create", "v1"], { cwd: dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(join(BIN, "forge-release"), ["create", "v1"], {
+    cwd: dir,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   let sent = false;
   child.stdout.resume();
@@ -310,7 +380,10 @@ test("forge-release create: Ctrl-C during a step stops the build, removes the wo
 test("forge-release create detects a step that changes a tracked file of the tagged worktree", async (t) => {
   const dir = buildRepo({ "10-build": BUILD, "20-patch": "#!/bin/sh\necho patched >> src/app.txt\n" });
   const r = await run("forge-release", ["create", "v1"], { cwd: dir });
-  assertNoRelease(t, r, dir, "v1", ["build step '20-patch' changed the tagged tree (src/app.txt)", "no release written"]);
+  assertNoRelease(t, r, dir, "v1", [
+    "build step '20-patch' changed the tagged tree (src/app.txt)",
+    "no release written",
+  ]);
 });
 
 test("forge-release create detects a step that leaves an untracked file in the tagged worktree", async (t) => {
@@ -328,7 +401,9 @@ test("forge-release create detects a step that writes a tracked file of the live
 });
 
 test("forge-release create detects a step that drops a file into the live store", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD + 'mkdir -p "$OUT/../../../issues/x" && echo x > "$OUT/../../../issues/x/issue.md"\n' });
+  const dir = buildRepo({
+    "10-build": BUILD + 'mkdir -p "$OUT/../../../issues/x" && echo x > "$OUT/../../../issues/x/issue.md"\n',
+  });
   const r = await run("forge-release", ["create", "v1"], { cwd: dir });
   assertNoRelease(t, r, dir, "v1", ["changed the repository outside OUT"]);
 });
@@ -340,10 +415,15 @@ test("forge-release create detects a step that commits in the live repository (H
 });
 
 test("forge-release create does not detect a step that writes to an ignored path of the live repo (documented limit: no sandbox)", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD + 'mkdir -p "$OUT/../../../.cache" && echo cached > "$OUT/../../../.cache/build-cache"\n' });
+  const dir = buildRepo({
+    "10-build": BUILD + 'mkdir -p "$OUT/../../../.cache" && echo cached > "$OUT/../../../.cache/build-cache"\n',
+  });
   const r = await run("forge-release", ["create", "v1"], { cwd: dir });
   t.is(r.code, 0, r.stderr);
-  t.true(existsSync(join(dir, ".forge", ".cache", "build-cache")), "git cannot see ignored paths, so neither can the check");
+  t.true(
+    existsSync(join(dir, ".forge", ".cache", "build-cache")),
+    "git cannot see ignored paths, so neither can the check"
+  );
 });
 
 test("forge-release create refuses a symlink in OUT (one pointing outside, or anywhere)", async (t) => {
@@ -353,7 +433,7 @@ test("forge-release create refuses a symlink in OUT (one pointing outside, or an
 });
 
 test("forge-release create: a hostile tag is a usage error before anything runs; a hostile title is stored literally", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD + "touch \"$OUT/ran\"\n" });
+  const dir = buildRepo({ "10-build": BUILD + 'touch "$OUT/ran"\n' });
   for (const tag of ["v1;touch pwned", "../../x", "-v1", "v1/../../x", "$(touch pwned)"]) {
     const r = await run("forge-release", ["create", "--", tag], { cwd: dir });
     assertOneLineError(t, r, "forge-release create", ["invalid tag"], 2);
@@ -383,7 +463,9 @@ test("forge-release verify detects a flipped byte and a missing artifact, naming
   t.is((await run("forge-release", ["verify", "v1"], { cwd: dir })).code, 0, "restored");
   execFileSync("rm", [join(out, "VERSION")]);
   const missing = await run("forge-release", ["verify", "v1"], { cwd: dir });
-  assertOneLineError(t, missing, "forge-release verify", ["v1: asset 'VERSION' is missing from .forge/releases/out/v1/"]);
+  assertOneLineError(t, missing, "forge-release verify", [
+    "v1: asset 'VERSION' is missing from .forge/releases/out/v1/",
+  ]);
 });
 
 test("forge-release verify reports a changed size, and refuses an artifact replaced by a symlink", async (t) => {
@@ -391,10 +473,14 @@ test("forge-release verify reports a changed size, and refuses an artifact repla
   t.is((await run("forge-release", ["create", "v1"], { cwd: dir })).code, 0);
   const out = join(dir, ".forge", "releases", "out", "v1");
   writeFileSync(join(out, "VERSION"), "v1 plus more\n");
-  assertOneLineError(t, await run("forge-release", ["verify", "v1"], { cwd: dir }), "forge-release verify", ["'VERSION' does not match: 13 bytes, recorded 3"]);
+  assertOneLineError(t, await run("forge-release", ["verify", "v1"], { cwd: dir }), "forge-release verify", [
+    "'VERSION' does not match: 13 bytes, recorded 3",
+  ]);
   execFileSync("rm", [join(out, "VERSION")]);
   execFileSync("ln", ["-s", "/etc/hostname", join(out, "VERSION")]);
-  assertOneLineError(t, await run("forge-release", ["verify", "v1"], { cwd: dir }), "forge-release verify", ["'VERSION' is a symlink (refused)"]);
+  assertOneLineError(t, await run("forge-release", ["verify", "v1"], { cwd: dir }), "forge-release verify", [
+    "'VERSION' is a symlink (refused)",
+  ]);
 });
 
 test("forge-release verify refuses an out/ folder symlinked out of the store", async (t) => {
@@ -403,7 +489,9 @@ test("forge-release verify refuses an out/ folder symlinked out of the store", a
   const out = join(dir, ".forge", "releases", "out");
   execFileSync("mv", [out, join(dir, "moved-out")]);
   execFileSync("ln", ["-s", join(dir, "moved-out"), out]);
-  assertOneLineError(t, await run("forge-release", ["verify", "v1.0.0"], { cwd: dir }), "forge-release verify", [".forge/releases/out/v1.0.0/ leads outside .forge/"]);
+  assertOneLineError(t, await run("forge-release", ["verify", "v1.0.0"], { cwd: dir }), "forge-release verify", [
+    ".forge/releases/out/v1.0.0/ leads outside .forge/",
+  ]);
 });
 
 test("forge-release create leaves releases/out/ out of the live-repo check even where it is not gitignored (an older store)", async (t) => {
@@ -430,14 +518,47 @@ test("create --draft/--prerelease/--latest set gh's isDraft/isPrerelease/isLates
   await ok(["create", "v1.0.0", "--notes", "first"]);
   writeTree(dir, { "src/app.txt": "app v2\n" });
   const sha = commit(dir, "Make the app faster");
-  const beta = await ok(["create", "v2.0.0-rc1", "--prerelease", "--generate-notes", "--notes-file", "-", "--json", "body,isDraft,isPrerelease"], "Notes from stdin.\n");
+  const beta = await ok(
+    [
+      "create",
+      "v2.0.0-rc1",
+      "--prerelease",
+      "--generate-notes",
+      "--notes-file",
+      "-",
+      "--json",
+      "body,isDraft,isPrerelease",
+    ],
+    "Notes from stdin.\n"
+  );
   golden(t, "release/create_generate_notes.jsonl", clean(beta.stdout, sha, dir));
   await ok(["create", "v2.0.0-draft", "--draft"]);
   const list1 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
-  t.deepEqual(jsonl(list1.stdout).filter((r) => r.isLatest).map((r) => r.tagName), ["v1.0.0"], "drafts and prereleases are never the latest by default");
+  t.deepEqual(
+    jsonl(list1.stdout)
+      .filter((r) => r.isLatest)
+      .map((r) => r.tagName),
+    ["v1.0.0"],
+    "drafts and prereleases are never the latest by default"
+  );
   await ok(["create", "v0.9.9", "--latest"]);
   const list2 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
   // Sorted by tag: releases made within one second tie on createdAt.
-  golden(t, "release/list_marks.jsonl", list2.stdout.split("\n").filter(Boolean).sort().map((l) => l + "\n").join(""));
-  t.deepEqual(jsonl(list2.stdout).filter((r) => r.isLatest).map((r) => r.tagName), ["v0.9.9"], "--latest wins");
+  golden(
+    t,
+    "release/list_marks.jsonl",
+    list2.stdout
+      .split("\n")
+      .filter(Boolean)
+      .sort()
+      .map((l) => l + "\n")
+      .join("")
+  );
+  t.deepEqual(
+    jsonl(list2.stdout)
+      .filter((r) => r.isLatest)
+      .map((r) => r.tagName),
+    ["v0.9.9"],
+    "--latest wins"
+  );
 });

@@ -7,12 +7,28 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseFrontmatter } from "@forge/core";
 import {
-  assertOneLineError, hostileRepo, issueFields, lines, snapshot, VALID_TITLE, writeIssue, type HostileRepo,
+  assertOneLineError,
+  hostileRepo,
+  issueFields,
+  lines,
+  snapshot,
+  VALID_TITLE,
+  writeIssue,
+  type HostileRepo,
 } from "./lib/hostile.js";
 import { jsonl, run, tempRepo, type Ran } from "./lib/run.js";
 
@@ -34,7 +50,11 @@ async function refusedEverywhere(t: ExecutionContext, r: HostileRepo, needles: A
   };
   const list = await fi(["list"]);
   assertOneLineError(t, list, "forge-issue list", [r.file, ...needles]);
-  t.deepEqual(lines(list.stdout).map((l) => l.split("\t")[2]), [VALID_TITLE], "list still prints the valid issue");
+  t.deepEqual(
+    lines(list.stdout).map((l) => l.split("\t")[2]),
+    [VALID_TITLE],
+    "list still prints the valid issue"
+  );
   const json = await fi(["list", "--json", "title"]);
   assertOneLineError(t, json, "forge-issue list", [r.file, ...needles]);
   t.deepEqual(jsonl(json.stdout), [{ title: VALID_TITLE }]);
@@ -61,64 +81,122 @@ const refused = test.macro(async (t, write: (r: HostileRepo) => void, needles: A
 
 // --- SEC-01: size, aliases, depth, code-evaluating engines ---
 
-test("forge-issue refuses a 10 MiB frontmatter before parsing it", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}x: ${"a".repeat(10 * 1024 * 1024)}\n`);
-}, ["larger than 256 KiB"]);
+test(
+  "forge-issue refuses a 10 MiB frontmatter before parsing it",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}x: ${"a".repeat(10 * 1024 * 1024)}\n`);
+  },
+  ["larger than 256 KiB"]
+);
 
-test("forge-issue refuses a YAML alias bomb (billion laughs)", refused, (r: HostileRepo) => {
-  let bomb = 'l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-  for (let i = 1; i <= 9; i++) bomb += `l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(",")}]\n`;
-  writeIssue(r, issueFields(r.id) + bomb);
-}, [/alias/i]);
+test(
+  "forge-issue refuses a YAML alias bomb (billion laughs)",
+  refused,
+  (r: HostileRepo) => {
+    let bomb = 'l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i <= 9; i++)
+      bomb += `l${i}: &l${i} [${Array(9)
+        .fill(`*l${i - 1}`)
+        .join(",")}]\n`;
+    writeIssue(r, issueFields(r.id) + bomb);
+  },
+  [/alias/i]
+);
 
-test("forge-issue refuses a single harmless alias too (aliases are off)", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}a: &a x\nb: *a\n`);
-}, [/alias/i]);
+test(
+  "forge-issue refuses a single harmless alias too (aliases are off)",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}a: &a x\nb: *a\n`);
+  },
+  [/alias/i]
+);
 
 const DEEP = "nesting deeper than 32";
 
-test("forge-issue refuses 1,000-deep flow nesting", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}x: ${"[".repeat(1000)}${"]".repeat(1000)}\n`);
-}, [DEEP]);
+test(
+  "forge-issue refuses 1,000-deep flow nesting",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}x: ${"[".repeat(1000)}${"]".repeat(1000)}\n`);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 100,000-deep flow nesting", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}x: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
-}, [DEEP]);
+test(
+  "forge-issue refuses 100,000-deep flow nesting",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}x: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 1,000-deep nested flow mappings", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}x: ${"{a: ".repeat(1000)}b${"}".repeat(1000)}\n`);
-}, [DEEP]);
+test(
+  "forge-issue refuses 1,000-deep nested flow mappings",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}x: ${"{a: ".repeat(1000)}b${"}".repeat(1000)}\n`);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 1,000-deep block nesting by indentation", refused, (r: HostileRepo) => {
-  // `k:` then `- k:` one level in, each line a mapping in a sequence: two
-  // levels per line, the densest indentation-only form (about 250 KB,
-  // just under the size cap, so the depth cap is what refuses it).
-  let s = "k:\n";
-  for (let i = 0; i < 500; i++) s += `${" ".repeat(2 * i)}- k:\n`;
-  writeIssue(r, issueFields(r.id) + s);
-}, [DEEP]);
+test(
+  "forge-issue refuses 1,000-deep block nesting by indentation",
+  refused,
+  (r: HostileRepo) => {
+    // `k:` then `- k:` one level in, each line a mapping in a sequence: two
+    // levels per line, the densest indentation-only form (about 250 KB,
+    // just under the size cap, so the depth cap is what refuses it).
+    let s = "k:\n";
+    for (let i = 0; i < 500; i++) s += `${" ".repeat(2 * i)}- k:\n`;
+    writeIssue(r, issueFields(r.id) + s);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 700-deep block mappings", refused, (r: HostileRepo) => {
-  let s = "";
-  for (let i = 0; i < 700; i++) s += `${" ".repeat(i)}k:\n`;
-  writeIssue(r, issueFields(r.id) + s);
-}, [DEEP]);
+test(
+  "forge-issue refuses 700-deep block mappings",
+  refused,
+  (r: HostileRepo) => {
+    let s = "";
+    for (let i = 0; i < 700; i++) s += `${" ".repeat(i)}k:\n`;
+    writeIssue(r, issueFields(r.id) + s);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 1,000-deep compact block sequences", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}x:\n${"- ".repeat(1000)}y\n`);
-}, [DEEP]);
+test(
+  "forge-issue refuses 1,000-deep compact block sequences",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}x:\n${"- ".repeat(1000)}y\n`);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 100,000-deep compact block sequences", refused, (r: HostileRepo) => {
-  writeIssue(r, `${issueFields(r.id)}x:\n${"- ".repeat(100_000)}y\n`);
-}, [DEEP]);
+test(
+  "forge-issue refuses 100,000-deep compact block sequences",
+  refused,
+  (r: HostileRepo) => {
+    writeIssue(r, `${issueFields(r.id)}x:\n${"- ".repeat(100_000)}y\n`);
+  },
+  [DEEP]
+);
 
-test("forge-issue refuses 100,000-deep block mappings by the size cap", refused, (r: HostileRepo) => {
-  // Indentation makes this form quadratic: 100,000 levels would be ~5 GB, so
-  // write the first 2,000 (~2 MB); the size cap refuses it before any parse.
-  let s = "";
-  for (let i = 0; i < 2000; i++) s += `${" ".repeat(i)}k:\n`;
-  writeIssue(r, issueFields(r.id) + s);
-}, ["larger than 256 KiB"]);
+test(
+  "forge-issue refuses 100,000-deep block mappings by the size cap",
+  refused,
+  (r: HostileRepo) => {
+    // Indentation makes this form quadratic: 100,000 levels would be ~5 GB, so
+    // write the first 2,000 (~2 MB); the size cap refuses it before any parse.
+    let s = "";
+    for (let i = 0; i < 2000; i++) s += `${" ".repeat(i)}k:\n`;
+    writeIssue(r, issueFields(r.id) + s);
+  },
+  ["larger than 256 KiB"]
+);
 
 for (const lang of ["js", "javascript"]) {
   test(`forge-issue never evaluates a ---${lang} frontmatter`, async (t) => {
@@ -134,9 +212,14 @@ for (const lang of ["js", "javascript"]) {
 // --- strict schema ---
 
 for (const field of ["createdAt", "title"]) {
-  test(`forge-issue names the file and the field when '${field}' is missing`, refused, (r: HostileRepo) => {
-    writeIssue(r, issueFields(r.id, [field]));
-  }, [`field '${field}'`, "missing"]);
+  test(
+    `forge-issue names the file and the field when '${field}' is missing`,
+    refused,
+    (r: HostileRepo) => {
+      writeIssue(r, issueFields(r.id, [field]));
+    },
+    [`field '${field}'`, "missing"]
+  );
 }
 
 test("forge-issue warns on one line about an unknown field and keeps it through an edit", async (t) => {
@@ -148,7 +231,12 @@ test("forge-issue warns on one line about an unknown field and keeps it through 
   t.is(err.length, 1, list.stderr);
   t.true(err[0]!.startsWith("forge-issue list: "), err[0]);
   for (const n of ["warning", r.file, "'frobnicate'"]) t.true(err[0]!.includes(n), `${n} not in ${err[0]}`);
-  t.deepEqual(lines(list.stdout).map((l) => l.split("\t")[2]).sort(), [VALID_TITLE, "hostile"].sort());
+  t.deepEqual(
+    lines(list.stdout)
+      .map((l) => l.split("\t")[2])
+      .sort(),
+    [VALID_TITLE, "hostile"].sort()
+  );
 
   const edit = await run("forge-issue", ["edit", r.id, "--add-label", "x"], { cwd: r.cwd });
   t.is(edit.code, 0, edit.stderr);
@@ -217,7 +305,11 @@ test("forge-issue stores and prints a title full of shell metacharacters literal
 
   const list = await run("forge-issue", ["list"], { cwd, env });
   t.is(list.code, 0, list.stderr);
-  t.deepEqual(lines(list.stdout).map((l) => l.split("\t")[2]), [title], "printed literally by list");
+  t.deepEqual(
+    lines(list.stdout).map((l) => l.split("\t")[2]),
+    [title],
+    "printed literally by list"
+  );
   const view = await run("forge-issue", ["view", "1", "--json"], { cwd, env });
   t.is(view.code, 0, view.stderr);
   t.is(jsonl(view.stdout)[0]?.title, title, "printed literally by view --json");
@@ -233,9 +325,15 @@ test("forge-issue edit killed before rename leaves the old issue.md byte for byt
   rmdirSync(join(r.cwd, ".forge", "issues", r.id));
   const dir = join(r.cwd, ".forge", "issues", r.validId);
   const old = readFileSync(join(dir, "issue.md"));
-  const e = await run("forge-issue", ["edit", r.validId, "-t", "new"], { cwd: r.cwd, env: { FORGE_TEST_FAULT: "kill-before-rename" } });
+  const e = await run("forge-issue", ["edit", r.validId, "-t", "new"], {
+    cwd: r.cwd,
+    env: { FORGE_TEST_FAULT: "kill-before-rename" },
+  });
   t.is(e.signal, "SIGKILL", `exit ${e.code}: ${e.stderr}`);
-  t.true(readdirSync(dir).some((n) => /^\.issue\.md\..+\.tmp$/.test(n)), "the temp file was written (the kill came after it)");
+  t.true(
+    readdirSync(dir).some((n) => /^\.issue\.md\..+\.tmp$/.test(n)),
+    "the temp file was written (the kill came after it)"
+  );
   t.deepEqual(readFileSync(join(dir, "issue.md")), old);
 
   const list = await run("forge-issue", ["list", "--json", "title"], { cwd: r.cwd });
@@ -249,11 +347,21 @@ test("forge-issue create killed before rename leaves no half-made issue", async 
   const issues = join(r.cwd, ".forge", "issues");
   rmdirSync(join(issues, r.id));
   const before = readdirSync(issues).sort();
-  const c = await run("forge-issue", ["create", "-t", "half"], { cwd: r.cwd, env: { FORGE_TEST_FAULT: "kill-before-rename" } });
+  const c = await run("forge-issue", ["create", "-t", "half"], {
+    cwd: r.cwd,
+    env: { FORGE_TEST_FAULT: "kill-before-rename" },
+  });
   t.is(c.signal, "SIGKILL", `exit ${c.code}: ${c.stderr}`);
   const after = readdirSync(issues).sort();
-  t.deepEqual(after.filter((n) => !n.startsWith(".")), before, "no new issue folder");
-  t.true(after.some((n) => /^\..+\.tmp$/.test(n)), "the temp folder was made (the kill came inside create)");
+  t.deepEqual(
+    after.filter((n) => !n.startsWith(".")),
+    before,
+    "no new issue folder"
+  );
+  t.true(
+    after.some((n) => /^\..+\.tmp$/.test(n)),
+    "the temp folder was made (the kill came inside create)"
+  );
 
   const list = await run("forge-issue", ["list", "--json", "title"], { cwd: r.cwd });
   t.is(list.code, 0, list.stderr);
@@ -262,7 +370,10 @@ test("forge-issue create killed before rename leaves no half-made issue", async 
   const again = await run("forge-issue", ["create", "-t", "whole"], { cwd: r.cwd });
   t.is(again.code, 0, again.stderr);
   const list2 = await run("forge-issue", ["list", "--json", "number,title"], { cwd: r.cwd });
-  t.deepEqual(jsonl(list2.stdout), [{ number: 2, title: "whole" }, { number: 1, title: VALID_TITLE }]);
+  t.deepEqual(jsonl(list2.stdout), [
+    { number: 2, title: "whole" },
+    { number: 1, title: VALID_TITLE },
+  ]);
 });
 
 // --- batches: one bad stdin line does not stop the rest ---

@@ -7,5 +7,7 @@ test("forge-issue create then list --json shows the issue with gh's shape", asyn
   t.is(c.code, 0, c.stderr);
   const l = await run("forge-issue", ["list", "--json", "number,state,title,labels"], { cwd });
   t.is(l.code, 0);
-  t.deepEqual(jsonl(l.stdout), [{ labels: [{ color: "", description: "", name: "bug" }], number: 1, state: "OPEN", title: "Hello" }]);
+  t.deepEqual(jsonl(l.stdout), [
+    { labels: [{ color: "", description: "", name: "bug" }], number: 1, state: "OPEN", title: "Hello" },
+  ]);
 });

@@ -16,17 +16,29 @@ test.after.always(removeScratch);
 
 // At the process's exit event: is fd 1 still open?
 const HOOK = join(scratch(mkdtempSync(join(tmpdir(), "forge-stdout-end-"))), "hook.cjs");
-writeFileSync(HOOK, `process.on("exit", () => { let open = true; try { require("fs").fstatSync(1); } catch { open = false; } process.stderr.write("fd1 " + (open ? "open" : "closed") + "\\n"); });\n`);
+writeFileSync(
+  HOOK,
+  `process.on("exit", () => { let open = true; try { require("fs").fstatSync(1); } catch { open = false; } process.stderr.write("fd1 " + (open ? "open" : "closed") + "\\n"); });\n`
+);
 
 function atExit(bin: string, args: string[], stdout: "pipe" | number, cwd: string): string {
-  const r = spawnSync(process.execPath, ["-r", HOOK, join(BIN, bin), ...args], { cwd, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["ignore", stdout, "pipe"], encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["-r", HOOK, join(BIN, bin), ...args], {
+    cwd,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: ["ignore", stdout, "pipe"],
+    encoding: "utf8",
+  });
   return r.stderr;
 }
 
 test("stdout that is a socket (a parent's pipe) is closed before the exit, with every byte written; a file is left open", (t) => {
   const repo = scratch(tempRepo());
   spawnSync(join(BIN, "forge-issue"), ["create", "-t", "one"], { cwd: repo, env: baseEnv() as NodeJS.ProcessEnv });
-  const r = spawnSync(process.execPath, ["-r", HOOK, join(BIN, "forge-issue"), "list", "--json", "number,title"], { cwd: repo, env: baseEnv() as NodeJS.ProcessEnv, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["-r", HOOK, join(BIN, "forge-issue"), "list", "--json", "number,title"], {
+    cwd: repo,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
   t.is(r.status, 0);
   t.is(r.stdout, '{"number":1,"title":"one"}\n');
   t.is(r.stderr, "fd1 closed\n");
@@ -39,8 +51,16 @@ test("stdout that is a socket (a parent's pipe) is closed before the exit, with 
 
 test("a shell pipe (a FIFO) is closed before the exit too, and an error exit still closes it", (t) => {
   const repo = scratch(tempRepo());
-  const r = spawnSync("sh", ["-c", `"${process.execPath}" -r "${HOOK}" "${join(BIN, "forge-issue")}" view 99 | cat`], { cwd: repo, env: baseEnv() as NodeJS.ProcessEnv, encoding: "utf8" });
+  const r = spawnSync("sh", ["-c", `"${process.execPath}" -r "${HOOK}" "${join(BIN, "forge-issue")}" view 99 | cat`], {
+    cwd: repo,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
   t.regex(r.stderr, /^forge-issue view: .*\nfd1 closed\n$/);
-  const ok = spawnSync("sh", ["-c", `"${process.execPath}" -r "${HOOK}" "${join(BIN, "forge-label")}" list | cat`], { cwd: repo, env: baseEnv() as NodeJS.ProcessEnv, encoding: "utf8" });
+  const ok = spawnSync("sh", ["-c", `"${process.execPath}" -r "${HOOK}" "${join(BIN, "forge-label")}" list | cat`], {
+    cwd: repo,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
   t.is(ok.stderr, "fd1 closed\n");
 });

@@ -52,22 +52,44 @@ test("forge fsck finds nothing in a clean store, and each planted problem in a s
   const pr = (jsonl(await ok(dir, "forge-pr", ["list", "--json", "id"]))[0] as { id: string }).id;
   const f = (rel: string): string => join(dir, ".forge", rel);
   // 1. a file the reader refuses (schema); 2. a comment whose issue is gone; 3. a patch that is not the PR's
-  writeFileSync(f(`issues/${second}/issue.md`), readFileSync(f(`issues/${second}/issue.md`), "utf8").replace("state: open", "state: maybe"));
+  writeFileSync(
+    f(`issues/${second}/issue.md`),
+    readFileSync(f(`issues/${second}/issue.md`), "utf8").replace("state: open", "state: maybe")
+  );
   mkdirSync(f("issues/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/comments"), { recursive: true });
-  writeFileSync(f("issues/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/comments/c1000000-0000-4000-8000-000000000001.md"), "---\nid: c1000000-0000-4000-8000-000000000001\nauthor: a\ncreatedAt: \"2026-01-02T03:04:05Z\"\n---\nx\n");
+  writeFileSync(
+    f("issues/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/comments/c1000000-0000-4000-8000-000000000001.md"),
+    '---\nid: c1000000-0000-4000-8000-000000000001\nauthor: a\ncreatedAt: "2026-01-02T03:04:05Z"\n---\nx\n'
+  );
   writeFileSync(f(`prs/${pr}/patch.diff`), "not the patch\n");
   // 4. a review with a bad state; 5. a merge record naming no PR; 6. a duplicate id (live and archived)
   const reviews = join(f(`prs/${pr}/reviews`));
-  writeFileSync(join(reviews, "d1000000-0000-4000-8000-000000000001.md"), "---\nid: d1000000-0000-4000-8000-000000000001\nauthor: a\nstate: MEH\ncreatedAt: \"2026-01-02T03:04:05Z\"\n---\n");
+  writeFileSync(
+    join(reviews, "d1000000-0000-4000-8000-000000000001.md"),
+    '---\nid: d1000000-0000-4000-8000-000000000001\nauthor: a\nstate: MEH\ncreatedAt: "2026-01-02T03:04:05Z"\n---\n'
+  );
   mkdirSync(f("merges"), { recursive: true });
-  writeFileSync(f("merges/e1000000-0000-4000-8000-000000000001.md"), `---\nid: e1000000-0000-4000-8000-000000000001\npr: 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\npatchSha256: ${"a".repeat(64)}\nbaseRefName: main\nverdict: merged\ncreatedAt: "2026-01-02T03:04:05Z"\n---\n`);
+  writeFileSync(
+    f("merges/e1000000-0000-4000-8000-000000000001.md"),
+    `---\nid: e1000000-0000-4000-8000-000000000001\npr: 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\npatchSha256: ${"a".repeat(64)}\nbaseRefName: main\nverdict: merged\ncreatedAt: "2026-01-02T03:04:05Z"\n---\n`
+  );
   mkdirSync(f(`archive/issues/${first}`), { recursive: true });
   cpSync(f(`issues/${first}/issue.md`), f(`archive/issues/${first}/issue.md`));
-  // 7. a stray temp file and a stray lock; 8. an evidence import that is not its batch; 9. a comment whose id is not its name
+  // 7. a stray temp file and a stray lock; 8. an evidence import that is not its batch; 9. a comment whose id is not
+  // its name
   writeFileSync(f(`issues/${first}/.issue.md.123.abcd.tmp`), "half");
   writeFileSync(f("labels.md.lock"), "1 h 0\n");
   mkdirSync(f("evidence/imports"), { recursive: true });
-  writeFileSync(f(`evidence/imports/${"b".repeat(64)}.json`), JSON.stringify({ schema_version: "forge-evidence-import/v1", batch_id: "c".repeat(64), batch: { scope: "s" }, kernel_payload: null, trial_episodes: "stored" }));
+  writeFileSync(
+    f(`evidence/imports/${"b".repeat(64)}.json`),
+    JSON.stringify({
+      schema_version: "forge-evidence-import/v1",
+      batch_id: "c".repeat(64),
+      batch: { scope: "s" },
+      kernel_payload: null,
+      trial_episodes: "stored",
+    })
+  );
   const cdir = f(`issues/${first}/comments`);
   const cname = readdirSync(cdir)[0]!;
   writeFileSync(join(cdir, "f1000000-0000-4000-8000-000000000001.md"), readFileSync(join(cdir, cname), "utf8"));
@@ -81,7 +103,10 @@ test("forge fsck finds nothing in a clean store, and each planted problem in a s
   const want: Array<[string, RegExp]> = [
     ["version marker", /^\.forge\/version: not a store version/],
     ["schema", new RegExp(`^\\.forge/issues/${second}/issue\\.md: field 'state': expected one of open\\|closed$`)],
-    ["orphan comments", /^\.forge\/issues\/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\/issue\.md: missing: the issue's records have no issue\.md$/],
+    [
+      "orphan comments",
+      /^\.forge\/issues\/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\/issue\.md: missing: the issue's records have no issue\.md$/,
+    ],
     ["patch", new RegExp(`^\\.forge/prs/${pr}/patch\\.diff: does not match the PR's patchSha256$`)],
     ["review", /reviews\/d1000000-0000-4000-8000-000000000001\.md: field 'state': expected one of/],
     ["merge ref", /^\.forge\/merges\/e1000000-0000-4000-8000-000000000001\.md: field 'pr': no pull request 0a1b2c3d/],
@@ -91,12 +116,22 @@ test("forge fsck finds nothing in a clean store, and each planted problem in a s
     ["evidence", /^\.forge\/evidence\/imports\/b{64}\.json: field 'batch_id': does not match the file name$/],
     ["record id", /comments\/f1000000-0000-4000-8000-000000000001\.md: field 'id': does not match the file name$/],
   ];
-  for (const [what, re] of want) t.true(lines.some((l) => re.test(l)), `${what} not found in:\n${r.stdout}`);
+  for (const [what, re] of want)
+    t.true(
+      lines.some((l) => re.test(l)),
+      `${what} not found in:\n${r.stdout}`
+    );
   t.is(lines.length, want.length, r.stdout);
   const json = await run("forge", ["fsck", "--json"], { cwd: dir });
   t.is(json.code, 1);
-  t.deepEqual(jsonl(json.stdout).map((p) => `${String(p.file)}: ${String(p.problem)}`), lines);
-  t.true(lines.every((l) => !l.includes(dir)), "no absolute path (SEC-10)");
+  t.deepEqual(
+    jsonl(json.stdout).map((p) => `${String(p.file)}: ${String(p.problem)}`),
+    lines
+  );
+  t.true(
+    lines.every((l) => !l.includes(dir)),
+    "no absolute path (SEC-10)"
+  );
 
   // --prune-temp removes only stray temp files, and only old ones.
   const tmp = f(`issues/${first}/.issue.md.123.abcd.tmp`);
@@ -122,7 +157,10 @@ test("forge fsck reports an order cache that disagrees with the folders", async 
   writeFileSync(cache, text.replace(/\n\d{4}-/, "\n1999-"));
   const r = await run("forge", ["fsck"], { cwd: dir });
   t.is(r.code, 1);
-  t.regex(r.stdout, /^\.forge\/\.cache\/issues\.order: order cache disagrees with the folders \(1 wrong createdAt, 0 missing, 0 extra/);
+  t.regex(
+    r.stdout,
+    /^\.forge\/\.cache\/issues\.order: order cache disagrees with the folders \(1 wrong createdAt, 0 missing, 0 extra/
+  );
 });
 
 function v1Store(): string {
@@ -135,14 +173,21 @@ function v1Store(): string {
 test("a store of the previous version is refused with a hint, migrated by forge migrate (dry run first), then read", async (t) => {
   const dir = v1Store();
   const before = readFileSync(join(dir, ".forge", ".gitignore"), "utf8");
-  for (const [cmd, args] of [["forge-issue", ["list"]], ["forge-label", ["list"]], ["forge-issue", ["create", "-t", "x"]]] as const) {
+  for (const [cmd, args] of [
+    ["forge-issue", ["list"]],
+    ["forge-label", ["list"]],
+    ["forge-issue", ["create", "-t", "x"]],
+  ] as const) {
     const r = await run(cmd, [...args], { cwd: dir });
     t.is(r.code, 1);
     t.regex(r.stderr, /^forge-\w+ \w+: this store is version 1, forge 2 needs version 2: run 'forge migrate' .+\n$/);
   }
   const dry = await run("forge", ["migrate"], { cwd: dir });
   t.is(dry.code, 0, dry.stderr);
-  t.is(dry.stdout, "would add *.lock releases/activations/: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n");
+  t.is(
+    dry.stdout,
+    "would add *.lock releases/activations/: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n"
+  );
   t.is(readFileSync(join(dir, ".forge", ".gitignore"), "utf8"), before, "a dry run changes nothing");
   t.is((await run("forge-issue", ["list"], { cwd: dir })).code, 1);
 
@@ -157,9 +202,16 @@ test("a store of the previous version is refused with a hint, migrated by forge 
 
   const list = await run("forge-issue", ["view", "1", "--json", "title,labels,comments"], { cwd: dir });
   t.is(list.code, 0, list.stderr);
-  const v = jsonl(list.stdout)[0] as { title: string; labels: Array<{ name: string; color: string }>; comments: Array<{ body: string }> };
+  const v = jsonl(list.stdout)[0] as {
+    title: string;
+    labels: Array<{ name: string; color: string }>;
+    comments: Array<{ body: string }>;
+  };
   t.is(v.title, "Made before the version marker");
-  t.deepEqual(v.labels.map((l) => [l.name, l.color]), [["bug", "d73a4a"]]);
+  t.deepEqual(
+    v.labels.map((l) => [l.name, l.color]),
+    [["bug", "d73a4a"]]
+  );
   t.is(v.comments[0]!.body, "Still readable after the migration.");
   t.is((await run("forge", ["fsck"], { cwd: dir })).code, 0);
   const again = await run("forge", ["migrate", "--apply"], { cwd: dir });

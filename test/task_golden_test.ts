@@ -48,15 +48,29 @@ const READS: Case[] = [
 /** Cases that write: each gets a fresh copy of the fixture. */
 const WRITES: Case[] = [
   {
-    name: "create_json", args: ["create", "-t", "New task", "-b", "Body", "-a", "@me,bob", "--issue", "2", "--json"],
+    name: "create_json",
+    args: ["create", "-t", "New task", "-b", "Body", "-a", "@me,bob", "--issue", "2", "--json"],
     then: ["list", "--status", "todo", "--json", "number,title,issue"],
   },
-  { name: "create_human", args: ["create", "--title", "Plain"], then: ["view", "8", "--json", "number,title,status,author,issue,closedAt"] },
+  {
+    name: "create_human",
+    args: ["create", "--title", "Plain"],
+    then: ["view", "8", "--json", "number,title,status,author,issue,closedAt"],
+  },
   { name: "create_issue_by_prefix", args: ["create", "-t", "By prefix", "--issue", "abcd5", "--json", "issue"] },
-  { name: "create_body_stdin", args: ["create", "-t", "From stdin", "-F", "-", "--json", "body"], input: "line one\nline two\n" },
+  {
+    name: "create_body_stdin",
+    args: ["create", "-t", "From stdin", "-F", "-", "--json", "body"],
+    input: "line one\nline two\n",
+  },
   { name: "create_no_title", args: ["create", "-b", "x"], code: 2 },
   { name: "create_two_line_title", args: ["create", "-t", "a\nb"], code: 2 },
-  { name: "create_unknown_issue", args: ["create", "-t", "x", "--issue", "99"], code: 1, then: ["list", "--json", "number"] },
+  {
+    name: "create_unknown_issue",
+    args: ["create", "-t", "x", "--issue", "99"],
+    code: 1,
+    then: ["list", "--json", "number"],
+  },
   { name: "move_1_doing", args: ["move", "1", "doing"], then: ["view", "1", "--json", "status,closedAt,updatedAt"] },
   { name: "move_2_done_json", args: ["move", "2", "done", "--json", "number,status,closedAt,updatedAt"] },
   { name: "move_4_out_of_done", args: ["move", "4", "todo", "--json", "number,status,closedAt,updatedAt"] },
@@ -67,11 +81,29 @@ const WRITES: Case[] = [
   { name: "done_1", args: ["done", "1"], then: ["view", "1", "--json", "status,closedAt"] },
   { name: "done_already", args: ["done", "4", "--json", "number,closedAt"] },
   {
-    name: "edit_title_body_assignees", args: ["edit", "3", "-t", "Wait for a review", "-b", "ping carol", "--add-assignee", "@me,bob", "--remove-assignee", "carol", "--json", "title,body,assignees"],
+    name: "edit_title_body_assignees",
+    args: [
+      "edit",
+      "3",
+      "-t",
+      "Wait for a review",
+      "-b",
+      "ping carol",
+      "--add-assignee",
+      "@me,bob",
+      "--remove-assignee",
+      "carol",
+      "--json",
+      "title,body,assignees",
+    ],
   },
   { name: "edit_issue", args: ["edit", "3", "--issue", "#2", "--json", "number,issue"] },
   { name: "edit_remove_issue", args: ["edit", "1", "--remove-issue", "--json", "number,issue"] },
-  { name: "edit_human", args: ["edit", "2", "--title", "Fix the crash on start"], then: ["view", "2", "--json", "title,status"] },
+  {
+    name: "edit_human",
+    args: ["edit", "2", "--title", "Fix the crash on start"],
+    then: ["view", "2", "--json", "title,status"],
+  },
   { name: "edit_nothing", args: ["edit", "1"], code: 2 },
   { name: "edit_issue_clash", args: ["edit", "1", "--issue", "2", "--remove-issue"], code: 2 },
   { name: "edit_empty_title", args: ["edit", "1", "-t", " "], code: 2, then: ["view", "1", "--json", "title"] },
@@ -87,7 +119,8 @@ test.before(async () => {
 });
 
 for (const c of READS) {
-  test(`forge-task ${c.args.join(" ")} matches golden ${c.name}`, (t) => checkCase(t, "forge-task", "task", c, shared, KANBAN_IDS, since));
+  test(`forge-task ${c.args.join(" ")} matches golden ${c.name}`, (t) =>
+    checkCase(t, "forge-task", "task", c, shared, KANBAN_IDS, since));
 }
 
 for (const c of WRITES) {

@@ -38,7 +38,11 @@ test("every writing verb refuses an oversized body with one line naming file and
   writeFileSync(join(dir, "a.txt"), "2\n");
   git(dir, ["commit", "-qam", "change"]);
   git(dir, ["checkout", "-q", "main"]);
-  for (const [cmd, args] of [["forge-issue", ["create", "-t", "one"]], ["forge-task", ["create", "-t", "t"]], ["forge-pr", ["create", "-t", "p", "-H", "topic", "-B", "main"]]] as const) {
+  for (const [cmd, args] of [
+    ["forge-issue", ["create", "-t", "one"]],
+    ["forge-task", ["create", "-t", "t"]],
+    ["forge-pr", ["create", "-t", "p", "-H", "topic", "-B", "main"]],
+  ] as const) {
     const r = await run(cmd, [...args], { cwd: dir });
     t.is(r.code, 0, r.stderr);
   }
@@ -58,10 +62,19 @@ test("every writing verb refuses an oversized body with one line naming file and
     const r = await run(cmd, args, { cwd: dir });
     const what = `${cmd} ${args[0]}`;
     t.is(r.code, 1, `${what}: ${r.stderr}`);
-    t.regex(r.stderr, /^forge-\w+ \w+: \.forge\/\S+\.md: field 'body': would be larger than 256 KiB; nothing written\n$/, what);
+    t.regex(
+      r.stderr,
+      /^forge-\w+ \w+: \.forge\/\S+\.md: field 'body': would be larger than 256 KiB; nothing written\n$/,
+      what
+    );
     t.is(snapshot(dir), before, `${what} wrote nothing`);
   }
-  for (const [cmd, args] of [["forge-issue", ["list", "-s", "all"]], ["forge-issue", ["view", "1"]], ["forge-task", ["list"]], ["forge-pr", ["view", "1"]]] as const) {
+  for (const [cmd, args] of [
+    ["forge-issue", ["list", "-s", "all"]],
+    ["forge-issue", ["view", "1"]],
+    ["forge-task", ["list"]],
+    ["forge-pr", ["view", "1"]],
+  ] as const) {
     const r = await run(cmd, [...args], { cwd: dir });
     t.is(r.code, 0, `${cmd} ${args[0]} still reads the store: ${r.stderr}`);
   }

@@ -5,7 +5,16 @@
  */
 import test, { type ExecutionContext } from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { golden } from "./lib/golden.js";
@@ -63,7 +72,13 @@ const CASES: Case[] = [
   { name: "get_dotdot", args: ["get", "../issues/x"], code: 2 },
   { name: "get_absolute", args: ["get", "/etc/passwd"], code: 2 },
   { name: "get_no_page", args: ["get"], code: 2 },
-  { name: "put_json", args: ["put", "guides/new-page", "--json"], input: "# A new page\n\nText.\n", writes: true, then: ["list", "--json", "path,title"] },
+  {
+    name: "put_json",
+    args: ["put", "guides/new-page", "--json"],
+    input: "# A new page\n\nText.\n",
+    writes: true,
+    then: ["list", "--json", "path,title"],
+  },
   { name: "put_human", args: ["put", "index"], input: "# Home\n", writes: true, then: ["get", "index"] },
   { name: "put_empty", args: ["put", "x"], input: "", writes: true, code: 2 },
   { name: "put_dotdot", args: ["put", "../../evil"], input: "# evil\n", writes: true, code: 2 },
@@ -118,13 +133,26 @@ test("forge-wiki put then get round-trips the text; the index follows the new H1
   t.is((await run("forge-wiki", ["put", "a/b/c"], { cwd, input: text })).code, 0);
   t.is((await run("forge-wiki", ["get", "a/b/c"], { cwd })).stdout, text);
   const l = await run("forge-wiki", ["list", "--json"], { cwd });
-  t.is(l.stdout, JSON.stringify({ path: "a/b/c.md", size: Buffer.byteLength(text), title: "Über & <tags> `code` $(not run)" }) + "\n");
+  t.is(
+    l.stdout,
+    JSON.stringify({ path: "a/b/c.md", size: Buffer.byteLength(text), title: "Über & <tags> `code` $(not run)" }) + "\n"
+  );
   t.deepEqual(readdirSync(join(cwd, ".forge", "wiki", "a", "b")), ["c.md"], "no temp file left behind");
 });
 
 // --- hostile page names and symlinks ---
 
-const HOSTILE_NAMES = ["..", "../x", "../../../../../../tmp/forge-wiki-evil", "a/../../b", "/tmp/forge-wiki-evil", "docs/./x", ".hidden", "-rf", "a\nb"];
+const HOSTILE_NAMES = [
+  "..",
+  "../x",
+  "../../../../../../tmp/forge-wiki-evil",
+  "a/../../b",
+  "/tmp/forge-wiki-evil",
+  "docs/./x",
+  ".hidden",
+  "-rf",
+  "a\nb",
+];
 
 for (const name of HOSTILE_NAMES) {
   test(`forge-wiki put/get ${JSON.stringify(name)}: one-line usage error, nothing written anywhere`, async (t) => {
@@ -132,13 +160,19 @@ for (const name of HOSTILE_NAMES) {
     writePages(cwd);
     const before = snapshot(cwd);
     const parent = readdirSync(dirname(cwd)).sort();
-    // After `--`, so "-rf" reaches the page-name check instead of the flag parser (argv cannot carry a NUL: unit-tested).
+    // After `--`, so "-rf" reaches the page-name check instead of the flag parser (argv cannot carry a NUL:
+    // unit-tested).
     const put = await run("forge-wiki", ["put", "--", name], { cwd, input: "# evil\n" });
     assertOneLineError(t, put, "forge-wiki put", ["invalid page name"], 2);
     const get = await run("forge-wiki", ["get", "--", name], { cwd });
     assertOneLineError(t, get, "forge-wiki get", ["invalid page name"], 2);
     t.deepEqual(snapshot(cwd), before);
-    t.deepEqual(readdirSync(dirname(cwd)).sort().filter((n) => !parent.includes(n) && n.includes("evil")), []);
+    t.deepEqual(
+      readdirSync(dirname(cwd))
+        .sort()
+        .filter((n) => !parent.includes(n) && n.includes("evil")),
+      []
+    );
     t.false(existsSync("/tmp/forge-wiki-evil.md"));
     t.false(existsSync("/tmp/forge-wiki-evil"));
   });
@@ -156,7 +190,8 @@ test("forge-wiki refuses a wiki folder symlinked out of the store: get, put and 
   assertOneLineError(t, put, "forge-wiki put", [".forge/wiki/ext", "outside"]);
   const list = await run("forge-wiki", ["list", "--json"], { cwd });
   assertOneLineError(t, list, "forge-wiki list", [".forge/wiki/ext", "outside .forge/wiki/"]);
-  for (const r of [get, put, list]) t.false(`${r.stdout}${r.stderr}`.includes("Secret"), "the outside file's contents never show");
+  for (const r of [get, put, list])
+    t.false(`${r.stdout}${r.stderr}`.includes("Secret"), "the outside file's contents never show");
   t.deepEqual(readdirSync(outside), ["secret.md"]);
   t.is(readFileSync(join(outside, "secret.md"), "utf8"), "# Secret title\nsecret body\n");
 });
@@ -166,8 +201,12 @@ test("forge-wiki refuses a page that is a symlink out of the wiki (get and list)
   writeFileSync(join(cwd, "secret.md"), "# Secret\n");
   mkdirSync(join(cwd, ".forge", "wiki"));
   symlinkSync(join(cwd, "secret.md"), join(cwd, ".forge", "wiki", "leak.md"));
-  assertOneLineError(t, await run("forge-wiki", ["get", "leak"], { cwd }), "forge-wiki get", ["symlink points outside .forge/wiki/"]);
-  assertOneLineError(t, await run("forge-wiki", ["put", "leak"], { cwd, input: "# overwrite\n" }), "forge-wiki put", ["is a symlink"]);
+  assertOneLineError(t, await run("forge-wiki", ["get", "leak"], { cwd }), "forge-wiki get", [
+    "symlink points outside .forge/wiki/",
+  ]);
+  assertOneLineError(t, await run("forge-wiki", ["put", "leak"], { cwd, input: "# overwrite\n" }), "forge-wiki put", [
+    "is a symlink",
+  ]);
   assertOneLineError(t, await run("forge-wiki", ["list"], { cwd }), "forge-wiki list", ["leak.md"]);
   t.is(readFileSync(join(cwd, "secret.md"), "utf8"), "# Secret\n");
 });

@@ -84,8 +84,17 @@ function measure(c: Case): Result {
   const pass = c.target.kind === "ms" ? med <= c.target.max : ratio <= c.target.max;
   const target = c.target.kind === "ms" ? `≤ ${c.target.max} ms` : `≤ ${c.target.max}×`;
   return {
-    case: c.name, subject: c.subject.label, baseline: c.baseline.label, medianMs: round(med), baselineMedianMs: round(base),
-    ratio: Math.round(ratio * 100) / 100, target, pass, note: c.note, samplesMs: b.map(round), baselineSamplesMs: a.map(round),
+    case: c.name,
+    subject: c.subject.label,
+    baseline: c.baseline.label,
+    medianMs: round(med),
+    baselineMedianMs: round(base),
+    ratio: Math.round(ratio * 100) / 100,
+    target,
+    pass,
+    note: c.note,
+    samplesMs: b.map(round),
+    baselineSamplesMs: a.map(round),
   };
 }
 
@@ -95,8 +104,11 @@ function abCase(c: Case, old: string): Case | string {
   if (o === undefined) return "its subject runs nothing from bin/ (built from this clone's sources)";
   if (typeof o === "string") return o;
   return {
-    name: c.name, target: { kind: "ratio", max: AB_MAX }, note: c.note,
-    baseline: o, subject: { ...c.subject, label: `new: ${c.subject.label}` },
+    name: c.name,
+    target: { kind: "ratio", max: AB_MAX },
+    note: c.note,
+    baseline: o,
+    subject: { ...c.subject, label: `new: ${c.subject.label}` },
   };
 }
 
@@ -111,10 +123,17 @@ function abBlocks(old: string, run: (bin: string, runs: number) => Result): Resu
   const b = (o1.medianMs + o2.medianMs) / 2;
   const ratio = m / b;
   return {
-    case: n1.case, subject: `new: ${n1.subject}`, baseline: `old: ${o1.subject}`, medianMs: round(m),
-    baselineMedianMs: round(b), ratio: Math.round(ratio * 100) / 100, target: `≤ ${AB_MAX}×`, pass: ratio <= AB_MAX,
+    case: n1.case,
+    subject: `new: ${n1.subject}`,
+    baseline: `old: ${o1.subject}`,
+    medianMs: round(m),
+    baselineMedianMs: round(b),
+    ratio: Math.round(ratio * 100) / 100,
+    target: `≤ ${AB_MAX}×`,
+    pass: ratio <= AB_MAX,
     note: `4 blocks of ${half} runs (old ${o1.medianMs}, new ${n1.medianMs}, new ${n2.medianMs}, old ${o2.medianMs})`,
-    samplesMs: [...n1.samplesMs, ...n2.samplesMs], baselineSamplesMs: [...o1.samplesMs, ...o2.samplesMs],
+    samplesMs: [...n1.samplesMs, ...n2.samplesMs],
+    baselineSamplesMs: [...o1.samplesMs, ...o2.samplesMs],
   };
 }
 
@@ -141,63 +160,136 @@ const lines = (n: number) => (out: string) => {
 
 type Gen = GenSummary & { dir: string };
 
-/** `forge-pr list --json` against the floor that reads the same files (every pr.md, and the patches and reviews of the listed PRs). */
+/**
+ * `forge-pr list --json` against the floor that reads the same files (every pr.md, and the patches and reviews of the
+ * listed PRs).
+ */
 function prCases(store: Gen): Case[] {
   const fp = join(BIN, "forge-pr");
   const open = store.prs.filter((p) => !p.archived && p.state === "open").length;
   const live = store.prs.filter((p) => !p.archived).length;
   const floor = (n?: number): Cmd => ({
     label: `read floor (every pr.md; patch + reviews of ${n ?? "every live"} PR${n === 1 ? "" : "s"})`,
-    argv: ["node", join(ROOT, "tools", "dist", "read_floor.js"), store.store, "prs", ...(n === undefined ? [] : [String(n)])], cwd: store.dir,
+    argv: [
+      "node",
+      join(ROOT, "tools", "dist", "read_floor.js"),
+      store.store,
+      "prs",
+      ...(n === undefined ? [] : [String(n)]),
+    ],
+    cwd: store.dir,
   });
   const k = `${store.prs.length / 1000}k`;
   return [
     {
-      name: `pr list --json @${k}`, target: { kind: "ms", max: 300 }, baseline: floor(Math.min(30, open)),
-      subject: { label: "forge-pr list --json", argv: [fp, "list", "--json"], cwd: store.dir, check: lines(Math.min(30, open)) },
+      name: `pr list --json @${k}`,
+      target: { kind: "ms", max: 300 },
+      baseline: floor(Math.min(30, open)),
+      subject: {
+        label: "forge-pr list --json",
+        argv: [fp, "list", "--json"],
+        cwd: store.dir,
+        check: lines(Math.min(30, open)),
+      },
     },
     {
-      name: `pr list --json -s all -L 100000 @${k}`, target: { kind: "ms", max: 300 }, baseline: floor(),
-      subject: { label: "forge-pr list --json --state all --limit 100000", argv: [fp, "list", "--json", "--state", "all", "--limit", "100000"], cwd: store.dir, check: lines(live) },
+      name: `pr list --json -s all -L 100000 @${k}`,
+      target: { kind: "ms", max: 300 },
+      baseline: floor(),
+      subject: {
+        label: "forge-pr list --json --state all --limit 100000",
+        argv: [fp, "list", "--json", "--state", "all", "--limit", "100000"],
+        cwd: store.dir,
+        check: lines(live),
+      },
     },
-    { name: "forge-pr --help", target: { kind: "ratio", max: 1.5 }, baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: ROOT }, subject: { label: "forge-pr --help", argv: [fp, "--help"], cwd: ROOT } },
+    {
+      name: "forge-pr --help",
+      target: { kind: "ratio", max: 1.5 },
+      baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: ROOT },
+      subject: { label: "forge-pr --help", argv: [fp, "--help"], cwd: ROOT },
+    },
   ];
 }
 
-function cases(big: GenSummary & { dir: string }, small: GenSummary & { dir: string }, wiki: WikiSummary & { dir: string }): Case[] {
+function cases(
+  big: GenSummary & { dir: string },
+  small: GenSummary & { dir: string },
+  wiki: WikiSummary & { dir: string }
+): Case[] {
   const fi = join(BIN, "forge-issue");
   const open = big.issues.filter((i) => !i.archived && i.state === "open").length;
-  const floor: Cmd = { label: "read floor (node reads the same files)", argv: ["node", join(ROOT, "tools", "dist", "read_floor.js"), big.store], cwd: big.dir };
+  const floor: Cmd = {
+    label: "read floor (node reads the same files)",
+    argv: ["node", join(ROOT, "tools", "dist", "read_floor.js"), big.store],
+    cwd: big.dir,
+  };
   const nodeE0: Cmd = { label: "node -e 0", argv: ["node", "-e", "0"], cwd: ROOT };
   const k = `${big.issues.length / 1000}k`;
   const mid = String(Math.ceil(big.issues.length / 2));
   return [
     {
-      name: `list --json -L 100000 @${k}`, target: { kind: "ms", max: 300 }, baseline: floor,
-      subject: { label: "forge-issue list --json --limit 100000", argv: [fi, "list", "--json", "--limit", "100000"], cwd: big.dir, check: lines(open) },
+      name: `list --json -L 100000 @${k}`,
+      target: { kind: "ms", max: 300 },
+      baseline: floor,
+      subject: {
+        label: "forge-issue list --json --limit 100000",
+        argv: [fi, "list", "--json", "--limit", "100000"],
+        cwd: big.dir,
+        check: lines(open),
+      },
     },
     {
-      name: `list --json @${k}`, target: { kind: "ms", max: 300 }, baseline: floor,
-      subject: { label: "forge-issue list --json", argv: [fi, "list", "--json"], cwd: big.dir, check: lines(Math.min(30, open)) },
+      name: `list --json @${k}`,
+      target: { kind: "ms", max: 300 },
+      baseline: floor,
+      subject: {
+        label: "forge-issue list --json",
+        argv: [fi, "list", "--json"],
+        cwd: big.dir,
+        check: lines(Math.min(30, open)),
+      },
     },
     {
-      name: `view ${mid} @${k} vs @1`, target: { kind: "ratio", max: 1.3 },
+      name: `view ${mid} @${k} vs @1`,
+      target: { kind: "ratio", max: 1.3 },
       baseline: { label: "forge-issue view 1 (1-issue store)", argv: [fi, "view", "1"], cwd: small.dir },
       subject: { label: `forge-issue view ${mid}`, argv: [fi, "view", mid], cwd: big.dir },
     },
     {
-      name: `create @${k} vs @1`, target: { kind: "ratio", max: 1.3 },
+      name: `create @${k} vs @1`,
+      target: { kind: "ratio", max: 1.3 },
       note: `each run adds one issue to both stores (${WARMUP + RUNS} in all)`,
       baseline: { label: "forge-issue create -t x (1-issue store)", argv: [fi, "create", "-t", "x"], cwd: small.dir },
       subject: { label: "forge-issue create -t x", argv: [fi, "create", "-t", "x"], cwd: big.dir },
     },
     {
-      name: `wiki index of ${wiki.pages.length} pages`, target: { kind: "ms", max: 100 },
-      baseline: { label: "read floor (node reads the same pages)", argv: ["node", join(ROOT, "tools", "dist", "wiki_floor.js"), wiki.wiki], cwd: wiki.dir },
-      subject: { label: "forge-wiki list --json", argv: [join(BIN, "forge-wiki"), "list", "--json"], cwd: wiki.dir, check: lines(wiki.pages.length) },
+      name: `wiki index of ${wiki.pages.length} pages`,
+      target: { kind: "ms", max: 100 },
+      baseline: {
+        label: "read floor (node reads the same pages)",
+        argv: ["node", join(ROOT, "tools", "dist", "wiki_floor.js"), wiki.wiki],
+        cwd: wiki.dir,
+      },
+      subject: {
+        label: "forge-wiki list --json",
+        argv: [join(BIN, "forge-wiki"), "list", "--json"],
+        cwd: wiki.dir,
+        check: lines(wiki.pages.length),
+      },
     },
-    { name: "forge-issue --help", target: { kind: "ratio", max: 1.5 }, baseline: nodeE0, subject: { label: "forge-issue --help", argv: [fi, "--help"], cwd: ROOT } },
-    { name: "forge --help", target: { kind: "ratio", max: 1.5 }, baseline: nodeE0, subject: { label: "forge --help", argv: [join(BIN, "forge"), "--help"], cwd: ROOT } },
+    {
+      name: "forge-issue --help",
+      target: { kind: "ratio", max: 1.5 },
+      baseline: nodeE0,
+      subject: { label: "forge-issue --help", argv: [fi, "--help"], cwd: ROOT },
+    },
+    {
+      name: "forge --help",
+      target: { kind: "ratio", max: 1.5 },
+      baseline: nodeE0,
+      subject: { label: "forge --help", argv: [join(BIN, "forge"), "--help"], cwd: ROOT },
+    },
   ];
 }
 
@@ -205,9 +297,20 @@ function table(rs: Result[]): string {
   const head = AGAINST
     ? ["case", "new ms", "old ms", "new/old", "target", ""]
     : ["case", "median ms", "baseline ms", "ratio", "target", ""];
-  const rows = rs.map((r) => [r.case, r.medianMs.toFixed(1), r.baselineMedianMs.toFixed(1), `${r.ratio.toFixed(2)}×`, r.target, r.pass ? "PASS" : "FAIL"]);
+  const rows = rs.map((r) => [
+    r.case,
+    r.medianMs.toFixed(1),
+    r.baselineMedianMs.toFixed(1),
+    `${r.ratio.toFixed(2)}×`,
+    r.target,
+    r.pass ? "PASS" : "FAIL",
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i === 0 || i === 4 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ").trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 || i === 4 ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+      .join("  ")
+      .trimEnd();
   return [fmt(head), ...rows.map(fmt)].join("\n") + "\n";
 }
 
@@ -219,7 +322,9 @@ const prStore = freshStore(`prs-${PRS}`, 200, PRS);
 const wiki = freshWiki(PAGES);
 const huge = WANT_STORE ? storeOf(BENCH, `issues-${STORE_ISSUES}`, STORE_ISSUES) : undefined;
 const s1k = WANT_STORE ? storeOf(BENCH, "issues-1000", 1000) : undefined;
-process.stderr.write(`generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`);
+process.stderr.write(
+  `generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`
+);
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
 const skipped: Array<{ case: string; why: string }> = [];
@@ -288,9 +393,22 @@ if (huge) {
   );
 }
 const load = loadavg()[0]!.toFixed(1);
-process.stdout.write(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` + table(results));
+process.stdout.write(
+  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` +
+    table(results)
+);
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
-const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), runs: RUNS, warmup: WARMUP, issues: ISSUES, prs: PRS, pages: PAGES };
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  loadavg: loadavg(),
+  runs: RUNS,
+  warmup: WARMUP,
+  issues: ISSUES,
+  prs: PRS,
+  pages: PAGES,
+};
 const ab = AGAINST ? { against: AGAINST, skipped } : {};
 writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, ...ab, results, aborted }, null, 2) + "\n");
 // A case that could not run is not a pass: say so last, and exit 1.

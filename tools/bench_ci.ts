@@ -38,7 +38,14 @@ function repo(dir: string, n: number, forge: string): string {
  * @param warmup unmeasured runs per command first
  * @param n steps in the big run
  */
-export function stepOverhead(bench: string, bin: string, env: NodeJS.ProcessEnv, runs: number, warmup: number, n = 20): Result {
+export function stepOverhead(
+  bench: string,
+  bin: string,
+  env: NodeJS.ProcessEnv,
+  runs: number,
+  warmup: number,
+  n = 20
+): Result {
   const forge = join(bin, "forge");
   const big = join(bench, `ci-${n}`);
   const none = join(bench, "ci-0");
@@ -48,7 +55,11 @@ export function stepOverhead(bench: string, bin: string, env: NodeJS.ProcessEnv,
   const cmds: Cmd[] = [
     { label: `forge-ci run (${n} steps)`, argv: [ci, "run"], cwd: big, stderrOk: true },
     { label: "forge-ci run (no steps)", argv: [ci, "run"], cwd: none },
-    { label: `sh loop over the ${n} step files`, argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', steps], cwd: big },
+    {
+      label: `sh loop over the ${n} step files`,
+      argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', steps],
+      cwd: big,
+    },
     { label: "sh loop over no files", argv: ["sh", "-c", "true"], cwd: big },
   ];
   const samples: number[][] = cmds.map(() => []);
@@ -63,10 +74,16 @@ export function stepOverhead(bench: string, bin: string, env: NodeJS.ProcessEnv,
   const [ciN, ci0, loopN, loop0] = samples.map(median) as [number, number, number, number];
   const perStep = (ciN - ci0 - (loopN - loop0)) / n;
   return {
-    case: `ci overhead per step (${n} steps)`, subject: cmds[0]!.label, baseline: cmds[2]!.label,
-    medianMs: round(perStep), baselineMedianMs: round((loopN - loop0) / n), ratio: Math.round((perStep / Math.max((loopN - loop0) / n, 0.001)) * 100) / 100,
-    target: "≤ 15 ms", pass: perStep <= 15,
+    case: `ci overhead per step (${n} steps)`,
+    subject: cmds[0]!.label,
+    baseline: cmds[2]!.label,
+    medianMs: round(perStep),
+    baselineMedianMs: round((loopN - loop0) / n),
+    ratio: Math.round((perStep / Math.max((loopN - loop0) / n, 0.001)) * 100) / 100,
+    target: "≤ 15 ms",
+    pass: perStep <= 15,
     note: `forge-ci run: ${round(ciN)} ms with ${n} steps, ${round(ci0)} ms with none; the same steps from sh: ${round(loopN)} vs ${round(loop0)} ms; overhead = ((${round(ciN)} − ${round(ci0)}) − (${round(loopN)} − ${round(loop0)})) / ${n}; the baseline column is one step's own cost from sh`,
-    samplesMs: samples[0]!.map(round), baselineSamplesMs: samples[2]!.map(round),
+    samplesMs: samples[0]!.map(round),
+    baselineSamplesMs: samples[2]!.map(round),
   };
 }

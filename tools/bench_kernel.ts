@@ -22,12 +22,22 @@ import { generateEvidence } from "./gen_evidence.js";
 export function kernelCases(bench: string, bin: string, root: string): Case[] {
   const t0 = performance.now();
   const ev = generateEvidence(join(bench, "evidence-10k"), { imports: 100, perImport: 100 });
-  process.stderr.write(`generated ${ev.trials} trials in ${ev.imports} imports in ${Math.round(performance.now() - t0)} ms\n`);
+  process.stderr.write(
+    `generated ${ev.trials} trials in ${ev.imports} imports in ${Math.round(performance.now() - t0)} ms\n`
+  );
   // Bundled like the executables in bin/ (one CommonJS file), as forge-observe will be.
   const fold = join(bench, "fold_scope.cjs");
   buildSync({
-    entryPoints: [join(root, "tools", "fold_scope.ts")], outfile: fold, bundle: true, platform: "node", format: "cjs", target: "node20", minify: true,
-    conditions: ["source"], logLevel: "warning", alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
+    entryPoints: [join(root, "tools", "fold_scope.ts")],
+    outfile: fold,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    conditions: ["source"],
+    logLevel: "warning",
+    alias: { "js-yaml": join(root, "scripts", "stubs", "js-yaml.cjs") },
   });
   const exportDir = join(bench, "evidence-10k");
   // A store of this forge's version, in a folder named .forge (FORGE_DIR must name a store; an unmarked
@@ -37,21 +47,41 @@ export function kernelCases(bench: string, bin: string, root: string): Case[] {
   writeStoreVersion(exportStore);
   return [
     {
-      name: `fold + beliefs @${ev.trials / 1000}k trials`, target: { kind: "ms", max: 200 },
-      baseline: { label: "read floor (node reads and parses the same import files)", argv: ["node", fold, ev.store, ev.scope, "--floor"], cwd: ev.dir },
+      name: `fold + beliefs @${ev.trials / 1000}k trials`,
+      target: { kind: "ms", max: 200 },
+      baseline: {
+        label: "read floor (node reads and parses the same import files)",
+        argv: ["node", fold, ev.store, ev.scope, "--floor"],
+        cwd: ev.dir,
+      },
       subject: {
-        label: "fold_scope (readScope + compile + schedule + evaluate + assess)", argv: ["node", fold, ev.store, ev.scope], cwd: ev.dir,
+        label: "fold_scope (readScope + compile + schedule + evaluate + assess)",
+        argv: ["node", fold, ev.store, ev.scope],
+        cwd: ev.dir,
         check: (out) => (JSON.parse(out).trials === ev.trials ? undefined : `expected ${ev.trials} trials: ${out}`),
       },
     },
     {
-      name: "forge-export of a 100-trial CI run", target: { kind: "ms", max: 300 },
+      name: "forge-export of a 100-trial CI run",
+      target: { kind: "ms", max: 300 },
       note: "each run first removes export/.forge/evidence, so every export is a real import into an empty log",
-      baseline: { label: "node -e 0 < the same record", argv: ["sh", "-c", `exec node -e 0 < ${ev.runRecord}`], cwd: exportDir },
+      baseline: {
+        label: "node -e 0 < the same record",
+        argv: ["sh", "-c", `exec node -e 0 < ${ev.runRecord}`],
+        cwd: exportDir,
+      },
       subject: {
-        label: "forge-export < run100.jsonl", cwd: exportDir,
-        argv: ["sh", "-c", `rm -rf export/.forge/evidence && FORGE_DIR=export/.forge exec ${join(bin, "forge-export")} --scope export-bench < ${ev.runRecord}`],
-        check: (out) => (out.split("\n").filter(Boolean).length === 1 && JSON.parse(out).counts.trials === 100 ? undefined : `unexpected output: ${out.slice(0, 80)}`),
+        label: "forge-export < run100.jsonl",
+        cwd: exportDir,
+        argv: [
+          "sh",
+          "-c",
+          `rm -rf export/.forge/evidence && FORGE_DIR=export/.forge exec ${join(bin, "forge-export")} --scope export-bench < ${ev.runRecord}`,
+        ],
+        check: (out) =>
+          out.split("\n").filter(Boolean).length === 1 && JSON.parse(out).counts.trials === 100
+            ? undefined
+            : `unexpected output: ${out.slice(0, 80)}`,
       },
     },
   ];

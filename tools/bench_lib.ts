@@ -46,11 +46,16 @@ export interface Result {
 export function time(cmd: Cmd, check: boolean, env: NodeJS.ProcessEnv): number {
   const t0 = performance.now();
   const r = spawnSync(cmd.argv[0]!, cmd.argv.slice(1), {
-    cwd: cmd.cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30,
+    cwd: cmd.cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1 << 30,
   });
   const ms = performance.now() - t0;
   if (r.error) throw r.error;
-  if (r.status !== 0 || (r.stderr !== "" && !cmd.stderrOk)) throw new Error(`${cmd.label}: exit ${r.status}, stderr: ${r.stderr.split("\n")[0]}`);
+  if (r.status !== 0 || (r.stderr !== "" && !cmd.stderrOk))
+    throw new Error(`${cmd.label}: exit ${r.status}, stderr: ${r.stderr.split("\n")[0]}`);
   const problem = check && cmd.check ? cmd.check(r.stdout) : undefined;
   if (problem) throw new Error(`${cmd.label}: ${problem}`);
   return ms;

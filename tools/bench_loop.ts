@@ -27,18 +27,29 @@ export function loopCases(bench: string, bin: string, root: string): Case[] {
   cpSync(join(ev.store, "evidence"), join(gen.store, "evidence"), { recursive: true });
   // Its own repository (no commit: no base tree), so git finds this folder and not the one around .bench/.
   execFileSync("git", ["init", "-q", dir]);
-  process.stderr.write(`generated ${gen.issues.length + gen.prs.length} entities and ${ev.trials} trials for the loop in ${Math.round(performance.now() - t0)} ms\n`);
+  process.stderr.write(
+    `generated ${gen.issues.length + gen.prs.length} entities and ${ev.trials} trials for the loop in ${Math.round(performance.now() - t0)} ms\n`
+  );
   const pipe = `${join(bin, "forge-observe")} --json --scope ${ev.scope} | ${join(bin, "forge-plan")} --json`;
-  return [{
-    name: `observe | plan @10k entities, ${ev.trials / 1000}k trials`, target: { kind: "ms", max: 500 },
-    note: "two processes in a pipe (sh -c) against one floor process",
-    baseline: { label: "read floor (node reads every issue.md, pr.md and import file)", argv: ["node", join(root, "tools", "dist", "loop_floor.js"), gen.store], cwd: dir },
-    subject: {
-      label: "forge-observe --json | forge-plan --json", argv: ["sh", "-c", `set -e; ${pipe}`], cwd: dir,
-      check: (out) => {
-        const last = out.trimEnd().split("\n").pop() ?? "";
-        return /"kind":"(plan|halt)"/.test(last) ? undefined : `no plan or halt line: ${last.slice(0, 120)}`;
+  return [
+    {
+      name: `observe | plan @10k entities, ${ev.trials / 1000}k trials`,
+      target: { kind: "ms", max: 500 },
+      note: "two processes in a pipe (sh -c) against one floor process",
+      baseline: {
+        label: "read floor (node reads every issue.md, pr.md and import file)",
+        argv: ["node", join(root, "tools", "dist", "loop_floor.js"), gen.store],
+        cwd: dir,
+      },
+      subject: {
+        label: "forge-observe --json | forge-plan --json",
+        argv: ["sh", "-c", `set -e; ${pipe}`],
+        cwd: dir,
+        check: (out) => {
+          const last = out.trimEnd().split("\n").pop() ?? "";
+          return /"kind":"(plan|halt)"/.test(last) ? undefined : `no plan or halt line: ${last.slice(0, 120)}`;
+        },
       },
     },
-  }];
+  ];
 }

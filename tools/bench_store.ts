@@ -24,10 +24,12 @@ export function storeOf(bench: string, name: string, issues: number): Gen {
   return { ...generateStore(dir, { issues, seed: 1 }), dir };
 }
 
-const lines = (n: number) => (out: string): string | undefined => {
-  const got = out.split("\n").filter(Boolean).length;
-  return got === n ? undefined : `expected ${n} lines, got ${got}`;
-};
+const lines =
+  (n: number) =>
+  (out: string): string | undefined => {
+    const got = out.split("\n").filter(Boolean).length;
+    return got === n ? undefined : `expected ${n} lines, got ${got}`;
+  };
 
 /**
  * The timed cases over a 10k, a big (100k) and a 1k store.
@@ -35,23 +37,47 @@ const lines = (n: number) => (out: string): string | undefined => {
  */
 export function storeCases(root: string, s10k: Gen, big: Gen, s1k: Gen): Case[] {
   const fi = join(root, "bin", "forge-issue");
-  const floor = (g: Gen): Cmd => ({ label: "read floor (node reads the same files)", argv: ["node", join(root, "tools", "dist", "read_floor.js"), g.store], cwd: g.dir });
+  const floor = (g: Gen): Cmd => ({
+    label: "read floor (node reads the same files)",
+    argv: ["node", join(root, "tools", "dist", "read_floor.js"), g.store],
+    cwd: g.dir,
+  });
   const full = (g: Gen): Cmd => ({
-    label: "forge-issue list --json -s all -L 100000", argv: [fi, "list", "--json", "-s", "all", "-L", "100000"], cwd: g.dir,
+    label: "forge-issue list --json -s all -L 100000",
+    argv: [fi, "list", "--json", "-s", "all", "-L", "100000"],
+    cwd: g.dir,
     // Every live issue there is now: other cases (create @10k) add to the store after it was generated.
     check: (out) => lines(readdirSync(join(g.store, "issues")).length)(out),
   });
   const k = (g: Gen): string => `${g.issues.length / 1000}k`;
   return [
-    { name: `store: full list vs read floor @${k(s10k)}`, target: { kind: "ratio", max: 1.3 }, baseline: floor(s10k), subject: full(s10k) },
-    { name: `store: full list vs read floor @${k(big)}`, target: { kind: "ratio", max: 1.3 }, baseline: floor(big), subject: full(big) },
     {
-      name: `store: first line of list -L 100000 --json | head -1 @${k(big)}`, target: { kind: "ms", max: 150 },
-      baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
-      subject: { label: "list -L 100000 --json | head -1", argv: ["bash", "--norc", "-c", `"$0" list -L 100000 --json | head -1`, fi], cwd: big.dir, check: lines(1) },
+      name: `store: full list vs read floor @${k(s10k)}`,
+      target: { kind: "ratio", max: 1.3 },
+      baseline: floor(s10k),
+      subject: full(s10k),
     },
     {
-      name: `store: create @${k(big)} vs @${k(s1k)}`, target: { kind: "ratio", max: 1.2 }, note: "each run adds one issue to both stores",
+      name: `store: full list vs read floor @${k(big)}`,
+      target: { kind: "ratio", max: 1.3 },
+      baseline: floor(big),
+      subject: full(big),
+    },
+    {
+      name: `store: first line of list -L 100000 --json | head -1 @${k(big)}`,
+      target: { kind: "ms", max: 150 },
+      baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
+      subject: {
+        label: "list -L 100000 --json | head -1",
+        argv: ["bash", "--norc", "-c", `"$0" list -L 100000 --json | head -1`, fi],
+        cwd: big.dir,
+        check: lines(1),
+      },
+    },
+    {
+      name: `store: create @${k(big)} vs @${k(s1k)}`,
+      target: { kind: "ratio", max: 1.2 },
+      note: "each run adds one issue to both stores",
       baseline: { label: `forge-issue create -t x (${k(s1k)} store)`, argv: [fi, "create", "-t", "x"], cwd: s1k.dir },
       subject: { label: `forge-issue create -t x (${k(big)} store)`, argv: [fi, "create", "-t", "x"], cwd: big.dir },
     },
@@ -75,13 +101,16 @@ export function peakMemory(
 ): Result {
   const probe = join(root, ".bench", "rss_probe.cjs");
   const out = join(root, ".bench", "rss.txt");
-  writeFileSync(probe, `const fs = require("fs");
+  writeFileSync(
+    probe,
+    `const fs = require("fs");
 process.on("exit", () => {
   let kb;
   try { kb = Number(/^VmHWM:\\s+(\\d+) kB$/m.exec(fs.readFileSync("/proc/self/status", "utf8"))[1]); } catch { kb = process.resourceUsage().maxRSS; }
   fs.writeFileSync(${JSON.stringify(out)}, String(kb));
 });
-`);
+`
+  );
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const argv = ["-r", probe, join(bin, "forge-issue"), "list", "--json", "-s", "all", "-L", "100000"];
@@ -91,8 +120,16 @@ process.on("exit", () => {
   }
   const med = median(samples);
   return {
-    case: `store: peak RSS of the full list @${big.issues.length / 1000}k (MiB)`, subject: "forge-issue list --json -s all -L 100000", baseline: "-",
-    medianMs: round(med), baselineMedianMs: 0, ratio: 0, target: "≤ 100 MiB", pass: med <= 100, note: "the median column is MiB of max RSS, not ms",
-    samplesMs: samples.map(round), baselineSamplesMs: [],
+    case: `store: peak RSS of the full list @${big.issues.length / 1000}k (MiB)`,
+    subject: "forge-issue list --json -s all -L 100000",
+    baseline: "-",
+    medianMs: round(med),
+    baselineMedianMs: 0,
+    ratio: 0,
+    target: "≤ 100 MiB",
+    pass: med <= 100,
+    note: "the median column is MiB of max RSS, not ms",
+    samplesMs: samples.map(round),
+    baselineSamplesMs: [],
   };
 }

@@ -18,7 +18,8 @@ if (!dir || !scope) {
 if (flag === "--floor") {
   const imports = join(dir, "evidence", "imports");
   let n = 0;
-  for (const f of readdirSync(imports)) n += Object.keys(JSON.parse(readFileSync(join(imports, f), "utf8")) as object).length;
+  for (const f of readdirSync(imports))
+    n += Object.keys(JSON.parse(readFileSync(join(imports, f), "utf8")) as object).length;
   process.stdout.write(`${n}\n`);
 } else {
   const state = readScope(storeAt(dir), scope, { episodes: false });
@@ -27,5 +28,13 @@ if (flag === "--floor") {
   const beliefs = evaluate(compiled, sch);
   const a = assess(compiled, sch, beliefs);
   const h = scopeHealth(state, {}, a);
-  process.stdout.write(JSON.stringify({ nodes: a.counts.nodes, trials: state.kernel.trials.length, fragile: h.fragile_node_count, syndromes: h.syndrome_count, markers: a.markers.length }) + "\n");
+  process.stdout.write(
+    JSON.stringify({
+      nodes: a.counts.nodes,
+      trials: state.kernel.trials.length,
+      fragile: h.fragile_node_count,
+      syndromes: h.syndrome_count,
+      markers: a.markers.length,
+    }) + "\n"
+  );
 }

@@ -12,7 +12,19 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { rng } from "@forge/kernel/testing";
-import { COMMENT, formatFrontmatter, formatTimestamp, ISSUE, LABELS, MILESTONES, patchSha256, PR, PR_REVIEW, toFrontmatter, writeStoreVersion } from "@forge/core";
+import {
+  COMMENT,
+  formatFrontmatter,
+  formatTimestamp,
+  ISSUE,
+  LABELS,
+  MILESTONES,
+  patchSha256,
+  PR,
+  PR_REVIEW,
+  toFrontmatter,
+  writeStoreVersion,
+} from "@forge/core";
 
 /** Options for `generateStore`. */
 export interface GenOptions {
@@ -31,7 +43,14 @@ export interface GenSummary {
   /** Every issue, in the order numbers rank them (`(createdAt, id)`). */
   issues: Array<{ id: string; createdAt: string; archived: boolean; state: "open" | "closed"; comments: number }>;
   /** Every PR, in the order numbers rank them. */
-  prs: Array<{ id: string; createdAt: string; archived: boolean; state: "open" | "closed" | "merged"; reviews: number; comments: number }>;
+  prs: Array<{
+    id: string;
+    createdAt: string;
+    archived: boolean;
+    state: "open" | "closed" | "merged";
+    reviews: number;
+    comments: number;
+  }>;
 }
 
 /** mulberry32, the kernel's seeded PRNG (one copy in the repository): floats in [0, 1). */
@@ -67,7 +86,7 @@ const LABEL_DEFS = [
 ];
 const MILESTONE_DEFS = [
   { title: "v0.1", dueOn: "2025-03-31T00:00:00Z", state: "closed", description: "First cut" },
-  { title: "v0.2", dueOn: "2025-07-31T00:00:00Z", state: "open", description: "Pipelines: \"list | close -\"" },
+  { title: "v0.2", dueOn: "2025-07-31T00:00:00Z", state: "open", description: 'Pipelines: "list | close -"' },
   { title: "v1.0", dueOn: undefined, state: "open", description: "" },
 ];
 const USERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"];
@@ -91,7 +110,9 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
   const rnd = mulberry32(opts.seed ?? 1);
   const int = (n: number): number => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: int(max + 1) }, () => pick(xs)))];
+  const some = <T>(xs: readonly T[], max: number): T[] => [
+    ...new Set(Array.from({ length: int(max + 1) }, () => pick(xs))),
+  ];
   const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(" ");
   const stamp = (sec: number): string => formatTimestamp(new Date(sec * 1000));
 
@@ -101,8 +122,14 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
   writeStoreVersion(store);
   mkdirSync(join(store, "archive", "issues"), { recursive: true });
   writeFileSync(join(store, ".gitignore"), "ci/runs/\nreleases/out/\npilot/\n.cache/\n*.tmp\n");
-  writeFileSync(join(store, "labels.md"), formatFrontmatter(toFrontmatter(LABELS, { labels: LABEL_DEFS }), "Label definitions.\n"));
-  writeFileSync(join(store, "milestones.md"), formatFrontmatter(toFrontmatter(MILESTONES, { milestones: MILESTONE_DEFS }), ""));
+  writeFileSync(
+    join(store, "labels.md"),
+    formatFrontmatter(toFrontmatter(LABELS, { labels: LABEL_DEFS }), "Label definitions.\n")
+  );
+  writeFileSync(
+    join(store, "milestones.md"),
+    formatFrontmatter(toFrontmatter(MILESTONES, { milestones: MILESTONE_DEFS }), "")
+  );
 
   const out: GenSummary["issues"] = [];
   for (let i = 0; i < opts.issues; i++) {
@@ -120,7 +147,10 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
       author: pick(USERS),
       milestone: rnd() < 0.4 ? pick(MILESTONE_DEFS).title : undefined,
       createdAt: stamp(created),
-      labels: some(LABEL_DEFS.map((l) => l.name), 3),
+      labels: some(
+        LABEL_DEFS.map((l) => l.name),
+        3
+      ),
       assignees: some(USERS, 2),
     };
     const body = rnd() < 0.1 ? "" : `${words(5 + int(30))}\n\n- ${words(4)}\n- ${words(6)}\n`;
@@ -132,13 +162,21 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
     for (let c = 0; c < nc; c++) {
       const cid = uuid(rnd);
       const cdata = { id: cid, author: pick(USERS), createdAt: stamp(created + 1 + int(30 * 86400)) };
-      writeFileSync(join(idir, "comments", `${cid}.md`), formatFrontmatter(toFrontmatter(COMMENT, cdata), `${words(3 + int(20))}\n`));
+      writeFileSync(
+        join(idir, "comments", `${cid}.md`),
+        formatFrontmatter(toFrontmatter(COMMENT, cdata), `${words(3 + int(20))}\n`)
+      );
     }
     out.push({ id, createdAt: data.createdAt, archived, state: closed ? "closed" : "open", comments: nc });
   }
   out.sort(byOrder);
   // A PRNG of their own, so adding PRs leaves the issues of a seed unchanged.
-  const prs = generatePrs(store, opts.prs ?? 0, mulberry32(((opts.seed ?? 1) ^ 0x5f3759df) >>> 0), out.filter((i) => !i.archived).map((i) => i.id));
+  const prs = generatePrs(
+    store,
+    opts.prs ?? 0,
+    mulberry32(((opts.seed ?? 1) ^ 0x5f3759df) >>> 0),
+    out.filter((i) => !i.archived).map((i) => i.id)
+  );
   return { store, issues: out, prs };
 }
 
@@ -174,7 +212,9 @@ function patchText(rnd: () => number, words: (n: number) => string): string {
 function generatePrs(store: string, n: number, rnd: () => number, issueIds: string[]): GenSummary["prs"] {
   const int = (k: number): number => Math.floor(rnd() * k);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: int(max + 1) }, () => pick(xs)))];
+  const some = <T>(xs: readonly T[], max: number): T[] => [
+    ...new Set(Array.from({ length: int(max + 1) }, () => pick(xs))),
+  ];
   const words = (k: number): string => Array.from({ length: k }, () => pick(WORDS)).join(" ");
   const stamp = (sec: number): string => formatTimestamp(new Date(sec * 1000));
   if (n > 0) {
@@ -208,7 +248,10 @@ function generatePrs(store: string, n: number, rnd: () => number, issueIds: stri
       createdAt: stamp(created),
       milestone: rnd() < 0.3 ? pick(MILESTONE_DEFS).title : undefined,
       closes,
-      labels: some(LABEL_DEFS.map((l) => l.name), 2),
+      labels: some(
+        LABEL_DEFS.map((l) => l.name),
+        2
+      ),
       assignees: some(USERS, 1),
       reviewers: [],
     };
@@ -223,14 +266,23 @@ function generatePrs(store: string, n: number, rnd: () => number, issueIds: stri
       const rid = uuid(rnd);
       const rstate = pick(["APPROVED", "CHANGES_REQUESTED", "COMMENTED"]);
       const rdata = { id: rid, author: pick(USERS), state: rstate, createdAt: stamp(created + 1 + int(10 * 86400)) };
-      writeFileSync(join(pdir, "reviews", `${rid}.md`), formatFrontmatter(toFrontmatter(PR_REVIEW, rdata), rstate === "APPROVED" && rnd() < 0.5 ? "" : `${words(3 + int(10))}\n`));
+      writeFileSync(
+        join(pdir, "reviews", `${rid}.md`),
+        formatFrontmatter(
+          toFrontmatter(PR_REVIEW, rdata),
+          rstate === "APPROVED" && rnd() < 0.5 ? "" : `${words(3 + int(10))}\n`
+        )
+      );
     }
     const nc = int(3);
     if (nc) mkdirSync(join(pdir, "comments"));
     for (let k = 0; k < nc; k++) {
       const cid = uuid(rnd);
       const cdata = { id: cid, author: pick(USERS), createdAt: stamp(created + 1 + int(10 * 86400)) };
-      writeFileSync(join(pdir, "comments", `${cid}.md`), formatFrontmatter(toFrontmatter(COMMENT, cdata), `${words(3 + int(12))}\n`));
+      writeFileSync(
+        join(pdir, "comments", `${cid}.md`),
+        formatFrontmatter(toFrontmatter(COMMENT, cdata), `${words(3 + int(12))}\n`)
+      );
     }
     out.push({ id, createdAt: data.createdAt, archived, state, reviews: nr, comments: nc });
   }
@@ -242,12 +294,21 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const at = argv.indexOf("--prs");
   const prs = at >= 0 ? argv.splice(at, 2)[1] : "0";
   const [dir, n, seed] = argv;
-  if (!dir || !n || !/^[0-9]+$/.test(n) || (seed !== undefined && !/^[0-9]+$/.test(seed)) || !/^[0-9]+$/.test(prs ?? "") || argv.length > 3) {
+  if (
+    !dir ||
+    !n ||
+    !/^[0-9]+$/.test(n) ||
+    (seed !== undefined && !/^[0-9]+$/.test(seed)) ||
+    !/^[0-9]+$/.test(prs ?? "") ||
+    argv.length > 3
+  ) {
     process.stderr.write("usage: node tools/dist/gen_store.js <dir> <N> [seed] [--prs M]\n");
     process.exitCode = 2;
   } else {
     const t0 = performance.now();
     const s = generateStore(dir, { issues: Number(n), seed: seed === undefined ? 1 : Number(seed), prs: Number(prs) });
-    process.stderr.write(`wrote ${s.issues.length} issues and ${s.prs.length} PRs to ${s.store} in ${Math.round(performance.now() - t0)} ms\n`);
+    process.stderr.write(
+      `wrote ${s.issues.length} issues and ${s.prs.length} PRs to ${s.store} in ${Math.round(performance.now() - t0)} ms\n`
+    );
   }
 }

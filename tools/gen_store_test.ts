@@ -5,8 +5,20 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  COMMENT, formatFrontmatter, ISSUE, LABELS, MILESTONES, parseFrontmatter, parseFrontmatterFast, patchSha256, patchStat, PR, PR_REVIEW,
-  toFrontmatter, validate, type EntitySchema,
+  COMMENT,
+  formatFrontmatter,
+  ISSUE,
+  LABELS,
+  MILESTONES,
+  parseFrontmatter,
+  parseFrontmatterFast,
+  patchSha256,
+  patchStat,
+  PR,
+  PR_REVIEW,
+  toFrontmatter,
+  validate,
+  type EntitySchema,
 } from "@forge/core";
 import { generateStore, mulberry32 } from "./gen_store.js";
 
@@ -31,7 +43,10 @@ function walk(dir: string, base = dir): string[] {
 
 function forgeIssue(cwd: string, args: string[], input = "", bin = FORGE_ISSUE) {
   const r = spawnSync(bin, args, {
-    cwd, input, encoding: "utf8", maxBuffer: 1 << 28,
+    cwd,
+    input,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, FORGE_AUTHOR: "alice", NO_COLOR: "1" },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -73,24 +88,41 @@ test("forge-issue list --state all --json lists a generated store cleanly", (t) 
   const r = forgeIssue(dir, ["list", "--state", "all", "--json", "id,number,isArchived", "--limit", "100000"]);
   t.is(r.code, 0);
   t.is(r.stderr, "");
-  const lines = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { id: string; number: number; isArchived: boolean });
+  const lines = r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; number: number; isArchived: boolean });
   t.is(lines.length, live.length);
   // Newest first, and numbers are the rank by (createdAt, id) the generator computed.
-  const want = gen.issues.map((i, n) => ({ id: i.id, number: n + 1, isArchived: false })).filter((_, n) => !gen.issues[n]!.archived);
+  const want = gen.issues
+    .map((i, n) => ({ id: i.id, number: n + 1, isArchived: false }))
+    .filter((_, n) => !gen.issues[n]!.archived);
   t.deepEqual(lines, want.reverse());
 });
 
 test("numbers run 1..N over live and archived issues", (t) => {
   const listed = forgeIssue(dir, ["list", "--state", "all", "--json", "number", "--limit", "100000"]);
-  const nums = listed.stdout.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { number: number }).number);
+  const nums = listed.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { number: number }).number);
   const missing = Array.from({ length: 200 }, (_, i) => i + 1).filter((n) => !nums.includes(n));
   const input = missing.map((number) => JSON.stringify({ number }) + "\n").join("");
   const viewed = forgeIssue(dir, ["view", "-", "--json", "id,number,isArchived"], input);
   t.is(viewed.code, 0, viewed.stderr);
-  const rows = viewed.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { id: string; number: number; isArchived: boolean });
-  t.deepEqual(rows.map((r) => r.isArchived), missing.map(() => true));
+  const rows = viewed.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; number: number; isArchived: boolean });
+  t.deepEqual(
+    rows.map((r) => r.isArchived),
+    missing.map(() => true)
+  );
   t.deepEqual(new Set(rows.map((r) => r.id)), new Set(archived.map((a) => a.id)));
-  t.deepEqual([...nums, ...rows.map((r) => r.number)].sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1));
+  t.deepEqual(
+    [...nums, ...rows.map((r) => r.number)].sort((a, b) => a - b),
+    Array.from({ length: 200 }, (_, i) => i + 1)
+  );
 });
 
 test("generateStore() gives byte-identical trees for the same seed", (t) => {
@@ -106,7 +138,10 @@ test("generateStore() gives byte-identical trees for the same seed", (t) => {
 test("generateStore() gives different trees for different seeds", (t) => {
   const a = generateStore(tempDir(), { issues: 20, seed: 1 });
   const b = generateStore(tempDir(), { issues: 20, seed: 2 });
-  t.notDeepEqual(a.issues.map((i) => i.id), b.issues.map((i) => i.id));
+  t.notDeepEqual(
+    a.issues.map((i) => i.id),
+    b.issues.map((i) => i.id)
+  );
 });
 
 test("every generated file is canonical and round-trips through core's parser", async (t) => {
@@ -131,7 +166,10 @@ test("mulberry32() is deterministic and stays in [0, 1)", (t) => {
   const a = mulberry32(3);
   const b = mulberry32(3);
   const xs = Array.from({ length: 1000 }, () => a());
-  t.deepEqual(Array.from({ length: 1000 }, () => b()), xs);
+  t.deepEqual(
+    Array.from({ length: 1000 }, () => b()),
+    xs
+  );
   t.true(xs.every((x) => x >= 0 && x < 1));
 });
 
@@ -140,8 +178,16 @@ const withPrs = generateStore(prDir, { issues: 30, prs: 120, seed: 5 });
 
 test("generateStore() with prs writes open, closed, merged and archived PRs with reviews and comments", (t) => {
   t.is(withPrs.prs.length, 120);
-  for (const s of ["open", "closed", "merged"]) t.true(withPrs.prs.some((p) => p.state === s), s);
-  t.true(withPrs.prs.some((p) => p.archived) && withPrs.prs.some((p) => p.reviews > 0) && withPrs.prs.some((p) => p.comments > 0));
+  for (const s of ["open", "closed", "merged"])
+    t.true(
+      withPrs.prs.some((p) => p.state === s),
+      s
+    );
+  t.true(
+    withPrs.prs.some((p) => p.archived) &&
+      withPrs.prs.some((p) => p.reviews > 0) &&
+      withPrs.prs.some((p) => p.comments > 0)
+  );
   t.is(new Set(withPrs.prs.map((p) => p.id)).size, 120);
 });
 
@@ -157,7 +203,10 @@ test("every generated PR file is canonical and its patch.diff matches patchSha25
   for (const rel of files) {
     const text = readFileSync(join(withPrs.store, rel), "utf8");
     if (rel.endsWith("/patch.diff")) {
-      const pr = await parseFrontmatter(readFileSync(join(withPrs.store, rel.replace(/patch\.diff$/, "pr.md")), "utf8"), rel);
+      const pr = await parseFrontmatter(
+        readFileSync(join(withPrs.store, rel.replace(/patch\.diff$/, "pr.md")), "utf8"),
+        rel
+      );
       t.is(patchSha256(Buffer.from(text)), pr.data.patchSha256 as string, rel);
       t.true(patchStat(text).files.length > 0, rel);
       continue;
@@ -171,11 +220,25 @@ test("every generated PR file is canonical and its patch.diff matches patchSha25
 });
 
 test("forge-pr list --state all --json lists a generated store cleanly, newest first, numbered by (createdAt, id)", (t) => {
-  const r = forgeIssue(prDir, ["list", "--state", "all", "--json", "id,number,additions", "--limit", "100000"], "", FORGE_PR);
+  const r = forgeIssue(
+    prDir,
+    ["list", "--state", "all", "--json", "id,number,additions", "--limit", "100000"],
+    "",
+    FORGE_PR
+  );
   t.is(r.code, 0);
   t.is(r.stderr, "");
-  const rows = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { id: string; number: number; additions: number });
-  const want = withPrs.prs.map((p, n) => ({ id: p.id, number: n + 1 })).filter((_, n) => !withPrs.prs[n]!.archived).reverse();
-  t.deepEqual(rows.map((x) => ({ id: x.id, number: x.number })), want);
+  const rows = r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; number: number; additions: number });
+  const want = withPrs.prs
+    .map((p, n) => ({ id: p.id, number: n + 1 }))
+    .filter((_, n) => !withPrs.prs[n]!.archived)
+    .reverse();
+  t.deepEqual(
+    rows.map((x) => ({ id: x.id, number: x.number })),
+    want
+  );
   t.true(rows.every((x) => x.additions > 0));
 });

@@ -21,7 +21,22 @@ export interface WikiSummary {
   pages: Array<{ path: string; title: string }>;
 }
 
-const WORDS = ["forge", "store", "issue", "release", "build", "index", "page", "title", "markdown", "folder", "commit", "patch", "review", "label"];
+const WORDS = [
+  "forge",
+  "store",
+  "issue",
+  "release",
+  "build",
+  "index",
+  "page",
+  "title",
+  "markdown",
+  "folder",
+  "commit",
+  "patch",
+  "review",
+  "label",
+];
 
 /**
  * Write `n` pages under `<dir>/.forge/wiki/`.
@@ -37,7 +52,10 @@ export function generateWiki(dir: string, n: number, seed = 1): WikiSummary {
   const pages: WikiSummary["pages"] = [];
   for (let i = 0; i < n; i++) {
     const depth = 1 + (i % 3);
-    const folders = Array.from({ length: depth }, (_, d) => `${["guides", "ref", "notes", "howto"][(i + d) % 4]}-${(i >> (2 + d)) % 5}`);
+    const folders = Array.from(
+      { length: depth },
+      (_, d) => `${["guides", "ref", "notes", "howto"][(i + d) % 4]}-${(i >> (2 + d)) % 5}`
+    );
     const path = [...folders, `page-${String(i).padStart(4, "0")}.md`].join("/");
     const title = `${sentence(3)} ${i}`;
     const before: string[] = [];

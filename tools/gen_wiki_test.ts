@@ -13,13 +13,21 @@ test("generateWiki() writes N nested pages whose first H1 forge-wiki list finds,
   try {
     const s = generateWiki(dir, 60, 7);
     t.is(s.pages.length, 60);
-    t.true(s.pages.some((p) => p.path.split("/").length === 4), "three folders deep");
+    t.true(
+      s.pages.some((p) => p.path.split("/").length === 4),
+      "three folders deep"
+    );
     const r = spawnSync(join(ROOT, "bin", "forge-wiki"), ["list", "--json", "path,title"], {
-      cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
     });
     t.is(r.status, 0, r.stderr);
     t.is(r.stderr, "");
-    const got = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { path: string; title: string });
+    const got = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { path: string; title: string });
     const want = [...s.pages].sort((a, b) => (a.path < b.path ? -1 : 1));
     t.deepEqual(got, want);
   } finally {

@@ -24,7 +24,9 @@ function run(cmd: string, args: string[]): Promise<void> {
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("error", rej);
-    child.on("close", (code) => (code === 0 && err === "" ? res() : rej(new Error(`${cmd}: exit ${code}: ${err.split("\n")[0]}`))));
+    child.on("close", (code) =>
+      code === 0 && err === "" ? res() : rej(new Error(`${cmd}: exit ${code}: ${err.split("\n")[0]}`))
+    );
   });
 }
 
@@ -65,15 +67,38 @@ let n = 0;
 function result(): string {
   const now = new Date().toISOString().slice(0, 19) + "Z";
   const id = `bench-${process.pid}-${++n}-${Date.now()}`;
-  const trial = { step: "s0", head_sha: "1".repeat(40), code_tree: "2".repeat(40), patch_sha256: null, recorded_at: now, argv: ["s0"], duration_ms: 10, exit_code: 0, outcome: "pass" };
-  return JSON.stringify({
-    kind: "act_result", schema_version: "forge-act-result/v1", id, plan_id: "bench", target_key: "bench", plan_kind: kind === "trial" ? "CheckRerun" : "OracleConservative",
-    advisory: false, started_at: now, completed_at: now, known_threats: [], trials: kind === "trial" ? [trial] : [], typed_diff: null,
-    oracle: kind === "trial" ? null : { oracle: "conservative", bound_reached: false },
-  }) + "\n";
+  const trial = {
+    step: "s0",
+    head_sha: "1".repeat(40),
+    code_tree: "2".repeat(40),
+    patch_sha256: null,
+    recorded_at: now,
+    argv: ["s0"],
+    duration_ms: 10,
+    exit_code: 0,
+    outcome: "pass",
+  };
+  return (
+    JSON.stringify({
+      kind: "act_result",
+      schema_version: "forge-act-result/v1",
+      id,
+      plan_id: "bench",
+      target_key: "bench",
+      plan_kind: kind === "trial" ? "CheckRerun" : "OracleConservative",
+      advisory: false,
+      started_at: now,
+      completed_at: now,
+      known_threats: [],
+      trials: kind === "trial" ? [trial] : [],
+      typed_diff: null,
+      oracle: kind === "trial" ? null : { oracle: "conservative", bound_reached: false },
+    }) + "\n"
+  );
 }
 
-const pipe = '"$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > /dev/null';
+const pipe =
+  '"$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > /dev/null';
 
 async function iteration(): Promise<number> {
   const t0 = performance.now();

@@ -35,7 +35,8 @@ const list = (dir: string): string[] => {
 };
 const plural = kind === "prs" ? "prs" : "issues";
 const owning = kind === "prs" ? "pr.md" : "issue.md";
-for (const dir of [join(store, plural), join(store, "archive", plural)]) for (const n of list(dir)) read(join(dir, n, owning));
+for (const dir of [join(store, plural), join(store, "archive", plural)])
+  for (const n of list(dir)) read(join(dir, n, owning));
 for (const f of ["labels.md", "milestones.md"]) read(join(store, f));
 if (kind === "prs") {
   const live = list(join(store, "prs"));

@@ -74,7 +74,9 @@ export interface SampleInfo {
     /** Patch replaced once: `previousPatchSha256` is `[previous]`. */
     updated: SamplePr & { previousPatchSha256: string };
   };
-  /** Run ids: base runs in the order they rank (createdAt, id), then the PR runs (fix, regress, updated's first patch). */
+  /**
+   * Run ids: base runs in the order they rank (createdAt, id), then the PR runs (fix, regress, updated's first patch).
+   */
   runs: { base: string[]; pr: { fix: string; regress: string; updatedFirst: string } };
   /** The run and step whose log was deleted. */
   deletedLog: { runId: string; step: string };
@@ -102,20 +104,36 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
   const env: NodeJS.ProcessEnv = {
-    ...process.env, FORGE_AUTHOR: "sample", NO_COLOR: "1", GIT_CONFIG_NOSYSTEM: "1", ...opts.env, PATH: `${bin}:${process.env.PATH ?? ""}`,
+    ...process.env,
+    FORGE_AUTHOR: "sample",
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...opts.env,
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
   };
   delete env.FORGE_DIR;
   const sh = (cmd: string, args: string[], input?: string, red = false): string => {
     try {
-      return execFileSync(cmd.startsWith("forge") ? join(bin, cmd) : cmd, args, { cwd: dir, env, input: input ?? "", encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+      return execFileSync(cmd.startsWith("forge") ? join(bin, cmd) : cmd, args, {
+        cwd: dir,
+        env,
+        input: input ?? "",
+        encoding: "utf8",
+        stdio: ["pipe", "pipe", "pipe"],
+      });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; status?: number };
       // A red CI run exits 1: an outcome, not a failure of the sample.
       if (red && e.status === 1 && e.stdout) return e.stdout;
-      throw new Error(`sample repo: ${cmd} ${args.join(" ")} exited ${e.status ?? "?"}: ${String(e.stderr ?? "").trim().slice(0, 400)}`);
+      throw new Error(
+        `sample repo: ${cmd} ${args.join(" ")} exited ${e.status ?? "?"}: ${String(e.stderr ?? "")
+          .trim()
+          .slice(0, 400)}`
+      );
     }
   };
-  const json = (out: string): Record<string, unknown> => JSON.parse(out.trim().split("\n").pop()!) as Record<string, unknown>;
+  const json = (out: string): Record<string, unknown> =>
+    JSON.parse(out.trim().split("\n").pop()!) as Record<string, unknown>;
   const commitStore = (msg: string): void => {
     sh("git", ["add", "-A", ".forge"]);
     sh("git", ["commit", "-q", "--allow-empty", "-m", msg]);
@@ -134,7 +152,19 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
   sh("git", ["add", "-A"]);
   sh("git", ["commit", "-q", "-m", "app and CI steps"]);
 
-  const stable = json(sh("forge-issue", ["create", "-t", "20-integration fails: connection refused", "-l", "bug", "-b", "The integration step fails on main.", "--json", "id,number"]));
+  const stable = json(
+    sh("forge-issue", [
+      "create",
+      "-t",
+      "20-integration fails: connection refused",
+      "-l",
+      "bug",
+      "-b",
+      "The integration step fails on main.",
+      "--json",
+      "id,number",
+    ])
+  );
   const crash = json(sh("forge-issue", ["create", "-t", "Crash on startup", "-l", "bug", "--json", "id,number"]));
   sh("forge-issue", ["close", String(crash.number), "-c", "fixed"]);
   commitStore("forge: issues");
@@ -144,9 +174,15 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
   const base: string[] = [];
   for (let i = 0; i < baseRuns; i += 2) {
     const n = Math.min(2, baseRuns - i);
-    const outs = await Promise.all(Array.from({ length: n }, () => forgeCi(bin, dir, env, ["run", "--continue-on-error", "--json", "id,createdAt"])));
+    const outs = await Promise.all(
+      Array.from({ length: n }, () => forgeCi(bin, dir, env, ["run", "--continue-on-error", "--json", "id,createdAt"]))
+    );
     // In the order runs rank: (createdAt, id).
-    base.push(...outs.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1)).map((o) => o.id));
+    base.push(
+      ...outs
+        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
+        .map((o) => o.id)
+    );
     sh("forge-export", [], sh("forge-ci", ["list", "--json"]));
     commitStore(`forge: evidence of base runs ${i + 1}-${i + n}`);
   }
@@ -158,10 +194,15 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
     sh("git", ["add", "-A", "src"]);
     sh("git", ["commit", "-q", "-m", title]);
     sh("git", ["checkout", "-q", "main"]);
-    const pr = json(sh("forge-pr", ["create", "-t", title, "-B", "main", "-H", branch, ...extra, "--json", "id,number,patchSha256"]));
+    const pr = json(
+      sh("forge-pr", ["create", "-t", title, "-B", "main", "-H", branch, ...extra, "--json", "id,number,patchSha256"])
+    );
     return { id: pr.id as string, number: pr.number as number, branch, patchSha256: pr.patchSha256 as string };
   };
-  const fix = prOf("fix-integration", "Fix the integration endpoint", { "src/integration.txt": "integration ok\n" }, ["--issue", String(stable.number)]);
+  const fix = prOf("fix-integration", "Fix the integration endpoint", { "src/integration.txt": "integration ok\n" }, [
+    "--issue",
+    String(stable.number),
+  ]);
   const regress = prOf("tidy-unit", "Tidy the unit module", { "src/unit.txt": "unit broken\n" });
   const first = prOf("feature-cache", "Add a cache", { "src/cache.txt": "cache v1\n" });
   commitStore("forge: pull requests");
@@ -189,12 +230,22 @@ export async function makeSampleRepo(dir: string, opts: SampleOptions = {}): Pro
 
   const counter = join(stateDir, "counter");
   return {
-    dir, stateDir, seed,
+    dir,
+    stateDir,
+    seed,
     steps: { unit: UNIT, integration: INTEGRATION, net: NET },
-    issues: { stable: { id: stable.id as string, number: stable.number as number }, closedNoEvidence: { id: crash.id as string, number: crash.number as number } },
+    issues: {
+      stable: { id: stable.id as string, number: stable.number as number },
+      closedNoEvidence: { id: crash.id as string, number: crash.number as number },
+    },
     prs: {
-      fix, regress,
-      updated: { ...first, patchSha256: upd.patchSha256 as string, previousPatchSha256: (upd.previousPatchSha256 as string[])[0]! },
+      fix,
+      regress,
+      updated: {
+        ...first,
+        patchSha256: upd.patchSha256 as string,
+        previousPatchSha256: (upd.previousPatchSha256 as string[])[0]!,
+      },
     },
     runs: { base, pr: { fix: byPr.get(fix.id)!, regress: byPr.get(regress.id)!, updatedFirst: byPr.get(first.id)! } },
     deletedLog: { runId: last, step: UNIT },
@@ -218,9 +269,16 @@ export function netFails(seed: number, i: number): boolean {
 function writeSteps(dir: string, stateDir: string, seed: number): void {
   const steps = join(dir, ".forge", "ci", "steps");
   mkdirSync(steps, { recursive: true });
-  writeFileSync(join(steps, UNIT), '#!/bin/sh\ngrep -q "unit ok" src/unit.txt || { echo "unit: expected ok in src/unit.txt"; exit 1; }\necho "unit: ok"\n', { mode: 0o755 });
-  writeFileSync(join(steps, INTEGRATION),
-    '#!/bin/sh\ngrep -q "integration ok" src/integration.txt || { echo "integration: connect to 127.0.0.1:5432 refused (pid $$)"; exit 1; }\necho "integration: ok"\n', { mode: 0o755 });
+  writeFileSync(
+    join(steps, UNIT),
+    '#!/bin/sh\ngrep -q "unit ok" src/unit.txt || { echo "unit: expected ok in src/unit.txt"; exit 1; }\necho "unit: ok"\n',
+    { mode: 0o755 }
+  );
+  writeFileSync(
+    join(steps, INTEGRATION),
+    '#!/bin/sh\ngrep -q "integration ok" src/integration.txt || { echo "integration: connect to 127.0.0.1:5432 refused (pid $$)"; exit 1; }\necho "integration: ok"\n',
+    { mode: 0o755 }
+  );
   // process.getBuiltinModule: works whether node reads this file as CommonJS or ESM.
   const net = `#!${process.execPath}
 const fs = process.getBuiltinModule("node:fs");
@@ -250,7 +308,12 @@ console.log("net: ok");
 }
 
 /** `forge-ci …` asynchronously (runs may overlap); CI exits 1 on a red run, which is an outcome here. */
-function forgeCi(bin: string, cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ id: string; createdAt: string }> {
+function forgeCi(
+  bin: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[]
+): Promise<{ id: string; createdAt: string }> {
   return new Promise((res, rej) => {
     const child = spawn(join(bin, "forge-ci"), args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -259,7 +322,8 @@ function forgeCi(bin: string, cwd: string, env: NodeJS.ProcessEnv, args: string[
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("error", rej);
     child.on("close", (code) => {
-      if (code !== 0 && code !== 1) return rej(new Error(`sample repo: forge-ci ${args.join(" ")} exited ${code}: ${err.trim().slice(0, 400)}`));
+      if (code !== 0 && code !== 1)
+        return rej(new Error(`sample repo: forge-ci ${args.join(" ")} exited ${code}: ${err.trim().slice(0, 400)}`));
       try {
         res(JSON.parse(out.trim()) as { id: string; createdAt: string });
       } catch {

@@ -6,8 +6,19 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  addComment, archiveIssue, createIssue, formatFrontmatter, ISSUE, ISSUES, LABELS, loadEntity, MILESTONES, storeAt,
-  toFrontmatter, updateIssue, type Store,
+  addComment,
+  archiveIssue,
+  createIssue,
+  formatFrontmatter,
+  ISSUE,
+  ISSUES,
+  LABELS,
+  loadEntity,
+  MILESTONES,
+  storeAt,
+  toFrontmatter,
+  updateIssue,
+  type Store,
 } from "@forge/core";
 import { tempRepo } from "./run.js";
 import { scratch } from "./scratch.js";
@@ -35,45 +46,94 @@ export interface FixtureIssue {
  */
 export const FIXTURE: readonly FixtureIssue[] = [
   {
-    id: "3f2a9c1e-7b4d-4e8a-9c01-5d6e7f809a1b", createdAt: "2020-01-01T09:00:00Z", title: "Crash on start", author: "alice",
-    body: "Steps:\n1. run forge\n2. it crashes", labels: ["bug"], assignees: ["alice"], milestone: "v1",
+    id: "3f2a9c1e-7b4d-4e8a-9c01-5d6e7f809a1b",
+    createdAt: "2020-01-01T09:00:00Z",
+    title: "Crash on start",
+    author: "alice",
+    body: "Steps:\n1. run forge\n2. it crashes",
+    labels: ["bug"],
+    assignees: ["alice"],
+    milestone: "v1",
     comments: [
-      { id: "c1000000-0000-4000-8000-000000000001", author: "bob", createdAt: "2020-01-01T10:00:00Z", body: "Same here." },
-      { id: "c1000000-0000-4000-8000-000000000002", author: "alice", createdAt: "2020-01-02T08:00:00Z", body: "Fixed by restarting?\n\nNot really." },
+      {
+        id: "c1000000-0000-4000-8000-000000000001",
+        author: "bob",
+        createdAt: "2020-01-01T10:00:00Z",
+        body: "Same here.",
+      },
+      {
+        id: "c1000000-0000-4000-8000-000000000002",
+        author: "alice",
+        createdAt: "2020-01-02T08:00:00Z",
+        body: "Fixed by restarting?\n\nNot really.",
+      },
     ],
   },
   {
-    id: "abcd1234-5678-4abc-8def-0123456789ab", createdAt: "2020-01-02T09:00:00Z", title: "Add dark mode", author: "bob",
-    body: "A dark theme would be nice.", labels: ["enhancement", "ui"], assignees: ["bob"],
+    id: "abcd1234-5678-4abc-8def-0123456789ab",
+    createdAt: "2020-01-02T09:00:00Z",
+    title: "Add dark mode",
+    author: "bob",
+    body: "A dark theme would be nice.",
+    labels: ["enhancement", "ui"],
+    assignees: ["bob"],
   },
   {
-    id: "7c9e6679-7425-40de-944b-e07fc1f90ae7", createdAt: "2020-01-03T09:00:00Z", title: "Typo in README", author: "carol",
-    labels: ["docs"], closedAt: "2020-01-04T12:00:00Z",
+    id: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    createdAt: "2020-01-03T09:00:00Z",
+    title: "Typo in README",
+    author: "carol",
+    labels: ["docs"],
+    closedAt: "2020-01-04T12:00:00Z",
   },
   {
-    id: "abcd5678-1234-4def-8abc-ba9876543210", createdAt: "2020-01-04T09:00:00Z", title: "Button misaligned", author: "bob",
-    body: "On the settings page.", labels: ["bug", "ui"], assignees: ["alice", "bob"], milestone: "v1",
+    id: "abcd5678-1234-4def-8abc-ba9876543210",
+    createdAt: "2020-01-04T09:00:00Z",
+    title: "Button misaligned",
+    author: "bob",
+    body: "On the settings page.",
+    labels: ["bug", "ui"],
+    assignees: ["alice", "bob"],
+    milestone: "v1",
   },
   {
-    id: "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b", createdAt: "2020-01-05T09:00:00Z", title: "Slow list with many issues", author: "alice",
-    labels: ["bug", "perf"], milestone: "v2", closedAt: "2020-01-06T09:30:00Z",
+    id: "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+    createdAt: "2020-01-05T09:00:00Z",
+    title: "Slow list with many issues",
+    author: "alice",
+    labels: ["bug", "perf"],
+    milestone: "v2",
+    closedAt: "2020-01-06T09:30:00Z",
   },
   {
-    id: "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d", createdAt: "2020-01-05T09:00:00Z", title: "Support --web flag", author: "carol",
-    labels: ["enhancement"], assignees: ["carol"],
+    id: "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+    createdAt: "2020-01-05T09:00:00Z",
+    title: "Support --web flag",
+    author: "carol",
+    labels: ["enhancement"],
+    assignees: ["carol"],
   },
   {
-    id: "9b8a7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", createdAt: "2020-01-06T09:00:00Z", title: "Old duplicate", author: "dave",
-    labels: ["bug"], archived: true,
+    id: "9b8a7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+    createdAt: "2020-01-06T09:00:00Z",
+    title: "Old duplicate",
+    author: "dave",
+    labels: ["bug"],
+    archived: true,
   },
   {
-    id: "0d1e2f3a-4b5c-4d6e-8f7a-8b9c0d1e2f3a", createdAt: "2020-01-07T09:00:00Z", title: "Question about setup", author: "dave",
+    id: "0d1e2f3a-4b5c-4d6e-8f7a-8b9c0d1e2f3a",
+    createdAt: "2020-01-07T09:00:00Z",
+    title: "Question about setup",
+    author: "dave",
     body: "Is there a DARK theme for the CLI?",
   },
 ];
 
 /** Every id and timestamp in FIXTURE (kept as they are when scrubbing output). */
-export const FIXTURE_IDS: ReadonlySet<string> = new Set(FIXTURE.flatMap((i) => [i.id, ...(i.comments ?? []).map((c) => c.id)]));
+export const FIXTURE_IDS: ReadonlySet<string> = new Set(
+  FIXTURE.flatMap((i) => [i.id, ...(i.comments ?? []).map((c) => c.id)])
+);
 
 /** Write `labels.md` and `milestones.md` with a few definitions. */
 export function writeDefs(store: Store): void {
@@ -98,11 +158,18 @@ export async function writeIssues(repo: string, issues: readonly FixtureIssue[])
   const store = storeAt(join(repo, ".forge"));
   for (const i of issues) {
     createIssue(store, {
-      id: i.id, now: i.createdAt, title: i.title, author: i.author, body: i.body ?? "",
-      labels: i.labels ?? [], assignees: i.assignees ?? [], milestone: i.milestone,
+      id: i.id,
+      now: i.createdAt,
+      title: i.title,
+      author: i.author,
+      body: i.body ?? "",
+      labels: i.labels ?? [],
+      assignees: i.assignees ?? [],
+      milestone: i.milestone,
     });
     let e = await loadEntity(store, ISSUES, ISSUE, { id: i.id, archived: false });
-    for (const c of i.comments ?? []) addComment(store, e, { id: c.id, author: c.author, now: c.createdAt, body: c.body });
+    for (const c of i.comments ?? [])
+      addComment(store, e, { id: c.id, author: c.author, now: c.createdAt, body: c.body });
     if (i.closedAt !== undefined) {
       const at = i.closedAt;
       e = updateIssue(e, (d) => {
@@ -157,7 +224,15 @@ export function writeManyIssues(repo: string, n: number): void {
   const dir = join(repo, ".forge", ISSUES.plural);
   for (let k = 0; k < n; k++) {
     const id = genId(k);
-    const data = { title: `Issue ${k}`, id, state: "open", author: "alice", createdAt: genTime(k), labels: k % 2 ? [] : ["bug"], assignees: [] };
+    const data = {
+      title: `Issue ${k}`,
+      id,
+      state: "open",
+      author: "alice",
+      createdAt: genTime(k),
+      labels: k % 2 ? [] : ["bug"],
+      assignees: [],
+    };
     mkdirSync(join(dir, id), { recursive: true });
     writeFileSync(join(dir, id, ISSUES.file), formatFrontmatter(toFrontmatter(ISSUE, data), `Body of issue ${k}\n`));
   }

@@ -23,7 +23,13 @@ export interface Case {
 
 /** Run a case in `cwd` and compare with its goldens. */
 export async function checkCase(
-  t: ExecutionContext, prog: string, dir: string, c: Case, cwd: string, keep: ReadonlySet<string>, since: string,
+  t: ExecutionContext,
+  prog: string,
+  dir: string,
+  c: Case,
+  cwd: string,
+  keep: ReadonlySet<string>,
+  since: string
 ): Promise<void> {
   const clean = (s: string): string => scrub(s, { keep, since, repo: cwd });
   const r = await run(prog, c.args, { cwd, input: c.input });

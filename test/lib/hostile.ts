@@ -44,9 +44,16 @@ export async function hostileRepo(): Promise<HostileRepo> {
  */
 export function issueFields(id: string, omit: string[] = []): string {
   const fields: Array<[string, string]> = [
-    ["title", "hostile"], ["id", id], ["state", "open"], ["author", "mallory"], ["createdAt", '"2026-01-01T00:00:00Z"'],
+    ["title", "hostile"],
+    ["id", id],
+    ["state", "open"],
+    ["author", "mallory"],
+    ["createdAt", '"2026-01-01T00:00:00Z"'],
   ];
-  return fields.filter(([k]) => !omit.includes(k)).map(([k, v]) => `${k}: ${v}\n`).join("");
+  return fields
+    .filter(([k]) => !omit.includes(k))
+    .map(([k, v]) => `${k}: ${v}\n`)
+    .join("");
 }
 
 /** Write a hostile issue file: `---<lang>\n<frontmatter>---\n<body>`. */
@@ -70,7 +77,10 @@ export function snapshot(cwd: string): Record<string, string> {
       else if (st.isDirectory()) {
         out[p] = "dir";
         walk(p);
-      } else out[p] = `file ${createHash("sha256").update(readFileSync(join(cwd, p))).digest("hex")}`;
+      } else
+        out[p] = `file ${createHash("sha256")
+          .update(readFileSync(join(cwd, p)))
+          .digest("hex")}`;
     }
   };
   walk(".forge");
@@ -87,7 +97,13 @@ export function lines(s: string): string[] {
  * that starts with `<prog>: ` and contains (or matches) every needle, and no
  * stack trace.
  */
-export function assertOneLineError(t: ExecutionContext, r: Ran, prog: string, needles: Array<string | RegExp>, code = 1): void {
+export function assertOneLineError(
+  t: ExecutionContext,
+  r: Ran,
+  prog: string,
+  needles: Array<string | RegExp>,
+  code = 1
+): void {
   t.is(r.signal, null, `killed by ${r.signal}`);
   t.is(r.code, code, r.stderr);
   const err = lines(r.stderr);

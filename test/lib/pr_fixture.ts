@@ -10,7 +10,16 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  addPrComment, addReview, archiveEntity, createPr, loadEntity, PR, PRS, storeAt, updateEntity, type ReviewJson,
+  addPrComment,
+  addReview,
+  archiveEntity,
+  createPr,
+  loadEntity,
+  PR,
+  PRS,
+  storeAt,
+  updateEntity,
+  type ReviewJson,
 } from "@forge/core";
 import { FIXTURE, FIXTURE_IDS, writeFixture } from "./fixture.js";
 import { tempRepo } from "./run.js";
@@ -44,19 +53,64 @@ const mail = (sha: string, n: string, subject: string, diff: string): string =>
   `From ${sha} Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\nDate: Sat, 1 Feb 2020 09:00:00 +0000\nSubject: [PATCH ${n}] ${subject}\n\n---\n\n${diff}\n`;
 
 /** Two commits: src/config.ts changed twice, a test added. */
-const PATCH_1 = mail("1111111111111111111111111111111111111111", "1/2", "Wait for the config", [
-  "diff --git a/src/config.ts b/src/config.ts", "index 1111111..2222222 100644", "--- a/src/config.ts", "+++ b/src/config.ts",
-  "@@ -1,3 +1,4 @@", " export function load() {", "-  return read();", "+  await ready();", "+  return read();", " }",
-].join("\n")) + mail("2222222222222222222222222222222222222222", "2/2", "Test the wait", [
-  "diff --git a/src/config.ts b/src/config.ts", "index 2222222..3333333 100644", "--- a/src/config.ts", "+++ b/src/config.ts",
-  "@@ -1,2 +1,2 @@", "-export function load() {", "+export async function load() {", "   await ready();",
-  "diff --git a/test/config_test.ts b/test/config_test.ts", "new file mode 100644", "index 0000000..4444444", "--- /dev/null",
-  "+++ b/test/config_test.ts", "@@ -0,0 +1,3 @@", "+import test from \"ava\";", "+", "+test(\"load waits\", async () => {});",
-].join("\n"));
+const PATCH_1 =
+  mail(
+    "1111111111111111111111111111111111111111",
+    "1/2",
+    "Wait for the config",
+    [
+      "diff --git a/src/config.ts b/src/config.ts",
+      "index 1111111..2222222 100644",
+      "--- a/src/config.ts",
+      "+++ b/src/config.ts",
+      "@@ -1,3 +1,4 @@",
+      " export function load() {",
+      "-  return read();",
+      "+  await ready();",
+      "+  return read();",
+      " }",
+    ].join("\n")
+  ) +
+  mail(
+    "2222222222222222222222222222222222222222",
+    "2/2",
+    "Test the wait",
+    [
+      "diff --git a/src/config.ts b/src/config.ts",
+      "index 2222222..3333333 100644",
+      "--- a/src/config.ts",
+      "+++ b/src/config.ts",
+      "@@ -1,2 +1,2 @@",
+      "-export function load() {",
+      "+export async function load() {",
+      "   await ready();",
+      "diff --git a/test/config_test.ts b/test/config_test.ts",
+      "new file mode 100644",
+      "index 0000000..4444444",
+      "--- /dev/null",
+      "+++ b/test/config_test.ts",
+      "@@ -0,0 +1,3 @@",
+      '+import test from "ava";',
+      "+",
+      '+test("load waits", async () => {});',
+    ].join("\n")
+  );
 
-const onePatch = (sha: string, path: string, minus: string, plus: string): string => mail(sha, "", `Change ${path}`, [
-  `diff --git a/${path} b/${path}`, "index 5555555..6666666 100644", `--- a/${path}`, `+++ b/${path}`, "@@ -1 +1 @@", `-${minus}`, `+${plus}`,
-].join("\n")).replace("[PATCH ]", "[PATCH]");
+const onePatch = (sha: string, path: string, minus: string, plus: string): string =>
+  mail(
+    sha,
+    "",
+    `Change ${path}`,
+    [
+      `diff --git a/${path} b/${path}`,
+      "index 5555555..6666666 100644",
+      `--- a/${path}`,
+      `+++ b/${path}`,
+      "@@ -1 +1 @@",
+      `-${minus}`,
+      `+${plus}`,
+    ].join("\n")
+  ).replace("[PATCH ]", "[PATCH]");
 
 const ISSUE_1 = FIXTURE[0]!.id;
 const ISSUE_4 = FIXTURE[3]!.id;
@@ -68,46 +122,128 @@ const ISSUE_4 = FIXTURE[3]!.id;
  */
 export const PR_FIXTURE: readonly FixturePr[] = [
   {
-    id: "a1f0c3d2-1b4e-4c5d-8e6f-7a8b9c0d1e2f", createdAt: "2020-02-01T09:00:00Z", title: "Fix crash on start", author: "bob",
-    base: "main", head: "fix/crash", body: "Waits for the config before reading it.\n\nFixes #1.", labels: ["bug"], assignees: ["bob"],
-    milestone: "v1", closes: [ISSUE_1], ci: "pass", patch: PATCH_1,
+    id: "a1f0c3d2-1b4e-4c5d-8e6f-7a8b9c0d1e2f",
+    createdAt: "2020-02-01T09:00:00Z",
+    title: "Fix crash on start",
+    author: "bob",
+    base: "main",
+    head: "fix/crash",
+    body: "Waits for the config before reading it.\n\nFixes #1.",
+    labels: ["bug"],
+    assignees: ["bob"],
+    milestone: "v1",
+    closes: [ISSUE_1],
+    ci: "pass",
+    patch: PATCH_1,
     reviews: [
-      { id: "b1000000-0000-4000-8000-000000000001", author: "alice", state: "CHANGES_REQUESTED", createdAt: "2020-02-01T10:00:00Z", body: "Add a test?" },
-      { id: "b1000000-0000-4000-8000-000000000002", author: "carol", state: "APPROVED", createdAt: "2020-02-02T10:00:00Z", body: "" },
+      {
+        id: "b1000000-0000-4000-8000-000000000001",
+        author: "alice",
+        state: "CHANGES_REQUESTED",
+        createdAt: "2020-02-01T10:00:00Z",
+        body: "Add a test?",
+      },
+      {
+        id: "b1000000-0000-4000-8000-000000000002",
+        author: "carol",
+        state: "APPROVED",
+        createdAt: "2020-02-02T10:00:00Z",
+        body: "",
+      },
     ],
-    comments: [{ id: "c2000000-0000-4000-8000-000000000001", author: "bob", createdAt: "2020-02-01T11:00:00Z", body: "Test added." }],
+    comments: [
+      {
+        id: "c2000000-0000-4000-8000-000000000001",
+        author: "bob",
+        createdAt: "2020-02-01T11:00:00Z",
+        body: "Test added.",
+      },
+    ],
   },
   {
-    id: "a2b3c4d5-e6f7-4a8b-9c0d-1e2f3a4b5c6d", createdAt: "2020-02-02T09:00:00Z", title: "Add dark mode", author: "carol",
-    base: "main", head: "feat/dark-mode", body: "A dark theme.", draft: true, labels: ["enhancement", "ui"], assignees: ["carol"],
-    ci: "running", patch: onePatch("3333333333333333333333333333333333333333", "src/theme.ts", "const dark = false;", "const dark = true;"),
+    id: "a2b3c4d5-e6f7-4a8b-9c0d-1e2f3a4b5c6d",
+    createdAt: "2020-02-02T09:00:00Z",
+    title: "Add dark mode",
+    author: "carol",
+    base: "main",
+    head: "feat/dark-mode",
+    body: "A dark theme.",
+    draft: true,
+    labels: ["enhancement", "ui"],
+    assignees: ["carol"],
+    ci: "running",
+    patch: onePatch(
+      "3333333333333333333333333333333333333333",
+      "src/theme.ts",
+      "const dark = false;",
+      "const dark = true;"
+    ),
   },
   {
-    id: "a3c4d5e6-f7a8-4b9c-8d1e-2f3a4b5c6d7e", createdAt: "2020-02-03T09:00:00Z", title: "Typo in README", author: "dave",
-    base: "main", head: "docs/typo", labels: ["docs"], ci: "fail", closedAt: "2020-02-04T00:00:00Z",
+    id: "a3c4d5e6-f7a8-4b9c-8d1e-2f3a4b5c6d7e",
+    createdAt: "2020-02-03T09:00:00Z",
+    title: "Typo in README",
+    author: "dave",
+    base: "main",
+    head: "docs/typo",
+    labels: ["docs"],
+    ci: "fail",
+    closedAt: "2020-02-04T00:00:00Z",
     patch: onePatch("4444444444444444444444444444444444444444", "README.md", "teh forge", "the forge"),
   },
   {
-    id: "a4d5e6f7-a8b9-4c0d-9e2f-3a4b5c6d7e8f", createdAt: "2020-02-04T09:00:00Z", title: "Speed up list", author: "alice",
-    base: "main", head: "perf/list", body: "Closes #4", labels: ["perf"], closes: [ISSUE_4], ci: "pass", mergedAt: "2020-02-05T12:00:00Z",
+    id: "a4d5e6f7-a8b9-4c0d-9e2f-3a4b5c6d7e8f",
+    createdAt: "2020-02-04T09:00:00Z",
+    title: "Speed up list",
+    author: "alice",
+    base: "main",
+    head: "perf/list",
+    body: "Closes #4",
+    labels: ["perf"],
+    closes: [ISSUE_4],
+    ci: "pass",
+    mergedAt: "2020-02-05T12:00:00Z",
     previousPatchSha256: ["0f".repeat(32)],
-    patch: onePatch("5555555555555555555555555555555555555555", "src/list.ts", "for (const f of files) read(f);", "await Promise.all(files.map(read));"),
+    patch: onePatch(
+      "5555555555555555555555555555555555555555",
+      "src/list.ts",
+      "for (const f of files) read(f);",
+      "await Promise.all(files.map(read));"
+    ),
   },
   {
-    id: "a5e6f7a8-b9c0-4d1e-8f3a-4b5c6d7e8f9a", createdAt: "2020-02-05T09:00:00Z", title: "Old experiment", author: "dave",
-    base: "main", head: "exp/old", archived: true,
+    id: "a5e6f7a8-b9c0-4d1e-8f3a-4b5c6d7e8f9a",
+    createdAt: "2020-02-05T09:00:00Z",
+    title: "Old experiment",
+    author: "dave",
+    base: "main",
+    head: "exp/old",
+    archived: true,
     patch: onePatch("6666666666666666666666666666666666666666", "src/exp.ts", "a", "b"),
   },
   {
-    id: "a6f7a8b9-c0d1-4e2f-9a4b-5c6d7e8f9a0b", createdAt: "2020-02-06T09:00:00Z", title: "Backport the drain fix", author: "alice",
-    base: "release/1.x", head: "backport/drain", body: "Wait for `drain` on the 1.x line.", assignees: ["alice"], ci: "cancelled",
-    patch: onePatch("7777777777777777777777777777777777777777", "src/out.ts", "write(s);", "if (!write(s)) await drained();"),
+    id: "a6f7a8b9-c0d1-4e2f-9a4b-5c6d7e8f9a0b",
+    createdAt: "2020-02-06T09:00:00Z",
+    title: "Backport the drain fix",
+    author: "alice",
+    base: "release/1.x",
+    head: "backport/drain",
+    body: "Wait for `drain` on the 1.x line.",
+    assignees: ["alice"],
+    ci: "cancelled",
+    patch: onePatch(
+      "7777777777777777777777777777777777777777",
+      "src/out.ts",
+      "write(s);",
+      "if (!write(s)) await drained();"
+    ),
   },
 ];
 
 /** Every id in the issue and PR fixtures (kept as they are when scrubbing output). */
 export const PR_FIXTURE_IDS: ReadonlySet<string> = new Set([
-  ...FIXTURE_IDS, ...PR_FIXTURE.flatMap((p) => [p.id, ...(p.reviews ?? []).map((r) => r.id), ...(p.comments ?? []).map((c) => c.id)]),
+  ...FIXTURE_IDS,
+  ...PR_FIXTURE.flatMap((p) => [p.id, ...(p.reviews ?? []).map((r) => r.id), ...(p.comments ?? []).map((c) => c.id)]),
 ]);
 
 /** The fake commit ids the fixture PRs record: base `aaaa…` + n, head `bbbb…` + n. */
@@ -120,13 +256,27 @@ export async function writePrs(repo: string, prs: readonly FixturePr[] = PR_FIXT
   const store = storeAt(join(repo, ".forge"));
   for (const [i, p] of prs.entries()) {
     createPr(store, {
-      id: p.id, now: p.createdAt, title: p.title, body: p.body ?? "", author: p.author, baseRefName: p.base, headRefName: p.head,
-      baseSha: fixtureSha("base", i + 1), headSha: fixtureSha("head", i + 1), patch: Buffer.from(p.patch), isDraft: p.draft === true,
-      closes: p.closes ?? [], labels: p.labels ?? [], assignees: p.assignees ?? [], milestone: p.milestone,
+      id: p.id,
+      now: p.createdAt,
+      title: p.title,
+      body: p.body ?? "",
+      author: p.author,
+      baseRefName: p.base,
+      headRefName: p.head,
+      baseSha: fixtureSha("base", i + 1),
+      headSha: fixtureSha("head", i + 1),
+      patch: Buffer.from(p.patch),
+      isDraft: p.draft === true,
+      closes: p.closes ?? [],
+      labels: p.labels ?? [],
+      assignees: p.assignees ?? [],
+      milestone: p.milestone,
     });
     let e = await loadEntity(store, PRS, PR, { id: p.id, archived: false });
-    for (const r of p.reviews ?? []) addReview(store, e, { id: r.id, author: r.author, state: r.state, now: r.createdAt, body: r.body });
-    for (const c of p.comments ?? []) addPrComment(store, e, { id: c.id, author: c.author, now: c.createdAt, body: c.body });
+    for (const r of p.reviews ?? [])
+      addReview(store, e, { id: r.id, author: r.author, state: r.state, now: r.createdAt, body: r.body });
+    for (const c of p.comments ?? [])
+      addPrComment(store, e, { id: c.id, author: c.author, now: c.createdAt, body: c.body });
     e = updateEntity(PR, e, (d) => {
       if (p.ci) d.ci = p.ci;
       if (p.previousPatchSha256) d.previousPatchSha256 = p.previousPatchSha256;
@@ -139,13 +289,21 @@ export async function writePrs(repo: string, prs: readonly FixturePr[] = PR_FIXT
 
 /** Fixed identity and clock for the fixture's commits, so their ids are the same on every run. */
 export const GIT_ENV: Record<string, string> = {
-  GIT_AUTHOR_NAME: "A U Thor", GIT_AUTHOR_EMAIL: "author@example.com", GIT_AUTHOR_DATE: "2020-03-01T00:00:00Z",
-  GIT_COMMITTER_NAME: "C O Mitter", GIT_COMMITTER_EMAIL: "committer@example.com", GIT_COMMITTER_DATE: "2020-03-01T00:00:00Z",
+  GIT_AUTHOR_NAME: "A U Thor",
+  GIT_AUTHOR_EMAIL: "author@example.com",
+  GIT_AUTHOR_DATE: "2020-03-01T00:00:00Z",
+  GIT_COMMITTER_NAME: "C O Mitter",
+  GIT_COMMITTER_EMAIL: "committer@example.com",
+  GIT_COMMITTER_DATE: "2020-03-01T00:00:00Z",
 };
 
 /** Run git in `dir` with the fixed identity and clock. */
 export function fixedGit(dir: string, args: string[]): string {
-  return execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", ...GIT_ENV } });
+  return execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", ...GIT_ENV },
+  });
 }
 
 /**
@@ -159,10 +317,13 @@ export function writeHistory(repo: string): void {
   fixedGit(repo, ["add", "README.md", "src"]);
   fixedGit(repo, ["commit", "-qm", "Initial commit"]);
   fixedGit(repo, ["checkout", "-qb", "topic"]);
-  writeFileSync(join(repo, "src", "out.ts"), "export async function out(s: string) {\n  if (!write(s)) await drained();\n}\n");
+  writeFileSync(
+    join(repo, "src", "out.ts"),
+    "export async function out(s: string) {\n  if (!write(s)) await drained();\n}\n"
+  );
   fixedGit(repo, ["commit", "-qam", "Wait for drain"]);
   mkdirSync(join(repo, "test"));
-  writeFileSync(join(repo, "test", "out_test.ts"), "import test from \"ava\";\n\ntest(\"out waits\", async () => {});\n");
+  writeFileSync(join(repo, "test", "out_test.ts"), 'import test from "ava";\n\ntest("out waits", async () => {});\n');
   fixedGit(repo, ["add", "test"]);
   fixedGit(repo, ["commit", "-qm", "Test the wait"]);
   fixedGit(repo, ["checkout", "-q", "main"]);

@@ -88,5 +88,8 @@ export function git(dir: string, args: string[]): string {
 
 /** Parse JSON lines. */
 export function jsonl(s: string): Array<Record<string, unknown>> {
-  return s.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+  return s
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }

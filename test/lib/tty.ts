@@ -13,7 +13,11 @@ export const hasScript = spawnSync("script", ["-qc", "true", "/dev/null"]).statu
 export const ttyTest = hasScript ? test : test.skip;
 
 /** Run fixed command text on a pseudo-TTY; returns what the terminal got, with \r\n as \n. */
-export async function onTty(cwd: string, command: string, env: Record<string, string | undefined> = {}): Promise<string> {
+export async function onTty(
+  cwd: string,
+  command: string,
+  env: Record<string, string | undefined> = {}
+): Promise<string> {
   const r = await run("script", ["-qec", command, "/dev/null"], { cwd, env: { TERM: "xterm", ...env } });
   if (r.code !== 0) throw new Error(`${command}: exit ${r.code}: ${r.stdout}${r.stderr}`);
   return r.stdout.replace(/\r\n/g, "\n");

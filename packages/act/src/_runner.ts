@@ -35,15 +35,30 @@ export interface TrialRequest {
  */
 export async function runTrial(req: TrialRequest): Promise<{ run: CiRunJson } | { error: string }> {
   try {
-    const run = await withTree(req.top, req.headSha, req.patch, (dir) =>
-      runStepsIn(dir, {
-        store: req.store, top: req.top, headSha: req.headSha, patchSha256: req.patchSha256, patch: req.patch, pr: null, title: req.title,
-        continueOnError: req.continueOnError, until: req.until, env: req.env,
-      }), { mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`) });
+    const run = await withTree(
+      req.top,
+      req.headSha,
+      req.patch,
+      (dir) =>
+        runStepsIn(dir, {
+          store: req.store,
+          top: req.top,
+          headSha: req.headSha,
+          patchSha256: req.patchSha256,
+          patch: req.patch,
+          pr: null,
+          title: req.title,
+          continueOnError: req.continueOnError,
+          until: req.until,
+          env: req.env,
+        }),
+      { mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`) }
+    );
     return { run };
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
-    if (typeof e.code === "string" && (e.code === "E_PATCH_FAILED" || e.code === "E_WORKTREE")) return { error: String(e.message) };
+    if (typeof e.code === "string" && (e.code === "E_PATCH_FAILED" || e.code === "E_WORKTREE"))
+      return { error: String(e.message) };
     throw err;
   }
 }
@@ -63,18 +78,42 @@ export function trialOf(run: CiRunJson, step: string, side: TrialRef["side"]): T
   const i = run.steps.findIndex((x) => x.name === step);
   const s = i < 0 ? undefined : run.steps[i]!;
   const at = run.completedAt ?? run.createdAt;
-  const base = { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, code_tree: run.codeTree, env_sha256: run.envSha256, recorded_at: at };
-  const broken = run.steps.slice(0, Math.max(0, i)).find((x) => x.outcome === "timeout" || x.outcome === "cancelled" || x.exitCode === 126 || x.exitCode === 127);
+  const base = {
+    run_id: run.id,
+    step,
+    side,
+    head_sha: run.headSha,
+    patch_sha256: run.patchSha256,
+    code_tree: run.codeTree,
+    env_sha256: run.envSha256,
+    recorded_at: at,
+  };
+  const broken = run.steps
+    .slice(0, Math.max(0, i))
+    .find((x) => x.outcome === "timeout" || x.outcome === "cancelled" || x.exitCode === 126 || x.exitCode === 127);
   if (!s || s.outcome === "skipped" || s.outcome === "cancelled" || broken) {
-    const why = s?.outcome === "cancelled" || run.verdict === "cancelled" ? "cancelled" : broken ? `setup step ${broken.name} ${broken.outcome}${broken.exitCode !== null ? ` (exit ${broken.exitCode})` : ""}` : "did not run";
+    const why =
+      s?.outcome === "cancelled" || run.verdict === "cancelled"
+        ? "cancelled"
+        : broken
+          ? `setup step ${broken.name} ${broken.outcome}${broken.exitCode !== null ? ` (exit ${broken.exitCode})` : ""}`
+          : "did not run";
     return { ...base, outcome: "error", duration_ms: s?.durationMs ?? 0, signature: null, why };
   }
   return { ...base, outcome: s.outcome, duration_ms: s.durationMs, signature: s.signature, why: null };
 }
 
 /** The receipts of a run: one per step that ran (argv, exit code, duration, log digest). */
-export function receiptsOf(run: CiRunJson): Array<{ run_id: string; argv: string[]; exit_code: number | null; duration_ms: number; log_digest: string | null }> {
-  return run.steps.filter((s) => s.outcome !== "skipped").map((s) => ({
-    run_id: run.id, argv: [`.forge/ci/steps/${s.name}`], exit_code: s.exitCode, duration_ms: s.durationMs, log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null,
-  }));
+export function receiptsOf(
+  run: CiRunJson
+): Array<{ run_id: string; argv: string[]; exit_code: number | null; duration_ms: number; log_digest: string | null }> {
+  return run.steps
+    .filter((s) => s.outcome !== "skipped")
+    .map((s) => ({
+      run_id: run.id,
+      argv: [`.forge/ci/steps/${s.name}`],
+      exit_code: s.exitCode,
+      duration_ms: s.durationMs,
+      log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null,
+    }));
 }

@@ -7,8 +7,15 @@
  * kind in the contract's PLAN_KINDS is a compile error here until it has one.
  */
 import {
-  ACT_RESULT_SCHEMA, type ActResult, type ActResultBase, type ActResultOf, type ActResultParts, type Plan, PlanError,
-  type PlanKind, type PlanOf,
+  ACT_RESULT_SCHEMA,
+  type ActResult,
+  type ActResultBase,
+  type ActResultOf,
+  type ActResultParts,
+  type Plan,
+  PlanError,
+  type PlanKind,
+  type PlanOf,
 } from "@forge/contract";
 import { formatTimestamp } from "@forge/core";
 import { contentSha256 } from "@forge/evidence";
@@ -25,7 +32,8 @@ export interface ActOptions {
 
 /** What one plan kind runs: its part of the act result. */
 export type Executor<K extends PlanKind> = (
-  ctx: ActContext, plan: PlanOf<K>,
+  ctx: ActContext,
+  plan: PlanOf<K>
 ) => ActResultParts[K] | Promise<ActResultParts[K]>;
 
 /** The executor of each plan kind. */
@@ -43,13 +51,20 @@ export const EXECUTORS: { [K in PlanKind]: Executor<K> } = {
     // `pr`, `closes` and `flaky_at_base` from the plan: forge-export states the fixes claims from them
     // (under the same rule).
     return {
-      ...o, stop, pr: p.pr, closes: p.closes, flaky_at_base: p.flaky_at_base, candidate_id: `pr:${p.pr.id}`,
+      ...o,
+      stop,
+      pr: p.pr,
+      closes: p.closes,
+      flaky_at_base: p.flaky_at_base,
+      candidate_id: `pr:${p.pr.id}`,
       version_id: `${p.base_sha}:${p.patch_sha256}`,
     };
   },
   ...ORACLES,
   Advisory: (_ctx, plan) => ({
-    advisory: true, outcome_signature: "advisory", advisory_text: plan.params.text ?? plan.description,
+    advisory: true,
+    outcome_signature: "advisory",
+    advisory_text: plan.params.text ?? plan.description,
   }),
 };
 
@@ -76,15 +91,35 @@ export async function executePlan(ctx: ActContext, plan: Plan, opts: ActOptions)
 async function execute<K extends PlanKind>(ctx: ActContext, plan: PlanOf<K>): Promise<ActResultOf<K>> {
   const startedAt = formatTimestamp(new Date(ctx.limits.now()));
   const base: Omit<ActResultBase, "plan_kind"> & { plan_kind: K } = {
-    kind: "act_result", schema_version: ACT_RESULT_SCHEMA, id: ctx.actId, plan_id: plan.plan_id,
+    kind: "act_result",
+    schema_version: ACT_RESULT_SCHEMA,
+    id: ctx.actId,
+    plan_id: plan.plan_id,
     target_key: plan.target_key,
-    target_kind: plan.target_kind, plan_kind: plan.plan_kind, scope: plan.scope, advisory: plan.advisory,
+    target_kind: plan.target_kind,
+    plan_kind: plan.plan_kind,
+    scope: plan.scope,
+    advisory: plan.advisory,
     started_at: startedAt,
-    completed_at: startedAt, candidate_id: null, version_id: null, trace_id: ctx.actId, attempt_id: ctx.actId,
-    supersedes_claim_version_id: null, known_threats: [], trials: [], trial_refs: [], typed_diff: null, fixes: [],
+    completed_at: startedAt,
+    candidate_id: null,
+    version_id: null,
+    trace_id: ctx.actId,
+    attempt_id: ctx.actId,
+    supersedes_claim_version_id: null,
+    known_threats: [],
+    trials: [],
+    trial_refs: [],
+    typed_diff: null,
+    fixes: [],
     stats: null,
-    oracle: null, receipts: [], outcome_signature: "", parity_violation: false, deadline_ms: ctx.limits.deadlineMs,
-    deadline_overrun_ms: 0, stop: "done",
+    oracle: null,
+    receipts: [],
+    outcome_signature: "",
+    parity_violation: false,
+    deadline_ms: ctx.limits.deadlineMs,
+    deadline_overrun_ms: 0,
+    stop: "done",
   };
   const part = await EXECUTORS[plan.plan_kind](ctx, plan);
   const end = { completed_at: formatTimestamp(new Date(ctx.limits.now())), deadline_overrun_ms: overrunMs(ctx.limits) };

@@ -47,7 +47,18 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
   const threats = new Set<string>();
   let stop = "budget";
   let errorsInARow = 0;
-  const one = () => runTrial({ store: ctx.store, top: ctx.top, headSha, patch, patchSha256: patchSha, until: step, continueOnError: true, title: `forge-act ${ctx.actId}`, env: ctx.env });
+  const one = () =>
+    runTrial({
+      store: ctx.store,
+      top: ctx.top,
+      headSha,
+      patch,
+      patchSha256: patchSha,
+      until: step,
+      continueOnError: true,
+      title: `forge-act ${ctx.actId}`,
+      env: ctx.env,
+    });
   // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
   for (let done = 0; done < max;) {
     const why = stopReason(ctx.limits);
@@ -58,11 +69,25 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
     const batch = done === 0 ? 1 : Math.min(RERUN_JOBS, max - done);
     const rs = await Promise.all(Array.from({ length: batch }, one));
     done += batch;
-    // Every trial of the batch is kept, also those beside one whose tree could not be made: each finished run is a trial.
+    // Every trial of the batch is kept, also those beside one whose tree could not be made: each finished run is a
+    // trial.
     let treeError = false;
     for (const r of rs) {
       if ("error" in r) {
-        refs.push({ run_id: null, step, side: null, outcome: "error", head_sha: headSha, patch_sha256: patchSha, code_tree: null, duration_ms: 0, signature: null, env_sha256: null, recorded_at: formatTimestamp(new Date(ctx.limits.now())), why: r.error });
+        refs.push({
+          run_id: null,
+          step,
+          side: null,
+          outcome: "error",
+          head_sha: headSha,
+          patch_sha256: patchSha,
+          code_tree: null,
+          duration_ms: 0,
+          signature: null,
+          env_sha256: null,
+          recorded_at: formatTimestamp(new Date(ctx.limits.now())),
+          why: r.error,
+        });
         treeError = true;
         continue;
       }
@@ -94,14 +119,32 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
   const n = c.passes + c.fails;
   const verdict = n === 0 ? "unknown" : c.fails === 0 ? "passing" : c.passes === 0 ? "failing" : "flaky";
   const stats: RerunStats = {
-    step, head_sha: headSha, patch_sha256: patchSha, tree: plan.params.tree, trials: n, passes: c.passes,
-    fails: c.fails, errors: c.errors, flake_rate: rate, verdict, stop, budget: max,
+    step,
+    head_sha: headSha,
+    patch_sha256: patchSha,
+    tree: plan.params.tree,
+    trials: n,
+    passes: c.passes,
+    fails: c.fails,
+    errors: c.errors,
+    flake_rate: rate,
+    verdict,
+    stop,
+    budget: max,
   };
-  return { stats, trial_refs: refs, receipts, known_threats: [...threats].sort(), outcome_signature: `${verdict}:${c.fails}/${n}${rate.decided ? "" : ":undecided"}` };
+  return {
+    stats,
+    trial_refs: refs,
+    receipts,
+    known_threats: [...threats].sort(),
+    outcome_signature: `${verdict}:${c.fails}/${n}${rate.decided ? "" : ":undecided"}`,
+  };
 }
 
 function counts(refs: readonly TrialRef[]): { passes: number; fails: number; errors: number } {
-  let passes = 0, fails = 0, errors = 0;
+  let passes = 0,
+    fails = 0,
+    errors = 0;
   for (const t of refs) {
     if (t.outcome === "pass") passes++;
     else if (t.outcome === "fail" || t.outcome === "timeout") fails++;
@@ -119,7 +162,12 @@ export async function prPatch(ctx: ActContext, prId: string, sha: string): Promi
   const r = resolveRef(order, prId, "pull request", order.errors);
   const pr = await loadEntity(ctx.store, PRS, PR, r.ref);
   const bytes = readPatch(ctx.store, pr);
-  if (pr.data.patchSha256 !== sha) throw new ForgeError(`pull request ${prId.slice(0, 12)}: its patch is now ${String(pr.data.patchSha256).slice(0, 12)}, the plan names ${sha.slice(0, 12)} (updated PR: plan again)`, "E_PATCH_CHANGED", 1);
+  if (pr.data.patchSha256 !== sha)
+    throw new ForgeError(
+      `pull request ${prId.slice(0, 12)}: its patch is now ${String(pr.data.patchSha256).slice(0, 12)}, the plan names ${sha.slice(0, 12)} (updated PR: plan again)`,
+      "E_PATCH_CHANGED",
+      1
+    );
   return bytes;
 }
 

@@ -19,7 +19,11 @@ export const FLAGS: FlagsDef = {
   stdin: { type: "positional", valueHint: "-", description: "plan lines on stdin (the default)" },
   json: { type: "boolean", description: "act results as JSON lines" },
   "allow-advisory-only": { type: "boolean", description: "run advisory plans (never verification)" },
-  "deadline-ms": { type: "string", valueHint: "ms", description: "epoch ms after which no trial starts (default: none)" },
+  "deadline-ms": {
+    type: "string",
+    valueHint: "ms",
+    description: "epoch ms after which no trial starts (default: none)",
+  },
 };
 
 /** Options of one run. */
@@ -34,10 +38,16 @@ export interface ActCliOptions {
  * @throws UsageError for a bad deadline or an argument other than `-`
  */
 export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
-  if (args.stdin !== undefined && args.stdin !== "-") throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (plans come on stdin)`);
+  if (args.stdin !== undefined && args.stdin !== "-")
+    throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (plans come on stdin)`);
   const d = args["deadline-ms"] as string | undefined;
-  if (d !== undefined && !/^[0-9]{1,16}$/.test(d)) throw new UsageError(`invalid deadline-ms '${d.slice(0, 20)}' (epoch milliseconds)`);
-  return { json: args.json === true, allowAdvisoryOnly: args["allow-advisory-only"] === true, deadlineMs: d === undefined ? null : Number(d) };
+  if (d !== undefined && !/^[0-9]{1,16}$/.test(d))
+    throw new UsageError(`invalid deadline-ms '${d.slice(0, 20)}' (epoch milliseconds)`);
+  return {
+    json: args.json === true,
+    allowAdvisoryOnly: args["allow-advisory-only"] === true,
+    deadlineMs: d === undefined ? null : Number(d),
+  };
 }
 
 const PASSED_OVER = new Set(["target", "halt"]);
@@ -81,8 +91,16 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
       try {
         const plan = parsePlan(line.value);
         const deadline = [opts.deadlineMs, plan.budget.deadline_ms].filter((x): x is number => x !== null);
-        const limits = { deadlineMs: deadline.length ? Math.min(...deadline) : null, now: Date.now, interrupted: () => interrupted };
-        const rec = await executePlan({ store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()) }, plan, { allowAdvisoryOnly: opts.allowAdvisoryOnly });
+        const limits = {
+          deadlineMs: deadline.length ? Math.min(...deadline) : null,
+          now: Date.now,
+          interrupted: () => interrupted,
+        };
+        const rec = await executePlan(
+          { store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()) },
+          plan,
+          { allowAdvisoryOnly: opts.allowAdvisoryOnly }
+        );
         await out.write(opts.json ? canonicalJson(rec) + "\n" : formatResult(rec));
       } catch (err) {
         const e = err as { code?: unknown; message?: unknown };
@@ -102,15 +120,22 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
 
 export default defineCommand({
   meta: {
-    name: "forge-act", version: VERSION, description: "Run plan lines (reruns, paired patches, oracles); print act results",
+    name: "forge-act",
+    version: VERSION,
+    description: "Run plan lines (reruns, paired patches, oracles); print act results",
     help: {
       reads: [
         ["stdin", "plan lines (forge-plan --json)"],
         [".forge/ci/", "the steps and ci.env: each trial is a forge-ci run in a disposable worktree"],
         [".forge/evidence/imports/", "the scope's fold, for oracle plans"],
       ],
-      notes: ["Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export."],
-      examples: ["forge-observe --json | forge-plan --json | forge-act --json | forge-export", "forge-plan --json | forge-act --json --deadline-ms 1767225600000"],
+      notes: [
+        "Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export.",
+      ],
+      examples: [
+        "forge-observe --json | forge-plan --json | forge-act --json | forge-export",
+        "forge-plan --json | forge-act --json --deadline-ms 1767225600000",
+      ],
     },
   },
   args: FLAGS,

@@ -6,7 +6,15 @@
  * the scope's fold. One act result per plan, the record forge-export takes
  * (its types and the plan's: @forge/contract).
  */
-export { default as actCommand, actRun, type ActCliOptions, FLAGS, formatResult, parseActOptions, VERSION } from "./main.js";
+export {
+  default as actCommand,
+  actRun,
+  type ActCliOptions,
+  FLAGS,
+  formatResult,
+  parseActOptions,
+  VERSION,
+} from "./main.js";
 export { actId, type ActOptions, executePlan, EXECUTORS, type Executor } from "./act.js";
 export { type ActContext } from "./context.js";
 export { type Limits, overrunMs, stopReason } from "./_clock.js";

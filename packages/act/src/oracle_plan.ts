@@ -9,7 +9,14 @@
 import type { OraclePart, PlanKind, PlanOf } from "@forge/contract";
 import { readImportLog, readScope } from "@forge/evidence";
 import {
-  causalRefuter, compile, conservative, deltaParity, exactBounded, minimalPerturbation, schedule, temporalReplay,
+  causalRefuter,
+  compile,
+  conservative,
+  deltaParity,
+  exactBounded,
+  minimalPerturbation,
+  schedule,
+  temporalReplay,
   type KernelConfig,
 } from "@forge/kernel";
 import type { ActContext } from "./context.js";
@@ -19,7 +26,9 @@ export type OracleKind = Extract<PlanKind, `Oracle${string}`>;
 
 /** An oracle plan's run: the kernel's answer, its signature, and whether parity broke. */
 export type Oracle<K extends OracleKind> = (
-  ctx: ActContext, plan: PlanOf<K>, config?: Partial<KernelConfig>,
+  ctx: ActContext,
+  plan: PlanOf<K>,
+  config?: Partial<KernelConfig>
 ) => OraclePart;
 
 /** The default number of imports delta parity checks. */
@@ -70,7 +79,10 @@ function fold(ctx: ActContext, scope: string): { records: ImportLog; state: Retu
  * recomputation gives. `changed_node_ids` are reported beside the answer.
  */
 function parity(
-  ctx: ActContext, plan: PlanOf<"OracleDeltaParity">, records: ImportLog, config: Partial<KernelConfig>,
+  ctx: ActContext,
+  plan: PlanOf<"OracleDeltaParity">,
+  records: ImportLog,
+  config: Partial<KernelConfig>
 ): OraclePart {
   const n = plan.params.max_iterations ?? DEFAULT_PARITY_ITERATIONS;
   const mine = records.filter((r) => r.batch.scope === plan.scope);
@@ -82,11 +94,17 @@ function parity(
     const a = deltaParity(before.kernel, delta.kernel, config);
     if (a.parity === false) ok = false;
     checks.push({
-      batch_id: mine[i]!.batch.batch_id, parity: a.parity, refused: a.refused, mismatches: a.mismatches.slice(0, 20),
+      batch_id: mine[i]!.batch.batch_id,
+      parity: a.parity,
+      refused: a.refused,
+      mismatches: a.mismatches.slice(0, 20),
     });
   }
   const oracle = {
-    oracle: "delta_parity", parity: ok, iterations: checks.length, checks,
+    oracle: "delta_parity",
+    parity: ok,
+    iterations: checks.length,
+    checks,
     changed_node_ids: plan.params.changed_node_ids,
     bound_reached: false,
   };

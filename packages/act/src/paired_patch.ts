@@ -49,12 +49,32 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
         break;
       }
       const r = await runTrial({
-        store: ctx.store, top: ctx.top, headSha: baseSha, patch: name === "patched" ? patch : null, patchSha256: name === "patched" ? patchSha : null,
-        continueOnError: true, title: `forge-act ${ctx.actId} ${name}`, env: ctx.env,
+        store: ctx.store,
+        top: ctx.top,
+        headSha: baseSha,
+        patch: name === "patched" ? patch : null,
+        patchSha256: name === "patched" ? patchSha : null,
+        continueOnError: true,
+        title: `forge-act ${ctx.actId} ${name}`,
+        env: ctx.env,
       });
       if ("error" in r) {
         const at = formatTimestamp(new Date(ctx.limits.now()));
-        for (const c of checks) refs.push({ run_id: null, step: c, side: name, outcome: "error", head_sha: baseSha, patch_sha256: name === "patched" ? patchSha : null, code_tree: tree, duration_ms: 0, signature: null, env_sha256: null, recorded_at: at, why: r.error });
+        for (const c of checks)
+          refs.push({
+            run_id: null,
+            step: c,
+            side: name,
+            outcome: "error",
+            head_sha: baseSha,
+            patch_sha256: name === "patched" ? patchSha : null,
+            code_tree: tree,
+            duration_ms: 0,
+            signature: null,
+            env_sha256: null,
+            recorded_at: at,
+            why: r.error,
+          });
         stop = "error";
         break;
       }
@@ -73,22 +93,41 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
   const [b, p] = await Promise.all([limit(() => side("baseline")), limit(() => side("patched"))]);
   const total = ctx.limits.now() - t0;
   // A side that stopped early for the deadline gets no decision from fewer than two runs; otherwise one is enough.
-  const minReps = b.stop === "deadline" || p.stop === "deadline" || b.stop === "interrupted" || p.stop === "interrupted" ? Math.min(2, k) : 1;
+  const minReps =
+    b.stop === "deadline" || p.stop === "deadline" || b.stop === "interrupted" || p.stop === "interrupted"
+      ? Math.min(2, k)
+      : 1;
   const typed_diff = checks.map((c): DiffEntry => {
     const bs = b.refs.filter((t) => t.step === c);
     const ps = p.refs.filter((t) => t.step === c);
-    return { check: c, category: classify(bs, ps, minReps), base_sha: baseSha, patch_sha256: patchSha, code_tree: tree, baseline: tally(bs), patched: tally(ps) };
+    return {
+      check: c,
+      category: classify(bs, ps, minReps),
+      base_sha: baseSha,
+      patch_sha256: patchSha,
+      code_tree: tree,
+      baseline: tally(bs),
+      patched: tally(ps),
+    };
   });
   const holds = fixesRuleHolds(typed_diff, flakyAtBase);
   const fixes = closes.map((issue): FixesVerdict => ({
-    issue, pr, patch_sha256: patchSha, base_sha: baseSha, holds,
+    issue,
+    pr,
+    patch_sha256: patchSha,
+    base_sha: baseSha,
+    holds,
     fail_to_pass: typed_diff.filter((d) => d.category === "fixed").map((d) => d.check),
     pass_to_pass: typed_diff.filter((d) => d.category === "still_passing").map((d) => d.check),
     broken: typed_diff.filter((d) => breaksPassToPass(d, flakyAtBase)).map((d) => d.check),
     flaky_at_base: flakyAtBase.filter((c) => checks.includes(c)),
   }));
   return {
-    typed_diff, fixes, trial_refs: [...b.refs, ...p.refs], receipts, known_threats: [...threats].sort(),
+    typed_diff,
+    fixes,
+    trial_refs: [...b.refs, ...p.refs],
+    receipts,
+    known_threats: [...threats].sort(),
     outcome_signature: typed_diff.map((d) => d.category).join(",") || "no_checks",
     sides: { baseline: { reps: b.reps, stop: b.stop }, patched: { reps: p.reps, stop: p.stop } },
     wall_ms: { baseline: b.wall, patched: p.wall, total },
@@ -98,7 +137,20 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
 function sideTrial(run: CiRunJson, step: string, side: "baseline" | "patched"): TrialRef {
   if (run.steps.some((x) => x.name === step)) return trialOf(run, step, side);
   const at = run.completedAt ?? run.createdAt;
-  return { run_id: run.id, step, side, head_sha: run.headSha, patch_sha256: run.patchSha256, code_tree: run.codeTree, env_sha256: run.envSha256, recorded_at: at, outcome: "skipped", duration_ms: 0, signature: null, why: "no such step" };
+  return {
+    run_id: run.id,
+    step,
+    side,
+    head_sha: run.headSha,
+    patch_sha256: run.patchSha256,
+    code_tree: run.codeTree,
+    env_sha256: run.envSha256,
+    recorded_at: at,
+    outcome: "skipped",
+    duration_ms: 0,
+    signature: null,
+    why: "no such step",
+  };
 }
 
 function tally(xs: readonly TrialRef[]): { pass: number; fail: number; error: number } {

@@ -2,7 +2,10 @@ import test from "ava";
 import { flakeRate, rerunBudget, stableAfter } from "./stopping.js";
 
 test("rerunBudget follows Datadog's duration table, 1 past 5 minutes", (t) => {
-  t.deepEqual([0, 5_000, 5_001, 10_000, 10_001, 30_000, 30_001, 300_000, 300_001].map(rerunBudget), [10, 10, 5, 5, 3, 3, 2, 2, 1]);
+  t.deepEqual(
+    [0, 5_000, 5_001, 10_000, 10_001, 30_000, 30_001, 300_000, 300_001].map(rerunBudget),
+    [10, 10, 5, 5, 3, 3, 2, 2, 1]
+  );
 });
 
 test("flakeRate: a stable outcome is decided by the rule of three (3/n within the precision)", (t) => {

@@ -21,7 +21,7 @@ export function classify(baseline: readonly SideOutcome[], patched: readonly Sid
   if (baseline.some((o) => o.outcome === "error") || patched.some((o) => o.outcome === "error")) return "error";
   const b = baseline.filter((o) => o.outcome !== "skipped");
   const p = patched.filter((o) => o.outcome !== "skipped");
-  if ((b.length === 0 || p.length === 0) && (baseline.length > 0 && patched.length > 0)) return "skipped";
+  if ((b.length === 0 || p.length === 0) && baseline.length > 0 && patched.length > 0) return "skipped";
   if (b.length < minReps || p.length < minReps) return "inconclusive";
   const bs = shape(b);
   const ps = shape(p);
@@ -29,15 +29,16 @@ export function classify(baseline: readonly SideOutcome[], patched: readonly Sid
   if (bs === "mixed" || ps === "mixed") {
     const first = b[0]!.outcome === "pass" ? "pass" : "fail";
     const firstP = p[0]!.outcome === "pass" ? "pass" : "fail";
-    if (ps === "mixed" && bs !== "mixed" && first !== firstP) return first === "fail" ? "spurious_fixed" : "spurious_regressed";
+    if (ps === "mixed" && bs !== "mixed" && first !== firstP)
+      return first === "fail" ? "spurious_fixed" : "spurious_regressed";
     return bs === "mixed" ? "flaky_baseline" : "flaky_patched";
   }
   if (bs === "pass" && ps === "pass") return "still_passing";
   if (bs === "fail" && ps === "pass") return b.every((o) => o.outcome === "timeout") ? "spurious_fixed" : "fixed";
-  if (bs === "pass" && ps === "fail") return p.every((o) => o.outcome === "timeout") ? "spurious_regressed" : "regressed";
+  if (bs === "pass" && ps === "fail")
+    return p.every((o) => o.outcome === "timeout") ? "spurious_regressed" : "regressed";
   return sigs(b) === sigs(p) ? "still_failing" : "failure_changed";
 }
-
 
 function shape(xs: readonly SideOutcome[]): "pass" | "fail" | "mixed" {
   const passes = xs.filter((o) => o.outcome === "pass").length;

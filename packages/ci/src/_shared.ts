@@ -3,7 +3,15 @@
  * lists and the renderers.
  */
 import {
-  jsonFlags, jsonRequestOf, paint, useColor, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed,
+  jsonFlags,
+  jsonRequestOf,
+  paint,
+  useColor,
+  type Ctx,
+  type FlagDef,
+  type Io,
+  type JsonRequest,
+  type Parsed,
   type RenderOptions,
 } from "@forge/cli";
 import { RUN_FIELDS, seconds, stepLine as formatStepLine, type CiRunJson, type StepResult } from "@forge/runner";
@@ -13,8 +21,14 @@ export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(RUN_FIELDS);
 
 /** What a CI run reads, for the help pages of the verbs that run steps. */
 export const CI_READS: ReadonlyArray<readonly [string, string]> = [
-  [".forge/ci/ci.env", "KEY=value lines: runner=local|docker (default local), image=<image> (for docker), timeout=<s> per step (default none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment"],
-  [".forge/ci/steps/NN-name", "the steps: executables run in filename order in a disposable worktree, env + FORGE_CI_RUN, FORGE_CI_STEP"],
+  [
+    ".forge/ci/ci.env",
+    "KEY=value lines: runner=local|docker (default local), image=<image> (for docker), timeout=<s> per step (default none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment",
+  ],
+  [
+    ".forge/ci/steps/NN-name",
+    "the steps: executables run in filename order in a disposable worktree, env + FORGE_CI_RUN, FORGE_CI_STEP",
+  ],
 ];
 
 /** Where runs are kept, for the help pages of the verbs that read them. */
@@ -35,12 +49,25 @@ export function runRow(r: CiRunJson, tty: boolean, color = false): string[] {
   const sha = r.headSha.slice(0, 7) + (r.patchSha256 ? "+patch" : "");
   const title = r.pr?.number ? `${r.displayTitle} (#${r.pr.number})` : r.displayTitle;
   if (!tty) return [String(r.databaseId), r.verdict, title, r.event, sha, seconds(took)];
-  return [paint(`${r.databaseId}`, 0, color), paint(r.verdict, COLORS[r.verdict] ?? 0, color), title, r.event, sha, seconds(took)];
+  return [
+    paint(`${r.databaseId}`, 0, color),
+    paint(r.verdict, COLORS[r.verdict] ?? 0, color),
+    title,
+    r.event,
+    sha,
+    seconds(took),
+  ];
 }
 
 /** Render options for commands that print runs. */
 export function runRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<CiRunJson> {
-  return { json: req, jq: args.jq as string | undefined, single, row: runRow, header: ["ID", "VERDICT", "TITLE", "EVENT", "COMMIT", "TIME"] };
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    single,
+    row: runRow,
+    header: ["ID", "VERDICT", "TITLE", "EVENT", "COMMIT", "TIME"],
+  };
 }
 
 /** The stderr line for a finished step (coloured as `io`'s stdout allows). */

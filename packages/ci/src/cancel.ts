@@ -4,15 +4,23 @@ import { JSON_FLAGS, RUNS_READ, jsonRequest, note, runRender } from "./_shared.j
 
 export default defineCommand({
   meta: {
-    name: "cancel", description: "Cancel a running run",
+    name: "cancel",
+    description: "Cancel a running run",
     help: {
       reads: RUNS_READ,
       examples: ["forge-ci cancel 3", "forge-ci cancel 3 --json verdict,status"],
-      notes: ["The running step's whole process group is killed; a run whose runner died is finished too. A completed run: a note, exit 0."],
+      notes: [
+        "The running step's whole process group is killed; a run whose runner died is finished too. A completed run: a note, exit 0.",
+      ],
     },
   },
   args: {
-    run: { type: "positional", required: true, valueHint: "run", description: "a run: its number, or its id or an id prefix" },
+    run: {
+      type: "positional",
+      required: true,
+      valueHint: "run",
+      description: "a run: its number, or its id or an id prefix",
+    },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,5 +1,14 @@
 import { availableParallelism } from "node:os";
-import { ForgeError, git, gitTopLevel, isForgeError, readJsonLines, readPatch, refOfRecord, UsageError } from "@forge/core";
+import {
+  ForgeError,
+  git,
+  gitTopLevel,
+  isForgeError,
+  readJsonLines,
+  readPatch,
+  refOfRecord,
+  UsageError,
+} from "@forge/core";
 import { batchMessage, defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
 import { checkedPosture, checkUntil, headCommit, Runs, runStepsIn, withTree, type CiRunJson } from "@forge/runner";
@@ -46,10 +55,19 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
   const once = async (t: Target): Promise<CiRunJson> =>
     withTree(top, t.headSha, t.patch, (dir) =>
       runStepsIn(dir, {
-        store: runs.store, top, headSha: t.headSha, patchSha256: t.patchSha256, patch: t.patch, pr: t.pr, title: t.title,
-        posture: p, continueOnError: opts.continueOnError, env: ctx.io.env, until: opts.until,
+        store: runs.store,
+        top,
+        headSha: t.headSha,
+        patchSha256: t.patchSha256,
+        patch: t.patch,
+        pr: t.pr,
+        title: t.title,
+        posture: p,
+        continueOnError: opts.continueOnError,
+        env: ctx.io.env,
+        until: opts.until,
         progress: (_id, s) => ctx.io.stderr.write(stepLine(ctx.io, t.label, s)),
-      }),
+      })
     );
   // --repeat: the same tree again, one run after another.
   const one = async (t: Target): Promise<CiRunJson[]> => {
@@ -59,7 +77,8 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
   };
   if (opts.ref === undefined) {
     const headSha = opts.at === undefined ? await headCommit(top) : await commitOf(top, opts.at);
-    for (let i = 0; i < opts.repeat; i++) yield await once({ label: "", headSha, patch: null, patchSha256: null, pr: null });
+    for (let i = 0; i < opts.repeat; i++)
+      yield await once({ label: "", headSha, patch: null, patchSha256: null, pr: null });
     return;
   }
   if (opts.ref !== "-") {
@@ -68,7 +87,11 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
     return;
   }
   const limit = pLimit(opts.jobs);
-  const pending: Array<{ run: Promise<CiRunJson[] | Error>; value: Record<string, unknown> | undefined; line: number }> = [];
+  const pending: Array<{
+    run: Promise<CiRunJson[] | Error>;
+    value: Record<string, unknown> | undefined;
+    line: number;
+  }> = [];
   for await (const line of readJsonLines(ctx.io.stdin as AsyncIterable<Buffer>)) {
     const job = async (): Promise<CiRunJson[]> => {
       if (line.error) throw line.error;
@@ -102,10 +125,20 @@ async function commitOf(top: string, rev: string): Promise<string> {
 async function prTarget(runs: Runs, top: string, ref: string, label: string): Promise<Target> {
   const { pr, number } = await runs.pr(ref);
   const base = pr.data.baseRefName as string;
-  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${base}^{commit}`], { cwd: top });
-  if (r.code !== 0) throw new ForgeError(`pull request #${number}: no base branch '${base.slice(0, 60)}'`, "E_NO_BASE", 1);
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${base}^{commit}`], {
+    cwd: top,
+  });
+  if (r.code !== 0)
+    throw new ForgeError(`pull request #${number}: no base branch '${base.slice(0, 60)}'`, "E_NO_BASE", 1);
   const patch = readPatch(runs.store, pr);
-  return { label: label || `#${number} `, headSha: r.stdout.trim(), patch, patchSha256: pr.data.patchSha256 as string, pr: { id: pr.ref.id }, title: pr.data.title as string };
+  return {
+    label: label || `#${number} `,
+    headSha: r.stdout.trim(),
+    patch,
+    patchSha256: pr.data.patchSha256 as string,
+    pr: { id: pr.ref.id },
+    title: pr.data.title as string,
+  };
 }
 
 /**
@@ -120,8 +153,13 @@ export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOption
   const at = nonEmpty(args, "at");
   if (at !== undefined && args.ref !== undefined) throw new UsageError("--at runs a commit: not with a PR ref");
   return {
-    ref: args.ref as string | undefined, docker: args.docker === true, continueOnError: args["continue-on-error"] === true, jobs: Number(raw),
-    at, until: nonEmpty(args, "until"), repeat: Number(repeat),
+    ref: args.ref as string | undefined,
+    docker: args.docker === true,
+    continueOnError: args["continue-on-error"] === true,
+    jobs: Number(raw),
+    at,
+    until: nonEmpty(args, "until"),
+    repeat: Number(repeat),
   };
 }
 
@@ -133,21 +171,43 @@ function nonEmpty(args: Parsed, k: string): string | undefined {
 
 export default defineCommand({
   meta: {
-    name: "run", description: "Run the CI steps (on HEAD, or on a PR's patch)",
+    name: "run",
+    description: "Run the CI steps (on HEAD, or on a PR's patch)",
     help: {
       reads: CI_READS,
       env: [["FORGE_CI_JOBS", "the default of --jobs"]],
-      examples: ["forge-ci run", "forge-pr list --state open --json | forge-ci run - -j 2 --json", "forge-ci run 4 --docker"],
+      examples: [
+        "forge-ci run",
+        "forge-pr list --state open --json | forge-ci run - -j 2 --json",
+        "forge-ci run 4 --docker",
+      ],
       notes: ["Exit 1 when any run is red or a PR cannot be run (one stderr line each, naming the PR)."],
     },
   },
   args: {
-    ref: { type: "positional", valueHint: "pr|-", description: "a PR (number, #number, id or id prefix): its patch on its base's tip; - reads PRs as JSON lines on stdin; none: HEAD" },
-    docker: { type: "boolean", description: "run the steps in ci.env's image, whatever runner= says (no engine: an error)" },
+    ref: {
+      type: "positional",
+      valueHint: "pr|-",
+      description:
+        "a PR (number, #number, id or id prefix): its patch on its base's tip; - reads PRs as JSON lines on stdin; none: HEAD",
+    },
+    docker: {
+      type: "boolean",
+      description: "run the steps in ci.env's image, whatever runner= says (no engine: an error)",
+    },
     "continue-on-error": { type: "boolean", description: "run every step, also after one fails" },
-    jobs: { type: "string", alias: "j", valueHint: "n", description: "PR runs at once (default: FORGE_CI_JOBS, else the number of cores)" },
+    jobs: {
+      type: "string",
+      alias: "j",
+      valueHint: "n",
+      description: "PR runs at once (default: FORGE_CI_JOBS, else the number of cores)",
+    },
     at: { type: "string", valueHint: "rev", description: "the commit to run instead of HEAD (default: HEAD)" },
-    until: { type: "string", valueHint: "step", description: "run the steps up to and including this one (default: every step)" },
+    until: {
+      type: "string",
+      valueHint: "step",
+      description: "run the steps up to and including this one (default: every step)",
+    },
     repeat: { type: "string", valueHint: "n", description: "runs of the same tree, one after another (default: 1)" },
     ...JSON_FLAGS,
   },

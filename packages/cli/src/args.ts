@@ -28,7 +28,8 @@ export type Parsed = { _: string[] } & Record<string, string | boolean | string[
  * @param defs the flag table (positionals declared with `type: "positional"`)
  * @returns parsed values; `help: true` when -h/--help was seen before `--` (and `fullHelp` for --help)
  * @throws UsageError
- * @example parseArgv(["-l", "bug,ui", "x"], {label: {type: "string", alias: "l", multiple: true}, ref: {type: "positional"}})
+ * @example parseArgv(["-l", "bug,ui", "x"],
+ * {label: {type: "string", alias: "l", multiple: true}, ref: {type: "positional"}})
  */
 export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { help?: boolean; fullHelp?: boolean } {
   const out: Parsed & { help?: boolean; fullHelp?: boolean } = { _: [] };
@@ -84,15 +85,26 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
         } else value = "";
       } else {
         // A value may start with "-" (`-S "-label:bug"`, as pflag takes it) unless it is one of the flags.
-        const isFlag = next !== undefined && next.startsWith("-") && next !== "-" &&
-          (next === "-h" || next === "--help" || next === "--" || (next.startsWith("--") ? byName.has(next.split("=")[0]!) : next.length === 2 && byName.has(next)));
+        const isFlag =
+          next !== undefined &&
+          next.startsWith("-") &&
+          next !== "-" &&
+          (next === "-h" ||
+            next === "--help" ||
+            next === "--" ||
+            (next.startsWith("--") ? byName.has(next.split("=")[0]!) : next.length === 2 && byName.has(next)));
         if (next === undefined || isFlag) throw new UsageError(`flag '${flag}' needs a value`);
         value = next;
         i++;
       }
     }
     // A repeatable flag's value is a comma list; an enum checks each item.
-    const items = d.multiple ? value.split(",").map((v) => v.trim()).filter((v) => v !== "") : [value];
+    const items = d.multiple
+      ? value
+          .split(",")
+          .map((v) => v.trim())
+          .filter((v) => v !== "")
+      : [value];
     for (const v of items) {
       if (d.type === "enum" && d.options && !d.options.includes(v)) {
         throw new UsageError(`invalid value for '${flag}': '${v.slice(0, 40)}' (one of ${d.options.join("|")})`);

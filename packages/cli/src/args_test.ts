@@ -7,14 +7,22 @@ const defs: FlagsDef = {
   label: { type: "string", alias: "l", multiple: true },
   state: { type: "enum", alias: "s", options: ["open", "closed"] },
   draft: { type: "boolean", alias: "d" },
-  json: { type: "string", optionalValue: true, acceptsValue: (v) => v.split(",").every((f) => ["title", "number"].includes(f)) },
+  json: {
+    type: "string",
+    optionalValue: true,
+    acceptsValue: (v) => v.split(",").every((f) => ["title", "number"].includes(f)),
+  },
 };
 
 const ok: Array<[string, string[], Record<string, unknown>]> = [
   ["a string flag and a positional", ["-t", "x", "12"], { _: ["12"], title: "x" }],
   ["--flag=value", ["--title=a=b", "1"], { _: ["1"], title: "a=b" }],
   ["-tvalue", ["-tx", "1"], { _: ["1"], title: "x" }],
-  ["repeated and comma-separated lists", ["-l", "bug,help wanted", "--label", "ui", "1"], { _: ["1"], label: ["bug", "help wanted", "ui"] }],
+  [
+    "repeated and comma-separated lists",
+    ["-l", "bug,help wanted", "--label", "ui", "1"],
+    { _: ["1"], label: ["bug", "help wanted", "ui"] },
+  ],
   ["an enum value", ["-s", "closed", "1"], { _: ["1"], state: "closed" }],
   ["a boolean", ["-d", "1"], { _: ["1"], draft: true }],
   ["--json alone before a positional", ["--json", "12"], { _: ["12"], json: "" }],
@@ -65,6 +73,11 @@ test("bindPositionals() rejects a missing required flag", (t) => {
 
 test("parseArgv() checks each item of a repeatable enum flag", (t) => {
   const d: FlagsDef = { status: { type: "enum", alias: "s", options: ["todo", "doing", "done"], multiple: true } };
-  t.deepEqual({ ...parseArgv(["-s", "todo,doing", "--status", "done"], d) }, { _: [], status: ["todo", "doing", "done"] });
-  t.throws(() => parseArgv(["-s", "todo,nope"], d), { message: "invalid value for '-s': 'nope' (one of todo|doing|done)" });
+  t.deepEqual(
+    { ...parseArgv(["-s", "todo,doing", "--status", "done"], d) },
+    { _: [], status: ["todo", "doing", "done"] }
+  );
+  t.throws(() => parseArgv(["-s", "todo,nope"], d), {
+    message: "invalid value for '-s': 'nope' (one of todo|doing|done)",
+  });
 });

@@ -22,7 +22,12 @@ export interface Batch {
  * @param batch collects the failure count
  * @param fn does the work for one ref
  */
-export async function* eachRef<R>(ctx: Ctx, ref: string, batch: Batch, fn: (ref: string) => Promise<R | undefined>): AsyncGenerator<R> {
+export async function* eachRef<R>(
+  ctx: Ctx,
+  ref: string,
+  batch: Batch,
+  fn: (ref: string) => Promise<R | undefined>
+): AsyncGenerator<R> {
   if (ref !== "-") {
     // A single ref: its error is the command's error (exit 1 or 2).
     const r = await fn(ref);
@@ -37,13 +42,23 @@ export async function* eachRef<R>(ctx: Ctx, ref: string, batch: Batch, fn: (ref:
     } catch (err) {
       if (!isForgeError(err)) throw err;
       batch.failed++;
-      ctx.io.stderr.write(`${ctx.prog}: ${batchMessage(ctx.prog, line.error ? undefined : line.value, line.line, err.message)}\n`);
+      ctx.io.stderr.write(
+        `${ctx.prog}: ${batchMessage(ctx.prog, line.error ? undefined : line.value, line.line, err.message)}\n`
+      );
     }
   }
 }
 
 /** What a noun's records are called in batch error lines. */
-const RECORD_NAMES: Record<string, string> = { pr: "PR", ci: "PR", merge: "PR", issue: "issue", task: "task", milestone: "milestone", label: "label" };
+const RECORD_NAMES: Record<string, string> = {
+  pr: "PR",
+  ci: "PR",
+  merge: "PR",
+  issue: "issue",
+  task: "task",
+  milestone: "milestone",
+  label: "label",
+};
 
 /**
  * The name of the record a batch line is about: `PR #4`, `issue #12`, or
@@ -55,7 +70,8 @@ const RECORD_NAMES: Record<string, string> = { pr: "PR", ci: "PR", merge: "PR", 
 export function recordName(prog: string, value: Record<string, unknown> | undefined, line: number): string {
   const noun = /^forge-([a-z0-9-]+)/.exec(prog)?.[1] ?? "";
   const kind = RECORD_NAMES[noun] ?? "record";
-  if (value && typeof value.number === "number" && Number.isSafeInteger(value.number)) return `${kind} #${value.number}`;
+  if (value && typeof value.number === "number" && Number.isSafeInteger(value.number))
+    return `${kind} #${value.number}`;
   if (value && typeof value.id === "string" && value.id !== "") return `${kind} ${value.id.slice(0, 8)}`;
   return `stdin line ${line}`;
 }
@@ -64,7 +80,12 @@ export function recordName(prog: string, value: Record<string, unknown> | undefi
  * A batch error line's text: the message, led by the record's name unless
  * it already names it (`#4`, or the stdin line).
  */
-export function batchMessage(prog: string, value: Record<string, unknown> | undefined, line: number, message: string): string {
+export function batchMessage(
+  prog: string,
+  value: Record<string, unknown> | undefined,
+  line: number,
+  message: string
+): string {
   const name = recordName(prog, value, line);
   const tag = name.startsWith("stdin line") ? name : name.slice(name.indexOf(" ") + 1);
   const named = message.includes(tag) && (tag.startsWith("#") ? new RegExp(`${tag}(?![0-9])`).test(message) : true);
@@ -77,7 +98,11 @@ export function batchMessage(prog: string, value: Record<string, unknown> | unde
  * code, 1 when any record failed.
  * @example run: ({ args, data: ctx }) => emitBatch(ctx, (batch) => archiveIssues(ctx, ref, batch), render)
  */
-export async function emitBatch<R extends object>(ctx: Ctx, records: (batch: Batch) => AsyncIterable<R>, opts: RenderOptions<R>): Promise<number> {
+export async function emitBatch<R extends object>(
+  ctx: Ctx,
+  records: (batch: Batch) => AsyncIterable<R>,
+  opts: RenderOptions<R>
+): Promise<number> {
   const batch: Batch = { failed: 0 };
   await emit(ctx.io, ctx.out, records(batch), opts);
   return batch.failed ? 1 : 0;
@@ -85,5 +110,11 @@ export async function emitBatch<R extends object>(ctx: Ctx, records: (batch: Bat
 
 /** The positional every batch verb takes: a ref, or `-` for JSON lines on stdin. */
 export const REF_ARG = {
-  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
+  ref: {
+    type: "positional",
+    required: true,
+    valueHint: "ref|-",
+    description:
+      "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)",
+  },
 } as const;

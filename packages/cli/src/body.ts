@@ -21,10 +21,16 @@ export function readBody(ctx: Ctx, args: Parsed, refFromStdin = false): Promise<
  * The text of a `--<name>` / `--<name>-file` pair (gh's `--notes`/`--notes-file` too).
  * @throws UsageError when both are given, stdin is taken, or the file cannot be read
  */
-export async function readTextFlag(ctx: Ctx, args: Parsed, name: string, refFromStdin = false): Promise<string | undefined> {
+export async function readTextFlag(
+  ctx: Ctx,
+  args: Parsed,
+  name: string,
+  refFromStdin = false
+): Promise<string | undefined> {
   const text = args[name] as string | undefined;
   const file = args[`${name}-file`] as string | undefined;
-  if (text !== undefined && file !== undefined) throw new UsageError(`specify only one of --${name} and --${name}-file`);
+  if (text !== undefined && file !== undefined)
+    throw new UsageError(`specify only one of --${name} and --${name}-file`);
   if (file === undefined) return text;
   if (file === "-") {
     if (refFromStdin) throw new UsageError(`stdin cannot carry both refs and --${name}-file -`);
@@ -42,7 +48,12 @@ export async function readTextFlag(ctx: Ctx, args: Parsed, name: string, refFrom
 /** gh's `-b/--body` and `-F/--body-file` flags (`-F -` reads stdin). */
 export const BODY_FLAGS = {
   body: { type: "string", alias: "b", valueHint: "text", description: "the text (markdown)" },
-  "body-file": { type: "string", alias: "F", valueHint: "file", description: "read the text from a file; - reads stdin" },
+  "body-file": {
+    type: "string",
+    alias: "F",
+    valueHint: "file",
+    description: "read the text from a file; - reads stdin",
+  },
 } as const;
 
 /**

@@ -23,7 +23,11 @@ export function defineCommand(def: ForgeCommand): ForgeCommand {
 /**
  * Define a noun executable: meta plus lazily loaded verbs.
  */
-export function defineNoun(def: { meta: CommandMeta; subCommands: Record<string, () => Promise<ForgeCommand>>; flags?: FlagsDef }): CommandDef {
+export function defineNoun(def: {
+  meta: CommandMeta;
+  subCommands: Record<string, () => Promise<ForgeCommand>>;
+  flags?: FlagsDef;
+}): CommandDef {
   return cittyDefine(def as unknown as CommandDef);
 }
 
@@ -34,5 +38,10 @@ export function nounFlags(root: CommandDef): FlagsDef {
 
 /** gh's persistent `-R/--repo`: checked against the repository this store serves. */
 export const REPO_FLAG: FlagsDef = {
-  repo: { type: "string", alias: "R", valueHint: "OWNER/REPO", description: "the repository; it must be the one this store serves (default: this one)" },
+  repo: {
+    type: "string",
+    alias: "R",
+    valueHint: "OWNER/REPO",
+    description: "the repository; it must be the one this store serves (default: this one)",
+  },
 };

@@ -55,7 +55,8 @@ export function renderHelp(u: HelpInfo): string {
   const out = [`usage: ${u.prog}${posText ? " " + posText : ""}${flags.length ? " [flags]" : ""}`, "", u.description];
   if (pos.length) {
     out.push("", "arguments:");
-    for (const [n, d] of pos) out.push(row(`<${d.valueHint ?? n}>`, `${positionalText(d)}${d.required ? "" : " (optional)"}`));
+    for (const [n, d] of pos)
+      out.push(row(`<${d.valueHint ?? n}>`, `${positionalText(d)}${d.required ? "" : " (optional)"}`));
   }
   out.push("", "flags:");
   for (const [name, d] of flags) out.push(row(flagColumn(name, d), withDefault(d)));
@@ -92,7 +93,9 @@ export function withDefault(d: FlagDef): string {
 
 function flagColumn(name: string, d: FlagDef): string {
   const short = aliases(d).find((a) => a.length === 1);
-  const long = aliases(d).filter((a) => a.length > 1).map((a) => `--${a}`);
+  const long = aliases(d)
+    .filter((a) => a.length > 1)
+    .map((a) => `--${a}`);
   let s = short ? `-${short}, --${name}` : `--${name}`;
   if (long.length) s += `, ${long.join(", ")}`;
   if (d.type === "enum" && d.options) s += ` ${d.options.join("|")}`;

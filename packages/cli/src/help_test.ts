@@ -13,18 +13,49 @@ test("withDefault() adds the declared default, keeps one the description gives, 
 
 test("renderHelp() lists arguments, every flag with its description, reads, environment and examples", (t) => {
   const page = renderHelp({
-    prog: "forge-x go", description: "Go somewhere",
-    flags: { where: { type: "positional", required: true, valueHint: "where", description: "the place" }, fast: { type: "boolean", alias: "f", description: "quickly" }, n: { type: "string", valueHint: "n", default: "3", description: "times" } },
-    help: { reads: [["x.env", "speed=N"]], env: [["X_SPEED", "the default speed"]], examples: ["forge-x go home", "forge-x go -f work"] },
+    prog: "forge-x go",
+    description: "Go somewhere",
+    flags: {
+      where: { type: "positional", required: true, valueHint: "where", description: "the place" },
+      fast: { type: "boolean", alias: "f", description: "quickly" },
+      n: { type: "string", valueHint: "n", default: "3", description: "times" },
+    },
+    help: {
+      reads: [["x.env", "speed=N"]],
+      env: [["X_SPEED", "the default speed"]],
+      examples: ["forge-x go home", "forge-x go -f work"],
+    },
   });
-  t.is(page, [
-    "usage: forge-x go <where> [flags]", "", "Go somewhere", "",
-    "arguments:", "  <where>                 the place", "",
-    "flags:", "  -f, --fast              quickly (default: off)", "  --n <n>                 times (default: 3)", "  -h, --help              -h: the short usage; --help: this page", "",
-    "reads:", "  x.env                   speed=N", "",
-    "environment:", "  X_SPEED                 the default speed", "  FORGE_DIR               the store (default: the .forge/ found walking up from here)",
-    "  NO_COLOR                no colour, even on a terminal", "  FORGE_DEBUG             a stack trace after an unexpected error", "",
-    "examples:", "  forge-x go home", "  forge-x go -f work", "",
-    "exit: 0 ok, 1 runtime error, 2 usage error; errors are one line on stderr", "",
-  ].join("\n"));
+  t.is(
+    page,
+    [
+      "usage: forge-x go <where> [flags]",
+      "",
+      "Go somewhere",
+      "",
+      "arguments:",
+      "  <where>                 the place",
+      "",
+      "flags:",
+      "  -f, --fast              quickly (default: off)",
+      "  --n <n>                 times (default: 3)",
+      "  -h, --help              -h: the short usage; --help: this page",
+      "",
+      "reads:",
+      "  x.env                   speed=N",
+      "",
+      "environment:",
+      "  X_SPEED                 the default speed",
+      "  FORGE_DIR               the store (default: the .forge/ found walking up from here)",
+      "  NO_COLOR                no colour, even on a terminal",
+      "  FORGE_DEBUG             a stack trace after an unexpected error",
+      "",
+      "examples:",
+      "  forge-x go home",
+      "  forge-x go -f work",
+      "",
+      "exit: 0 ok, 1 runtime error, 2 usage error; errors are one line on stderr",
+      "",
+    ].join("\n")
+  );
 });

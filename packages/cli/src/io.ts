@@ -23,7 +23,9 @@ export function processIo(): Io {
   // Cache writes put off (`writeCacheLater`) run once the event loop is empty, if `exitWith` has not run them.
   setCacheFlush(scheduleOnExit);
   return {
-    stdout: process.stdout, env: process.env, cwd: process.cwd(),
+    stdout: process.stdout,
+    env: process.env,
+    cwd: process.cwd(),
     get stderr() {
       return process.stderr;
     },

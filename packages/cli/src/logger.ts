@@ -10,12 +10,16 @@ import type { Io } from "./io.js";
 export function createLogger(io: Io, prog: string): ConsolaInstance {
   return createConsola({
     level: io.env.FORGE_DEBUG ? 4 : 3,
-    reporters: [{
-      log(obj) {
-        const msg = obj.args.map((a) => (a instanceof Error ? (io.env.FORGE_DEBUG ? a.stack : a.message) : String(a))).join(" ");
-        const tag = obj.type === "warn" ? "warning: " : obj.type === "error" || obj.type === "fatal" ? "" : "";
-        io.stderr.write(`${prog}: ${tag}${msg}\n`);
+    reporters: [
+      {
+        log(obj) {
+          const msg = obj.args
+            .map((a) => (a instanceof Error ? (io.env.FORGE_DEBUG ? a.stack : a.message) : String(a)))
+            .join(" ");
+          const tag = obj.type === "warn" ? "warning: " : obj.type === "error" || obj.type === "fatal" ? "" : "";
+          io.stderr.write(`${prog}: ${tag}${msg}\n`);
+        },
       },
-    }],
+    ],
   });
 }

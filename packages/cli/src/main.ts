@@ -27,7 +27,9 @@ export interface Ctx {
 }
 
 /** A command whose `run` gets parsed args and a Ctx, and may return an exit code. */
-export type Command = CommandDef & { run?: (c: { rawArgs: string[]; args: Parsed; cmd: CommandDef; data: Ctx }) => unknown };
+export type Command = CommandDef & {
+  run?: (c: { rawArgs: string[]; args: Parsed; cmd: CommandDef; data: Ctx }) => unknown;
+};
 
 type Lazy<T> = T | (() => T | Promise<T>);
 
@@ -100,7 +102,14 @@ function unknownCommand(word: string, verbs: string[]): UsageError {
 }
 
 /** One command with its own argv: strict flags, `-h`, positionals, the run, the exit code. */
-async function runLeaf(leaf: Command, prog: string, argv: string[], io: Io, out: Out, shared: FlagsDef = {}): Promise<number> {
+async function runLeaf(
+  leaf: Command,
+  prog: string,
+  argv: string[],
+  io: Io,
+  out: Out,
+  shared: FlagsDef = {}
+): Promise<number> {
   const lmeta = ((await resolve(leaf.meta)) ?? {}) as CommandMeta;
   const flags = { ...flagsOf(await resolve(leaf.args)), ...shared };
   const args = parseArgv(argv, flags);

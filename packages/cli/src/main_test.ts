@@ -23,7 +23,7 @@ const root = defineNoun({
         meta: { name: "go", description: "Go somewhere" },
         args: { where: { type: "positional", required: true }, fast: { type: "boolean", alias: "f" } },
         run: ({ args, data }) => {
-          if (args.where === "fail") throw new ForgeError("cannot go to \"fail\": no road", "E_X", 1);
+          if (args.where === "fail") throw new ForgeError('cannot go to "fail": no road', "E_X", 1);
           if (args.where === "crash") throw new Error("boom\nsecond line");
           data.io.stdout.write(`went ${args.where as string}${args.fast ? " fast" : ""}\n`);
           return 0;
@@ -34,10 +34,22 @@ const root = defineNoun({
 
 const cases: Array<[string, string[], number, string, string]> = [
   ["runs a verb", ["go", "home", "-f"], 0, "went home fast\n", ""],
-  ["prints root help on stdout", [], 0, "forge-x 9.9.9 - things\nusage: forge-x <command> [flags]\ncommands: go\nhelp: forge-x <command> -h\n", ""],
+  [
+    "prints root help on stdout",
+    [],
+    0,
+    "forge-x 9.9.9 - things\nusage: forge-x <command> [flags]\ncommands: go\nhelp: forge-x <command> -h\n",
+    "",
+  ],
   ["prints verb help", ["go", "-h"], 0, "usage: forge-x go <where> [flags]\nGo somewhere\n-f,--fast\n", ""],
   ["prints the version", ["--version"], 0, "forge-x 9.9.9\n", ""],
-  ["exits 2 on an unknown flag", ["go", "home", "--bogus"], 2, "", "forge-x go: unknown flag '--bogus' (see 'forge-x go -h')\n"],
+  [
+    "exits 2 on an unknown flag",
+    ["go", "home", "--bogus"],
+    2,
+    "",
+    "forge-x go: unknown flag '--bogus' (see 'forge-x go -h')\n",
+  ],
   ["exits 2 on an unknown verb", ["nope"], 2, "", "forge-x: unknown command 'nope' (see 'forge-x -h')\n"],
   ["exits 2 on a missing positional", ["go"], 2, "", "forge-x go: missing <where> (see 'forge-x go -h')\n"],
   ["exits 1 with one line on a runtime error", ["go", "fail"], 1, "", 'forge-x go: cannot go to "fail": no road\n'],

@@ -9,7 +9,16 @@ export { batchMessage, eachRef, emitBatch, recordName, REF_ARG, type Batch } fro
 export { exitWith, type Io, processIo, useColor } from "./io.js";
 export { createLogger } from "./logger.js";
 export { type Command, type Ctx, main, mainCommand, oneLine, reportError } from "./main.js";
-export { emit, isFieldList, jsonFlags, jsonRequestOf, type JsonRequest, Out, parseJsonFields, type RenderOptions } from "./output.js";
+export {
+  emit,
+  isFieldList,
+  jsonFlags,
+  jsonRequestOf,
+  type JsonRequest,
+  Out,
+  parseJsonFields,
+  type RenderOptions,
+} from "./output.js";
 export { commentLines, formatFields, formatTable, paint } from "./table.js";
 export { renderRootUsage, renderUsage, type UsageInfo } from "./usage.js";
 export { distance, nearest } from "./suggest.js";
@@ -18,4 +27,13 @@ export { defineCommand, defineNoun, nounFlags, REPO_FLAG, type ForgeCommand } fr
 export { BODY_FLAGS, parseCommentOptions, readBody, readTextFlag } from "./body.js";
 export { fractionFlag } from "./fraction_flag.js";
 export { removeTemps, tempCtx } from "./test_io.js";
-export { changeStateEach, confirmWrite, NounStore, passesFilters, writeEach, writtenRenderOf, type ListFilters, type StateChange } from "./noun.js";
+export {
+  changeStateEach,
+  confirmWrite,
+  NounStore,
+  passesFilters,
+  writeEach,
+  writtenRenderOf,
+  type ListFilters,
+  type StateChange,
+} from "./noun.js";

@@ -7,8 +7,19 @@
  * verb that writes. A new verb or field is written here once.
  */
 import {
-  entityOrder, loadEntity, loadLabelDefs, loadMilestoneDefs, openStore, repoWebUrl, resolveRef,
-  type EntitySchema, type IssueContext, type KindLayout, type LoadedEntity, type Order, type Store,
+  entityOrder,
+  loadEntity,
+  loadLabelDefs,
+  loadMilestoneDefs,
+  openStore,
+  repoWebUrl,
+  resolveRef,
+  type EntitySchema,
+  type IssueContext,
+  type KindLayout,
+  type LoadedEntity,
+  type Order,
+  type Store,
 } from "@forge/core";
 import { eachRef, type Batch } from "./batch.js";
 import { useColor, type Io } from "./io.js";
@@ -48,13 +59,21 @@ export class NounStore {
   /** Label and milestone definitions, and the web address `url` fields are built from. */
   async defs(): Promise<IssueContext> {
     return (this.#defs ??= {
-      labels: await loadLabelDefs(this.store), milestones: await loadMilestoneDefs(this.store), baseUrl: await repoWebUrl(this.store.root, this.store.root),
+      labels: await loadLabelDefs(this.store),
+      milestones: await loadMilestoneDefs(this.store),
+      baseUrl: await repoWebUrl(this.store.root, this.store.root),
     });
   }
 }
 
 /** A confirmation line for stderr (gh prints these there, never on stdout): `✓ Closed issue #3 (title)`. */
-export function confirmWrite(ctx: Ctx, verb: string, noun: string, rec: { number: number; title: string }, tail = ""): void {
+export function confirmWrite(
+  ctx: Ctx,
+  verb: string,
+  noun: string,
+  rec: { number: number; title: string },
+  tail = ""
+): void {
   const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
   ctx.io.stderr.write(`${tick}${verb} ${noun} #${rec.number} (${rec.title})${tail}\n`);
 }
@@ -85,14 +104,20 @@ export interface StateChange<J> {
  * in the target state, else commented on (when asked), changed and confirmed.
  */
 export async function* changeStateEach<J extends { number: number; title: string }>(
-  ctx: Ctx, nouns: NounStore, ref: string, batch: Batch, c: StateChange<J>,
+  ctx: Ctx,
+  nouns: NounStore,
+  ref: string,
+  batch: Batch,
+  c: StateChange<J>
 ): AsyncGenerator<J> {
   yield* eachRef(ctx, ref, batch, async (r) => {
     const { entity, number } = await nouns.resolve(r);
     c.refuse?.(entity, number);
     if (entity.data.state === c.to) {
       const rec = await c.json(entity, number);
-      ctx.io.stderr.write(`! ${nouns.noun[0]!.toUpperCase()}${nouns.noun.slice(1)} #${number} (${rec.title}) is already ${c.to}\n`);
+      ctx.io.stderr.write(
+        `! ${nouns.noun[0]!.toUpperCase()}${nouns.noun.slice(1)} #${number} (${rec.title}) is already ${c.to}\n`
+      );
       return rec;
     }
     c.comment?.(entity);
@@ -107,7 +132,12 @@ export async function* changeStateEach<J extends { number: number; title: string
  * it, confirm with `verb`.
  */
 export async function* writeEach<J extends { number: number; title: string }>(
-  ctx: Ctx, nouns: NounStore, ref: string, batch: Batch, verb: string, write: (e: LoadedEntity, number: number) => Promise<J>,
+  ctx: Ctx,
+  nouns: NounStore,
+  ref: string,
+  batch: Batch,
+  verb: string,
+  write: (e: LoadedEntity, number: number) => Promise<J>
 ): AsyncGenerator<J> {
   yield* eachRef(ctx, ref, batch, async (r) => {
     const { entity, number } = await nouns.resolve(r);

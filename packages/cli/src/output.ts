@@ -98,8 +98,12 @@ export interface RenderOptions<R> {
 export function parseJsonFields(value: string | undefined, all: readonly string[]): JsonRequest | null {
   if (value === undefined) return null;
   if (value === "") return { fields: null };
-  const fields = value.split(",").map((f) => f.trim()).filter(Boolean);
-  for (const f of fields) if (!all.includes(f)) throw new UsageError(`unknown JSON field '${f.slice(0, 30)}'; available: ${all.join(",")}`);
+  const fields = value
+    .split(",")
+    .map((f) => f.trim())
+    .filter(Boolean);
+  for (const f of fields)
+    if (!all.includes(f)) throw new UsageError(`unknown JSON field '${f.slice(0, 30)}'; available: ${all.join(",")}`);
   return { fields };
 }
 
@@ -109,8 +113,18 @@ export function parseJsonFields(value: string | undefined, all: readonly string[
  */
 export function jsonFlags(fields: readonly string[]): Record<string, FlagDef> {
   return {
-    json: { type: "string", optionalValue: true, acceptsValue: isFieldList(fields), description: `JSON lines, one object per record; a comma list keeps only those fields: ${fields.join(",")}` },
-    jq: { type: "string", alias: "q", valueHint: "expr", description: "filter the JSON through jq, as gh's --jq (needs jq on PATH)" },
+    json: {
+      type: "string",
+      optionalValue: true,
+      acceptsValue: isFieldList(fields),
+      description: `JSON lines, one object per record; a comma list keeps only those fields: ${fields.join(",")}`,
+    },
+    jq: {
+      type: "string",
+      alias: "q",
+      valueHint: "expr",
+      description: "filter the JSON through jq, as gh's --jq (needs jq on PATH)",
+    },
   };
 }
 
@@ -151,7 +165,12 @@ function project(rec: Record<string, unknown>, sorted: string[] | null): Record<
  * jq output, a tab-separated or aligned table, or text blocks.
  * @returns once everything is written (or the reader has gone)
  */
-export async function emit<R extends object>(io: Io, out: Out, records: AsyncIterable<R> | Iterable<R>, opts: RenderOptions<R>): Promise<void> {
+export async function emit<R extends object>(
+  io: Io,
+  out: Out,
+  records: AsyncIterable<R> | Iterable<R>,
+  opts: RenderOptions<R>
+): Promise<void> {
   const tty = io.stdout.isTTY === true;
   const fields = opts.json?.fields ? [...opts.json.fields].sort() : null;
   if (opts.jq !== undefined) {
@@ -186,10 +205,15 @@ export async function emit<R extends object>(io: Io, out: Out, records: AsyncIte
 }
 
 async function runJq(io: Io, out: Out, expr: string, input: unknown, tty: boolean): Promise<void> {
-  const child = spawn("jq", tty ? ["-r", expr] : ["-r", "-c", expr], { stdio: ["pipe", "pipe", "pipe"], env: io.env as NodeJS.ProcessEnv });
+  const child = spawn("jq", tty ? ["-r", expr] : ["-r", "-c", expr], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: io.env as NodeJS.ProcessEnv,
+  });
   const spawned = new Promise<void>((resolve, reject) => {
     child.on("spawn", resolve);
-    child.on("error", (err: NodeJS.ErrnoException) => reject(err.code === "ENOENT" ? new ForgeError("--jq needs jq on PATH", "E_NO_JQ", 1) : err));
+    child.on("error", (err: NodeJS.ErrnoException) =>
+      reject(err.code === "ENOENT" ? new ForgeError("--jq needs jq on PATH", "E_NO_JQ", 1) : err)
+    );
   });
   await spawned;
   // 'close' comes after stdout and stderr have both ended, so errText is whole.

@@ -56,7 +56,10 @@ test("emit() writes one compact JSON object per line, keys sorted, restricted to
   const sink = new PassThrough();
   let text = "";
   sink.on("data", (d: Buffer) => (text += d.toString()));
-  const recs = [{ title: "a", number: 1, state: "OPEN" }, { title: "b", number: 2, state: "CLOSED" }];
+  const recs = [
+    { title: "a", number: 1, state: "OPEN" },
+    { title: "b", number: 2, state: "CLOSED" },
+  ];
   await emit(io(sink), new Out(sink), recs, { json: { fields: ["title", "number"] } });
   t.is(text, '{"number":1,"title":"a"}\n{"number":2,"title":"b"}\n');
 });
@@ -66,7 +69,15 @@ test("emit() renders tab-separated rows off a TTY and aligned columns on one", a
     const sink = Object.assign(new PassThrough(), { isTTY: tty });
     let text = "";
     sink.on("data", (d: Buffer) => (text += d.toString()));
-    await emit(io(sink), new Out(sink), [{ a: "1", b: "long" }, { a: "22", b: "x" }], { json: null, row: (r) => [r.a, r.b] });
+    await emit(
+      io(sink),
+      new Out(sink),
+      [
+        { a: "1", b: "long" },
+        { a: "22", b: "x" },
+      ],
+      { json: null, row: (r) => [r.a, r.b] }
+    );
     t.is(text, tty ? "1   long\n22  x\n" : "1\tlong\n22\tx\n");
   }
 });

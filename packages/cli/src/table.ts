@@ -6,7 +6,16 @@
 export function formatTable(rows: readonly string[][]): string {
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleLength(c))));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + " ".repeat(widths[i]! - visibleLength(c)))).join("  ").trimEnd()).join("\n") + "\n";
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c + " ".repeat(widths[i]! - visibleLength(c))))
+          .join("  ")
+          .trimEnd()
+      )
+      .join("\n") + "\n"
+  );
 }
 
 // eslint-disable-next-line no-control-regex
@@ -32,6 +41,8 @@ export function formatFields(lines: readonly string[], tty: boolean): string {
 }
 
 /** The lines of comments in a `view` block. */
-export function commentLines(comments: ReadonlyArray<{ author: { login: string }; createdAt: string; body: string }>): string[] {
+export function commentLines(
+  comments: ReadonlyArray<{ author: { login: string }; createdAt: string; body: string }>
+): string[] {
   return comments.flatMap((c) => ["--", `author:\t${c.author.login}`, `createdAt:\t${c.createdAt}`, "--", c.body]);
 }

@@ -36,7 +36,9 @@ export function renderUsage(u: UsageInfo): string {
     });
   const lines = [`usage: ${u.prog}${posText ? " " + posText : ""}${flags.length ? " [flags]" : ""}`, u.description];
   if (u.full) {
-    const descs = Object.entries(u.flags).filter(([, d]) => d.type !== "positional").map(([, d]) => d.description ?? "");
+    const descs = Object.entries(u.flags)
+      .filter(([, d]) => d.type !== "positional")
+      .map(([, d]) => d.description ?? "");
     const w = Math.max(0, ...flags.map((f) => f.length));
     flags.forEach((f, k) => lines.push(`  ${f.padEnd(w)}  ${descs[k]}`.trimEnd()));
     return lines.join("\n") + "\n";
@@ -57,7 +59,8 @@ export function renderUsage(u: UsageInfo): string {
   };
   let n = flags.length;
   let out = fit(n);
-  while (n > 0 && (out.length > BUDGET.lines || Buffer.byteLength(out.join("\n") + "\n") > BUDGET.bytes)) out = fit(--n);
+  while (n > 0 && (out.length > BUDGET.lines || Buffer.byteLength(out.join("\n") + "\n") > BUDGET.bytes))
+    out = fit(--n);
   return out.join("\n") + "\n";
 }
 
@@ -66,10 +69,12 @@ export function renderUsage(u: UsageInfo): string {
  * @example renderRootUsage("forge-issue", "0.1.0", "issues in .forge/issues", ["create", "list"])
  */
 export function renderRootUsage(prog: string, version: string, description: string, commands: string[]): string {
-  return [
-    `${prog} ${version} - ${description}`,
-    `usage: ${prog} <command> [flags]`,
-    `commands: ${commands.join(" ")}`,
-    `help: ${prog} <command> -h`,
-  ].join("\n") + "\n";
+  return (
+    [
+      `${prog} ${version} - ${description}`,
+      `usage: ${prog} <command> [flags]`,
+      `commands: ${commands.join(" ")}`,
+      `help: ${prog} <command> -h`,
+    ].join("\n") + "\n"
+  );
 }

@@ -8,8 +8,21 @@
  */
 import type { FlakeRate } from "@forge/kernel";
 import {
-  int, list, match, oneOf, optInt, optMatch, optStr, type Rec, RecordError, SHA1_OR_256, SHA256, SIGNATURE, str,
-  strings, ts,
+  int,
+  list,
+  match,
+  oneOf,
+  optInt,
+  optMatch,
+  optStr,
+  type Rec,
+  RecordError,
+  SHA1_OR_256,
+  SHA256,
+  SIGNATURE,
+  str,
+  strings,
+  ts,
 } from "./fields.js";
 import type { PrRef } from "./plan.js";
 import type { PlanKind } from "./plan_kind.js";
@@ -21,8 +34,18 @@ export type TrialOutcome = (typeof TRIAL_OUTCOMES)[number];
 
 /** The twelve typed-diff categories (loop-anchors §3 Crater `compare`; DESIGN §8). */
 export const CATEGORIES = [
-  "fixed", "regressed", "still_passing", "still_failing", "failure_changed", "flaky_baseline", "flaky_patched",
-  "spurious_fixed", "spurious_regressed", "inconclusive", "skipped", "error",
+  "fixed",
+  "regressed",
+  "still_passing",
+  "still_failing",
+  "failure_changed",
+  "flaky_baseline",
+  "flaky_patched",
+  "spurious_fixed",
+  "spurious_regressed",
+  "inconclusive",
+  "skipped",
+  "error",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -233,8 +256,8 @@ export interface ActResultParts {
 }
 
 /** The act result of one plan kind. */
-export type ActResultOf<K extends PlanKind> = Omit<ActResultBase, keyof ActResultParts[K] | "plan_kind">
-  & ActResultParts[K] & { plan_kind: K };
+export type ActResultOf<K extends PlanKind> = Omit<ActResultBase, keyof ActResultParts[K] | "plan_kind"> &
+  ActResultParts[K] & { plan_kind: K };
 
 /** An act result line as forge-act writes it: a union discriminated by `plan_kind`. */
 export type ActResult = { [K in PlanKind]: ActResultOf<K> }[PlanKind];
@@ -276,9 +299,10 @@ export function parseActResult(v: Rec): ActResultRecord {
   const id = str(v, "id");
   const completedAt = ts(v, "completed_at");
   const trials = list(v, "trials").map((t, i) => actTrial(t, `trials[${i}].`));
-  const diff = v.typed_diff === null || v.typed_diff === undefined
-    ? null
-    : list(v, "typed_diff").map((d, i) => diffEntry(d, `typed_diff[${i}].`));
+  const diff =
+    v.typed_diff === null || v.typed_diff === undefined
+      ? null
+      : list(v, "typed_diff").map((d, i) => diffEntry(d, `typed_diff[${i}].`));
   const closes = strings(v, "closes");
   const flakyAtBase = diff !== null && diff.length > 0 ? strings(v, "flaky_at_base") : [];
   const supersedes = optStr(v, "supersedes_claim_version_id");
@@ -292,10 +316,23 @@ export function parseActResult(v: Rec): ActResultRecord {
   const oracle = v.oracle && typeof v.oracle === "object" ? (v.oracle as Rec) : null;
   if (oracle !== null) targetKey ??= str(v, "target_key");
   return {
-    id, advisory: v.advisory === true, completed_at: completedAt, trials, typed_diff: diff, closes,
-    flaky_at_base: flakyAtBase, pr: v.pr && typeof v.pr === "object" ? (v.pr as Rec) : null,
-    supersedes_claim_version_id: supersedes, candidate_id: candidate, target_key: targetKey, plan_kind: planKind,
-    version_id: versionId, trace_id: traceId, attempt_id: attemptId, known_threats: threats, oracle,
+    id,
+    advisory: v.advisory === true,
+    completed_at: completedAt,
+    trials,
+    typed_diff: diff,
+    closes,
+    flaky_at_base: flakyAtBase,
+    pr: v.pr && typeof v.pr === "object" ? (v.pr as Rec) : null,
+    supersedes_claim_version_id: supersedes,
+    candidate_id: candidate,
+    target_key: targetKey,
+    plan_kind: planKind,
+    version_id: versionId,
+    trace_id: traceId,
+    attempt_id: attemptId,
+    known_threats: threats,
+    oracle,
   };
 }
 
@@ -311,8 +348,19 @@ function actTrial(t: Rec, p: string): ActTrial {
   const exitCode = optInt(t, "exit_code", p);
   const logDigest = optStr(t, "log_digest", p);
   const trial: ActTrial = {
-    step, head_sha: headSha, patch_sha256: patchSha, code_tree: codeTree, outcome, recorded_at: at, argv,
-    duration_ms: duration, exit_code: exitCode, log_digest: logDigest, signature: null, env_sha256: null, run_id: null,
+    step,
+    head_sha: headSha,
+    patch_sha256: patchSha,
+    code_tree: codeTree,
+    outcome,
+    recorded_at: at,
+    argv,
+    duration_ms: duration,
+    exit_code: exitCode,
+    log_digest: logDigest,
+    signature: null,
+    env_sha256: null,
+    run_id: null,
     retry_of: null,
   };
   if (outcome === "skipped") return trial;

@@ -204,7 +204,7 @@ export interface UnverifiedLine {
 
 /** One line of an observation. */
 export type ObservationLine =
-  | ObservationHeader | NodeLine | SyndromeLine | PrLine | IssueLine | DegradationLine | UnverifiedLine;
+  ObservationHeader | NodeLine | SyndromeLine | PrLine | IssueLine | DegradationLine | UnverifiedLine;
 
 /** An observation's lines by kind. */
 export interface Observation {
@@ -219,6 +219,10 @@ export interface Observation {
 
 /** The group of each line kind after the header, in stream order. */
 export const OBSERVATION_GROUPS = {
-  node: "nodes", syndrome: "syndromes", pr: "prs", issue: "issues", degradation: "degradations",
+  node: "nodes",
+  syndrome: "syndromes",
+  pr: "prs",
+  issue: "issues",
+  degradation: "degradations",
   unverified: "unverified",
 } as const satisfies { [K in Exclude<ObservationLine["kind"], "observation">]: Exclude<keyof Observation, "header"> };

@@ -25,7 +25,12 @@ export function readObservation(text: string): Observation {
  */
 export class ObservationReader {
   readonly #o: Partial<Observation> & Omit<Observation, "header"> = {
-    nodes: [], syndromes: [], prs: [], issues: [], degradations: [], unverified: [],
+    nodes: [],
+    syndromes: [],
+    prs: [],
+    issues: [],
+    degradations: [],
+    unverified: [],
   };
   #n = 0;
   #any = false;

@@ -8,8 +8,14 @@ test("readObservation(): lines grouped by kind, in order; blank lines skipped", 
   const lines = [HEADER, "", node("a"), '{"kind":"pr","id":"p"}', node("b")];
   const o = readObservation(lines.join("\n") + "\n");
   t.is(o.header.scope, "default");
-  t.deepEqual(o.nodes.map((n) => n.claim_id), ["a", "b"]);
-  t.deepEqual(o.prs.map((p) => p.id), ["p"]);
+  t.deepEqual(
+    o.nodes.map((n) => n.claim_id),
+    ["a", "b"]
+  );
+  t.deepEqual(
+    o.prs.map((p) => p.id),
+    ["p"]
+  );
   t.deepEqual([o.syndromes, o.issues, o.degradations, o.unverified], [[], [], [], []]);
 });
 

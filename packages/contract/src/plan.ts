@@ -175,11 +175,15 @@ export function parsePlan(line: unknown): Plan {
   const maxRuns = optInt(b, "max_runs", "budget.max_runs");
   const budget = { max_runs: maxRuns, deadline_ms: optInt(b, "deadline_ms", "budget.deadline_ms") };
   const base: PlanBase = {
-    plan_id: planId, target_key: targetKey, target_kind: typeof v.target_kind === "string" ? v.target_kind : "",
-    scope: typeof v.scope === "string" && v.scope !== "" ? v.scope : "default", budget,
+    plan_id: planId,
+    target_key: targetKey,
+    target_kind: typeof v.target_kind === "string" ? v.target_kind : "",
+    scope: typeof v.scope === "string" && v.scope !== "" ? v.scope : "default",
+    budget,
     advisory: v.advisory === true || kind === "Advisory",
     description: typeof v.description === "string" ? v.description : "",
-    rationale: typeof v.rationale === "string" ? v.rationale : "", check_hints: hints as string[],
+    rationale: typeof v.rationale === "string" ? v.rationale : "",
+    check_hints: hints as string[],
   };
   const k = kind as PlanKind;
   // PARAMS[k] gives the params of k: the pair is one member of the union (the compiler cannot tell).

@@ -4,7 +4,10 @@ import { type Plan, PlanError, type PlanParams, parsePlan } from "./plan.js";
 
 // The kind's params are checked with the line: a CheckRerun needs its commit.
 const base = {
-  kind: "plan", plan_id: "p1", plan_kind: "CheckRerun", target_key: "fragile:x",
+  kind: "plan",
+  plan_id: "p1",
+  plan_kind: "CheckRerun",
+  target_key: "fragile:x",
   params: { step: "10-unit", head_sha: "a".repeat(40) },
 };
 
@@ -31,12 +34,24 @@ const PR = { id: "44444444-4444-4444-8444-444444444444", number: 7 };
 /** A valid line's params of each kind: what the line gives is what it parses to. */
 const VALID: { [K in keyof PlanParams]: PlanParams[K] } = {
   CheckRerun: {
-    step: "20-test", head_sha: HEAD, tree: "c".repeat(40), patch_sha256: PATCH, pr: PR, repetitions: 5,
-    precision_micros: 200_000, why: "w",
+    step: "20-test",
+    head_sha: HEAD,
+    tree: "c".repeat(40),
+    patch_sha256: PATCH,
+    pr: PR,
+    repetitions: 5,
+    precision_micros: 200_000,
+    why: "w",
   },
   PairedPatch: {
-    pr: PR, patch_sha256: PATCH, base_ref: "main", base_sha: HEAD, checks: ["10-a", "20-b"], repetitions: 3,
-    closes: ["i1"], flaky_at_base: [],
+    pr: PR,
+    patch_sha256: PATCH,
+    base_ref: "main",
+    base_sha: HEAD,
+    checks: ["10-a", "20-b"],
+    repetitions: 3,
+    closes: ["i1"],
+    flaky_at_base: [],
   },
   OracleExactBounded: { target_node_id: "check:1" },
   OracleConservative: {},
@@ -49,35 +64,69 @@ const VALID: { [K in keyof PlanParams]: PlanParams[K] } = {
 
 const DEADLINE = 1_767_225_600_000;
 const line = (kind: string, params: unknown, over: Record<string, unknown> = {}) => ({
-  kind: "plan", schema_version: "forge-plan/v1", plan_id: "p1", plan_kind: kind, target_key: "t:1",
-  target_kind: "FragileNode", scope: "s", params, budget: { max_runs: 3, deadline_ms: DEADLINE }, advisory: false,
-  description: "d", rationale: "r",
-  check_hints: ["h"], ...over,
+  kind: "plan",
+  schema_version: "forge-plan/v1",
+  plan_id: "p1",
+  plan_kind: kind,
+  target_key: "t:1",
+  target_kind: "FragileNode",
+  scope: "s",
+  params,
+  budget: { max_runs: 3, deadline_ms: DEADLINE },
+  advisory: false,
+  description: "d",
+  rationale: "r",
+  check_hints: ["h"],
+  ...over,
 });
 
 test("parsePlan: a valid line of every kind parses to its typed params and the common fields", (t) => {
   t.deepEqual(Object.keys(VALID).sort(), [...PLAN_KINDS].sort());
   for (const kind of PLAN_KINDS) {
     const p: Plan = parsePlan(line(kind, structuredClone(VALID[kind])));
-    t.deepEqual(p, {
-      plan_id: "p1", plan_kind: kind, target_key: "t:1", target_kind: "FragileNode", scope: "s", params: VALID[kind],
-      budget: { max_runs: 3, deadline_ms: DEADLINE }, advisory: kind === "Advisory", description: "d", rationale: "r",
-      check_hints: ["h"],
-    } as Plan, kind);
+    t.deepEqual(
+      p,
+      {
+        plan_id: "p1",
+        plan_kind: kind,
+        target_key: "t:1",
+        target_kind: "FragileNode",
+        scope: "s",
+        params: VALID[kind],
+        budget: { max_runs: 3, deadline_ms: DEADLINE },
+        advisory: kind === "Advisory",
+        description: "d",
+        rationale: "r",
+        check_hints: ["h"],
+      } as Plan,
+      kind
+    );
   }
 });
 
 test("parsePlan: absent optional params are null (the executor's default) or empty lists", (t) => {
   t.deepEqual(parsePlan(line("CheckRerun", { step: "s", head_sha: HEAD })).params, {
-    step: "s", head_sha: HEAD, tree: null, patch_sha256: null, pr: null, repetitions: null, precision_micros: null,
+    step: "s",
+    head_sha: HEAD,
+    tree: null,
+    patch_sha256: null,
+    pr: null,
+    repetitions: null,
+    precision_micros: null,
   });
   t.deepEqual(parsePlan(line("PairedPatch", { pr: { id: "x" }, patch_sha256: PATCH, base_sha: HEAD })).params, {
-    pr: { id: "x", number: null }, patch_sha256: PATCH, base_sha: HEAD, checks: [], repetitions: null, closes: [],
+    pr: { id: "x", number: null },
+    patch_sha256: PATCH,
+    base_sha: HEAD,
+    checks: [],
+    repetitions: null,
+    closes: [],
     flaky_at_base: [],
   });
   t.deepEqual(parsePlan(line("OracleDeltaParity", {})).params, { changed_node_ids: [], max_iterations: null });
   t.deepEqual(parsePlan(line("OracleCausalRefuter", { target_node_id: "n" })).params, {
-    target_node_id: "n", max_removed_nodes: null,
+    target_node_id: "n",
+    max_removed_nodes: null,
   });
   t.deepEqual(parsePlan(line("OracleTemporalReplay", { cutoff_recorded_at: 5 })).params, { cutoff_recorded_at: null });
   t.deepEqual(parsePlan(line("Advisory", { text: 5 })).params, { text: null });
@@ -116,12 +165,18 @@ const BAD: Array<[string, Record<string, unknown>, string]> = [
   ["PairedPatch", { repetitions: -1, pr: 5 }, "field 'params.pr': expected {id, number}"],
   ["OracleExactBounded", { target_node_id: "" }, "field 'params.target_node_id': expected a non-empty string"],
   ["OracleDeltaParity", { changed_node_ids: [1] }, "field 'params.changed_node_ids': expected a list of strings"],
-  ["OracleDeltaParity", { max_iterations: 0, changed_node_ids: [1] },
-    "field 'params.max_iterations': expected an integer ≥ 1"],
+  [
+    "OracleDeltaParity",
+    { max_iterations: 0, changed_node_ids: [1] },
+    "field 'params.max_iterations': expected an integer ≥ 1",
+  ],
   ["OracleCausalRefuter", { target_node_id: 5 }, "field 'params.target_node_id': expected a non-empty string"],
   ["OracleCausalRefuter", { max_removed_nodes: "2" }, "field 'params.max_removed_nodes': expected an integer ≥ 1"],
-  ["OracleMinimalPerturbation", { target_node_id: undefined },
-    "field 'params.target_node_id': expected a non-empty string"],
+  [
+    "OracleMinimalPerturbation",
+    { target_node_id: undefined },
+    "field 'params.target_node_id': expected a non-empty string",
+  ],
   ["OracleMinimalPerturbation", { max_removed_nodes: 0 }, "field 'params.max_removed_nodes': expected an integer ≥ 1"],
 ];
 

@@ -8,8 +8,15 @@ import type { PlanKind } from "./plan_kind.js";
 
 /** Target kinds (seed §6.1), in tie-break priority order (seed §8.3). */
 export const TARGET_KINDS = [
-  "ActiveSyndrome", "FragileNode", "ThinExport", "UnverifiedClaimVersion", "RefutationGap", "SupersessionVerification",
-  "ComparabilityDrift", "CalibrationCaveat", "ScopeStale",
+  "ActiveSyndrome",
+  "FragileNode",
+  "ThinExport",
+  "UnverifiedClaimVersion",
+  "RefutationGap",
+  "SupersessionVerification",
+  "ComparabilityDrift",
+  "CalibrationCaveat",
+  "ScopeStale",
 ] as const;
 
 /** A target kind. */

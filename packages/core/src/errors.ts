@@ -77,6 +77,10 @@ export class InvalidFileError extends ForgeError {
  * @example isForgeError(new NotFoundError("no issue #9")) // true
  */
 export function isForgeError(err: unknown): err is ForgeError {
-  return typeof err === "object" && err !== null &&
-    typeof (err as ForgeError).code === "string" && typeof (err as ForgeError).exitCode === "number";
+  return (
+    typeof err === "object" &&
+    err !== null &&
+    typeof (err as ForgeError).code === "string" &&
+    typeof (err as ForgeError).exitCode === "number"
+  );
 }

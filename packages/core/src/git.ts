@@ -23,10 +23,15 @@ export interface GitResult {
  */
 export function git(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (err && typeof (err as NodeJS.ErrnoException).code === "string") return reject(err);
-      resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 });
-    });
+    execFile(
+      "git",
+      ["-c", "core.hooksPath=/dev/null", ...args],
+      { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+      (err, stdout, stderr) => {
+        if (err && typeof (err as NodeJS.ErrnoException).code === "string") return reject(err);
+        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+      }
+    );
   });
 }
 
@@ -46,12 +51,20 @@ export interface GitBytesResult {
  * @throws when git cannot run or stdout passes 64 MiB
  * @example await gitBytes(["format-patch", "--stdout", "main..topic"], { cwd })
  */
-export function gitBytes(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GitBytesResult> {
+export function gitBytes(
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}
+): Promise<GitBytesResult> {
   return new Promise((resolve, reject) => {
-    execFile("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, encoding: "buffer" }, (err, stdout, stderr) => {
-      if (err && typeof (err as NodeJS.ErrnoException).code === "string") return reject(err);
-      resolve({ stdout, stderr: stderr.toString("utf8"), code: err ? ((err as { code?: number }).code ?? 1) : 0 });
-    });
+    execFile(
+      "git",
+      ["-c", "core.hooksPath=/dev/null", ...args],
+      { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, encoding: "buffer" },
+      (err, stdout, stderr) => {
+        if (err && typeof (err as NodeJS.ErrnoException).code === "string") return reject(err);
+        resolve({ stdout, stderr: stderr.toString("utf8"), code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+      }
+    );
   });
 }
 
@@ -65,11 +78,18 @@ export function gitBytes(args: readonly string[], opts: { cwd?: string; env?: No
  * @returns the parts' paths, in order
  * @throws ForgeError when git cannot split it or it holds no commit
  */
-export async function splitPatchSeries(file: string, out: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+export async function splitPatchSeries(
+  file: string,
+  out: string,
+  cwd: string,
+  env?: NodeJS.ProcessEnv
+): Promise<string[]> {
   mkdirSync(out);
   const r = await git(["mailsplit", "-b", `-o${out}`, file], { cwd, env });
   if (r.code !== 0) throw new ForgeError(`git mailsplit failed: ${gitMessage(r.stderr)}`, "E_GIT", 1);
-  const names = readdirSync(out).filter((n) => /^\d+$/.test(n)).sort();
+  const names = readdirSync(out)
+    .filter((n) => /^\d+$/.test(n))
+    .sort();
   if (names.length === 0) throw new ForgeError("the patch holds no commit; nothing was applied", "E_PATCH_REFUSED", 1);
   return names.map((n) => join(out, n));
 }
@@ -81,7 +101,11 @@ export async function splitPatchSeries(file: string, out: string, cwd: string, e
  * @example gitMessage("hint: x\nfatal: not a git repository\n") // "not a git repository"
  */
 export function gitMessage(stderr: string): string {
-  const line = stderr.split("\n").map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
+  const line =
+    stderr
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "" && !l.startsWith("hint:")) ?? "no message";
   return printable(line.replace(/^(?:fatal|error): /, ""), 200);
 }
 
@@ -98,7 +122,10 @@ export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv | undefine
 
 /** Options of `withWorktree`. */
 export interface WorktreeOptions {
-  /** Called with the scratch folder before the worktree is added (e.g. to leave an owner file a later clean-up can read). */
+  /**
+   * Called with the scratch folder before the worktree is added (e.g. to leave an owner file a later clean-up can
+   * read).
+   */
   mark?: (tmp: string) => void;
 }
 
@@ -111,7 +138,11 @@ export interface WorktreeOptions {
  * @throws ForgeError (E_WORKTREE) when the worktree cannot be made
  */
 export async function withWorktree<T>(
-  top: string, commit: string, env: NodeJS.ProcessEnv | undefined, fn: (dir: string, tmp: string) => Promise<T>, opts: WorktreeOptions = {},
+  top: string,
+  commit: string,
+  env: NodeJS.ProcessEnv | undefined,
+  fn: (dir: string, tmp: string) => Promise<T>,
+  opts: WorktreeOptions = {}
 ): Promise<T> {
   const tmp = mkdtempSync(join(tmpdir(), "forge-"));
   opts.mark?.(tmp);
@@ -123,7 +154,12 @@ export async function withWorktree<T>(
     const add = ["worktree", "add", "--detach", "--quiet", dir, commit];
     let r = await git(add, { cwd: top, env });
     if (r.code !== 0) r = await git(add, { cwd: top, env });
-    if (r.code !== 0) throw new ForgeError(`cannot check out ${commit.slice(0, 12)} in a worktree: ${gitMessage(r.stderr)}`, "E_WORKTREE", 1);
+    if (r.code !== 0)
+      throw new ForgeError(
+        `cannot check out ${commit.slice(0, 12)} in a worktree: ${gitMessage(r.stderr)}`,
+        "E_WORKTREE",
+        1
+      );
     added = true;
     return await fn(dir, tmp);
   } finally {
@@ -218,7 +254,8 @@ export function codeTreeOfListing(listing: Buffer): string {
     if (tab < 0) throw new ForgeError("git ls-tree printed a line without a name", "E_GIT", 1);
     const [mode, , oid] = rec.subarray(0, tab).toString("latin1").split(" ");
     const name = rec.subarray(tab + 1);
-    if (!mode || !oid || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid)) throw new ForgeError("git ls-tree printed an unexpected line", "E_GIT", 1);
+    if (!mode || !oid || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid))
+      throw new ForgeError("git ls-tree printed an unexpected line", "E_GIT", 1);
     if (name.equals(FORGE_NAME)) continue;
     if (oid.length === 64) algo = "sha256";
     parts.push(Buffer.from(`${mode.replace(/^0+/, "")} `, "latin1"), name, Buffer.from([0]), Buffer.from(oid, "hex"));

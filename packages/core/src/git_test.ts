@@ -4,7 +4,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  codeTree, codeTreeOfListing, git, gitBytes, gitMessage, gitTopLevel, headCommit, withWorktree, workspaceCodeTree,
+  codeTree,
+  codeTreeOfListing,
+  git,
+  gitBytes,
+  gitMessage,
+  gitTopLevel,
+  headCommit,
+  withWorktree,
+  workspaceCodeTree,
 } from "./git.js";
 
 const made: string[] = [];
@@ -57,24 +65,49 @@ test("withWorktree() runs in a detached worktree of the commit and removes it af
   });
   t.is(head, sha);
   t.false(existsSync(seen));
-  await t.throwsAsync(withWorktree(dir, sha, undefined, async (wt) => {
-    seen = wt;
-    throw new Error("boom");
-  }), { message: "boom" });
+  await t.throwsAsync(
+    withWorktree(dir, sha, undefined, async (wt) => {
+      seen = wt;
+      throw new Error("boom");
+    }),
+    { message: "boom" }
+  );
   t.false(existsSync(seen));
-  t.is((await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout.split("\n").filter((l) => l.startsWith("worktree ")).length, 1);
-  t.is(execFileSync("git", ["status", "--porcelain"], { cwd: dir, encoding: "utf8" }), "", "the live checkout is untouched");
-  await t.throwsAsync(withWorktree(dir, "f".repeat(40), undefined, async () => 1), { message: /^cannot check out ffffffffffff in a worktree: / });
+  t.is(
+    (await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout
+      .split("\n")
+      .filter((l) => l.startsWith("worktree ")).length,
+    1
+  );
+  t.is(
+    execFileSync("git", ["status", "--porcelain"], { cwd: dir, encoding: "utf8" }),
+    "",
+    "the live checkout is untouched"
+  );
+  await t.throwsAsync(
+    withWorktree(dir, "f".repeat(40), undefined, async () => 1),
+    { message: /^cannot check out ffffffffffff in a worktree: / }
+  );
 });
 
 test("withWorktree() called 16 times at once on one repository: every call gets its own worktree, none fails (the names git derives never collide)", async (t) => {
   const { dir, sha } = repo();
-  const dirs = await Promise.all(Array.from({ length: 16 }, () => withWorktree(dir, sha, undefined, async (wt) => {
-    t.is((await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim(), sha);
-    return wt;
-  })));
+  const dirs = await Promise.all(
+    Array.from({ length: 16 }, () =>
+      withWorktree(dir, sha, undefined, async (wt) => {
+        t.is((await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim(), sha);
+        return wt;
+      })
+    )
+  );
   t.is(new Set(dirs).size, 16);
-  t.is((await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout.split("\n").filter((l) => l.startsWith("worktree ")).length, 1, "all removed");
+  t.is(
+    (await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout
+      .split("\n")
+      .filter((l) => l.startsWith("worktree ")).length,
+    1,
+    "all removed"
+  );
 });
 
 test("gitMessage() is git's first meaningful line; gitTopLevel() names why a repository was needed", async (t) => {
@@ -85,7 +118,9 @@ test("gitMessage() is git's first meaningful line; gitTopLevel() names why a rep
   t.is(await gitTopLevel(join(dir), undefined, "x"), dir);
   const none = realpathSync(mkdtempSync(join(tmpdir(), "forge-nogit-")));
   made.push(none);
-  await t.throwsAsync(gitTopLevel(none, { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() }, "a merge needs one"), { message: "not in a git repository (a merge needs one)" });
+  await t.throwsAsync(gitTopLevel(none, { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() }, "a merge needs one"), {
+    message: "not in a git repository (a merge needs one)",
+  });
 });
 
 test("codeTree() is git mktree of the root listing without .forge, and .forge commits leave it unchanged", async (t) => {
@@ -104,7 +139,11 @@ test("codeTree() is git mktree of the root listing without .forge, and .forge co
   execFileSync("chmod", ["+x", join(dir, "a.txt")]);
   g(["add", "-A"]);
   g(["commit", "-q", "-m", "one"]);
-  const listing = g(["ls-tree", "-z", "HEAD"]).split("\0").filter((l) => l !== "" && !l.endsWith("\t.forge")).map((l) => l + "\0").join("");
+  const listing = g(["ls-tree", "-z", "HEAD"])
+    .split("\0")
+    .filter((l) => l !== "" && !l.endsWith("\t.forge"))
+    .map((l) => l + "\0")
+    .join("");
   const want = g(["mktree", "-z"], listing).trim();
   const first = await codeTree(dir, "HEAD");
   t.is(first, want);

@@ -52,8 +52,14 @@ export async function checkRepoFlag(value: string, cwd: string): Promise<void> {
   if (!want) throw new UsageError(`expected the "[HOST/]OWNER/REPO" format, got "${value.slice(0, 60)}"`);
   const have = await originRepo(cwd);
   if (!have) return;
-  const same = have.owner.toLowerCase() === want.owner.toLowerCase() && have.name.toLowerCase() === want.name.toLowerCase();
-  if (!same) throw new ForgeError(`this store serves ${have.owner}/${have.name}, not ${want.owner}/${want.name}`, "E_OTHER_REPO", 1);
+  const same =
+    have.owner.toLowerCase() === want.owner.toLowerCase() && have.name.toLowerCase() === want.name.toLowerCase();
+  if (!same)
+    throw new ForgeError(
+      `this store serves ${have.owner}/${have.name}, not ${want.owner}/${want.name}`,
+      "E_OTHER_REPO",
+      1
+    );
 }
 
 /**

@@ -71,7 +71,9 @@ export interface ProjectionImportBatchV3 {
  * Set a batch's id to the hash of its content.
  * @example sealBatch({...fields}).batch_id // 64 hex
  */
-export function sealBatch(b: Omit<ProjectionImportBatchV3, "batch_id"> & { batch_id?: string }): ProjectionImportBatchV3 {
+export function sealBatch(
+  b: Omit<ProjectionImportBatchV3, "batch_id"> & { batch_id?: string }
+): ProjectionImportBatchV3 {
   const { batch_id: _ignored, ...rest } = b;
   return { ...rest, batch_id: contentSha256(rest) } as ProjectionImportBatchV3;
 }
@@ -112,22 +114,31 @@ export function checkBatchShape(v: unknown): ProjectionImportBatchV3 {
   const b = v as Record<string, unknown>;
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidBatchError("(batch)", "not an object");
   if (b.schema_version !== BATCH_SCHEMA) throw new InvalidBatchError("schema_version", `expected ${BATCH_SCHEMA}`);
-  if (typeof b.batch_id !== "string" || !/^[0-9a-f]{64}$/.test(b.batch_id)) throw new InvalidBatchError("batch_id", "expected 64 hex");
+  if (typeof b.batch_id !== "string" || !/^[0-9a-f]{64}$/.test(b.batch_id))
+    throw new InvalidBatchError("batch_id", "expected 64 hex");
   if (!isScope(b.scope)) throw new InvalidBatchError("scope", "expected [A-Za-z0-9._:-]{1,128}");
   if (!isTimestamp(b.recorded_at)) throw new InvalidBatchError("recorded_at", "expected an RFC 3339 UTC timestamp");
   if (b.source === null || typeof b.source !== "object") throw new InvalidBatchError("source", "expected an object");
-  if ((b.source as Record<string, unknown>).promotion_state !== null) throw new InvalidBatchError("source.promotion_state", "must be null");
+  if ((b.source as Record<string, unknown>).promotion_state !== null)
+    throw new InvalidBatchError("source.promotion_state", "must be null");
   for (const k of ["claim_versions", "relation_versions", "episodes", "aliases", "evidence_refs"]) {
     if (!Array.isArray(b[k])) throw new InvalidBatchError(k, "expected a list");
-    for (const [i, x] of (b[k] as unknown[]).entries()) if (x === null || typeof x !== "object") throw new InvalidBatchError(`${k}[${i}]`, "expected an object");
+    for (const [i, x] of (b[k] as unknown[]).entries())
+      if (x === null || typeof x !== "object") throw new InvalidBatchError(`${k}[${i}]`, "expected an object");
   }
   for (const [i, r] of (b.relation_versions as Array<Record<string, unknown>>).entries()) {
-    for (const k of ["relation_id", "from", "to"]) if (typeof r[k] !== "string") throw new InvalidBatchError(`relation_versions[${i}].${k}`, "expected a string");
+    for (const k of ["relation_id", "from", "to"])
+      if (typeof r[k] !== "string") throw new InvalidBatchError(`relation_versions[${i}].${k}`, "expected a string");
   }
   for (const [i, c] of (b.claim_versions as Array<Record<string, unknown>>).entries()) {
-    for (const k of ["claim_id", "claim_version_id"]) if (typeof c[k] !== "string") throw new InvalidBatchError(`claim_versions[${i}].${k}`, "expected a string");
+    for (const k of ["claim_id", "claim_version_id"])
+      if (typeof c[k] !== "string") throw new InvalidBatchError(`claim_versions[${i}].${k}`, "expected a string");
   }
-  if (b.kernel_payload_json !== null && b.kernel_payload_json !== undefined && typeof b.kernel_payload_json !== "string") {
+  if (
+    b.kernel_payload_json !== null &&
+    b.kernel_payload_json !== undefined &&
+    typeof b.kernel_payload_json !== "string"
+  ) {
     throw new InvalidBatchError("kernel_payload_json", "expected a string or null");
   }
   return v as ProjectionImportBatchV3;

@@ -6,7 +6,15 @@
  * never decided here: `promotion_state` is always null.
  */
 import { ForgeError, isTimestamp } from "@forge/core";
-import { type ClaimVersion, isInvalid, type Relation, type Trial, validateClaim, validateRelation, validateTrial } from "@forge/kernel";
+import {
+  type ClaimVersion,
+  isInvalid,
+  type Relation,
+  type Trial,
+  validateClaim,
+  validateRelation,
+  validateTrial,
+} from "@forge/kernel";
 
 /** The schema tag of a bundle. */
 export const BUNDLE_SCHEMA = "forge-evidence-bundle/v1";
@@ -114,36 +122,54 @@ export function isScope(s: unknown): boolean {
  */
 export function validateBundle(v: unknown): EvidenceBundle {
   const b = v as Record<string, unknown>;
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidBundleError("(bundle)", "not an object");
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    throw new InvalidBundleError("(bundle)", "not an object");
   if (b.schema_version !== BUNDLE_SCHEMA) throw new InvalidBundleError("schema_version", `expected ${BUNDLE_SCHEMA}`);
   for (const k of ["bundle_id", "candidate_id", "eval_id", "version_id", "trace_id", "bundle_scope"]) {
     if (typeof b[k] !== "string" || b[k] === "") throw new InvalidBundleError(k, "expected a non-empty string");
   }
   if (!isScope(b.bundle_scope)) throw new InvalidBundleError("bundle_scope", "expected [A-Za-z0-9._:-]{1,128}");
-  if (b.attempt_id !== null && typeof b.attempt_id !== "string") throw new InvalidBundleError("attempt_id", "expected a string or null");
+  if (b.attempt_id !== null && typeof b.attempt_id !== "string")
+    throw new InvalidBundleError("attempt_id", "expected a string or null");
   if (!isTimestamp(b.created_at)) throw new InvalidBundleError("created_at", "expected an RFC 3339 UTC timestamp");
   if (b.promotion_state !== null) throw new InvalidBundleError("promotion_state", "must be null");
-  if (!CLAIM_STRENGTHS.includes(b.claim_strength as ClaimStrength)) throw new InvalidBundleError("claim_strength", CLAIM_STRENGTHS.join("|"));
+  if (!CLAIM_STRENGTHS.includes(b.claim_strength as ClaimStrength))
+    throw new InvalidBundleError("claim_strength", CLAIM_STRENGTHS.join("|"));
   if (b.supersedes_claim_version_id !== null && typeof b.supersedes_claim_version_id !== "string") {
     throw new InvalidBundleError("supersedes_claim_version_id", "expected a string or null");
   }
-  if (!Array.isArray(b.known_threats) || !b.known_threats.every((x) => typeof x === "string")) throw new InvalidBundleError("known_threats", "expected strings");
+  if (!Array.isArray(b.known_threats) || !b.known_threats.every((x) => typeof x === "string"))
+    throw new InvalidBundleError("known_threats", "expected strings");
   each(b, "claims", validateClaim);
   each(b, "relations", validateRelation);
   if (b.verification !== null) {
     const ver = b.verification as Record<string, unknown>;
-    if (typeof ver !== "object" || !Array.isArray(ver.trials) || !Array.isArray(ver.typed_diff)) throw new InvalidBundleError("verification", "expected {trials, typed_diff} or null");
+    if (typeof ver !== "object" || !Array.isArray(ver.trials) || !Array.isArray(ver.typed_diff))
+      throw new InvalidBundleError("verification", "expected {trials, typed_diff} or null");
     each(ver, "trials", validateTrial, "verification.");
   }
-  if (b.refutation !== null && (typeof b.refutation !== "object" || !Array.isArray((b.refutation as Record<string, unknown>).artifacts))) {
+  if (
+    b.refutation !== null &&
+    (typeof b.refutation !== "object" || !Array.isArray((b.refutation as Record<string, unknown>).artifacts))
+  ) {
     throw new InvalidBundleError("refutation", "expected {artifacts} or null");
   }
-  if (b.verification === null && b.refutation === null && b.claim_strength !== "advisory" && (b.claims as unknown[]).length > 0) {
+  if (
+    b.verification === null &&
+    b.refutation === null &&
+    b.claim_strength !== "advisory" &&
+    (b.claims as unknown[]).length > 0
+  ) {
     throw new InvalidBundleError("verification", "claims need verification or refutation artifacts");
   }
-  for (const k of ["receipts", "episodes", "aliases", "evidence_refs"]) if (!Array.isArray(b[k])) throw new InvalidBundleError(k, "expected a list");
+  for (const k of ["receipts", "episodes", "aliases", "evidence_refs"])
+    if (!Array.isArray(b[k])) throw new InvalidBundleError(k, "expected a list");
   for (const [i, r] of (b.receipts as Receipt[]).entries()) {
-    if (!Array.isArray(r?.argv) || typeof r.duration_ms !== "number" || (r.exit_code !== null && typeof r.exit_code !== "number")) {
+    if (
+      !Array.isArray(r?.argv) ||
+      typeof r.duration_ms !== "number" ||
+      (r.exit_code !== null && typeof r.exit_code !== "number")
+    ) {
       throw new InvalidBundleError(`receipts[${i}]`, "expected {argv, exit_code, duration_ms, log_digest}");
     }
   }

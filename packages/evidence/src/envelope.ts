@@ -32,7 +32,12 @@ export interface Envelope {
  */
 export function exportBundle(bundle: unknown, producer: Producer): Envelope {
   const b = validateBundle(bundle);
-  return { schema_version: ENVELOPE_SCHEMA, producer: { name: producer.name, version: producer.version }, content_sha256: contentSha256(b), bundle: b };
+  return {
+    schema_version: ENVELOPE_SCHEMA,
+    producer: { name: producer.name, version: producer.version },
+    content_sha256: contentSha256(b),
+    bundle: b,
+  };
 }
 
 /**
@@ -42,9 +47,12 @@ export function exportBundle(bundle: unknown, producer: Producer): Envelope {
  */
 export function checkEnvelope(env: unknown): Envelope {
   const e = env as Envelope;
-  if (env === null || typeof env !== "object" || e.schema_version !== ENVELOPE_SCHEMA) throw new ForgeError("invalid envelope: field 'schema_version'", "E_INVALID_ENVELOPE");
-  if (typeof e.producer?.name !== "string" || typeof e.producer?.version !== "string") throw new ForgeError("invalid envelope: field 'producer'", "E_INVALID_ENVELOPE");
+  if (env === null || typeof env !== "object" || e.schema_version !== ENVELOPE_SCHEMA)
+    throw new ForgeError("invalid envelope: field 'schema_version'", "E_INVALID_ENVELOPE");
+  if (typeof e.producer?.name !== "string" || typeof e.producer?.version !== "string")
+    throw new ForgeError("invalid envelope: field 'producer'", "E_INVALID_ENVELOPE");
   validateBundle(e.bundle);
-  if (contentSha256(e.bundle) !== e.content_sha256) throw new ForgeError("invalid envelope: content_sha256 does not match the bundle", "E_INVALID_ENVELOPE");
+  if (contentSha256(e.bundle) !== e.content_sha256)
+    throw new ForgeError("invalid envelope: content_sha256 does not match the bundle", "E_INVALID_ENVELOPE");
   return e;
 }

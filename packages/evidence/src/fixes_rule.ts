@@ -12,7 +12,14 @@
  */
 
 /** Categories that break PASS_TO_PASS or leave it unknown. */
-export const BREAKS_PASS_TO_PASS: readonly string[] = ["regressed", "spurious_regressed", "flaky_patched", "inconclusive", "error", "skipped"];
+export const BREAKS_PASS_TO_PASS: readonly string[] = [
+  "regressed",
+  "spurious_regressed",
+  "flaky_patched",
+  "inconclusive",
+  "error",
+  "skipped",
+];
 
 /** The ones a check flaky at the base may show without breaking anything. */
 const BASE_FLAKES: readonly string[] = ["flaky_patched", "spurious_regressed"];
@@ -23,10 +30,15 @@ const BASE_FLAKES: readonly string[] = ["flaky_patched", "spurious_regressed"];
  * @example breaksPassToPass({ check: "30-net", category: "flaky_patched" }, ["30-net"]) // false
  */
 export function breaksPassToPass(d: { check: string; category: string }, flakyAtBase: readonly string[] = []): boolean {
-  return BREAKS_PASS_TO_PASS.includes(d.category) && !(BASE_FLAKES.includes(d.category) && flakyAtBase.includes(d.check));
+  return (
+    BREAKS_PASS_TO_PASS.includes(d.category) && !(BASE_FLAKES.includes(d.category) && flakyAtBase.includes(d.check))
+  );
 }
 
 /** FAIL_TO_PASS and PASS_TO_PASS over a typed diff. */
-export function fixesRuleHolds(diff: ReadonlyArray<{ check: string; category: string }>, flakyAtBase: readonly string[] = []): boolean {
+export function fixesRuleHolds(
+  diff: ReadonlyArray<{ check: string; category: string }>,
+  flakyAtBase: readonly string[] = []
+): boolean {
   return diff.some((d) => d.category === "fixed") && !diff.some((d) => breaksPassToPass(d, flakyAtBase));
 }

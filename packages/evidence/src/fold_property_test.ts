@@ -17,7 +17,11 @@ import { NOW, PRODUCER, tempStore } from "./_fixture.js";
 
 /** Cut `b` into `k` bundles; each record lands in one random bundle, and sometimes in a second one too. */
 function cut(r: Rng, b: KernelBatch, k: number): EvidenceBundle[] {
-  const parts = Array.from({ length: k }, () => ({ claims: [] as KernelBatch["claims"], trials: [] as KernelBatch["trials"], relations: [] as KernelBatch["relations"] }));
+  const parts = Array.from({ length: k }, () => ({
+    claims: [] as KernelBatch["claims"],
+    trials: [] as KernelBatch["trials"],
+    relations: [] as KernelBatch["relations"],
+  }));
   const place = <T>(xs: T[], pick: (p: (typeof parts)[number]) => T[]): void => {
     for (const x of xs) {
       pick(parts[int(r, 0, k - 1)]!).push(x);
@@ -28,10 +32,27 @@ function cut(r: Rng, b: KernelBatch, k: number): EvidenceBundle[] {
   place(b.trials, (p) => p.trials);
   place(b.relations, (p) => p.relations);
   return parts.map((p, i) => ({
-    schema_version: BUNDLE_SCHEMA, bundle_id: `b${i}`, candidate_id: "c", eval_id: "e", version_id: "v", trace_id: `t${i}`, attempt_id: null,
-    bundle_scope: "prop", created_at: "2026-11-30T00:00:00Z", claims: dedupe(p.claims), relations: dedupe(p.relations),
-    verification: { trials: dedupe(p.trials), typed_diff: [] }, refutation: null, claim_strength: "observed", known_threats: [], promotion_state: null,
-    receipts: [], supersedes_claim_version_id: null, episodes: [], aliases: [], evidence_refs: [],
+    schema_version: BUNDLE_SCHEMA,
+    bundle_id: `b${i}`,
+    candidate_id: "c",
+    eval_id: "e",
+    version_id: "v",
+    trace_id: `t${i}`,
+    attempt_id: null,
+    bundle_scope: "prop",
+    created_at: "2026-11-30T00:00:00Z",
+    claims: dedupe(p.claims),
+    relations: dedupe(p.relations),
+    verification: { trials: dedupe(p.trials), typed_diff: [] },
+    refutation: null,
+    claim_strength: "observed",
+    known_threats: [],
+    promotion_state: null,
+    receipts: [],
+    supersedes_claim_version_id: null,
+    episodes: [],
+    aliases: [],
+    evidence_refs: [],
   }));
 }
 
@@ -47,7 +68,8 @@ test("a batch cut into bundles and imported in any order folds to the same kerne
     const bundles = shuffle(r, cut(r, batch, int(r, 1, 4)));
     const store = tempStore();
     const records = readImportLog(store);
-    for (const b of bundles) importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, PRODUCER)), { now: NOW, records });
+    for (const b of bundles)
+      importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, PRODUCER)), { now: NOW, records });
     const st = readScope(store, "prop");
     t.is(canonicalJson(assess(compile(st.kernel))), want, `seed ${seed}`);
     t.is(st.kernel.trials.length, batch.trials.length, `seed ${seed}: every trial stored once`);

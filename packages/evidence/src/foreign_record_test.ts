@@ -23,7 +23,10 @@ test("importForeignRecord() writes a clone's record as the lane wrote it, once; 
   const first = importForeignRecord(store, rec);
   t.is(first.status, "imported");
   t.deepEqual(readFileSync(evidenceImportFile(store, rec.batch_id)), bytes);
-  t.deepEqual(readImportLog(store).map((r) => r.batch_id), [rec.batch_id]);
+  t.deepEqual(
+    readImportLog(store).map((r) => r.batch_id),
+    [rec.batch_id]
+  );
   const again = importForeignRecord(store, rec);
   t.is(again.status, "already_imported");
   t.is(again.imported_at, first.imported_at);
@@ -38,12 +41,27 @@ test("checkImportRecord() refuses what the lane would not have written, naming t
     change(v);
     return t.throws(() => checkImportRecord(v, file, name))!.message;
   };
-  t.is(bad((v) => (v.schema_version = "x")), `${file}: field 'schema_version': expected forge-evidence-import/v1`);
-  t.is(bad((v) => (v.trial_episodes = "maybe")), `${file}: field 'trial_episodes': expected derived|stored`);
-  t.is(bad((v) => (v.imported_at = "yesterday")), `${file}: field 'imported_at': expected an RFC 3339 UTC timestamp`);
-  t.is(bad((v) => (v.trials = 99)), `${file}: field 'trials': expected 2: the trials of kernel_payload`);
+  t.is(
+    bad((v) => (v.schema_version = "x")),
+    `${file}: field 'schema_version': expected forge-evidence-import/v1`
+  );
+  t.is(
+    bad((v) => (v.trial_episodes = "maybe")),
+    `${file}: field 'trial_episodes': expected derived|stored`
+  );
+  t.is(
+    bad((v) => (v.imported_at = "yesterday")),
+    `${file}: field 'imported_at': expected an RFC 3339 UTC timestamp`
+  );
+  t.is(
+    bad((v) => (v.trials = 99)),
+    `${file}: field 'trials': expected 2: the trials of kernel_payload`
+  );
   const batch = (v: Record<string, unknown>): Record<string, unknown> => v.batch as Record<string, unknown>;
-  t.is(bad((v) => (batch(v).episodes = "none")), `${file}: field 'batch.episodes': expected a list`);
+  t.is(
+    bad((v) => (batch(v).episodes = "none")),
+    `${file}: field 'batch.episodes': expected a list`
+  );
   const other = bad((v) => (batch(v).batch_id = "0".repeat(64)));
   t.is(other, `${file}: field 'batch.batch_id': does not match the record's batch_id`);
   const message = (v: unknown, name: string): string => t.throws(() => checkImportRecord(v, "f", name))!.message;

@@ -6,10 +6,34 @@
  * marks that this batch brought in), writes one new file atomically and
  * returns the import-log entry.
  */
-import { atomicWrite, evidenceImportFile, evidenceImportsDir, formatTimestamp, mkdirInside, type Store } from "@forge/core";
-import { canonicalJson, cmp, type Compiled, compile, extendCompiled, KERNEL_SCHEMA, type KernelBatch, type KernelConfig, trialIdsOf } from "@forge/kernel";
+import {
+  atomicWrite,
+  evidenceImportFile,
+  evidenceImportsDir,
+  formatTimestamp,
+  mkdirInside,
+  type Store,
+} from "@forge/core";
+import {
+  canonicalJson,
+  cmp,
+  type Compiled,
+  compile,
+  extendCompiled,
+  KERNEL_SCHEMA,
+  type KernelBatch,
+  type KernelConfig,
+  trialIdsOf,
+} from "@forge/kernel";
 import { type ProjectionImportBatchV3, validateBatch } from "./batch.js";
-import { entryOf, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog, readImportRecord } from "./import_log.js";
+import {
+  entryOf,
+  IMPORT_SCHEMA,
+  type ImportLogEntry,
+  type ImportRecord,
+  readImportLog,
+  readImportRecord,
+} from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
 import type { Episode } from "./bundle.js";
 import { trialEpisode } from "./trial_episode.js";
@@ -41,9 +65,11 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   if (prior) return entryOf(store, prior, "already_imported");
   const markers = new Set<string>();
   let payload: KernelBatch | null = null;
-  if (b.kernel_payload_json === null || b.kernel_payload_json === undefined || b.kernel_payload_json === "") markers.add("missing_kernel_payload");
+  if (b.kernel_payload_json === null || b.kernel_payload_json === undefined || b.kernel_payload_json === "")
+    markers.add("missing_kernel_payload");
   else if (!(payload = parsePayload(b.kernel_payload_json))) markers.add("malformed_kernel_payload");
-  // The scope's episodes are compared only with the batch's own and with the payload's trials (fresh, derivable): only those ids are read.
+  // The scope's episodes are compared only with the batch's own and with the payload's trials (fresh, derivable): only
+  // those ids are read.
   const episodeIds = new Set(b.episodes.map((e) => e.episode_id));
   for (const t of payload?.trials ?? []) episodeIds.add(`trial:${String((t as { trial_id?: unknown }).trial_id)}`);
   const state = readScope(store, b.scope, { records: log, episodeIds, entries: false });
@@ -51,18 +77,29 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   const index = (opts.records && kept(opts.records, b.scope)?.index) ?? indexOf(state.kernel);
   const added = payload ? newKernel(index, payload) : null;
   let after: Compiled | null = null;
-  // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no marker is new.
+  // Nothing new for the kernel (an act result without trials, a restated payload): the scope compiles as before, so no
+  // marker is new.
   if (added && added.claims.length + added.trials.length + added.relations.length > 0) {
     // Markers the kernel gives the scope with `added` that it did not give without it. Only new trials (a rerun's):
     // the fold compiled before, with them put in; anything else is compiled whole.
     const prior = lastFold(opts, b.scope) ?? compile(state.kernel, opts.config);
     const before = new Set(prior.markers);
-    after = extendCompiled(prior, added)
-      ?? compile({ ...state.kernel, claims: [...state.kernel.claims, ...added.claims], trials: [...state.kernel.trials, ...added.trials], relations: [...state.kernel.relations, ...added.relations] }, opts.config);
+    after =
+      extendCompiled(prior, added) ??
+      compile(
+        {
+          ...state.kernel,
+          claims: [...state.kernel.claims, ...added.claims],
+          trials: [...state.kernel.trials, ...added.trials],
+          relations: [...state.kernel.relations, ...added.relations],
+        },
+        opts.config
+      );
     for (const m of after.markers) if (!before.has(m)) markers.add(m);
   }
   const known = new Set([...state.claim_versions.map((c) => c.claim_id), ...b.claim_versions.map((c) => c.claim_id)]);
-  for (const r of b.relation_versions) if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
+  for (const r of b.relation_versions)
+    if (!known.has(r.from) || !known.has(r.to)) markers.add(`dangling_ref:relation_version:${r.relation_id}`);
   // Trial episodes that are exactly the projection of the added trials are derived on read, not stored.
   const episodes = fresh(state.episodes, b.episodes, (e) => e.episode_id);
   const derived = added !== null && derivable(added, episodes, state.episodes);
@@ -70,18 +107,30 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   const storedEpisodes = episodes.filter((e) => !derivedIds.has(e.episode_id));
   const stored: ProjectionImportBatchV3 = {
     ...b,
-    // A claim version already stated is not added again: when and by which bundle it was restated is provenance, not content.
-    claim_versions: fresh(state.claim_versions, b.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c),
+    // A claim version already stated is not added again: when and by which bundle it was restated is provenance, not
+    // content.
+    claim_versions: fresh(
+      state.claim_versions,
+      b.claim_versions,
+      (c) => c.claim_version_id,
+      ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c
+    ),
     relation_versions: fresh(state.relation_versions, b.relation_versions, (r) => r.relation_id),
     episodes: storedEpisodes,
     aliases: fresh(state.aliases, b.aliases, (a) => `${a.alias}\u0000${a.claim_id}`),
     evidence_refs: fresh(state.evidence_refs, b.evidence_refs, (r) => r.ref_id),
-    kernel_payload_json: added ? null : b.kernel_payload_json ?? null,
+    kernel_payload_json: added ? null : (b.kernel_payload_json ?? null),
   };
   const rec: ImportRecord = {
-    schema_version: IMPORT_SCHEMA, batch_id: b.batch_id, imported_at: formatTimestamp(opts.now?.() ?? new Date()),
-    degraded: markers.size > 0, trials: added ? added.trials.length : 0, markers: [...markers].sort(cmp), kernel_payload: added,
-    trial_episodes: derived ? "derived" : "stored", batch: stored,
+    schema_version: IMPORT_SCHEMA,
+    batch_id: b.batch_id,
+    imported_at: formatTimestamp(opts.now?.() ?? new Date()),
+    degraded: markers.size > 0,
+    trials: added ? added.trials.length : 0,
+    markers: [...markers].sort(cmp),
+    kernel_payload: added,
+    trial_episodes: derived ? "derived" : "stored",
+    batch: stored,
   };
   // SEC-02: the imports folder must resolve inside the store (a symlinked evidence/ pointing elsewhere is refused).
   mkdirInside(store, evidenceImportsDir(store));
@@ -89,16 +138,25 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
     atomicWrite(evidenceImportFile(store, b.batch_id), canonicalJson(rec) + "\n", { exclusive: true });
   } catch (err) {
     // Another process imported the same batch since `log` was read: that import's entry, from its one file.
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return entryOf(store, readImportRecord(store, b.batch_id), "already_imported");
+    if ((err as NodeJS.ErrnoException).code === "EEXIST")
+      return entryOf(store, readImportRecord(store, b.batch_id), "already_imported");
     throw err;
   }
   if (opts.records) {
-    // The scope's kernel is now what was compiled as `after` (unchanged when nothing was added): the next import's "before".
+    // The scope's kernel is now what was compiled as `after` (unchanged when nothing was added): the next import's
+    // "before".
     // Wherever the import goes in fold order: the kernel compiles a batch in any order the same.
     const fold = after ?? lastFold(opts, b.scope);
     insertInOrder(opts.records, rec);
     if (added) addTo(index, added);
-    if (fold) FOLDS.set(opts.records, { scope: b.scope, size: opts.records.length, config: opts.config, compiled: fold, index });
+    if (fold)
+      FOLDS.set(opts.records, {
+        scope: b.scope,
+        size: opts.records.length,
+        config: opts.config,
+        compiled: fold,
+        index,
+      });
     else FOLDS.delete(opts.records);
   }
   return entryOf(store, rec, "imported");
@@ -136,7 +194,13 @@ export function importForeignRecord(store: Store, rec: ImportRecord): ImportLogE
  * import finds what its payload restates among them by id, not by a pass
  * over all of them.
  */
-export function primeFold(records: ImportRecord[], scope: string, compiled: Compiled, config?: Partial<KernelConfig>, kernel?: KernelBatch): void {
+export function primeFold(
+  records: ImportRecord[],
+  scope: string,
+  compiled: Compiled,
+  config?: Partial<KernelConfig>,
+  kernel?: KernelBatch
+): void {
   FOLDS.set(records, { scope, size: records.length, config, compiled, index: kernel && indexOf(kernel) });
   // What extendCompiled checks new trials against, listed now (the caller is waiting).
   trialIdsOf(compiled);
@@ -161,14 +225,20 @@ export function foldCompiled(records: ImportRecord[], scope: string, config?: Pa
  * is exactly as that import left it (same length: this module is the only
  * one that inserts).
  */
-const FOLDS = new WeakMap<ImportRecord[], { scope: string; size: number; config: Partial<KernelConfig> | undefined; compiled: Compiled; index?: KernelIndex }>();
+const FOLDS = new WeakMap<
+  ImportRecord[],
+  { scope: string; size: number; config: Partial<KernelConfig> | undefined; compiled: Compiled; index?: KernelIndex }
+>();
 
 function lastFold(opts: ImportOptions, scope: string): Compiled | null {
   return opts.records ? foldCompiled(opts.records, scope, opts.config) : null;
 }
 
 /** What the last import made with `records` (or `primeFold`) kept of `scope`, while the log is as it left it. */
-function kept(records: ImportRecord[], scope: string): { compiled: Compiled; config: Partial<KernelConfig> | undefined; index?: KernelIndex } | undefined {
+function kept(
+  records: ImportRecord[],
+  scope: string
+): { compiled: Compiled; config: Partial<KernelConfig> | undefined; index?: KernelIndex } | undefined {
   const m = FOLDS.get(records);
   return m && m.scope === scope && m.size === records.length ? m : undefined;
 }
@@ -210,7 +280,10 @@ function insertInOrder(log: ImportRecord[], rec: ImportRecord): void {
   log.splice(i, 0, rec);
 }
 
-/** Whether every added trial's episode is in `episodes` exactly as `trialEpisode()` gives it, and none is in the scope yet. */
+/**
+ * Whether every added trial's episode is in `episodes` exactly as `trialEpisode()` gives it, and none is in the scope
+ * yet.
+ */
 function derivable(added: KernelBatch, episodes: readonly Episode[], scope: readonly Episode[]): boolean {
   if (added.trials.length === 0) return false;
   const have = new Map(episodes.map((e) => [e.episode_id, e]));
@@ -224,7 +297,14 @@ function derivable(added: KernelBatch, episodes: readonly Episode[], scope: read
 
 /** Field-by-field equality of two episodes (what canonicalJson equality would say, without serialising). */
 function sameEpisode(a: Episode, b: Episode): boolean {
-  if (a.episode_id !== b.episode_id || a.kind !== b.kind || a.claim_id !== b.claim_id || a.outcome !== b.outcome || a.recorded_at !== b.recorded_at) return false;
+  if (
+    a.episode_id !== b.episode_id ||
+    a.kind !== b.kind ||
+    a.claim_id !== b.claim_id ||
+    a.outcome !== b.outcome ||
+    a.recorded_at !== b.recorded_at
+  )
+    return false;
   const ka = Object.keys(a.detail ?? {}).filter((k) => a.detail[k] !== undefined);
   const kb = Object.keys(b.detail ?? {}).filter((k) => b.detail[k] !== undefined);
   if (ka.length !== kb.length || Object.keys(a).length !== Object.keys(b).length) return false;
@@ -242,7 +322,12 @@ function newKernel(scope: KernelIndex, payload: KernelBatch): KernelBatch {
 }
 
 /** `xs` without the ones `have` (by key) already holds with the same content (or the same `content(x)`). */
-function freshById<T>(have: ReadonlyMap<string, readonly T[]>, xs: readonly T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
+function freshById<T>(
+  have: ReadonlyMap<string, readonly T[]>,
+  xs: readonly T[],
+  key: (x: T) => string,
+  content: (x: T) => unknown = (x) => x
+): T[] {
   return xs.filter((x) => {
     const same = have.get(key(x));
     if (!same) return true;
@@ -259,7 +344,12 @@ function withoutRecordedAt(c: unknown): unknown {
 }
 
 /** `xs` without the ones `have` already holds with the same content (or the same `content(x)`). */
-function fresh<T>(have: readonly T[], xs: readonly T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
+function fresh<T>(
+  have: readonly T[],
+  xs: readonly T[],
+  key: (x: T) => string,
+  content: (x: T) => unknown = (x) => x
+): T[] {
   if (have.length === 0 || xs.length === 0) return [...xs];
   const wanted = new Set(xs.map(key));
   const byKey = new Map<string, T[]>();

@@ -5,7 +5,15 @@
  * state. This file is the only reader of those files.
  */
 import { readdirSync } from "node:fs";
-import { displayPath, evidenceImportFile, evidenceImportsDir, InvalidFileError, isTimestamp, readStoreBytes, type Store } from "@forge/core";
+import {
+  displayPath,
+  evidenceImportFile,
+  evidenceImportsDir,
+  InvalidFileError,
+  isTimestamp,
+  readStoreBytes,
+  type Store,
+} from "@forge/core";
 import { canonicalJson, cmp, type KernelBatch } from "@forge/kernel";
 import type { Episode } from "./bundle.js";
 import { trialEpisode } from "./trial_episode.js";
@@ -48,7 +56,14 @@ export interface ImportLogEntry {
   markers: string[];
   bundle_id: string | null;
   claim_strength: string | null;
-  counts: { claim_versions: number; relation_versions: number; episodes: number; aliases: number; evidence_refs: number; trials: number };
+  counts: {
+    claim_versions: number;
+    relation_versions: number;
+    episodes: number;
+    aliases: number;
+    evidence_refs: number;
+    trials: number;
+  };
   kernel_payload_json: string | null;
 }
 
@@ -60,7 +75,9 @@ const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
  * @example readImportLog(store).map((r) => r.batch_id)
  */
 export function readImportLog(store: Store): ImportRecord[] {
-  return importIds(store).map((id) => readImportRecord(store, id)).sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+  return importIds(store)
+    .map((id) => readImportRecord(store, id))
+    .sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
 }
 
 /**
@@ -122,11 +139,13 @@ export function readImportFile(store: Store, batchId: string): { record: ImportR
  */
 export function checkImportRecord(value: unknown, file: string, name: string): ImportRecord {
   const rec = value as ImportRecord;
-  if (rec === null || typeof rec !== "object" || Array.isArray(rec)) throw new InvalidFileError(file, "not a JSON object");
+  if (rec === null || typeof rec !== "object" || Array.isArray(rec))
+    throw new InvalidFileError(file, "not a JSON object");
   checkRecord(rec, file, name.replace(/\.json$/, ""));
   // The lane reads no other name (importIds): a record it would never see is refused, not stored.
   if (!/^[0-9a-f]{64}$/.test(rec.batch_id)) throw new InvalidFileError(file, "expected 64 hex", "batch_id");
-  if (!isTimestamp(rec.imported_at)) throw new InvalidFileError(file, "expected an RFC 3339 UTC timestamp", "imported_at");
+  if (!isTimestamp(rec.imported_at))
+    throw new InvalidFileError(file, "expected an RFC 3339 UTC timestamp", "imported_at");
   if (!Array.isArray(rec.markers) || rec.markers.some((m) => typeof m !== "string")) {
     throw new InvalidFileError(file, "expected a list of strings", "markers");
   }
@@ -135,7 +154,8 @@ export function checkImportRecord(value: unknown, file: string, name: string): I
     throw new InvalidFileError(file, `expected ${degraded}: the import's markers say so`, "degraded");
   }
   const trials = rec.kernel_payload ? rec.kernel_payload.trials.length : 0;
-  if (rec.trials !== trials) throw new InvalidFileError(file, `expected ${trials}: the trials of kernel_payload`, "trials");
+  if (rec.trials !== trials)
+    throw new InvalidFileError(file, `expected ${trials}: the trials of kernel_payload`, "trials");
   try {
     checkBatchShape(rec.batch);
   } catch (err) {
@@ -150,14 +170,19 @@ export function checkImportRecord(value: unknown, file: string, name: string): I
 
 /** What every import file must be to be read at all. */
 function checkRecord(rec: ImportRecord, shown: string, batchId: string): ImportRecord {
-  if (rec?.schema_version !== IMPORT_SCHEMA) throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
+  if (rec?.schema_version !== IMPORT_SCHEMA)
+    throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
   if (rec.batch_id !== batchId) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
   if (typeof rec.batch?.scope !== "string") throw new InvalidFileError(shown, "missing", "batch.scope");
   const k = rec.kernel_payload as unknown as Record<string, unknown> | null;
-  if (k !== null && (typeof k !== "object" || !Array.isArray(k.claims) || !Array.isArray(k.trials) || !Array.isArray(k.relations))) {
+  if (
+    k !== null &&
+    (typeof k !== "object" || !Array.isArray(k.claims) || !Array.isArray(k.trials) || !Array.isArray(k.relations))
+  ) {
     throw new InvalidFileError(shown, "expected {claims, trials, relations} or null", "kernel_payload");
   }
-  if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored") throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
+  if (rec.trial_episodes !== "derived" && rec.trial_episodes !== "stored")
+    throw new InvalidFileError(shown, "expected derived|stored", "trial_episodes");
   return rec;
 }
 
@@ -172,7 +197,9 @@ export function episodesOf(rec: ImportRecord): Episode[] {
 
 /** How many episodes an import holds: those stored, and one per trial when its trial episodes are derived. */
 export function episodeCount(rec: ImportRecord): number {
-  return rec.batch.episodes.length + (rec.trial_episodes === "derived" && typeof rec.trials === "number" ? rec.trials : 0);
+  return (
+    rec.batch.episodes.length + (rec.trial_episodes === "derived" && typeof rec.trials === "number" ? rec.trials : 0)
+  );
 }
 
 /**
@@ -180,17 +207,37 @@ export function episodeCount(rec: ImportRecord): number {
  * @param withPayload false: leave `kernel_payload_json` null (a fold has the payload already)
  * @example entryOf(store, record, "imported").file // ".forge/evidence/imports/<batch_id>.json"
  */
-export function entryOf(store: Store, rec: ImportRecord, status: ImportLogEntry["status"], withPayload = true): ImportLogEntry {
+export function entryOf(
+  store: Store,
+  rec: ImportRecord,
+  status: ImportLogEntry["status"],
+  withPayload = true
+): ImportLogEntry {
   const b = rec.batch;
   const trials = typeof rec.trials === "number" ? rec.trials : 0;
-  const payload = !withPayload ? null : rec.kernel_payload ? canonicalJson(rec.kernel_payload) : b.kernel_payload_json ?? null;
+  const payload = !withPayload
+    ? null
+    : rec.kernel_payload
+      ? canonicalJson(rec.kernel_payload)
+      : (b.kernel_payload_json ?? null);
   return {
-    batch_id: rec.batch_id, scope: b.scope, status, imported_at: rec.imported_at, recorded_at: b.recorded_at,
-    file: displayPath(store, evidenceImportFile(store, rec.batch_id)), degraded: rec.degraded, markers: rec.markers,
-    bundle_id: b.source?.bundle_id ?? null, claim_strength: b.source?.claim_strength ?? null,
+    batch_id: rec.batch_id,
+    scope: b.scope,
+    status,
+    imported_at: rec.imported_at,
+    recorded_at: b.recorded_at,
+    file: displayPath(store, evidenceImportFile(store, rec.batch_id)),
+    degraded: rec.degraded,
+    markers: rec.markers,
+    bundle_id: b.source?.bundle_id ?? null,
+    claim_strength: b.source?.claim_strength ?? null,
     counts: {
-      claim_versions: b.claim_versions.length, relation_versions: b.relation_versions.length, episodes: episodeCount(rec), aliases: b.aliases.length,
-      evidence_refs: b.evidence_refs.length, trials,
+      claim_versions: b.claim_versions.length,
+      relation_versions: b.relation_versions.length,
+      episodes: episodeCount(rec),
+      aliases: b.aliases.length,
+      evidence_refs: b.evidence_refs.length,
+      trials,
     },
     kernel_payload_json: payload,
   };

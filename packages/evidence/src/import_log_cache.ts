@@ -17,7 +17,16 @@
 import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, checkedCache, evidenceImportFile, fileStamp, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
+import {
+  cacheDir,
+  checkedCache,
+  evidenceImportFile,
+  fileStamp,
+  readCacheFile,
+  writeCacheFile,
+  writeCacheLater,
+  type Store,
+} from "@forge/core";
 import { cmp } from "@forge/kernel";
 import { importIds, type ImportRecord, readImportFile } from "./import_log.js";
 
@@ -29,7 +38,10 @@ export interface LoggedImport {
   record: ImportRecord;
   /** The payload (which has records) was left out: `withPayloads` reads it. */
   elided: boolean;
-  /** The file's lstat identity, taken before it was read; null when it changed too recently to vouch for (nothing is kept of it). */
+  /**
+   * The file's lstat identity, taken before it was read; null when it changed too recently to vouch for (nothing is
+   * kept of it).
+   */
   stamp: string | null;
   /**
    * What vouches for the record when its stamp cannot: `sha256:<hex>` of the
@@ -80,7 +92,12 @@ export function readImportLogCached(store: Store, opts: CachedLogOptions): Logge
  * A file whose lstat moved since is read whole again (its record replaces the cached one).
  * @throws InvalidFileError as `readImportRecord`
  */
-export function withPayloads(store: Store, log: readonly LoggedImport[], wanted: (l: LoggedImport) => boolean, now = Date.now()): LoggedImport[] {
+export function withPayloads(
+  store: Store,
+  log: readonly LoggedImport[],
+  wanted: (l: LoggedImport) => boolean,
+  now = Date.now()
+): LoggedImport[] {
   return log.map((l) => (l.elided && wanted(l) ? readLogged(store, l.record.batch_id, now) : l)).sort(foldOrder);
 }
 
@@ -91,7 +108,9 @@ export function withPayloads(store: Store, log: readonly LoggedImport[], wanted:
  * @throws InvalidFileError as `readImportLog`
  */
 export function readImportLogStamped(store: Store, now = Date.now()): LoggedImport[] {
-  return importIds(store).map((id) => readLogged(store, id, now)).sort(foldOrder);
+  return importIds(store)
+    .map((id) => readLogged(store, id, now))
+    .sort(foldOrder);
 }
 
 /**
@@ -139,7 +158,13 @@ function cachePath(store: Store): string {
  * One import: from the cache while its file's lstat matches, else read.
  * @param fresh counts the bytes of files read that the cache could keep (at least 4 KiB each)
  */
-function readLogged(store: Store, id: string, now: number, cached?: ReadonlyMap<string, LoggedImport>, fresh?: { bytes: number }): LoggedImport {
+function readLogged(
+  store: Store,
+  id: string,
+  now: number,
+  cached?: ReadonlyMap<string, LoggedImport>,
+  fresh?: { bytes: number }
+): LoggedImport {
   const st = lstatSync(evidenceImportFile(store, id), { throwIfNoEntry: false });
   // Anything but a regular file (a symlink, say) is never cached: readImportRecord decides what it is.
   const stamp = st?.isFile() ? fileStamp(st, now) : null;
@@ -168,9 +193,17 @@ function loadCache(path: string): { rows: Map<string, LoggedImport>; bytes: numb
   if (!Array.isArray(rows)) return undefined;
   const out = new Map<string, LoggedImport>();
   for (const r of rows as unknown[]) {
-    if (!Array.isArray(r) || r.length !== 4 || typeof r[0] !== "string" || typeof r[1] !== "string" || (r[2] !== 0 && r[2] !== 1)) return undefined;
+    if (
+      !Array.isArray(r) ||
+      r.length !== 4 ||
+      typeof r[0] !== "string" ||
+      typeof r[1] !== "string" ||
+      (r[2] !== 0 && r[2] !== 1)
+    )
+      return undefined;
     const rec = r[3] as ImportRecord | null;
-    if (rec === null || typeof rec !== "object" || rec.batch_id !== r[0] || (r[2] === 1 && rec.kernel_payload !== null)) return undefined;
+    if (rec === null || typeof rec !== "object" || rec.batch_id !== r[0] || (r[2] === 1 && rec.kernel_payload !== null))
+      return undefined;
     out.set(r[0], { record: rec, elided: r[2] === 1, stamp: r[1] });
   }
   return { rows: out, bytes: text.length };

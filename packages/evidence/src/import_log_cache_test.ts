@@ -7,7 +7,13 @@ import { exportBundle } from "./envelope.js";
 import { importProjectionBatch } from "./import_batch.js";
 import { readImportLog } from "./import_log.js";
 import {
-  type CachedLogOptions, digestOf, importDigest, type LoggedImport, readImportLogCached as readCached, readImportLogStamped, withPayloads,
+  type CachedLogOptions,
+  digestOf,
+  importDigest,
+  type LoggedImport,
+  readImportLogCached as readCached,
+  readImportLogStamped,
+  withPayloads,
 } from "./import_log_cache.js";
 import { transformEnvelopeV3 } from "./transform_v3.js";
 import { NOW, PRODUCER, sampleBundle, tempStore, trialOf } from "./_fixture.js";
@@ -27,10 +33,31 @@ const cachePath = (store: ReturnType<typeof tempStore>) => join(cacheDir(store),
 function twoImports() {
   const store = tempStore();
   const full = importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
-  const empty = importProjectionBatch(store, lane(sampleBundle({
-    bundle_id: "act:a1", claims: [], relations: [], verification: { trials: [], typed_diff: [] }, receipts: [], aliases: [], evidence_refs: [],
-    episodes: [{ episode_id: "oracle:a1", kind: "oracle", claim_id: null, outcome: "bound_not_reached", recorded_at: "2026-11-30T02:30:00Z", detail: {} }],
-  })), { now: () => new Date("2026-11-30T04:00:00Z") });
+  const empty = importProjectionBatch(
+    store,
+    lane(
+      sampleBundle({
+        bundle_id: "act:a1",
+        claims: [],
+        relations: [],
+        verification: { trials: [], typed_diff: [] },
+        receipts: [],
+        aliases: [],
+        evidence_refs: [],
+        episodes: [
+          {
+            episode_id: "oracle:a1",
+            kind: "oracle",
+            claim_id: null,
+            outcome: "bound_not_reached",
+            recorded_at: "2026-11-30T02:30:00Z",
+            detail: {},
+          },
+        ],
+      })
+    ),
+    { now: () => new Date("2026-11-30T04:00:00Z") }
+  );
   return { store, full: full.batch_id, empty: empty.batch_id };
 }
 
@@ -40,7 +67,10 @@ test("readImportLogCached: the first read is the log itself; the next leaves out
   const { store, full, empty } = twoImports();
   const log = readImportLog(store);
   const first = readImportLogCached(store, LATER);
-  t.deepEqual(first.map((l) => l.record), log);
+  t.deepEqual(
+    first.map((l) => l.record),
+    log
+  );
   t.true(first.every((l) => !l.elided && l.stamp !== null));
   t.regex(readFileSync(cachePath(store), "latin1"), /^forge-imports 1 [0-9a-f]{8}\n\[/);
 
@@ -53,7 +83,11 @@ test("readImportLogCached: the first read is the log itself; the next leaves out
   t.deepEqual(second.get(empty)!.record, log[1]);
 
   const back = withPayloads(store, [...second.values()], () => true, LATER.now);
-  t.deepEqual(back.map((l) => l.record), log, "in fold order, payloads read back");
+  t.deepEqual(
+    back.map((l) => l.record),
+    log,
+    "in fold order, payloads read back"
+  );
   t.true(back.every((l) => !l.elided));
   const some = withPayloads(store, [...second.values()], () => false, LATER.now);
   t.true(byId(some).get(full)!.elided, "only what is wanted is read");
@@ -86,11 +120,21 @@ test("readImportLogCached: a damaged cache is not trusted, and a bad import file
   const { store, full } = twoImports();
   readImportLogCached(store, LATER);
   const good = readFileSync(cachePath(store), "utf8");
-  for (const bad of [good.slice(0, -5), good.replace('"batch_id"', '"batch_jd"'), good.replace(/^forge-imports 1/, "forge-imports 2")]) {
+  for (const bad of [
+    good.slice(0, -5),
+    good.replace('"batch_id"', '"batch_jd"'),
+    good.replace(/^forge-imports 1/, "forge-imports 2"),
+  ]) {
     writeFileSync(cachePath(store), bad);
     const log = readImportLogCached(store, { write: false, now: LATER.now });
-    t.true(log.every((l) => !l.elided), "every file read");
-    t.deepEqual(log.map((l) => l.record), readImportLog(store));
+    t.true(
+      log.every((l) => !l.elided),
+      "every file read"
+    );
+    t.deepEqual(
+      log.map((l) => l.record),
+      readImportLog(store)
+    );
   }
   writeFileSync(cachePath(store), good);
   writeFileSync(evidenceImportFile(store, full), "{not json");
@@ -100,20 +144,41 @@ test("readImportLogCached: a damaged cache is not trusted, and a bad import file
 test("readImportLogCached: an import added by another process is read, and the cache rewritten with it", (t) => {
   const { store } = twoImports();
   readImportLogCached(store, LATER);
-  importProjectionBatch(store, lane(sampleBundle({ bundle_id: "ci:run2", verification: { trials: [trialOf("run2:test", "c-test", "pass", "run2")], typed_diff: [] } })), {
-    now: () => new Date("2026-11-30T05:00:00Z"),
-  });
+  importProjectionBatch(
+    store,
+    lane(
+      sampleBundle({
+        bundle_id: "ci:run2",
+        verification: { trials: [trialOf("run2:test", "c-test", "pass", "run2")], typed_diff: [] },
+      })
+    ),
+    {
+      now: () => new Date("2026-11-30T05:00:00Z"),
+    }
+  );
   const log = readImportLogCached(store, LATER);
   t.is(log.length, 3);
-  t.deepEqual(log.map((l) => l.elided), [true, false, false]);
-  t.deepEqual(withPayloads(store, log, () => true, LATER.now).map((l) => l.record), readImportLog(store));
-  t.deepEqual(readImportLogCached(store, LATER).map((l) => l.elided), [true, false, true]);
+  t.deepEqual(
+    log.map((l) => l.elided),
+    [true, false, false]
+  );
+  t.deepEqual(
+    withPayloads(store, log, () => true, LATER.now).map((l) => l.record),
+    readImportLog(store)
+  );
+  t.deepEqual(
+    readImportLogCached(store, LATER).map((l) => l.elided),
+    [true, false, true]
+  );
 });
 
 test("readImportLogStamped: the log with each file's stamp, or for a file too recent to vouch for, the sha256 of the bytes read", (t) => {
   const { store, full, empty } = twoImports();
   const log = readImportLogStamped(store, LATER.now);
-  t.deepEqual(log.map((l) => l.record), readImportLog(store));
+  t.deepEqual(
+    log.map((l) => l.record),
+    readImportLog(store)
+  );
   t.true(log.every((l) => l.stamp !== null && l.digest === undefined && !l.elided));
   t.throws(() => readFileSync(cachePath(store)), { code: "ENOENT" }, "no cache written");
   const file = evidenceImportFile(store, full);
@@ -130,7 +195,8 @@ test("importDigest: the digest a read took, else the file's bytes while its lsta
   t.is(importDigest(store, l, LATER.now), digestOf(readFileSync(file)));
   t.is(importDigest(store, { ...l, stamp: null, digest: "sha256:given" }, LATER.now), "sha256:given");
   t.is(importDigest(store, { ...l, stamp: null }, LATER.now), undefined, "no stamp, no digest: nothing can tell");
-  // Edited in place (same size, mtime put back): the stamp read no longer holds, so the new bytes say nothing of the old.
+  // Edited in place (same size, mtime put back): the stamp read no longer holds, so the new bytes say nothing of the
+  // old.
   const st = statSync(file, { bigint: true });
   writeFileSync(file, readFileSync(file, "utf8").replace('"outcome":"pass"', '"outcome":"fail"'));
   const ns = st.mtimeNs.toString();
@@ -140,9 +206,17 @@ test("importDigest: the digest a read took, else the file's bytes while its lsta
 
 test("readImportLogCached: a new import or two is read from its file and the cache left as it is, until what it lacks is an eighth of it", (t) => {
   const store = tempStore();
-  const add = (k: number) => importProjectionBatch(store, lane(sampleBundle({
-    bundle_id: `ci:r${k}`, verification: { trials: [trialOf(`r${k}:test`, "c-test", "pass", `r${k}`)], typed_diff: [] },
-  })), { now: () => new Date(Date.UTC(2026, 10, 30, 4, 0, k)) }).batch_id;
+  const add = (k: number) =>
+    importProjectionBatch(
+      store,
+      lane(
+        sampleBundle({
+          bundle_id: `ci:r${k}`,
+          verification: { trials: [trialOf(`r${k}:test`, "c-test", "pass", `r${k}`)], typed_diff: [] },
+        })
+      ),
+      { now: () => new Date(Date.UTC(2026, 10, 30, 4, 0, k)) }
+    ).batch_id;
   for (let k = 0; k < 40; k++) add(k);
   readImportLogCached(store, LATER);
   const kept = readFileSync(cachePath(store), "latin1");
@@ -151,7 +225,12 @@ test("readImportLogCached: a new import or two is read from its file and the cac
   const log = byId(readImportLogCached(store, LATER));
   t.is(log.size, 41);
   t.false(log.get(one)!.elided, "read from its file");
-  t.deepEqual([...log.values()].map((l) => l.record.batch_id).sort(), readImportLog(store).map((r) => r.batch_id).sort());
+  t.deepEqual(
+    [...log.values()].map((l) => l.record.batch_id).sort(),
+    readImportLog(store)
+      .map((r) => r.batch_id)
+      .sort()
+  );
   t.is(readFileSync(cachePath(store), "latin1"), kept, "one small import: not rewritten");
   let k = 41;
   while (readFileSync(cachePath(store), "latin1") === kept && k < 80) {

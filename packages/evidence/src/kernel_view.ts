@@ -19,10 +19,35 @@
  * nothing. Deleting the cache changes no answer.
  */
 import { join } from "node:path";
-import { buildId, cacheDir, checkedCache, readCacheFile, writeCacheFile, writeCacheLater, type Store } from "@forge/core";
 import {
-  assess, checkVerdict, cmp, type Compiled, type CompiledNode, compile, conservative, evaluate, type FlakeRate, type KernelBatch, type KernelConfig, lowerBound,
-  nodeBelief, nodeReport, type NodeReport, schedule, type Syndrome, syndromesOf, type TrialStats,
+  buildId,
+  cacheDir,
+  checkedCache,
+  readCacheFile,
+  writeCacheFile,
+  writeCacheLater,
+  type Store,
+} from "@forge/core";
+import {
+  assess,
+  checkVerdict,
+  cmp,
+  type Compiled,
+  type CompiledNode,
+  compile,
+  conservative,
+  evaluate,
+  type FlakeRate,
+  type KernelBatch,
+  type KernelConfig,
+  lowerBound,
+  nodeBelief,
+  nodeReport,
+  type NodeReport,
+  schedule,
+  type Syndrome,
+  syndromesOf,
+  type TrialStats,
 } from "@forge/kernel";
 import { hasRecords, importDigest, type LoggedImport } from "./import_log_cache.js";
 import { PAYLOAD_MARKERS } from "./scope.js";
@@ -68,7 +93,8 @@ export interface KernelView {
 /** What a view depends on besides the fold: the precision and the kernel overrides, as one string. */
 export function viewConfig(precisionMicros: number, config: Partial<KernelConfig>): string {
   const kernel: Record<string, unknown> = {};
-  for (const k of Object.keys(config).sort(cmp)) if (config[k as keyof KernelConfig] !== undefined) kernel[k] = config[k as keyof KernelConfig];
+  for (const k of Object.keys(config).sort(cmp))
+    if (config[k as keyof KernelConfig] !== undefined) kernel[k] = config[k as keyof KernelConfig];
   return JSON.stringify({ kernel, precision_micros: precisionMicros });
 }
 
@@ -90,14 +116,25 @@ export function viewOf(compiled: Compiled, precisionMicros: number, config: Part
   const a = assess(compiled, scheduled, beliefs);
   const lower = conservative(compiled, { scheduled, beliefs });
   const lowerOf = new Map(lower.nodes.map((n) => [n.id, n.lower_micros]));
-  const nodes = a.nodes.map((r) => nodeOf(compiled.index.get(r.id)!, compiled, r, lowerOf.get(r.id) ?? null, precisionMicros));
+  const nodes = a.nodes.map((r) =>
+    nodeOf(compiled.index.get(r.id)!, compiled, r, lowerOf.get(r.id) ?? null, precisionMicros)
+  );
   const runs = new Set<string>();
   let trials = 0;
   for (const n of compiled.nodes) {
     trials += n.trials.length;
     for (const t of n.trials) if (t.run_id !== null) runs.add(t.run_id);
   }
-  return viewWith(compiled, precisionMicros, config, nodes, a.syndromes, { bound_reached: lower.bound_reached, refused: lower.refused }, runs, trials);
+  return viewWith(
+    compiled,
+    precisionMicros,
+    config,
+    nodes,
+    a.syndromes,
+    { bound_reached: lower.bound_reached, refused: lower.refused },
+    runs,
+    trials
+  );
 }
 
 /**
@@ -111,13 +148,33 @@ export function viewOf(compiled: Compiled, precisionMicros: number, config: Part
  * `viewOf(after)` gives the same (a property test says so).
  * @example viewExtended(viewOf(before, 300_000, {}), before, extendCompiled(before, rerun)!, 300_000, {})
  */
-export function viewExtended(view: KernelView, before: Compiled, after: Compiled, precisionMicros: number, config: Partial<KernelConfig>): KernelView | undefined {
+export function viewExtended(
+  view: KernelView,
+  before: Compiled,
+  after: Compiled,
+  precisionMicros: number,
+  config: Partial<KernelConfig>
+): KernelView | undefined {
   const n = after.nodes.length;
-  if (view.made_with !== viewConfig(precisionMicros, config) || after.config !== before.config || after.relations !== before.relations) return undefined;
-  if (before.nodes.length !== n || view.nodes.length !== n || view.conservative.bound_reached || view.markers.join("\n") !== before.markers.join("\n")) return undefined;
+  if (
+    view.made_with !== viewConfig(precisionMicros, config) ||
+    after.config !== before.config ||
+    after.relations !== before.relations
+  )
+    return undefined;
+  if (
+    before.nodes.length !== n ||
+    view.nodes.length !== n ||
+    view.conservative.bound_reached ||
+    view.markers.join("\n") !== before.markers.join("\n")
+  )
+    return undefined;
   // The trials the graph classes otherwise now (infrastructure, flaky): few, mostly none.
   const reclassed = new Set<string>();
-  for (const [x, y] of [[before.infra_trials, after.infra_trials], [before.flaky_trials, after.flaky_trials]] as const) {
+  for (const [x, y] of [
+    [before.infra_trials, after.infra_trials],
+    [before.flaky_trials, after.flaky_trials],
+  ] as const) {
     for (const id of x) if (!y.has(id)) reclassed.add(id);
     for (const id of y) if (!x.has(id)) reclassed.add(id);
   }
@@ -131,8 +188,16 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
     if (a.id !== b.id || view.nodes[i]!.id !== a.id) return undefined;
     if (a === b) {
       if (reclassed.size > 0 && a.trials.some((t) => reclassed.has(t.trial_id))) dirty.add(a.id);
-    } else if (a.terms === b.terms && a.dependents === b.dependents && a.version === b.version && a.versions === b.versions && a.superseded_by === b.superseded_by
-      && a.cyclic === b.cyclic && a.kind === b.kind && a.trials.length >= b.trials.length) {
+    } else if (
+      a.terms === b.terms &&
+      a.dependents === b.dependents &&
+      a.version === b.version &&
+      a.versions === b.versions &&
+      a.superseded_by === b.superseded_by &&
+      a.cyclic === b.cyclic &&
+      a.kind === b.kind &&
+      a.trials.length >= b.trials.length
+    ) {
       dirty.add(a.id);
       trials += a.trials.length - b.trials.length;
       for (const t of a.trials) if (t.run_id !== null) runs.add(t.run_id);
@@ -141,7 +206,8 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
     }
   }
   for (const id of dirty) for (const d of after.index.get(id)!.dependents) dirty.add(d);
-  // Their beliefs and bounds, supporters first (Kahn's order among them; what is left is in or below a cycle: no belief).
+  // Their beliefs and bounds, supporters first (Kahn's order among them; what is left is in or below a cycle: no
+  // belief).
   const at = new Map<string, number>();
   view.nodes.forEach((v, i) => at.set(v.id, i));
   const belief = new Map<string, number | null>();
@@ -150,8 +216,10 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
   for (const id of dirty) indeg.set(id, 0);
   for (const id of dirty) for (const d of after.index.get(id)!.dependents) indeg.set(d, indeg.get(d)! + 1);
   const ready = [...dirty].filter((id) => indeg.get(id) === 0);
-  const beliefOf = (id: string): number | null => (dirty.has(id) ? belief.get(id) ?? null : view.nodes[at.get(id)!]!.belief_micros);
-  const lowerOfId = (id: string): number | null => (dirty.has(id) ? lower.get(id) ?? null : view.nodes[at.get(id)!]!.lower_micros);
+  const beliefOf = (id: string): number | null =>
+    dirty.has(id) ? (belief.get(id) ?? null) : view.nodes[at.get(id)!]!.belief_micros;
+  const lowerOfId = (id: string): number | null =>
+    dirty.has(id) ? (lower.get(id) ?? null) : view.nodes[at.get(id)!]!.lower_micros;
   while (ready.length > 0) {
     const id = ready.pop()!;
     const node = after.index.get(id)!;
@@ -173,24 +241,58 @@ export function viewExtended(view: KernelView, before: Compiled, after: Compiled
 }
 
 /** A node's line in the view. */
-function nodeOf(n: CompiledNode, compiled: Compiled, r: NodeReport, lower: number | null, precisionMicros: number): KernelNode {
+function nodeOf(
+  n: CompiledNode,
+  compiled: Compiled,
+  r: NodeReport,
+  lower: number | null,
+  precisionMicros: number
+): KernelNode {
   const v = n.kind === "check" ? checkVerdict(n, compiled, precisionMicros) : null;
   return {
-    id: r.id, kind: n.kind, claim_version_id: r.claim_version_id, subject: n.version.subject ?? {}, mode: n.mode, cyclic: n.cyclic, belief_micros: r.belief_micros,
-    caveat: r.caveat, trials: r.trials, fragile_reasons: r.fragile_reasons, superseded_by: r.superseded_by, lower_micros: lower,
-    support_members: n.terms.reduce((k, t) => k + t.members.length, 0), duration_ms: medianDuration(n, compiled),
-    check: v && { verdict: v.verdict, flake_rate: v.flake_rate, signatures: v.signatures, env_fingerprints: v.env_fingerprints },
+    id: r.id,
+    kind: n.kind,
+    claim_version_id: r.claim_version_id,
+    subject: n.version.subject ?? {},
+    mode: n.mode,
+    cyclic: n.cyclic,
+    belief_micros: r.belief_micros,
+    caveat: r.caveat,
+    trials: r.trials,
+    fragile_reasons: r.fragile_reasons,
+    superseded_by: r.superseded_by,
+    lower_micros: lower,
+    support_members: n.terms.reduce((k, t) => k + t.members.length, 0),
+    duration_ms: medianDuration(n, compiled),
+    check: v && {
+      verdict: v.verdict,
+      flake_rate: v.flake_rate,
+      signatures: v.signatures,
+      env_fingerprints: v.env_fingerprints,
+    },
   };
 }
 
 /** The view of `compiled` with these nodes, syndromes, conservative's head, and its trials' runs and count. */
 function viewWith(
-  compiled: Compiled, precisionMicros: number, config: Partial<KernelConfig>, nodes: KernelNode[], syndromes: Syndrome[], head: KernelView["conservative"],
-  runs: ReadonlySet<string>, trials: number,
+  compiled: Compiled,
+  precisionMicros: number,
+  config: Partial<KernelConfig>,
+  nodes: KernelNode[],
+  syndromes: Syndrome[],
+  head: KernelView["conservative"],
+  runs: ReadonlySet<string>,
+  trials: number
 ): KernelView {
   return {
-    made_with: viewConfig(precisionMicros, config), nodes, syndromes, markers: compiled.markers, run_ids: [...runs].sort(cmp), trials,
-    fragile_threshold_micros: compiled.config.fragile_threshold_micros, min_trials: compiled.config.min_trials,
+    made_with: viewConfig(precisionMicros, config),
+    nodes,
+    syndromes,
+    markers: compiled.markers,
+    run_ids: [...runs].sort(cmp),
+    trials,
+    fragile_threshold_micros: compiled.config.fragile_threshold_micros,
+    min_trials: compiled.config.min_trials,
     conservative: { bound_reached: head.bound_reached, refused: head.refused },
   };
 }
@@ -234,15 +336,32 @@ export function keptView(store: Store): KeptView | undefined {
   } catch {
     return undefined;
   }
-  if (key === null || typeof key !== "object" || typeof key.code !== "string" || typeof key.made_with !== "string" || typeof key.scope !== "string") return undefined;
+  if (
+    key === null ||
+    typeof key !== "object" ||
+    typeof key.code !== "string" ||
+    typeof key.made_with !== "string" ||
+    typeof key.scope !== "string"
+  )
+    return undefined;
   if (!Array.isArray(key.imports)) return undefined;
-  if (!key.imports.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string")) return undefined;
+  if (
+    !key.imports.every(
+      (e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string"
+    )
+  )
+    return undefined;
   return {
-    code: key.code, made_with: key.made_with, scope: key.scope, imports: key.imports,
+    code: key.code,
+    made_with: key.made_with,
+    scope: key.scope,
+    imports: key.imports,
     view: () => {
       try {
         const v = JSON.parse(text!.slice(nl + 1)) as KernelView;
-        return v !== null && typeof v === "object" && Array.isArray(v.nodes) && Array.isArray(v.markers) ? v : undefined;
+        return v !== null && typeof v === "object" && Array.isArray(v.nodes) && Array.isArray(v.markers)
+          ? v
+          : undefined;
       } catch {
         return undefined;
       }
@@ -256,7 +375,13 @@ export function keptView(store: Store): KeptView | undefined {
  * kept, or the digest kept is that of the bytes the log read (its own, or
  * its file read again while its lstat is unchanged).
  */
-export function viewFor(store: Store, kept: KeptView | undefined, log: readonly LoggedImport[], scope: string, madeWith: string): KernelView | undefined {
+export function viewFor(
+  store: Store,
+  kept: KeptView | undefined,
+  log: readonly LoggedImport[],
+  scope: string,
+  madeWith: string
+): KernelView | undefined {
   if (!kept || kept.code !== buildId() || kept.made_with !== madeWith || kept.scope !== scope) return undefined;
   const mine = contributing(log, scope);
   if (mine.length !== kept.imports.length) return undefined;
@@ -270,7 +395,10 @@ export function viewFor(store: Store, kept: KeptView | undefined, log: readonly 
   return kept.view();
 }
 
-/** Keep `view` under `key` (the one view kept: the last made), once the answer is out (`writeCacheLater`), or with `now`, now. */
+/**
+ * Keep `view` under `key` (the one view kept: the last made), once the answer is out (`writeCacheLater`), or with
+ * `now`, now.
+ */
 export function writeKernelView(store: Store, key: string, view: KernelView, now = false): void {
   const write = (): void => {
     writeCacheFile(cachePath(store), checkedCache(MAGIC, `${key}\n${JSON.stringify(view)}`));
@@ -285,7 +413,11 @@ export function writeKernelView(store: Store, key: string, view: KernelView, now
 function contributing(log: readonly LoggedImport[], scope: string): LoggedImport[] {
   return log.filter((l) => {
     const r = l.record;
-    return r.batch.scope === scope && !r.markers.some((m) => PAYLOAD_MARKERS.includes(m)) && (l.elided || hasRecords(r.kernel_payload));
+    return (
+      r.batch.scope === scope &&
+      !r.markers.some((m) => PAYLOAD_MARKERS.includes(m)) &&
+      (l.elided || hasRecords(r.kernel_payload))
+    );
   });
 }
 
@@ -295,7 +427,10 @@ function cachePath(store: Store): string {
 
 /** The median duration of a node's counted trials, or null. */
 function medianDuration(n: CompiledNode, c: Compiled): number | null {
-  const ds = n.trials.filter((t) => t.outcome !== "error" && !c.infra_trials.has(t.trial_id)).map((t) => t.duration_ms).sort((x, y) => x - y);
+  const ds = n.trials
+    .filter((t) => t.outcome !== "error" && !c.infra_trials.has(t.trial_id))
+    .map((t) => t.duration_ms)
+    .sort((x, y) => x - y);
   if (ds.length === 0) return null;
   const m = ds.length >> 1;
   return ds.length % 2 ? ds[m]! : Math.floor((ds[m - 1]! + ds[m]!) / 2);

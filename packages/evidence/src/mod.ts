@@ -6,29 +6,83 @@
  * Never prints, never exits.
  */
 export {
-  type Alias, BUNDLE_SCHEMA, CLAIM_STRENGTHS, type ClaimStrength, type Episode, type EvidenceBundle, type EvidenceRef, InvalidBundleError, isScope,
-  type Receipt, type RefutationArtifact, type TypedDiffEntry, validateBundle,
+  type Alias,
+  BUNDLE_SCHEMA,
+  CLAIM_STRENGTHS,
+  type ClaimStrength,
+  type Episode,
+  type EvidenceBundle,
+  type EvidenceRef,
+  InvalidBundleError,
+  isScope,
+  type Receipt,
+  type RefutationArtifact,
+  type TypedDiffEntry,
+  validateBundle,
 } from "./bundle.js";
 export { checkEnvelope, ENVELOPE_SCHEMA, type Envelope, exportBundle, type Producer } from "./envelope.js";
 export {
-  BATCH_SCHEMA, type BatchSource, InvalidBatchError, type ProjectionClaimVersion, type ProjectionImportBatchV3, type ProjectionRelationVersion,
-  checkBatchShape, sealBatch, validateBatch,
+  BATCH_SCHEMA,
+  type BatchSource,
+  InvalidBatchError,
+  type ProjectionClaimVersion,
+  type ProjectionImportBatchV3,
+  type ProjectionRelationVersion,
+  checkBatchShape,
+  sealBatch,
+  validateBatch,
 } from "./batch.js";
 export { transformEnvelopeV3 } from "./transform_v3.js";
-export { foldCompiled, importForeignRecord, importProjectionBatch, type ImportOptions, primeFold } from "./import_batch.js";
 export {
-  checkImportRecord, importIds, IMPORT_SCHEMA, type ImportLogEntry, type ImportRecord, readImportLog,
+  foldCompiled,
+  importForeignRecord,
+  importProjectionBatch,
+  type ImportOptions,
+  primeFold,
+} from "./import_batch.js";
+export {
+  checkImportRecord,
+  importIds,
+  IMPORT_SCHEMA,
+  type ImportLogEntry,
+  type ImportRecord,
+  readImportLog,
 } from "./import_log.js";
 export {
-  type CachedLogOptions, digestOf, hasRecords, importDigest, type LoggedImport, readImportLogCached, readImportLogStamped, withPayloads,
+  type CachedLogOptions,
+  digestOf,
+  hasRecords,
+  importDigest,
+  type LoggedImport,
+  readImportLogCached,
+  readImportLogStamped,
+  withPayloads,
 } from "./import_log_cache.js";
 export {
-  type KeptView, keptView, kernelView, type KernelNode, type KernelView, viewConfig, viewExtended, viewFor, viewKey, viewOf, writeKernelView,
+  type KeptView,
+  keptView,
+  kernelView,
+  type KernelNode,
+  type KernelView,
+  viewConfig,
+  viewExtended,
+  viewFor,
+  viewKey,
+  viewOf,
+  writeKernelView,
 } from "./kernel_view.js";
 export { PAYLOAD_MARKERS, readScope, type ReadScopeOptions, type ScopeState } from "./scope.js";
 export { trialEpisode } from "./trial_episode.js";
 export {
-  claimVersions, compileScope, episodes, evidenceRefs, latestImport, listImports, relationVersions, scopeHealth, type ScopeHealthSummary,
+  claimVersions,
+  compileScope,
+  episodes,
+  evidenceRefs,
+  latestImport,
+  listImports,
+  relationVersions,
+  scopeHealth,
+  type ScopeHealthSummary,
 } from "./queries.js";
 export { contentSha256, sha256Hex } from "./hash.js";
 export { BREAKS_PASS_TO_PASS, breaksPassToPass, fixesRuleHolds } from "./fixes_rule.js";

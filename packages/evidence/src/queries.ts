@@ -39,7 +39,9 @@ export function latestImport(store: Store, scope: string): ImportLogEntry | null
  * @example listImports(store).length
  */
 export function listImports(store: Store, scope?: string): ImportLogEntry[] {
-  return readImportLog(store).filter((r) => scope === undefined || r.batch.scope === scope).map((r) => entryOf(store, r, "imported"));
+  return readImportLog(store)
+    .filter((r) => scope === undefined || r.batch.scope === scope)
+    .map((r) => entryOf(store, r, "imported"));
 }
 
 /**
@@ -87,7 +89,11 @@ export function compileScope(state: ScopeState, config: Partial<KernelConfig> = 
  * @param assessment the kernel's report (default: compiled and assessed here)
  * @example scopeHealth(readScope(store, "default")).syndrome_count
  */
-export function scopeHealth(state: ScopeState, config: Partial<KernelConfig> = {}, assessment?: Assessment): ScopeHealthSummary {
+export function scopeHealth(
+  state: ScopeState,
+  config: Partial<KernelConfig> = {},
+  assessment?: Assessment
+): ScopeHealthSummary {
   const a = assessment ?? assess(compileScope(state, config));
   const markers = new Set([...state.markers, ...a.markers]);
   return {
@@ -97,7 +103,8 @@ export function scopeHealth(state: ScopeState, config: Partial<KernelConfig> = {
     fragile_node_count: a.counts.fragile,
     syndrome_count: a.counts.syndromes,
     degradation_count: markers.size,
-    unverified_claim_count: a.nodes.filter((n) => n.belief_micros === null || (n.mode === "trials" && n.trials.n === 0)).length,
+    unverified_claim_count: a.nodes.filter((n) => n.belief_micros === null || (n.mode === "trials" && n.trials.n === 0))
+      .length,
     supersession_candidate_count: state.claim_versions.filter((c) => c.supersedes_claim_version_id !== null).length,
     last_import_at: state.imports.length > 0 ? state.imports[state.imports.length - 1]!.imported_at : null,
   };

@@ -7,13 +7,23 @@ import type { Store } from "@forge/core";
 import { canonicalJson, cmp, KERNEL_SCHEMA, type KernelBatch } from "@forge/kernel";
 import type { ProjectionClaimVersion, ProjectionRelationVersion } from "./batch.js";
 import type { Alias, Episode, EvidenceRef } from "./bundle.js";
-import { entryOf, episodeCount, episodesOf, type ImportLogEntry, type ImportRecord, readImportLog } from "./import_log.js";
+import {
+  entryOf,
+  episodeCount,
+  episodesOf,
+  type ImportLogEntry,
+  type ImportRecord,
+  readImportLog,
+} from "./import_log.js";
 import { trialEpisode } from "./trial_episode.js";
 
 /** Everything known about a scope. Lists are sorted by id. */
 export interface ScopeState {
   scope: string;
-  /** Its imports, in fold order (the last is the latest); their `kernel_payload_json` is null here (the payload is folded into `kernel`; `latestImport` gives it); empty when read with `{entries: false}`. */
+  /**
+   * Its imports, in fold order (the last is the latest); their `kernel_payload_json` is null here (the payload is
+   * folded into `kernel`; `latestImport` gives it); empty when read with `{entries: false}`.
+   */
   imports: ImportLogEntry[];
   claim_versions: ProjectionClaimVersion[];
   relation_versions: ProjectionRelationVersion[];
@@ -55,12 +65,21 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
   const records = opts.records ?? readImportLog(store);
   const withEpisodes = opts.episodes ?? true;
   const st: ScopeState = {
-    scope, imports: [], claim_versions: [], relation_versions: [], episodes: [], episode_count: 0, aliases: [], evidence_refs: [],
-    kernel: { schema_version: KERNEL_SCHEMA, claims: [], trials: [], relations: [] }, markers: [],
+    scope,
+    imports: [],
+    claim_versions: [],
+    relation_versions: [],
+    episodes: [],
+    episode_count: 0,
+    aliases: [],
+    evidence_refs: [],
+    kernel: { schema_version: KERNEL_SCHEMA, claims: [], trials: [], relations: [] },
+    markers: [],
   };
   const markers = new Set<string>();
   // The trials whose episodes are wanted, by trial id (most imports want none: no trial is looked at).
-  const wantedTrials = opts.episodeIds && new Set([...opts.episodeIds].filter((id) => id.startsWith("trial:")).map((id) => id.slice(6)));
+  const wantedTrials =
+    opts.episodeIds && new Set([...opts.episodeIds].filter((id) => id.startsWith("trial:")).map((id) => id.slice(6)));
   for (const rec of records) {
     const b = rec.batch;
     if (b.scope !== scope) continue;
@@ -82,7 +101,11 @@ export function readScope(store: Store, scope: string, opts: ReadScopeOptions = 
   }
   // Imports made apart (two clones, two processes) can both hold a row; the fold keeps it once, first in fold order.
   // A claim version restated elsewhere (another bundle, a later time) is the same version.
-  st.claim_versions = rows(st.claim_versions, (c) => c.claim_version_id, ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c);
+  st.claim_versions = rows(
+    st.claim_versions,
+    (c) => c.claim_version_id,
+    ({ bundle_id: _b, strength: _s, recorded_at: _r, ...c }) => c
+  );
   st.relation_versions = rows(st.relation_versions, (r) => r.relation_id);
   st.episodes = rows(st.episodes, (e) => e.episode_id);
   st.aliases = rows(st.aliases, (a) => `${a.alias}\u0000${a.claim_id}`);
@@ -112,7 +135,9 @@ export function parsePayload(json: string): KernelBatch | null {
   return { schema_version: KERNEL_SCHEMA, claims, trials, relations } as KernelBatch;
 }
 
-/** Sorted by key (stable: fold order among equal keys); a row equal in content to an earlier one of its key is dropped. */
+/**
+ * Sorted by key (stable: fold order among equal keys); a row equal in content to an earlier one of its key is dropped.
+ */
 function rows<T>(xs: T[], key: (x: T) => string, content: (x: T) => unknown = (x) => x): T[] {
   const keyed = xs.map((x) => ({ k: key(x), x }));
   keyed.sort((a, b) => cmp(a.k, b.k));

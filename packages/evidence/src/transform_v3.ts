@@ -26,24 +26,59 @@ export function transformEnvelopeV3(envelope: unknown): ProjectionImportBatchV3 
   const trials = advisory ? [] : (b.verification?.trials ?? []);
   const trialEpisodes: Episode[] = trials.map(trialEpisode);
   const receiptRefs: EvidenceRef[] = b.receipts.map((r) => ({
-    ref_id: `receipt:${contentSha256(r).slice(0, 32)}`, kind: "receipt", path: null, digest: r.log_digest,
+    ref_id: `receipt:${contentSha256(r).slice(0, 32)}`,
+    kind: "receipt",
+    path: null,
+    digest: r.log_digest,
   }));
   const kernel: KernelBatch = {
-    schema_version: KERNEL_SCHEMA, claims: byId(advisory ? [] : b.claims, (c) => c.claim_version_id), trials: byId(trials, (t) => t.trial_id),
+    schema_version: KERNEL_SCHEMA,
+    claims: byId(advisory ? [] : b.claims, (c) => c.claim_version_id),
+    trials: byId(trials, (t) => t.trial_id),
     relations: byId(advisory ? [] : b.relations, (r) => r.relation_id),
   };
   return sealBatch({
-    schema_version: BATCH_SCHEMA, scope: b.bundle_scope, recorded_at: b.created_at,
+    schema_version: BATCH_SCHEMA,
+    scope: b.bundle_scope,
+    recorded_at: b.created_at,
     source: {
-      bundle_id: b.bundle_id, candidate_id: b.candidate_id, eval_id: b.eval_id, version_id: b.version_id, trace_id: b.trace_id,
-      attempt_id: b.attempt_id, claim_strength: b.claim_strength, known_threats: [...b.known_threats].sort(), promotion_state: null,
-      supersedes_claim_version_id: b.supersedes_claim_version_id, producer: env.producer,
+      bundle_id: b.bundle_id,
+      candidate_id: b.candidate_id,
+      eval_id: b.eval_id,
+      version_id: b.version_id,
+      trace_id: b.trace_id,
+      attempt_id: b.attempt_id,
+      claim_strength: b.claim_strength,
+      known_threats: [...b.known_threats].sort(),
+      promotion_state: null,
+      supersedes_claim_version_id: b.supersedes_claim_version_id,
+      producer: env.producer,
     },
-    claim_versions: byId(b.claims.map((c) => ({
-      claim_id: c.claim_id, claim_version_id: c.claim_version_id, kind: c.kind, subject: c.subject, statement: c.statement,
-      strength: b.claim_strength, bundle_id: b.bundle_id, recorded_at: c.recorded_at, supersedes_claim_version_id: c.supersedes_claim_version_id,
-    })), (c) => c.claim_version_id),
-    relation_versions: byId(b.relations.map((r) => ({ relation_id: r.relation_id, kind: r.kind, from: r.from, to: r.to, group: r.group, recorded_at: r.recorded_at })), (r) => r.relation_id),
+    claim_versions: byId(
+      b.claims.map((c) => ({
+        claim_id: c.claim_id,
+        claim_version_id: c.claim_version_id,
+        kind: c.kind,
+        subject: c.subject,
+        statement: c.statement,
+        strength: b.claim_strength,
+        bundle_id: b.bundle_id,
+        recorded_at: c.recorded_at,
+        supersedes_claim_version_id: c.supersedes_claim_version_id,
+      })),
+      (c) => c.claim_version_id
+    ),
+    relation_versions: byId(
+      b.relations.map((r) => ({
+        relation_id: r.relation_id,
+        kind: r.kind,
+        from: r.from,
+        to: r.to,
+        group: r.group,
+        recorded_at: r.recorded_at,
+      })),
+      (r) => r.relation_id
+    ),
     episodes: byId([...trialEpisodes, ...b.episodes], (e) => e.episode_id),
     aliases: byId(b.aliases, (a) => `${a.alias}\u0000${a.claim_id}`),
     evidence_refs: byId([...b.evidence_refs, ...receiptRefs], (r) => r.ref_id),
@@ -51,7 +86,10 @@ export function transformEnvelopeV3(envelope: unknown): ProjectionImportBatchV3 
   });
 }
 
-/** Sorted by key; exact duplicates (same key and content) kept once. Same key, other content: both kept, for the kernel to mark. */
+/**
+ * Sorted by key; exact duplicates (same key and content) kept once. Same key, other content: both kept, for the kernel
+ * to mark.
+ */
 function byId<T>(xs: readonly T[], key: (x: T) => string): T[] {
   const groups = new Map<string, T[]>();
   for (const x of xs) {

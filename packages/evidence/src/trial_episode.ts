@@ -8,7 +8,16 @@ import type { Episode } from "./bundle.js";
  */
 export function trialEpisode(t: Trial): Episode {
   return {
-    episode_id: `trial:${t.trial_id}`, kind: "trial", claim_id: t.claim_id, outcome: t.outcome, recorded_at: t.recorded_at,
-    detail: { duration_ms: t.duration_ms, signature: t.signature, env_fingerprint: t.env_fingerprint, receipt_ref: t.receipt_ref },
+    episode_id: `trial:${t.trial_id}`,
+    kind: "trial",
+    claim_id: t.claim_id,
+    outcome: t.outcome,
+    recorded_at: t.recorded_at,
+    detail: {
+      duration_ms: t.duration_ms,
+      signature: t.signature,
+      env_fingerprint: t.env_fingerprint,
+      receipt_ref: t.receipt_ref,
+    },
   };
 }

@@ -15,7 +15,12 @@
  */
 import { type ActResultRecord, optStr, parseActResult, type Rec } from "@forge/contract";
 import {
-  breaksPassToPass, BUNDLE_SCHEMA, contentSha256, type Episode, type EvidenceBundle, type Receipt,
+  breaksPassToPass,
+  BUNDLE_SCHEMA,
+  contentSha256,
+  type Episode,
+  type EvidenceBundle,
+  type Receipt,
   type RefutationArtifact,
   type TypedDiffEntry,
 } from "@forge/evidence";
@@ -56,11 +61,16 @@ function bundleOfActResult(a: ActResultRecord, line: Rec, scope: string): Eviden
     const cid = addCheck(t.step, tree, t.recorded_at);
     const k = t.outcome === "timeout" ? "fail" : t.outcome;
     trials.push({
-      trial_id: `act:${id}:${contentSha256(lineTrials[i]).slice(0, 16)}`, claim_id: cid, outcome: k,
+      trial_id: `act:${id}:${contentSha256(lineTrials[i]).slice(0, 16)}`,
+      claim_id: cid,
+      outcome: k,
       duration_ms: t.duration_ms,
-      signature: k === "fail" ? t.signature : null, recorded_at: t.recorded_at, env_fingerprint: t.env_sha256,
+      signature: k === "fail" ? t.signature : null,
+      recorded_at: t.recorded_at,
+      env_fingerprint: t.env_sha256,
       receipt_ref: `act:${id}`,
-      run_id: t.run_id, retry_of: t.retry_of,
+      run_id: t.run_id,
+      retry_of: t.retry_of,
     });
   }
   const diff: TypedDiffEntry[] = [];
@@ -74,23 +84,38 @@ function bundleOfActResult(a: ActResultRecord, line: Rec, scope: string): Eviden
     const patched = addCheck(step, tree, completedAt);
     patchOf ??= tree.patchSha256;
     diffEpisodes.push({
-      episode_id: `act:${id}:diff:${step}`, kind: "typed_diff", claim_id: patched, outcome: d.category,
+      episode_id: `act:${id}:diff:${step}`,
+      kind: "typed_diff",
+      claim_id: patched,
+      outcome: d.category,
       recorded_at: completedAt,
       detail: {
-        check: step, base_sha: tree.headSha, patch_sha256: tree.patchSha256, baseline_pass: d.baseline.pass,
-        baseline_fail: d.baseline.fail, patched_pass: d.patched.pass, patched_fail: d.patched.fail,
+        check: step,
+        base_sha: tree.headSha,
+        patch_sha256: tree.patchSha256,
+        baseline_pass: d.baseline.pass,
+        baseline_fail: d.baseline.fail,
+        patched_pass: d.patched.pass,
+        patched_fail: d.patched.fail,
       },
     });
     if (d.category === "fixed") {
       const eid = patchEffectClaimId(step, tree);
       claims.set(eid, {
-        claim_id: eid, claim_version_id: `${eid}@1`, kind: "patch_effect", subject: subjectOf(step, tree),
-        statement:
-          `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`,
-        recorded_at: completedAt, supersedes_claim_version_id: null,
+        claim_id: eid,
+        claim_version_id: `${eid}@1`,
+        kind: "patch_effect",
+        subject: subjectOf(step, tree),
+        statement: `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`,
+        recorded_at: completedAt,
+        supersedes_claim_version_id: null,
       });
       relations.push({
-        relation_id: `${patched}>${eid}`, kind: "supports", from: patched, to: eid, group: null,
+        relation_id: `${patched}>${eid}`,
+        kind: "supports",
+        from: patched,
+        to: eid,
+        group: null,
         recorded_at: completedAt,
       });
       effectIds.push(eid);
@@ -105,13 +130,21 @@ function bundleOfActResult(a: ActResultRecord, line: Rec, scope: string): Eviden
     for (const issue of [...new Set(a.closes)].sort()) {
       const fid = fixesClaimId(issue, patchOf);
       claims.set(fid, {
-        claim_id: fid, claim_version_id: `${fid}@1`, kind: "fixes", subject: { issue, pr, patch_sha256: patchOf },
-        statement: `patch ${patchOf.slice(0, 12)} fixes issue ${issue}`, recorded_at: completedAt,
+        claim_id: fid,
+        claim_version_id: `${fid}@1`,
+        kind: "fixes",
+        subject: { issue, pr, patch_sha256: patchOf },
+        statement: `patch ${patchOf.slice(0, 12)} fixes issue ${issue}`,
+        recorded_at: completedAt,
         supersedes_claim_version_id: null,
       });
       for (const e of [...effectIds].sort()) {
         relations.push({
-          relation_id: `${e}>${fid}`, kind: "supports", from: e, to: fid, group: "fail_to_pass",
+          relation_id: `${e}>${fid}`,
+          kind: "supports",
+          from: e,
+          to: fid,
+          group: "fail_to_pass",
           recorded_at: completedAt,
         });
       }
@@ -119,19 +152,40 @@ function bundleOfActResult(a: ActResultRecord, line: Rec, scope: string): Eviden
   }
   const advisory = a.advisory;
   return {
-    schema_version: BUNDLE_SCHEMA, bundle_id: `act:${id}`, candidate_id: a.candidate_id ?? `target:${a.target_key!}`,
-    eval_id: `act:${a.plan_kind}`, version_id: a.version_id ?? id, trace_id: a.trace_id ?? id, attempt_id: a.attempt_id,
-    bundle_scope: scope, created_at: completedAt, claims: advisory ? [] : [...claims.values()],
+    schema_version: BUNDLE_SCHEMA,
+    bundle_id: `act:${id}`,
+    candidate_id: a.candidate_id ?? `target:${a.target_key!}`,
+    eval_id: `act:${a.plan_kind}`,
+    version_id: a.version_id ?? id,
+    trace_id: a.trace_id ?? id,
+    attempt_id: a.attempt_id,
+    bundle_scope: scope,
+    created_at: completedAt,
+    claims: advisory ? [] : [...claims.values()],
     relations: advisory ? [] : relations,
-    verification: { trials, typed_diff: diff }, refutation: artifacts.length > 0 ? { artifacts } : null,
+    verification: { trials, typed_diff: diff },
+    refutation: artifacts.length > 0 ? { artifacts } : null,
     claim_strength: advisory ? "advisory" : artifacts.length > 0 ? "refuted" : "observed",
     known_threats: a.known_threats,
-    promotion_state: null, receipts, supersedes_claim_version_id: a.supersedes_claim_version_id,
-    episodes: [...diffEpisodes, ...(a.oracle ? [{
-      episode_id: `act:${id}:oracle`, kind: "oracle", claim_id: null, outcome: String(a.oracle.oracle ?? "unknown"),
-      recorded_at: completedAt,
-      detail: { bound_reached: a.oracle.bound_reached === true, target_key: a.target_key! },
-    }] : [])],
-    aliases: [], evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: contentSha256(line) }],
+    promotion_state: null,
+    receipts,
+    supersedes_claim_version_id: a.supersedes_claim_version_id,
+    episodes: [
+      ...diffEpisodes,
+      ...(a.oracle
+        ? [
+            {
+              episode_id: `act:${id}:oracle`,
+              kind: "oracle",
+              claim_id: null,
+              outcome: String(a.oracle.oracle ?? "unknown"),
+              recorded_at: completedAt,
+              detail: { bound_reached: a.oracle.bound_reached === true, target_key: a.target_key! },
+            },
+          ]
+        : []),
+    ],
+    aliases: [],
+    evidence_refs: [{ ref_id: `act:${id}`, kind: "act-result", path: null, digest: contentSha256(line) }],
   };
 }

@@ -11,7 +11,20 @@ import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt } from "@forge/evidence";
 import type { ClaimVersion, Outcome, Trial } from "@forge/kernel";
 import {
-  int, list, match, RecordError, oneOf, optInt, optMatch, optStr, optTs, SHA1_OR_256, SHA256, SIGNATURE, str, ts,
+  int,
+  list,
+  match,
+  RecordError,
+  oneOf,
+  optInt,
+  optMatch,
+  optStr,
+  optTs,
+  SHA1_OR_256,
+  SHA256,
+  SIGNATURE,
+  str,
+  ts,
 } from "@forge/contract";
 import { checkClaim, type Tree, treeLabel } from "./claim_ids.js";
 
@@ -31,7 +44,14 @@ export interface CiRunRecord {
   createdAt: string;
   completedAt: string | null;
   rerunOf: string | null;
-  steps: Array<{ name: string; outcome: "pass" | "fail" | "timeout" | "cancelled" | "skipped"; exitCode: number | null; durationMs: number; signature: string | null; logSha256: string | null }>;
+  steps: Array<{
+    name: string;
+    outcome: "pass" | "fail" | "timeout" | "cancelled" | "skipped";
+    exitCode: number | null;
+    durationMs: number;
+    signature: string | null;
+    logSha256: string | null;
+  }>;
 }
 
 const STEP_OUTCOMES = ["pass", "fail", "timeout", "cancelled", "skipped"] as const;
@@ -49,18 +69,32 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   const steps = list(v, "steps").map((s, i) => {
     const p = `steps[${i}].`;
     return {
-      name: str(s, "name", p), outcome: oneOf(s, "outcome", STEP_OUTCOMES, p), exitCode: optInt(s, "exitCode", p), durationMs: int(s, "durationMs", p),
-      signature: optMatch(s, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p), logSha256: optMatch(s, "logSha256", SHA256, "64 hex or null", p),
+      name: str(s, "name", p),
+      outcome: oneOf(s, "outcome", STEP_OUTCOMES, p),
+      exitCode: optInt(s, "exitCode", p),
+      durationMs: int(s, "durationMs", p),
+      signature: optMatch(s, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p),
+      logSha256: optMatch(s, "logSha256", SHA256, "64 hex or null", p),
     };
   });
-  const pr = v.pr === null || v.pr === undefined ? null : v.pr as Record<string, unknown>;
-  if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string")) throw new RecordError("pr", "expected {number, id} or null");
+  const pr = v.pr === null || v.pr === undefined ? null : (v.pr as Record<string, unknown>);
+  if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string"))
+    throw new RecordError("pr", "expected {number, id} or null");
   return {
-    id: match(v, "id", isUuid, "a uuid"), status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const), name: str(v, "name"),
-    event: optStr(v, "event"), headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"),
-    codeTree: optMatch(v, "codeTree", SHA1_OR_256, "a 40-hex tree or null"), patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
-    envSha256: match(v, "envSha256", SHA256, "64 hex"), runner: str(v, "runner"), pr: pr as CiRunRecord["pr"], createdAt: ts(v, "createdAt"),
-    completedAt: optTs(v, "completedAt"), rerunOf: optMatch(v, "rerunOf", isUuid, "a uuid or null"), steps,
+    id: match(v, "id", isUuid, "a uuid"),
+    status: oneOf(v, "status", ["queued", "in_progress", "completed"] as const),
+    name: str(v, "name"),
+    event: optStr(v, "event"),
+    headSha: match(v, "headSha", SHA1_OR_256, "a 40-hex commit"),
+    codeTree: optMatch(v, "codeTree", SHA1_OR_256, "a 40-hex tree or null"),
+    patchSha256: optMatch(v, "patchSha256", SHA256, "64 hex or null"),
+    envSha256: match(v, "envSha256", SHA256, "64 hex"),
+    runner: str(v, "runner"),
+    pr: pr as CiRunRecord["pr"],
+    createdAt: ts(v, "createdAt"),
+    completedAt: optTs(v, "completedAt"),
+    rerunOf: optMatch(v, "rerunOf", isUuid, "a uuid or null"),
+    steps,
   };
 }
 
@@ -74,7 +108,8 @@ export function stepTrialOutcome(o: CiRunRecord["steps"][number]["outcome"]): Ou
  * @param scope the bundle scope
  */
 export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | { skip: string } {
-  if (run.status !== "completed" || run.completedAt === null) return { skip: `run ${run.id} is ${run.status}: skipped, not evidence` };
+  if (run.status !== "completed" || run.completedAt === null)
+    return { skip: `run ${run.id} is ${run.status}: skipped, not evidence` };
   const tree: Tree = { headSha: run.headSha, patchSha256: run.patchSha256, codeTree: run.codeTree };
   const claims: ClaimVersion[] = [];
   const trials: Trial[] = [];
@@ -86,19 +121,48 @@ export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | {
     const claim = checkClaim(s.name, tree, run.completedAt);
     claims.push(claim);
     trials.push({
-      trial_id: `${run.id}:${s.name}`, claim_id: claim.claim_id, outcome, duration_ms: s.durationMs, signature: outcome === "fail" ? s.signature : null,
-      recorded_at: run.completedAt, env_fingerprint: run.envSha256, receipt_ref: `ci-run:${run.id}`, run_id: run.id, retry_of: run.rerunOf,
+      trial_id: `${run.id}:${s.name}`,
+      claim_id: claim.claim_id,
+      outcome,
+      duration_ms: s.durationMs,
+      signature: outcome === "fail" ? s.signature : null,
+      recorded_at: run.completedAt,
+      env_fingerprint: run.envSha256,
+      receipt_ref: `ci-run:${run.id}`,
+      run_id: run.id,
+      retry_of: run.rerunOf,
     });
-    receipts.push({ argv: [`.forge/ci/steps/${s.name}`], exit_code: s.exitCode, duration_ms: s.durationMs, log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null });
+    receipts.push({
+      argv: [`.forge/ci/steps/${s.name}`],
+      exit_code: s.exitCode,
+      duration_ms: s.durationMs,
+      log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null,
+    });
     aliases.push({ alias: `ci-step:${s.name}@${treeLabel(tree)}`, claim_id: claim.claim_id });
   }
   return {
-    schema_version: BUNDLE_SCHEMA, bundle_id: `ci-run:${run.id}`,
-    candidate_id: run.pr ? `pr:${run.pr.id}` : `tree:${treeLabel(tree)}`, eval_id: `ci:${run.name}`,
-    version_id: `${run.headSha}:${run.patchSha256 ?? "-"}`, trace_id: run.id, attempt_id: run.id, bundle_scope: scope, created_at: run.completedAt,
-    claims, relations: [], verification: { trials, typed_diff: [] }, refutation: null, claim_strength: "observed",
-    known_threats: run.runner === "docker" ? [] : ["unisolated_runner"], promotion_state: null, receipts, supersedes_claim_version_id: null,
-    episodes: [], aliases,
-    evidence_refs: [{ ref_id: `ci-run:${run.id}`, kind: "ci-run", path: `.forge/ci/runs/${run.id}/summary.md`, digest: null }],
+    schema_version: BUNDLE_SCHEMA,
+    bundle_id: `ci-run:${run.id}`,
+    candidate_id: run.pr ? `pr:${run.pr.id}` : `tree:${treeLabel(tree)}`,
+    eval_id: `ci:${run.name}`,
+    version_id: `${run.headSha}:${run.patchSha256 ?? "-"}`,
+    trace_id: run.id,
+    attempt_id: run.id,
+    bundle_scope: scope,
+    created_at: run.completedAt,
+    claims,
+    relations: [],
+    verification: { trials, typed_diff: [] },
+    refutation: null,
+    claim_strength: "observed",
+    known_threats: run.runner === "docker" ? [] : ["unisolated_runner"],
+    promotion_state: null,
+    receipts,
+    supersedes_claim_version_id: null,
+    episodes: [],
+    aliases,
+    evidence_refs: [
+      { ref_id: `ci-run:${run.id}`, kind: "ci-run", path: `.forge/ci/runs/${run.id}/summary.md`, digest: null },
+    ],
   };
 }

@@ -10,15 +10,35 @@ test("ciRunBundle() makes one check claim per step at the run's tree, and one tr
   if ("skip" in b) return t.fail();
   const ok = checkClaimId("10-ok", { headSha: HEAD, patchSha256: null });
   const bad = checkClaimId("20-bad", { headSha: HEAD, patchSha256: null });
-  t.deepEqual(b.claims.map((c) => [c.claim_id, c.kind, c.subject]), [
-    [ok, "check", { step: "10-ok", head_sha: HEAD, patch_sha256: null }],
-    [bad, "check", { step: "20-bad", head_sha: HEAD, patch_sha256: null }],
-  ]);
-  t.deepEqual(b.verification!.trials.map((x) => [x.trial_id, x.claim_id, x.outcome, x.duration_ms, x.signature, x.env_fingerprint, x.run_id]), [
-    [`${A}:10-ok`, ok, "pass", 5, null, ENV, A],
-    [`${A}:20-bad`, bad, "fail", 7, SIG, ENV, A],
-  ]);
-  t.deepEqual(b.receipts.map((r) => [r.argv, r.exit_code]), [[[".forge/ci/steps/10-ok"], 0], [[".forge/ci/steps/20-bad"], 1]]);
+  t.deepEqual(
+    b.claims.map((c) => [c.claim_id, c.kind, c.subject]),
+    [
+      [ok, "check", { step: "10-ok", head_sha: HEAD, patch_sha256: null }],
+      [bad, "check", { step: "20-bad", head_sha: HEAD, patch_sha256: null }],
+    ]
+  );
+  t.deepEqual(
+    b.verification!.trials.map((x) => [
+      x.trial_id,
+      x.claim_id,
+      x.outcome,
+      x.duration_ms,
+      x.signature,
+      x.env_fingerprint,
+      x.run_id,
+    ]),
+    [
+      [`${A}:10-ok`, ok, "pass", 5, null, ENV, A],
+      [`${A}:20-bad`, bad, "fail", 7, SIG, ENV, A],
+    ]
+  );
+  t.deepEqual(
+    b.receipts.map((r) => [r.argv, r.exit_code]),
+    [
+      [[".forge/ci/steps/10-ok"], 0],
+      [[".forge/ci/steps/20-bad"], 1],
+    ]
+  );
   t.is(b.bundle_id, `ci-run:${A}`);
   t.is(b.promotion_state, null);
   t.deepEqual(b.known_threats, ["unisolated_runner"]);
@@ -33,11 +53,20 @@ test("checkClaimId() is the same for the same step and tree, and differs with th
 });
 
 test("stepTrialOutcome() maps timeout to fail, cancelled to error and skipped to no trial", (t) => {
-  t.deepEqual((["pass", "fail", "timeout", "cancelled", "skipped"] as const).map(stepTrialOutcome), ["pass", "fail", "fail", "error", null]);
+  t.deepEqual((["pass", "fail", "timeout", "cancelled", "skipped"] as const).map(stepTrialOutcome), [
+    "pass",
+    "fail",
+    "fail",
+    "error",
+    null,
+  ]);
 });
 
 test("ciRunBundle() skips a run that has not completed: it is not evidence", (t) => {
-  const b = ciRunBundle(parseCiRun(ciRun(A, { status: "in_progress", conclusion: null, verdict: "running", completedAt: null })), "default");
+  const b = ciRunBundle(
+    parseCiRun(ciRun(A, { status: "in_progress", conclusion: null, verdict: "running", completedAt: null })),
+    "default"
+  );
   t.deepEqual(b, { skip: `run ${A} is in_progress: skipped, not evidence` });
 });
 
@@ -49,10 +78,16 @@ test("ciRunBundle() marks a rerun's trials as retries of the original run", (t) 
 
 test("parseCiRun() names the bad field", (t) => {
   t.throws(() => parseCiRun(ciRun(A, { headSha: "xyz" })), { message: "field 'headSha': expected a 40-hex commit" });
-  t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "s", outcome: "weird", durationMs: 1 }] })), { message: "field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped" });
+  t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "s", outcome: "weird", durationMs: 1 }] })), {
+    message: "field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped",
+  });
   t.throws(() => parseCiRun(ciRun(A, { envSha256: undefined })), { message: "field 'envSha256': expected 64 hex" });
-  t.throws(() => parseCiRun(ciRun(A, { completedAt: "2026-02-30T00:00:00Z" })), { message: "field 'completedAt': expected an RFC 3339 UTC timestamp or null" });
-  t.throws(() => parseCiRun(ciRun(A, { rerunOf: "AAAAAAAA-1111-4111-8111-111111111111" })), { message: "field 'rerunOf': expected a uuid or null" });
+  t.throws(() => parseCiRun(ciRun(A, { completedAt: "2026-02-30T00:00:00Z" })), {
+    message: "field 'completedAt': expected an RFC 3339 UTC timestamp or null",
+  });
+  t.throws(() => parseCiRun(ciRun(A, { rerunOf: "AAAAAAAA-1111-4111-8111-111111111111" })), {
+    message: "field 'rerunOf': expected a uuid or null",
+  });
   const err = t.throws(() => parseCiRun(ciRun(A, { id: "x" })));
   t.like(err, { code: "E_INVALID_RECORD", exitCode: 1, field: "id" }, "a forge error, classified by its code");
 });
@@ -62,7 +97,10 @@ test("ciRunBundle() carries each step's log digest into its receipt, and null fo
   run.steps[0]!.logSha256 = "d".repeat(64);
   const b = ciRunBundle(parseCiRun(run as unknown as Record<string, unknown>), "default");
   if ("skip" in b) return t.fail();
-  t.deepEqual(b.receipts.map((r) => r.log_digest), [`sha256:${"d".repeat(64)}`, null]);
+  t.deepEqual(
+    b.receipts.map((r) => r.log_digest),
+    [`sha256:${"d".repeat(64)}`, null]
+  );
   run.steps[0]!.logSha256 = "not hex";
   t.throws(() => parseCiRun(run as unknown as Record<string, unknown>), { message: /logSha256/ });
 });
@@ -70,12 +108,21 @@ test("ciRunBundle() carries each step's log digest into its receipt, and null fo
 test("a run with a codeTree keys its claims by the tree: two commits of one code tree share them, and an old record stays a separate claim", (t) => {
   const TREE = "d".repeat(40);
   const b1 = ciRunBundle(parseCiRun(ciRun(A, { codeTree: TREE })), "default");
-  const b2 = ciRunBundle(parseCiRun(ciRun("22222222-2222-4222-8222-222222222222", { codeTree: TREE, headSha: "c".repeat(40) })), "default");
+  const b2 = ciRunBundle(
+    parseCiRun(ciRun("22222222-2222-4222-8222-222222222222", { codeTree: TREE, headSha: "c".repeat(40) })),
+    "default"
+  );
   const old = ciRunBundle(parseCiRun(ciRun("33333333-3333-4333-8333-333333333333")), "default");
   if ("skip" in b1 || "skip" in b2 || "skip" in old) return t.fail();
-  t.deepEqual(b1.claims.map((c) => c.claim_id), b2.claims.map((c) => c.claim_id));
+  t.deepEqual(
+    b1.claims.map((c) => c.claim_id),
+    b2.claims.map((c) => c.claim_id)
+  );
   t.deepEqual(b1.claims[0]!.subject, { step: "10-ok", tree: TREE, patch_sha256: null });
-  t.deepEqual(b1.claims, b2.claims.map((c) => ({ ...c, recorded_at: b1.claims[0]!.recorded_at })));
+  t.deepEqual(
+    b1.claims,
+    b2.claims.map((c) => ({ ...c, recorded_at: b1.claims[0]!.recorded_at }))
+  );
   t.is(b1.claims[0]!.claim_id, checkClaimId("10-ok", { headSha: "f".repeat(40), patchSha256: null, codeTree: TREE }));
   t.not(old.claims[0]!.claim_id, b1.claims[0]!.claim_id);
   t.is(old.claims[0]!.claim_id, checkClaimId("10-ok", { headSha: HEAD, patchSha256: null }));

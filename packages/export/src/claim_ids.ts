@@ -30,7 +30,9 @@ export function checkClaimId(step: string, tree: Tree): string {
 
 /** `patch_effect:<32 hex>`: "patch P turns step S from fail to pass on base B" (keyed like checks). */
 export function patchEffectClaimId(step: string, tree: Tree): string {
-  return "patch_effect:" + sha256Hex(`patch_effect\n${step}\n${treeKey(tree)}\n${tree.patchSha256 ?? "-"}`).slice(0, 32);
+  return (
+    "patch_effect:" + sha256Hex(`patch_effect\n${step}\n${treeKey(tree)}\n${tree.patchSha256 ?? "-"}`).slice(0, 32)
+  );
 }
 
 /** What a claim id is keyed by: `tree:<codeTree>`, or the commit for a record without one. */
@@ -48,21 +50,32 @@ export function criterionClaimId(loopId: string, criterionId: string): string {
   return `criterion:${loopId}:${criterionId}`;
 }
 
-/** A short human label of a tree: `<sha12>` or `<sha12>+<patch12>` (the code tree's 12, prefixed `tree:`, when known). */
+/**
+ * A short human label of a tree: `<sha12>` or `<sha12>+<patch12>` (the code tree's 12, prefixed `tree:`, when known).
+ */
 export function treeLabel(tree: Tree): string {
-  return (tree.codeTree ? `tree:${tree.codeTree.slice(0, 12)}` : tree.headSha.slice(0, 12)) + (tree.patchSha256 ? "+" + tree.patchSha256.slice(0, 12) : "");
+  return (
+    (tree.codeTree ? `tree:${tree.codeTree.slice(0, 12)}` : tree.headSha.slice(0, 12)) +
+    (tree.patchSha256 ? "+" + tree.patchSha256.slice(0, 12) : "")
+  );
 }
 
 /**
  * The `check` claim "step S passes at tree T", as CI runs and act results both state it.
  * @param at when it was stated
- * @example checkClaim("10-test", {headSha: "a".repeat(40), patchSha256: null}, at).claim_id === checkClaimId("10-test", tree) // true
+ * @example checkClaim("10-test", {headSha: "a".repeat(40), patchSha256: null}, at).claim_id === checkClaimId("10-test",
+ * tree) // true
  */
 export function checkClaim(step: string, tree: Tree, at: string): ClaimVersion {
   const id = checkClaimId(step, tree);
   return {
-    claim_id: id, claim_version_id: `${id}@1`, kind: "check", subject: subjectOf(step, tree),
-    statement: `step ${step} passes at ${treeLabel(tree)}`, recorded_at: at, supersedes_claim_version_id: null,
+    claim_id: id,
+    claim_version_id: `${id}@1`,
+    kind: "check",
+    subject: subjectOf(step, tree),
+    statement: `step ${step} passes at ${treeLabel(tree)}`,
+    recorded_at: at,
+    supersedes_claim_version_id: null,
   };
 }
 
@@ -74,5 +87,7 @@ export function checkClaim(step: string, tree: Tree, at: string): ClaimVersion {
  * the bundle's `version_id`).
  */
 export function subjectOf(step: string, tree: Tree): Record<string, string | null> {
-  return tree.codeTree ? { step, tree: tree.codeTree, patch_sha256: tree.patchSha256 } : { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 };
+  return tree.codeTree
+    ? { step, tree: tree.codeTree, patch_sha256: tree.patchSha256 }
+    : { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 };
 }

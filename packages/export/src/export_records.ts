@@ -6,9 +6,25 @@
  * for its line only and writes nothing.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { evidenceImportsDir, folderStamp, isForgeError, isStill, readJsonLines, stillFromMs, type Store } from "@forge/core";
 import {
-  BUNDLE_SCHEMA, type EvidenceBundle, exportBundle, importIds, type ImportLogEntry, importProjectionBatch, type ImportRecord, type Producer, transformEnvelopeV3,
+  evidenceImportsDir,
+  folderStamp,
+  isForgeError,
+  isStill,
+  readJsonLines,
+  stillFromMs,
+  type Store,
+} from "@forge/core";
+import {
+  BUNDLE_SCHEMA,
+  type EvidenceBundle,
+  exportBundle,
+  importIds,
+  type ImportLogEntry,
+  importProjectionBatch,
+  type ImportRecord,
+  type Producer,
+  transformEnvelopeV3,
 } from "@forge/evidence";
 import { RecordError } from "@forge/contract";
 import { actResultBundle } from "./act_result.js";
@@ -31,9 +47,7 @@ export interface ExportOptions {
  * record as it comes).
  */
 export type LineOutcome = (
-  | { line: number; entry: ImportLogEntry }
-  | { line: number; note: string }
-  | { line: number; error: string }
+  { line: number; entry: ImportLogEntry } | { line: number; note: string } | { line: number; error: string }
 ) & { idle?: true };
 
 /** The record kinds forge-export reads. */
@@ -67,7 +81,10 @@ export function bundleOf(v: Record<string, unknown>, scope: string): EvidenceBun
       return b as unknown as EvidenceBundle;
     }
     default:
-      throw new RecordError("kind", "unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)");
+      throw new RecordError(
+        "kind",
+        "unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)"
+      );
   }
 }
 
@@ -75,7 +92,12 @@ export function bundleOf(v: Record<string, unknown>, scope: string): EvidenceBun
  * Send one record through the lane.
  * @throws RecordError, InvalidBundleError, InvalidBatchError (nothing written)
  */
-export function exportRecord(store: Store, v: Record<string, unknown>, opts: ExportOptions, records?: ImportRecord[]): ImportLogEntry | { skip: string } {
+export function exportRecord(
+  store: Store,
+  v: Record<string, unknown>,
+  opts: ExportOptions,
+  records?: ImportRecord[]
+): ImportLogEntry | { skip: string } {
   const b = bundleOf(v, opts.scope);
   if ("skip" in b) return b;
   return importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, opts.producer)), { now: opts.now, records });
@@ -85,13 +107,18 @@ export function exportRecord(store: Store, v: Record<string, unknown>, opts: Exp
  * Every line of `input` through the lane, in order.
  * @param input JSON lines (e.g. stdin)
  */
-export async function* exportRecords(store: Store, input: AsyncIterable<Buffer | string>, opts: ExportOptions): AsyncGenerator<LineOutcome> {
+export async function* exportRecords(
+  store: Store,
+  input: AsyncIterable<Buffer | string>,
+  opts: ExportOptions
+): AsyncGenerator<LineOutcome> {
   // The log is read once and kept current in memory (a pipe of 100 runs must not re-read it 100 times) —
   // read ahead, before the first record arrives: a lane started before its input (forge-pilot's) reads it
   // while it waits, and the first record only checks that the imports folder has not changed since.
   // Then the scope's fold is compiled too (lane_view.ts).
   let ahead = readAhead(store, opts.scope);
-  // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record hashes its bundle;
+  // node:crypto is loaded on first use (scripts/bundle.mjs): now, while the lane waits, not when its first record
+  // hashes its bundle;
   // so is its random source (the first randomBytes, ~4 ms), which names the import's temp file.
   createHash("sha256");
   randomBytes(4);
@@ -102,7 +129,8 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
   // A lane started before its input (forge-pilot's, kept open for a whole run) keeps the view current
   // before it answers the last record it has: the next observation, which starts on that answer, reads it.
   let keeps = false;
-  // The lane waited for this line (the last one came as the input's last so far): imports made meanwhile by others are read.
+  // The lane waited for this line (the last one came as the input's last so far): imports made meanwhile by others are
+  // read.
   let waited = false;
   try {
     for await (const l of readJsonLines(input)) {
@@ -113,7 +141,8 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
       } else {
         try {
           if (!lane) {
-            // A lane that read ahead reads again, and compiles, when the log changed since (it keeps the view all the same).
+            // A lane that read ahead reads again, and compiles, when the log changed since (it keeps the view all the
+            // same).
             keeps = ahead !== undefined;
             lane = ahead && importsStamp(store) === ahead.stamp ? ahead.lane : laneLog(store, opts.scope, keeps);
           } else if (waited && !knowsEveryImport(store, lane)) {
@@ -125,7 +154,10 @@ export async function* exportRecords(store: Store, input: AsyncIterable<Buffer |
           // A corrupt import log is the store's problem, not this record's: stop (exit 1, one line).
           if (!isForgeError(err) || err.code === "E_INVALID_FILE") throw err;
           const kind = recordKind(l.value);
-          out = { line: l.line, error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}` };
+          out = {
+            line: l.line,
+            error: `stdin line ${l.line}: ${kind ? kind.replace("_", " ") + ": " : ""}${(err as Error).message}`,
+          };
         }
       }
       if (l.idle && lane && keeps) keepLaneView(store, opts.scope, lane, true);
@@ -146,8 +178,14 @@ function knowsEveryImport(store: Store, lane: LaneLog): boolean {
   return ids.every((id) => known.has(id));
 }
 
-/** A timer that reads the log ahead once the imports folder has been still long enough; undefined when none can help. */
-function readAheadLater(store: Store, scope: string, done: (ahead: ReturnType<typeof readAhead>) => void): NodeJS.Timeout | undefined {
+/**
+ * A timer that reads the log ahead once the imports folder has been still long enough; undefined when none can help.
+ */
+function readAheadLater(
+  store: Store,
+  scope: string,
+  done: (ahead: ReturnType<typeof readAhead>) => void
+): NodeJS.Timeout | undefined {
   const stamp = folderStamp([evidenceImportsDir(store)]);
   const wait = stamp.value === "" ? -1 : stillFromMs(stamp) - Date.now();
   if (wait <= 0 || wait > 2_500) return undefined;

@@ -16,7 +16,11 @@ function tempStore(): Store {
   return storeAt(dir);
 }
 
-const OPTS = { scope: "default", producer: { name: "test", version: "0" }, now: () => new Date("2026-11-30T04:00:00Z") };
+const OPTS = {
+  scope: "default",
+  producer: { name: "test", version: "0" },
+  now: () => new Date("2026-11-30T04:00:00Z"),
+};
 
 async function collect(store: Store, lines: string[]): Promise<LineOutcome[]> {
   const out: LineOutcome[] = [];
@@ -30,7 +34,10 @@ const R2 = "22222222-2222-4222-8222-222222222222";
 test("exportRecords() of two runs of one tree gives a failing check with a syndrome and a passing one with two trials", async (t) => {
   const store = tempStore();
   const out = await collect(store, [JSON.stringify(ciRun(R1)), JSON.stringify(ciRun(R2, { databaseId: 2 }))]);
-  t.deepEqual(out.map((o) => ("entry" in o ? o.entry.status : o)), ["imported", "imported"]);
+  t.deepEqual(
+    out.map((o) => ("entry" in o ? o.entry.status : o)),
+    ["imported", "imported"]
+  );
   const a = assess(compileScope(readScope(store, "default")));
   const tree = { headSha: HEAD, patchSha256: null };
   const bad = a.nodes.find((n) => n.id === checkClaimId("20-bad", tree))!;
@@ -43,13 +50,22 @@ test("exportRecords() of two runs of one tree gives a failing check with a syndr
 
 test("exportRecords() reports a bad line with its number, writes nothing for it and goes on", async (t) => {
   const store = tempStore();
-  const out = await collect(store, ["{", JSON.stringify({ hello: 1 }), JSON.stringify(ciRun(R1, { headSha: "nope" })), "", JSON.stringify(mergeRec())]);
-  t.deepEqual(out.map((o) => ("error" in o ? o.error : "entry" in o ? o.entry.bundle_id : o.note)), [
-    'stdin line 1: not a JSON object: "{"',
-    "stdin line 2: field 'kind': unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)",
-    "stdin line 3: ci run: field 'headSha': expected a 40-hex commit",
-    "merge:33333333-3333-4333-8333-333333333333",
+  const out = await collect(store, [
+    "{",
+    JSON.stringify({ hello: 1 }),
+    JSON.stringify(ciRun(R1, { headSha: "nope" })),
+    "",
+    JSON.stringify(mergeRec()),
   ]);
+  t.deepEqual(
+    out.map((o) => ("error" in o ? o.error : "entry" in o ? o.entry.bundle_id : o.note)),
+    [
+      'stdin line 1: not a JSON object: "{"',
+      "stdin line 2: field 'kind': unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)",
+      "stdin line 3: ci run: field 'headSha': expected a 40-hex commit",
+      "merge:33333333-3333-4333-8333-333333333333",
+    ]
+  );
   t.is(readdirSync(evidenceImportsDir(store)).length, 1);
 });
 
@@ -62,14 +78,22 @@ test("exportRecords() notes a run still in progress and writes nothing for it", 
 test("exportRecords() imports the same run twice as one file", async (t) => {
   const store = tempStore();
   const out = await collect(store, [JSON.stringify(ciRun(R1)), JSON.stringify(ciRun(R1))]);
-  t.deepEqual(out.map((o) => ("entry" in o ? o.entry.status : "?")), ["imported", "already_imported"]);
+  t.deepEqual(
+    out.map((o) => ("entry" in o ? o.entry.status : "?")),
+    ["imported", "already_imported"]
+  );
   t.is(readdirSync(evidenceImportsDir(store)).length, 1);
 });
 
 test("the same records exported in any order fold to byte-identical kernel state and assessment", async (t) => {
   const runs = [
-    ciRun(R1), ciRun(R2, { databaseId: 2 }),
-    ciRun("33333333-3333-4333-8333-333333333333", { databaseId: 3, rerunOf: R1, steps: [{ name: "20-bad", outcome: "pass", exitCode: 0, durationMs: 3, signature: null }] }),
+    ciRun(R1),
+    ciRun(R2, { databaseId: 2 }),
+    ciRun("33333333-3333-4333-8333-333333333333", {
+      databaseId: 3,
+      rerunOf: R1,
+      steps: [{ name: "20-bad", outcome: "pass", exitCode: 0, durationMs: 3, signature: null }],
+    }),
     ciRun("44444444-4444-4444-8444-444444444444", { databaseId: 4, patchSha256: "d".repeat(64) }),
     mergeRec(),
   ].map((r) => JSON.stringify(r));
@@ -78,7 +102,12 @@ test("the same records exported in any order fold to byte-identical kernel state
     await collect(store, lines);
     const st = readScope(store, "default");
     const c = compileScope(st);
-    return canonicalJson({ assess: assess(c), nodes: c.nodes.map((n) => [n.id, n.versions, n.trials.map((x) => x.trial_id)]), episodes: st.episodes.map((e) => e.episode_id), refs: st.evidence_refs.map((r) => r.ref_id) });
+    return canonicalJson({
+      assess: assess(c),
+      nodes: c.nodes.map((n) => [n.id, n.versions, n.trials.map((x) => x.trial_id)]),
+      episodes: st.episodes.map((e) => e.episode_id),
+      refs: st.evidence_refs.map((r) => r.ref_id),
+    });
   };
   const forward = await fold(runs);
   t.is(await fold([...runs].reverse()), forward);
@@ -91,7 +120,9 @@ test("exportRecords() stops at a corrupt import log instead of blaming each reco
   await collect(store, [JSON.stringify(ciRun(R1))]);
   const [f] = readdirSync(evidenceImportsDir(store));
   writeFileSync(join(evidenceImportsDir(store), f!), "{");
-  await t.throwsAsync(collect(store, [JSON.stringify(ciRun(R2))]), { message: /evidence\/imports\/[0-9a-f]{64}\.json: not JSON/ });
+  await t.throwsAsync(collect(store, [JSON.stringify(ciRun(R2))]), {
+    message: /evidence\/imports\/[0-9a-f]{64}\.json: not JSON/,
+  });
 });
 
 test("a lane that read the log ahead, while it waited for its first record, sees an import made meanwhile", async (t) => {
@@ -115,7 +146,9 @@ test("a lane that read the log ahead, while it waited for its first record, sees
   t.true("entry" in r && r.entry.status === "imported");
   // The claims of that tree were stated by the import made meanwhile: the lane's import does not state them again.
   const id = "entry" in r ? r.entry.batch_id : "";
-  const rec = JSON.parse(readFileSync(join(evidenceImportsDir(store), `${id}.json`), "utf8")) as { batch: { claim_versions: unknown[] } };
+  const rec = JSON.parse(readFileSync(join(evidenceImportsDir(store), `${id}.json`), "utf8")) as {
+    batch: { claim_versions: unknown[] };
+  };
   t.deepEqual(rec.batch.claim_versions, []);
 });
 
@@ -126,12 +159,15 @@ test("a lane started just after an import reads the log ahead once the folder ha
   const gate = new Promise<void>((r) => (release = r));
   async function* input(): AsyncGenerator<string> {
     await gate;
-    yield JSON.stringify(ciRun(R2, { headSha: "b".repeat(40), createdAt: "2026-11-30T03:10:00Z", databaseId: 2 })) + "\n";
+    yield (
+      JSON.stringify(ciRun(R2, { headSha: "b".repeat(40), createdAt: "2026-11-30T03:10:00Z", databaseId: 2 })) + "\n"
+    );
   }
   const lane = exportRecords(store, input(), OPTS);
   const first = lane.next();
   await new Promise((r) => setTimeout(r, 150)); // past the racy window: the lane has read the log by now
-  // An import file changed in place (the folder's stamp does not move): only a lane that reads the log now would see it.
+  // An import file changed in place (the folder's stamp does not move): only a lane that reads the log now would see
+  // it.
   const [f] = readdirSync(evidenceImportsDir(store));
   writeFileSync(join(evidenceImportsDir(store), f!), "{");
   release();

@@ -16,12 +16,29 @@
  */
 import { type Store } from "@forge/core";
 import {
-  digestOf, foldCompiled, type ImportRecord, type KernelView, type KeptView, keptView, type LoggedImport, primeFold, readImportLogStamped, readScope, viewConfig,
-  viewExtended, viewFor, viewKey, viewOf, writeKernelView,
+  digestOf,
+  foldCompiled,
+  type ImportRecord,
+  type KernelView,
+  type KeptView,
+  keptView,
+  type LoggedImport,
+  primeFold,
+  readImportLogStamped,
+  readScope,
+  viewConfig,
+  viewExtended,
+  viewFor,
+  viewKey,
+  viewOf,
+  writeKernelView,
 } from "@forge/evidence";
 import { canonicalJson, type Compiled, compile } from "@forge/kernel";
 
-/** The log a lane imports with: the records (kept current by each import) and what vouched for each file when read (or for its own, the bytes it wrote). */
+/**
+ * The log a lane imports with: the records (kept current by each import) and what vouched for each file when read (or
+ * for its own, the bytes it wrote).
+ */
 export interface LaneLog {
   records: ImportRecord[];
   read: Map<string, LoggedImport>;
@@ -34,7 +51,8 @@ export interface LaneLog {
 }
 
 /**
- * The import log read for a lane into `scope`, and with `ahead` (read before any record came) its scope's fold compiled:
+ * The import log read for a lane into `scope`, and with `ahead` (read before any record came) its scope's fold
+ * compiled:
  * the lane's imports start from it.
  * @throws InvalidFileError for a file that is not an import record (as readImportLog)
  */
@@ -69,13 +87,20 @@ export function keepLaneView(store: Store, scope: string, lane: LaneLog, now = f
   if (madeWith === undefined) return;
   const log = lane.records.map((record) => {
     let l = lane.read.get(record.batch_id);
-    if (!l) lane.read.set(record.batch_id, (l = { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") }));
+    if (!l)
+      lane.read.set(
+        record.batch_id,
+        (l = { record, elided: false, stamp: null, digest: digestOf(canonicalJson(record) + "\n") })
+      );
     return l;
   });
   const key = viewKey(log, scope, madeWith);
   if (key === null) return;
   const precision = precisionOf(madeWith)!;
-  const extended = lane.view && lane.fold && lane.madeWith === madeWith ? viewExtended(lane.view, lane.fold, compiled, precision, {}) : undefined;
+  const extended =
+    lane.view && lane.fold && lane.madeWith === madeWith
+      ? viewExtended(lane.view, lane.fold, compiled, precision, {})
+      : undefined;
   const view = extended ?? viewOf(compiled, precision, {});
   writeKernelView(store, key, view, now);
   lane.fold = compiled;

@@ -7,9 +7,40 @@
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, COMMENT, displayPath, entityFile, IMPORT_RECORD, importsDir, isForgeError, ISSUE, ISSUES, listEntityRefs, listReleaseTags,
-  loadDefList, loadEntity, loadFile, loadRelease, MERGE_RECORD, mergesDir, PR, PR_REVIEW, PRS, readPatch, STORE_VERSION, storeVersion, TASK, TASKS,
-  cacheDir, folderStamp, kindDir, archiveDir, type EntitySchema, type KindLayout, type LoadedEntity, type Store,
+  CI_RUN,
+  CI_RUNS,
+  COMMENT,
+  displayPath,
+  entityFile,
+  IMPORT_RECORD,
+  importsDir,
+  isForgeError,
+  ISSUE,
+  ISSUES,
+  listEntityRefs,
+  listReleaseTags,
+  loadDefList,
+  loadEntity,
+  loadFile,
+  loadRelease,
+  MERGE_RECORD,
+  mergesDir,
+  PR,
+  PR_REVIEW,
+  PRS,
+  readPatch,
+  STORE_VERSION,
+  storeVersion,
+  TASK,
+  TASKS,
+  cacheDir,
+  folderStamp,
+  kindDir,
+  archiveDir,
+  type EntitySchema,
+  type KindLayout,
+  type LoadedEntity,
+  type Store,
 } from "@forge/core";
 import { readImportLog } from "@forge/evidence";
 
@@ -21,7 +52,14 @@ export interface Problem {
 
 const KINDS: Array<{ kind: KindLayout; schema: EntitySchema; records: Array<[string, EntitySchema]> }> = [
   { kind: ISSUES, schema: ISSUE, records: [["comments", COMMENT]] },
-  { kind: PRS, schema: PR, records: [["comments", COMMENT], ["reviews", PR_REVIEW]] },
+  {
+    kind: PRS,
+    schema: PR,
+    records: [
+      ["comments", COMMENT],
+      ["reviews", PR_REVIEW],
+    ],
+  },
   { kind: TASKS, schema: TASK, records: [] },
 ];
 
@@ -37,7 +75,11 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
   const bad = (abs: string, err: unknown): Problem => ({ file: show(abs), problem: problemOf(store, err) });
   try {
     const v = storeVersion(store.dir);
-    if (v !== STORE_VERSION) yield { file: show(join(store.dir, "version")), problem: `store version ${v}, expected ${STORE_VERSION} (run 'forge migrate')` };
+    if (v !== STORE_VERSION)
+      yield {
+        file: show(join(store.dir, "version")),
+        problem: `store version ${v}, expected ${STORE_VERSION} (run 'forge migrate')`,
+      };
   } catch (err) {
     yield bad(join(store.dir, "version"), err);
   }
@@ -56,15 +98,21 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     for (const ref of refs) {
       const file = entityFile(store, kind, ref.id, ref.archived);
       const other = entityFile(store, kind, ref.id, !ref.archived);
-      if (exists(file) && exists(other)) yield { file: show(ref.archived ? other : file), problem: `duplicate id: also archived as ${show(ref.archived ? file : other)}` };
+      if (exists(file) && exists(other))
+        yield {
+          file: show(ref.archived ? other : file),
+          problem: `duplicate id: also archived as ${show(ref.archived ? file : other)}`,
+        };
       const was = ids.get(ref.id);
-      if (was !== undefined && was !== kind.plural) yield { file: show(file), problem: `duplicate id: also used by ${was}` };
+      if (was !== undefined && was !== kind.plural)
+        yield { file: show(file), problem: `duplicate id: also used by ${was}` };
       ids.set(ref.id, kind.plural);
       seen.add(ref.id);
       let e: LoadedEntity | undefined;
       if (!exists(file)) {
         // A live folder left with only records after a merge archived the entity elsewhere is read with it.
-        if (!(!ref.archived && exists(other))) yield { file: show(file), problem: `missing: the ${kind.noun}'s records have no ${kind.file}` };
+        if (!(!ref.archived && exists(other)))
+          yield { file: show(file), problem: `missing: the ${kind.noun}'s records have no ${kind.file}` };
       } else {
         try {
           e = await loadEntity(store, kind, schema, ref);
@@ -82,26 +130,31 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
       }
       // An archived entity's live folder can hold records too (a merge left them there): read as its own.
       const dirs = ref.archived ? [join(file, ".."), join(other, "..")] : [join(file, "..")];
-      for (const [sub, rs] of records) for (const dir of dirs.map((d) => join(d, sub))) {
-        for (const n of names(dir)) {
-          if (STRAY.test(n)) continue;
-          const path = join(dir, n);
-          if (!/^[0-9a-f-]{36}\.md$/.test(n)) {
-            yield { file: show(path), problem: "not a record file (expected <uuid>.md)" };
-            continue;
-          }
-          try {
-            const r = await loadFile(store, rs, path);
-            if (r.data.id !== n.slice(0, -3)) yield { file: show(path), problem: "field 'id': does not match the file name" };
-          } catch (err) {
-            yield bad(path, err);
+      for (const [sub, rs] of records)
+        for (const dir of dirs.map((d) => join(d, sub))) {
+          for (const n of names(dir)) {
+            if (STRAY.test(n)) continue;
+            const path = join(dir, n);
+            if (!/^[0-9a-f-]{36}\.md$/.test(n)) {
+              yield { file: show(path), problem: "not a record file (expected <uuid>.md)" };
+              continue;
+            }
+            try {
+              const r = await loadFile(store, rs, path);
+              if (r.data.id !== n.slice(0, -3))
+                yield { file: show(path), problem: "field 'id': does not match the file name" };
+            } catch (err) {
+              yield bad(path, err);
+            }
           }
         }
-      }
     }
     yield* orderCache(store, kind, schema, show);
   }
-  for (const [key, file] of [["labels", "labels.md"], ["milestones", "milestones.md"]] as const) {
+  for (const [key, file] of [
+    ["labels", "labels.md"],
+    ["milestones", "milestones.md"],
+  ] as const) {
     try {
       await loadDefList(store, key);
     } catch (err) {
@@ -109,7 +162,8 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     }
   }
   yield* flatRecords(store, mergesDir(store), MERGE_RECORD, show, (d, path) =>
-    prIds.has(d.pr as string) ? undefined : { file: show(path), problem: `field 'pr': no pull request ${String(d.pr)}` });
+    prIds.has(d.pr as string) ? undefined : { file: show(path), problem: `field 'pr': no pull request ${String(d.pr)}` }
+  );
   yield* flatRecords(store, importsDir(store), IMPORT_RECORD, show);
   for (const tag of safe(() => listReleaseTags(store), [])) {
     try {
@@ -132,9 +186,19 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     yield { file: typeof f === "string" ? f : ".forge/evidence/imports", problem: problemOf(store, err) };
   }
   for (const name of names(join(store.dir, "evidence", "imports"))) {
-    if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name)) yield { file: show(join(store.dir, "evidence", "imports", name)), problem: "not an import file (expected <batch_id>.json, 64 hex)" };
+    if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
+      yield {
+        file: show(join(store.dir, "evidence", "imports", name)),
+        problem: "not an import file (expected <batch_id>.json, 64 hex)",
+      };
   }
-  for (const path of strays(store.dir)) yield { file: show(path), problem: path.endsWith(".tmp") ? "stray temp file of an interrupted write (forge fsck --prune-temp removes it)" : "stray lock file (a writer died or is still running)" };
+  for (const path of strays(store.dir))
+    yield {
+      file: show(path),
+      problem: path.endsWith(".tmp")
+        ? "stray temp file of an interrupted write (forge fsck --prune-temp removes it)"
+        : "stray lock file (a writer died or is still running)",
+    };
 }
 
 /**
@@ -162,7 +226,13 @@ export function strays(dir: string): string[] {
 
 // --- internal ---
 
-async function* flatRecords(store: Store, dir: string, schema: EntitySchema, show: (p: string) => string, ref?: (d: Record<string, unknown>, path: string) => Problem | undefined): AsyncGenerator<Problem> {
+async function* flatRecords(
+  store: Store,
+  dir: string,
+  schema: EntitySchema,
+  show: (p: string) => string,
+  ref?: (d: Record<string, unknown>, path: string) => Problem | undefined
+): AsyncGenerator<Problem> {
   for (const n of names(dir)) {
     const path = join(dir, n);
     if (STRAY.test(n) || safe(() => statSync(path).isDirectory(), false)) continue;
@@ -187,7 +257,12 @@ async function* flatRecords(store: Store, dir: string, schema: EntitySchema, sho
  * (so it would be trusted without a listing) it must list exactly the
  * folders there are.
  */
-async function* orderCache(store: Store, kind: KindLayout, schema: EntitySchema, show: (p: string) => string): AsyncGenerator<Problem> {
+async function* orderCache(
+  store: Store,
+  kind: KindLayout,
+  schema: EntitySchema,
+  show: (p: string) => string
+): AsyncGenerator<Problem> {
   const path = join(cacheDir(store), `${kind.plural.replaceAll("/", "-")}.order`);
   let text: string;
   try {
@@ -213,7 +288,10 @@ async function* orderCache(store: Store, kind: KindLayout, schema: EntitySchema,
   const missing = trusted ? [...actual.keys()].filter((id) => !cached.has(id)).length : 0;
   const extra = trusted ? [...cached.keys()].filter((id) => !actual.has(id)).length : 0;
   if (wrong || missing || extra) {
-    yield { file: show(path), problem: `order cache disagrees with the folders (${wrong} wrong createdAt, ${missing} missing, ${extra} extra; it is rebuildable: delete it)` };
+    yield {
+      file: show(path),
+      problem: `order cache disagrees with the folders (${wrong} wrong createdAt, ${missing} missing, ${extra} extra; it is rebuildable: delete it)`,
+    };
   }
 }
 

@@ -16,7 +16,8 @@ export interface FsckOptions {
 }
 
 /** The short help (`-h`). */
-export const FSCK_HELP = "usage: forge fsck [--json] [--prune-temp]\nCheck every file of the store; one line per problem, exit 1 if any\n";
+export const FSCK_HELP =
+  "usage: forge fsck [--json] [--prune-temp]\nCheck every file of the store; one line per problem, exit 1 if any\n";
 
 /**
  * argv → options.

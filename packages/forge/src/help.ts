@@ -13,7 +13,11 @@ import { nearest } from "@forge/cli";
  * <noun> [<verb>] --help`), `forge version` (= `forge --version`).
  * @param run runs `forge` with other arguments (the dispatcher itself)
  */
-export async function helpOrVersion(word: "help" | "version", rest: string[], run: (argv: string[]) => Promise<number>): Promise<number> {
+export async function helpOrVersion(
+  word: "help" | "version",
+  rest: string[],
+  run: (argv: string[]) => Promise<number>
+): Promise<number> {
   if (word === "version") {
     if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]!.slice(0, 40)}'`);
     return run(["--version"]);

@@ -20,7 +20,8 @@ export function initStore(dir: string): { path: string; existed: boolean } {
   const have = existsSync(gi) ? readFileSync(gi, "utf8") : "";
   const lines = have.split("\n");
   const missing = IGNORED.filter((l) => !lines.includes(l));
-  if (missing.length) atomicWrite(gi, (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n");
+  if (missing.length)
+    atomicWrite(gi, (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n");
   // A store without a marker gets one: a new store, or one made by hand (`mkdir -p .forge/ci/steps`)
   // or of version 1, whose whole migration (the ignore lines above, then the marker) is what init just did.
   // A store with a marker keeps it (an older one is `forge migrate`'s, a newer one is refused).
@@ -37,7 +38,13 @@ export async function checkWorkTree(dir: string, env: Record<string, string | un
   const root = resolve(dir);
   let cwd = root;
   while (!existsSync(cwd)) cwd = resolve(cwd, "..");
-  const r = await git(["rev-parse", "--is-inside-work-tree"], { cwd, env: env as NodeJS.ProcessEnv }).catch(() => undefined);
+  const r = await git(["rev-parse", "--is-inside-work-tree"], { cwd, env: env as NodeJS.ProcessEnv }).catch(
+    () => undefined
+  );
   if (r?.code === 0 && r.stdout.trim() === "true") return;
-  throw new ForgeError(`${dir === "." ? "here" : dir} is not in a git work tree (run 'git init' there first)`, "E_NO_GIT", 1);
+  throw new ForgeError(
+    `${dir === "." ? "here" : dir} is not in a git work tree (run 'git init' there first)`,
+    "E_NO_GIT",
+    1
+  );
 }

@@ -12,7 +12,10 @@ test("initStore() makes .forge with the machine-state ignore lines, and adds onl
   t.is(readFileSync(join(dir, ".forge/.gitignore"), "utf8"), IGNORED.join("\n") + "\n");
   writeFileSync(join(dir, ".forge/.gitignore"), "mine\n.cache/\n");
   t.true(initStore(dir).existed);
-  t.is(readFileSync(join(dir, ".forge/.gitignore"), "utf8"), "mine\n.cache/\nci/runs/\nreleases/out/\npilot/\n*.tmp\n*.lock\nreleases/activations/\n");
+  t.is(
+    readFileSync(join(dir, ".forge/.gitignore"), "utf8"),
+    "mine\n.cache/\nci/runs/\nreleases/out/\npilot/\n*.tmp\n*.lock\nreleases/activations/\n"
+  );
 });
 
 test("SKILL fits in 30 lines and 1000 bytes; root help in 12 lines and 300 bytes", (t) => {

@@ -15,8 +15,22 @@ import { SKILL } from "./skill.js";
 
 /** The nouns that ship today (others on PATH as forge-<noun> still run). */
 export const NOUNS = [
-  "issue", "pr", "task", "label", "milestone", "wiki", "release", "ci", "run", "merge",
-  "export", "observe", "plan", "act", "pilot", "loop",
+  "issue",
+  "pr",
+  "task",
+  "label",
+  "milestone",
+  "wiki",
+  "release",
+  "ci",
+  "run",
+  "merge",
+  "export",
+  "observe",
+  "plan",
+  "act",
+  "pilot",
+  "loop",
 ];
 
 /** The version every executable reports. */
@@ -24,21 +38,27 @@ export const VERSION = "0.1.0";
 
 /** Root help, within 12 lines / 300 bytes. */
 export function rootHelp(): string {
-  return [
-    `forge ${VERSION}: gh's issues, PRs and CI as files in .forge/`,
-    "usage: forge <noun> <verb> [flags]  (= forge-<noun>)",
-    `nouns: ${NOUNS.slice(0, 10).join(" ")}`,
-    `  ${NOUNS.slice(10).join(" ")}`,
-    "forge init|fsck|migrate|help|version",
-    "forge --skill  the contract, for agents",
-  ].join("\n") + "\n";
+  return (
+    [
+      `forge ${VERSION}: gh's issues, PRs and CI as files in .forge/`,
+      "usage: forge <noun> <verb> [flags]  (= forge-<noun>)",
+      `nouns: ${NOUNS.slice(0, 10).join(" ")}`,
+      `  ${NOUNS.slice(10).join(" ")}`,
+      "forge init|fsck|migrate|help|version",
+      "forge --skill  the contract, for agents",
+    ].join("\n") + "\n"
+  );
 }
 
 /**
  * Run `forge` with `argv`.
  * @returns the exit code (a dispatched noun's own code)
  */
-export async function forgeMain(argv: string[], io: Io = processIo(), self: string = process.argv[1] ?? ""): Promise<number> {
+export async function forgeMain(
+  argv: string[],
+  io: Io = processIo(),
+  self: string = process.argv[1] ?? ""
+): Promise<number> {
   const first = argv[0];
   try {
     if (first === undefined || first === "-h" || first === "--help") return write(io, rootHelp());
@@ -47,8 +67,12 @@ export async function forgeMain(argv: string[], io: Io = processIo(), self: stri
     if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
     if (first === "init") return await init(io, argv.slice(1));
     if (first === "fsck") return await fsck(io, argv.slice(1));
-    if (first === "migrate") return argv.slice(1).some((a) => a === "-h" || a === "--help") ? write(io, MIGRATE_HELP) : await runMigrate(io, argv.slice(1));
-    if (first === "help" || first === "version") return await helpOrVersion(first, argv.slice(1), (a) => forgeMain(a, io, self));
+    if (first === "migrate")
+      return argv.slice(1).some((a) => a === "-h" || a === "--help")
+        ? write(io, MIGRATE_HELP)
+        : await runMigrate(io, argv.slice(1));
+    if (first === "help" || first === "version")
+      return await helpOrVersion(first, argv.slice(1), (a) => forgeMain(a, io, self));
     if (!/^[a-z][a-z0-9-]{0,30}$/.test(first)) throw unknownNoun(first, self);
     return await dispatch(first, argv.slice(1), self);
   } catch (err) {
@@ -62,7 +86,11 @@ function write(io: Io, s: string): number {
 }
 
 async function init(io: Io, rest: string[]): Promise<number> {
-  if (rest.includes("-h") || rest.includes("--help")) return write(io, "usage: forge init [<dir>]\nMake .forge/ (and its .gitignore) in dir or here, inside a git work tree\n");
+  if (rest.includes("-h") || rest.includes("--help"))
+    return write(
+      io,
+      "usage: forge init [<dir>]\nMake .forge/ (and its .gitignore) in dir or here, inside a git work tree\n"
+    );
   const bad = rest.find((a) => a.startsWith("-"));
   if (bad) throw new UsageError(`unknown flag '${bad.slice(0, 40)}'`);
   if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]!.slice(0, 40)}'`);
@@ -93,4 +121,3 @@ function dispatch(noun: string, rest: string[], self: string): Promise<number> {
     child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? 130 : 128 + 15)));
   });
 }
-

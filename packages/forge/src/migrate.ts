@@ -23,7 +23,8 @@ export interface Change {
 }
 
 /** The short help (`-h`). */
-export const MIGRATE_HELP = "usage: forge migrate [--apply]\nUpgrade an older store: list the changes, or make them with --apply\n";
+export const MIGRATE_HELP =
+  "usage: forge migrate [--apply]\nUpgrade an older store: list the changes, or make them with --apply\n";
 
 /**
  * The changes that bring the store at `dir` (its `.forge/`) to this version.
@@ -32,8 +33,18 @@ export const MIGRATE_HELP = "usage: forge migrate [--apply]\nUpgrade an older st
 export function planMigration(dir: string): Change[] {
   const v = storeVersion(dir);
   if (v === STORE_VERSION) return [];
-  if (v > STORE_VERSION) throw new ForgeError(`this store is version ${v}, newer than this forge reads (${STORE_VERSION}): upgrade forge`, "E_STORE_NEW", 1);
-  if (v < STORE_VERSION - 1) throw new ForgeError(`this store is version ${v}: migrate it with an older forge to version ${STORE_VERSION - 1} first`, "E_STORE_OLD", 1);
+  if (v > STORE_VERSION)
+    throw new ForgeError(
+      `this store is version ${v}, newer than this forge reads (${STORE_VERSION}): upgrade forge`,
+      "E_STORE_NEW",
+      1
+    );
+  if (v < STORE_VERSION - 1)
+    throw new ForgeError(
+      `this store is version ${v}: migrate it with an older forge to version ${STORE_VERSION - 1} first`,
+      "E_STORE_OLD",
+      1
+    );
   const out: Change[] = [];
   const gi = join(dir, ".gitignore");
   let have = "";
@@ -45,9 +56,19 @@ export function planMigration(dir: string): Change[] {
   const lines = have.split("\n");
   const missing = IGNORED.filter((l) => !lines.includes(l));
   if (missing.length) {
-    out.push({ file: ".forge/.gitignore", change: `add ${missing.join(" ")}`, path: gi, text: (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n" });
+    out.push({
+      file: ".forge/.gitignore",
+      change: `add ${missing.join(" ")}`,
+      path: gi,
+      text: (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n",
+    });
   }
-  out.push({ file: ".forge/version", change: `write ${STORE_VERSION} (was ${v})`, path: versionFile(dir), text: `${STORE_VERSION}\n` });
+  out.push({
+    file: ".forge/version",
+    change: `write ${STORE_VERSION} (was ${v})`,
+    path: versionFile(dir),
+    text: `${STORE_VERSION}\n`,
+  });
   return out;
 }
 

@@ -4,7 +4,18 @@
  */
 import { ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, type IssueJson, type LoadedEntity } from "@forge/core";
 import {
-  confirmWrite, jsonFlags, jsonRequestOf, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions,
+  confirmWrite,
+  jsonFlags,
+  jsonRequestOf,
+  NounStore,
+  paint,
+  writtenRenderOf,
+  type Ctx,
+  type FlagDef,
+  type Io,
+  type JsonRequest,
+  type Parsed,
+  type RenderOptions,
 } from "@forge/cli";
 
 /** The issue store: the shared noun layer plus issue JSON. */
@@ -38,7 +49,9 @@ export function wantsComments(req: JsonRequest | null, byDefault: boolean): bool
   return req.fields ? req.fields.includes("comments") : byDefault;
 }
 
-/** A list row: `#12 title labels updated` on a TTY (coloured unless NO_COLOR), `12 STATE title labels updated` off it. */
+/**
+ * A list row: `#12 title labels updated` on a TTY (coloured unless NO_COLOR), `12 STATE title labels updated` off it.
+ */
 export function issueRow(i: IssueJson, tty: boolean, color = false): string[] {
   const labels = i.labels.map((l) => l.name).join(", ");
   if (!tty) return [String(i.number), i.state, i.title, labels, i.updatedAt];
@@ -47,7 +60,13 @@ export function issueRow(i: IssueJson, tty: boolean, color = false): string[] {
 
 /** Render options for commands that print issue records. */
 export function issueRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<IssueJson> {
-  return { json: req, jq: args.jq as string | undefined, single, row: issueRow, header: ["ID", "TITLE", "LABELS", "UPDATED"] };
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    single,
+    row: issueRow,
+    header: ["ID", "TITLE", "LABELS", "UPDATED"],
+  };
 }
 
 /** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
@@ -62,4 +81,3 @@ export function confirm(ctx: Ctx, verb: string, i: IssueJson): void {
 
 /** The body from `--body` or `--body-file` (shared with every noun). */
 export { listArg, readBody } from "@forge/cli";
-

@@ -22,13 +22,20 @@ export interface StateOptions {
 export function parseReason(v: string | undefined): StateOptions["reason"] {
   if (v === undefined) return undefined;
   const l = v.toLowerCase();
-  if (l !== "completed" && l !== "not planned") throw new UsageError("invalid value for '--reason': valid values are {completed|not planned}");
+  if (l !== "completed" && l !== "not planned")
+    throw new UsageError("invalid value for '--reason': valid values are {completed|not planned}");
   return l === "not planned" ? "not_planned" : "completed";
 }
 
 /** Flags shared by close and reopen. */
 export const STATE_ARGS = {
-  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
+  ref: {
+    type: "positional",
+    required: true,
+    valueHint: "ref|-",
+    description:
+      "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)",
+  },
   comment: { type: "string", alias: "c", description: "add a comment" },
   ...JSON_FLAGS,
 } as const;
@@ -38,25 +45,34 @@ export const STATE_ARGS = {
  * first when asked. An issue already in that state is left as it is, with a
  * note on stderr.
  */
-export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | "closed", batch: Batch): AsyncGenerator<IssueJson> {
+export async function* setIssueState(
+  ctx: Ctx,
+  opts: StateOptions,
+  to: "open" | "closed",
+  batch: Batch
+): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
   const now = formatTimestamp();
   yield* changeStateEach(ctx, issues, opts.ref, batch, {
     to,
     verb: to === "closed" ? "Closed" : "Reopened",
-    comment: opts.comment === undefined ? undefined : (e) => void addComment(issues.store, e, { body: opts.comment!, author, now }),
-    apply: (e) => updateIssue(e, (d) => {
-      d.state = to;
-      if (to === "closed") {
-        d.closedAt = now;
-        if (opts.reason) d.stateReason = opts.reason;
-      } else {
-        delete d.closedAt;
-        delete d.stateReason;
-        d.reopenedAt = now;
-      }
-    }),
+    comment:
+      opts.comment === undefined
+        ? undefined
+        : (e) => void addComment(issues.store, e, { body: opts.comment!, author, now }),
+    apply: (e) =>
+      updateIssue(e, (d) => {
+        d.state = to;
+        if (to === "closed") {
+          d.closedAt = now;
+          if (opts.reason) d.stateReason = opts.reason;
+        } else {
+          delete d.closedAt;
+          delete d.stateReason;
+          d.reopenedAt = now;
+        }
+      }),
     json: (e, n) => issues.json(e, n, false),
   });
 }
@@ -64,6 +80,10 @@ export async function* setIssueState(ctx: Ctx, opts: StateOptions, to: "open" | 
 /** The whole `run` of close/reopen. */
 export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
   const req = jsonRequest(args);
-  const opts = { ref: args.ref as string, comment: args.comment as string | undefined, reason: parseReason(args.reason as string | undefined) };
+  const opts = {
+    ref: args.ref as string,
+    comment: args.comment as string | undefined,
+    reason: parseReason(args.reason as string | undefined),
+  };
   return emitBatch(ctx, (batch) => setIssueState(ctx, opts, to, batch), writtenRender(args, req));
 }

@@ -1,4 +1,3 @@
-
 import { archiveIssue, type IssueJson } from "@forge/core";
 import { defineCommand, emitBatch, writeEach, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
@@ -9,13 +8,22 @@ import { Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
  */
 export async function* archiveIssues(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
-  yield* writeEach(ctx, issues, ref, batch, "Archived", (issue, number) => issues.json(archiveIssue(issues.store, issue), number, false));
+  yield* writeEach(ctx, issues, ref, batch, "Archived", (issue, number) =>
+    issues.json(archiveIssue(issues.store, issue), number, false)
+  );
 }
 
 export default defineCommand({
   meta: {
-    name: "archive", description: "Archive issues (moved, never deleted)",
-    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], examples: ["forge-issue archive 12", "forge-issue list -s closed --json | forge-issue archive -"] },
+    name: "archive",
+    description: "Archive issues (moved, never deleted)",
+    help: {
+      reads: [
+        [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
+        [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
+      ],
+      examples: ["forge-issue archive 12", "forge-issue list -s closed --json | forge-issue archive -"],
+    },
   },
   args: {
     ...REF_ARG,

@@ -1,10 +1,23 @@
-
 import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, writeEach, type Batch, type Ctx, type Parsed, BODY_FLAGS, parseCommentOptions, REF_ARG } from "@forge/cli";
+import {
+  defineCommand,
+  emitBatch,
+  writeEach,
+  type Batch,
+  type Ctx,
+  type Parsed,
+  BODY_FLAGS,
+  parseCommentOptions,
+  REF_ARG,
+} from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, writtenRender } from "./_shared.js";
 
 /** Add a comment (a new file) to each issue; yield the issues with their comments. */
-export async function* commentIssues(ctx: Ctx, opts: { ref: string; body: string }, batch: Batch): AsyncGenerator<IssueJson> {
+export async function* commentIssues(
+  ctx: Ctx,
+  opts: { ref: string; body: string },
+  batch: Batch
+): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   yield* writeEach(ctx, issues, opts.ref, batch, "Commented on", async (issue, number) => {
@@ -15,8 +28,20 @@ export async function* commentIssues(ctx: Ctx, opts: { ref: string; body: string
 
 export default defineCommand({
   meta: {
-    name: "comment", description: "Add a comment to issues",
-    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-issue comment 12 -b \"seen it too\"", "forge-issue comment 12 -F notes.md", "forge-issue list -l stale --json | forge-issue comment - -b \"still wanted?\""] },
+    name: "comment",
+    description: "Add a comment to issues",
+    help: {
+      reads: [
+        [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
+        [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
+      ],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: [
+        'forge-issue comment 12 -b "seen it too"',
+        "forge-issue comment 12 -F notes.md",
+        'forge-issue list -l stale --json | forge-issue comment - -b "still wanted?"',
+      ],
+    },
   },
   args: {
     ...REF_ARG,

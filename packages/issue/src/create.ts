@@ -1,5 +1,17 @@
-
-import { checkDefined, createIssue, currentAuthor, expandMe, formatTimestamp, ISSUE, ISSUES, laterId, loadEntity, recordCreated, withKindLock, type IssueJson } from "@forge/core";
+import {
+  checkDefined,
+  createIssue,
+  currentAuthor,
+  expandMe,
+  formatTimestamp,
+  ISSUE,
+  ISSUES,
+  laterId,
+  loadEntity,
+  recordCreated,
+  withKindLock,
+  type IssueJson,
+} from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
 
@@ -39,8 +51,14 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
     const before = await issues.ranked();
     const now = formatTimestamp();
     const id = createIssue(issues.store, {
-      title: opts.title, body: opts.body, author, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-      milestone: opts.milestone, now, id: laterId(before, now),
+      title: opts.title,
+      body: opts.body,
+      author,
+      labels: opts.labels,
+      assignees: expandMe(opts.assignees, author),
+      milestone: opts.milestone,
+      now,
+      id: laterId(before, now),
     });
     recordCreated(issues.store, ISSUES, before, { createdAt: now, ref: { id, archived: false } });
     const issue = await loadEntity(issues.store, ISSUES, ISSUE, { id, archived: false });
@@ -50,8 +68,20 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
 
 export default defineCommand({
   meta: {
-    name: "create", description: "Create an issue",
-    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-issue create -t \"Drain hangs\" -b \"steps: …\" -l bug", "forge-issue create -t \"Docs\" -F body.md -a @me -m v1.2", "forge-issue create -t \"x\" --json number,id"] },
+    name: "create",
+    description: "Create an issue",
+    help: {
+      reads: [
+        [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
+        [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
+      ],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: [
+        'forge-issue create -t "Drain hangs" -b "steps: …" -l bug',
+        'forge-issue create -t "Docs" -F body.md -a @me -m v1.2',
+        'forge-issue create -t "x" --json number,id',
+      ],
+    },
   },
   args: {
     title: { type: "string", alias: "t", required: true, description: "title" },

@@ -1,6 +1,14 @@
-
 import { checkDefined, currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
-import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
+import {
+  defineCommand,
+  writeEach,
+  emitBatch,
+  type Batch,
+  type Ctx,
+  type Parsed,
+  BODY_FLAGS,
+  REF_ARG,
+} from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
 
 /** Options of `forge-issue edit`. */
@@ -33,9 +41,15 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditIssu
     milestone: args.milestone as string | undefined,
     removeMilestone: args["remove-milestone"] === true,
   };
-  if (o.milestone !== undefined && o.removeMilestone) throw new UsageError("specify only one of --milestone and --remove-milestone");
-  const changes = [o.title, o.body, o.milestone].filter((x) => x !== undefined).length +
-    o.addLabels.length + o.removeLabels.length + o.addAssignees.length + o.removeAssignees.length + (o.removeMilestone ? 1 : 0);
+  if (o.milestone !== undefined && o.removeMilestone)
+    throw new UsageError("specify only one of --milestone and --remove-milestone");
+  const changes =
+    [o.title, o.body, o.milestone].filter((x) => x !== undefined).length +
+    o.addLabels.length +
+    o.removeLabels.length +
+    o.addAssignees.length +
+    o.removeAssignees.length +
+    (o.removeMilestone ? 1 : 0);
   if (changes === 0) throw new UsageError("nothing to edit");
   return o;
 }
@@ -61,8 +75,20 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
 
 export default defineCommand({
   meta: {
-    name: "edit", description: "Edit issues",
-    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-issue edit 12 --add-label bug --remove-label triage", "forge-issue edit 12 -t \"A better title\" -m v1.2", "forge-issue list -l triage --json | forge-issue edit - --add-assignee @me"] },
+    name: "edit",
+    description: "Edit issues",
+    help: {
+      reads: [
+        [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
+        [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
+      ],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      examples: [
+        "forge-issue edit 12 --add-label bug --remove-label triage",
+        'forge-issue edit 12 -t "A better title" -m v1.2',
+        "forge-issue list -l triage --json | forge-issue edit - --add-assignee @me",
+      ],
+    },
   },
   args: {
     ...REF_ARG,

@@ -1,8 +1,26 @@
-
 import {
-  cachedIssueFields, cachedIssueList, currentAuthor, ISSUE, ISSUE_FIELDS, issueSearchItem, issueToJson, ISSUES, loadComments, loadEntity, loadEntityFast, matchSearch,
-  parseSearch, searchNeedsComments, searchSetsState, sortBySearch, UsageError, type EntityRef, type IssueJson, type LoadedEntity,
-  type SearchQuery, type Store,
+  cachedIssueFields,
+  cachedIssueList,
+  currentAuthor,
+  ISSUE,
+  ISSUE_FIELDS,
+  issueSearchItem,
+  issueToJson,
+  ISSUES,
+  loadComments,
+  loadEntity,
+  loadEntityFast,
+  matchSearch,
+  parseSearch,
+  searchNeedsComments,
+  searchSetsState,
+  sortBySearch,
+  UsageError,
+  type EntityRef,
+  type IssueJson,
+  type LoadedEntity,
+  type SearchQuery,
+  type Store,
 } from "@forge/core";
 import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
@@ -24,10 +42,14 @@ export interface ListIssueOptions {
  */
 export function parseListOptions(args: Parsed): ListIssueOptions {
   const raw = (args.limit as string | undefined) ?? "30";
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   return {
     // gh drops its default `open` when the search names a state of its own (`is:closed`, `closed:…`).
-    state: ((args.state as string | undefined) ?? (args.search !== undefined && searchSetsState(parseSearch(args.search as string)) ? "all" : "open")) as ListIssueOptions["state"],
+    state: ((args.state as string | undefined) ??
+      (args.search !== undefined && searchSetsState(parseSearch(args.search as string))
+        ? "all"
+        : "open")) as ListIssueOptions["state"],
     labels: listArg(args, "label"),
     assignee: args.assignee as string | undefined,
     author: args.author as string | undefined,
@@ -42,7 +64,11 @@ export function parseListOptions(args: Parsed): ListIssueOptions {
  * order from the newest and reads owning files only until `limit` matched;
  * reports each unreadable file it meets on stderr (exit 1) without stopping.
  */
-export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean): Promise<{ records: IssueJson[]; failed: number }> {
+export async function listIssues(
+  ctx: Ctx,
+  opts: ListIssueOptions,
+  withComments: boolean
+): Promise<{ records: IssueJson[]; failed: number }> {
   const tally = { failed: 0 };
   const records: IssueJson[] = [];
   for await (const r of streamIssues(ctx, opts, withComments, tally)) records.push(r);
@@ -54,11 +80,17 @@ export async function listIssues(ctx: Ctx, opts: ListIssueOptions, withComments:
  * read (so `list | head -1` prints at once and memory stays flat); the
  * unreadable ones are counted in `tally.failed`.
  */
-export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withComments: boolean, tally: { failed: number }): AsyncGenerator<IssueJson> {
+export async function* streamIssues(
+  ctx: Ctx,
+  opts: ListIssueOptions,
+  withComments: boolean,
+  tally: { failed: number }
+): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
   const store = issues.store;
   let me: string | undefined;
-  const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
+  const who = async (v: string | undefined): Promise<string | undefined> =>
+    v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v;
   const assignee = await who(opts.assignee);
   const author = await who(opts.author);
   const order = await issues.ranked();
@@ -92,11 +124,16 @@ export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withCommen
     const e = await readListed(ctx, store, ref, tally);
     if (!e || !(await match(e))) continue;
     n++;
-    if (q?.sort) sorted.push(withComments || q.sort.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
+    if (q?.sort)
+      sorted.push(
+        withComments || q.sort.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs)
+      );
     else yield withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs);
   }
   if (q?.sort) {
-    const top = sortBySearch(q, sorted, (r, f) => (f === "comments" ? r.comments?.length ?? 0 : f === "updated" ? r.updatedAt : r.createdAt)).slice(0, opts.limit);
+    const top = sortBySearch(q, sorted, (r, f) =>
+      f === "comments" ? (r.comments?.length ?? 0) : f === "updated" ? r.updatedAt : r.createdAt
+    ).slice(0, opts.limit);
     for (const r of top) {
       if (withComments) yield r;
       else {
@@ -107,8 +144,15 @@ export async function* streamIssues(ctx: Ctx, opts: ListIssueOptions, withCommen
   }
 }
 
-/** A listed issue, read: its warnings told, or undefined when it cannot be read (told and counted in `tally.failed`). */
-async function readListed(ctx: Ctx, store: Store, ref: EntityRef, tally: { failed: number }): Promise<LoadedEntity | undefined> {
+/**
+ * A listed issue, read: its warnings told, or undefined when it cannot be read (told and counted in `tally.failed`).
+ */
+async function readListed(
+  ctx: Ctx,
+  store: Store,
+  ref: EntityRef,
+  tally: { failed: number }
+): Promise<LoadedEntity | undefined> {
   let e: LoadedEntity;
   try {
     e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
@@ -126,7 +170,12 @@ async function readListed(ctx: Ctx, store: Store, ref: EntityRef, tally: { faile
  * walk and the same bytes as `emit` of `streamIssues`, but an issue whose
  * file's lstat is unchanged is written from its cached JSON, not read.
  */
-async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[], tally: { failed: number }): Promise<void> {
+async function writeCachedList(
+  ctx: Ctx,
+  opts: ListIssueOptions,
+  fields: string[],
+  tally: { failed: number }
+): Promise<void> {
   const issues = new Issues(ctx.io);
   // The definitions (and the git call behind `url`) while the order is read.
   const defsP = issues.defs();
@@ -138,7 +187,9 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
   }
   const defs = await defsP;
   const chunks = cachedIssueList(issues.store, order, defs, {
-    state: opts.state, limit: opts.limit, fields,
+    state: opts.state,
+    limit: opts.limit,
+    fields,
     onError: (err) => {
       tally.failed++;
       ctx.log.error(err);
@@ -152,12 +203,35 @@ async function writeCachedList(ctx: Ctx, opts: ListIssueOptions, fields: string[
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List issues, newest first",
-    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-issue list", "forge-issue list -s all -l bug -L 100 --json number,title,state", "forge-issue list -S \"is:open label:bug sort:created-asc\""] },
+    name: "list",
+    description: "List issues, newest first",
+    help: {
+      reads: [
+        [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
+        [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
+      ],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      examples: [
+        "forge-issue list",
+        "forge-issue list -s all -l bug -L 100 --json number,title,state",
+        'forge-issue list -S "is:open label:bug sort:created-asc"',
+      ],
+    },
   },
   args: {
-    state: { type: "enum", alias: "s", options: ["open", "closed", "all"], default: "open", description: "only issues in this state" },
-    label: { type: "string", alias: "l", multiple: true, description: "only issues with every one of these labels (repeatable)" },
+    state: {
+      type: "enum",
+      alias: "s",
+      options: ["open", "closed", "all"],
+      default: "open",
+      description: "only issues in this state",
+    },
+    label: {
+      type: "string",
+      alias: "l",
+      multiple: true,
+      description: "only issues with every one of these labels (repeatable)",
+    },
     assignee: { type: "string", alias: "a", description: "only issues assigned to this login (@me: you)" },
     author: { type: "string", alias: "A", description: "only issues opened by this login" },
     milestone: { type: "string", alias: "m", description: "only issues in this milestone (by title)" },
@@ -171,14 +245,20 @@ export default defineCommand({
     const tally = { failed: 0 };
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
-    const filtered = opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone || opts.search !== undefined;
+    const filtered =
+      opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone || opts.search !== undefined;
     const cached = cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
     if (cached) {
       await writeCachedList(ctx, opts, cached, tally);
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
-    await emit(ctx.io, ctx.out, streamIssues(ctx, opts, wantsComments(req, false), tally), issueRender(args, shaped, false));
+    await emit(
+      ctx.io,
+      ctx.out,
+      streamIssues(ctx, opts, wantsComments(req, false), tally),
+      issueRender(args, shaped, false)
+    );
     return tally.failed ? 1 : 0;
   },
 });

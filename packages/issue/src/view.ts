@@ -1,6 +1,15 @@
-
 import type { IssueJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines, REF_ARG } from "@forge/cli";
+import {
+  defineCommand,
+  emitBatch,
+  eachRef,
+  type Batch,
+  type Ctx,
+  type Parsed,
+  formatFields,
+  commentLines,
+  REF_ARG,
+} from "@forge/cli";
 import { Issues, JSON_FLAGS, jsonRequest, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue view`. */
@@ -33,7 +42,9 @@ export function formatIssue(i: IssueJson, tty: boolean): string {
  * `author`, `association`, `edited`, `status` lines, then the body between `--` lines.
  */
 export function formatComments(i: IssueJson): string {
-  return (i.comments ?? []).map((c) => `author:\t${c.author.login}\nassociation:\tnone\nedited:\tfalse\nstatus:\tnone\n--\n${c.body}\n--\n`).join("");
+  return (i.comments ?? [])
+    .map((c) => `author:\t${c.author.login}\nassociation:\tnone\nedited:\tfalse\nstatus:\tnone\n--\n${c.body}\n--\n`)
+    .join("");
 }
 
 /** Load one issue (or each ref on stdin) with its comments. */
@@ -48,8 +59,19 @@ export function viewIssues(ctx: Ctx, opts: ViewIssueOptions, batch: Batch): Asyn
 
 export default defineCommand({
   meta: {
-    name: "view", description: "Show an issue with its comments",
-    help: { reads: [[".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"], [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"]], examples: ["forge-issue view 12", "forge-issue view 12 --comments", "forge-issue view 12 --json title,body,comments --jq .comments[-1].body"] },
+    name: "view",
+    description: "Show an issue with its comments",
+    help: {
+      reads: [
+        [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
+        [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
+      ],
+      examples: [
+        "forge-issue view 12",
+        "forge-issue view 12 --comments",
+        "forge-issue view 12 --json title,body,comments --jq .comments[-1].body",
+      ],
+    },
   },
   args: {
     ...REF_ARG,
@@ -59,8 +81,15 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const ref = args.ref as string;
-    return emitBatch(ctx, (batch) => viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch), {
-      json: req, jq: args.jq as string | undefined, single: ref !== "-", text: args.comments === true ? formatComments : formatIssue,
-    });
+    return emitBatch(
+      ctx,
+      (batch) => viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch),
+      {
+        json: req,
+        jq: args.jq as string | undefined,
+        single: ref !== "-",
+        text: args.comments === true ? formatComments : formatIssue,
+      }
+    );
   },
 });

@@ -11,7 +11,10 @@ import type { KernelConfig } from "./model.js";
  * discarded: a bad patch that breaks every step of a small suite is a
  * regression, not an outage, once it fails twice (spec/evidence.md §1.1).
  */
-export function classifyTrials(nodes: CompiledNode[], cfg: KernelConfig): { infraRuns: string[]; infraTrials: Set<string>; flaky: Set<string> } {
+export function classifyTrials(
+  nodes: CompiledNode[],
+  cfg: KernelConfig
+): { infraRuns: string[]; infraTrials: Set<string>; flaky: Set<string> } {
   const runs = new Map<string, { total: number; failed: number; trials: string[] }>();
   const flaky = new Set<string>();
   // Failed trials that reproduce: their claim has a failure in another run.
@@ -32,8 +35,10 @@ export function classifyTrials(nodes: CompiledNode[], cfg: KernelConfig): { infr
       if (t.outcome === "fail") r.failed++;
       r.trials.push(t.trial_id);
     }
-    for (const t of n.trials) if (t.outcome === "pass" && t.retry_of !== null && failedRuns.has(t.retry_of)) flaky.add(t.trial_id);
-    if (failedRuns.size + failsWithoutRun >= 2) for (const t of n.trials) if (t.outcome === "fail" && t.run_id !== null) reproduced.add(t.trial_id);
+    for (const t of n.trials)
+      if (t.outcome === "pass" && t.retry_of !== null && failedRuns.has(t.retry_of)) flaky.add(t.trial_id);
+    if (failedRuns.size + failsWithoutRun >= 2)
+      for (const t of n.trials) if (t.outcome === "fail" && t.run_id !== null) reproduced.add(t.trial_id);
   }
   const infraRuns: string[] = [];
   const infraTrials = new Set<string>();

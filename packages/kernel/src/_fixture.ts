@@ -3,15 +3,33 @@ import { type ClaimVersion, KERNEL_SCHEMA, type KernelBatch, type Relation, type
 
 /** A claim version (`<id>@1`, recorded at the epoch of the tests). */
 export function claim(id: string, kind = "check", extra: Partial<ClaimVersion> = {}): ClaimVersion {
-  return { claim_id: id, claim_version_id: `${id}@1`, kind, subject: {}, statement: "", recorded_at: "2026-01-01T00:00:00Z", supersedes_claim_version_id: null, ...extra };
+  return {
+    claim_id: id,
+    claim_version_id: `${id}@1`,
+    kind,
+    subject: {},
+    statement: "",
+    recorded_at: "2026-01-01T00:00:00Z",
+    supersedes_claim_version_id: null,
+    ...extra,
+  };
 }
 
 let n = 0;
 /** A trial of `claimId` (ids are unique per process unless given). */
 export function trial(claimId: string, outcome: "pass" | "fail" | "error", extra: Partial<Trial> = {}): Trial {
   return {
-    trial_id: `t${++n}`, claim_id: claimId, outcome, duration_ms: 5, signature: outcome === "fail" ? "sig-v1:" + "0".repeat(32) : null,
-    recorded_at: "2026-01-02T00:00:00Z", env_fingerprint: null, receipt_ref: null, run_id: null, retry_of: null, ...extra,
+    trial_id: `t${++n}`,
+    claim_id: claimId,
+    outcome,
+    duration_ms: 5,
+    signature: outcome === "fail" ? "sig-v1:" + "0".repeat(32) : null,
+    recorded_at: "2026-01-02T00:00:00Z",
+    env_fingerprint: null,
+    receipt_ref: null,
+    run_id: null,
+    retry_of: null,
+    ...extra,
   };
 }
 

@@ -8,8 +8,12 @@ import { isInvalid } from "./validate.js";
  * copies that differ only in `recorded_at` merge into `restated(a, b)`.
  */
 export function uniqueRecords<T>(
-  raw: unknown[], check: (v: unknown) => T | { invalid: string }, key: (t: T) => string, what: string, markers: Set<string>,
-  restated?: (a: T, b: T) => T,
+  raw: unknown[],
+  check: (v: unknown) => T | { invalid: string },
+  key: (t: T) => string,
+  what: string,
+  markers: Set<string>,
+  restated?: (a: T, b: T) => T
 ): T[] {
   const seen = new Map<string, T>();
   const conflicted = new Set<string>();
@@ -18,7 +22,9 @@ export function uniqueRecords<T>(
     const r = check(v);
     if ((r as { invalid?: unknown }).invalid !== undefined && isInvalid(r as object)) {
       const rid = (v as Record<string, unknown> | null)?.[`${what}_id`];
-      markers.add(`malformed_${what}:${typeof rid === "string" ? rid.slice(0, 80) : "(no id)"}:${(r as { invalid: string }).invalid}`);
+      markers.add(
+        `malformed_${what}:${typeof rid === "string" ? rid.slice(0, 80) : "(no id)"}:${(r as { invalid: string }).invalid}`
+      );
       continue;
     }
     const t = r as T;

@@ -58,14 +58,22 @@ export function nodeReport(n: CompiledNode, compiled: Compiled, belief: number |
     if (n.mode === "trials" && st.flaky > 0) reasons.push("flaky_retry");
   }
   return {
-    id: n.id, kind: n.kind, claim_version_id: n.version.claim_version_id, mode: n.mode, belief_micros: belief, trials: st,
-    fragile: reasons.length > 0, fragile_reasons: reasons, caveat: n.mode === "trials" && st.n < compiled.config.min_trials,
+    id: n.id,
+    kind: n.kind,
+    claim_version_id: n.version.claim_version_id,
+    mode: n.mode,
+    belief_micros: belief,
+    trials: st,
+    fragile: reasons.length > 0,
+    fragile_reasons: reasons,
+    caveat: n.mode === "trials" && st.n < compiled.config.min_trials,
     superseded_by: n.superseded_by,
   };
 }
 
 /**
- * The graph's syndromes: counted failed trials (infrastructure ones left out) sharing a signature, two or more, sorted by signature.
+ * The graph's syndromes: counted failed trials (infrastructure ones left out) sharing a signature, two or more, sorted
+ * by signature.
  * @example syndromesOf(compile(batch))[0]?.claims
  */
 export function syndromesOf(compiled: Compiled): Syndrome[] {
@@ -79,7 +87,9 @@ export function syndromesOf(compiled: Compiled): Syndrome[] {
       s.claims.add(n.id);
     }
   }
-  return [...sigs.entries()].filter(([, s]) => s.trials >= 2).sort(([a], [b]) => cmp(a, b))
+  return [...sigs.entries()]
+    .filter(([, s]) => s.trials >= 2)
+    .sort(([a], [b]) => cmp(a, b))
     .map(([signature, s]) => ({ signature, trials: s.trials, claims: [...s.claims].sort(cmp) }));
 }
 
@@ -89,14 +99,26 @@ export function syndromesOf(compiled: Compiled): Syndrome[] {
  * @param beliefs defaults to `evaluate(compiled, scheduled)`
  * @example assess(compile(batch)).syndromes // [{signature, trials: 2, claims: [...]}]
  */
-export function assess(compiled: Compiled, scheduled: Scheduled = schedule(compiled), beliefs: Beliefs = evaluate(compiled, scheduled)): Assessment {
+export function assess(
+  compiled: Compiled,
+  scheduled: Scheduled = schedule(compiled),
+  beliefs: Beliefs = evaluate(compiled, scheduled)
+): Assessment {
   const nodes = compiled.nodes.map((n) => nodeReport(n, compiled, beliefs.get(n.id) ?? null));
   const syndromes = syndromesOf(compiled);
   return {
-    nodes, syndromes, markers: compiled.markers, infra_runs: compiled.infra_runs, order: scheduled.order, blocked: scheduled.blocked,
+    nodes,
+    syndromes,
+    markers: compiled.markers,
+    infra_runs: compiled.infra_runs,
+    order: scheduled.order,
+    blocked: scheduled.blocked,
     counts: {
-      nodes: nodes.length, fragile: nodes.filter((n) => n.fragile).length, caveats: nodes.filter((n) => n.caveat).length,
-      syndromes: syndromes.length, markers: compiled.markers.length,
+      nodes: nodes.length,
+      fragile: nodes.filter((n) => n.fragile).length,
+      caveats: nodes.filter((n) => n.caveat).length,
+      syndromes: syndromes.length,
+      markers: compiled.markers.length,
     },
   };
 }

@@ -87,7 +87,12 @@ export function mulMicros(a: number, b: number): number {
  * @param removed relation and trial ids to leave out
  * @example nodeBelief(node, compiled, (id) => beliefs.get(id) ?? null)
  */
-export function nodeBelief(node: CompiledNode, compiled: Compiled, get: (id: string) => number | null, removed: Removed = NONE): number | null {
+export function nodeBelief(
+  node: CompiledNode,
+  compiled: Compiled,
+  get: (id: string) => number | null,
+  removed: Removed = NONE
+): number | null {
   if (node.cyclic || node.mode === "none") return null;
   if (node.mode === "trials") {
     const st = trialStats(node, compiled, removed);
@@ -136,7 +141,12 @@ export function evaluate(compiled: Compiled, scheduled: Scheduled, opts: Evaluat
   const incremental = opts.previous !== undefined && opts.dirty !== undefined;
   for (const id of scheduled.order) {
     const node = compiled.index.get(id)!;
-    if (incremental && !opts.dirty!.has(id) && !node.terms.some((t) => t.members.some((m) => changed.has(m.from))) && opts.previous!.has(id)) {
+    if (
+      incremental &&
+      !opts.dirty!.has(id) &&
+      !node.terms.some((t) => t.members.some((m) => changed.has(m.from))) &&
+      opts.previous!.has(id)
+    ) {
       out.set(id, opts.previous!.get(id)!);
       continue;
     }

@@ -2,7 +2,10 @@ import test from "ava";
 import { canonicalJson } from "./canonical_json.js";
 
 test("canonicalJson() sorts keys at every depth and drops undefined", (t) => {
-  t.is(canonicalJson({ b: 1, a: [true, null, { d: "x", c: undefined, b: 2 }] }), '{"a":[true,null,{"b":2,"d":"x"}],"b":1}');
+  t.is(
+    canonicalJson({ b: 1, a: [true, null, { d: "x", c: undefined, b: 2 }] }),
+    '{"a":[true,null,{"b":2,"d":"x"}],"b":1}'
+  );
 });
 
 test("canonicalJson() gives the same bytes whatever the key insertion order", (t) => {

@@ -5,7 +5,16 @@
  * its nodes without a belief. Only what the batch states exists; no joint
  * group is inferred.
  */
-import { CLAIM_KINDS, type ClaimVersion, DEFAULT_CONFIG, KERNEL_SCHEMA, type KernelBatch, type KernelConfig, type Relation, type Trial } from "./model.js";
+import {
+  CLAIM_KINDS,
+  type ClaimVersion,
+  DEFAULT_CONFIG,
+  KERNEL_SCHEMA,
+  type KernelBatch,
+  type KernelConfig,
+  type Relation,
+  type Trial,
+} from "./model.js";
 import { classifyTrials } from "./_classify.js";
 import { cmp } from "./cmp.js";
 import { supportCycles } from "./_cycles.js";
@@ -72,7 +81,8 @@ export interface Compiled {
  * @param batch a parsed kernel payload (untrusted)
  * @param config overrides of DEFAULT_CONFIG
  * @returns the graph with its degradation markers
- * @example compile({schema_version: "forge-kernel/v1", claims: [], trials: [], relations: []}).markers // ["thin_payload:no_claims"]
+ * @example compile({schema_version: "forge-kernel/v1", claims: [], trials: [], relations: []}).markers //
+ * ["thin_payload:no_claims"]
  */
 export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Compiled {
   const cfg: KernelConfig = { ...DEFAULT_CONFIG, ...config };
@@ -89,11 +99,27 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
     markers.add(`malformed_payload:${k}`);
     return [];
   };
-  // A claim version restated later (same id and content, another recorded_at) is the same version, first statement first.
-  const claims = uniqueRecords(list("claims"), validateClaim, (c) => c.claim_version_id, "claim", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
+  // A claim version restated later (same id and content, another recorded_at) is the same version, first statement
+  // first.
+  const claims = uniqueRecords(
+    list("claims"),
+    validateClaim,
+    (c) => c.claim_version_id,
+    "claim",
+    markers,
+    (a, b) => (a.recorded_at <= b.recorded_at ? a : b)
+  );
   const trials = uniqueRecords(list("trials"), validateTrial, (t) => t.trial_id, "trial", markers);
-  // Likewise a relation restated by a later record (two paired runs of one patch both state "the check supports the effect").
-  const rels = uniqueRecords(list("relations"), validateRelation, (r) => r.relation_id, "relation", markers, (a, b) => (a.recorded_at <= b.recorded_at ? a : b));
+  // Likewise a relation restated by a later record (two paired runs of one patch both state "the check supports the
+  // effect").
+  const rels = uniqueRecords(
+    list("relations"),
+    validateRelation,
+    (r) => r.relation_id,
+    "relation",
+    markers,
+    (a, b) => (a.recorded_at <= b.recorded_at ? a : b)
+  );
 
   // Claims: one node per claim id; versions must agree on the kind.
   const byClaim = new Map<string, ClaimVersion[]>();
@@ -112,8 +138,16 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
     const kind = vs[0]!.kind;
     if (!(CLAIM_KINDS as readonly string[]).includes(kind)) markers.add(`unknown_kind:${cid}`);
     index.set(cid, {
-      id: cid, kind, version: vs[vs.length - 1]!, versions: vs.map((v) => v.claim_version_id).sort(cmp), trials: [], terms: [],
-      dependents: [], mode: "none", cyclic: false, superseded_by: [],
+      id: cid,
+      kind,
+      version: vs[vs.length - 1]!,
+      versions: vs.map((v) => v.claim_version_id).sort(cmp),
+      trials: [],
+      terms: [],
+      dependents: [],
+      mode: "none",
+      cyclic: false,
+      superseded_by: [],
     });
   }
   for (const t of trials) {
@@ -162,7 +196,8 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
     n.dependents = [...new Set(n.dependents)].sort(cmp);
     n.superseded_by = [...new Set(n.superseded_by)].sort(cmp);
     n.mode = modeOf(n);
-    if (n.mode === "none" && (CLAIM_KINDS as readonly string[]).includes(n.kind)) markers.add(`missing_semantics:${n.id}`);
+    if (n.mode === "none" && (CLAIM_KINDS as readonly string[]).includes(n.kind))
+      markers.add(`missing_semantics:${n.id}`);
   }
   for (const cycle of supportCycles(nodes, index)) {
     for (const id of cycle) index.get(id)!.cyclic = true;
@@ -173,7 +208,14 @@ export function compile(batch: unknown, config: Partial<KernelConfig> = {}): Com
 
   const { infraRuns, infraTrials, flaky } = classifyTrials(nodes, cfg);
   return {
-    config: cfg, nodes, index, relations, markers: [...markers].sort(cmp), infra_runs: infraRuns, infra_trials: infraTrials, flaky_trials: flaky,
+    config: cfg,
+    nodes,
+    index,
+    relations,
+    markers: [...markers].sort(cmp),
+    infra_runs: infraRuns,
+    infra_trials: infraTrials,
+    flaky_trials: flaky,
   };
 }
 
@@ -198,7 +240,14 @@ export function extendCompiled(before: Compiled, added: KernelBatch): Compiled |
   const markers = new Set(before.markers);
   for (const raw of added.trials) {
     const t = validateTrial(raw);
-    if (isInvalid(t) || known.has(t.trial_id) || mine.has(t.trial_id) || markers.has(`dangling_ref:trial:${t.trial_id}`) || markers.has(`duplicate_id:trial:${t.trial_id}`)) return null;
+    if (
+      isInvalid(t) ||
+      known.has(t.trial_id) ||
+      mine.has(t.trial_id) ||
+      markers.has(`dangling_ref:trial:${t.trial_id}`) ||
+      markers.has(`duplicate_id:trial:${t.trial_id}`)
+    )
+      return null;
     mine.add(t.trial_id);
     if (!before.index.has(t.claim_id)) markers.add(`dangling_ref:trial:${t.trial_id}`);
     else {
@@ -211,7 +260,9 @@ export function extendCompiled(before: Compiled, added: KernelBatch): Compiled |
   const index = new Map(before.index);
   for (const [id, ts] of byNode) {
     const n = before.index.get(id)!;
-    const trials = [...n.trials, ...ts].sort((x, y) => cmp(x.recorded_at, y.recorded_at) || cmp(x.trial_id, y.trial_id));
+    const trials = [...n.trials, ...ts].sort(
+      (x, y) => cmp(x.recorded_at, y.recorded_at) || cmp(x.trial_id, y.trial_id)
+    );
     const mode = modeOf({ ...n, trials });
     if (mode !== "none") markers.delete(`missing_semantics:${id}`);
     index.set(id, { ...n, trials, mode });
@@ -219,12 +270,21 @@ export function extendCompiled(before: Compiled, added: KernelBatch): Compiled |
   const nodes = before.nodes.map((n) => index.get(n.id)!);
   const { infraRuns, infraTrials, flaky } = classifyTrials(nodes, before.config);
   return {
-    config: before.config, nodes, index, relations: before.relations, markers: [...markers].sort(cmp), infra_runs: infraRuns, infra_trials: infraTrials,
+    config: before.config,
+    nodes,
+    index,
+    relations: before.relations,
+    markers: [...markers].sort(cmp),
+    infra_runs: infraRuns,
+    infra_trials: infraTrials,
     flaky_trials: flaky,
   };
 }
 
-/** Where a node's belief comes from: a check's trials; another known kind's supports, else its trials; nowhere for an unknown kind. */
+/**
+ * Where a node's belief comes from: a check's trials; another known kind's supports, else its trials; nowhere for an
+ * unknown kind.
+ */
 function modeOf(n: Pick<CompiledNode, "kind" | "terms" | "trials">): BeliefMode {
   if (n.kind === "check") return "trials";
   if (!(CLAIM_KINDS as readonly string[]).includes(n.kind)) return "none";

@@ -31,7 +31,10 @@ test("deltaParity() finds incremental equal to full recomputation on 200 generat
   for (const seed of SEEDS) {
     const r = rng(seed);
     const base = genBatch(r, { cycleChance: 0.1 });
-    const existing = { checks: base.claims.filter((c) => c.kind === "check").map((c) => c.claim_id), derived: base.claims.filter((c) => c.kind !== "check").map((c) => c.claim_id) };
+    const existing = {
+      checks: base.claims.filter((c) => c.kind === "check").map((c) => c.claim_id),
+      derived: base.claims.filter((c) => c.kind !== "check").map((c) => c.claim_id),
+    };
     const delta = genBatch(r, { prefix: "d", checks: int(r, 0, 2), derived: int(r, 0, 2), existing, cycleChance: 0.1 });
     const a = deltaParity(base, delta);
     t.is(a.parity, true, `seed ${seed}: ${JSON.stringify(a.mismatches)}`);
@@ -40,16 +43,37 @@ test("deltaParity() finds incremental equal to full recomputation on 200 generat
 });
 
 test("deltaParity() recomputes a claim the delta does not name when the delta turns its run into an infrastructure failure", (t) => {
-  const claim = (id: string) => ({ claim_id: id, claim_version_id: `${id}@1`, kind: "check", recorded_at: "2026-01-01T00:00:00Z" });
-  const trial = (claim: string, outcome: string) => ({
-    trial_id: `${claim}-t`, claim_id: claim, outcome, duration_ms: 1, signature: null, recorded_at: "2026-02-01T00:00:00Z", run_id: "R", retry_of: null,
+  const claim = (id: string) => ({
+    claim_id: id,
+    claim_version_id: `${id}@1`,
+    kind: "check",
+    recorded_at: "2026-01-01T00:00:00Z",
   });
-  const base = { schema_version: "forge-kernel/v1", claims: ["a", "b", "c"].map(claim), trials: [trial("a", "fail"), trial("b", "fail"), trial("c", "pass")], relations: [] };
+  const trial = (claim: string, outcome: string) => ({
+    trial_id: `${claim}-t`,
+    claim_id: claim,
+    outcome,
+    duration_ms: 1,
+    signature: null,
+    recorded_at: "2026-02-01T00:00:00Z",
+    run_id: "R",
+    retry_of: null,
+  });
+  const base = {
+    schema_version: "forge-kernel/v1",
+    claims: ["a", "b", "c"].map(claim),
+    trials: [trial("a", "fail"), trial("b", "fail"), trial("c", "pass")],
+    relations: [],
+  };
   const delta = { claims: ["d", "e"].map(claim), trials: [trial("d", "fail"), trial("e", "fail")] };
   const a = deltaParity(base, delta);
   t.true(a.parity, JSON.stringify(a.mismatches));
   t.true(a.dirty.includes("c"));
-  t.deepEqual(compile({ ...base, claims: [...base.claims, ...delta.claims], trials: [...base.trials, ...delta.trials] }).infra_runs, ["R"]);
+  t.deepEqual(
+    compile({ ...base, claims: [...base.claims, ...delta.claims], trials: [...base.trials, ...delta.trials] })
+      .infra_runs,
+    ["R"]
+  );
 });
 
 test("temporalReplay() at +∞ (null or a far cutoff) equals the current beliefs on 200 generated graphs", (t) => {
@@ -100,13 +124,21 @@ test("the same batch in any order gives byte-identical assessments and oracle an
   for (const seed of SEEDS.slice(0, 100)) {
     const r = rng(seed);
     const batch = genBatch(r, { cycleChance: 0.2 });
-    const shuffled: KernelBatch = { ...batch, claims: shuffle(r, batch.claims), trials: shuffle(r, batch.trials), relations: shuffle(r, batch.relations) };
+    const shuffled: KernelBatch = {
+      ...batch,
+      claims: shuffle(r, batch.claims),
+      trials: shuffle(r, batch.trials),
+      relations: shuffle(r, batch.relations),
+    };
     const out = (b: KernelBatch): string => {
       const c = compile(b);
       const targets = c.nodes.map((n) => n.id);
       return canonicalJson({
-        assess: assess(c), conservative: conservative(c), exact: targets.map((id) => exactBounded(c, id)),
-        refute: targets.map((id) => causalRefuter(c, id)), perturb: targets.map((id) => minimalPerturbation(c, id)),
+        assess: assess(c),
+        conservative: conservative(c),
+        exact: targets.map((id) => exactBounded(c, id)),
+        refute: targets.map((id) => causalRefuter(c, id)),
+        perturb: targets.map((id) => minimalPerturbation(c, id)),
         replay: temporalReplay(b, "2026-01-15T00:00:00Z"),
       });
     };
@@ -135,7 +167,10 @@ test("exactBounded() equals the propagated belief (to rounding) when no supporte
       // Tree-shaped cone: every leaf reached by exactly one path.
       if (!isTree(c, n.id)) continue;
       compared++;
-      t.true(Math.abs(e.exact_micros! - e.propagated_micros!) <= 20, `seed ${seed} ${n.id}: ${e.exact_micros} vs ${e.propagated_micros}`);
+      t.true(
+        Math.abs(e.exact_micros! - e.propagated_micros!) <= 20,
+        `seed ${seed} ${n.id}: ${e.exact_micros} vs ${e.propagated_micros}`
+      );
     }
   }
   t.true(compared > 100);

@@ -78,7 +78,15 @@ export function genBatch(r: Rng, opts: GenOptions = {}): KernelBatch {
   for (let i = 0; i < nChecks; i++) {
     const id = `${p}check${i}`;
     checks.push(id);
-    claims.push({ claim_id: id, claim_version_id: `${id}@1`, kind: "check", subject: { step: `s${i}` }, statement: `step s${i} passes`, recorded_at: "2026-01-01T00:00:00Z", supersedes_claim_version_id: null });
+    claims.push({
+      claim_id: id,
+      claim_version_id: `${id}@1`,
+      kind: "check",
+      subject: { step: `s${i}` },
+      statement: `step s${i} passes`,
+      recorded_at: "2026-01-01T00:00:00Z",
+      supersedes_claim_version_id: null,
+    });
   }
   const trialTargets = opts.existing ? checks : checks.slice(-nChecks);
   for (const id of trialTargets) {
@@ -88,9 +96,16 @@ export function genBatch(r: Rng, opts: GenOptions = {}): KernelBatch {
       const fail = r() < bias * 0.6;
       const run = r() < 0.7 ? runs[int(r, 0, runs.length - 1)]! : null;
       trials.push({
-        trial_id: `${p}${id}-t${j}`, claim_id: id, outcome: r() < 0.05 ? "error" : fail ? "fail" : "pass", duration_ms: int(r, 1, 500),
-        signature: fail ? SIGS[int(r, 0, SIGS.length - 1)]! : null, recorded_at: ts(r), env_fingerprint: "e".repeat(64), receipt_ref: null,
-        run_id: run, retry_of: run !== null && r() < 0.2 ? runs[int(r, 0, runs.length - 1)]! : null,
+        trial_id: `${p}${id}-t${j}`,
+        claim_id: id,
+        outcome: r() < 0.05 ? "error" : fail ? "fail" : "pass",
+        duration_ms: int(r, 1, 500),
+        signature: fail ? SIGS[int(r, 0, SIGS.length - 1)]! : null,
+        recorded_at: ts(r),
+        env_fingerprint: "e".repeat(64),
+        receipt_ref: null,
+        run_id: run,
+        retry_of: run !== null && r() < 0.2 ? runs[int(r, 0, runs.length - 1)]! : null,
       });
     }
   }
@@ -98,13 +113,26 @@ export function genBatch(r: Rng, opts: GenOptions = {}): KernelBatch {
   for (let i = 0; i < nDerived; i++) {
     const id = `${p}claim${i}`;
     const kind = ["patch_effect", "fixes", "criterion"][int(r, 0, 2)]!;
-    claims.push({ claim_id: id, claim_version_id: `${id}@1`, kind, subject: {}, statement: `${kind} ${i}`, recorded_at: "2026-01-01T00:00:00Z", supersedes_claim_version_id: null });
+    claims.push({
+      claim_id: id,
+      claim_version_id: `${id}@1`,
+      kind,
+      subject: {},
+      statement: `${kind} ${i}`,
+      recorded_at: "2026-01-01T00:00:00Z",
+      supersedes_claim_version_id: null,
+    });
     const pool = [...checks, ...derived];
     const nSup = int(r, 0, 3);
     for (let j = 0; j < nSup && pool.length > 0; j++) {
       const from = pool[int(r, 0, pool.length - 1)]!;
       relations.push({
-        relation_id: `${p}${id}-r${j}`, kind: "supports", from, to: id, group: r() < groupChance ? `g${int(r, 0, 1)}` : null, recorded_at: ts(r),
+        relation_id: `${p}${id}-r${j}`,
+        kind: "supports",
+        from,
+        to: id,
+        group: r() < groupChance ? `g${int(r, 0, 1)}` : null,
+        recorded_at: ts(r),
       });
     }
     derived.push(id);
@@ -112,7 +140,14 @@ export function genBatch(r: Rng, opts: GenOptions = {}): KernelBatch {
   if ((opts.cycleChance ?? 0) > 0) {
     for (let i = 0; i + 1 < derived.length; i++) {
       if (r() < opts.cycleChance!) {
-        relations.push({ relation_id: `${p}back${i}`, kind: "supports", from: derived[derived.length - 1]!, to: derived[i]!, group: null, recorded_at: ts(r) });
+        relations.push({
+          relation_id: `${p}back${i}`,
+          kind: "supports",
+          from: derived[derived.length - 1]!,
+          to: derived[i]!,
+          group: null,
+          recorded_at: ts(r),
+        });
       }
     }
   }

@@ -49,7 +49,10 @@ export function wilsonIntervalMicros(k: number, n: number): [number, number] {
   const mid = p + z2 / (2 * n);
   const half = Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
   const d = 1 + z2 / n;
-  return [Math.max(0, Math.floor(((mid - half) / d) * MICROS)), Math.min(MICROS, Math.ceil(((mid + half) / d) * MICROS))];
+  return [
+    Math.max(0, Math.floor(((mid - half) / d) * MICROS)),
+    Math.min(MICROS, Math.ceil(((mid + half) / d) * MICROS)),
+  ];
 }
 
 /**
@@ -60,7 +63,12 @@ export function wilsonIntervalMicros(k: number, n: number): [number, number] {
 export function flakeRate(fails: number, n: number, precisionMicros: number): FlakeRate {
   const [low, high] = wilsonIntervalMicros(fails, n);
   // Keys in sorted order: a line holding it is written without a sorted copy (observe's canonicalLine).
-  return { decided: n > 0 && high - low <= precisionMicros, high_micros: high, low_micros: low, rate_micros: n === 0 ? 0 : Math.floor((fails * MICROS) / n) };
+  return {
+    decided: n > 0 && high - low <= precisionMicros,
+    high_micros: high,
+    low_micros: low,
+    rate_micros: n === 0 ? 0 : Math.floor((fails * MICROS) / n),
+  };
 }
 
 /**

@@ -22,22 +22,37 @@ test("checkVerdict(): unknown below min_trials, failing with no pass, passing wi
   t.is(verdictOf(trials("c", "pass", 3)).verdict, "passing");
   const flaky = verdictOf([...trials("c", "pass", 5), trial("c", "fail", { signature: SIG_B })]);
   t.is(flaky.verdict, "flaky");
-  t.deepEqual(flaky.flake_rate && { rate: flaky.flake_rate.rate_micros, decided: flaky.flake_rate.decided }, { rate: 166_666, decided: false });
+  t.deepEqual(flaky.flake_rate && { rate: flaky.flake_rate.rate_micros, decided: flaky.flake_rate.decided }, {
+    rate: 166_666,
+    decided: false,
+  });
   t.true(flaky.flake_rate!.low_micros < 166_666 && flaky.flake_rate!.high_micros > 166_666);
 });
 
 test("checkVerdict(): a pass on retry of a failed run is flaky even below min_trials; errors are not counted", (t) => {
-  const v = verdictOf([trial("c", "fail", { run_id: "R1" }), trial("c", "pass", { run_id: "R2", retry_of: "R1" }), trial("c", "error")]);
+  const v = verdictOf([
+    trial("c", "fail", { run_id: "R1" }),
+    trial("c", "pass", { run_id: "R2", retry_of: "R1" }),
+    trial("c", "error"),
+  ]);
   t.is(v.verdict, "flaky");
   t.is(v.stats.errors, 1);
 });
 
 test("checkVerdict(): mixed outcomes only across environments are drift (unknown), not flaky", (t) => {
-  const v = verdictOf([...trials("c", "pass", 3, { env_fingerprint: "e1" }), ...trials("c", "fail", 3, { env_fingerprint: "e2" })]);
+  const v = verdictOf([
+    ...trials("c", "pass", 3, { env_fingerprint: "e1" }),
+    ...trials("c", "fail", 3, { env_fingerprint: "e2" }),
+  ]);
   t.is(v.verdict, "unknown");
   t.true(v.drift);
   t.deepEqual(v.env_fingerprints, ["e1", "e2"]);
-  t.false(verdictOf([...trials("c", "pass", 3, { env_fingerprint: "e1" }), ...trials("c", "fail", 1, { env_fingerprint: "e1" })]).drift);
+  t.false(
+    verdictOf([
+      ...trials("c", "pass", 3, { env_fingerprint: "e1" }),
+      ...trials("c", "fail", 1, { env_fingerprint: "e1" }),
+    ]).drift
+  );
 });
 
 test("flakeRate() is decided once its 95% interval is no wider than the precision; trialsToDecide() says how many trials that takes", (t) => {
@@ -54,21 +69,45 @@ test("flakeRate() is decided once its 95% interval is no wider than the precisio
 });
 
 test("syndromeStates(): a syndrome is active only while a current claim fails with it", (t) => {
-  const c = compile(batch([claim("old"), claim("now")], [...trials("old", "fail", 2, { signature: SIG_A }), ...trials("now", "fail", 2, { signature: SIG_B })]));
+  const c = compile(
+    batch(
+      [claim("old"), claim("now")],
+      [...trials("old", "fail", 2, { signature: SIG_A }), ...trials("now", "fail", 2, { signature: SIG_B })]
+    )
+  );
   const s = syndromeStates(assess(c).syndromes, new Set(["now"]));
-  t.deepEqual(s.map((x) => [x.signature, x.active, x.active_claims]), [[SIG_A, false, []], [SIG_B, true, ["now"]]]);
+  t.deepEqual(
+    s.map((x) => [x.signature, x.active, x.active_claims]),
+    [
+      [SIG_A, false, []],
+      [SIG_B, true, ["now"]],
+    ]
+  );
 });
 
 test("compile(): failures of an infrastructure run that reproduce at the same tree (another run fails the claim) are evidence, not discarded", (t) => {
   // A bad patch broke all three steps of a small suite, twice: two "infrastructure" runs.
-  const ts = ["a", "b", "c"].flatMap((id) => [trial(id, "fail", { run_id: "R1" }), trial(id, "fail", { run_id: "R2" })]);
-  const c = compile(batch(["a", "b", "c"].map((id) => claim(id)), ts));
+  const ts = ["a", "b", "c"].flatMap((id) => [
+    trial(id, "fail", { run_id: "R1" }),
+    trial(id, "fail", { run_id: "R2" }),
+  ]);
+  const c = compile(
+    batch(
+      ["a", "b", "c"].map((id) => claim(id)),
+      ts
+    )
+  );
   t.deepEqual(c.infra_runs, ["R1", "R2"]);
   t.is(c.infra_trials.size, 0);
   t.is(checkVerdict(c.index.get("a")!, c, P).verdict, "unknown"); // 2 < min_trials, but counted
   t.is(checkVerdict(c.index.get("a")!, c, P).stats.f, 2);
   // One run alone cannot tell an outage from a regression: still left out (and visible as infra).
-  const one = compile(batch(["a", "b", "c"].map((id) => claim(id)), ["a", "b", "c"].map((id) => trial(id, "fail", { run_id: "R" }))));
+  const one = compile(
+    batch(
+      ["a", "b", "c"].map((id) => claim(id)),
+      ["a", "b", "c"].map((id) => trial(id, "fail", { run_id: "R" }))
+    )
+  );
   t.is(one.infra_trials.size, 3);
   t.is(checkVerdict(one.index.get("a")!, one, P).stats.infra, 1);
 });

@@ -11,7 +11,10 @@ import { entityOrder, ISSUE, ISSUES, loadEntity, PR, PRS, updateEntity, type Sto
  */
 export async function renameLabelEverywhere(store: Store, from: string, to: string): Promise<number> {
   let changed = 0;
-  for (const [kind, schema] of [[ISSUES, ISSUE], [PRS, PR]] as const) {
+  for (const [kind, schema] of [
+    [ISSUES, ISSUE],
+    [PRS, PR],
+  ] as const) {
     const order = await entityOrder(store, kind, schema);
     for (const e of order.entries) {
       const ent = await loadEntity(store, kind, schema, e.ref);

@@ -4,7 +4,16 @@
  */
 import { createHash } from "node:crypto";
 import { DefFile, loadDefList, NotFoundError, openStore, UsageError, type LabelDef } from "@forge/core";
-import { useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
+import {
+  useColor,
+  type Ctx,
+  type FlagDef,
+  type JsonRequest,
+  type Parsed,
+  type RenderOptions,
+  jsonFlags,
+  jsonRequestOf,
+} from "@forge/cli";
 
 /** Every `--json` field of a label (gh's `label list --json name,color,description`). */
 export const LABEL_FIELDS: readonly string[] = ["color", "description", "name"];
@@ -31,11 +40,20 @@ export class LabelFile extends DefFile {
 
 /** A stored label as gh's JSON (`""` for an absent color or description). */
 export function labelJson(l: Record<string, unknown>): LabelDef {
-  return { color: (l.color as string | undefined) ?? "", description: (l.description as string | undefined) ?? "", name: String(l.name) };
+  return {
+    color: (l.color as string | undefined) ?? "",
+    description: (l.description as string | undefined) ?? "",
+    name: String(l.name),
+  };
 }
 
 /** A label item to store: a description only when non-empty; other fields of `old` kept. */
-export function labelItem(name: string, color: string, description: string, old: Record<string, unknown> = {}): Record<string, unknown> {
+export function labelItem(
+  name: string,
+  color: string,
+  description: string,
+  old: Record<string, unknown> = {}
+): Record<string, unknown> {
   const item: Record<string, unknown> = { ...old, name, color, description };
   if (description === "") delete item.description;
   return item;
@@ -83,8 +101,22 @@ export function normColor(c: string): string {
 
 /** gh's palette for labels created without a color. */
 const PALETTE = [
-  "b60205", "d93f0b", "fbca04", "0e8a16", "006b75", "1d76db", "0052cc", "5319e7",
-  "e99695", "f9d0c4", "fef2c0", "c2e0c6", "bfdadc", "c5def5", "bfd4f2", "d4c5f9",
+  "b60205",
+  "d93f0b",
+  "fbca04",
+  "0e8a16",
+  "006b75",
+  "1d76db",
+  "0052cc",
+  "5319e7",
+  "e99695",
+  "f9d0c4",
+  "fef2c0",
+  "c2e0c6",
+  "bfdadc",
+  "c5def5",
+  "bfd4f2",
+  "d4c5f9",
 ];
 
 /**
@@ -108,7 +140,10 @@ export function jsonRequest(args: Parsed): JsonRequest | null {
 /** gh's row: name, description, `#color`; on a TTY the name in its own color (24-bit). */
 export function labelRow(l: LabelDef, _tty: boolean, color: boolean): string[] {
   const rgb = /^[0-9a-f]{6}$/.test(l.color) ? l.color : "";
-  const name = color && rgb ? `\x1b[38;2;${parseInt(rgb.slice(0, 2), 16)};${parseInt(rgb.slice(2, 4), 16)};${parseInt(rgb.slice(4), 16)}m${l.name}\x1b[0m` : l.name;
+  const name =
+    color && rgb
+      ? `\x1b[38;2;${parseInt(rgb.slice(0, 2), 16)};${parseInt(rgb.slice(2, 4), 16)};${parseInt(rgb.slice(4), 16)}m${l.name}\x1b[0m`
+      : l.name;
   return [name, l.description, l.color ? `#${l.color}` : ""];
 }
 

@@ -1,6 +1,18 @@
 import { ConflictError, type LabelDef } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { checkDescription, checkName, confirm, defaultColor, JSON_FLAGS, jsonRequest, LabelFile, labelItem, labelJson, labelRender, normColor } from "./_shared.js";
+import {
+  checkDescription,
+  checkName,
+  confirm,
+  defaultColor,
+  JSON_FLAGS,
+  jsonRequest,
+  LabelFile,
+  labelItem,
+  labelJson,
+  labelRender,
+  normColor,
+} from "./_shared.js";
 
 /** Options of `forge-label create`. */
 export interface CreateLabelOptions {
@@ -36,9 +48,16 @@ export async function createLabel(ctx: Ctx, opts: CreateLabelOptions): Promise<L
   const f = await LabelFile.open(ctx);
   const i = f.find(opts.name);
   if (i >= 0 && !opts.force) {
-    throw new ConflictError(`label with name ${JSON.stringify(String(f.items[i]!.name))} already exists; use --force to update its color and description`);
+    throw new ConflictError(
+      `label with name ${JSON.stringify(String(f.items[i]!.name))} already exists; use --force to update its color and description`
+    );
   }
-  const item = labelItem(i >= 0 ? String(f.items[i]!.name) : opts.name, opts.color, opts.description, i >= 0 ? f.items[i] : {});
+  const item = labelItem(
+    i >= 0 ? String(f.items[i]!.name) : opts.name,
+    opts.color,
+    opts.description,
+    i >= 0 ? f.items[i] : {}
+  );
   if (i >= 0) f.items[i] = item;
   else f.items.push(item);
   f.save();
@@ -48,11 +67,23 @@ export async function createLabel(ctx: Ctx, opts: CreateLabelOptions): Promise<L
 
 export default defineCommand({
   meta: {
-    name: "create", description: "Create a label",
-    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label create bug -c d73a4a -d \"Something is wrong\"", "forge-label create bug -c ff0000 --force"] },
+    name: "create",
+    description: "Create a label",
+    help: {
+      reads: [[".forge/labels.md", "the label definitions"]],
+      examples: [
+        'forge-label create bug -c d73a4a -d "Something is wrong"',
+        "forge-label create bug -c ff0000 --force",
+      ],
+    },
   },
   args: {
-    label: { type: "positional", required: true, valueHint: "name", description: "the new label's name (unique ignoring case)" },
+    label: {
+      type: "positional",
+      required: true,
+      valueHint: "name",
+      description: "the new label's name (unique ignoring case)",
+    },
     color: { type: "string", alias: "c", description: "RRGGBB" },
     description: { type: "string", alias: "d", description: "a one-line description" },
     force: { type: "boolean", alias: "f", description: "update it if it exists" },

@@ -32,11 +32,23 @@ export async function deleteLabel(ctx: Ctx, opts: DeleteLabelOptions): Promise<v
 
 export default defineCommand({
   meta: {
-    name: "delete", description: "Delete a label definition (issues keep the label)",
-    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label delete wontfix --yes", "forge-label list -S old --json name --jq '.[].name' | xargs -n1 forge-label delete --yes"] },
+    name: "delete",
+    description: "Delete a label definition (issues keep the label)",
+    help: {
+      reads: [[".forge/labels.md", "the label definitions"]],
+      examples: [
+        "forge-label delete wontfix --yes",
+        "forge-label list -S old --json name --jq '.[].name' | xargs -n1 forge-label delete --yes",
+      ],
+    },
   },
   args: {
-    label: { type: "positional", required: true, valueHint: "name", description: "the label to delete (by name, any case)" },
+    label: {
+      type: "positional",
+      required: true,
+      valueHint: "name",
+      description: "the label to delete (by name, any case)",
+    },
     yes: { type: "boolean", description: "confirm" },
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

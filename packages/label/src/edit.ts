@@ -1,6 +1,17 @@
 import { UsageError, type LabelDef } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { checkDescription, checkName, confirm, JSON_FLAGS, jsonRequest, LabelFile, labelItem, labelJson, labelRender, normColor } from "./_shared.js";
+import {
+  checkDescription,
+  checkName,
+  confirm,
+  JSON_FLAGS,
+  jsonRequest,
+  LabelFile,
+  labelItem,
+  labelJson,
+  labelRender,
+  normColor,
+} from "./_shared.js";
 
 /** Options of `forge-label edit`. */
 export interface EditLabelOptions {
@@ -53,14 +64,29 @@ export async function editLabel(ctx: Ctx, o: EditLabelOptions): Promise<LabelDef
 
 export default defineCommand({
   meta: {
-    name: "edit", description: "Edit a label (a rename renames it on issues and PRs)",
-    help: { reads: [[".forge/labels.md", "the label definitions"], [".forge/issues/, .forge/prs/", "on a rename: every issue and PR carrying the label (each rewritten atomically)"]], examples: ["forge-label edit bug -n defect", "forge-label edit bug -c 00ff00 -d \"A defect\""] },
+    name: "edit",
+    description: "Edit a label (a rename renames it on issues and PRs)",
+    help: {
+      reads: [
+        [".forge/labels.md", "the label definitions"],
+        [
+          ".forge/issues/, .forge/prs/",
+          "on a rename: every issue and PR carrying the label (each rewritten atomically)",
+        ],
+      ],
+      examples: ["forge-label edit bug -n defect", 'forge-label edit bug -c 00ff00 -d "A defect"'],
+    },
   },
   args: {
-    label: { type: "positional", required: true, valueHint: "name", description: "the label to change (by name, any case)" },
+    label: {
+      type: "positional",
+      required: true,
+      valueHint: "name",
+      description: "the label to change (by name, any case)",
+    },
     name: { type: "string", alias: "n", description: "new name" },
     color: { type: "string", alias: "c", description: "hex colour, e.g. d73a4a" },
-    description: { type: "string", alias: "d", description: "description (\"\" removes it)" },
+    description: { type: "string", alias: "d", description: 'description ("" removes it)' },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -17,7 +17,8 @@ export interface ListLabelOptions {
  */
 export function parseListOptions(args: Parsed): ListLabelOptions {
   const raw = (args.limit as string | undefined) ?? "30";
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   const search = args.search as string | undefined;
   if (search !== undefined && (args.sort !== undefined || args.order !== undefined)) {
     throw new UsageError("cannot specify --order or --sort with --search");
@@ -41,8 +42,19 @@ export async function listLabels(ctx: Ctx, opts: ListLabelOptions): Promise<Labe
   let out: LabelDef[];
   if (opts.search !== undefined) {
     const q = opts.search.toLowerCase();
-    const rank = (l: LabelDef): number => (l.name.toLowerCase() === q ? 0 : l.name.toLowerCase().includes(q) ? 1 : l.description.toLowerCase().includes(q) ? 2 : 3);
-    out = all.map((l, i) => ({ l, i, r: rank(l) })).filter((x) => x.r < 3).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.l);
+    const rank = (l: LabelDef): number =>
+      l.name.toLowerCase() === q
+        ? 0
+        : l.name.toLowerCase().includes(q)
+          ? 1
+          : l.description.toLowerCase().includes(q)
+            ? 2
+            : 3;
+    out = all
+      .map((l, i) => ({ l, i, r: rank(l) }))
+      .filter((x) => x.r < 3)
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((x) => x.l);
   } else {
     out = opts.sort === "name" ? all.sort((a, b) => byName(a.name, b.name)) : all;
     if (opts.order === "desc") out.reverse();
@@ -59,12 +71,25 @@ function byName(a: string, b: string): number {
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List labels",
-    help: { reads: [[".forge/labels.md", "the label definitions"]], examples: ["forge-label list", "forge-label list --sort name --order desc", "forge-label list -S doc --json name,color"] },
+    name: "list",
+    description: "List labels",
+    help: {
+      reads: [[".forge/labels.md", "the label definitions"]],
+      examples: [
+        "forge-label list",
+        "forge-label list --sort name --order desc",
+        "forge-label list -S doc --json name,color",
+      ],
+    },
   },
   args: {
     search: { type: "string", alias: "S", description: "only labels whose name or description contains this" },
-    sort: { type: "enum", options: ["created", "name"], default: "created", description: "order by creation (labels.md order) or by name" },
+    sort: {
+      type: "enum",
+      options: ["created", "name"],
+      default: "created",
+      description: "order by creation (labels.md order) or by name",
+    },
     order: { type: "enum", options: ["asc", "desc"], default: "asc", description: "ascending or descending" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,
@@ -72,6 +97,11 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const labels = await listLabels(ctx, parseListOptions(args));
-    await emit(ctx.io, ctx.out, labels, { json: req, jq: args.jq as string | undefined, row: labelRow, header: ["NAME", "DESCRIPTION", "COLOR"] });
+    await emit(ctx.io, ctx.out, labels, {
+      json: req,
+      jq: args.jq as string | undefined,
+      row: labelRow,
+      header: ["NAME", "DESCRIPTION", "COLOR"],
+    });
   },
 });

@@ -9,7 +9,12 @@ test("parseListOptions() defaults to gh's: created order, ascending, limit 30", 
 });
 
 test("parseListOptions() reads --sort, --order and -L", (t) => {
-  t.deepEqual(parse(["--sort", "name", "--order", "desc", "-L", "5"]), { search: undefined, sort: "name", order: "desc", limit: 5 });
+  t.deepEqual(parse(["--sort", "name", "--order", "desc", "-L", "5"]), {
+    search: undefined,
+    sort: "name",
+    order: "desc",
+    limit: 5,
+  });
 });
 
 test("parseListOptions() refuses --sort or --order with --search, as gh does", (t) => {

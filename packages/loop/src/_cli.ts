@@ -11,21 +11,48 @@ import type { LoopContext } from "./engine.js";
 import { resolveLoop } from "./store.js";
 
 /** The loop ref positional. */
-export const LOOP_ARG: FlagsDef = { loop: { type: "positional", required: true, valueHint: "loop", description: "loop id or id prefix (4+ hex), as start and list print it" } };
+export const LOOP_ARG: FlagsDef = {
+  loop: {
+    type: "positional",
+    required: true,
+    valueHint: "loop",
+    description: "loop id or id prefix (4+ hex), as start and list print it",
+  },
+};
 
 /** `reads:` rows of the help pages. */
-export const READS_LOOP_MD: readonly [string, string] = [".forge/loops/<id>/loop.md", "the loop's state (frontmatter: goal, criteria, rounds, gates) and the open round's prompt (body)"];
-export const READS_EVENTS: readonly [string, string] = [".forge/loops/<id>/events.jsonl", "the hash-chained timeline; a gap, duplicate or edited line is storage_corruption (exit 1)"];
-export const READS_EXPERIENCE: readonly [string, string] = [".forge/experience/<id>.md", "experience records (frontmatter: kind scope text revision status expiresAt …)"];
-export const READS_CI_RUNS: readonly [string, string] = [".forge/ci/runs/", "forge-ci runs: a ci:<step> claim is read from the latest completed run at the workspace's code tree"];
+export const READS_LOOP_MD: readonly [string, string] = [
+  ".forge/loops/<id>/loop.md",
+  "the loop's state (frontmatter: goal, criteria, rounds, gates) and the open round's prompt (body)",
+];
+export const READS_EVENTS: readonly [string, string] = [
+  ".forge/loops/<id>/events.jsonl",
+  "the hash-chained timeline; a gap, duplicate or edited line is storage_corruption (exit 1)",
+];
+export const READS_EXPERIENCE: readonly [string, string] = [
+  ".forge/experience/<id>.md",
+  "experience records (frontmatter: kind scope text revision status expiresAt …)",
+];
+export const READS_CI_RUNS: readonly [string, string] = [
+  ".forge/ci/runs/",
+  "forge-ci runs: a ci:<step> claim is read from the latest completed run at the workspace's code tree",
+];
 
 /** `env:` rows of the help pages. */
-export const ENV_NOW: readonly [string, string] = ["FORGE_NOW", "the clock: an RFC 3339 UTC timestamp to use as now (default: the system clock)"];
+export const ENV_NOW: readonly [string, string] = [
+  "FORGE_NOW",
+  "the clock: an RFC 3339 UTC timestamp to use as now (default: the system clock)",
+];
 
 /** The runtime context of a verb run. */
 export function loopContext(ctx: Ctx): LoopContext {
   const now = clockOf(ctx.io.env);
-  return { store: openStore({ cwd: ctx.io.cwd, env: ctx.io.env }), env: ctx.io.env, now, note: (s) => ctx.io.stderr.write(`${ctx.prog}: note: ${s}\n`) };
+  return {
+    store: openStore({ cwd: ctx.io.cwd, env: ctx.io.env }),
+    env: ctx.io.env,
+    now,
+    note: (s) => ctx.io.stderr.write(`${ctx.prog}: note: ${s}\n`),
+  };
 }
 
 /** The loop id a ref names. */
@@ -59,7 +86,8 @@ export function intFlag(args: Parsed, name: string, def: number, min: number, ma
   const v = args[name];
   if (v === undefined) return def;
   const n = Number(v);
-  if (typeof v !== "string" || !/^\d+$/.test(v) || n < min || n > max) throw new UsageError(`invalid --${name} '${String(v).slice(0, 20)}' (${min}..${max})`);
+  if (typeof v !== "string" || !/^\d+$/.test(v) || n < min || n > max)
+    throw new UsageError(`invalid --${name} '${String(v).slice(0, 20)}' (${min}..${max})`);
   return n;
 }
 
@@ -71,9 +99,21 @@ export function outFlags(fields: readonly string[]): FlagsDef {
 /**
  * Write records: JSON lines with `--json`, else the human text.
  */
-export async function output(ctx: Ctx, args: Parsed, fields: readonly string[], recs: Array<Record<string, unknown>>, text: (r: Record<string, unknown>) => string, single = true): Promise<void> {
+export async function output(
+  ctx: Ctx,
+  args: Parsed,
+  fields: readonly string[],
+  recs: Array<Record<string, unknown>>,
+  text: (r: Record<string, unknown>) => string,
+  single = true
+): Promise<void> {
   const json = jsonRequestOf(args, fields);
-  await emit(ctx.io, ctx.out, recs, { json, jq: args.jq as string | undefined, single: single && recs.length === 1, text: (r) => text(r) });
+  await emit(ctx.io, ctx.out, recs, {
+    json,
+    jq: args.jq as string | undefined,
+    single: single && recs.length === 1,
+    text: (r) => text(r),
+  });
 }
 
 /** Human text of a record that may open a round: its prompt, or a one-line state. */

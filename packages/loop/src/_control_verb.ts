@@ -4,23 +4,53 @@ import { ENV_NOW, READS_EVENTS, READS_LOOP_MD, LOOP_ARG, loopContext, loopIdOf, 
 import type { LoopContext } from "./engine.js";
 
 export const STATUS_FIELDS = [
-  "kind", "loop_id", "status", "goal", "domain", "round", "roundId", "attempt", "awaiting", "lastDecision", "reason", "stopReason", "level", "criteria",
-  "openGates", "stateHash", "promptHash", "updatedAt", "eventSequence", "prompt", "decision",
+  "kind",
+  "loop_id",
+  "status",
+  "goal",
+  "domain",
+  "round",
+  "roundId",
+  "attempt",
+  "awaiting",
+  "lastDecision",
+  "reason",
+  "stopReason",
+  "level",
+  "criteria",
+  "openGates",
+  "stateHash",
+  "promptHash",
+  "updatedAt",
+  "eventSequence",
+  "prompt",
+  "decision",
 ];
 
 /** `key:\tvalue` lines; the prompt last. */
 export function formatStatus(r: Record<string, unknown>): string {
   const c = r.criteria as { total: number; verified: number };
   const lines = [
-    `loop:\t${String(r.loop_id)}`, `status:\t${String(r.status)}${r.stopReason ? ` (${String(r.stopReason)})` : ""}`, `goal:\t${String(r.goal)}`,
+    `loop:\t${String(r.loop_id)}`,
+    `status:\t${String(r.status)}${r.stopReason ? ` (${String(r.stopReason)})` : ""}`,
+    `goal:\t${String(r.goal)}`,
     `round:\t${String(r.round)} (${String(r.roundId)}) attempt ${String(r.attempt)} · ${String(r.level)} · awaiting ${String(r.awaiting)}`,
-    `criteria:\t${c.verified}/${c.total} verified`, `gates:\t${String(r.openGates)} open`, `stateHash:\t${String(r.stateHash)}`, `promptHash:\t${String(r.promptHash)}`,
+    `criteria:\t${c.verified}/${c.total} verified`,
+    `gates:\t${String(r.openGates)} open`,
+    `stateHash:\t${String(r.stateHash)}`,
+    `promptHash:\t${String(r.promptHash)}`,
   ];
   return lines.join("\n") + "\n" + (typeof r.prompt === "string" ? `--\n${r.prompt}` : "");
 }
 
 /** A verb over one loop. */
-export function controlVerb(name: string, description: string, extra: FlagsDef, fn: (lc: LoopContext, id: string, args: Parsed) => Promise<Record<string, unknown>>, help: HelpMeta): ForgeCommand {
+export function controlVerb(
+  name: string,
+  description: string,
+  extra: FlagsDef,
+  fn: (lc: LoopContext, id: string, args: Parsed) => Promise<Record<string, unknown>>,
+  help: HelpMeta
+): ForgeCommand {
   return defineCommand({
     meta: { name, description, help: { reads: [READS_LOOP_MD, READS_EVENTS], env: [ENV_NOW], ...help } },
     args: { ...LOOP_ARG, ...extra, ...outFlags(STATUS_FIELDS) },

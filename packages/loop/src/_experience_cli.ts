@@ -4,8 +4,23 @@ import type { Parsed } from "@forge/cli";
 import { type ExperienceKind, KINDS } from "./experience.js";
 
 export const EXPERIENCE_FIELDS = [
-  "id", "kind", "scope", "text", "rationale", "observedAt", "createdAt", "expiresAt", "revision", "status", "supersedes", "supersededBy", "retractedAt", "reason",
-  "updatedAt", "advisory", "score",
+  "id",
+  "kind",
+  "scope",
+  "text",
+  "rationale",
+  "observedAt",
+  "createdAt",
+  "expiresAt",
+  "revision",
+  "status",
+  "supersedes",
+  "supersededBy",
+  "retractedAt",
+  "reason",
+  "updatedAt",
+  "advisory",
+  "score",
 ];
 
 /** `--kind`. */
@@ -15,14 +30,16 @@ export function kindOf(args: Parsed, required: boolean): ExperienceKind | undefi
     if (required) throw new UsageError("missing --kind observation|hypothesis|lesson");
     return undefined;
   }
-  if (!KINDS.includes(k as ExperienceKind)) throw new UsageError(`invalid --kind '${String(k).slice(0, 20)}' (observation|hypothesis|lesson)`);
+  if (!KINDS.includes(k as ExperienceKind))
+    throw new UsageError(`invalid --kind '${String(k).slice(0, 20)}' (observation|hypothesis|lesson)`);
   return k as ExperienceKind;
 }
 
 /** `--expect-revision N` (required on every change). */
 export function expectedRevision(args: Parsed): number {
   const v = args["expect-revision"];
-  if (typeof v !== "string" || !/^[1-9]\d{0,9}$/.test(v)) throw new UsageError("missing or invalid --expect-revision <n> (the revision you read)");
+  if (typeof v !== "string" || !/^[1-9]\d{0,9}$/.test(v))
+    throw new UsageError("missing or invalid --expect-revision <n> (the revision you read)");
   return Number(v);
 }
 

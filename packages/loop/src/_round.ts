@@ -19,19 +19,38 @@ export interface LoopContext {
 
 /** The open round, as every verb that opens or shows one returns it. */
 export interface OpenRound {
-  round: number; roundId: string; attempt: number; level: Level; prompt: string; promptBytes: number; omitted: string[];
-  stateHash: string; promptHash: string;
+  round: number;
+  roundId: string;
+  attempt: number;
+  level: Level;
+  prompt: string;
+  promptBytes: number;
+  omitted: string[];
+  stateHash: string;
+  promptHash: string;
 }
 
 export function openRound(s: LoopState, prompt: string, omitted: string[] = []): OpenRound | null {
   if (prompt === "") return null;
-  return { round: s.round, roundId: s.roundId, attempt: s.attempt, level: s.level, prompt, promptBytes: Buffer.byteLength(prompt), omitted, stateHash: s.stateHash, promptHash: s.promptHash };
+  return {
+    round: s.round,
+    roundId: s.roundId,
+    attempt: s.attempt,
+    level: s.level,
+    prompt,
+    promptBytes: Buffer.byteLength(prompt),
+    omitted,
+    stateHash: s.stateHash,
+    promptHash: s.promptHash,
+  };
 }
 
 /** Recall advisory experience for the loop's domain (none without a domain). */
 export function adviceFor(ctx: LoopContext, s: LoopState): Advice[] {
   if (!s.domain) return [];
-  return recallExperience(ctx.store, { scope: s.domain, query: s.goal, limit: 5, maxBytes: 1500, now: ctx.now() }).map((r) => ({ id: r.id, kind: r.kind, text: r.text }));
+  return recallExperience(ctx.store, { scope: s.domain, query: s.goal, limit: 5, maxBytes: 1500, now: ctx.now() }).map(
+    (r) => ({ id: r.id, kind: r.kind, text: r.text })
+  );
 }
 
 /** Compile the open round's prompt ("" when no round is open). */
@@ -42,18 +61,43 @@ export function promptOf(s: LoopState): { text: string; omitted: string[] } {
 }
 
 export function guardOpen(s: LoopState, verb: string): void {
-  if (TERMINAL.includes(s.status)) throw new ForgeError(`loop ${s.id.slice(0, 8)} is ${s.status} (${s.stopReason ?? "no reason"}): no more rounds`, "E_LOOP_CLOSED", 1);
-  if (s.status !== "active") throw new ForgeError(`loop ${s.id.slice(0, 8)} is ${s.status}: run 'forge-loop resume ${s.id.slice(0, 8)}' before ${verb}`, "E_LOOP_NOT_ACTIVE", 1);
+  if (TERMINAL.includes(s.status))
+    throw new ForgeError(
+      `loop ${s.id.slice(0, 8)} is ${s.status} (${s.stopReason ?? "no reason"}): no more rounds`,
+      "E_LOOP_CLOSED",
+      1
+    );
+  if (s.status !== "active")
+    throw new ForgeError(
+      `loop ${s.id.slice(0, 8)} is ${s.status}: run 'forge-loop resume ${s.id.slice(0, 8)}' before ${verb}`,
+      "E_LOOP_NOT_ACTIVE",
+      1
+    );
 }
 
 /** The status record of a loop. */
 export function statusRecord(s: LoopState, prompt: string, withPrompt: boolean): Record<string, unknown> {
   const live = liveCriteria(s);
   return {
-    kind: "loop_status", loop_id: s.id, status: s.status, goal: s.goal, domain: s.domain, round: s.round, roundId: s.roundId, attempt: s.attempt,
-    awaiting: s.awaiting, lastDecision: s.lastDecision, reason: s.reason, stopReason: s.stopReason, level: s.level,
+    kind: "loop_status",
+    loop_id: s.id,
+    status: s.status,
+    goal: s.goal,
+    domain: s.domain,
+    round: s.round,
+    roundId: s.roundId,
+    attempt: s.attempt,
+    awaiting: s.awaiting,
+    lastDecision: s.lastDecision,
+    reason: s.reason,
+    stopReason: s.stopReason,
+    level: s.level,
     criteria: { total: live.length, verified: live.filter((c) => c.status === "verified").length },
-    openGates: openGates(s).length, stateHash: s.stateHash, promptHash: s.promptHash, updatedAt: s.updatedAt, eventSequence: s.eventSequence,
+    openGates: openGates(s).length,
+    stateHash: s.stateHash,
+    promptHash: s.promptHash,
+    updatedAt: s.updatedAt,
+    eventSequence: s.eventSequence,
     ...(withPrompt ? { prompt: prompt === "" ? null : prompt } : {}),
   };
 }

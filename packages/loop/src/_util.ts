@@ -58,7 +58,8 @@ export function roundIdOf(loopId: string, n: number): string {
 export function clockOf(env: Record<string, string | undefined>): () => Date {
   const fixed = env.FORGE_NOW;
   if (fixed === undefined || fixed === "") return () => new Date();
-  if (!isTimestamp(fixed)) throw new UsageError(`FORGE_NOW: expected an RFC 3339 UTC timestamp, got '${String(fixed).slice(0, 30)}'`);
+  if (!isTimestamp(fixed))
+    throw new UsageError(`FORGE_NOW: expected an RFC 3339 UTC timestamp, got '${String(fixed).slice(0, 30)}'`);
   const d = new Date(fixed);
   return () => d;
 }

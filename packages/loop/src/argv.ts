@@ -20,7 +20,8 @@ export function parseCheckArgv(cmd: string): string[] {
     } catch {
       throw new UsageError("--check: not a JSON array of strings");
     }
-    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === "string" && x !== "")) throw new UsageError("--check: expected a non-empty JSON array of strings");
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === "string" && x !== ""))
+      throw new UsageError("--check: expected a non-empty JSON array of strings");
     return v as string[];
   }
   const out: string[] = [];

@@ -20,7 +20,13 @@ export interface CiStepResult {
  * The latest outcome of `step` at code tree `tree`.
  * @param trees a cache of commit → code tree for this call's runs
  */
-export async function ciStepAt(store: Store, step: string, tree: string | null, env: Record<string, string | undefined>, trees: Map<string, string | null>): Promise<CiStepResult> {
+export async function ciStepAt(
+  store: Store,
+  step: string,
+  tree: string | null,
+  env: Record<string, string | undefined>,
+  trees: Map<string, string | null>
+): Promise<CiStepResult> {
   const none: CiStepResult = { observed: "unavailable", runId: null, exitCode: null, durationMs: null };
   const dir = join(store.dir, "ci", "runs");
   if (tree === null || !existsSync(dir)) return none;
@@ -32,7 +38,14 @@ export async function ciStepAt(store: Store, step: string, tree: string | null, 
     } catch {
       continue; // An unreadable run says nothing; forge-ci reports it.
     }
-    if (d.status !== "completed" || d.pr || d.patchSha256 || typeof d.headSha !== "string" || typeof d.createdAt !== "string") continue;
+    if (
+      d.status !== "completed" ||
+      d.pr ||
+      d.patchSha256 ||
+      typeof d.headSha !== "string" ||
+      typeof d.createdAt !== "string"
+    )
+      continue;
     const steps = Array.isArray(d.steps) ? (d.steps as Array<Record<string, unknown>>) : [];
     const s = steps.find((x) => x.name === step);
     if (!s) continue;
@@ -41,9 +54,16 @@ export async function ciStepAt(store: Store, step: string, tree: string | null, 
       trees.set(d.headSha, await codeTree(store.root, d.headSha, env as NodeJS.ProcessEnv).catch(() => null));
     }
     if (trees.get(d.headSha) !== tree) continue;
-    const observed = s.outcome === "pass" ? "passed" : s.outcome === "fail" || s.outcome === "timeout" ? "failed" : "unavailable";
-    const r: CiStepResult = { observed, runId: id, exitCode: typeof s.exitCode === "number" ? s.exitCode : null, durationMs: typeof s.durationMs === "number" ? s.durationMs : null };
-    if (!best || d.createdAt > best.at || (d.createdAt === best.at && id > best.r.runId!)) best = { at: d.createdAt, r };
+    const observed =
+      s.outcome === "pass" ? "passed" : s.outcome === "fail" || s.outcome === "timeout" ? "failed" : "unavailable";
+    const r: CiStepResult = {
+      observed,
+      runId: id,
+      exitCode: typeof s.exitCode === "number" ? s.exitCode : null,
+      durationMs: typeof s.durationMs === "number" ? s.durationMs : null,
+    };
+    if (!best || d.createdAt > best.at || (d.createdAt === best.at && id > best.r.runId!))
+      best = { at: d.createdAt, r };
   }
   return best?.r ?? none;
 }

@@ -46,25 +46,78 @@ export interface StartOptions {
 export async function startLoop(ctx: LoopContext, o: StartOptions): Promise<Record<string, unknown>> {
   const id = randomUUID();
   const at = stamp(ctx.now);
-  const uniq = <T extends { id: string }>(xs: T[]): T[] => xs.filter((x, i) => xs.findIndex((y) => y.id === x.id) === i);
+  const uniq = <T extends { id: string }>(xs: T[]): T[] =>
+    xs.filter((x, i) => xs.findIndex((y) => y.id === x.id) === i);
   const s: LoopState = {
-    id, createdAt: at, updatedAt: at, goal: o.task.trim(), domain: o.domain, maxRounds: o.maxRounds, promptBudget: o.promptBudget,
-    checkTimeoutMs: o.checkTimeoutMs, status: "active", pausedFrom: null, round: 1, roundId: roundIdOf(id, 1), attempt: 1, awaiting: "report",
-    lastDecision: null, reason: null, stopReason: null, rejections: 0, level: "L2", promptHash: "", stateHash: "", completion: null,
-    eventSequence: 0, eventHash: "",
-    constraints: uniq(o.constraints.map((t) => ({ id: derivedId("c", id, t), text: normText(t), origin: "user" as const, status: "active" as const }))),
-    criteria: uniq(o.criteria.map((c) => ({ id: derivedId("cr", id, c.text), text: normText(c.text), argv: c.argv, status: "open" as const, verifiedRound: null, revisedFrom: null, revisedTo: null }))),
-    subGoals: [], facts: [], rounds: [], findings: [], gates: [], advice: [],
+    id,
+    createdAt: at,
+    updatedAt: at,
+    goal: o.task.trim(),
+    domain: o.domain,
+    maxRounds: o.maxRounds,
+    promptBudget: o.promptBudget,
+    checkTimeoutMs: o.checkTimeoutMs,
+    status: "active",
+    pausedFrom: null,
+    round: 1,
+    roundId: roundIdOf(id, 1),
+    attempt: 1,
+    awaiting: "report",
+    lastDecision: null,
+    reason: null,
+    stopReason: null,
+    rejections: 0,
+    level: "L2",
+    promptHash: "",
+    stateHash: "",
+    completion: null,
+    eventSequence: 0,
+    eventHash: "",
+    constraints: uniq(
+      o.constraints.map((t) => ({
+        id: derivedId("c", id, t),
+        text: normText(t),
+        origin: "user" as const,
+        status: "active" as const,
+      }))
+    ),
+    criteria: uniq(
+      o.criteria.map((c) => ({
+        id: derivedId("cr", id, c.text),
+        text: normText(c.text),
+        argv: c.argv,
+        status: "open" as const,
+        verifiedRound: null,
+        revisedFrom: null,
+        revisedTo: null,
+      }))
+    ),
+    subGoals: [],
+    facts: [],
+    rounds: [],
+    findings: [],
+    gates: [],
+    advice: [],
   };
   s.advice = adviceFor(ctx, s);
   const p = promptOf(s);
   mkdirInside(ctx.store, loopPaths(ctx.store, id).dir);
   const { state } = commitLoop(ctx.store, null, s, p.text, [
-    { type: "loop_started", at, goal: s.goal, domain: s.domain, maxRounds: s.maxRounds, constraints: s.constraints, criteria: s.criteria },
+    {
+      type: "loop_started",
+      at,
+      goal: s.goal,
+      domain: s.domain,
+      maxRounds: s.maxRounds,
+      constraints: s.constraints,
+      criteria: s.criteria,
+    },
     { type: "round_opened", at, round: 1, roundId: s.roundId, attempt: 1, level: s.level },
   ]);
   return {
-    kind: "loop_round", loop_id: id, status: state.status,
+    kind: "loop_round",
+    loop_id: id,
+    status: state.status,
     constraints: state.constraints.map((c) => ({ id: c.id, text: c.text })),
     criteria: state.criteria.map((c) => ({ id: c.id, text: c.text, check: c.argv })),
     ...openRound(state, p.text, p.omitted),
@@ -76,12 +129,28 @@ export async function startLoop(ctx: LoopContext, o: StartOptions): Promise<Reco
  * every claim, decide, and open the next round or attempt.
  * @param mode `next` after an accepted round, `retry` after a rejection
  */
-export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "next" | "retry", source?: string): Promise<Record<string, unknown>> {
+export function submitReport(
+  ctx: LoopContext,
+  id: string,
+  raw: string,
+  mode: "next" | "retry",
+  source?: string
+): Promise<Record<string, unknown>> {
   return withLoop(ctx.store, id, ctx.note, async (l) => {
     const s0 = l.state;
     guardOpen(s0, mode);
-    if (mode === "next" && s0.awaiting === "retry") throw new ForgeError(`round ${s0.round} (${s0.roundId}) was rejected: use 'forge-loop retry' (next cannot bypass a rejection)`, "E_ROUND_REJECTED", 1);
-    if (mode === "retry" && s0.awaiting !== "retry") throw new ForgeError(`round ${s0.round} (${s0.roundId}) was not rejected: use 'forge-loop next'`, "E_NOT_REJECTED", 1);
+    if (mode === "next" && s0.awaiting === "retry")
+      throw new ForgeError(
+        `round ${s0.round} (${s0.roundId}) was rejected: use 'forge-loop retry' (next cannot bypass a rejection)`,
+        "E_ROUND_REJECTED",
+        1
+      );
+    if (mode === "retry" && s0.awaiting !== "retry")
+      throw new ForgeError(
+        `round ${s0.round} (${s0.roundId}) was not rejected: use 'forge-loop next'`,
+        "E_NOT_REJECTED",
+        1
+      );
     let report: RoundReport;
     try {
       report = parseReport(raw);
@@ -105,12 +174,24 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
       for (const c of liveCriteria(s0)) {
         if (v.criteria.has(c.id) || !c.argv) continue;
         const r = await v.criterion(c.id);
-        findings.push({ ref: `completion:${c.id}`, target: c.id, kind: "check", claimed: c.status === "verified" ? "still met" : "met", observed: r.status === "unavailable" ? "unavailable" : r.status === "verified" ? "passed" : "failed", status: r.status, exitCode: r.run?.exitCode ?? null, durationMs: r.run?.durationMs ?? null, detail: clip(`exit ${r.run?.exitCode ?? "none"}`, 200) });
+        findings.push({
+          ref: `completion:${c.id}`,
+          target: c.id,
+          kind: "check",
+          claimed: c.status === "verified" ? "still met" : "met",
+          observed: r.status === "unavailable" ? "unavailable" : r.status === "verified" ? "passed" : "failed",
+          status: r.status,
+          exitCode: r.run?.exitCode ?? null,
+          durationMs: r.run?.durationMs ?? null,
+          detail: clip(`exit ${r.run?.exitCode ?? "none"}`, 200),
+        });
       }
     }
     // A completion check failing on a criterion that was never verified refuses completion; it is not a rejection
     // (the work of the round still stands). A verified criterion failing now is a regression: that rejects.
-    const contradicted = findings.filter((f) => f.status === "contradicted" && !(f.ref.startsWith("completion:") && f.claimed === "met"));
+    const contradicted = findings.filter(
+      (f) => f.status === "contradicted" && !(f.ref.startsWith("completion:") && f.claimed === "met")
+    );
     const s: LoopState = structuredClone(s0);
     s.updatedAt = at;
     s.findings = findings;
@@ -119,7 +200,9 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
     let reason: string | null = null;
     const changes: string[] = [];
     if (report.violations.length || contradicted.length) {
-      reason = report.violations.length ? `constraint_violation: ${clip(report.violations.join("; "), 200)}` : `contradicted_evidence: ${contradicted.map((f) => f.ref).join(", ")}`;
+      reason = report.violations.length
+        ? `constraint_violation: ${clip(report.violations.join("; "), 200)}`
+        : `contradicted_evidence: ${contradicted.map((f) => f.ref).join(", ")}`;
       s.rejections++;
       if (s.rejections >= MAX_REJECTIONS) {
         decision = "terminated";
@@ -160,21 +243,63 @@ export function submitReport(ctx: LoopContext, id: string, raw: string, mode: "n
     }
     s.lastDecision = decision;
     s.reason = reason;
-    s.rounds.push({ round: s0.round, attempt: s0.attempt, decision, outcome: report.outcome, summary: clip(report.summary, 200), headSha: head, codeTree: tree, at });
+    s.rounds.push({
+      round: s0.round,
+      attempt: s0.attempt,
+      decision,
+      outcome: report.outcome,
+      summary: clip(report.summary, 200),
+      headSha: head,
+      codeTree: tree,
+      at,
+    });
     // loop.md keeps the last rounds (prompts show at most 5); the timeline keeps them all.
     if (s.rounds.length > MAX_ROWS) s.rounds = s.rounds.slice(-MAX_ROWS);
     if (s.awaiting !== "none" && decision === "accepted") s.advice = adviceFor(ctx, s);
     const p = promptOf(s);
     const events: Array<Record<string, unknown>> = [
-      { type: "round_decided", at, round: s0.round, roundId: s0.roundId, attempt: s0.attempt, mode, decision, reason, disposition, status: s.status, stopReason: s.stopReason, head_sha: head, code_tree: tree, changes, findings, report },
+      {
+        type: "round_decided",
+        at,
+        round: s0.round,
+        roundId: s0.roundId,
+        attempt: s0.attempt,
+        mode,
+        decision,
+        reason,
+        disposition,
+        status: s.status,
+        stopReason: s.stopReason,
+        head_sha: head,
+        code_tree: tree,
+        changes,
+        findings,
+        report,
+      },
     ];
-    if (p.text !== "") events.push({ type: "round_opened", at, round: s.round, roundId: s.roundId, attempt: s.attempt, level: s.level });
+    if (p.text !== "")
+      events.push({ type: "round_opened", at, round: s.round, roundId: s.roundId, attempt: s.attempt, level: s.level });
     const { state } = commitLoop(ctx.store, l, s, p.text, events);
     return {
-      kind: "loop_result", schema_version: "forge-loop-result/v1", loop_id: s.id, round: s0.round, attempt: s0.attempt, recorded_at: at, head_sha: head, code_tree: tree,
+      kind: "loop_result",
+      schema_version: "forge-loop-result/v1",
+      loop_id: s.id,
+      round: s0.round,
+      attempt: s0.attempt,
+      recorded_at: at,
+      head_sha: head,
+      code_tree: tree,
       criteria: liveCriteria(s0).map((c) => criterionRow(c, v, findings)),
-      decision, reason, disposition, status: state.status, stopReason: state.stopReason, completion: state.completion, findings, changes,
-      stateHash: state.stateHash, next: openRound(state, p.text, p.omitted),
+      decision,
+      reason,
+      disposition,
+      status: state.status,
+      stopReason: state.stopReason,
+      completion: state.completion,
+      findings,
+      changes,
+      stateHash: state.stateHash,
+      next: openRound(state, p.text, p.omitted),
     };
   });
 }
@@ -190,8 +315,12 @@ function criterionRow(c: Criterion, v: Verifier, findings: Finding[]): Record<st
   const ci = ciVerdict(findings, c.id);
   const r = ran && ran.status !== "unavailable" ? ran : ci ? { status: ci.status, run: ran?.run ?? null } : ran;
   return {
-    criterion_id: c.id, text: c.text, status: r?.status ?? "unavailable",
-    check: r?.run ? { argv: r.run.argv, exit_code: r.run.exitCode, duration_ms: r.run.durationMs, log_digest: r.run.logDigest } : null,
+    criterion_id: c.id,
+    text: c.text,
+    status: r?.status ?? "unavailable",
+    check: r?.run
+      ? { argv: r.run.argv, exit_code: r.run.exitCode, duration_ms: r.run.durationMs, log_digest: r.run.logDigest }
+      : null,
   };
 }
 
@@ -259,7 +388,15 @@ function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Findin
     old.status = "revised";
     old.revisedTo = id;
     // The declared check stays: a revision rewords a criterion, it cannot drop its check.
-    s.criteria.push({ id, text: clip(normText(e.to), MAX_ADDED_TEXT), argv: old.argv, status: "open", verifiedRound: null, revisedFrom: old.id, revisedTo: null });
+    s.criteria.push({
+      id,
+      text: clip(normText(e.to), MAX_ADDED_TEXT),
+      argv: old.argv,
+      status: "open",
+      verifiedRound: null,
+      revisedFrom: old.id,
+      revisedTo: null,
+    });
     changes.push(`criterion_revised ${old.id} -> ${id}`);
     structural = true;
   }

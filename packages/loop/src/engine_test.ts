@@ -12,24 +12,54 @@ function ctx(): LoopContext {
   const root = mkdtempSync(join(tmpdir(), "loop-engine-"));
   mkdirSync(join(root, ".forge"));
   writeFileSync(join(root, "ok.js"), "process.exit(0)\n");
-  return { store: storeAt(join(root, ".forge")), env: { PATH: process.env.PATH }, now: () => new Date("2026-12-01T09:00:00Z"), note: () => undefined };
+  return {
+    store: storeAt(join(root, ".forge")),
+    env: { PATH: process.env.PATH },
+    now: () => new Date("2026-12-01T09:00:00Z"),
+    note: () => undefined,
+  };
 }
 
-const rep = (o: Record<string, unknown> = {}) => JSON.stringify({ format: "loopforge.round-report", outcome: "partial", continuation: "continue", summary: "s", violations: [], ...o });
+const rep = (o: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    format: "loopforge.round-report",
+    outcome: "partial",
+    continuation: "continue",
+    summary: "s",
+    violations: [],
+    ...o,
+  });
 
 async function begin(c: LoopContext, maxRounds = 20) {
-  const s = await startLoop(c, { task: "goal", constraints: ["hard one"], criteria: [{ text: "ok passes", argv: [node, "ok.js"] }], maxRounds, domain: null, promptBudget: 6000, checkTimeoutMs: 120_000 });
-  return { id: s.loop_id as string, cr: (s.criteria as Array<{ id: string }>)[0]!.id, c: (s.constraints as Array<{ id: string }>)[0]!.id };
+  const s = await startLoop(c, {
+    task: "goal",
+    constraints: ["hard one"],
+    criteria: [{ text: "ok passes", argv: [node, "ok.js"] }],
+    maxRounds,
+    domain: null,
+    promptBudget: 6000,
+    checkTimeoutMs: 120_000,
+  });
+  return {
+    id: s.loop_id as string,
+    cr: (s.criteria as Array<{ id: string }>)[0]!.id,
+    c: (s.constraints as Array<{ id: string }>)[0]!.id,
+  };
 }
 
 test("submitReport() applies sub-goals, discovered constraints, facts and criterion revisions of an accepted round; the next prompt is L2", async (t) => {
   const c = ctx();
   const { id, cr } = await begin(c);
-  const r = await submitReport(c, id, rep({
-    subGoalEvents: [{ event: "added", text: "write the parser" }],
-    discoveries: { constraints: ["keep the public API"], facts: ["the parser is in src/p.ts"] },
-    criterionRevisions: [{ from: cr, to: "ok passes on node 20", reason: "the CI runs node 20" }],
-  }), "next");
+  const r = await submitReport(
+    c,
+    id,
+    rep({
+      subGoalEvents: [{ event: "added", text: "write the parser" }],
+      discoveries: { constraints: ["keep the public API"], facts: ["the parser is in src/p.ts"] },
+      criterionRevisions: [{ from: cr, to: "ok passes on node 20", reason: "the CI runs node 20" }],
+    }),
+    "next"
+  );
   t.is(r.decision, "accepted");
   const changes = r.changes as string[];
   t.true(changes.some((x) => x.startsWith("subgoal_added sg-")));
@@ -56,14 +86,37 @@ test("submitReport() retires a discovered constraint only with verified evidence
   const { id, cr, c: hard } = await begin(c);
   await submitReport(c, id, rep({ discoveries: { constraints: ["no network in tests"] } }), "next");
   const disc = (await loadLoop(c.store, id)).state.constraints.find((x) => x.origin === "discovered")!;
-  const noEvidence = await submitReport(c, id, rep({ constraintEvents: [{ id: disc.id, event: "retire", reason: "r", evidenceRefs: ["file:nothing"] }] }), "next");
+  const noEvidence = await submitReport(
+    c,
+    id,
+    rep({ constraintEvents: [{ id: disc.id, event: "retire", reason: "r", evidenceRefs: ["file:nothing"] }] }),
+    "next"
+  );
   t.true((noEvidence.changes as string[]).includes(`constraint_retire_refused ${disc.id} (no verified evidence)`));
-  const ok = await submitReport(c, id, rep({
-    evidence: { claims: [{ id: "proof", targetId: cr, evidenceRefs: [`command:${node} ok.js`] }] },
-    constraintEvents: [{ id: disc.id, event: "retire", reason: "the tests mock the network", evidenceRefs: ["proof"] }],
-  }), "next");
-  t.true((ok.changes as string[]).includes(`constraint_retired ${disc.id}`), JSON.stringify([ok.decision, ok.reason, ok.findings]));
-  await t.throwsAsync(submitReport(c, id, rep({ constraintEvents: [{ id: hard, event: "retire", reason: "r", evidenceRefs: ["proof"] }] }), "next"), { message: /hard constraint given at start cannot be retired/ });
+  const ok = await submitReport(
+    c,
+    id,
+    rep({
+      evidence: { claims: [{ id: "proof", targetId: cr, evidenceRefs: [`command:${node} ok.js`] }] },
+      constraintEvents: [
+        { id: disc.id, event: "retire", reason: "the tests mock the network", evidenceRefs: ["proof"] },
+      ],
+    }),
+    "next"
+  );
+  t.true(
+    (ok.changes as string[]).includes(`constraint_retired ${disc.id}`),
+    JSON.stringify([ok.decision, ok.reason, ok.findings])
+  );
+  await t.throwsAsync(
+    submitReport(
+      c,
+      id,
+      rep({ constraintEvents: [{ id: hard, event: "retire", reason: "r", evidenceRefs: ["proof"] }] }),
+      "next"
+    ),
+    { message: /hard constraint given at start cannot be retired/ }
+  );
 });
 
 test("submitReport() rejects a round that reports a violation, and leaves the report's facts out", async (t) => {

@@ -55,7 +55,8 @@ export function parseEvents(text: string): ParsedEvents {
     }
     if (typeof ev.type !== "string" || typeof ev.at !== "string") return { error: `line ${n}: no type or at` };
     if (n === 1 && ev.type !== "loop_started") return { error: "line 1: not a loop_started event" };
-    if (typeof ev.hash !== "string" || ev.hash !== eventHash(prev, ev)) return { error: `line ${n}: hash does not match (edited)` };
+    if (typeof ev.hash !== "string" || ev.hash !== eventHash(prev, ev))
+      return { error: `line ${n}: hash does not match (edited)` };
     prev = ev.hash;
     events.push(ev);
   }
@@ -66,7 +67,10 @@ export function parseEvents(text: string): ParsedEvents {
  * New events after `last` as JSON lines (sequence and hash filled in).
  * @returns the text to append and the new head
  */
-export function chainEvents(last: { sequence: number; hash: string }, evs: Array<Record<string, unknown>>): { text: string; sequence: number; hash: string; events: LoopEvent[] } {
+export function chainEvents(
+  last: { sequence: number; hash: string },
+  evs: Array<Record<string, unknown>>
+): { text: string; sequence: number; hash: string; events: LoopEvent[] } {
   let seq = last.sequence;
   let prev = last.hash;
   let text = "";

@@ -13,8 +13,19 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  AmbiguousRefError, atomicWrite, ConflictError, displayPath, formatFrontmatter, formatTimestamp, isTimestamp, isUuid, NotFoundError,
-  parseFrontmatterFast, readStoreFile, type Store, UsageError,
+  AmbiguousRefError,
+  atomicWrite,
+  ConflictError,
+  displayPath,
+  formatFrontmatter,
+  formatTimestamp,
+  isTimestamp,
+  isUuid,
+  NotFoundError,
+  parseFrontmatterFast,
+  readStoreFile,
+  type Store,
+  UsageError,
 } from "@forge/core";
 import { normText, StorageCorruptionError } from "./_util.js";
 import { takeLock } from "./lock.js";
@@ -27,15 +38,31 @@ export const DEFAULT_DAYS: Record<ExperienceKind, number | null> = { observation
 
 /** One record. */
 export interface Experience {
-  id: string; kind: ExperienceKind; scope: string; text: string; rationale: string | null;
-  observedAt: string; createdAt: string; expiresAt: string | null; revision: number;
-  status: "active" | "superseded" | "retracted"; supersedes: string | null; supersededBy: string | null;
-  retractedAt: string | null; reason: string | null; updatedAt: string;
+  id: string;
+  kind: ExperienceKind;
+  scope: string;
+  text: string;
+  rationale: string | null;
+  observedAt: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revision: number;
+  status: "active" | "superseded" | "retracted";
+  supersedes: string | null;
+  supersededBy: string | null;
+  retractedAt: string | null;
+  reason: string | null;
+  updatedAt: string;
 }
 
 /** What `learn` takes. */
 export interface NewExperience {
-  kind: ExperienceKind; scope: string; text: string; rationale: string | null; observedAt: string | null; expiresAt: string | null;
+  kind: ExperienceKind;
+  scope: string;
+  text: string;
+  rationale: string | null;
+  observedAt: string | null;
+  expiresAt: string | null;
 }
 
 /** `.forge/experience/`. */
@@ -53,8 +80,14 @@ const SCOPE = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
  * A new record, validated against the clock.
  * @throws UsageError naming the flag
  */
-export function newRecord(n: NewExperience, now: Date, id: string = randomUUID(), supersedes: string | null = null): Experience {
-  if (!SCOPE.test(n.scope)) throw new UsageError(`--scope: '${n.scope.slice(0, 40)}' is not a scope (letters, digits, . _ : / -)`);
+export function newRecord(
+  n: NewExperience,
+  now: Date,
+  id: string = randomUUID(),
+  supersedes: string | null = null
+): Experience {
+  if (!SCOPE.test(n.scope))
+    throw new UsageError(`--scope: '${n.scope.slice(0, 40)}' is not a scope (letters, digits, . _ : / -)`);
   const text = normText(n.text);
   if (text === "" || text.length > 2000) throw new UsageError("--text: expected 1..2000 characters");
   const at = formatTimestamp(now);
@@ -62,14 +95,29 @@ export function newRecord(n: NewExperience, now: Date, id: string = randomUUID()
   if (!isTimestamp(observedAt)) throw new UsageError("--observed-at: expected an RFC 3339 UTC timestamp");
   if (observedAt > at) throw new UsageError(`--observed-at: ${observedAt} is in the future`);
   let expiresAt = n.expiresAt;
-  if (expiresAt !== null && !isTimestamp(expiresAt)) throw new UsageError("--expires: expected an RFC 3339 UTC timestamp");
+  if (expiresAt !== null && !isTimestamp(expiresAt))
+    throw new UsageError("--expires: expected an RFC 3339 UTC timestamp");
   const days = DEFAULT_DAYS[n.kind];
   if (expiresAt === null && days !== null) expiresAt = formatTimestamp(new Date(Date.parse(observedAt) + days * DAY));
-  if (n.kind === "lesson" && expiresAt === null && (n.rationale === null || n.rationale.trim() === "")) throw new UsageError("a lesson needs --expires or --rationale (why it stays true)");
+  if (n.kind === "lesson" && expiresAt === null && (n.rationale === null || n.rationale.trim() === ""))
+    throw new UsageError("a lesson needs --expires or --rationale (why it stays true)");
   if (expiresAt !== null && expiresAt <= observedAt) throw new UsageError("--expires: must be after the observation");
   return {
-    id, kind: n.kind, scope: n.scope, text, rationale: n.rationale?.trim() || null, observedAt, createdAt: at, expiresAt, revision: 1,
-    status: "active", supersedes, supersededBy: null, retractedAt: null, reason: null, updatedAt: at,
+    id,
+    kind: n.kind,
+    scope: n.scope,
+    text,
+    rationale: n.rationale?.trim() || null,
+    observedAt,
+    createdAt: at,
+    expiresAt,
+    revision: 1,
+    status: "active",
+    supersedes,
+    supersededBy: null,
+    retractedAt: null,
+    reason: null,
+    updatedAt: at,
   };
 }
 
@@ -82,7 +130,10 @@ export function recallable(e: Experience, now: Date): boolean {
 export function readExperience(store: Store): Experience[] {
   const dir = experienceDir(store);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3))).sort().map((n) => loadRecord(store, n.slice(0, -3)));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)))
+    .sort()
+    .map((n) => loadRecord(store, n.slice(0, -3)));
 }
 
 function loadRecord(store: Store, id: string): Experience {
@@ -90,7 +141,14 @@ function loadRecord(store: Store, id: string): Experience {
   const name = displayPath(store, file);
   const fm = parseFrontmatterFast(readStoreFile(store, file), name);
   const d = fm?.data as unknown as Experience | undefined;
-  if (!d || d.id !== id || !KINDS.includes(d.kind) || typeof d.revision !== "number" || typeof d.text !== "string" || typeof d.scope !== "string") {
+  if (
+    !d ||
+    d.id !== id ||
+    !KINDS.includes(d.kind) ||
+    typeof d.revision !== "number" ||
+    typeof d.text !== "string" ||
+    typeof d.scope !== "string"
+  ) {
     throw new StorageCorruptionError(name, "not an experience record");
   }
   return d;
@@ -104,7 +162,9 @@ function save(store: Store, e: Experience, create: boolean): void {
 export function resolveExperience(store: Store, ref: string): string {
   if (!/^[0-9a-f-]{4,36}$/.test(ref)) throw new UsageError(`invalid experience ref '${ref.slice(0, 40)}'`);
   const dir = experienceDir(store);
-  const hits = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)) && n.startsWith(ref)) : [];
+  const hits = existsSync(dir)
+    ? readdirSync(dir).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)) && n.startsWith(ref))
+    : [];
   if (hits.length === 0) throw new NotFoundError(`no experience record '${ref}'`);
   if (hits.length > 1) throw new AmbiguousRefError(`experience prefix '${ref}' matches ${hits.length} records`);
   return hits[0]!.slice(0, -3);
@@ -118,11 +178,20 @@ export function learn(store: Store, n: NewExperience, now: Date): Experience {
 }
 
 /** Change one record under its lock, if it is at `expected`. */
-function change(store: Store, id: string, expected: number, fn: (e: Experience) => Experience, also?: (e: Experience) => void): Experience {
+function change(
+  store: Store,
+  id: string,
+  expected: number,
+  fn: (e: Experience) => Experience,
+  also?: (e: Experience) => void
+): Experience {
   const held = takeLock(fileOf(store, id) + ".lock", `experience ${id.slice(0, 8)}`);
   try {
     const cur = loadRecord(store, id);
-    if (cur.revision !== expected) throw new ConflictError(`stale revision: experience ${id.slice(0, 8)} is at revision ${cur.revision}, not ${expected}`);
+    if (cur.revision !== expected)
+      throw new ConflictError(
+        `stale revision: experience ${id.slice(0, 8)} is at revision ${cur.revision}, not ${expected}`
+      );
     if (cur.status !== "active") throw new ConflictError(`experience ${id.slice(0, 8)} is ${cur.status}`);
     const next = fn(cur);
     also?.(next);
@@ -137,14 +206,38 @@ function change(store: Store, id: string, expected: number, fn: (e: Experience) 
  * Replace a record by a new one (the old one is superseded, kept for audit).
  * @returns [the new record, the superseded one]
  */
-export function supersede(store: Store, id: string, expected: number, n: Partial<NewExperience> & { text: string }, now: Date): [Experience, Experience] {
+export function supersede(
+  store: Store,
+  id: string,
+  expected: number,
+  n: Partial<NewExperience> & { text: string },
+  now: Date
+): [Experience, Experience] {
   let made: Experience | null = null;
-  const old = change(store, id, expected, (cur) => {
-    const next = newRecord({ kind: n.kind ?? cur.kind, scope: n.scope ?? cur.scope, text: n.text, rationale: n.rationale ?? null, observedAt: n.observedAt ?? null, expiresAt: n.expiresAt ?? null }, now, randomUUID(), cur.id);
-    made = next;
-    const at = formatTimestamp(now);
-    return { ...cur, status: "superseded", supersededBy: next.id, revision: cur.revision + 1, updatedAt: at };
-  }, () => save(store, made!, true));
+  const old = change(
+    store,
+    id,
+    expected,
+    (cur) => {
+      const next = newRecord(
+        {
+          kind: n.kind ?? cur.kind,
+          scope: n.scope ?? cur.scope,
+          text: n.text,
+          rationale: n.rationale ?? null,
+          observedAt: n.observedAt ?? null,
+          expiresAt: n.expiresAt ?? null,
+        },
+        now,
+        randomUUID(),
+        cur.id
+      );
+      made = next;
+      const at = formatTimestamp(now);
+      return { ...cur, status: "superseded", supersededBy: next.id, revision: cur.revision + 1, updatedAt: at };
+    },
+    () => save(store, made!, true)
+  );
   return [made!, old];
 }
 
@@ -152,7 +245,14 @@ export function supersede(store: Store, id: string, expected: number, n: Partial
 export function retract(store: Store, id: string, expected: number, reason: string, now: Date): Experience {
   if (reason.trim() === "") throw new UsageError("--reason: say why the record is retracted");
   const at = formatTimestamp(now);
-  return change(store, id, expected, (cur) => ({ ...cur, status: "retracted", retractedAt: at, reason: normText(reason), revision: cur.revision + 1, updatedAt: at }));
+  return change(store, id, expected, (cur) => ({
+    ...cur,
+    status: "retracted",
+    retractedAt: at,
+    reason: normText(reason),
+    revision: cur.revision + 1,
+    updatedAt: at,
+  }));
 }
 
 /** Options of `recallExperience`. */
@@ -176,7 +276,12 @@ const WEIGHT: Record<ExperienceKind, number> = { lesson: 3, hypothesis: 2, obser
  * bytes of text.
  */
 export function recallExperience(store: Store, o: RecallOptions): Recalled[] {
-  const words = new Set((o.query ?? "").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3));
+  const words = new Set(
+    (o.query ?? "")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 3)
+  );
   const pool = readExperience(store).filter((e) => e.scope === o.scope && recallable(e, o.now));
   const scored = pool.map((e) => {
     const text = e.text.toLowerCase();
@@ -184,7 +289,13 @@ export function recallExperience(store: Store, o: RecallOptions): Recalled[] {
     for (const w of words) if (text.includes(w)) score++;
     return { ...e, advisory: true as const, score };
   });
-  scored.sort((a, b) => b.score - a.score || WEIGHT[b.kind] - WEIGHT[a.kind] || (a.observedAt < b.observedAt ? 1 : a.observedAt > b.observedAt ? -1 : 0) || (a.id < b.id ? -1 : 1));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      WEIGHT[b.kind] - WEIGHT[a.kind] ||
+      (a.observedAt < b.observedAt ? 1 : a.observedAt > b.observedAt ? -1 : 0) ||
+      (a.id < b.id ? -1 : 1)
+  );
   const out: Recalled[] = [];
   let bytes = 0;
   for (const e of scored) {

@@ -9,14 +9,27 @@ import { STATUS_FIELDS } from "./_control_verb.js";
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List recoverable loops",
+    name: "list",
+    description: "List recoverable loops",
     help: {
       reads: [[".forge/loops/", "every loop's folder"], READS_LOOP_MD, READS_EVENTS],
-      examples: ["forge-loop list", "forge-loop list --all --json loop_id,status,round,goal", "forge-loop list --jq .loop_id"],
-      notes: ["Read-only: one line per loop (id, status, round, goal). A damaged loop is one stderr line and exit 1; the others are still listed."],
+      examples: [
+        "forge-loop list",
+        "forge-loop list --all --json loop_id,status,round,goal",
+        "forge-loop list --jq .loop_id",
+      ],
+      notes: [
+        "Read-only: one line per loop (id, status, round, goal). A damaged loop is one stderr line and exit 1; the others are still listed.",
+      ],
     },
   },
-  args: { all: { type: "boolean", description: "stopped, complete and terminated loops too (default: off, only the ones that can go on)" }, ...outFlags(STATUS_FIELDS) },
+  args: {
+    all: {
+      type: "boolean",
+      description: "stopped, complete and terminated loops too (default: off, only the ones that can go on)",
+    },
+    ...outFlags(STATUS_FIELDS),
+  },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const lc = loopContext(ctx);
     const recs: Array<Record<string, unknown>> = [];
@@ -31,7 +44,14 @@ export default defineCommand({
         ctx.io.stderr.write(`${ctx.prog}: ${err.message}\n`);
       }
     }
-    await output(ctx, args, STATUS_FIELDS, recs, (r) => `${String(r.loop_id)}\t${String(r.status)}\tround ${String(r.round)}\t${String(r.goal).slice(0, 60)}\n`, false);
+    await output(
+      ctx,
+      args,
+      STATUS_FIELDS,
+      recs,
+      (r) => `${String(r.loop_id)}\t${String(r.status)}\tround ${String(r.round)}\t${String(r.goal).slice(0, 60)}\n`,
+      false
+    );
     return failed ? 1 : 0;
   },
 });

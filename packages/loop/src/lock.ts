@@ -22,10 +22,13 @@ export interface Held {
 export function takeLock(path: string, what: string): Held {
   let note: string | null = null;
   const held = holdLock(path, {
-    waitMs: 0, staleMs: Infinity, pidOnly: true,
-    busy: (pid) => pid === undefined
-      ? `${what} is locked by another process; try again`
-      : `${what} is being changed by another process (pid ${pid}); try again when it is done`,
+    waitMs: 0,
+    staleMs: Infinity,
+    pidOnly: true,
+    busy: (pid) =>
+      pid === undefined
+        ? `${what} is locked by another process; try again`
+        : `${what} is being changed by another process (pid ${pid}); try again when it is done`,
     onBreak: ({ pid }) => {
       note = `broke the stale lock of ${what}${pid !== undefined ? ` (pid ${pid} is gone)` : ""}`;
     },

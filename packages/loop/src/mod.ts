@@ -34,7 +34,19 @@ export default defineNoun({
   },
 });
 
-export { startLoop, submitReport, pauseLoop, resumeLoop, stopLoop, backtrackLoop, checkGate, resolveGate, statusRecord, type LoopContext, type StartOptions } from "./engine.js";
+export {
+  startLoop,
+  submitReport,
+  pauseLoop,
+  resumeLoop,
+  stopLoop,
+  backtrackLoop,
+  checkGate,
+  resolveGate,
+  statusRecord,
+  type LoopContext,
+  type StartOptions,
+} from "./engine.js";
 export { loadLoop, loopIds, loopPaths, resolveLoop } from "./store.js";
 export { parseReport, type RoundReport } from "./report.js";
 export { compilePrompt, type Prompt } from "./prompt.js";

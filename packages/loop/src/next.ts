@@ -2,7 +2,11 @@
 import { roundVerb } from "./_round_verb.js";
 
 export default roundVerb("next", "Submit a round report; claims are re-verified", {
-  examples: ["forge-loop next 3f2a -F report.json", "cat report.json | forge-loop next 3f2a -F - --json decision,status,next", "forge-loop next 3f2a -F report.json --jq .next.prompt"],
+  examples: [
+    "forge-loop next 3f2a -F report.json",
+    "cat report.json | forge-loop next 3f2a -F - --json decision,status,next",
+    "forge-loop next 3f2a -F report.json --jq .next.prompt",
+  ],
   notes: [
     "The report is untrusted: the declared --check of each criterion claimed runs again (argv, no shell, in the workspace) and ci:<step> claims are read",
     "from forge-ci's runs; a violation or a contradicted finding rejects the attempt (use retry), the third rejection of a round terminates the loop.",

@@ -15,9 +15,20 @@ export const CHECK_STATUSES = ["passed", "failed", "skipped", "error"] as const;
 
 export type Disposition = (typeof DISPOSITIONS)[number];
 
-export interface ReportCheck { name: string; status: (typeof CHECK_STATUSES)[number]; counts: Record<string, number> | null }
-export interface ReportClaim { id: string; targetId: string; evidenceRefs: string[] }
-export interface ReportFile { path: string; sha256: string | null }
+export interface ReportCheck {
+  name: string;
+  status: (typeof CHECK_STATUSES)[number];
+  counts: Record<string, number> | null;
+}
+export interface ReportClaim {
+  id: string;
+  targetId: string;
+  evidenceRefs: string[];
+}
+export interface ReportFile {
+  path: string;
+  sha256: string | null;
+}
 export interface RoundReport {
   roundId: string | null;
   outcome: (typeof OUTCOMES)[number];
@@ -43,11 +54,34 @@ const MAX_TEXT = 4096;
 const MAX_ITEMS = 200;
 
 const TOP = new Set([
-  "format", "roundId", "outcome", "blocker", "continuation", "disposition", "summary", "violations", "evidence", "discoveries", "subGoalEvents",
-  "constraintEvents", "criterionRevisions", "objectiveRefinement", "phaseBoundaryProposal", "contextRequest", "agentIntent",
+  "format",
+  "roundId",
+  "outcome",
+  "blocker",
+  "continuation",
+  "disposition",
+  "summary",
+  "violations",
+  "evidence",
+  "discoveries",
+  "subGoalEvents",
+  "constraintEvents",
+  "criterionRevisions",
+  "objectiveRefinement",
+  "phaseBoundaryProposal",
+  "contextRequest",
+  "agentIntent",
 ]);
 /** Derived views an agent must not submit as facts (loopforge's list). */
-const DERIVED = new Set(["currentFocus", "todoProjection", "handoff", "progress", "failedPatterns", "nextAction", "verifiedFacts"]);
+const DERIVED = new Set([
+  "currentFocus",
+  "todoProjection",
+  "handoff",
+  "progress",
+  "failedPatterns",
+  "nextAction",
+  "verifiedFacts",
+]);
 
 type Rec = Record<string, unknown>;
 
@@ -62,7 +96,8 @@ function text(v: unknown, f: string, opt = false): string | null {
   return v;
 }
 function oneOf<T extends string>(v: unknown, f: string, all: readonly T[]): T {
-  if (typeof v !== "string" || !all.includes(v as T)) throw new InvalidReportError(f, `expected one of ${all.join("|")}`);
+  if (typeof v !== "string" || !all.includes(v as T))
+    throw new InvalidReportError(f, `expected one of ${all.join("|")}`);
   return v as T;
 }
 function arr(v: unknown, f: string, opt = true): unknown[] {
@@ -75,7 +110,8 @@ function texts(v: unknown, f: string, opt = true): string[] {
   return arr(v, f, opt).map((x, i) => text(x, `${f}[${i}]`)!);
 }
 function known(o: Rec, f: string, keys: string[]): void {
-  for (const k of Object.keys(o)) if (!keys.includes(k)) throw new InvalidReportError(f ? `${f}.${k}` : k, "unknown field");
+  for (const k of Object.keys(o))
+    if (!keys.includes(k)) throw new InvalidReportError(f ? `${f}.${k}` : k, "unknown field");
 }
 
 /**
@@ -83,7 +119,8 @@ function known(o: Rec, f: string, keys: string[]): void {
  * @throws InvalidReportError naming the field
  */
 export function parseReport(raw: string): RoundReport {
-  if (Buffer.byteLength(raw) > MAX_REPORT_BYTES) throw new InvalidReportError("(report)", `larger than ${MAX_REPORT_BYTES / 1024} KiB`);
+  if (Buffer.byteLength(raw) > MAX_REPORT_BYTES)
+    throw new InvalidReportError("(report)", `larger than ${MAX_REPORT_BYTES / 1024} KiB`);
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -112,7 +149,8 @@ export function parseReport(raw: string): RoundReport {
     const o = obj(x, f);
     known(o, f, ["path", "sha256"]);
     const sha = o.sha256 === undefined || o.sha256 === null ? null : String(o.sha256);
-    if (sha !== null && !/^[0-9a-f]{64}$/.test(sha)) throw new InvalidReportError(`${f}.sha256`, "expected 64 hex digits");
+    if (sha !== null && !/^[0-9a-f]{64}$/.test(sha))
+      throw new InvalidReportError(`${f}.sha256`, "expected 64 hex digits");
     return { path: text(o.path, `${f}.path`)!, sha256: sha };
   });
   const checks = arr(ev.checks, "evidence.checks").map((x, i): ReportCheck => {
@@ -123,7 +161,8 @@ export function parseReport(raw: string): RoundReport {
     if (o.counts !== undefined && o.counts !== null) {
       counts = {};
       for (const [k, n] of Object.entries(obj(o.counts, `${f}.counts`))) {
-        if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) throw new InvalidReportError(`${f}.counts.${k}`, "expected an integer ≥ 0");
+        if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0)
+          throw new InvalidReportError(`${f}.counts.${k}`, "expected an integer ≥ 0");
         counts[k] = n;
       }
     }
@@ -134,7 +173,8 @@ export function parseReport(raw: string): RoundReport {
     const o = obj(x, f);
     known(o, f, ["id", "targetId", "evidenceRefs", "statement"]);
     const refs = texts(o.evidenceRefs, `${f}.evidenceRefs`, false);
-    if (refs.length === 0) throw new InvalidReportError(`${f}.evidenceRefs`, "a claim names its evidence (command:, ci:, file:)");
+    if (refs.length === 0)
+      throw new InvalidReportError(`${f}.evidenceRefs`, "a claim names its evidence (command:, ci:, file:)");
     return { id: text(o.id, `${f}.id`)!, targetId: text(o.targetId, `${f}.targetId`)!, evidenceRefs: refs };
   });
   const d = r.discoveries === undefined ? {} : obj(r.discoveries, "discoveries");
@@ -146,7 +186,8 @@ export function parseReport(raw: string): RoundReport {
     const event = oneOf(o.event, `${f}.event`, SUBGOAL_EVENTS);
     const id = text(o.id, `${f}.id`, true);
     const t = text(o.text, `${f}.text`, true);
-    if (event === "added" ? t === null : id === null) throw new InvalidReportError(event === "added" ? `${f}.text` : `${f}.id`, `required for '${event}'`);
+    if (event === "added" ? t === null : id === null)
+      throw new InvalidReportError(event === "added" ? `${f}.text` : `${f}.id`, `required for '${event}'`);
     return { id, text: t, event };
   });
   const constraintEvents = arr(r.constraintEvents, "constraintEvents").map((x, i) => {
@@ -154,8 +195,14 @@ export function parseReport(raw: string): RoundReport {
     const o = obj(x, f);
     known(o, f, ["id", "event", "reason", "evidenceRefs"]);
     const refs = texts(o.evidenceRefs, `${f}.evidenceRefs`, false);
-    if (refs.length === 0) throw new InvalidReportError(`${f}.evidenceRefs`, "a constraint is retired only with evidence");
-    return { id: text(o.id, `${f}.id`)!, event: oneOf(o.event, `${f}.event`, ["retire"] as const), reason: text(o.reason, `${f}.reason`)!, evidenceRefs: refs };
+    if (refs.length === 0)
+      throw new InvalidReportError(`${f}.evidenceRefs`, "a constraint is retired only with evidence");
+    return {
+      id: text(o.id, `${f}.id`)!,
+      event: oneOf(o.event, `${f}.event`, ["retire"] as const),
+      reason: text(o.reason, `${f}.reason`)!,
+      evidenceRefs: refs,
+    };
   });
   const criterionRevisions = arr(r.criterionRevisions, "criterionRevisions").map((x, i) => {
     const f = `criterionRevisions[${i}]`;
@@ -165,17 +212,23 @@ export function parseReport(raw: string): RoundReport {
   });
   return {
     roundId: text(r.roundId, "roundId", true),
-    outcome, blocker,
+    outcome,
+    blocker,
     continuation: oneOf(r.continuation, "continuation", CONTINUATIONS),
-    disposition: r.disposition === undefined || r.disposition === null ? null : oneOf(r.disposition, "disposition", DISPOSITIONS),
+    disposition:
+      r.disposition === undefined || r.disposition === null ? null : oneOf(r.disposition, "disposition", DISPOSITIONS),
     summary: text(r.summary, "summary")!,
     violations: texts(r.violations, "violations", false),
     evidence: { files, checks, claims },
     discoveries: {
-      wrongAssumptions: texts(d.wrongAssumptions, "discoveries.wrongAssumptions"), emergedWork: texts(d.emergedWork, "discoveries.emergedWork"),
-      facts: texts(d.facts, "discoveries.facts"), constraints: texts(d.constraints, "discoveries.constraints"),
+      wrongAssumptions: texts(d.wrongAssumptions, "discoveries.wrongAssumptions"),
+      emergedWork: texts(d.emergedWork, "discoveries.emergedWork"),
+      facts: texts(d.facts, "discoveries.facts"),
+      constraints: texts(d.constraints, "discoveries.constraints"),
     },
-    subGoalEvents, constraintEvents, criterionRevisions,
+    subGoalEvents,
+    constraintEvents,
+    criterionRevisions,
     objectiveRefinement: text(r.objectiveRefinement, "objectiveRefinement", true),
     phaseBoundaryProposal: text(r.phaseBoundaryProposal, "phaseBoundaryProposal", true),
     contextRequest: text(r.contextRequest, "contextRequest", true),

@@ -1,7 +1,13 @@
 import test from "ava";
 import { parseReport } from "./report.js";
 
-const ok = { format: "loopforge.round-report", outcome: "partial", continuation: "continue", summary: "did things", violations: [] };
+const ok = {
+  format: "loopforge.round-report",
+  outcome: "partial",
+  continuation: "continue",
+  summary: "did things",
+  violations: [],
+};
 
 test("parseReport() takes a minimal report and fills the optional lists", (t) => {
   const r = parseReport(JSON.stringify(ok));
@@ -12,15 +18,29 @@ test("parseReport() takes a minimal report and fills the optional lists", (t) =>
 });
 
 test("parseReport() takes evidence, events and a disposition", (t) => {
-  const r = parseReport(JSON.stringify({
-    ...ok, disposition: "goal_complete", roundId: "rd-00000000",
-    evidence: { files: ["a.ts", { path: "b.ts", sha256: "a".repeat(64) }], checks: [{ name: "node t.js", status: "passed", counts: { passed: 8 } }], claims: [{ id: "c1", targetId: "cr-00000001", evidenceRefs: ["command:node t.js"] }] },
-    subGoalEvents: [{ event: "added", text: "parser" }, { event: "completed", id: "sg-00000001" }],
-    constraintEvents: [{ id: "c-00000001", event: "retire", reason: "obsolete", evidenceRefs: ["file:a.ts"] }],
-    criterionRevisions: [{ from: "cr-00000001", to: "tests pass on node 20", reason: "scope" }],
-  }));
+  const r = parseReport(
+    JSON.stringify({
+      ...ok,
+      disposition: "goal_complete",
+      roundId: "rd-00000000",
+      evidence: {
+        files: ["a.ts", { path: "b.ts", sha256: "a".repeat(64) }],
+        checks: [{ name: "node t.js", status: "passed", counts: { passed: 8 } }],
+        claims: [{ id: "c1", targetId: "cr-00000001", evidenceRefs: ["command:node t.js"] }],
+      },
+      subGoalEvents: [
+        { event: "added", text: "parser" },
+        { event: "completed", id: "sg-00000001" },
+      ],
+      constraintEvents: [{ id: "c-00000001", event: "retire", reason: "obsolete", evidenceRefs: ["file:a.ts"] }],
+      criterionRevisions: [{ from: "cr-00000001", to: "tests pass on node 20", reason: "scope" }],
+    })
+  );
   t.is(r.disposition, "goal_complete");
-  t.deepEqual(r.evidence.files, [{ path: "a.ts", sha256: null }, { path: "b.ts", sha256: "a".repeat(64) }]);
+  t.deepEqual(r.evidence.files, [
+    { path: "a.ts", sha256: null },
+    { path: "b.ts", sha256: "a".repeat(64) },
+  ]);
   t.is(r.evidence.claims[0]!.targetId, "cr-00000001");
 });
 
@@ -36,12 +56,28 @@ const bad: Array<[string, unknown, string]> = [
   ["missing violations", { ...ok, violations: undefined }, "violations"],
   ["an unknown field", { ...ok, extra: 1 }, "extra"],
   ["a derived view", { ...ok, progress: 0.9 }, "progress"],
-  ["a bad check status", { ...ok, evidence: { checks: [{ name: "x", status: "green" }] } }, "evidence.checks[0].status"],
-  ["a claim without refs", { ...ok, evidence: { claims: [{ id: "c", targetId: "cr-1" }] } }, "evidence.claims[0].evidenceRefs"],
+  [
+    "a bad check status",
+    { ...ok, evidence: { checks: [{ name: "x", status: "green" }] } },
+    "evidence.checks[0].status",
+  ],
+  [
+    "a claim without refs",
+    { ...ok, evidence: { claims: [{ id: "c", targetId: "cr-1" }] } },
+    "evidence.claims[0].evidenceRefs",
+  ],
   ["a bad file sha256", { ...ok, evidence: { files: [{ path: "a", sha256: "zz" }] } }, "evidence.files[0].sha256"],
-  ["a retire without evidence", { ...ok, constraintEvents: [{ id: "c-1", event: "retire", reason: "r", evidenceRefs: [] }] }, "constraintEvents[0].evidenceRefs"],
+  [
+    "a retire without evidence",
+    { ...ok, constraintEvents: [{ id: "c-1", event: "retire", reason: "r", evidenceRefs: [] }] },
+    "constraintEvents[0].evidenceRefs",
+  ],
   ["a sub-goal event without an id", { ...ok, subGoalEvents: [{ event: "completed" }] }, "subGoalEvents[0].id"],
-  ["a revision without a reason", { ...ok, criterionRevisions: [{ from: "cr-1", to: "x" }] }, "criterionRevisions[0].reason"],
+  [
+    "a revision without a reason",
+    { ...ok, criterionRevisions: [{ from: "cr-1", to: "x" }] },
+    "criterionRevisions[0].reason",
+  ],
 ];
 for (const [name, report, field] of bad) {
   test(`parseReport() refuses ${name}, naming '${field}'`, (t) => {

@@ -42,7 +42,13 @@ export function runCheck(argv: readonly string[], opts: RunCheckOptions): Promis
     let size = 0;
     let timedOut = false;
     let settled = false;
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: opts.cwd,
+      env: opts.env as NodeJS.ProcessEnv,
+      shell: false,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const keep = (d: Buffer): void => {
       chunks.push(d);
       size += d.length;
@@ -73,10 +79,19 @@ export function runCheck(argv: readonly string[], opts: RunCheckOptions): Promis
       kill("SIGKILL");
       let out = Buffer.concat(chunks);
       if (out.length > cap) out = out.subarray(out.length - cap);
-      const lines = out.toString("utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "");
+      const lines = out
+        .toString("utf8")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l !== "");
       resolve({
-        argv: [...argv], exitCode: timedOut ? null : code, durationMs: Math.round(performance.now() - t0), timedOut, spawnError,
-        logDigest: spawnError ? null : sha256(out), tail: (lines[lines.length - 1] ?? "").slice(0, 160),
+        argv: [...argv],
+        exitCode: timedOut ? null : code,
+        durationMs: Math.round(performance.now() - t0),
+        timedOut,
+        spawnError,
+        logDigest: spawnError ? null : sha256(out),
+        tail: (lines[lines.length - 1] ?? "").slice(0, 160),
       });
     };
     child.on("error", (err: NodeJS.ErrnoException) => done(null, err.code ?? "spawn failed"));

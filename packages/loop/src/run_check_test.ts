@@ -27,7 +27,12 @@ test("runCheck() kills a check at its timeout: no exit code, timedOut", async (t
 });
 
 test("runCheck() keeps only the tail of a big output and digests it", async (t) => {
-  const r = await runCheck([node, "-e", "for (let i = 0; i < 20000; i++) console.log('line ' + i)"], { cwd, env, timeoutMs: 10_000, maxOutput: 1024 });
+  const r = await runCheck([node, "-e", "for (let i = 0; i < 20000; i++) console.log('line ' + i)"], {
+    cwd,
+    env,
+    timeoutMs: 10_000,
+    maxOutput: 1024,
+  });
   t.is(r.tail, "line 19999");
   t.regex(r.logDigest!, /^[0-9a-f]{64}$/);
 });

@@ -8,9 +8,26 @@ function parse(argv: string[]) {
 }
 
 test("parseStartOptions() pairs each --check with the --criterion before it and keeps commas in texts", (t) => {
-  const o = parse(["--task", "t", "--constraint", "a, b and c", "--criterion", "one", "--check", "node a.js", "--criterion", "two", "--criterion=three", "--check=node c.js"]);
+  const o = parse([
+    "--task",
+    "t",
+    "--constraint",
+    "a, b and c",
+    "--criterion",
+    "one",
+    "--check",
+    "node a.js",
+    "--criterion",
+    "two",
+    "--criterion=three",
+    "--check=node c.js",
+  ]);
   t.deepEqual(o.constraints, ["a, b and c"]);
-  t.deepEqual(o.criteria, [{ text: "one", argv: ["node", "a.js"] }, { text: "two", argv: null }, { text: "three", argv: ["node", "c.js"] }]);
+  t.deepEqual(o.criteria, [
+    { text: "one", argv: ["node", "a.js"] },
+    { text: "two", argv: null },
+    { text: "three", argv: ["node", "c.js"] },
+  ]);
   t.deepEqual([o.maxRounds, o.promptBudget, o.checkTimeoutMs, o.domain], [20, 6000, 120_000, null]);
 });
 

@@ -10,7 +10,19 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  AmbiguousRefError, atomicWrite, displayPath, ForgeError, formatFrontmatter, MAX_FILE_BYTES, isUuid, NotFoundError, parseFrontmatter, readStoreBytes, readStoreFile, type Store, UsageError,
+  AmbiguousRefError,
+  atomicWrite,
+  displayPath,
+  ForgeError,
+  formatFrontmatter,
+  MAX_FILE_BYTES,
+  isUuid,
+  NotFoundError,
+  parseFrontmatter,
+  readStoreBytes,
+  readStoreFile,
+  type Store,
+  UsageError,
 } from "@forge/core";
 import { sha256, StorageCorruptionError } from "./_util.js";
 import { chainEvents, type LoopEvent, parseEvents } from "./events.js";
@@ -51,7 +63,8 @@ export function loopIds(store: Store): string[] {
  * @throws UsageError (malformed), NotFoundError, AmbiguousRefError
  */
 export function resolveLoop(store: Store, ref: string): string {
-  if (!/^[0-9a-f-]{4,36}$/.test(ref)) throw new UsageError(`invalid loop ref '${ref.slice(0, 40)}' (a loop id or a prefix of 4+ hex)`);
+  if (!/^[0-9a-f-]{4,36}$/.test(ref))
+    throw new UsageError(`invalid loop ref '${ref.slice(0, 40)}' (a loop id or a prefix of 4+ hex)`);
   const hits = loopIds(store).filter((id) => id.startsWith(ref));
   if (hits.length === 0) throw new NotFoundError(`no loop '${ref}'`);
   if (hits.length > 1) throw new AmbiguousRefError(`loop prefix '${ref}' matches ${hits.length} loops`);
@@ -77,8 +90,10 @@ export async function loadLoop(store: Store, id: string): Promise<LoadedLoop> {
     throw new StorageCorruptionError(mdName, (err as Error).message.replace(`${mdName}: `, ""));
   }
   if (state.id !== id) throw new StorageCorruptionError(mdName, `id ${state.id} is not the folder's`);
-  if (stateHashOf(state) !== state.stateHash) throw new StorageCorruptionError(mdName, "the state does not match its stateHash (edited)");
-  if (sha256(prompt) !== state.promptHash) throw new StorageCorruptionError(mdName, "the prompt does not match its promptHash (edited)");
+  if (stateHashOf(state) !== state.stateHash)
+    throw new StorageCorruptionError(mdName, "the state does not match its stateHash (edited)");
+  if (sha256(prompt) !== state.promptHash)
+    throw new StorageCorruptionError(mdName, "the prompt does not match its promptHash (edited)");
   let eventsText: string;
   try {
     eventsText = readStoreBytes(store, p.events, MAX_EVENTS_BYTES).toString("utf8");
@@ -91,7 +106,10 @@ export async function loadLoop(store: Store, id: string): Promise<LoadedLoop> {
   const events = parsed.events;
   const head = events[events.length - 1]!;
   if (head.event_sequence !== state.eventSequence || head.hash !== state.eventHash) {
-    throw new StorageCorruptionError(evName, `ends at event ${head.event_sequence} but loop.md is at event ${state.eventSequence} (truncated or not written)`);
+    throw new StorageCorruptionError(
+      evName,
+      `ends at event ${head.event_sequence} but loop.md is at event ${state.eventSequence} (truncated or not written)`
+    );
   }
   return { state, prompt, events, eventsText };
 }
@@ -101,15 +119,33 @@ export async function loadLoop(store: Store, id: string): Promise<LoadedLoop> {
  * The caller holds the lock and passes what it read under it.
  * @returns the state as written (sequence, hashes filled in) and the events with their sequence
  */
-export function commitLoop(store: Store, before: LoadedLoop | null, next: LoopState, prompt: string, events: Array<Record<string, unknown>>): { state: LoopState; events: LoopEvent[] } {
+export function commitLoop(
+  store: Store,
+  before: LoadedLoop | null,
+  next: LoopState,
+  prompt: string,
+  events: Array<Record<string, unknown>>
+): { state: LoopState; events: LoopEvent[] } {
   const p = loopPaths(store, next.id);
-  const last = before ? { sequence: before.state.eventSequence, hash: before.state.eventHash } : { sequence: 0, hash: "" };
+  const last = before
+    ? { sequence: before.state.eventSequence, hash: before.state.eventHash }
+    : { sequence: 0, hash: "" };
   const chained = chainEvents(last, events);
-  const state: LoopState = { ...next, eventSequence: chained.sequence, eventHash: chained.hash, promptHash: sha256(prompt) };
+  const state: LoopState = {
+    ...next,
+    eventSequence: chained.sequence,
+    eventHash: chained.hash,
+    promptHash: sha256(prompt),
+  };
   state.stateHash = stateHashOf(state);
   const md = formatFrontmatter(stateToData(state), prompt);
   // Validate before write: a loop.md the reader would refuse is never written (nor are its events).
-  if (Buffer.byteLength(md) > MAX_FILE_BYTES) throw new ForgeError(`${displayPath(store, p.md)}: the state would exceed ${MAX_FILE_BYTES / 1024} KiB; nothing written`, "E_TOO_BIG", 1);
+  if (Buffer.byteLength(md) > MAX_FILE_BYTES)
+    throw new ForgeError(
+      `${displayPath(store, p.md)}: the state would exceed ${MAX_FILE_BYTES / 1024} KiB; nothing written`,
+      "E_TOO_BIG",
+      1
+    );
   atomicWrite(p.events, (before?.eventsText ?? "") + chained.text, before ? {} : { exclusive: true });
   atomicWrite(p.md, md, before ? {} : { exclusive: true });
   return { state, events: chained.events };
@@ -119,7 +155,12 @@ export function commitLoop(store: Store, before: LoadedLoop | null, next: LoopSt
  * Run `fn` holding the loop's lock, with the loop re-read under it.
  * @param note called with a note when a dead process's lock was broken
  */
-export async function withLoop<T>(store: Store, id: string, note: (s: string) => void, fn: (l: LoadedLoop) => Promise<T>): Promise<T> {
+export async function withLoop<T>(
+  store: Store,
+  id: string,
+  note: (s: string) => void,
+  fn: (l: LoadedLoop) => Promise<T>
+): Promise<T> {
   const held = takeLock(loopPaths(store, id).lock, `loop ${id.slice(0, 8)}`);
   try {
     if (held.note) note(held.note);

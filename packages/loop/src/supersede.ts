@@ -7,13 +7,19 @@ import { resolveExperience, supersede } from "./experience.js";
 
 export default defineCommand({
   meta: {
-    name: "supersede", description: "Replace an experience record (compare-and-set)",
+    name: "supersede",
+    description: "Replace an experience record (compare-and-set)",
     help: {
-      reads: [[READS_EXPERIENCE[0], "the record (under its .lock): its revision must be --expect-revision; a new record is written"]],
+      reads: [
+        [
+          READS_EXPERIENCE[0],
+          "the record (under its .lock): its revision must be --expect-revision; a new record is written",
+        ],
+      ],
       env: [ENV_NOW],
       examples: [
-        "forge-loop supersede 9c1e --expect-revision 1 --text \"the e2e step needs docker 24+\"",
-        "forge-loop supersede 9c1e --expect-revision 2 --kind lesson --text \"pin the docker image\" --rationale \"tags move\" --json id,supersedes,status",
+        'forge-loop supersede 9c1e --expect-revision 1 --text "the e2e step needs docker 24+"',
+        'forge-loop supersede 9c1e --expect-revision 2 --kind lesson --text "pin the docker image" --rationale "tags move" --json id,supersedes,status',
       ],
       notes: [
         "Prints the new record (supersedes: the old id, same scope) and the old one (superseded, revision + 1, kept for audit, never recalled again).",
@@ -22,11 +28,29 @@ export default defineCommand({
     },
   },
   args: {
-    id: { type: "positional", required: true, valueHint: "id", description: "an experience record's id or id prefix (4+ hex)" },
-    "expect-revision": { type: "string", valueHint: "n", description: "the revision you read, as recall or learn printed it (required, no default)" },
+    id: {
+      type: "positional",
+      required: true,
+      valueHint: "id",
+      description: "an experience record's id or id prefix (4+ hex)",
+    },
+    "expect-revision": {
+      type: "string",
+      valueHint: "n",
+      description: "the revision you read, as recall or learn printed it (required, no default)",
+    },
     text: { type: "string", valueHint: "text", description: "the new record's text (required, no default)" },
-    kind: { type: "string", valueHint: "kind", description: "observation, hypothesis or lesson (default: the old record's kind)" },
-    expires: { type: "string", valueHint: "time", description: "the new record's expiry, RFC 3339 UTC (default: by its kind, 30 or 90 days from now; a lesson needs this or --rationale)" },
+    kind: {
+      type: "string",
+      valueHint: "kind",
+      description: "observation, hypothesis or lesson (default: the old record's kind)",
+    },
+    expires: {
+      type: "string",
+      valueHint: "time",
+      description:
+        "the new record's expiry, RFC 3339 UTC (default: by its kind, 30 or 90 days from now; a lesson needs this or --rationale)",
+    },
     rationale: { type: "string", valueHint: "text", description: "why it stays true (default: none)" },
     ...outFlags(EXPERIENCE_FIELDS),
   },
@@ -34,9 +58,18 @@ export default defineCommand({
     const lc = loopContext(ctx);
     const rev = expectedRevision(args);
     if (typeof args.text !== "string") throw new UsageError("missing --text");
-    const [made, old] = supersede(lc.store, resolveExperience(lc.store, args.id as string), rev, {
-      text: args.text, kind: kindOf(args, false), expiresAt: (args.expires as string | undefined) ?? null, rationale: (args.rationale as string | undefined) ?? null,
-    }, lc.now());
+    const [made, old] = supersede(
+      lc.store,
+      resolveExperience(lc.store, args.id as string),
+      rev,
+      {
+        text: args.text,
+        kind: kindOf(args, false),
+        expiresAt: (args.expires as string | undefined) ?? null,
+        rationale: (args.rationale as string | undefined) ?? null,
+      },
+      lc.now()
+    );
     await output(ctx, args, EXPERIENCE_FIELDS, [{ ...made }, { ...old }], formatRecord);
   },
 });

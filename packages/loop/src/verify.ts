@@ -26,7 +26,10 @@ export interface VerifyContext {
 }
 
 /** What one criterion's check gave this attempt. */
-export interface CriterionResult { status: ClaimStatus; run: CheckRun | null }
+export interface CriterionResult {
+  status: ClaimStatus;
+  run: CheckRun | null;
+}
 
 /**
  * Checks, memoised: each declared check runs at most once per attempt.
@@ -35,12 +38,16 @@ export class Verifier {
   readonly runs = new Map<string, CheckRun>();
   readonly criteria = new Map<string, CriterionResult>();
   readonly #trees = new Map<string, string | null>();
-  constructor(readonly state: LoopState, readonly ctx: VerifyContext) {}
+  constructor(
+    readonly state: LoopState,
+    readonly ctx: VerifyContext
+  ) {}
 
   /** The declared check a name refers to (its display text or its criterion's id), or null. */
   declared(name: string): { argv: string[]; criterion: string } | null {
     const n = name.replace(/^(?:command|check):/, "");
-    for (const c of liveCriteria(this.state)) if (c.argv && (checkName(c.argv) === n || c.id === n)) return { argv: c.argv, criterion: c.id };
+    for (const c of liveCriteria(this.state))
+      if (c.argv && (checkName(c.argv) === n || c.id === n)) return { argv: c.argv, criterion: c.id };
     return null;
   }
 
@@ -68,10 +75,23 @@ export class Verifier {
     return res;
   }
 
-  async ci(step: string): Promise<{ observed: string; status: ClaimStatus; detail: string; exitCode: number | null; durationMs: number | null }> {
+  async ci(step: string): Promise<{
+    observed: string;
+    status: ClaimStatus;
+    detail: string;
+    exitCode: number | null;
+    durationMs: number | null;
+  }> {
     const r = await ciStepAt(this.ctx.store, step, this.ctx.tree, this.ctx.env, this.#trees);
-    const status: ClaimStatus = r.observed === "passed" ? "verified" : r.observed === "failed" ? "contradicted" : "unavailable";
-    return { observed: r.observed, status, detail: r.runId ? `forge-ci run ${r.runId.slice(0, 8)}` : "no forge-ci run at this code tree", exitCode: r.exitCode, durationMs: r.durationMs };
+    const status: ClaimStatus =
+      r.observed === "passed" ? "verified" : r.observed === "failed" ? "contradicted" : "unavailable";
+    return {
+      observed: r.observed,
+      status,
+      detail: r.runId ? `forge-ci run ${r.runId.slice(0, 8)}` : "no forge-ci run at this code tree",
+      exitCode: r.exitCode,
+      durationMs: r.durationMs,
+    };
   }
 }
 
@@ -84,29 +104,39 @@ export function checkAgainstLoop(state: LoopState, r: RoundReport): void {
   const crit = new Set(liveCriteria(state).map((c) => c.id));
   const sg = new Set(state.subGoals.map((s) => s.id));
   const cons = new Map(state.constraints.map((c) => [c.id, c]));
-  if (r.roundId !== null && r.roundId !== state.roundId) throw new InvalidReportError("roundId", `the open round is ${state.roundId}`);
+  if (r.roundId !== null && r.roundId !== state.roundId)
+    throw new InvalidReportError("roundId", `the open round is ${state.roundId}`);
   r.evidence.claims.forEach((c, i) => {
-    if (!crit.has(c.targetId) && !sg.has(c.targetId)) throw new InvalidReportError(`evidence.claims[${i}].targetId`, "not an open criterion or sub-goal of this loop");
+    if (!crit.has(c.targetId) && !sg.has(c.targetId))
+      throw new InvalidReportError(`evidence.claims[${i}].targetId`, "not an open criterion or sub-goal of this loop");
     c.evidenceRefs.forEach((ref, k) => {
       if (ref.startsWith("file:")) safePath(ref.slice(5), `evidence.claims[${i}].evidenceRefs[${k}]`);
     });
   });
   r.evidence.files.forEach((f, i) => safePath(f.path, `evidence.files[${i}]`));
   r.subGoalEvents.forEach((e, i) => {
-    if (e.event !== "added" && !sg.has(e.id!)) throw new InvalidReportError(`subGoalEvents[${i}].id`, "not a sub-goal of this loop");
+    if (e.event !== "added" && !sg.has(e.id!))
+      throw new InvalidReportError(`subGoalEvents[${i}].id`, "not a sub-goal of this loop");
   });
   r.constraintEvents.forEach((e, i) => {
     const c = cons.get(e.id);
-    if (!c || c.status !== "active") throw new InvalidReportError(`constraintEvents[${i}].id`, "not an active constraint of this loop");
-    if (c.origin === "user") throw new InvalidReportError(`constraintEvents[${i}].id`, "a hard constraint given at start cannot be retired by a report");
+    if (!c || c.status !== "active")
+      throw new InvalidReportError(`constraintEvents[${i}].id`, "not an active constraint of this loop");
+    if (c.origin === "user")
+      throw new InvalidReportError(
+        `constraintEvents[${i}].id`,
+        "a hard constraint given at start cannot be retired by a report"
+      );
   });
   r.criterionRevisions.forEach((e, i) => {
-    if (!crit.has(e.from)) throw new InvalidReportError(`criterionRevisions[${i}].from`, "not a criterion of this loop");
+    if (!crit.has(e.from))
+      throw new InvalidReportError(`criterionRevisions[${i}].from`, "not a criterion of this loop");
   });
 }
 
 function safePath(p: string, field: string): void {
-  if (isAbsolute(p) || p.split(/[\\/]/).includes("..") || p.includes("\0")) throw new InvalidReportError(field, "a path inside the workspace (relative, no '..')");
+  if (isAbsolute(p) || p.split(/[\\/]/).includes("..") || p.includes("\0"))
+    throw new InvalidReportError(field, "a path inside the workspace (relative, no '..')");
 }
 
 /**
@@ -120,20 +150,55 @@ export async function verifyReport(v: Verifier, r: RoundReport): Promise<Finding
     const base = { ref: c.name, target: null, claimed: c.status };
     if (c.name.startsWith("ci:")) {
       const ci = await v.ci(c.name.slice(3));
-      const status = ci.status === "unavailable" || !["passed", "failed"].includes(c.status) ? "unavailable" : (ci.observed === c.status ? "verified" : "contradicted");
-      out.push({ ...base, kind: "ci", observed: ci.observed, status, exitCode: ci.exitCode, durationMs: ci.durationMs, detail: ci.detail });
+      const status =
+        ci.status === "unavailable" || !["passed", "failed"].includes(c.status)
+          ? "unavailable"
+          : ci.observed === c.status
+            ? "verified"
+            : "contradicted";
+      out.push({
+        ...base,
+        kind: "ci",
+        observed: ci.observed,
+        status,
+        exitCode: ci.exitCode,
+        durationMs: ci.durationMs,
+        detail: ci.detail,
+      });
       continue;
     }
     const d = v.declared(c.name);
     if (!d) {
-      out.push({ ...base, kind: "check", observed: "unavailable", status: "unavailable", exitCode: null, durationMs: null, detail: "not a declared check: never run" });
+      out.push({
+        ...base,
+        kind: "check",
+        observed: "unavailable",
+        status: "unavailable",
+        exitCode: null,
+        durationMs: null,
+        detail: "not a declared check: never run",
+      });
       continue;
     }
     const cr = await v.criterion(d.criterion);
     const run = cr.run!;
     const observed = run.spawnError ? "unavailable" : run.exitCode === 0 ? "passed" : "failed";
-    const status: ClaimStatus = observed === "unavailable" || !["passed", "failed"].includes(c.status) ? "unavailable" : observed === c.status ? "verified" : "contradicted";
-    out.push({ ...base, target: d.criterion, kind: "check", observed, status, exitCode: run.exitCode, durationMs: run.durationMs, detail: runDetail(run) });
+    const status: ClaimStatus =
+      observed === "unavailable" || !["passed", "failed"].includes(c.status)
+        ? "unavailable"
+        : observed === c.status
+          ? "verified"
+          : "contradicted";
+    out.push({
+      ...base,
+      target: d.criterion,
+      kind: "check",
+      observed,
+      status,
+      exitCode: run.exitCode,
+      durationMs: run.durationMs,
+      detail: runDetail(run),
+    });
   }
   for (const c of r.evidence.claims) {
     const statuses: ClaimStatus[] = [];
@@ -165,10 +230,25 @@ export async function verifyReport(v: Verifier, r: RoundReport): Promise<Finding
         if (!isCriterion) kind = "file";
       } else if (!v.declared(ref)) details.push(`${clip(ref, 60)}: not a declared check: never run`);
     }
-    const status: ClaimStatus = statuses.includes("contradicted") ? "contradicted" : statuses.includes("verified") ? "verified" : "unavailable";
+    const status: ClaimStatus = statuses.includes("contradicted")
+      ? "contradicted"
+      : statuses.includes("verified")
+        ? "verified"
+        : "unavailable";
     // A criterion claim needs its own check (or a CI step) to pass: an unrelated verified ref is not enough.
-    const final: ClaimStatus = isCriterion && status === "verified" && !(statuses[0] === "verified" || kind === "ci") ? "unavailable" : status;
-    out.push({ ref: c.id, target: c.targetId, kind, claimed: "met", observed: final, status: final, exitCode, durationMs, detail: clip(details.join("; "), 200) });
+    const final: ClaimStatus =
+      isCriterion && status === "verified" && !(statuses[0] === "verified" || kind === "ci") ? "unavailable" : status;
+    out.push({
+      ref: c.id,
+      target: c.targetId,
+      kind,
+      claimed: "met",
+      observed: final,
+      status: final,
+      exitCode,
+      durationMs,
+      detail: clip(details.join("; "), 200),
+    });
   }
   return out;
 }
@@ -180,14 +260,21 @@ function runDetail(run: CheckRun): string {
 }
 
 /** A file claim: the file at `path` inside `root` has the claimed sha256. */
-export function fileStatus(root: string, path: string, claimed: string | null): { status: ClaimStatus; detail: string } {
+export function fileStatus(
+  root: string,
+  path: string,
+  claimed: string | null
+): { status: ClaimStatus; detail: string } {
   const abs = join(root, path);
   try {
     const real = realpathSync(abs);
-    if (real !== realpathSync(root) && !real.startsWith(realpathSync(root) + sep)) return { status: "contradicted", detail: "outside the workspace" };
+    if (real !== realpathSync(root) && !real.startsWith(realpathSync(root) + sep))
+      return { status: "contradicted", detail: "outside the workspace" };
     if (!lstatSync(real).isFile()) return { status: "contradicted", detail: "not a file" };
     if (claimed === null) return { status: "unavailable", detail: "no sha256 claimed" };
-    return sha256(readFileSync(real)) === claimed ? { status: "verified", detail: "sha256 matches" } : { status: "contradicted", detail: "sha256 differs" };
+    return sha256(readFileSync(real)) === claimed
+      ? { status: "verified", detail: "sha256 matches" }
+      : { status: "contradicted", detail: "sha256 differs" };
   } catch {
     return { status: "contradicted", detail: "missing" };
   }

@@ -19,7 +19,19 @@ export interface Foreign {
 /** Machine state and scratch: never imported, never read. */
 const SKIP_DIRS = new Set(["ci/runs", "releases/out", "pilot", ".cache"]);
 /** What marks a folder as a store's own contents. */
-const STORE_ENTRIES = ["issues", "prs", "tasks", "labels.md", "milestones.md", "wiki", "releases", "merges", "archive", "evidence", "ci"];
+const STORE_ENTRIES = [
+  "issues",
+  "prs",
+  "tasks",
+  "labels.md",
+  "milestones.md",
+  "wiki",
+  "releases",
+  "merges",
+  "archive",
+  "evidence",
+  "ci",
+];
 
 const MAX_FILES = 100_000;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -70,15 +82,18 @@ function readDir(root: string): Map<string, Buffer> {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
       if (SKIP_DIRS.has(r) || isTemp(e.name)) continue;
       const p = join(abs, e.name);
-      if (e.isSymbolicLink()) throw new ForgeError(`foreign store: '${printable(r, 80)}' is a symlink (refused)`, "E_SYMLINK", 1);
+      if (e.isSymbolicLink())
+        throw new ForgeError(`foreign store: '${printable(r, 80)}' is a symlink (refused)`, "E_SYMLINK", 1);
       if (e.isDirectory()) walk(p, r);
       else if (e.isFile()) {
-        if (files.size >= MAX_FILES) throw new ForgeError(`foreign store: more than ${MAX_FILES} files`, "E_TOO_BIG", 1);
+        if (files.size >= MAX_FILES)
+          throw new ForgeError(`foreign store: more than ${MAX_FILES} files`, "E_TOO_BIG", 1);
         const b = readFileCapped(p, MAX_FILE_BYTES, r);
         total += b.length;
         if (total > MAX_TOTAL) throw new ForgeError(`foreign store: more than ${MAX_TOTAL >> 20} MiB`, "E_TOO_BIG", 1);
         files.set(r, b);
-      } else throw new ForgeError(`foreign store: '${printable(r, 80)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
+      } else
+        throw new ForgeError(`foreign store: '${printable(r, 80)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
     }
   };
   walk(root, "");
@@ -95,7 +110,8 @@ function fromZip(zip: Buffer): Map<string, Buffer> {
   const depth = (n: string): number => n.slice(0, at(n)).split("/").length;
   const inner = names.filter((n) => at(n) > 0 || n.startsWith(".forge/")).sort((a, b) => depth(a) - depth(b))[0];
   if (inner !== undefined) prefix = inner.slice(0, at(inner) + ".forge/".length);
-  else if (!names.some((n) => STORE_ENTRIES.includes(n.split("/")[0]!))) throw new UsageError("the zip holds no .forge/ store");
+  else if (!names.some((n) => STORE_ENTRIES.includes(n.split("/")[0]!)))
+    throw new UsageError("the zip holds no .forge/ store");
   const files = new Map<string, Buffer>();
   for (const e of entries) {
     if (!e.name.startsWith(prefix)) continue;
@@ -118,12 +134,18 @@ function readFileCapped(path: string, max: number, shownName: string): Buffer {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new ForgeError(`cannot read '${printable(shownName, 80)}' (${code === "ELOOP" ? "a symlink, refused" : code})`, "E_READ", 1);
+    throw new ForgeError(
+      `cannot read '${printable(shownName, 80)}' (${code === "ELOOP" ? "a symlink, refused" : code})`,
+      "E_READ",
+      1
+    );
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new ForgeError(`'${printable(shownName, 80)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
-    if (st.size > max) throw new ForgeError(`'${printable(shownName, 80)}' is larger than ${max >> 20} MiB`, "E_TOO_BIG", 1);
+    if (!st.isFile())
+      throw new ForgeError(`'${printable(shownName, 80)}' is not a regular file (refused)`, "E_NOT_FILE", 1);
+    if (st.size > max)
+      throw new ForgeError(`'${printable(shownName, 80)}' is larger than ${max >> 20} MiB`, "E_TOO_BIG", 1);
     const buf = Buffer.alloc(st.size);
     let off = 0;
     while (off < st.size) {
@@ -136,4 +158,3 @@ function readFileCapped(path: string, max: number, shownName: string): Buffer {
     closeSync(fd);
   }
 }
-

@@ -8,15 +8,44 @@
  * stops the import with one line naming the file and the field.
  */
 import {
-  COMMENT, IMPORT_RECORD, InvalidFileError, ISSUE, isReleaseTag, isUuid, isWikiPagePath, LABELS, MAX_PATCH_BYTES, MERGE_RECORD, MILESTONES,
-  parseFrontmatter, patchSha256, PR, PR_REVIEW, RELEASE, TASK, validate, type EntitySchema,
+  COMMENT,
+  IMPORT_RECORD,
+  InvalidFileError,
+  ISSUE,
+  isReleaseTag,
+  isUuid,
+  isWikiPagePath,
+  LABELS,
+  MAX_PATCH_BYTES,
+  MERGE_RECORD,
+  MILESTONES,
+  parseFrontmatter,
+  patchSha256,
+  PR,
+  PR_REVIEW,
+  RELEASE,
+  TASK,
+  validate,
+  type EntitySchema,
 } from "@forge/core";
 import type { ImportRecord } from "@forge/evidence";
 import type { Foreign } from "./_foreign.js";
 
 /** The kinds an import knows, in the order they are written (owners before their records). */
 export const KINDS = [
-  "label", "milestone", "issue", "task", "pr", "comment", "review", "pr-comment", "wiki", "release", "merge", "import-record", "evidence",
+  "label",
+  "milestone",
+  "issue",
+  "task",
+  "pr",
+  "comment",
+  "review",
+  "pr-comment",
+  "wiki",
+  "release",
+  "merge",
+  "import-record",
+  "evidence",
 ] as const;
 
 /** One kind of entity. */
@@ -84,12 +113,20 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
         const patch = f.files.get(prel);
         if (!patch) throw new InvalidFileError(name(rel), "the PR has no patch.diff");
         if (patch.length > MAX_PATCH_BYTES) throw new InvalidFileError(name(prel), "larger than 64 MiB");
-        if (patchSha256(patch) !== e.data.patchSha256) throw new InvalidFileError(name(prel), "does not match the PR's patchSha256");
+        if (patchSha256(patch) !== e.data.patchSha256)
+          throw new InvalidFileError(name(prel), "does not match the PR's patchSha256");
         inc.patch = patch;
       }
       entities.push(inc);
     } else if ((m = RECORD.exec(rel)) && isUuid(m[3]) && isUuid(m[5])) {
-      const [, arch, plural, parent, sub, id] = m as unknown as [string, string | undefined, string, string, string, string];
+      const [, arch, plural, parent, sub, id] = m as unknown as [
+        string,
+        string | undefined,
+        string,
+        string,
+        string,
+        string,
+      ];
       const kind: Kind = plural === "issues" ? "comment" : sub === "reviews" ? "review" : "pr-comment";
       if (plural === "issues" && sub !== "comments") {
         skipped.push({ rel, reason: "not a kind forge imports" });
@@ -97,7 +134,11 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
       }
       const e = await fm(sub === "reviews" ? PR_REVIEW : COMMENT, bytes, name(rel));
       if (e.data.id !== id) throw new InvalidFileError(name(rel), "does not match its file name", "id");
-      if (!owners.has(`${plural}/${parent}`)) throw new InvalidFileError(name(rel), `its ${plural === "issues" ? "issue" : "pull request"} is not in the store`);
+      if (!owners.has(`${plural}/${parent}`))
+        throw new InvalidFileError(
+          name(rel),
+          `its ${plural === "issues" ? "issue" : "pull request"} is not in the store`
+        );
       entities.push({ kind, id, rel, bytes, archived: arch !== undefined, parent, warnings: e.warnings });
     } else if ((m = PATCH.exec(rel)) && isUuid(m[2])) {
       if (!owners.has(`prs/${m[2]}`)) throw new InvalidFileError(name(rel), "a patch without its pr.md");
@@ -108,7 +149,8 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
       const seen = new Set<string>();
       for (const item of e.data[key] as Array<Record<string, unknown>>) {
         const n = String(item[field]);
-        if (seen.has(n.toLowerCase())) throw new InvalidFileError(name(rel), `'${n.slice(0, 40)}' is defined twice`, key);
+        if (seen.has(n.toLowerCase()))
+          throw new InvalidFileError(name(rel), `'${n.slice(0, 40)}' is defined twice`, key);
         seen.add(n.toLowerCase());
         entities.push({ kind: key === "labels" ? "label" : "milestone", id: n, item, warnings: [] });
       }
@@ -135,13 +177,20 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
         if (err instanceof InvalidFileError) throw err;
         throw new InvalidFileError(name(rel), "not valid JSON");
       }
-      if (v === null || typeof v !== "object" || Array.isArray(v)) throw new InvalidFileError(name(rel), "not a JSON object");
+      if (v === null || typeof v !== "object" || Array.isArray(v))
+        throw new InvalidFileError(name(rel), "not a JSON object");
       // Loaded only for a store that has evidence (the lane brings the kernel with it).
       const { checkImportRecord } = await import("@forge/evidence");
       const record = checkImportRecord(v, name(rel), m[1]!);
       entities.push({ kind: "evidence", id: m[1]!, rel, bytes, record, warnings: [] });
     } else if (rel !== ".gitignore" && rel !== "version") {
-      skipped.push({ rel, reason: /^(ci|releases\/build|loops)\//.test(rel) || rel === "ci" ? "code and settings are not imported" : "not a kind forge imports" });
+      skipped.push({
+        rel,
+        reason:
+          /^(ci|releases\/build|loops)\//.test(rel) || rel === "ci"
+            ? "code and settings are not imported"
+            : "not a kind forge imports",
+      });
     }
   }
   const rank = (k: Kind): number => KINDS.indexOf(k);
@@ -154,7 +203,11 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
  * Parse and validate one frontmatter file (SEC-01 limits, strict schema).
  * @throws InvalidFileError naming the file and field
  */
-export async function fm(schema: EntitySchema, bytes: Buffer, file: string): Promise<{ data: Record<string, unknown>; extra: Record<string, unknown>; body: string; warnings: string[] }> {
+export async function fm(
+  schema: EntitySchema,
+  bytes: Buffer,
+  file: string
+): Promise<{ data: Record<string, unknown>; extra: Record<string, unknown>; body: string; warnings: string[] }> {
   if (bytes.length > 256 * 1024) throw new InvalidFileError(file, "larger than 256 KiB");
   const parsed = await parseFrontmatter(utf8(bytes, file), file);
   const v = validate(schema, parsed.data, file);

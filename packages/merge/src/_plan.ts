@@ -7,9 +7,37 @@
  */
 import { dirname, join } from "node:path";
 import {
-  archiveDir, COMMENT, createDirAtomic, entityDir, entityFile, formatFrontmatter, importFile, ISSUES, kindDir,
-  loadDefList, MERGE_RECORD, IMPORT_RECORD, mergeFile, mkdirInside, PR, PR_REVIEW, PRS, readStoreBytes, RELEASE, releaseFile, saveDefList,
-  TASKS, toFrontmatter, wikiDir, atomicWrite, ISSUE, TASK, type EntitySchema, type KindLayout, type Store, lexists,
+  archiveDir,
+  COMMENT,
+  createDirAtomic,
+  entityDir,
+  entityFile,
+  formatFrontmatter,
+  importFile,
+  ISSUES,
+  kindDir,
+  loadDefList,
+  MERGE_RECORD,
+  IMPORT_RECORD,
+  mergeFile,
+  mkdirInside,
+  PR,
+  PR_REVIEW,
+  PRS,
+  readStoreBytes,
+  RELEASE,
+  releaseFile,
+  saveDefList,
+  TASKS,
+  toFrontmatter,
+  wikiDir,
+  atomicWrite,
+  ISSUE,
+  TASK,
+  type EntitySchema,
+  type KindLayout,
+  type Store,
+  lexists,
 } from "@forge/core";
 import { fm, type Incoming } from "./_incoming.js";
 
@@ -32,9 +60,12 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
   const out: Planned[] = [];
   const defs = { labels: await loadDefList(store, "labels"), milestones: await loadDefList(store, "milestones") };
   for (const inc of entities) {
-    const p = (result: Planned["result"], reason?: string): void => void out.push(reason ? { inc, result, reason } : { inc, result });
+    const p = (result: Planned["result"], reason?: string): void =>
+      void out.push(reason ? { inc, result, reason } : { inc, result });
     switch (inc.kind) {
-      case "issue": case "pr": case "task": {
+      case "issue":
+      case "pr":
+      case "task": {
         const k = LAYOUT[inc.kind]!;
         const live = lexists(entityFile(store, k, inc.id));
         const arch = lexists(entityFile(store, k, inc.id, true));
@@ -46,31 +77,54 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
         let same = await sameFile(store, here, inc.bytes!, OWNER_SCHEMA[inc.kind]!);
         if (same && inc.kind === "pr") same = sameBytes(store, join(dirname(here), "patch.diff"), inc.patch!);
         if (!same) p("conflict", `exists here with other content`);
-        else if ((arch && !live) !== inc.archived) p("conflict", inc.archived ? "archived there, not here" : "archived here, not there");
+        else if ((arch && !live) !== inc.archived)
+          p("conflict", inc.archived ? "archived there, not here" : "archived here, not there");
         else p("unchanged");
         break;
       }
-      case "comment": case "review": case "pr-comment": {
-        const [k, sub, schema] = inc.kind === "comment" ? [ISSUES, "comments", COMMENT] : inc.kind === "review" ? [PRS, "reviews", PR_REVIEW] : [PRS, "comments", COMMENT];
-        const found = [false, true].map((a) => join(entityDir(store, k, inc.parent!, a), sub, `${inc.id}.md`)).find(lexists);
+      case "comment":
+      case "review":
+      case "pr-comment": {
+        const [k, sub, schema] =
+          inc.kind === "comment"
+            ? [ISSUES, "comments", COMMENT]
+            : inc.kind === "review"
+              ? [PRS, "reviews", PR_REVIEW]
+              : [PRS, "comments", COMMENT];
+        const found = [false, true]
+          .map((a) => join(entityDir(store, k, inc.parent!, a), sub, `${inc.id}.md`))
+          .find(lexists);
         if (!found) p("added");
-        else p((await sameFile(store, found, inc.bytes!, schema)) ? "unchanged" : "conflict", "exists here with other content");
+        else
+          p(
+            (await sameFile(store, found, inc.bytes!, schema)) ? "unchanged" : "conflict",
+            "exists here with other content"
+          );
         break;
       }
-      case "label": case "milestone": {
+      case "label":
+      case "milestone": {
         const list = inc.kind === "label" ? defs.labels : defs.milestones;
         const field = inc.kind === "label" ? "name" : "title";
         const low = inc.id.toLowerCase();
         const local = list.items.find((x) => String(x[field]).toLowerCase() === low);
         if (!local) p("added");
         else if (canonicalItem(local) === canonicalItem(inc.item!)) p("unchanged");
-        else p("conflict", `defined here with other ${String(local[field]) === inc.id ? "content" : `case ('${String(local[field]).slice(0, 40)}')`}`);
+        else
+          p(
+            "conflict",
+            `defined here with other ${String(local[field]) === inc.id ? "content" : `case ('${String(local[field]).slice(0, 40)}')`}`
+          );
         break;
       }
       default: {
         const path = targetOf(store, inc);
         if (!lexists(path)) p("added");
-        else p((await sameFile(store, path, inc.bytes!, schemaOf(inc))) ? "unchanged" : "conflict", "exists here with other content");
+        else
+          p(
+            (await sameFile(store, path, inc.bytes!, schemaOf(inc))) ? "unchanged" : "conflict",
+            "exists here with other content"
+          );
       }
     }
   }
@@ -89,14 +143,21 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
  */
 export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
   const added = plan.filter((x) => x.result === "added").map((x) => x.inc);
-  const newOwners = new Map(added.filter((i) => LAYOUT[i.kind]).map((i) => [`${i.kind}/${i.id}`, { inc: i, files: {} as Record<string, Buffer> }]));
+  const newOwners = new Map(
+    added
+      .filter((i) => LAYOUT[i.kind])
+      .map((i) => [`${i.kind}/${i.id}`, { inc: i, files: {} as Record<string, Buffer> }])
+  );
   const dirs = new Set<string>();
   const writes: Array<() => void> = [];
   for (const inc of added) {
     switch (inc.kind) {
-      case "label": case "milestone":
+      case "label":
+      case "milestone":
         break;
-      case "issue": case "pr": case "task": {
+      case "issue":
+      case "pr":
+      case "task": {
         const k = LAYOUT[inc.kind]!;
         dirs.add(inc.archived ? archiveDir(store, k) : kindDir(store, k));
         const o = newOwners.get(`${inc.kind}/${inc.id}`)!;
@@ -105,7 +166,9 @@ export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
         writes.push(() => createDirAtomic(entityDir(store, k, inc.id, inc.archived), o.files));
         break;
       }
-      case "comment": case "review": case "pr-comment": {
+      case "comment":
+      case "review":
+      case "pr-comment": {
         const owner = inc.kind === "comment" ? "issue" : "pr";
         const sub = inc.kind === "review" ? "reviews" : "comments";
         const fresh = newOwners.get(`${owner}/${inc.parent}`);
@@ -115,7 +178,8 @@ export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
         }
         // Beside the owning file wherever it is here (live or archived).
         const k = LAYOUT[owner]!;
-        const archivedHere = !lexists(entityFile(store, k, inc.parent!)) && lexists(entityFile(store, k, inc.parent!, true));
+        const archivedHere =
+          !lexists(entityFile(store, k, inc.parent!)) && lexists(entityFile(store, k, inc.parent!, true));
         const dir = join(entityDir(store, k, inc.parent!, archivedHere), sub);
         dirs.add(dir);
         writes.push(() => atomicWrite(join(dir, `${inc.id}.md`), inc.bytes!, { exclusive: true }));
@@ -143,16 +207,27 @@ export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
 /** Where a file entity lives here. */
 function targetOf(store: Store, inc: Incoming): string {
   switch (inc.kind) {
-    case "wiki": return join(wikiDir(store), inc.id);
-    case "release": return releaseFile(store, inc.id);
-    case "merge": return mergeFile(store, inc.id);
-    case "import-record": return importFile(store, inc.id);
-    default: throw new Error(`no file target for ${inc.kind}`);
+    case "wiki":
+      return join(wikiDir(store), inc.id);
+    case "release":
+      return releaseFile(store, inc.id);
+    case "merge":
+      return mergeFile(store, inc.id);
+    case "import-record":
+      return importFile(store, inc.id);
+    default:
+      throw new Error(`no file target for ${inc.kind}`);
   }
 }
 
 function schemaOf(inc: Incoming): EntitySchema | null {
-  return inc.kind === "release" ? RELEASE : inc.kind === "merge" ? MERGE_RECORD : inc.kind === "import-record" ? IMPORT_RECORD : null;
+  return inc.kind === "release"
+    ? RELEASE
+    : inc.kind === "merge"
+      ? MERGE_RECORD
+      : inc.kind === "import-record"
+        ? IMPORT_RECORD
+        : null;
 }
 
 /** The same bytes, or (for frontmatter) the same canonical form. */
@@ -180,5 +255,9 @@ function sameBytes(store: Store, path: string, bytes: Buffer): boolean {
 
 /** A label or milestone item, keys sorted, for comparison. */
 function canonicalItem(item: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(item).sort().map((k) => [k, item[k]]));
+  return JSON.stringify(
+    Object.keys(item)
+      .sort()
+      .map((k) => [k, item[k]])
+  );
 }

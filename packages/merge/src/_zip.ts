@@ -30,7 +30,12 @@ export interface ZipLimits {
 }
 
 /** The caps forge-merge import uses. */
-export const ZIP_LIMITS: ZipLimits = { maxEntries: 100_000, maxEntryBytes: 64 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024, maxRatio: 200 };
+export const ZIP_LIMITS: ZipLimits = {
+  maxEntries: 100_000,
+  maxEntryBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxRatio: 200,
+};
 
 const EOCD = 0x06054b50;
 const CEN = 0x02014b50;
@@ -81,11 +86,13 @@ export function readZip(zip: Buffer, limits: ZipLimits = ZIP_LIMITS): ZipEntry[]
     if (mode !== 0 && (mode & 0o170000) !== 0o100000) bad(`'${printable(name, 80)}' is not a regular file (refused)`);
     if (flags & 1) bad(`'${printable(name, 80)}' is encrypted`);
     if (csize === 0xffffffff || usize === 0xffffffff) bad("zip64 is not supported");
-    if (method !== 0 && method !== 8) bad(`'${printable(name, 80)}' uses compression method ${method} (only stored and deflate)`);
+    if (method !== 0 && method !== 8)
+      bad(`'${printable(name, 80)}' uses compression method ${method} (only stored and deflate)`);
     if (seen.has(name)) bad(`'${printable(name, 80)}' appears twice`);
     seen.add(name);
     if (usize > limits.maxEntryBytes) bad(`'${printable(name, 80)}' is larger than ${limits.maxEntryBytes >> 20} MiB`);
-    if (usize > 1024 * 1024 && usize > csize * limits.maxRatio) bad(`'${printable(name, 80)}' has an absurd compression ratio (a zip bomb?)`);
+    if (usize > 1024 * 1024 && usize > csize * limits.maxRatio)
+      bad(`'${printable(name, 80)}' has an absurd compression ratio (a zip bomb?)`);
     total += usize;
     if (total > limits.maxTotalBytes) bad(`more than ${limits.maxTotalBytes >> 20} MiB uncompressed`);
     const data = entryData(zip, loc, name, method, csize, usize);
@@ -140,13 +147,14 @@ function decodeName(raw: Buffer, flags: number): string {
 /** Zip-slip: a name must be relative, `/`-separated, with no empty, `.` or `..` component. */
 function checkName(name: string): void {
   // eslint-disable-next-line no-control-regex
-  if (name === "" || name.includes("\\") || /[\x00-\x1f\x7f]/.test(name)) bad(`an entry name is not a plain relative path: '${printable(name, 80)}'`);
+  if (name === "" || name.includes("\\") || /[\x00-\x1f\x7f]/.test(name))
+    bad(`an entry name is not a plain relative path: '${printable(name, 80)}'`);
   if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) bad(`'${printable(name, 80)}' is an absolute path (refused)`);
   const parts = name.replace(/\/$/, "").split("/");
-  if (parts.some((s) => s === "" || s === "." || s === "..")) bad(`'${printable(name, 80)}' has an empty, '.' or '..' component (refused)`);
+  if (parts.some((s) => s === "" || s === "." || s === ".."))
+    bad(`'${printable(name, 80)}' has an empty, '.' or '..' component (refused)`);
 }
 
 function bad(what: string): never {
   throw new ForgeError(`bad zip: ${what}`, "E_BAD_ZIP", 1);
 }
-

@@ -15,8 +15,21 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import {
-  atomicWrite, displayPath, evidenceImportFile, evidenceImportsDir, formatFrontmatter, formatTimestamp, IMPORT_RECORD,
-  importFile, lexists, mkdirInside, openStore, printable, toFrontmatter, validate, type Store,
+  atomicWrite,
+  displayPath,
+  evidenceImportFile,
+  evidenceImportsDir,
+  formatFrontmatter,
+  formatTimestamp,
+  IMPORT_RECORD,
+  importFile,
+  lexists,
+  mkdirInside,
+  openStore,
+  printable,
+  toFrontmatter,
+  validate,
+  type Store,
 } from "@forge/core";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { readForeign } from "./_foreign.js";
@@ -52,18 +65,31 @@ export interface ImportResult {
  *   invalid foreign file; ForgeError for a symlink, a bad zip or a cap passed —
  *   in each case before anything is written
  */
-export async function importStore(ctx: { cwd: string; env: Record<string, string | undefined>; now?: () => string; newId?: () => string }, opts: ImportOptions): Promise<ImportResult> {
+export async function importStore(
+  ctx: { cwd: string; env: Record<string, string | undefined>; now?: () => string; newId?: () => string },
+  opts: ImportOptions
+): Promise<ImportResult> {
   const store = openStore({ cwd: ctx.cwd, env: ctx.env });
   const foreign = readForeign(resolve(ctx.cwd, opts.source));
   const { entities, skipped } = await readIncoming(foreign);
-  const plan = await planImport(store, entities.filter((e) => e.kind !== "evidence"));
-  const evidence = planEvidence(store, entities.filter((e) => e.kind === "evidence"));
+  const plan = await planImport(
+    store,
+    entities.filter((e) => e.kind !== "evidence")
+  );
+  const evidence = planEvidence(
+    store,
+    entities.filter((e) => e.kind === "evidence")
+  );
   // The lane's folder is checked (SEC-02) with the others, before any entity is written.
   if (evidence.some((x) => x.result === "added")) mkdirInside(store, evidenceImportsDir(store));
   await applyPlan(store, plan);
   await applyEvidence(store, evidence);
   plan.push(...evidence);
-  const lines: ImportLine[] = plan.map((x) => (x.reason ? { kind: x.inc.kind, id: x.inc.id, result: x.result, reason: x.reason } : { kind: x.inc.kind, id: x.inc.id, result: x.result }));
+  const lines: ImportLine[] = plan.map((x) =>
+    x.reason
+      ? { kind: x.inc.kind, id: x.inc.id, result: x.result, reason: x.reason }
+      : { kind: x.inc.kind, id: x.inc.id, result: x.result }
+  );
   lines.push(...skipped.map((s): ImportLine => ({ kind: "file", id: s.rel, result: "skipped", reason: s.reason })));
   const added = lines.filter((l) => l.result === "added").map((l) => `${l.kind}/${l.id}`);
   const conflicts = lines.filter((l) => l.result === "conflict").map((l) => `${l.kind}/${l.id}`);
@@ -76,8 +102,18 @@ export async function importStore(ctx: { cwd: string; env: Record<string, string
       const id = (ctx.newId ?? randomUUID)();
       const of = parts.length > 1 ? ` (record ${i + 1} of ${parts.length})` : "";
       const n = part.conflicts.length;
-      writeImportRecord(store, { id, source: foreign.label, createdAt, unchanged: i === 0 ? unchanged : undefined, added: part.added, conflicts: part.conflicts },
-        `Imported ${part.added.length} entit${part.added.length === 1 ? "y" : "ies"} from ${foreign.label}${of}; ${i === 0 ? unchanged : "see the first record for the"} unchanged; ${n} conflict${n === 1 ? "" : "s"} left as ${n === 1 ? "it was" : "they were"} here.\n`);
+      writeImportRecord(
+        store,
+        {
+          id,
+          source: foreign.label,
+          createdAt,
+          unchanged: i === 0 ? unchanged : undefined,
+          added: part.added,
+          conflicts: part.conflicts,
+        },
+        `Imported ${part.added.length} entit${part.added.length === 1 ? "y" : "ies"} from ${foreign.label}${of}; ${i === 0 ? unchanged : "see the first record for the"} unchanged; ${n} conflict${n === 1 ? "" : "s"} left as ${n === 1 ? "it was" : "they were"} here.\n`
+      );
       lines.push({ kind: "import-record", id, result: "added" });
       records.push(id);
     }
@@ -95,7 +131,11 @@ export const RECORD_BUDGET = 192 * 1024;
  * (every record still readable by forge), each name in exactly one.
  * @example recordParts(["issue/a"], ["label/b"]) // [{added: ["issue/a"], conflicts: ["label/b"]}]
  */
-export function recordParts(added: string[], conflicts: string[], budget = RECORD_BUDGET): Array<{ added: string[]; conflicts: string[] }> {
+export function recordParts(
+  added: string[],
+  conflicts: string[],
+  budget = RECORD_BUDGET
+): Array<{ added: string[]; conflicts: string[] }> {
   const parts = [{ added: [] as string[], conflicts: [] as string[] }];
   let size = 0;
   const put = (key: "added" | "conflicts", name: string): void => {
@@ -147,15 +187,28 @@ function importRow(l: ImportLine): string[] {
 
 export default defineCommand({
   meta: {
-    name: "import", description: "Bring in a foreign .forge/ (folder or zip); conflicts are kept",
+    name: "import",
+    description: "Bring in a foreign .forge/ (folder or zip); conflicts are kept",
     help: {
-      reads: [["<dir|zip>/.forge/", "every entity, validated first; CI steps, ci.env, release build steps are skipped (code and settings are not imported)"]],
+      reads: [
+        [
+          "<dir|zip>/.forge/",
+          "every entity, validated first; CI steps, ci.env, release build steps are skipped (code and settings are not imported)",
+        ],
+      ],
       examples: ["forge-merge import ../other-clone", "forge-merge import store.zip --json kind,id,result"],
-      notes: ["Exit 1 if any entity conflicts (never overwritten); the rest is still written. A record of what was added: .forge/merges/imports/<id>.md."],
+      notes: [
+        "Exit 1 if any entity conflicts (never overwritten); the rest is still written. A record of what was added: .forge/merges/imports/<id>.md.",
+      ],
     },
   },
   args: {
-    source: { type: "positional", required: true, valueHint: "dir|zip", description: "a folder holding .forge/ (or being one), or a zip of either" },
+    source: {
+      type: "positional",
+      required: true,
+      valueHint: "dir|zip",
+      description: "a folder holding .forge/ (or being one), or a zip of either",
+    },
     ...jsonFlags(IMPORT_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
@@ -163,8 +216,16 @@ export default defineCommand({
     const r = await importStore({ cwd: ctx.io.cwd, env: ctx.io.env }, { source: args.source as string });
     for (const w of r.warnings) ctx.io.stderr.write(`${ctx.prog}: ${w}\n`);
     const conflicts = r.lines.filter((l) => l.result === "conflict");
-    for (const c of conflicts) ctx.io.stderr.write(`${ctx.prog}: conflict: ${c.kind} ${printable(c.id, 200)}: ${c.reason} (kept as it is here)\n`);
-    await emit(ctx.io, ctx.out, r.lines, { json: req, jq: args.jq as string | undefined, row: importRow, header: ["KIND", "ID", "RESULT", "NOTE"] });
+    for (const c of conflicts)
+      ctx.io.stderr.write(
+        `${ctx.prog}: conflict: ${c.kind} ${printable(c.id, 200)}: ${c.reason} (kept as it is here)\n`
+      );
+    await emit(ctx.io, ctx.out, r.lines, {
+      json: req,
+      jq: args.jq as string | undefined,
+      row: importRow,
+      header: ["KIND", "ID", "RESULT", "NOTE"],
+    });
     return conflicts.length > 0 ? 1 : 0;
   },
 });

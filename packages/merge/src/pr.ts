@@ -3,16 +3,31 @@ import { formatMerge, MERGE_FIELDS, mergeJson, mergePr } from "@forge/merging";
 
 export default defineCommand({
   meta: {
-    name: "pr", description: "Merge a PR: check, apply in a worktree, CI, advance base",
+    name: "pr",
+    description: "Merge a PR: check, apply in a worktree, CI, advance base",
     help: {
-      reads: [[".forge/prs/<id>/patch.diff", "the PR's patch (must match its patchSha256)"], [".forge/merges/", "merge records: a patch already merged is refused"], [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit (see forge-ci run --help)"]],
+      reads: [
+        [".forge/prs/<id>/patch.diff", "the PR's patch (must match its patchSha256)"],
+        [".forge/merges/", "merge records: a patch already merged is refused"],
+        [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit (see forge-ci run --help)"],
+      ],
       env: [["FORGE_AUTHOR", "who the record names (default: git's user.name)"]],
-      examples: ["forge-merge 4", "forge-merge pr 4 --json verdict,commit", "forge-pr list --label ready --json | forge-merge - --json"],
+      examples: [
+        "forge-merge 4",
+        "forge-merge pr 4 --json verdict,commit",
+        "forge-pr list --label ready --json | forge-merge - --json",
+      ],
       notes: ["Exit 0 only for verdict merged; a conflict or red CI writes a record and exits 1, the base unchanged."],
     },
   },
   args: {
-    ref: { type: "positional", required: true, valueHint: "pr|-", description: "a PR (number, #number, id or id prefix); - merges the PRs named by JSON lines on stdin, one after another" },
+    ref: {
+      type: "positional",
+      required: true,
+      valueHint: "pr|-",
+      description:
+        "a PR (number, #number, id or id prefix); - merges the PRs named by JSON lines on stdin, one after another",
+    },
     ...jsonFlags(MERGE_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -7,9 +7,16 @@ import { readZip, ZIP_LIMITS } from "./_zip.js";
 import { makeZip } from "./_zip_fixture.js";
 
 test("readZip() reads stored and deflated entries, skipping folders", (t) => {
-  const zip = makeZip([{ name: ".forge/" }, { name: ".forge/a.md", data: "hello\n", method: 0 }, { name: ".forge/b/c.md", data: "x".repeat(5000) }]);
+  const zip = makeZip([
+    { name: ".forge/" },
+    { name: ".forge/a.md", data: "hello\n", method: 0 },
+    { name: ".forge/b/c.md", data: "x".repeat(5000) },
+  ]);
   const got = readZip(zip).map((e) => [e.name, e.data.toString()]);
-  t.deepEqual(got, [[".forge/a.md", "hello\n"], [".forge/b/c.md", "x".repeat(5000)]]);
+  t.deepEqual(got, [
+    [".forge/a.md", "hello\n"],
+    [".forge/b/c.md", "x".repeat(5000)],
+  ]);
 });
 
 test("readZip() reads a zip made by the zip tool, when there is one", (t) => {
@@ -26,7 +33,10 @@ test("readZip() reads a zip made by the zip tool, when there is one", (t) => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  t.deepEqual(readZip(made).map((e) => e.name), [".forge/issues/x.md"]);
+  t.deepEqual(
+    readZip(made).map((e) => e.name),
+    [".forge/issues/x.md"]
+  );
 });
 
 const HOSTILE: Array<[string, Parameters<typeof makeZip>[0], RegExp]> = [
@@ -35,8 +45,19 @@ const HOSTILE: Array<[string, Parameters<typeof makeZip>[0], RegExp]> = [
   ["a backslash name", [{ name: "..\\evil", data: "x" }], /not a plain relative path/],
   ["a symlink entry", [{ name: ".forge/issues", data: "/etc", mode: 0o120777 }], /symlink/],
   ["a FIFO entry", [{ name: ".forge/fifo", data: "", mode: 0o010644 }], /not a regular file/],
-  ["a duplicate name", [{ name: "a", data: "1" }, { name: "a", data: "2" }], /appears twice/],
-  ["a size lie (inflates past its declared size)", [{ name: "a", data: "x".repeat(1000), declaredSize: 10 }], /declared size/],
+  [
+    "a duplicate name",
+    [
+      { name: "a", data: "1" },
+      { name: "a", data: "2" },
+    ],
+    /appears twice/,
+  ],
+  [
+    "a size lie (inflates past its declared size)",
+    [{ name: "a", data: "x".repeat(1000), declaredSize: 10 }],
+    /declared size/,
+  ],
   ["an absurd ratio (a bomb)", [{ name: "bomb", data: Buffer.alloc(8 * 1024 * 1024) }], /ratio/],
 ];
 for (const [what, entries, msg] of HOSTILE) {

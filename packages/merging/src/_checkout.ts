@@ -58,7 +58,13 @@ export async function checkLive(top: string, store: Store, base: string, env: No
  * @throws ConflictError when the base moved meanwhile or git refuses (the base is then unchanged)
  */
 export async function advanceBase(
-  top: string, base: string, old: string, next: string, live: Live, message: string, env: NodeJS.ProcessEnv,
+  top: string,
+  base: string,
+  old: string,
+  next: string,
+  live: Live,
+  message: string,
+  env: NodeJS.ProcessEnv
 ): Promise<"updated" | "ref-only"> {
   const ref = `refs/heads/${base}`;
   const again = "nothing was merged, run forge-merge again";
@@ -68,7 +74,8 @@ export async function advanceBase(
       throw new ConflictError(`${base} moved while merging (now ${now.stdout.trim().slice(0, 12)}); ${again}`);
     }
     const m = await git(["merge", "--ff-only", "--no-verify", "--quiet", next], {
-      cwd: top, env: { ...env, GIT_REFLOG_ACTION: message },
+      cwd: top,
+      env: { ...env, GIT_REFLOG_ACTION: message },
     });
     if (m.code !== 0) {
       throw new ConflictError(`cannot update the checkout of ${base}: ${gitMessage(m.stderr)}; nothing was merged`);

@@ -40,13 +40,18 @@ export async function runCi(dir: string, req: CiRequest): Promise<CiOutcome> {
   // Loaded here, not at the top: `forge-merge pr -h` and `forge-pr merge -h` do not need the runner.
   const { runStepsIn } = await import("@forge/runner");
   const run = await runStepsIn(dir, {
-    store: req.store, top: req.top, headSha: req.baseSha, patch: req.patch, patchSha256: req.patchSha256,
-    pr: { id: req.pr.id }, title: req.pr.title, env: req.env,
+    store: req.store,
+    top: req.top,
+    headSha: req.baseSha,
+    patch: req.patch,
+    patchSha256: req.patchSha256,
+    pr: { id: req.pr.id },
+    title: req.pr.title,
+    env: req.env,
   });
   const failed = run.steps.find((s) => s.outcome === "fail" || s.outcome === "timeout");
-  const stopped = run.verdict === "pass"
-    ? null
-    : run.steps.find((s) => s.outcome !== "pass" && s.outcome !== "skipped");
+  const stopped =
+    run.verdict === "pass" ? null : run.steps.find((s) => s.outcome !== "pass" && s.outcome !== "skipped");
   const failedStep = failed?.name ?? stopped?.name ?? null;
   return { verdict: run.verdict as CiOutcome["verdict"], failedStep, run: run.id };
 }

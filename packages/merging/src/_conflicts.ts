@@ -9,8 +9,14 @@ import { unquoteC } from "./_patch_paths.js";
 
 /** What `git apply` says after `error: <file>: ` when that file is what went wrong. */
 const FILE_ERRORS = [
-  "patch does not apply", "does not exist in index", "does not exist in working directory", "already exists in index",
-  "already exists in working directory", "does not match index", "No such file or directory", "wrong type",
+  "patch does not apply",
+  "does not exist in index",
+  "does not exist in working directory",
+  "already exists in index",
+  "already exists in working directory",
+  "does not match index",
+  "No such file or directory",
+  "wrong type",
   "has type [0-7]+, expected [0-7]+",
 ].join("|");
 
@@ -39,4 +45,3 @@ export function conflictFiles(stderr: string): string[] {
   }
   return out;
 }
-

@@ -19,17 +19,24 @@ import { ForgeError } from "@forge/core";
  */
 export async function patchId(patch: Uint8Array, cwd: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   const out = await gitWithInput(["patch-id", "--stable"], patch, cwd, env);
-  const ids = out.split("\n").map((l) => l.split(" ")[0]!).filter((x) => /^[0-9a-f]{40,64}$/.test(x));
+  const ids = out
+    .split("\n")
+    .map((l) => l.split(" ")[0]!)
+    .filter((x) => /^[0-9a-f]{40,64}$/.test(x));
   if (ids.length === 0) return null;
   if (ids.length === 1) return ids[0]!;
-  return createHash("sha1").update(ids.join("\n") + "\n").digest("hex");
+  return createHash("sha1")
+    .update(ids.join("\n") + "\n")
+    .digest("hex");
 }
 
 /** Run git with `input` on stdin (argv array, hooks off); its stdout. */
 function gitWithInput(args: string[], input: Uint8Array, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", ["-c", "core.hooksPath=/dev/null", ...args], {
-      cwd, env, stdio: ["pipe", "pipe", "pipe"],
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
     let err = "";

@@ -2,11 +2,15 @@ import test from "ava";
 import { conflictFiles } from "./_conflicts.js";
 
 test("conflictFiles() names each failing file once, in git's order", (t) => {
-  const stderr = [
-    "error: patch failed: a.txt:1", "error: a.txt: patch does not apply",
-    "error: b/c.txt: already exists in index", "error: gone.txt: does not exist in index",
-    "error: w.txt: already exists in working directory", "error: m.txt: does not match index",
-  ].join("\n") + "\n";
+  const stderr =
+    [
+      "error: patch failed: a.txt:1",
+      "error: a.txt: patch does not apply",
+      "error: b/c.txt: already exists in index",
+      "error: gone.txt: does not exist in index",
+      "error: w.txt: already exists in working directory",
+      "error: m.txt: does not match index",
+    ].join("\n") + "\n";
   t.deepEqual(conflictFiles(stderr), ["a.txt", "b/c.txt", "gone.txt", "w.txt", "m.txt"]);
 });
 

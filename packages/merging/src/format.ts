@@ -35,14 +35,33 @@ export function formatMerge(r: MergeResult, tick = ""): string {
 
 /** Every `--json` field of a merge outcome. */
 export const MERGE_FIELDS: readonly string[] = [
-  "base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id",
-  "landed", "patchId", "patchSha256", "pr", "record", "resolved", "verdict",
+  "base",
+  "baseRefName",
+  "checkout",
+  "ciRun",
+  "closedIssues",
+  "commit",
+  "conflicts",
+  "createdAt",
+  "failedStep",
+  "id",
+  "landed",
+  "patchId",
+  "patchSha256",
+  "pr",
+  "record",
+  "resolved",
+  "verdict",
 ];
 
 /** The JSON line: keys sorted, like every forge record. */
 export function mergeJson(r: MergeResult): Record<string, unknown> {
   const o = r as unknown as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]])
+  );
 }
 
 /** A name safe on one stderr line: control characters shown as `?`. */

@@ -9,7 +9,43 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import { atomicWrite, type CommitJson, ConflictError, currentAuthor, displayPath, entityOrder, ForgeError, formatFrontmatter, formatTimestamp, git, gitMessage, gitTopLevel, ISSUE, ISSUES, lexists, type LoadedEntity, loadEntity, MERGE_RECORD, mergeFile, NotFoundError, openStore, patchCommits, PR, printable, PRS, readPatch, resolveRef, splitPatchSeries, type Store, toFrontmatter, updateEntity, updateIssue, UsageError, validate, withWorktree } from "@forge/core";
+import {
+  atomicWrite,
+  type CommitJson,
+  ConflictError,
+  currentAuthor,
+  displayPath,
+  entityOrder,
+  ForgeError,
+  formatFrontmatter,
+  formatTimestamp,
+  git,
+  gitMessage,
+  gitTopLevel,
+  ISSUE,
+  ISSUES,
+  lexists,
+  type LoadedEntity,
+  loadEntity,
+  MERGE_RECORD,
+  mergeFile,
+  NotFoundError,
+  openStore,
+  patchCommits,
+  PR,
+  printable,
+  PRS,
+  readPatch,
+  resolveRef,
+  splitPatchSeries,
+  type Store,
+  toFrontmatter,
+  updateEntity,
+  updateIssue,
+  UsageError,
+  validate,
+  withWorktree,
+} from "@forge/core";
 import { runCi as defaultRunCi, type RunCi } from "./_ci.js";
 import { advanceBase, checkLive } from "./_checkout.js";
 import { conflictFiles } from "./_conflicts.js";
@@ -91,10 +127,24 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const base = pr.data.baseRefName as string;
   const sha256 = pr.data.patchSha256 as string;
   const result = (verdict: MergeResult["verdict"], more: Partial<MergeResult> = {}): MergeResult => ({
-    verdict, pr: { number, id: pr.ref.id }, base, commit: null, checkout: "untouched", conflicts: [], failedStep: null,
-    ciRun: null, record: null, landed: null, closedIssues: [], patchSha256: sha256, patchId: null, baseRefName: base,
-    resolved: [], ...more,
-    id: more.record ?? null, createdAt: more.createdAt ?? now(),
+    verdict,
+    pr: { number, id: pr.ref.id },
+    base,
+    commit: null,
+    checkout: "untouched",
+    conflicts: [],
+    failedStep: null,
+    ciRun: null,
+    record: null,
+    landed: null,
+    closedIssues: [],
+    patchSha256: sha256,
+    patchId: null,
+    baseRefName: base,
+    resolved: [],
+    ...more,
+    id: more.record ?? null,
+    createdAt: more.createdAt ?? now(),
   });
   if (pr.data.state === "closed") throw new ConflictError(`pull request #${number} is closed; reopen it to merge it`);
   const patch = readPatch(store, pr);
@@ -140,19 +190,26 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     const commitEnv = await identity(top, env, pr, patch, author);
     const title = pr.data.title as string;
     const merges = `Merges PR #${number} (${pr.ref.id})`;
-    const msg = opts.method === "rebase"
-      ? seriesMessage(series[parts.length - 1], commitEnv)
-      : opts.subject !== undefined || opts.body !== undefined
-        ? `${opts.subject ?? title}${opts.body ? `\n\n${opts.body}` : ""}\n\n${merges}`
-        : opts.method === "merge"
-          ? `Merge pull request #${number} from ${pr.data.headRefName as string}\n\n${title}\n\n${merges}`
-          : `${title}\n\n${merges}`;
+    const msg =
+      opts.method === "rebase"
+        ? seriesMessage(series[parts.length - 1], commitEnv)
+        : opts.subject !== undefined || opts.body !== undefined
+          ? `${opts.subject ?? title}${opts.body ? `\n\n${opts.body}` : ""}\n\n${merges}`
+          : opts.method === "merge"
+            ? `Merge pull request #${number} from ${pr.data.headRefName as string}\n\n${title}\n\n${merges}`
+            : `${title}\n\n${merges}`;
     const c = await git([...COMMIT, msg], { cwd: dir, env: commitEnv });
     if (c.code !== 0) throw new ForgeError(`git commit failed: ${gitMessage(c.stderr || c.stdout)}`, "E_GIT", 1);
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env })).stdout.trim();
     if (live.onBase) await checkNothingInTheWay(top, dir, old, head, env);
     const ci = await run(dir, {
-      store, top, baseSha: old, patch, patchSha256: sha256, pr: { id: pr.ref.id, title: pr.data.title as string }, env,
+      store,
+      top,
+      baseSha: old,
+      patch,
+      patchSha256: sha256,
+      pr: { id: pr.ref.id, title: pr.data.title as string },
+      env,
     });
     return { kind: "ci" as const, head, ci };
   });
@@ -160,7 +217,12 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   const createdAt = now();
   const recordId = newId();
   const rec = {
-    id: recordId, pr: pr.ref.id, patchSha256: sha256, patchId: pid ?? undefined, baseRefName: base, createdAt,
+    id: recordId,
+    pr: pr.ref.id,
+    patchSha256: sha256,
+    patchId: pid ?? undefined,
+    baseRefName: base,
+    createdAt,
     resolved: [] as string[],
   };
   if (attempt.kind === "conflict") {
@@ -169,24 +231,37 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
     const more = listed.length < n ? ` (the first ${listed.length} are listed)` : "";
     const files = `${n} file${n === 1 ? "" : "s"}${more}`;
     const failed = `\`git apply --check\` failed on ${files} against ${base} at ${old.slice(0, 12)}`;
-    writeRecord(store, { ...rec, verdict: "conflict", conflicts: listed },
-      `${failed}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`);
+    writeRecord(
+      store,
+      { ...rec, verdict: "conflict", conflicts: listed },
+      `${failed}; nothing was applied. Rebase the patch on \`${base}\` and run \`forge-merge\` again.\n`
+    );
     return result("conflict", { conflicts: attempt.files, record: recordId, patchId: pid, createdAt });
   }
   if (attempt.ci.verdict !== "pass") {
     const step = attempt.ci.failedStep ?? undefined;
     const ended = attempt.ci.verdict === "fail" ? "failed" : `ended ${attempt.ci.verdict}`;
-    writeRecord(store, { ...rec, verdict: "ci-failed", failedStep: step, conflicts: [] },
+    writeRecord(
+      store,
+      { ...rec, verdict: "ci-failed", failedStep: step, conflicts: [] },
       `CI ${ended}${step ? ` at step \`${step}\`` : ""} on the merge of this patch into ${base} ` +
-      `at ${old.slice(0, 12)}; ${base} was not changed.\n`);
+        `at ${old.slice(0, 12)}; ${base} was not changed.\n`
+    );
     return result("ci-failed", {
-      failedStep: attempt.ci.failedStep, ciRun: attempt.ci.run, record: recordId, patchId: pid, createdAt,
+      failedStep: attempt.ci.failedStep,
+      ciRun: attempt.ci.run,
+      record: recordId,
+      patchId: pid,
+      createdAt,
     });
   }
   const checkout = await advanceBase(top, base, old, attempt.head, live, `forge-merge: PR #${number}`, env);
-  writeRecord(store, { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
+  writeRecord(
+    store,
+    { ...rec, verdict: "merged", commit: attempt.head, conflicts: [] },
     `Merged into ${base} as ${attempt.head.slice(0, 12)} (fast-forward from ${old.slice(0, 12)}); ` +
-    `CI passed${attempt.ci.run ? ` (run ${attempt.ci.run})` : ""}.\n`);
+      `CI passed${attempt.ci.run ? ` (run ${attempt.ci.run})` : ""}.\n`
+  );
   // Reloaded: the CI run has just set the PR's `ci`.
   updateEntity(PR, await loadEntity(store, PRS, PR, pr.ref), (d) => {
     d.state = "merged";
@@ -194,13 +269,26 @@ export async function mergePr(ctx: MergeContext, opts: MergeOptions): Promise<Me
   });
   const closedIssues = await closeIssues(store, pr.data.closes as string[], createdAt);
   return result("merged", {
-    commit: attempt.head, checkout, ciRun: attempt.ci.run, record: recordId, closedIssues, patchId: pid, createdAt,
+    commit: attempt.head,
+    checkout,
+    ciRun: attempt.ci.run,
+    record: recordId,
+    closedIssues,
+    patchId: pid,
+    createdAt,
   });
 }
 
 /** `git commit` with hooks and signing off and the message as given (`-m` last: the message follows). */
 const COMMIT = [
-  "-c", "commit.gpgSign=false", "commit", "--no-verify", "--allow-empty", "--quiet", "--cleanup=verbatim", "-m",
+  "-c",
+  "commit.gpgSign=false",
+  "commit",
+  "--no-verify",
+  "--allow-empty",
+  "--quiet",
+  "--cleanup=verbatim",
+  "-m",
 ];
 
 /** A series commit's message; its author and date go into `env` (`--rebase` keeps them). */
@@ -254,8 +342,8 @@ async function checkSymlinks(dir: string, old: string, env: NodeJS.ProcessEnv): 
     const path = f[i + 1]!;
     const target = (await git(["cat-file", "blob", m[2]!], { cwd: dir, env })).stdout;
     const resolved = posix.normalize(posix.join(posix.dirname(path), target));
-    const bad = target.startsWith("/") || resolved === ".." || resolved.startsWith("../")
-      || refusal(resolved, false) !== null;
+    const bad =
+      target.startsWith("/") || resolved === ".." || resolved.startsWith("../") || refusal(resolved, false) !== null;
     if (bad) {
       const where = "a symlink out of the repository or into .git; nothing was merged";
       throw new ForgeError(`refused: the patch makes '${oneLine(path)}' ${where}`, "E_UNSAFE_PATCH", 1);
@@ -269,7 +357,11 @@ async function checkSymlinks(dir: string, old: string, env: NodeJS.ProcessEnv): 
  * @throws ConflictError naming the file; nothing has been merged
  */
 async function checkNothingInTheWay(
-  top: string, dir: string, old: string, head: string, env: NodeJS.ProcessEnv,
+  top: string,
+  dir: string,
+  old: string,
+  head: string,
+  env: NodeJS.ProcessEnv
 ): Promise<void> {
   const r = await git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", old, head], { cwd: dir, env });
   for (const f of r.stdout.split("\0").filter((x) => x !== "")) {
@@ -294,7 +386,9 @@ function writeRecord(store: Store, data: Record<string, unknown>, body: string):
 
 /** Close the open issues a merged PR references; the ones closed, with their numbers. */
 async function closeIssues(
-  store: Store, ids: string[], at: string,
+  store: Store,
+  ids: string[],
+  at: string
 ): Promise<Array<{ number: number | null; id: string }>> {
   if (ids.length === 0) return [];
   const order = await entityOrder(store, ISSUES, ISSUE);
@@ -319,7 +413,11 @@ async function closeIssues(
  * git's identity, else the merger at forge.invalid.
  */
 async function identity(
-  top: string, env: NodeJS.ProcessEnv, pr: LoadedEntity, patch: Buffer, merger: string,
+  top: string,
+  env: NodeJS.ProcessEnv,
+  pr: LoadedEntity,
+  patch: Buffer,
+  merger: string
 ): Promise<NodeJS.ProcessEnv> {
   const name = pr.data.author as string;
   const email = fromEmail(patch) ?? `${localPart(name)}@forge.invalid`;
@@ -345,8 +443,10 @@ function localPart(name: string): string {
 
 async function checkBranchName(top: string, base: string, env: NodeJS.ProcessEnv): Promise<void> {
   // eslint-disable-next-line no-control-regex
-  const bad = base.startsWith("-") || /[\x00-\x1f\x7f]/.test(base)
-    || (await git(["check-ref-format", "--branch", base], { cwd: top, env })).code !== 0;
+  const bad =
+    base.startsWith("-") ||
+    /[\x00-\x1f\x7f]/.test(base) ||
+    (await git(["check-ref-format", "--branch", base], { cwd: top, env })).code !== 0;
   if (bad) throw new UsageError(`the PR's base '${base.slice(0, 60)}' is not a branch name`);
 }
 

@@ -1,7 +1,14 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
 import {
-  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,12 +45,24 @@ function setup(): { dir: string; git: (...a: string[]) => string; prId: string }
   git("commit", "-qm", "add b");
   const head = git("rev-parse", "HEAD").trim();
   const patch = execFileSync("git", ["format-patch", "--stdout", "--no-signature", `${base}..${head}`], {
-    cwd: dir, env: ENV,
+    cwd: dir,
+    env: ENV,
   });
   git("checkout", "-q", "main");
   const prId = createPr(storeAt(join(dir, ".forge")), {
-    title: "Add b", body: "", author: "bob", baseRefName: "main", headRefName: "topic", baseSha: base, headSha: head,
-    patch, isDraft: false, closes: [], labels: [], assignees: [], now: NOW,
+    title: "Add b",
+    body: "",
+    author: "bob",
+    baseRefName: "main",
+    headRefName: "topic",
+    baseSha: base,
+    headSha: head,
+    patch,
+    isDraft: false,
+    closes: [],
+    labels: [],
+    assignees: [],
+    now: NOW,
   });
   return { dir, git, prId };
 }
@@ -59,25 +78,27 @@ function records(dir: string): string[] {
   return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith(".md")) : [];
 }
 
-test("mergePr() merges with an injected green CI: author is " +
-  "the PR's, the record id and time are the injected ones", async (t) => {
-  const { dir, git, prId } = setup();
-  const old = git("rev-parse", "main").trim();
-  let seen: { dir: string; baseSha: string; pr: string } | undefined;
-  const ci: RunCi = async (d, req) => {
-    seen = { dir: d, baseSha: req.baseSha, pr: req.pr.id };
-    t.true(existsSync(join(d, "b.txt")), "CI runs on the tree with the patch applied");
-    return { verdict: "pass", failedStep: null, run: null };
-  };
-  const r = await mergePr({ cwd: dir, env: ENV, runCi: ci, now: () => NOW, newId: ids() }, { ref: "1" });
-  t.is(r.verdict, "merged");
-  t.is(r.record, "00000000-0000-4000-8000-000000000001");
-  t.is(r.checkout, "updated");
-  t.deepEqual(seen && { baseSha: seen.baseSha, pr: seen.pr }, { baseSha: old, pr: prId });
-  t.false(existsSync(seen!.dir), "the worktree is gone");
-  // The name is the PR's author; the email is the patch's first From: header's.
-  t.is(git("log", "-1", "--format=%an <%ae>").trim(), "bob <alice@example.com>");
-});
+test(
+  "mergePr() merges with an injected green CI: author is " + "the PR's, the record id and time are the injected ones",
+  async (t) => {
+    const { dir, git, prId } = setup();
+    const old = git("rev-parse", "main").trim();
+    let seen: { dir: string; baseSha: string; pr: string } | undefined;
+    const ci: RunCi = async (d, req) => {
+      seen = { dir: d, baseSha: req.baseSha, pr: req.pr.id };
+      t.true(existsSync(join(d, "b.txt")), "CI runs on the tree with the patch applied");
+      return { verdict: "pass", failedStep: null, run: null };
+    };
+    const r = await mergePr({ cwd: dir, env: ENV, runCi: ci, now: () => NOW, newId: ids() }, { ref: "1" });
+    t.is(r.verdict, "merged");
+    t.is(r.record, "00000000-0000-4000-8000-000000000001");
+    t.is(r.checkout, "updated");
+    t.deepEqual(seen && { baseSha: seen.baseSha, pr: seen.pr }, { baseSha: old, pr: prId });
+    t.false(existsSync(seen!.dir), "the worktree is gone");
+    // The name is the PR's author; the email is the patch's first From: header's.
+    t.is(git("log", "-1", "--format=%an <%ae>").trim(), "bob <alice@example.com>");
+  }
+);
 
 test("mergePr() with red CI writes a ci-failed record naming the step and leaves main alone", async (t) => {
   const { dir, git } = setup();
@@ -99,7 +120,12 @@ test("mergePr() when CI cannot run (throws): no record, main unchanged, no workt
   await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: broken }, { ref: "1" }), { message: "no docker engine" });
   t.is(git("rev-parse", "main").trim(), old);
   t.deepEqual(records(dir), []);
-  t.is(git("worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length, 1);
+  t.is(
+    git("worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((l) => l.startsWith("worktree ")).length,
+    1
+  );
 });
 
 test("mergePr() fails cleanly when main moves while CI runs (on main: the checkout is not touched)", async (t) => {
@@ -117,54 +143,63 @@ test("mergePr() fails cleanly when main moves while CI runs (on main: the checko
   t.deepEqual(records(dir), []);
 });
 
-test("mergePr() fails cleanly when main moves while CI runs " +
-  "(another branch checked out: compare-and-swap)", async (t) => {
-  const { dir, git } = setup();
-  git("checkout", "-q", "-b", "side");
-  const racer: RunCi = async () => {
-    git("update-ref", "refs/heads/main", git("commit-tree", "-p", "main", "-m", "elsewhere", "main^{tree}").trim());
-    return { verdict: "pass", failedStep: null, run: null };
-  };
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: racer }, { ref: "1" }), {
-    message: /main moved while merging/,
-  });
-  t.is(git("log", "-1", "--format=%s", "main").trim(), "elsewhere");
-  t.deepEqual(records(dir), []);
-});
+test(
+  "mergePr() fails cleanly when main moves while CI runs " + "(another branch checked out: compare-and-swap)",
+  async (t) => {
+    const { dir, git } = setup();
+    git("checkout", "-q", "-b", "side");
+    const racer: RunCi = async () => {
+      git("update-ref", "refs/heads/main", git("commit-tree", "-p", "main", "-m", "elsewhere", "main^{tree}").trim());
+      return { verdict: "pass", failedStep: null, run: null };
+    };
+    await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: racer }, { ref: "1" }), {
+      message: /main moved while merging/,
+    });
+    t.is(git("log", "-1", "--format=%s", "main").trim(), "elsewhere");
+    t.deepEqual(records(dir), []);
+  }
+);
 
-test("mergePr() refuses when main is checked out in another worktree " +
-  "(moving it would show that worktree the merge reverted)", async (t) => {
-  const { dir, git } = setup();
-  git("checkout", "-q", "-b", "side");
-  const other = realpathSync(mkdtempSync(join(tmpdir(), "forge-otherwt-")));
-  made.push(other);
-  git("worktree", "add", "-q", join(other, "wt"), "main");
-  const old = git("rev-parse", "main").trim();
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), {
-    message: /main is checked out in another worktree/,
-  });
-  t.is(git("rev-parse", "main").trim(), old);
-});
+test(
+  "mergePr() refuses when main is checked out in another worktree " +
+    "(moving it would show that worktree the merge reverted)",
+  async (t) => {
+    const { dir, git } = setup();
+    git("checkout", "-q", "-b", "side");
+    const other = realpathSync(mkdtempSync(join(tmpdir(), "forge-otherwt-")));
+    made.push(other);
+    git("worktree", "add", "-q", join(other, "wt"), "main");
+    const old = git("rev-parse", "main").trim();
+    await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: green }, { ref: "1" }), {
+      message: /main is checked out in another worktree/,
+    });
+    t.is(git("rev-parse", "main").trim(), old);
+  }
+);
 
-test("mergePr() refuses when an untracked file in the checkout would " +
-  "be overwritten: base unchanged, no record, the file kept", async (t) => {
-  const { dir, git } = setup();
-  writeFileSync(join(dir, "b.txt"), "mine, untracked\n");
-  const old = git("rev-parse", "main").trim();
-  let ran = false;
-  const ci: RunCi = async () => {
-    ran = true;
-    return { verdict: "pass", failedStep: null, run: null };
-  };
-  await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: ci }, { ref: "1" }), {
-    message: "the checkout has an untracked 'b.txt' where the merge adds a file; " +
-      "move it away and run forge-merge again (nothing was merged)",
-  });
-  t.false(ran, "refused before CI");
-  t.is(git("rev-parse", "main").trim(), old);
-  t.deepEqual(records(dir), []);
-  t.is(readFileSync(join(dir, "b.txt"), "utf8"), "mine, untracked\n");
-});
+test(
+  "mergePr() refuses when an untracked file in the checkout would " +
+    "be overwritten: base unchanged, no record, the file kept",
+  async (t) => {
+    const { dir, git } = setup();
+    writeFileSync(join(dir, "b.txt"), "mine, untracked\n");
+    const old = git("rev-parse", "main").trim();
+    let ran = false;
+    const ci: RunCi = async () => {
+      ran = true;
+      return { verdict: "pass", failedStep: null, run: null };
+    };
+    await t.throwsAsync(mergePr({ cwd: dir, env: ENV, runCi: ci }, { ref: "1" }), {
+      message:
+        "the checkout has an untracked 'b.txt' where the merge adds a file; " +
+        "move it away and run forge-merge again (nothing was merged)",
+    });
+    t.false(ran, "refused before CI");
+    t.is(git("rev-parse", "main").trim(), old);
+    t.deepEqual(records(dir), []);
+    t.is(readFileSync(join(dir, "b.txt"), "utf8"), "mine, untracked\n");
+  }
+);
 
 test("mergePr() says which base is missing", async (t) => {
   const { dir, git } = setup();

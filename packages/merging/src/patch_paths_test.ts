@@ -8,7 +8,18 @@ test("patchPaths() reads diff --git, ---, +++ and rename/copy lines", (t) => {
   const rename = "diff --git a/old b/new\nsimilarity index 90%\nrename from old\nrename to new\n";
   const text = `${diff("a/x.txt", "b/x.txt")}${rename}diff --git a/c b/d\ncopy from c\ncopy to d\n`;
   t.deepEqual(patchPaths(text), [
-    "a/x.txt", "b/x.txt", "a/x.txt", "b/x.txt", "a/old", "b/new", "old", "new", "a/c", "b/d", "c", "d",
+    "a/x.txt",
+    "b/x.txt",
+    "a/x.txt",
+    "b/x.txt",
+    "a/old",
+    "b/new",
+    "old",
+    "new",
+    "a/c",
+    "b/d",
+    "c",
+    "d",
   ]);
 });
 
@@ -23,7 +34,8 @@ test("patchPaths() reads a traditional diff without a diff --git line (git appli
 });
 
 test("patchPaths() unquotes git's C-quoted names and ignores /dev/null", (t) => {
-  const text = 'diff --git "a/sp ace\\303\\251" "b/sp ace\\303\\251"\nnew file mode 100644\n' +
+  const text =
+    'diff --git "a/sp ace\\303\\251" "b/sp ace\\303\\251"\nnew file mode 100644\n' +
     '--- /dev/null\n+++ "b/sp ace\\303\\251"\n@@ -0,0 +1 @@\n+x\n';
   t.deepEqual(patchPaths(text), ["a/sp aceé", "b/sp aceé", "b/sp aceé"]);
 });
@@ -56,8 +68,10 @@ for (const path of ACCEPTED) {
 
 test("checkPatchPaths() throws one line naming the path, exit 1, E_UNSAFE_PATCH", (t) => {
   const e = t.throws(() => checkPatchPaths(diff("a/.git/hooks/pre-commit", "b/.git/hooks/pre-commit")));
-  t.regex(e!.message,
-    /^refused: the patch names 'a\/\.git\/hooks\/pre-commit' \(a \.git component\); nothing was applied$/);
+  t.regex(
+    e!.message,
+    /^refused: the patch names 'a\/\.git\/hooks\/pre-commit' \(a \.git component\); nothing was applied$/
+  );
   t.is((e as unknown as { code: string }).code, "E_UNSAFE_PATCH");
   t.is((e as unknown as { exitCode: number }).exitCode, 1);
 });

@@ -4,10 +4,30 @@
  * JSON model (GitHub's milestone fields) and the renderers.
  */
 import {
-  DefFile, isTimestamp, ISSUE, ISSUES, listEntityRefs, loadDefList, loadEntity, loadEntityFast, NotFoundError, openStore,
-  UsageError, type Store,
+  DefFile,
+  isTimestamp,
+  ISSUE,
+  ISSUES,
+  listEntityRefs,
+  loadDefList,
+  loadEntity,
+  loadEntityFast,
+  NotFoundError,
+  openStore,
+  UsageError,
+  type Store,
 } from "@forge/core";
-import { paint, useColor, type Ctx, type FlagDef, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
+import {
+  paint,
+  useColor,
+  type Ctx,
+  type FlagDef,
+  type JsonRequest,
+  type Parsed,
+  type RenderOptions,
+  jsonFlags,
+  jsonRequestOf,
+} from "@forge/cli";
 
 /** A milestone as JSON (GitHub's milestone fields; keys sorted). */
 export interface MilestoneJson {
@@ -23,7 +43,16 @@ export interface MilestoneJson {
 }
 
 /** Every `--json` field of a milestone. */
-export const MILESTONE_FIELDS: readonly string[] = ["closed", "closedIssues", "description", "dueOn", "number", "openIssues", "state", "title"];
+export const MILESTONE_FIELDS: readonly string[] = [
+  "closed",
+  "closedIssues",
+  "description",
+  "dueOn",
+  "number",
+  "openIssues",
+  "state",
+  "title",
+];
 
 /** `milestones.md` being edited (see DefFile), looked up by title or number. */
 export class MilestoneFile extends DefFile {
@@ -101,7 +130,9 @@ export async function countIssues(ctx: Ctx, store: Store): Promise<{ counts: Iss
 
 /** Whether a request needs the issue counts. */
 export function wantsCounts(req: JsonRequest | null): boolean {
-  return req !== null && (req.fields === null || req.fields.includes("openIssues") || req.fields.includes("closedIssues"));
+  return (
+    req !== null && (req.fields === null || req.fields.includes("openIssues") || req.fields.includes("closedIssues"))
+  );
 }
 
 // Control characters, and the separators YAML 1.1 or JavaScript read as line breaks.
@@ -157,8 +188,19 @@ export function milestoneRow(m: MilestoneJson, tty: boolean, color = false): str
 }
 
 /** Render options for commands that print milestone records (writes print on stdout only with --json/--jq). */
-export function milestoneRender(args: Parsed, req: JsonRequest | null, single: boolean, rows = false): RenderOptions<MilestoneJson> {
-  return { json: req, jq: args.jq as string | undefined, single, row: rows ? milestoneRow : undefined, header: ["ID", "TITLE", "DUE", "DESCRIPTION"] };
+export function milestoneRender(
+  args: Parsed,
+  req: JsonRequest | null,
+  single: boolean,
+  rows = false
+): RenderOptions<MilestoneJson> {
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    single,
+    row: rows ? milestoneRow : undefined,
+    header: ["ID", "TITLE", "DUE", "DESCRIPTION"],
+  };
 }
 
 /** A confirmation line for stderr. */
@@ -168,7 +210,12 @@ export function confirm(ctx: Ctx, verb: string, m: MilestoneJson): void {
 }
 
 /** One milestone's JSON for a write's output, with counts when the request needs them. */
-export async function recordOf(ctx: Ctx, f: MilestoneFile, i: number, req: JsonRequest | null): Promise<{ rec: MilestoneJson; failed: number }> {
+export async function recordOf(
+  ctx: Ctx,
+  f: MilestoneFile,
+  i: number,
+  req: JsonRequest | null
+): Promise<{ rec: MilestoneJson; failed: number }> {
   if (!wantsCounts(req)) return { rec: milestoneJson(f.items[i]!, i), failed: 0 };
   const { counts, failed } = await countIssues(ctx, f.store);
   return { rec: milestoneJson(f.items[i]!, i, counts), failed };

@@ -11,11 +11,23 @@ import { confirm, JSON_FLAGS, jsonRequest, MilestoneFile, milestoneRender, recor
 export function stateCommand(to: "open" | "closed", description: string): ForgeCommand {
   return defineCommand({
     meta: {
-      name: to === "closed" ? "close" : "reopen", description,
-      help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: to === "closed" ? ["forge-milestone close v1.2", "forge-milestone close 2"] : ["forge-milestone reopen v1.2", "forge-milestone reopen 2"] },
+      name: to === "closed" ? "close" : "reopen",
+      description,
+      help: {
+        reads: [[".forge/milestones.md", "the milestone definitions"]],
+        examples:
+          to === "closed"
+            ? ["forge-milestone close v1.2", "forge-milestone close 2"]
+            : ["forge-milestone reopen v1.2", "forge-milestone reopen 2"],
+      },
     },
     args: {
-      milestone: { type: "positional", required: true, valueHint: "title|number", description: "a milestone: its title (exact, else any case) or number (2 or #2)" },
+      milestone: {
+        type: "positional",
+        required: true,
+        valueHint: "title|number",
+        description: "a milestone: its title (exact, else any case) or number (2 or #2)",
+      },
       ...JSON_FLAGS,
     },
     async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -1,5 +1,16 @@
 import { defineCommand, emit, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
-import { checkDescription, checkTitle, confirm, JSON_FLAGS, jsonRequest, MilestoneFile, milestoneRender, parseDue, recordOf, type MilestoneJson } from "./_shared.js";
+import {
+  checkDescription,
+  checkTitle,
+  confirm,
+  JSON_FLAGS,
+  jsonRequest,
+  MilestoneFile,
+  milestoneRender,
+  parseDue,
+  recordOf,
+  type MilestoneJson,
+} from "./_shared.js";
 
 /** Options of `forge-milestone create`. */
 export interface CreateMilestoneOptions {
@@ -24,7 +35,11 @@ export function parseCreateOptions(args: Parsed): CreateMilestoneOptions {
  * Append an open milestone to `milestones.md` (its number: the new length).
  * @throws ConflictError when the title is taken (ignoring case)
  */
-export async function createMilestone(ctx: Ctx, o: CreateMilestoneOptions, req: JsonRequest | null): Promise<{ rec: MilestoneJson; failed: number }> {
+export async function createMilestone(
+  ctx: Ctx,
+  o: CreateMilestoneOptions,
+  req: JsonRequest | null
+): Promise<{ rec: MilestoneJson; failed: number }> {
   const f = await MilestoneFile.open(ctx);
   f.checkFree(o.title);
   f.items.push({ title: o.title, dueOn: o.dueOn, state: "open", description: o.description || undefined });
@@ -36,8 +51,15 @@ export async function createMilestone(ctx: Ctx, o: CreateMilestoneOptions, req: 
 
 export default defineCommand({
   meta: {
-    name: "create", description: "Create a milestone (open)",
-    help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: ["forge-milestone create v1.2 --due 2026-12-31", "forge-milestone create \"Q1 cleanup\" -d \"the backlog\""] },
+    name: "create",
+    description: "Create a milestone (open)",
+    help: {
+      reads: [[".forge/milestones.md", "the milestone definitions"]],
+      examples: [
+        "forge-milestone create v1.2 --due 2026-12-31",
+        'forge-milestone create "Q1 cleanup" -d "the backlog"',
+      ],
+    },
   },
   args: {
     title: { type: "positional", required: true, description: "the new milestone's title (unique ignoring case)" },

@@ -1,6 +1,17 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, emit, type Ctx, type JsonRequest, type Parsed } from "@forge/cli";
-import { checkDescription, checkTitle, confirm, JSON_FLAGS, jsonRequest, MilestoneFile, milestoneRender, parseDue, recordOf, type MilestoneJson } from "./_shared.js";
+import {
+  checkDescription,
+  checkTitle,
+  confirm,
+  JSON_FLAGS,
+  jsonRequest,
+  MilestoneFile,
+  milestoneRender,
+  parseDue,
+  recordOf,
+  type MilestoneJson,
+} from "./_shared.js";
 
 /** Options of `forge-milestone edit`. */
 export interface EditMilestoneOptions {
@@ -34,7 +45,11 @@ export function parseEditOptions(args: Parsed): EditMilestoneOptions {
  * `milestones.md`: issues keep naming the old one.
  * @throws NotFoundError; ConflictError when the new title is taken
  */
-export async function editMilestone(ctx: Ctx, o: EditMilestoneOptions, req: JsonRequest | null): Promise<{ rec: MilestoneJson; failed: number }> {
+export async function editMilestone(
+  ctx: Ctx,
+  o: EditMilestoneOptions,
+  req: JsonRequest | null
+): Promise<{ rec: MilestoneJson; failed: number }> {
   const f = await MilestoneFile.open(ctx);
   const i = f.get(o.ref);
   if (o.title !== undefined) f.checkFree(o.title, i);
@@ -51,11 +66,20 @@ export async function editMilestone(ctx: Ctx, o: EditMilestoneOptions, req: Json
 
 export default defineCommand({
   meta: {
-    name: "edit", description: "Edit a milestone (issues keep the old title)",
-    help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: ["forge-milestone edit v1.2 --due 2027-01-15", "forge-milestone edit 2 --title v1.3"] },
+    name: "edit",
+    description: "Edit a milestone (issues keep the old title)",
+    help: {
+      reads: [[".forge/milestones.md", "the milestone definitions"]],
+      examples: ["forge-milestone edit v1.2 --due 2027-01-15", "forge-milestone edit 2 --title v1.3"],
+    },
   },
   args: {
-    milestone: { type: "positional", required: true, valueHint: "title|number", description: "a milestone: its title (exact, else any case) or number (2 or #2)" },
+    milestone: {
+      type: "positional",
+      required: true,
+      valueHint: "title|number",
+      description: "a milestone: its title (exact, else any case) or number (2 or #2)",
+    },
     title: { type: "string", alias: "t", description: "new title" },
     due: { type: "string", description: "YYYY-MM-DD, '' for none" },
     description: { type: "string", alias: "d", description: "the new description" },

@@ -9,7 +9,12 @@ const parse = (argv: string[]) => {
 };
 
 test("parseEditOptions() reads a new title, due date and description", (t) => {
-  t.deepEqual(parse(["v1", "-t", "v1.0", "--due", "2026-03-01", "-d", "x"]), { ref: "v1", title: "v1.0", dueOn: "2026-03-01T00:00:00Z", description: "x" });
+  t.deepEqual(parse(["v1", "-t", "v1.0", "--due", "2026-03-01", "-d", "x"]), {
+    ref: "v1",
+    title: "v1.0",
+    dueOn: "2026-03-01T00:00:00Z",
+    description: "x",
+  });
 });
 
 test("parseEditOptions() takes '' to remove the due date and the description", (t) => {

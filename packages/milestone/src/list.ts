@@ -1,6 +1,15 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { countIssues, JSON_FLAGS, jsonRequest, MilestoneFile, milestoneJson, milestoneRender, wantsCounts, type MilestoneJson } from "./_shared.js";
+import {
+  countIssues,
+  JSON_FLAGS,
+  jsonRequest,
+  MilestoneFile,
+  milestoneJson,
+  milestoneRender,
+  wantsCounts,
+  type MilestoneJson,
+} from "./_shared.js";
 
 /** Options of `forge-milestone list`. */
 export interface ListMilestoneOptions {
@@ -14,7 +23,8 @@ export interface ListMilestoneOptions {
  */
 export function parseListOptions(args: Parsed): ListMilestoneOptions {
   const raw = (args.limit as string | undefined) ?? "30";
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   return { state: ((args.state as string | undefined) ?? "open") as ListMilestoneOptions["state"], limit: Number(raw) };
 }
 
@@ -22,7 +32,11 @@ export function parseListOptions(args: Parsed): ListMilestoneOptions {
  * The milestones in file order (their numbers), at most `limit`; with the
  * issue counts when `withCounts` (one read of every live issue).
  */
-export async function listMilestones(ctx: Ctx, opts: ListMilestoneOptions, withCounts: boolean): Promise<{ records: MilestoneJson[]; failed: number }> {
+export async function listMilestones(
+  ctx: Ctx,
+  opts: ListMilestoneOptions,
+  withCounts: boolean
+): Promise<{ records: MilestoneJson[]; failed: number }> {
   const f = await MilestoneFile.open(ctx);
   const { counts, failed } = withCounts ? await countIssues(ctx, f.store) : { counts: undefined, failed: 0 };
   const records = f.items
@@ -34,11 +48,21 @@ export async function listMilestones(ctx: Ctx, opts: ListMilestoneOptions, withC
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List milestones",
-    help: { reads: [[".forge/milestones.md", "the milestone definitions"]], examples: ["forge-milestone list", "forge-milestone list -s all --json title,state,dueOn"] },
+    name: "list",
+    description: "List milestones",
+    help: {
+      reads: [[".forge/milestones.md", "the milestone definitions"]],
+      examples: ["forge-milestone list", "forge-milestone list -s all --json title,state,dueOn"],
+    },
   },
   args: {
-    state: { type: "enum", alias: "s", options: ["open", "closed", "all"], default: "open", description: "only milestones in this state" },
+    state: {
+      type: "enum",
+      alias: "s",
+      options: ["open", "closed", "all"],
+      default: "open",
+      description: "only milestones in this state",
+    },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,
   },

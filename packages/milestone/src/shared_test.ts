@@ -8,7 +8,14 @@ test("parseDue() stores a date as RFC 3339 at midnight UTC, takes a full timesta
   t.is(parseDue(""), undefined);
 });
 
-for (const bad of ["2026-02-29", "2026-13-01", "2026-3-1", "tomorrow", "2026-03-01T12:30:00+01:00", "2026-03-01 00:00"]) {
+for (const bad of [
+  "2026-02-29",
+  "2026-13-01",
+  "2026-3-1",
+  "tomorrow",
+  "2026-03-01T12:30:00+01:00",
+  "2026-03-01 00:00",
+]) {
   test(`parseDue() refuses '${bad}'`, (t) => {
     t.throws(() => parseDue(bad), { message: /invalid due date/ });
   });
@@ -23,12 +30,35 @@ test("checkTitle() keeps YAML syntax and refuses what cannot be one line", (t) =
 
 test("milestoneJson() is GitHub's shape: number from the position, state upper case, counts only when given", (t) => {
   const m = { title: "v1", dueOn: "2026-03-01T00:00:00Z", state: "closed" };
-  t.deepEqual(milestoneJson(m, 1), { closed: true, description: "", dueOn: "2026-03-01T00:00:00Z", number: 2, state: "CLOSED", title: "v1" });
+  t.deepEqual(milestoneJson(m, 1), {
+    closed: true,
+    description: "",
+    dueOn: "2026-03-01T00:00:00Z",
+    number: 2,
+    state: "CLOSED",
+    title: "v1",
+  });
   t.deepEqual(milestoneJson({ title: "v2" }, 0, new Map([["v2", { open: 3, closed: 1 }]])), {
-    closed: false, closedIssues: 1, description: "", dueOn: null, number: 1, openIssues: 3, state: "OPEN", title: "v2",
+    closed: false,
+    closedIssues: 1,
+    description: "",
+    dueOn: null,
+    number: 1,
+    openIssues: 3,
+    state: "OPEN",
+    title: "v2",
   });
 });
 
 test("wantsCounts() is true for every field or when a count is asked for", (t) => {
-  t.deepEqual([null, { fields: null }, { fields: ["title"] }, { fields: ["openIssues"] }, { fields: ["closedIssues", "title"] }].map(wantsCounts), [false, true, false, true, true]);
+  t.deepEqual(
+    [
+      null,
+      { fields: null },
+      { fields: ["title"] },
+      { fields: ["openIssues"] },
+      { fields: ["closedIssues", "title"] },
+    ].map(wantsCounts),
+    [false, true, false, true, true]
+  );
 });

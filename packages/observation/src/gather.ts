@@ -8,15 +8,61 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, codeTree, displayPath, entityDir, entityFile, entityOrder, git, InvalidFileError, ISSUE, ISSUES, isForgeError, isUuid, lexists, loadEntity,
-  loadFile, MERGE_RECORD, mergeFile, mergesDir, openRecordCache, parseFrontmatterFast, recordContext, PR, PRS, readStoreFile, validate, type EntityRef, type EntitySchema,
-  type KindLayout, type LoadedEntity, type Store,
+  CI_RUN,
+  CI_RUNS,
+  codeTree,
+  displayPath,
+  entityDir,
+  entityFile,
+  entityOrder,
+  git,
+  InvalidFileError,
+  ISSUE,
+  ISSUES,
+  isForgeError,
+  isUuid,
+  lexists,
+  loadEntity,
+  loadFile,
+  MERGE_RECORD,
+  mergeFile,
+  mergesDir,
+  openRecordCache,
+  parseFrontmatterFast,
+  recordContext,
+  PR,
+  PRS,
+  readStoreFile,
+  validate,
+  type EntityRef,
+  type EntitySchema,
+  type KindLayout,
+  type LoadedEntity,
+  type Store,
 } from "@forge/core";
 import {
-  type Episode, keptView, kernelView, type KernelView, readImportLogCached, readScope, type ScopeState, viewConfig, viewFor, viewKey, withPayloads, writeKernelView,
+  type Episode,
+  keptView,
+  kernelView,
+  type KernelView,
+  readImportLogCached,
+  readScope,
+  type ScopeState,
+  viewConfig,
+  viewFor,
+  viewKey,
+  withPayloads,
+  writeKernelView,
 } from "@forge/evidence";
 import type { KernelConfig } from "@forge/kernel";
-import { DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveInputs, type PrInput, type RunInput } from "./inputs.js";
+import {
+  DEFAULT_OBSERVE_CONFIG,
+  type IssueInput,
+  type MergeInput,
+  type ObserveInputs,
+  type PrInput,
+  type RunInput,
+} from "./inputs.js";
 
 /** Options of `gather`. */
 export interface GatherOptions {
@@ -35,10 +81,12 @@ export interface GatherOptions {
 /**
  * Read everything an observation needs.
  * @param top where git runs: a folder of the repository (its top or any below), or null: no repository
- * @throws ForgeError when the import log is corrupt (the store needs a human); a git failure of the base first, as when it was asked first
+ * @throws ForgeError when the import log is corrupt (the store needs a human); a git failure of the base first, as when
+ * it was asked first
  */
 export async function gather(store: Store, top: string | null, opts: GatherOptions): Promise<ObserveInputs> {
-  // The base branch's first git call starts now, before the files are read; its answers are taken between the kinds read.
+  // The base branch's first git call starts now, before the files are read; its answers are taken between the kinds
+  // read.
   const baseP = baseOf(top, opts.base, opts.env);
   baseP.catch(() => undefined);
   try {
@@ -59,15 +107,24 @@ async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInpu
   const { state, kernel } = evidence(store, opts);
   await settle();
   const runs = await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable, {
-    archived: true, fromText: (_ref, _n, parse) => {
+    archived: true,
+    fromText: (_ref, _n, parse) => {
       const e = parse();
       return e ? runInput(store, e) : SLOW;
-    }, fromEntity: (e) => runInput(store, e),
+    },
+    fromEntity: (e) => runInput(store, e),
   });
   await settle();
   const prs = await loadAll(store, PRS, PR, "pr", unreadable, PR_READER);
   await settle();
-  const issues = await loadAll(store, ISSUES, ISSUE, "issue", unreadable, issueReader(new Set(prs.flatMap((p) => p.closes)), fixedLabels));
+  const issues = await loadAll(
+    store,
+    ISSUES,
+    ISSUE,
+    "issue",
+    unreadable,
+    issueReader(new Set(prs.flatMap((p) => p.closes)), fixedLabels)
+  );
   const merges = await loadMerges(store, unreadable);
   return { scope: opts.scope, state, kernel, runs, prs, issues, merges, unreadable: unreadable.sort() };
 }
@@ -84,10 +141,12 @@ function evidence(store: Store, opts: GatherOptions): { state: ScopeState; kerne
   let log = readImportLogCached(store, { write: true });
   let kernel = viewFor(store, keptView(store), log, opts.scope, made);
   if (!kernel) log = withPayloads(store, log, (l) => l.record.batch.scope === opts.scope);
-  // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed diffs, merges, oracles) are read.
+  // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed
+  // diffs, merges, oracles) are read.
   const state = readScope(store, opts.scope, { records: log.map((l) => l.record), episodes: false });
   const stored: Episode[] = [];
-  for (const { record: r } of log) if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
+  for (const { record: r } of log)
+    if (r.batch.scope === opts.scope) for (const e of r.batch.episodes ?? []) if (e.kind !== "trial") stored.push(e);
   state.episodes = stored.sort((a, b) => (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
   if (!kernel) {
     kernel = kernelView(state.kernel, precision, opts.kernel ?? {});
@@ -98,7 +157,11 @@ function evidence(store: Store, opts: GatherOptions): { state: ScopeState; kerne
 }
 
 /** The base branch, its tip and the tip's code tree. */
-async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.ProcessEnv | undefined): Promise<ObserveInputs["base"]> {
+async function baseOf(
+  top: string | null,
+  ref: string | undefined,
+  env: NodeJS.ProcessEnv | undefined
+): Promise<ObserveInputs["base"]> {
   if (top === null) return { ref: ref ?? "main", sha: null, tree: null };
   let name = ref;
   if (name === undefined) {
@@ -107,7 +170,10 @@ async function baseOf(top: string | null, ref: string | undefined, env: NodeJS.P
     if (r.code === 128) return { ref: "main", sha: null, tree: null };
     name = r.code === 0 && r.stdout.trim() !== "" ? r.stdout.trim() : "main";
   }
-  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${name}^{commit}`], { cwd: top, env });
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${name}^{commit}`], {
+    cwd: top,
+    env,
+  });
   const sha = r.code === 0 ? r.stdout.trim() : null;
   return { ref: name, sha, tree: sha ? await codeTree(top, sha, env) : null };
 }
@@ -129,10 +195,19 @@ interface Reader<T> {
    * @returns the input (undefined: of no interest), or SLOW: `fromEntity` of the general engine's parse
    * @throws ForgeError: unreadable
    */
-  fromText(ref: EntityRef, number: number, parse: () => Entity | undefined, text: string, keep: (payload: string) => void): T | undefined | typeof SLOW;
+  fromText(
+    ref: EntityRef,
+    number: number,
+    parse: () => Entity | undefined,
+    text: string,
+    keep: (payload: string) => void
+  ): T | undefined | typeof SLOW;
   /** The input of an entity the general engine read. */
   fromEntity(e: Entity, number: number): T | undefined;
-  /** The input from a kept payload, bytes `[start, end)` of `buf` (undefined: of no interest; null: not usable, the file is read). */
+  /**
+   * The input from a kept payload, bytes `[start, end)` of `buf` (undefined: of no interest; null: not usable, the file
+   * is read).
+   */
   fromPayload?(ref: EntityRef, number: number, buf: Buffer, start: number, end: number): T | undefined | null;
 }
 
@@ -146,7 +221,14 @@ const READABLE = 0x41;
  * Walked newest first, as the record cache is kept; the cache is
  * rewritten only when the walk (which sees every entity) changed something.
  */
-async function loadAll<T>(store: Store, kind: KindLayout, schema: EntitySchema, noun: string, unreadable: string[], r: Reader<T>): Promise<T[]> {
+async function loadAll<T>(
+  store: Store,
+  kind: KindLayout,
+  schema: EntitySchema,
+  noun: string,
+  unreadable: string[],
+  r: Reader<T>
+): Promise<T[]> {
   const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
   const cache = r.cache && openRecordCache(store, kind, { ...r.cache, name: "observed", write: true });
@@ -162,19 +244,31 @@ async function loadAll<T>(store: Store, kind: KindLayout, schema: EntitySchema, 
       const input = !ref.archived || r.archived === true;
       const hit = cache && !ref.escapes ? cache.get(key, path) : undefined;
       if (hit) {
-        const v = !input ? (hit.end - hit.start === 1 && hit.buf[hit.start] === READABLE ? undefined : null) : r.fromPayload!(ref, number, hit.buf, hit.start, hit.end);
+        const v = !input
+          ? hit.end - hit.start === 1 && hit.buf[hit.start] === READABLE
+            ? undefined
+            : null
+          : r.fromPayload!(ref, number, hit.buf, hit.start, hit.end);
         if (v !== null) {
           if (v !== undefined) out.push(v);
           continue;
         }
-        // Not a payload this kind keeps (an entity archived or unarchived since: the folder moved, the file's lstat did not).
+        // Not a payload this kind keeps (an entity archived or unarchived since: the folder moved, the file's lstat did
+        // not).
         cache!.refuse();
       }
       try {
         let v: T | undefined | typeof SLOW = SLOW;
         if (!ref.escapes) {
           const text = readStoreFile(store, path);
-          if (input) v = r.fromText(ref, number, () => fromText(store, schema, ref, path, text), text, (payload) => cache?.put(key, payload));
+          if (input)
+            v = r.fromText(
+              ref,
+              number,
+              () => fromText(store, schema, ref, path, text),
+              text,
+              (payload) => cache?.put(key, payload)
+            );
           else if (fromText(store, schema, ref, path, text)) {
             cache?.put(key, String.fromCharCode(READABLE));
             v = undefined;
@@ -229,7 +323,11 @@ function saysOpen(text: string): boolean {
  */
 function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]): Reader<IssueInput> {
   const input = (id: string, number: number, state: unknown, closedAt: unknown, labels: unknown): IssueInput => ({
-    id, number, state: state as string, closedAt: (closedAt as string | undefined) ?? null, labels: (labels as string[] | undefined) ?? [],
+    id,
+    number,
+    state: state as string,
+    closedAt: (closedAt as string | undefined) ?? null,
+    labels: (labels as string[] | undefined) ?? [],
   });
   return {
     cache: { layout: "observe-issue/1", context: recordContext(fixedLabels) },
@@ -247,7 +345,8 @@ function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]
         if (out) return undefined;
         throw err;
       }
-      if (e) keep(`${fixed ? "F" : "N"}${JSON.stringify([e.data.state, e.data.closedAt ?? null, e.data.labels ?? []])}`);
+      if (e)
+        keep(`${fixed ? "F" : "N"}${JSON.stringify([e.data.state, e.data.closedAt ?? null, e.data.labels ?? []])}`);
       if (out) return undefined;
       return e ? input(ref.id, number, e.data.state, e.data.closedAt, e.data.labels) : SLOW;
     },
@@ -265,7 +364,17 @@ function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]
 }
 
 /** PrInput's fields a PR's payload keeps, in order (its id and number are the entity's). */
-const PR_FIELDS = ["state", "baseRefName", "baseSha", "headSha", "patchSha256", "previousPatchSha256", "closes", "ci", "createdAt"] as const;
+const PR_FIELDS = [
+  "state",
+  "baseRefName",
+  "baseSha",
+  "headSha",
+  "patchSha256",
+  "previousPatchSha256",
+  "closes",
+  "ci",
+  "createdAt",
+] as const;
 
 /** The PRs (archived ones are only read): kept as PR_FIELDS. */
 const PR_READER: Reader<PrInput> = {
@@ -301,11 +410,20 @@ function runInput(store: Store, e: Entity): RunInput {
   const d = e.data;
   const logs = join(entityDir(store, CI_RUNS, e.ref.id, e.ref.archived), "steps");
   return {
-    id: e.ref.id, status: d.status as string, headSha: d.headSha as string, codeTree: (d.codeTree as string | undefined) ?? null,
-    patchSha256: (d.patchSha256 as string | undefined) ?? null, pr: (d.pr as string | undefined) ?? null, envSha256: d.envSha256 as string,
-    createdAt: d.createdAt as string, completedAt: (d.completedAt as string | undefined) ?? null,
+    id: e.ref.id,
+    status: d.status as string,
+    headSha: d.headSha as string,
+    codeTree: (d.codeTree as string | undefined) ?? null,
+    patchSha256: (d.patchSha256 as string | undefined) ?? null,
+    pr: (d.pr as string | undefined) ?? null,
+    envSha256: d.envSha256 as string,
+    createdAt: d.createdAt as string,
+    completedAt: (d.completedAt as string | undefined) ?? null,
     steps: ((d.steps as Record<string, unknown>[] | undefined) ?? []).map((s) => ({
-      name: s.name as string, outcome: s.outcome as string, logSha256: (s.logSha256 as string | undefined) ?? null, log: lexists(join(logs, `${s.name as string}.log`)),
+      name: s.name as string,
+      outcome: s.outcome as string,
+      logSha256: (s.logSha256 as string | undefined) ?? null,
+      log: lexists(join(logs, `${s.name as string}.log`)),
     })),
   };
 }
@@ -313,9 +431,17 @@ function runInput(store: Store, e: Entity): RunInput {
 function prInput(e: Entity, number: number): PrInput {
   const d = e.data;
   return {
-    id: e.ref.id, number, state: d.state as string, baseRefName: d.baseRefName as string, baseSha: (d.baseSha as string | undefined) ?? null,
-    headSha: (d.headSha as string | undefined) ?? null, patchSha256: d.patchSha256 as string, previousPatchSha256: (d.previousPatchSha256 as string[] | undefined) ?? [],
-    closes: (d.closes as string[] | undefined) ?? [], ci: (d.ci as string | undefined) ?? null, createdAt: d.createdAt as string,
+    id: e.ref.id,
+    number,
+    state: d.state as string,
+    baseRefName: d.baseRefName as string,
+    baseSha: (d.baseSha as string | undefined) ?? null,
+    headSha: (d.headSha as string | undefined) ?? null,
+    patchSha256: d.patchSha256 as string,
+    previousPatchSha256: (d.previousPatchSha256 as string[] | undefined) ?? [],
+    closes: (d.closes as string[] | undefined) ?? [],
+    ci: (d.ci as string | undefined) ?? null,
+    createdAt: d.createdAt as string,
   };
 }
 
@@ -323,7 +449,9 @@ function prInput(e: Entity, number: number): PrInput {
 async function loadMerges(store: Store, unreadable: string[]): Promise<MergeInput[]> {
   let names: string[];
   try {
-    names = readdirSync(mergesDir(store)).filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3))).sort();
+    names = readdirSync(mergesDir(store))
+      .filter((n) => n.endsWith(".md") && isUuid(n.slice(0, -3)))
+      .sort();
   } catch {
     return [];
   }
@@ -333,8 +461,13 @@ async function loadMerges(store: Store, unreadable: string[]): Promise<MergeInpu
     try {
       const d = (await loadFile(store, MERGE_RECORD, mergeFile(store, id))).data;
       out.push({
-        id, pr: d.pr as string, patchSha256: d.patchSha256 as string, verdict: d.verdict as string, commit: (d.commit as string | undefined) ?? null,
-        baseRefName: d.baseRefName as string, createdAt: d.createdAt as string,
+        id,
+        pr: d.pr as string,
+        patchSha256: d.patchSha256 as string,
+        verdict: d.verdict as string,
+        commit: (d.commit as string | undefined) ?? null,
+        baseRefName: d.baseRefName as string,
+        createdAt: d.createdAt as string,
       });
     } catch (err) {
       if (!isForgeError(err)) throw err;

@@ -13,8 +13,9 @@ function nodeLine(n: NodeLine): string {
   let tail = `${n.passes}/${n.trials} passed`;
   const f = n.flake_rate;
   if (f) {
-    tail += `, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]`
-      + ` ${f.decided ? "decided" : "undecided"}`;
+    tail +=
+      `, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]` +
+      ` ${f.decided ? "decided" : "undecided"}`;
   }
   return `  ${String(n.verdict).padEnd(12)} ${String(n.claim_kind).padEnd(12)} ${what} @${at}${pr}  ${tail}`;
 }
@@ -28,10 +29,10 @@ export function humanSummary(o: Observation): string {
   const h = o.header;
   const { health, counts } = h;
   const out = [
-    `scope ${h.scope}: base ${h.base_ref} ${short(h.base_sha)} (code tree ${short(h.base_tree)}); `
-      + `${counts.imports} imports, last ${health.last_import_at ?? "never"}`,
-    `claims: ${counts.current_claims} current of ${counts.claims}; trials ${counts.trials}; runs ${counts.runs}; `
-      + `open PRs ${counts.open_prs}`,
+    `scope ${h.scope}: base ${h.base_ref} ${short(h.base_sha)} (code tree ${short(h.base_tree)}); ` +
+      `${counts.imports} imports, last ${health.last_import_at ?? "never"}`,
+    `claims: ${counts.current_claims} current of ${counts.claims}; trials ${counts.trials}; runs ${counts.runs}; ` +
+      `open PRs ${counts.open_prs}`,
   ];
   const cur = o.nodes.filter((n) => n.current);
   if (cur.length) out.push("current claims:", ...cur.map(nodeLine));

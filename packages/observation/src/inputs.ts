@@ -90,4 +90,8 @@ export interface ObserveConfig {
 }
 
 /** The defaults. */
-export const DEFAULT_OBSERVE_CONFIG: Readonly<ObserveConfig> = Object.freeze({ precision_micros: 300_000, kernel: {}, fixed_labels: Object.freeze(["bug"]) });
+export const DEFAULT_OBSERVE_CONFIG: Readonly<ObserveConfig> = Object.freeze({
+  precision_micros: 300_000,
+  kernel: {},
+  fixed_labels: Object.freeze(["bug"]),
+});

@@ -9,7 +9,12 @@ export { canonicalLine } from "./canonical_line.js";
 export { gather, type GatherOptions } from "./gather.js";
 export { humanSummary } from "./human.js";
 export {
-  DEFAULT_OBSERVE_CONFIG, type IssueInput, type MergeInput, type ObserveConfig, type ObserveInputs, type PrInput,
+  DEFAULT_OBSERVE_CONFIG,
+  type IssueInput,
+  type MergeInput,
+  type ObserveConfig,
+  type ObserveInputs,
+  type PrInput,
   type RunInput,
 } from "./inputs.js";
 export { observationLines, observationText, observe } from "./observe.js";

@@ -27,7 +27,9 @@ import { unverifiedLines } from "./lines/unverified.js";
  */
 export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = {}): Observation {
   const cfg: ObserveConfig = {
-    ...DEFAULT_OBSERVE_CONFIG, ...config, kernel: { ...DEFAULT_OBSERVE_CONFIG.kernel, ...config.kernel },
+    ...DEFAULT_OBSERVE_CONFIG,
+    ...config,
+    kernel: { ...DEFAULT_OBSERVE_CONFIG.kernel, ...config.kernel },
   };
   const made = viewConfig(cfg.precision_micros, cfg.kernel);
   const view = inputs.kernel ?? kernelView(inputs.state.kernel, cfg.precision_micros, cfg.kernel);
@@ -55,7 +57,9 @@ export function observationLines(o: Observation): ObservationLine[] {
 
 /** The observation as JSON-lines text (canonical JSON: the same store gives the same bytes). */
 export function observationText(o: Observation): string {
-  return observationLines(o).map((l) => canonicalLine(l) + "\n").join("");
+  return observationLines(o)
+    .map((l) => canonicalLine(l) + "\n")
+    .join("");
 }
 
 /** `typed_diff` episodes: the latest category per patched check claim. */

@@ -19,13 +19,20 @@ export interface ObserveStoreOptions {
  * @example await observeStore(process.cwd(), process.env, { scope: "default", config: {} })
  */
 export async function observeStore(
-  cwd: string, env: NodeJS.ProcessEnv, opts: ObserveStoreOptions,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  opts: ObserveStoreOptions
 ): Promise<Observation> {
   const store = openStore({ cwd, env });
   // git runs here (it finds the repository itself; outside one, the base is unknown).
   const { fixed_labels: fixedLabels, precision_micros: precisionMicros, kernel } = opts.config;
   const inputs = await gather(store, cwd, {
-    scope: opts.scope, base: opts.base, env, fixedLabels, precisionMicros, kernel,
+    scope: opts.scope,
+    base: opts.base,
+    env,
+    fixedLabels,
+    precisionMicros,
+    kernel,
   });
   return observe(inputs, opts.config);
 }

@@ -7,7 +7,11 @@ import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } from "@forge/cli";
 import { isScope } from "@forge/evidence";
 import {
-  DEFAULT_OBSERVE_CONFIG, humanSummary, observationText, observeStore, type ObserveStoreOptions,
+  DEFAULT_OBSERVE_CONFIG,
+  humanSummary,
+  observationText,
+  observeStore,
+  type ObserveStoreOptions,
 } from "@forge/observation";
 
 /** The version every executable reports. */
@@ -39,14 +43,18 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
   }
   const precision = args.precision as string | undefined;
   return {
-    scope, base, json: args.json === true,
+    scope,
+    base,
+    json: args.json === true,
     config: { precision_micros: fractionFlag("precision", precision, DEFAULT_OBSERVE_CONFIG.precision_micros) },
   };
 }
 
 export default defineCommand({
   meta: {
-    name: "forge-observe", version: VERSION, description: "Observe the store: claims, verdicts, syndromes, markers",
+    name: "forge-observe",
+    version: VERSION,
+    description: "Observe the store: claims, verdicts, syndromes, markers",
     help: {
       reads: [
         [".forge/evidence/imports/", "the scope's fold of imports (re-compiled by the kernel)"],
@@ -54,11 +62,13 @@ export default defineCommand({
         [".forge/prs/ issues/ merges/", "patch versions, CI verdicts, how issues were closed, merges"],
       ],
       notes: [
-        "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). "
-          + "The same store gives the same bytes (spec/loop.md §1).",
+        "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). " +
+          "The same store gives the same bytes (spec/loop.md §1).",
       ],
       examples: [
-        "forge-observe", "forge-observe --json | forge-plan --json", "forge-observe --json --scope nightly --base main",
+        "forge-observe",
+        "forge-observe --json | forge-plan --json",
+        "forge-observe --json --scope nightly --base main",
       ],
     },
   },

@@ -7,8 +7,18 @@
  * defensively (`?? …`): a type says what a stage writes, not what arrived.
  */
 import type {
-  ActResult, ActResultOf, DiffEntry, FixesVerdict, HaltReason, IssueLine, NodeLine, ObservationHeader, ObservationLine,
-  PlanLine, PrLine, TargetLine,
+  ActResult,
+  ActResultOf,
+  DiffEntry,
+  FixesVerdict,
+  HaltReason,
+  IssueLine,
+  NodeLine,
+  ObservationHeader,
+  ObservationLine,
+  PlanLine,
+  PrLine,
+  TargetLine,
 } from "@forge/contract";
 
 export type { ActResult, DiffEntry, IssueLine, NodeLine, ObservationLine, PrLine };

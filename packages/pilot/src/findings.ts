@@ -5,7 +5,15 @@
  * are tested without running a loop (test/pilot_findings_test.ts).
  */
 import type {
-  ActResult, DiffEntry, IssueLine, NodeLine, ObservationHead, ObservationLine, PairedResult, PrLine, Target,
+  ActResult,
+  DiffEntry,
+  IssueLine,
+  NodeLine,
+  ObservationHead,
+  ObservationLine,
+  PairedResult,
+  PrLine,
+  Target,
 } from "./_lines.js";
 
 function pct(micros: number): string {
@@ -17,7 +25,13 @@ function pct(micros: number): string {
  * unresolved, never "no effect" nor "nothing regressed".
  */
 const UNRESOLVED = [
-  "inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline", "flaky_patched",
+  "inconclusive",
+  "error",
+  "skipped",
+  "spurious_fixed",
+  "spurious_regressed",
+  "flaky_baseline",
+  "flaky_patched",
 ];
 
 /**
@@ -53,7 +67,9 @@ const isIssue = (o: ObservationLine): o is IssueLine => o.kind === "issue";
 
 /** The checks' lines: at the base, then at each PR's patch a step was rerun at. */
 function checkFindings(
-  obs: readonly ObservationLine[], results: readonly ActResult[], lastTargets: readonly Target[],
+  obs: readonly ObservationLine[],
+  results: readonly ActResult[],
+  lastTargets: readonly Target[]
 ): string[] {
   const out: string[] = [];
   const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
@@ -68,7 +84,9 @@ function checkFindings(
       if (n) steps.add(n.subject?.step as string | undefined);
     }
   }
-  const atBase = (n: NodeLine): boolean => n.claim_kind === "check" && (n.subject?.patch_sha256 ?? null) === null &&
+  const atBase = (n: NodeLine): boolean =>
+    n.claim_kind === "check" &&
+    (n.subject?.patch_sha256 ?? null) === null &&
     (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
   for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
     const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
@@ -93,7 +111,9 @@ function checkFindings(
 
 /** What each PR's last paired experiment says of it. */
 function prFindings(
-  obs: readonly ObservationLine[], results: readonly ActResult[], issueNo: (id: string) => string | number,
+  obs: readonly ObservationLine[],
+  results: readonly ActResult[],
+  issueNo: (id: string) => string | number
 ): string[] {
   const out: string[] = [];
   const prs = obs.filter(isPr);
@@ -117,12 +137,17 @@ function prFindings(
     const said = (ds: DiffEntry[]): string => ds.map((d) => `${d.check} ${d.category}`).join(", ");
     if (held.length > 0) {
       // Flakes of a check already flaky at the base were not counted against the rule: said, not hidden.
-      const flakes = cats.filter((d) => (held[0]!.flaky_at_base ?? []).includes(d.check) &&
-        d.category !== "still_passing" && d.category !== "flaky_baseline");
+      const flakes = cats.filter(
+        (d) =>
+          (held[0]!.flaky_at_base ?? []).includes(d.check) &&
+          d.category !== "still_passing" &&
+          d.category !== "flaky_baseline"
+      );
       // A check left out of PASS_TO_PASS because it flaked at the base stays unresolved: "nothing regressed" is not
       // about it.
       const open = cats.filter((d) => UNRESOLVED.includes(d.category) && !flakes.includes(d));
-      const note = (flakes.length ? `; ${said(flakes)}: flaky at the base, not counted` : "") +
+      const note =
+        (flakes.length ? `; ${said(flakes)}: flaky at the base, not counted` : "") +
         (open.length ? `; unresolved: ${said(open)}` : "");
       const closes = held.map((f) => `#${issueNo(f.issue)}`).join(", ");
       out.push(`${no}: fixes ${closes} (${fixed.join(", ")} fixed, nothing regressed, ${runs}${note})`);
@@ -136,7 +161,8 @@ function prFindings(
     else {
       // A check flaky on either side says nothing about the patch: unresolved, never "no effect".
       const unresolved = cats.filter((d) => UNRESOLVED.includes(d.category));
-      const same = cats.filter((d) => d.category === "still_passing" || d.category === "still_failing")
+      const same = cats
+        .filter((d) => d.category === "still_passing" || d.category === "still_failing")
         .map((d) => d.check);
       const open = said(unresolved);
       if (unresolved.length === 0) out.push(`${no}: no effect (${said(cats)}, ${runs})`);
@@ -157,8 +183,11 @@ function prFindings(
  * @param firstTargets the first plan's targets
  */
 export function findings(
-  obs: readonly ObservationLine[], results: readonly ActResult[], lastTargets: readonly Target[],
-  issueNumbers: ReadonlyMap<string, number> = new Map(), firstTargets: readonly Target[] = [],
+  obs: readonly ObservationLine[],
+  results: readonly ActResult[],
+  lastTargets: readonly Target[],
+  issueNumbers: ReadonlyMap<string, number> = new Map(),
+  firstTargets: readonly Target[] = []
 ): string[] {
   const issues = obs.filter(isIssue);
   const issueNo = (id: string): string | number =>

@@ -66,9 +66,20 @@ const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
 /** The defaults (seed §14.1; why each: the long help). */
 export function defaults(workspace: string): LoopConfig {
   return {
-    maxIterations: 32, timeBudget: 300, cooldown: 0, haltThreshold: 0.25, maxRetries: 3, scope: "default",
-    oracleMaxIterations: 4, minimalPerturbationBudget: 2, allowAdvisoryOnly: false, includeHyperedges: false,
-    refineWith: null, history: null, json: false, workspace,
+    maxIterations: 32,
+    timeBudget: 300,
+    cooldown: 0,
+    haltThreshold: 0.25,
+    maxRetries: 3,
+    scope: "default",
+    oracleMaxIterations: 4,
+    minimalPerturbationBudget: 2,
+    allowAdvisoryOnly: false,
+    includeHyperedges: false,
+    refineWith: null,
+    history: null,
+    json: false,
+    workspace,
   };
 }
 

@@ -3,7 +3,8 @@ import { defaults, parseArgv, reportedConfig } from "./flags.js";
 
 test("parseArgv: every LoopConfig field is a flag, as --flag value or --flag=value", (t) => {
   const { verb, config } = parseArgv(
-    ["run", "--max-iterations", "4", "--halt-threshold=0.5", "--scope", "s:1", "--json", "--refine-with", "r x"], "/r",
+    ["run", "--max-iterations", "4", "--halt-threshold=0.5", "--scope", "s:1", "--json", "--refine-with", "r x"],
+    "/r"
   );
   t.is(verb, "run");
   t.is(config.maxIterations, 4);
@@ -35,10 +36,21 @@ test("parseArgv: usage errors in the pilot's own words", (t) => {
 
 test("reportedConfig: keyed by flag, in the report's order, without json and workspace", (t) => {
   const c = { ...defaults("/r"), json: true, history: "h.jsonl" };
-  t.is(JSON.stringify(reportedConfig(c)), JSON.stringify({
-    "max-iterations": 32, "time-budget": 300, cooldown: 0, "halt-threshold": 0.25, "max-retries": 3, scope: "default",
-    "oracle-max-iterations": 4, "minimal-perturbation-budget": 2, "allow-advisory-only": false,
-    "include-hyperedges": false,
-    "refine-with": null, history: "h.jsonl",
-  }));
+  t.is(
+    JSON.stringify(reportedConfig(c)),
+    JSON.stringify({
+      "max-iterations": 32,
+      "time-budget": 300,
+      cooldown: 0,
+      "halt-threshold": 0.25,
+      "max-retries": 3,
+      scope: "default",
+      "oracle-max-iterations": 4,
+      "minimal-perturbation-budget": 2,
+      "allow-advisory-only": false,
+      "include-hyperedges": false,
+      "refine-with": null,
+      history: "h.jsonl",
+    })
+  );
 });

@@ -64,15 +64,17 @@ export function openLane(tools: Tools, scope: string): Lane {
   const rest = { out: "", err: "" };
   let wake = (): void => undefined;
   let dead = false;
-  const feed = (k: "out" | "err") => (d: Buffer): void => {
-    rest[k] += d.toString("utf8");
-    for (let nl = rest[k].indexOf("\n"); nl >= 0; nl = rest[k].indexOf("\n")) {
-      const line = rest[k].slice(0, nl);
-      rest[k] = rest[k].slice(nl + 1);
-      if (k === "out" ? line.trim() !== "" : /^forge-export: stdin line [0-9]+:/.test(line)) got[k].push(line);
-    }
-    wake();
-  };
+  const feed =
+    (k: "out" | "err") =>
+    (d: Buffer): void => {
+      rest[k] += d.toString("utf8");
+      for (let nl = rest[k].indexOf("\n"); nl >= 0; nl = rest[k].indexOf("\n")) {
+        const line = rest[k].slice(0, nl);
+        rest[k] = rest[k].slice(nl + 1);
+        if (k === "out" ? line.trim() !== "" : /^forge-export: stdin line [0-9]+:/.test(line)) got[k].push(line);
+      }
+      wake();
+    };
   lane.child.stdout.on("data", feed("out"));
   lane.child.stderr.on("data", feed("err"));
   void lane.done.then(() => {
@@ -119,7 +121,10 @@ export function openLane(tools: Tools, scope: string): Lane {
  * (a re-export is a no-op).
  */
 export async function exportText(
-  tools: Tools, scope: string, text: string, lane: Lane | null = null,
+  tools: Tools,
+  scope: string,
+  text: string,
+  lane: Lane | null = null
 ): Promise<Exported> {
   const n = text.split("\n").filter((l) => l.trim() !== "").length;
   if (n === 0) return { exports: 0, imports: 0 };

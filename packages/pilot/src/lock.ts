@@ -17,7 +17,9 @@ import { holdLock } from "@forge/core";
 export function takePilotLock(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const held = holdLock(join(dir, "lock"), {
-    waitMs: 0, staleMs: Infinity, pidOnly: true,
+    waitMs: 0,
+    staleMs: Infinity,
+    pidOnly: true,
     busy: (pid) => `another forge-pilot (pid ${pid ?? "?"}) runs in this repository`,
   });
   return () => held.release();

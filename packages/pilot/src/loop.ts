@@ -60,8 +60,11 @@ export interface LoopState {
 export async function runLoop(deps: LoopDeps, c: LoopConfig): Promise<Report> {
   const t0 = deps.now();
   const s: LoopState = {
-    rep: newReport(reportedConfig(c)), deadline: t0 + c.timeBudget * 1000,
-    results: [], lastTargets: [], firstTargets: null,
+    rep: newReport(reportedConfig(c)),
+    deadline: t0 + c.timeBudget * 1000,
+    results: [],
+    lastTargets: [],
+    firstTargets: null,
   };
   const { rep } = s;
   // The run's lane opens first: its start-up and its read of the import log run while the pick-up looks for
@@ -139,8 +142,12 @@ export async function step(deps: LoopDeps, c: LoopConfig, s: LoopState, lane: La
     rep.act_errors.push({ iteration: rep.iterations, target_key: p.target_key, why: lastLine(a.stderr).slice(0, 300) });
     const at = new Date(deps.now()).toISOString().slice(0, 19) + "Z";
     deps.record({
-      target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: null,
-      outcome_signature: `error:exit${a.code}`, recorded_at: at,
+      target_key: p.target_key,
+      plan_kind: p.plan_kind,
+      plan_id: p.plan_id,
+      act_id: null,
+      outcome_signature: `error:exit${a.code}`,
+      recorded_at: at,
     });
     const why = lastLine(a.stderr).slice(0, 120);
     deps.progress(`${PROG}: ${rep.iterations}: ${p.target_key} ${p.plan_kind} → error (${why})`);
@@ -156,8 +163,12 @@ export async function step(deps: LoopDeps, c: LoopConfig, s: LoopState, lane: La
   s.results.push(res);
   count(rep, await deps.exportAct(res, started, lane));
   deps.record({
-    target_key: p.target_key, plan_kind: p.plan_kind, plan_id: p.plan_id, act_id: res.id,
-    outcome_signature: res.outcome_signature, recorded_at: res.completed_at,
+    target_key: p.target_key,
+    plan_kind: p.plan_kind,
+    plan_id: p.plan_id,
+    act_id: res.id,
+    outcome_signature: res.outcome_signature,
+    recorded_at: res.completed_at,
   });
   const stop = res.stop && res.stop !== "done" && res.stop !== "decided" ? ` (${res.stop})` : "";
   const secs = ((deps.now() - started) / 1000).toFixed(1);

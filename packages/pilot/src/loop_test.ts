@@ -6,13 +6,23 @@ import type { Lane } from "./lane.js";
 import { type LoopDeps, runLoop } from "./loop.js";
 
 // Partial lines: the loop reads only these fields of them (the stages' own tests check whole lines).
-const plan = (n: number): Plan => ({
-  kind: "plan", plan_id: `p${n}`, plan_kind: "CheckRerun", target_key: `t${n % 2}`,
-}) as unknown as Plan;
-const result = (p: Plan, extra: Record<string, unknown> = {}): ActResult => ({
-  kind: "act_result", id: `a-${p.plan_id}`, plan_kind: p.plan_kind, target_key: p.target_key, outcome_signature: "ok",
-  completed_at: "2026-01-01T00:00:00Z", ...extra,
-}) as unknown as ActResult;
+const plan = (n: number): Plan =>
+  ({
+    kind: "plan",
+    plan_id: `p${n}`,
+    plan_kind: "CheckRerun",
+    target_key: `t${n % 2}`,
+  }) as unknown as Plan;
+const result = (p: Plan, extra: Record<string, unknown> = {}): ActResult =>
+  ({
+    kind: "act_result",
+    id: `a-${p.plan_id}`,
+    plan_kind: p.plan_kind,
+    target_key: p.target_key,
+    outcome_signature: "ok",
+    completed_at: "2026-01-01T00:00:00Z",
+    ...extra,
+  }) as unknown as ActResult;
 
 /**
  * Fake deps: a clock that moves only when told, decisions in turn, acts that
@@ -23,11 +33,13 @@ function fake(decisions: Decision[], opts: { act?: (p: Plan) => ActResult | null
   const log: string[] = [];
   const history: Attempt[] = [];
   const lane: Lane = {
-    dead: false, send: () => Promise.resolve(null), close: () => Promise.resolve(log.push("close")),
+    dead: false,
+    send: () => Promise.resolve(null),
+    close: () => Promise.resolve(log.push("close")),
   };
   const deps: LoopDeps = {
     now: () => t,
-    sleep: (ms) => Promise.resolve(void (t += ms, log.push(`sleep ${ms}`))),
+    sleep: (ms) => Promise.resolve(void ((t += ms), log.push(`sleep ${ms}`))),
     haltAsked: opts.halt ?? (() => null),
     openLane: () => (log.push("lane"), lane),
     recover: () => Promise.resolve({ worktrees_removed: 0, runs_cancelled: 0, exports: 2, imports: 1 }),
@@ -65,16 +77,35 @@ test("runLoop: acts until forge-plan halts; the report counts what each step did
   t.is(rep.degraded_iterations, 3);
   t.deepEqual(rep.targets_investigated, ["t1", "t0"]);
   const attempts = history.map((h) => [h.plan_id, h.act_id, h.outcome_signature]);
-  t.deepEqual(attempts, [["p1", "a-p1", "ok"], ["p2", "a-p2", "ok"]]);
-  t.deepEqual(log.filter((l) => l.startsWith("forge-pilot: ")), [
-    "forge-pilot: 1: t1 CheckRerun → ok 0.5 s", "forge-pilot: 2: t0 CheckRerun → ok 0.5 s",
+  t.deepEqual(attempts, [
+    ["p1", "a-p1", "ok"],
+    ["p2", "a-p2", "ok"],
   ]);
+  t.deepEqual(
+    log.filter((l) => l.startsWith("forge-pilot: ")),
+    ["forge-pilot: 1: t1 CheckRerun → ok 0.5 s", "forge-pilot: 2: t0 CheckRerun → ok 0.5 s"]
+  );
   t.is(log[0], "lane");
   t.is(log.at(-1), "close");
   t.deepEqual(Object.keys(rep), [
-    "kind", "schema_version", "iterations", "actions_executed", "exports", "imports", "halt_reason", "halt_detail",
-    "targets_investigated", "degraded_iterations", "elapsed_seconds", "advisory_steps", "deadline_overruns",
-    "refinements_discarded", "act_errors", "recovered", "findings", "config",
+    "kind",
+    "schema_version",
+    "iterations",
+    "actions_executed",
+    "exports",
+    "imports",
+    "halt_reason",
+    "halt_detail",
+    "targets_investigated",
+    "degraded_iterations",
+    "elapsed_seconds",
+    "advisory_steps",
+    "deadline_overruns",
+    "refinements_discarded",
+    "act_errors",
+    "recovered",
+    "findings",
+    "config",
   ]);
 });
 
@@ -87,7 +118,10 @@ test("runLoop: budgets halt it at the top of an iteration; the act gets the dead
   const rep = await runLoop(b.deps, config({ timeBudget: 1, cooldown: 1 }));
   t.is(rep.halt_reason, "time_budget_exhausted");
   t.is(rep.halt_detail, "1 s spent");
-  t.deepEqual(b.log.filter((l) => l.startsWith("act ") || l.startsWith("sleep")), ["act p0 by 1001000", "sleep 1000"]);
+  t.deepEqual(
+    b.log.filter((l) => l.startsWith("act ") || l.startsWith("sleep")),
+    ["act p0 by 1001000", "sleep 1000"]
+  );
   t.deepEqual(rep.deadline_overruns, [{ iteration: 1, target_key: null, overrun_ms: 500 }]);
 });
 

@@ -40,8 +40,11 @@ export async function refine(tools: Tools, cmd: string, p: Plan): Promise<Refine
     .filter((k) => !FREE_TEXT.includes(k) && encode(was[k]) !== encode(q[k]))
     .sort();
   const hints = q.check_hints ?? [];
-  const typesOk = typeof (q.description ?? "") === "string" && typeof (q.rationale ?? "") === "string" &&
-    Array.isArray(hints) && hints.every((h) => typeof h === "string");
+  const typesOk =
+    typeof (q.description ?? "") === "string" &&
+    typeof (q.rationale ?? "") === "string" &&
+    Array.isArray(hints) &&
+    hints.every((h) => typeof h === "string");
   if (bad.length > 0 || !typesOk || fixedPart(was) !== fixedPart(q)) {
     const what = bad.length ? bad.join(", ") : "a free-text field's type";
     return { plan: p, discarded: `refinement discarded: it changed ${what} (only ${FREE_TEXT.join(", ")} may change)` };

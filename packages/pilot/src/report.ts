@@ -35,9 +35,23 @@ export interface Report {
 /** A report before the loop ran, its keys in the contract's order. */
 export function newReport(config: Report["config"]): Report {
   return {
-    kind: "report", schema_version: REPORT_SCHEMA, iterations: 0, actions_executed: 0, exports: 0, imports: 0,
-    halt_reason: null, halt_detail: "", targets_investigated: [], degraded_iterations: 0, elapsed_seconds: 0,
-    advisory_steps: 0, deadline_overruns: [], refinements_discarded: [], act_errors: [], recovered: null, findings: [],
+    kind: "report",
+    schema_version: REPORT_SCHEMA,
+    iterations: 0,
+    actions_executed: 0,
+    exports: 0,
+    imports: 0,
+    halt_reason: null,
+    halt_detail: "",
+    targets_investigated: [],
+    degraded_iterations: 0,
+    elapsed_seconds: 0,
+    advisory_steps: 0,
+    deadline_overruns: [],
+    refinements_discarded: [],
+    act_errors: [],
+    recovered: null,
+    findings: [],
     config,
   };
 }
@@ -47,7 +61,7 @@ export function formatReport(r: Report): string {
   const l = [
     `${PROG}: halted: ${r.halt_reason}${r.halt_detail ? ` (${r.halt_detail})` : ""}`,
     `iterations ${r.iterations}, actions ${r.actions_executed} (advisory ${r.advisory_steps}), exports ${r.exports}, ` +
-    `imports ${r.imports}, degraded ${r.degraded_iterations}, ${r.elapsed_seconds} s`,
+      `imports ${r.imports}, degraded ${r.degraded_iterations}, ${r.elapsed_seconds} s`,
   ];
   if (r.targets_investigated.length) l.push(`targets investigated: ${r.targets_investigated.length}`);
   for (const o of r.deadline_overruns) {
@@ -68,8 +82,11 @@ export function formatExplain(targets: readonly Target[], decision: Decision): s
     return `${i + 1}. ${urgency} ${t.key} (${t.target_kind}) → ${t.plan_kind ?? "-"}${exhausted}${attempts}`;
   });
   if (decision.kind === "plan") {
-    l.push(`plan: ${decision.plan_kind} on ${decision.target_key}${decision.advisory ? " (advisory)" : ""}`,
-      `  ${decision.description ?? ""}`, `  why: ${decision.rationale ?? ""}`);
+    l.push(
+      `plan: ${decision.plan_kind} on ${decision.target_key}${decision.advisory ? " (advisory)" : ""}`,
+      `  ${decision.description ?? ""}`,
+      `  why: ${decision.rationale ?? ""}`
+    );
   } else l.push(`halt: ${decision.reason}${decision.detail ? ` (${decision.detail})` : ""}`);
   return l.join("\n") + "\n";
 }
@@ -88,7 +105,9 @@ export function formatObservation(obs: readonly ObservationLine[], scope: string
   const h = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
   const kinds: Record<string, number> = {};
   for (const o of obs) kinds[o.kind] = (kinds[o.kind] ?? 0) + 1;
-  const counts = Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ");
+  const counts = Object.entries(kinds)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
   const markers = h.markers ?? [];
   const degraded = markers.length ? `; degraded: ${markers.join(" ")}` : "";
   return `scope ${h.scope ?? scope} at ${String(h.base_sha ?? "").slice(0, 12)}: ${counts}${degraded}\n`;

@@ -29,8 +29,15 @@ export function observe(tools: Tools, c: LoopConfig): Promise<ObservationLine[]>
 }
 
 function planArgs(c: LoopConfig): string[] {
-  const a = ["--json", "--history", historyArg(c.workspace, c.history), "--threshold", String(c.haltThreshold),
-    "--max-retries", String(c.maxRetries)];
+  const a = [
+    "--json",
+    "--history",
+    historyArg(c.workspace, c.history),
+    "--threshold",
+    String(c.haltThreshold),
+    "--max-retries",
+    String(c.maxRetries),
+  ];
   if (c.allowAdvisoryOnly) a.push("--allow-advisory-only");
   return a;
 }
@@ -50,8 +57,11 @@ export async function observeAndPlan(tools: Tools, c: LoopConfig): Promise<Picke
   if (ro.code !== 0) throw failure("forge-observe", ro);
   if (rp.code !== 0) throw failure("forge-plan", rp);
   const recs = parseLines<Target | Decision>(rp.stdout);
-  const decision = recs.find((x): x is Decision => x.kind === "plan" || x.kind === "halt") ??
-    { kind: "halt", reason: "nothing_worth_investigating", detail: "forge-plan printed no plan" };
+  const decision = recs.find((x): x is Decision => x.kind === "plan" || x.kind === "halt") ?? {
+    kind: "halt",
+    reason: "nothing_worth_investigating",
+    detail: "forge-plan printed no plan",
+  };
   const targets = recs.filter((x): x is Target => x.kind === "target");
   return { obs: parseLines<ObservationLine>(ro.stdout), targets, decision };
 }
@@ -85,7 +95,11 @@ async function runsSince(tools: Tools, since: string): Promise<CiRun[]> {
 
 /** Export the CI runs an act made (every completed run since it started: a re-export is a no-op), then its result. */
 export async function exportAct(
-  tools: Tools, c: LoopConfig, result: ActResult | null, startedMs: number, lane: Lane | null,
+  tools: Tools,
+  c: LoopConfig,
+  result: ActResult | null,
+  startedMs: number,
+  lane: Lane | null
 ): Promise<Exported> {
   const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
   const recs = (await runsSince(tools, since)).map((x) => JSON.stringify(x));

@@ -41,7 +41,11 @@ export class Tools {
    * @param binDir the launcher's folder, searched after PATH
    * @param env the environment the tools get (with PATH extended)
    */
-  constructor(readonly workspace: string, readonly binDir: string, private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    readonly workspace: string,
+    readonly binDir: string,
+    private readonly env: NodeJS.ProcessEnv
+  ) {}
 
   /** Start a tool with an argv array (no shell). */
   start(name: string, args: readonly string[]): Started {

@@ -21,13 +21,24 @@ export interface PlanConfig {
 
 /** The defaults (forge-pilot's LoopConfig where it has one). */
 export const DEFAULT_PLAN_CONFIG: Readonly<PlanConfig> = Object.freeze({
-  halt_threshold_micros: 250_000, max_retries_per_target: 2, stale_after_s: 7 * 86_400, paired_repetitions: 3,
-  max_removed_nodes: 2, oracle_max_iterations: 4, allow_advisory_only: false,
+  halt_threshold_micros: 250_000,
+  max_retries_per_target: 2,
+  stale_after_s: 7 * 86_400,
+  paired_repetitions: 3,
+  max_removed_nodes: 2,
+  oracle_max_iterations: 4,
+  allow_advisory_only: false,
 });
 
 /** The base urgencies (seed §8.1; FragileNode corrected, spec/evidence.md §8). */
 export const BASE_MICROS: Readonly<Record<TargetKind, number>> = Object.freeze({
-  ActiveSyndrome: 950_000, FragileNode: 800_000, ThinExport: 850_000, UnverifiedClaimVersion: 750_000,
-  RefutationGap: 720_000, SupersessionVerification: 680_000, ComparabilityDrift: 600_000, CalibrationCaveat: 500_000,
+  ActiveSyndrome: 950_000,
+  FragileNode: 800_000,
+  ThinExport: 850_000,
+  UnverifiedClaimVersion: 750_000,
+  RefutationGap: 720_000,
+  SupersessionVerification: 680_000,
+  ComparabilityDrift: 600_000,
+  CalibrationCaveat: 500_000,
   ScopeStale: 250_000,
 });

@@ -8,7 +8,12 @@
 import { canonicalJson } from "@forge/kernel";
 import { sha256Hex } from "@forge/evidence";
 import {
-  type HaltLine, type Observation, PLAN_SCHEMA, type PlanHaltReason, type PlanLine, type TargetLine,
+  type HaltLine,
+  type Observation,
+  PLAN_SCHEMA,
+  type PlanHaltReason,
+  type PlanLine,
+  type TargetLine,
 } from "@forge/contract";
 import type { PlanConfig } from "./config.js";
 import type { HistoryEntry } from "./history.js";
@@ -43,7 +48,12 @@ export function plan(o: Observation, history: readonly HistoryEntry[], cfg: Plan
   const markers = o.header.markers ?? [];
   let reason: PlanHaltReason;
   let detail: string;
-  if ((counts?.claims ?? 0) === 0 && markers.some((m) => m === "no_imports" || m.startsWith("missing_kernel_payload:") || m.startsWith("malformed_kernel_payload:"))) {
+  if (
+    (counts?.claims ?? 0) === 0 &&
+    markers.some(
+      (m) => m === "no_imports" || m.startsWith("missing_kernel_payload:") || m.startsWith("malformed_kernel_payload:")
+    )
+  ) {
     reason = "missing_kernel_payload";
     detail = "the scope has no usable kernel payload: nothing to compile, nothing invented";
   } else if (live.length > 0 && live[0]!.target_kind === "ThinExport") {
@@ -68,9 +78,17 @@ export function plan(o: Observation, history: readonly HistoryEntry[], cfg: Plan
 function planLine(t: Target, scope: string): PlanLine {
   const d = t.draft;
   const body = {
-    kind: "plan", schema_version: PLAN_SCHEMA, plan_kind: d ? d.plan_kind : "Advisory", target_key: t.key, target_kind: t.target_kind, scope,
-    params: d ? d.params : { text: `${t.target_kind} ${t.key}: ${t.plan_why}` }, budget: { max_runs: d ? d.max_runs : 0, deadline_ms: null },
-    advisory: d === null, description: d ? d.description : `advisory only: ${t.plan_why}`, rationale: `${t.target_kind} at ${t.urgency_micros / 10_000}%: ${t.plan_why}`,
+    kind: "plan",
+    schema_version: PLAN_SCHEMA,
+    plan_kind: d ? d.plan_kind : "Advisory",
+    target_key: t.key,
+    target_kind: t.target_kind,
+    scope,
+    params: d ? d.params : { text: `${t.target_kind} ${t.key}: ${t.plan_why}` },
+    budget: { max_runs: d ? d.max_runs : 0, deadline_ms: null },
+    advisory: d === null,
+    description: d ? d.description : `advisory only: ${t.plan_why}`,
+    rationale: `${t.target_kind} at ${t.urgency_micros / 10_000}%: ${t.plan_why}`,
     check_hints: [],
   };
   // The draft's kind and params go together (PlanDraft); the advisory one is Advisory's.
@@ -81,7 +99,17 @@ function planLine(t: Target, scope: string): PlanLine {
 export function targetLine(t: Target, rank: number): TargetLine {
   // Keys in sorted order: canonicalLine writes such a line without a sorted copy.
   return {
-    attempts: t.attempts, base_micros: t.base_micros, exhausted: t.exhausted, exhausted_why: t.exhausted_why, key: t.key, kind: "target", modifiers: t.modifiers,
-    plan_kind: t.plan_kind, rank, refs: t.refs, target_kind: t.target_kind, urgency_micros: t.urgency_micros,
+    attempts: t.attempts,
+    base_micros: t.base_micros,
+    exhausted: t.exhausted,
+    exhausted_why: t.exhausted_why,
+    key: t.key,
+    kind: "target",
+    modifiers: t.modifiers,
+    plan_kind: t.plan_kind,
+    rank,
+    refs: t.refs,
+    target_kind: t.target_kind,
+    urgency_micros: t.urgency_micros,
   };
 }

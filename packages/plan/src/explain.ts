@@ -13,18 +13,39 @@ const pct = (m: number): string => `${(m / 10_000).toFixed(1)}%`;
  */
 export function explainRecord(p: Planned, key: string, cfg: PlanConfig): Line {
   const i = p.targets.findIndex((t) => t.key === key);
-  if (i < 0) throw new ForgeError(`no target '${key.slice(0, 120)}' in this observation (forge-plan lists them)`, "E_NOT_FOUND", 1);
+  if (i < 0)
+    throw new ForgeError(
+      `no target '${key.slice(0, 120)}' in this observation (forge-plan lists them)`,
+      "E_NOT_FOUND",
+      1
+    );
   const t = p.targets[i]!;
   return {
-    ...targetLine(t, i + 1), kind: "explain", of: p.targets.length, threshold_micros: cfg.halt_threshold_micros, plan_why: t.plan_why,
-    chosen: p.chosen?.key === t.key, history: t.history, plan: t.draft ? { plan_kind: t.draft.plan_kind, params: t.draft.params, max_runs: t.draft.max_runs } : null,
+    ...targetLine(t, i + 1),
+    kind: "explain",
+    of: p.targets.length,
+    threshold_micros: cfg.halt_threshold_micros,
+    plan_why: t.plan_why,
+    chosen: p.chosen?.key === t.key,
+    history: t.history,
+    plan: t.draft ? { plan_kind: t.draft.plan_kind, params: t.draft.params, max_runs: t.draft.max_runs } : null,
   };
 }
 
 /** The explanation as text. */
 export function explainText(r: Line): string {
-  const t = r as unknown as Target & { rank: number; of: number; threshold_micros: number; chosen: boolean; plan: { plan_kind: string; params: unknown } | null };
-  const out = [`${t.key}`, `  kind ${t.target_kind}, rank ${t.rank} of ${t.of}${t.chosen ? " (chosen)" : ""}`, `  base ${pct(t.base_micros)}`];
+  const t = r as unknown as Target & {
+    rank: number;
+    of: number;
+    threshold_micros: number;
+    chosen: boolean;
+    plan: { plan_kind: string; params: unknown } | null;
+  };
+  const out = [
+    `${t.key}`,
+    `  kind ${t.target_kind}, rank ${t.rank} of ${t.of}${t.chosen ? " (chosen)" : ""}`,
+    `  base ${pct(t.base_micros)}`,
+  ];
   for (const m of t.modifiers) {
     if (m.factor_micros !== undefined) out.push(`  ${m.name} × ${pct(m.factor_micros)} (0.5^${t.attempts})`);
     else out.push(`  ${m.name} ${m.delta_micros! >= 0 ? "+" : ""}${pct(m.delta_micros!)}`);

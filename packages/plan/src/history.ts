@@ -36,13 +36,19 @@ export function parseHistory(text: string, file: string): HistoryEntry[] {
     } catch {
       throw new ForgeError(`${file}: line ${n}: not JSON`, "E_INVALID_FILE", 1);
     }
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new ForgeError(`${file}: line ${n}: not an object`, "E_INVALID_FILE", 1);
+    if (v === null || typeof v !== "object" || Array.isArray(v))
+      throw new ForgeError(`${file}: line ${n}: not an object`, "E_INVALID_FILE", 1);
     for (const k of ["target_key", "outcome_signature"]) {
-      if (typeof v[k] !== "string" || v[k] === "") throw new ForgeError(`${file}: line ${n}: field '${k}': expected a non-empty string`, "E_INVALID_FILE", 1);
+      if (typeof v[k] !== "string" || v[k] === "")
+        throw new ForgeError(`${file}: line ${n}: field '${k}': expected a non-empty string`, "E_INVALID_FILE", 1);
     }
     out.push({
-      target_key: v.target_key as string, plan_kind: typeof v.plan_kind === "string" ? v.plan_kind : "", plan_id: typeof v.plan_id === "string" ? v.plan_id : "",
-      act_id: typeof v.act_id === "string" ? v.act_id : null, outcome_signature: v.outcome_signature as string, recorded_at: typeof v.recorded_at === "string" ? v.recorded_at : "",
+      target_key: v.target_key as string,
+      plan_kind: typeof v.plan_kind === "string" ? v.plan_kind : "",
+      plan_id: typeof v.plan_id === "string" ? v.plan_id : "",
+      act_id: typeof v.act_id === "string" ? v.act_id : null,
+      outcome_signature: v.outcome_signature as string,
+      recorded_at: typeof v.recorded_at === "string" ? v.recorded_at : "",
     });
   }
   return out;

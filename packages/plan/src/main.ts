@@ -24,12 +24,24 @@ export const FLAGS: FlagsDef = {
   action: { type: "positional", valueHint: "explain", description: "explain one target" },
   key: { type: "positional", valueHint: "key", description: "the target key to explain" },
   json: { type: "boolean", description: "JSON lines" },
-  history: { type: "string", valueHint: "file", description: "the attempts file (default: .forge/pilot/history.jsonl)" },
-  now: { type: "string", valueHint: "time", description: "the time ScopeStale is judged at, RFC 3339 (default: the clock)" },
+  history: {
+    type: "string",
+    valueHint: "file",
+    description: "the attempts file (default: .forge/pilot/history.jsonl)",
+  },
+  now: {
+    type: "string",
+    valueHint: "time",
+    description: "the time ScopeStale is judged at, RFC 3339 (default: the clock)",
+  },
   threshold: { type: "string", valueHint: "u", description: "halt below this urgency (default: 0.25)" },
   "max-retries": { type: "string", valueHint: "n", description: "attempts before a target is exhausted (default: 2)" },
   "allow-advisory-only": { type: "boolean", description: "an advisory plan when nothing executable is left" },
-  scope: { type: "string", valueHint: "scope", description: "the scope to observe when stdin has no observation (default: default)" },
+  scope: {
+    type: "string",
+    valueHint: "scope",
+    description: "the scope to observe when stdin has no observation (default: default)",
+  },
 };
 
 /** Options of one run. */
@@ -49,20 +61,33 @@ export interface PlanCliOptions {
  */
 export function parsePlanOptions(args: Parsed, clock: () => number = () => Date.now() / 1000): PlanCliOptions {
   const action = args.action as string | undefined;
-  if (action !== undefined && action !== "explain" && action !== "-") throw new UsageError(`unknown command '${action.slice(0, 40)}' (explain <key>)`);
+  if (action !== undefined && action !== "explain" && action !== "-")
+    throw new UsageError(`unknown command '${action.slice(0, 40)}' (explain <key>)`);
   const key = args.key as string | undefined;
   if (action === "explain" && !key) throw new UsageError("explain needs a target key");
-  if (action !== "explain" && key !== undefined) throw new UsageError(`unexpected argument '${String(key).slice(0, 40)}'`);
+  if (action !== "explain" && key !== undefined)
+    throw new UsageError(`unexpected argument '${String(key).slice(0, 40)}'`);
   const now = args.now as string | undefined;
-  if (now !== undefined && !isTimestamp(now)) throw new UsageError(`invalid now '${String(now).slice(0, 40)}' (RFC 3339 UTC, e.g. 2026-01-02T03:04:05Z)`);
+  if (now !== undefined && !isTimestamp(now))
+    throw new UsageError(`invalid now '${String(now).slice(0, 40)}' (RFC 3339 UTC, e.g. 2026-01-02T03:04:05Z)`);
   const retries = (args["max-retries"] as string | undefined) ?? String(DEFAULT_PLAN_CONFIG.max_retries_per_target);
-  if (!/^[1-9][0-9]{0,3}$/.test(retries)) throw new UsageError(`invalid max-retries '${retries.slice(0, 20)}' (a positive integer)`);
+  if (!/^[1-9][0-9]{0,3}$/.test(retries))
+    throw new UsageError(`invalid max-retries '${retries.slice(0, 20)}' (a positive integer)`);
   return {
-    explain: action === "explain" ? key! : null, json: args.json === true, history: (args.history as string | undefined) ?? null,
-    now: now !== undefined ? Date.parse(now) / 1000 : clock(), scope: (args.scope as string | undefined) ?? "default",
+    explain: action === "explain" ? key! : null,
+    json: args.json === true,
+    history: (args.history as string | undefined) ?? null,
+    now: now !== undefined ? Date.parse(now) / 1000 : clock(),
+    scope: (args.scope as string | undefined) ?? "default",
     config: {
-      ...DEFAULT_PLAN_CONFIG, halt_threshold_micros: fractionFlag("threshold", args.threshold as string | undefined, DEFAULT_PLAN_CONFIG.halt_threshold_micros),
-      max_retries_per_target: Number(retries), allow_advisory_only: args["allow-advisory-only"] === true,
+      ...DEFAULT_PLAN_CONFIG,
+      halt_threshold_micros: fractionFlag(
+        "threshold",
+        args.threshold as string | undefined,
+        DEFAULT_PLAN_CONFIG.halt_threshold_micros
+      ),
+      max_retries_per_target: Number(retries),
+      allow_advisory_only: args["allow-advisory-only"] === true,
     },
   };
 }
@@ -96,10 +121,16 @@ const pct = (m: number): string => `${(m / 10_000).toFixed(1)}%`;
 
 /** The human rendering: one line per target, then the plan or the halt. */
 export function planText(p: Planned): string {
-  const out = p.targets.map((t, i) =>
-    `${String(i + 1).padStart(3)}  ${pct(t.urgency_micros).padStart(6)}  ${t.target_kind.padEnd(24)} ${t.plan_kind ?? "-"}${t.exhausted ? ` (exhausted: ${t.exhausted_why})` : ""}  ${t.key}`);
+  const out = p.targets.map(
+    (t, i) =>
+      `${String(i + 1).padStart(3)}  ${pct(t.urgency_micros).padStart(6)}  ${t.target_kind.padEnd(24)} ${t.plan_kind ?? "-"}${t.exhausted ? ` (exhausted: ${t.exhausted_why})` : ""}  ${t.key}`
+  );
   const d = p.decision;
-  out.push(d.kind === "plan" ? `plan ${d.plan_id}: ${d.plan_kind} for ${d.target_key} — ${d.description}` : `halt: ${d.reason} (${d.detail})`);
+  out.push(
+    d.kind === "plan"
+      ? `plan ${d.plan_id}: ${d.plan_kind} for ${d.target_key} — ${d.description}`
+      : `halt: ${d.reason} (${d.detail})`
+  );
   return out.join("\n") + "\n";
 }
 
@@ -114,21 +145,31 @@ export async function planRun(ctx: Ctx, opts: PlanCliOptions): Promise<number> {
   }
   if (opts.json) {
     // One write of every line (the same bytes as one write per line, without an await per target).
-    await ctx.out.write(p.targets.map((t, i) => canonicalLine(targetLine(t, i + 1)) + "\n").join("") + canonicalLine(p.decision) + "\n");
+    await ctx.out.write(
+      p.targets.map((t, i) => canonicalLine(targetLine(t, i + 1)) + "\n").join("") + canonicalLine(p.decision) + "\n"
+    );
   } else await ctx.out.write(planText(p));
   return 0;
 }
 
 export default defineCommand({
   meta: {
-    name: "forge-plan", version: VERSION, description: "Rank what most needs verifying; print one plan or a halt",
+    name: "forge-plan",
+    version: VERSION,
+    description: "Rank what most needs verifying; print one plan or a halt",
     help: {
       reads: [
         ["stdin", "an observation (forge-observe --json); none: observes the store itself"],
         [".forge/pilot/history.jsonl", "the loop-local attempts per target (retry decay, exhaustion)"],
       ],
-      notes: ["An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). Scoring and its corrections to the seed: spec/evidence.md §8."],
-      examples: ["forge-observe --json | forge-plan --json", "forge-plan explain syndrome:sig-v1:7d6d96f63a6e0cce", "forge-observe --json | forge-plan --threshold 0.5 --max-retries 3"],
+      notes: [
+        "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). Scoring and its corrections to the seed: spec/evidence.md §8.",
+      ],
+      examples: [
+        "forge-observe --json | forge-plan --json",
+        "forge-plan explain syndrome:sig-v1:7d6d96f63a6e0cce",
+        "forge-observe --json | forge-plan --threshold 0.5 --max-retries 3",
+      ],
     },
   },
   args: FLAGS,

@@ -7,7 +7,13 @@
  * found in its own file under targets/.
  */
 export {
-  default as planCommand, FLAGS, type PlanCliOptions, parsePlanOptions, planRun, planText, VERSION,
+  default as planCommand,
+  FLAGS,
+  type PlanCliOptions,
+  parsePlanOptions,
+  planRun,
+  planText,
+  VERSION,
 } from "./main.js";
 export { BASE_MICROS, DEFAULT_PLAN_CONFIG, type PlanConfig } from "./config.js";
 export { type Line, plan, type Planned, targetLine } from "./decide.js";

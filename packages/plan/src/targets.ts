@@ -8,8 +8,18 @@
  * this composes them and ranks.
  */
 import {
-  type DegradationLine, type ExhaustedWhy, type Modifier, type NodeLine, type Observation, type ObservationHeader,
-  type PlanKind, type PrLine, type SyndromeLine, TARGET_KINDS, type TargetKind, type UnverifiedLine,
+  type DegradationLine,
+  type ExhaustedWhy,
+  type Modifier,
+  type NodeLine,
+  type Observation,
+  type ObservationHeader,
+  type PlanKind,
+  type PrLine,
+  type SyndromeLine,
+  TARGET_KINDS,
+  type TargetKind,
+  type UnverifiedLine,
 } from "@forge/contract";
 import { cmp, MICROS } from "@forge/kernel";
 import type { PlanConfig } from "./config.js";
@@ -96,8 +106,12 @@ function findersOf<L extends keyof LineOf>(from: L): Array<Finder<L>> {
 }
 
 const FINDERS = {
-  observation: findersOf("observation"), node: findersOf("node"), syndrome: findersOf("syndrome"), pr: findersOf("pr"),
-  degradation: findersOf("degradation"), unverified: findersOf("unverified"),
+  observation: findersOf("observation"),
+  node: findersOf("node"),
+  syndrome: findersOf("syndrome"),
+  pr: findersOf("pr"),
+  degradation: findersOf("degradation"),
+  unverified: findersOf("unverified"),
 } as const;
 
 /**
@@ -105,7 +119,10 @@ const FINDERS = {
  * @param now epoch seconds (for ScopeStale)
  */
 export function extractTargets(
-  o: Observation, history: readonly HistoryEntry[], cfg: PlanConfig, now: number,
+  o: Observation,
+  history: readonly HistoryEntry[],
+  cfg: PlanConfig,
+  now: number
 ): Target[] {
   const out: Target[] = [];
   const c = targetContext(o, cfg, now);
@@ -118,9 +135,20 @@ export function extractTargets(
         // Spelled out, not spread: a spread of the shapes the extractors return
         // is a slow, megamorphic copy (~7 µs a target).
         out.push({
-          key: f.key, target_kind: finders[j]!.kind, base_micros: f.base_micros, modifiers: f.modifiers ?? [],
-          attempts: 0, score_micros: 0, urgency_micros: 0, exhausted: false, exhausted_why: null,
-          plan_kind: f.draft?.plan_kind ?? null, refs: f.refs, plan_why: f.plan_why, draft: f.draft, history: [],
+          key: f.key,
+          target_kind: finders[j]!.kind,
+          base_micros: f.base_micros,
+          modifiers: f.modifiers ?? [],
+          attempts: 0,
+          score_micros: 0,
+          urgency_micros: 0,
+          exhausted: false,
+          exhausted_why: null,
+          plan_kind: f.draft?.plan_kind ?? null,
+          refs: f.refs,
+          plan_why: f.plan_why,
+          draft: f.draft,
+          history: [],
         });
         break;
       }
@@ -134,8 +162,9 @@ export function extractTargets(
   each([o.header], FINDERS.observation);
   decay(out, history, cfg);
   const prio = (k: TargetKind): number => TARGET_KINDS.indexOf(k);
-  return out.sort((a, b) =>
-    b.urgency_micros - a.urgency_micros || prio(a.target_kind) - prio(b.target_kind) || cmp(a.key, b.key));
+  return out.sort(
+    (a, b) => b.urgency_micros - a.urgency_micros || prio(a.target_kind) - prio(b.target_kind) || cmp(a.key, b.key)
+  );
 }
 
 /** History: attempts, the retry decay, exhaustion (spec/loop.md §5). */

@@ -4,7 +4,16 @@
  * check named `ci` from the PR's recorded verdict (runs are machine state:
  * another clone has only the verdict).
  */
-import { CI_RUN, CI_RUNS, displayPath, entityDir, entityOrder, loadEntity, type LoadedEntity, type Store } from "@forge/core";
+import {
+  CI_RUN,
+  CI_RUNS,
+  displayPath,
+  entityDir,
+  entityOrder,
+  loadEntity,
+  type LoadedEntity,
+  type Store,
+} from "@forge/core";
 
 /** One row of `pr checks --json` (gh's fields). */
 export interface CheckRow {
@@ -20,9 +29,25 @@ export interface CheckRow {
 }
 
 /** Every `--json` field of a check. */
-export const CHECK_FIELDS: readonly string[] = ["bucket", "completedAt", "description", "event", "link", "name", "startedAt", "state", "workflow"];
+export const CHECK_FIELDS: readonly string[] = [
+  "bucket",
+  "completedAt",
+  "description",
+  "event",
+  "link",
+  "name",
+  "startedAt",
+  "state",
+  "workflow",
+];
 
-const STATE: Record<string, string> = { pass: "SUCCESS", fail: "FAILURE", timeout: "TIMED_OUT", cancelled: "CANCELLED", skipped: "SKIPPED" };
+const STATE: Record<string, string> = {
+  pass: "SUCCESS",
+  fail: "FAILURE",
+  timeout: "TIMED_OUT",
+  cancelled: "CANCELLED",
+  skipped: "SKIPPED",
+};
 
 /** gh's bucket of a state (CA). */
 export function bucketOf(state: string): CheckRow["bucket"] {
@@ -62,21 +87,51 @@ export async function prChecks(store: Store, pr: LoadedEntity): Promise<CheckRow
     for (const s of steps) {
       const state = STATE[s.outcome] ?? "PENDING";
       rows.push({
-        bucket: bucketOf(state), completedAt: at(t + s.durationMs), description: "", event: "pull_request", link: `${logs}/steps/${s.name}.log`,
-        name: s.name, startedAt: at(t), state, workflow: "ci",
+        bucket: bucketOf(state),
+        completedAt: at(t + s.durationMs),
+        description: "",
+        event: "pull_request",
+        link: `${logs}/steps/${s.name}.log`,
+        name: s.name,
+        startedAt: at(t),
+        state,
+        workflow: "ci",
       });
       t += s.durationMs;
     }
     if (d.status !== "completed") {
-      rows.push({ bucket: "pending", completedAt: "", description: "running", event: "pull_request", link: logs, name: "(running)", startedAt: at(t), state: "IN_PROGRESS", workflow: "ci" });
+      rows.push({
+        bucket: "pending",
+        completedAt: "",
+        description: "running",
+        event: "pull_request",
+        link: logs,
+        name: "(running)",
+        startedAt: at(t),
+        state: "IN_PROGRESS",
+        workflow: "ci",
+      });
     }
   } else if (pr.data.ci !== undefined) {
     const ci = pr.data.ci as string;
-    const state = ci === "pass" ? "SUCCESS" : ci === "fail" ? "FAILURE" : ci === "cancelled" ? "CANCELLED" : "IN_PROGRESS";
-    rows.push({ bucket: bucketOf(state), completedAt: "", description: "", event: "pull_request", link: "", name: "ci", startedAt: "", state, workflow: "ci" });
+    const state =
+      ci === "pass" ? "SUCCESS" : ci === "fail" ? "FAILURE" : ci === "cancelled" ? "CANCELLED" : "IN_PROGRESS";
+    rows.push({
+      bucket: bucketOf(state),
+      completedAt: "",
+      description: "",
+      event: "pull_request",
+      link: "",
+      name: "ci",
+      startedAt: "",
+      state,
+      workflow: "ci",
+    });
   }
   const rank = (b: string): number => (b === "fail" ? 0 : 1);
-  return rows.sort((a, b) => rank(a.bucket) - rank(b.bucket) || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.link < b.link ? -1 : 1));
+  return rows.sort(
+    (a, b) => rank(a.bucket) - rank(b.bucket) || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.link < b.link ? -1 : 1)
+  );
 }
 
 /** gh's elapsed column: `0`, or a Go duration (`1m26s`, `3s`). */

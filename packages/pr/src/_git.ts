@@ -26,7 +26,8 @@ export function isSha(s: unknown): s is string {
  */
 export async function checkBranch(cwd: string, name: string): Promise<string> {
   // eslint-disable-next-line no-control-regex
-  if (name === "" || name.startsWith("-") || /[\x00-\x1f\x7f]/.test(name)) throw new UsageError(`invalid branch name '${shown(name)}'`);
+  if (name === "" || name.startsWith("-") || /[\x00-\x1f\x7f]/.test(name))
+    throw new UsageError(`invalid branch name '${shown(name)}'`);
   const r = await git(["check-ref-format", "--branch", name], { cwd });
   if (r.code !== 0) throw new UsageError(`invalid branch name '${shown(name)}'`);
   return r.stdout.trim();
@@ -78,18 +79,30 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
   const headSha = await branchCommit(cwd, head);
   const count = await git(["rev-list", "--count", `${baseTip}..${headSha}`], { cwd });
   if (count.code !== 0) throw gitError("git rev-list", count.stderr);
-  if (Number(count.stdout.trim()) === 0) throw new ForgeError(`No commits between ${shown(base)} and ${shown(head)}`, "E_EMPTY_RANGE", 1);
+  if (Number(count.stdout.trim()) === 0)
+    throw new ForgeError(`No commits between ${shown(base)} and ${shown(head)}`, "E_EMPTY_RANGE", 1);
   const mb = await git(["merge-base", baseTip, headSha], { cwd });
   const baseSha = mb.stdout.trim();
-  if (mb.code !== 0 || !isSha(baseSha)) throw new ForgeError(`${shown(base)} and ${shown(head)} have no common commit`, "E_NO_MERGE_BASE", 1);
-  // Fixed prefixes and no signature: the bytes (and their digest) do not depend on the user's diff config or git's version.
-  const args = ["format-patch", "--stdout", "--no-signature", "--src-prefix=a/", "--dst-prefix=b/", `${baseSha}..${headSha}`];
+  if (mb.code !== 0 || !isSha(baseSha))
+    throw new ForgeError(`${shown(base)} and ${shown(head)} have no common commit`, "E_NO_MERGE_BASE", 1);
+  // Fixed prefixes and no signature: the bytes (and their digest) do not depend on the user's diff config or git's
+  // version.
+  const args = [
+    "format-patch",
+    "--stdout",
+    "--no-signature",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    `${baseSha}..${headSha}`,
+  ];
   const p = await gitBytes(args, { cwd }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") throw new ForgeError("the patch is larger than 64 MiB", "E_PATCH_TOO_BIG", 1);
+    if (err.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER")
+      throw new ForgeError("the patch is larger than 64 MiB", "E_PATCH_TOO_BIG", 1);
     throw err;
   });
   if (p.code !== 0) throw gitError("git format-patch", p.stderr);
-  if (p.stdout.length === 0) throw new ForgeError(`no patch between ${shown(base)} and ${shown(head)} (merge commits only)`, "E_EMPTY_RANGE", 1);
+  if (p.stdout.length === 0)
+    throw new ForgeError(`no patch between ${shown(base)} and ${shown(head)} (merge commits only)`, "E_EMPTY_RANGE", 1);
   return { bytes: p.stdout, baseSha, headSha };
 }
 
@@ -105,8 +118,12 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
  * @throws ForgeError when the worktree cannot be made or the patch does not apply
  */
 export async function withPatchApplied<T>(
-  cwd: string, env: NodeJS.ProcessEnv, baseSha: string, patch: Uint8Array, keep: boolean,
-  fn: (dir: string, head: string, env: NodeJS.ProcessEnv) => Promise<T>,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  baseSha: string,
+  patch: Uint8Array,
+  keep: boolean,
+  fn: (dir: string, head: string, env: NodeJS.ProcessEnv) => Promise<T>
 ): Promise<T> {
   if (!isSha(baseSha)) throw new ForgeError("the PR records no valid baseSha", "E_NO_BASE", 1);
   return withWorktree(cwd, baseSha, undefined, async (dir, tmp) => {
@@ -117,10 +134,19 @@ export async function withPatchApplied<T>(
       const common = await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
       if (common.code !== 0) throw gitError("git rev-parse", common.stderr);
       mkdirSync(join(tmp, "objects"));
-      runEnv = { ...env, GIT_OBJECT_DIRECTORY: join(tmp, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common.stdout.trim(), "objects") };
+      runEnv = {
+        ...env,
+        GIT_OBJECT_DIRECTORY: join(tmp, "objects"),
+        GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common.stdout.trim(), "objects"),
+      };
     }
     const am = await git(["am", "--quiet", "--no-gpg-sign", file], { cwd: dir, env: runEnv });
-    if (am.code !== 0) throw new ForgeError(`the patch does not apply on ${baseSha.slice(0, 12)}: ${gitMessage(am.stderr || am.stdout)}`, "E_PATCH_FAILED", 1);
+    if (am.code !== 0)
+      throw new ForgeError(
+        `the patch does not apply on ${baseSha.slice(0, 12)}: ${gitMessage(am.stderr || am.stdout)}`,
+        "E_PATCH_FAILED",
+        1
+      );
     const head = (await git(["rev-parse", "HEAD"], { cwd: dir, env: runEnv })).stdout.trim();
     return fn(dir, head, runEnv);
   });
@@ -139,7 +165,8 @@ export function gitError(what: string, stderr: string): ForgeError {
 export async function defaultBranch(cwd: string): Promise<string> {
   const o = await git(["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"], { cwd });
   if (o.code === 0 && o.stdout.trim().startsWith("origin/")) return o.stdout.trim().slice("origin/".length);
-  const exists = async (b: string): Promise<boolean> => (await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${b}`], { cwd })).code === 0;
+  const exists = async (b: string): Promise<boolean> =>
+    (await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${b}`], { cwd })).code === 0;
   const init = await git(["config", "--get", "init.defaultBranch"], { cwd });
   const name = init.stdout.trim();
   if (init.code === 0 && name && !name.startsWith("-") && (await exists(name))) return name;
@@ -159,7 +186,18 @@ export interface FillCommit {
  * `git log --cherry BASE...HEAD`).
  */
 export async function rangeCommits(cwd: string, base: string, head: string): Promise<FillCommit[]> {
-  const r = await git(["-c", "log.ShowSignature=false", "log", "--pretty=format:%H%x00%s%x00%b%x00", "--cherry", "--end-of-options", `${base}...${head}`], { cwd });
+  const r = await git(
+    [
+      "-c",
+      "log.ShowSignature=false",
+      "log",
+      "--pretty=format:%H%x00%s%x00%b%x00",
+      "--cherry",
+      "--end-of-options",
+      `${base}...${head}`,
+    ],
+    { cwd }
+  );
   if (r.code !== 0) throw gitError("git log", r.stderr);
   const f = r.stdout.split("\0");
   const out: FillCommit[] = [];

@@ -6,7 +6,18 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, loadFile, MERGE_RECORD, mergeFile, mergesDir, splitPatchSeries, isUuid, type LoadedEntity, type Mergeable, type Store } from "@forge/core";
+import {
+  git,
+  loadFile,
+  MERGE_RECORD,
+  mergeFile,
+  mergesDir,
+  splitPatchSeries,
+  isUuid,
+  type LoadedEntity,
+  type Mergeable,
+  type Store,
+} from "@forge/core";
 import { isSha } from "./_git.js";
 
 /**
@@ -14,7 +25,11 @@ import { isSha } from "./_git.js";
  * that tip has moved past the commit the patch was made on.
  * @param cwd a folder in the repository
  */
-export async function mergeableOf(cwd: string, pr: LoadedEntity, patch: Buffer): Promise<{ mergeable: Mergeable; behind: boolean }> {
+export async function mergeableOf(
+  cwd: string,
+  pr: LoadedEntity,
+  patch: Buffer
+): Promise<{ mergeable: Mergeable; behind: boolean }> {
   if (pr.data.state !== "open") return { mergeable: "UNKNOWN", behind: false };
   const base = pr.data.baseRefName as string;
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${base}^{commit}`], { cwd });

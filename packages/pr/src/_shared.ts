@@ -5,11 +5,43 @@
  * renderers.
  */
 import {
-  entityOrder, ISSUE, ISSUES, loadEntity, NotFoundError, UsageError, loadPrComments, loadReviews, MERGE_FIELDS, PATCH_FIELDS,
-  patchCommits, patchStat, PR, PR_FIELDS, printable, prToJson, PRS, readPatch, resolveRef, REVIEW_FIELDS, type LoadedEntity, type PrJson, type PrParts,
+  entityOrder,
+  ISSUE,
+  ISSUES,
+  loadEntity,
+  NotFoundError,
+  UsageError,
+  loadPrComments,
+  loadReviews,
+  MERGE_FIELDS,
+  PATCH_FIELDS,
+  patchCommits,
+  patchStat,
+  PR,
+  PR_FIELDS,
+  printable,
+  prToJson,
+  PRS,
+  readPatch,
+  resolveRef,
+  REVIEW_FIELDS,
+  type LoadedEntity,
+  type PrJson,
+  type PrParts,
 } from "@forge/core";
 import {
-  confirmWrite, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf,
+  confirmWrite,
+  NounStore,
+  paint,
+  writtenRenderOf,
+  type Ctx,
+  type FlagDef,
+  type Io,
+  type JsonRequest,
+  type Parsed,
+  type RenderOptions,
+  jsonFlags,
+  jsonRequestOf,
 } from "@forge/cli";
 
 /** Which parts of a PR's JSON to load besides pr.md. */
@@ -59,7 +91,7 @@ export class Prs extends NounStore {
   }
   /** Issue id → number, read only when a PR closes an issue. */
   async issueNumbers(pr: LoadedEntity): Promise<Map<string, number>> {
-    if ((pr.data.closes as string[]).length === 0) return (this.#issueNumbers ?? new Map());
+    if ((pr.data.closes as string[]).length === 0) return this.#issueNumbers ?? new Map();
     if (!this.#issueNumbers) {
       const order = await entityOrder(this.store, ISSUES, ISSUE);
       this.#issueNumbers = new Map(order.entries.map((e, i) => [e.ref.id, i + 1]));
@@ -110,13 +142,21 @@ export function wanted(req: JsonRequest | null, comments: boolean): Want {
   const f = req.fields;
   if (!f) return { reviews: true, comments, stat: true, merge: comments, mergeCommit: true };
   return {
-    reviews: f.some((x) => REVIEW_FIELDS.includes(x)), comments: f.includes("comments"), stat: f.some((x) => PATCH_FIELDS.includes(x)),
-    merge: f.some((x) => MERGE_FIELDS.includes(x)), mergeCommit: f.includes("mergeCommit"),
+    reviews: f.some((x) => REVIEW_FIELDS.includes(x)),
+    comments: f.includes("comments"),
+    stat: f.some((x) => PATCH_FIELDS.includes(x)),
+    merge: f.some((x) => MERGE_FIELDS.includes(x)),
+    mergeCommit: f.includes("mergeCommit"),
   };
 }
 
-/** The fields of `list --json` without a field list: all but the costly ones gh makes you name (comments, the merge check). */
-export const LIST_DEFAULT_FIELDS: readonly string[] = PR_FIELDS.filter((f) => f !== "comments" && !MERGE_FIELDS.includes(f));
+/**
+ * The fields of `list --json` without a field list: all but the costly ones gh makes you name (comments, the merge
+ * check).
+ */
+export const LIST_DEFAULT_FIELDS: readonly string[] = PR_FIELDS.filter(
+  (f) => f !== "comments" && !MERGE_FIELDS.includes(f)
+);
 
 /** gh's state word for a row: drafts show as DRAFT. */
 export function stateWord(p: PrJson): string {
@@ -134,7 +174,13 @@ export function prRow(p: PrJson, tty: boolean, color = false): string[] {
 
 /** Render options for commands that print PR records. */
 export function prRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<PrJson> {
-  return { json: req, jq: args.jq as string | undefined, single, row: prRow, header: ["ID", "STATE", "CI", "TITLE", "BRANCH"] };
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    single,
+    row: prRow,
+    header: ["ID", "STATE", "CI", "TITLE", "BRANCH"],
+  };
 }
 
 /** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
@@ -154,7 +200,6 @@ export function note(ctx: Ctx, text: string): void {
 
 /** The body from `--body` or `--body-file` (shared with every noun). */
 export { listArg, readBody } from "@forge/cli";
-
 
 /** Text safe to quote in a one-line message: core's `printable` at the cap of a name, 60 characters. */
 export function shown(s: string): string {
@@ -191,5 +236,6 @@ export async function prOrCurrent(prs: Prs, ref: string | undefined): Promise<st
  * @throws UsageError
  */
 export function refWithRepo(args: Parsed): void {
-  if (args.ref === undefined && typeof args.repo === "string") throw new UsageError("argument required when using the --repo flag");
+  if (args.ref === undefined && typeof args.repo === "string")
+    throw new UsageError("argument required when using the --repo flag");
 }

@@ -2,7 +2,15 @@
  * close and reopen: the same walk over refs, a different state change. A
  * merged PR is neither closed nor reopened (gh refuses both).
  */
-import { addPrComment, ConflictError, currentAuthor, formatTimestamp, PR, updateEntity, type PrJson } from "@forge/core";
+import {
+  addPrComment,
+  ConflictError,
+  currentAuthor,
+  formatTimestamp,
+  PR,
+  updateEntity,
+  type PrJson,
+} from "@forge/core";
 import { changeStateEach, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -14,7 +22,13 @@ export interface StateOptions {
 
 /** Flags shared by close and reopen. */
 export const STATE_ARGS = {
-  ref: { type: "positional", required: true, valueHint: "ref|-", description: "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)" },
+  ref: {
+    type: "positional",
+    required: true,
+    valueHint: "ref|-",
+    description:
+      "a number, #number, id or id prefix (4+ hex); - reads JSON lines on stdin (each record's id or number)",
+  },
   comment: { type: "string", alias: "c", description: "add a comment" },
   ...JSON_FLAGS,
 } as const;
@@ -25,7 +39,13 @@ export const STATE_ARGS = {
  * note on stderr.
  * @throws ConflictError (per record) for a merged PR
  */
-export async function* setPrState(ctx: Ctx, opts: StateOptions, to: "open" | "closed", batch: Batch, want: Want): AsyncGenerator<PrJson> {
+export async function* setPrState(
+  ctx: Ctx,
+  opts: StateOptions,
+  to: "open" | "closed",
+  batch: Batch,
+  want: Want
+): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
   const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
   const now = formatTimestamp();
@@ -34,15 +54,21 @@ export async function* setPrState(ctx: Ctx, opts: StateOptions, to: "open" | "cl
     verb: to === "closed" ? "Closed" : "Reopened",
     refuse: (pr, number) => {
       if (pr.data.state === "merged") {
-        throw new ConflictError(`pull request #${number} can't be ${to === "closed" ? "closed" : "reopened"} because it was already merged`);
+        throw new ConflictError(
+          `pull request #${number} can't be ${to === "closed" ? "closed" : "reopened"} because it was already merged`
+        );
       }
     },
-    comment: opts.comment === undefined ? undefined : (pr) => void addPrComment(prs.store, pr, { body: opts.comment!, author, now }),
-    apply: (pr) => updateEntity(PR, pr, (d) => {
-      d.state = to;
-      if (to === "closed") d.closedAt = now;
-      else delete d.closedAt;
-    }),
+    comment:
+      opts.comment === undefined
+        ? undefined
+        : (pr) => void addPrComment(prs.store, pr, { body: opts.comment!, author, now }),
+    apply: (pr) =>
+      updateEntity(PR, pr, (d) => {
+        d.state = to;
+        if (to === "closed") d.closedAt = now;
+        else delete d.closedAt;
+      }),
     json: (pr, n) => prs.json(pr, n, want),
   });
 }
@@ -50,5 +76,16 @@ export async function* setPrState(ctx: Ctx, opts: StateOptions, to: "open" | "cl
 /** The whole `run` of close/reopen. */
 export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed"): Promise<number> {
   const req = jsonRequest(args);
-  return emitBatch(ctx, (batch) => setPrState(ctx, { ref: args.ref as string, comment: args.comment as string | undefined }, to, batch, wanted(req, false)), writtenRender(args, req));
+  return emitBatch(
+    ctx,
+    (batch) =>
+      setPrState(
+        ctx,
+        { ref: args.ref as string, comment: args.comment as string | undefined },
+        to,
+        batch,
+        wanted(req, false)
+      ),
+    writtenRender(args, req)
+  );
 }

@@ -38,13 +38,25 @@ export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch)
     const { pr, number } = await prs.get(ref);
     const branch = await checkBranch(cwd, o.branch ?? (pr.data.headRefName as string));
     const exists = (await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { cwd })).code === 0;
-    if (exists && !o.force) throw new ConflictError(`branch '${shown(branch)}' exists (--force resets it to pull request #${number})`);
+    if (exists && !o.force)
+      throw new ConflictError(`branch '${shown(branch)}' exists (--force resets it to pull request #${number})`);
     const base = pr.data.baseSha as string | undefined;
     if (!(await hasCommit(cwd, base))) {
-      throw new ForgeError(`base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`, "E_NO_BASE", 1);
+      throw new ForgeError(
+        `base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`,
+        "E_NO_BASE",
+        1
+      );
     }
     const patch = readPatch(prs.store, pr);
-    const commit = await withPatchApplied(cwd, ctx.io.env as NodeJS.ProcessEnv, base!, patch, true, async (_dir, head) => head);
+    const commit = await withPatchApplied(
+      cwd,
+      ctx.io.env as NodeJS.ProcessEnv,
+      base!,
+      patch,
+      true,
+      async (_dir, head) => head
+    );
     const r = await git(["checkout", "--quiet", "-B", branch, commit, "--"], { cwd });
     if (r.code !== 0) throw gitError("git checkout", r.stderr);
     ctx.io.stderr.write(`Checked out pull request #${number} (${pr.data.title as string}) on branch ${branch}\n`);
@@ -54,8 +66,12 @@ export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch)
 
 export default defineCommand({
   meta: {
-    name: "checkout", description: "Check out a pull request: its patch on its base, as a branch",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr checkout 4", "forge-pr checkout 4 -b review-4 --force"] },
+    name: "checkout",
+    description: "Check out a pull request: its patch on its base, as a branch",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      examples: ["forge-pr checkout 4", "forge-pr checkout 4 -b review-4 --force"],
+    },
   },
   args: {
     ...REF_ARG,

@@ -3,8 +3,13 @@ import { runSetState, STATE_ARGS } from "./_state.js";
 
 export default defineCommand({
   meta: {
-    name: "close", description: "Close pull requests (nothing is deleted)",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr close 4", "forge-pr close 4 -c \"superseded by #5\""] },
+    name: "close",
+    description: "Close pull requests (nothing is deleted)",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: ["forge-pr close 4", 'forge-pr close 4 -c "superseded by #5"'],
+    },
   },
   args: STATE_ARGS,
   run: ({ args, data }: { args: Parsed; data: Ctx }) => runSetState(data, args, "closed"),

@@ -1,6 +1,27 @@
 import {
-  checkDefined, withKindLock, checkTitle, ciEnvFile, entityOrder, laterId, PR, PRS, recordCreated, ciSettings, createPr, currentAuthor, displayPath, expandMe, formatTimestamp, isForgeError, parseCiEnv,
-  ForgeError, loadEntity, readStoreFile, UsageError, type PrJson, type Store,
+  checkDefined,
+  withKindLock,
+  checkTitle,
+  ciEnvFile,
+  entityOrder,
+  laterId,
+  PR,
+  PRS,
+  recordCreated,
+  ciSettings,
+  createPr,
+  currentAuthor,
+  displayPath,
+  expandMe,
+  formatTimestamp,
+  isForgeError,
+  parseCiEnv,
+  ForgeError,
+  loadEntity,
+  readStoreFile,
+  UsageError,
+  type PrJson,
+  type Store,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { closingNumbers } from "./_closes.js";
@@ -33,9 +54,18 @@ export interface CreatePrOptions {
 /** argv → options. */
 export function parseCreateOptions(args: Parsed, body: string | undefined): CreatePrOptions {
   const fill: CreatePrOptions["fill"] = args.fill === true ? "fill" : args["fill-first"] === true ? "first" : undefined;
-  if (args.fill === true && args["fill-first"] === true) throw new UsageError("`--fill` is not supported with `--fill-first`");
+  if (args.fill === true && args["fill-first"] === true)
+    throw new UsageError("`--fill` is not supported with `--fill-first`");
   if (!fill && args.title === undefined) throw new UsageError("must provide `--title` (or `--fill` or `--fill-first`)");
-  const extra = fill || args.reviewer !== undefined ? { fill, reviewers: listArg(args, "reviewer"), titleGiven: args.title !== undefined, bodyGiven: body !== undefined } : {};
+  const extra =
+    fill || args.reviewer !== undefined
+      ? {
+          fill,
+          reviewers: listArg(args, "reviewer"),
+          titleGiven: args.title !== undefined,
+          bodyGiven: body !== undefined,
+        }
+      : {};
   return {
     title: (args.title as string | undefined) ?? "",
     body: body ?? "",
@@ -56,12 +86,22 @@ export function parseCreateOptions(args: Parsed, body: string | undefined): Crea
  * commit, oldest first.
  * @param commits newest first, as `git log` lists them
  */
-export function fillFrom(commits: readonly FillCommit[], head: string, mode: "fill" | "first"): { title: string; body: string } {
+export function fillFrom(
+  commits: readonly FillCommit[],
+  head: string,
+  mode: "fill" | "first"
+): { title: string; body: string } {
   if (commits.length === 1 || mode === "first") {
     const c = commits[commits.length - 1]!;
     return { title: c.subject, body: c.body };
   }
-  return { title: head.replace(/[-_]/g, " "), body: [...commits].reverse().map((c) => `- **${c.subject}**\n`).join("") };
+  return {
+    title: head.replace(/[-_]/g, " "),
+    body: [...commits]
+      .reverse()
+      .map((c) => `- **${c.subject}**\n`)
+      .join(""),
+  };
 }
 
 /**
@@ -91,7 +131,8 @@ export function defaultBase(store: Store): string {
 /**
  * Make the patch of base..head and create the PR. Everything is checked
  * (title, branch names, the range, issue refs) before anything is written.
- * @throws UsageError for a bad title or branch name; NotFoundError for a missing branch or issue; ForgeError for an empty range
+ * @throws UsageError for a bad title or branch name; NotFoundError for a missing branch or issue; ForgeError for an
+ * empty range
  */
 export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: Want): Promise<PrJson> {
   let opts = input;
@@ -114,7 +155,11 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
     if (ref.archived) continue;
     const e = await loadEntity(prs.store, PRS, PR, ref);
     if (e.data.state === "open" && e.data.headRefName === head && e.data.baseRefName === base) {
-      throw new ForgeError(`a pull request for branch "${head}" into branch "${base}" already exists: #${i + 1}`, "E_PR_EXISTS", 1);
+      throw new ForgeError(
+        `a pull request for branch "${head}" into branch "${base}" already exists: #${i + 1}`,
+        "E_PR_EXISTS",
+        1
+      );
     }
   }
   checkDefined(await prs.defs(), opts.labels, opts.milestone);
@@ -131,9 +176,22 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
     const before = await entityOrder(prs.store, PRS, PR);
     const now = formatTimestamp();
     const id = createPr(prs.store, {
-      title: opts.title, body: opts.body, author, baseRefName: base, headRefName: head, baseSha: patch.baseSha, headSha: patch.headSha,
-      patch: patch.bytes, isDraft: opts.draft, closes, labels: opts.labels, assignees: expandMe(opts.assignees, author),
-      milestone: opts.milestone, reviewers: expandMe(opts.reviewers ?? [], author), now, id: laterId(before, now),
+      title: opts.title,
+      body: opts.body,
+      author,
+      baseRefName: base,
+      headRefName: head,
+      baseSha: patch.baseSha,
+      headSha: patch.headSha,
+      patch: patch.bytes,
+      isDraft: opts.draft,
+      closes,
+      labels: opts.labels,
+      assignees: expandMe(opts.assignees, author),
+      milestone: opts.milestone,
+      reviewers: expandMe(opts.reviewers ?? [], author),
+      now,
+      id: laterId(before, now),
     });
     recordCreated(prs.store, PRS, before, { createdAt: now, ref: { id, archived: false } });
     return id;
@@ -144,14 +202,30 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
 
 export default defineCommand({
   meta: {
-    name: "create", description: "Create a pull request from base..head",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"], [".forge/ci/ci.env", "base=<branch>: the default base"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr create -t \"Fix the drain\" -b \"Closes #12.\" -H fix/drain", "forge-pr create --fill -B main --issue 12 -l bug", "forge-pr create -t \"WIP\" --draft --json number,url"] },
+    name: "create",
+    description: "Create a pull request from base..head",
+    help: {
+      reads: [
+        [".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"],
+        [".forge/ci/ci.env", "base=<branch>: the default base"],
+      ],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: [
+        'forge-pr create -t "Fix the drain" -b "Closes #12." -H fix/drain',
+        "forge-pr create --fill -B main --issue 12 -l bug",
+        'forge-pr create -t "WIP" --draft --json number,url',
+      ],
+    },
   },
   args: {
     title: { type: "string", alias: "t", description: "title (required unless --fill)" },
     ...BODY_FLAGS,
     fill: { type: "boolean", alias: "f", description: "title and body from the commits" },
-    base: { type: "string", alias: "B", description: "base branch (default: ci.env base, origin's HEAD, init.defaultBranch, main, master)" },
+    base: {
+      type: "string",
+      alias: "B",
+      description: "base branch (default: ci.env base, origin's HEAD, init.defaultBranch, main, master)",
+    },
     head: { type: "string", alias: "H", description: "head branch (default: the current one)" },
     draft: { type: "boolean", alias: "d", description: "open as a draft" },
     label: { type: "string", alias: "l", multiple: true, description: "add labels" },

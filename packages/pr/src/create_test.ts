@@ -12,9 +12,37 @@ test.after.always(() => {
 });
 
 test("parseCreateOptions() reads gh's flags and letters, lists split on commas", (t) => {
-  const p = parseArgv(["-t", "T", "-B", "trunk", "-H", "fix/x", "-d", "-l", "bug,ui", "-a", "@me", "-m", "v1", "--issue", "1,#2", "--issue", "abcd"], create.args);
+  const p = parseArgv(
+    [
+      "-t",
+      "T",
+      "-B",
+      "trunk",
+      "-H",
+      "fix/x",
+      "-d",
+      "-l",
+      "bug,ui",
+      "-a",
+      "@me",
+      "-m",
+      "v1",
+      "--issue",
+      "1,#2",
+      "--issue",
+      "abcd",
+    ],
+    create.args
+  );
   t.deepEqual(parseCreateOptions(p, "body"), {
-    title: "T", body: "body", base: "trunk", head: "fix/x", draft: true, labels: ["bug", "ui"], assignees: ["@me"], milestone: "v1",
+    title: "T",
+    body: "body",
+    base: "trunk",
+    head: "fix/x",
+    draft: true,
+    labels: ["bug", "ui"],
+    assignees: ["@me"],
+    milestone: "v1",
     issues: ["1", "#2", "abcd"],
   });
 });

@@ -45,18 +45,28 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
     return r.stdout;
   };
   if (!(await hasCommit(cwd, base))) {
-    throw new ForgeError(`base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`, "E_NO_BASE", 1);
+    throw new ForgeError(
+      `base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`,
+      "E_NO_BASE",
+      1
+    );
   }
   if (await hasCommit(cwd, head)) return diff(cwd, head!);
   const patch = readPatch(prs.store, pr);
   // keep = false: the rebuilt commits live in a temp object store, so diff writes nothing to the repository.
-  return withPatchApplied(cwd, { ...ctx.io.env, ...SCRATCH_COMMITTER }, base!, patch, false, (dir, rebuilt, env) => diff(dir, rebuilt, env));
+  return withPatchApplied(cwd, { ...ctx.io.env, ...SCRATCH_COMMITTER }, base!, patch, false, (dir, rebuilt, env) =>
+    diff(dir, rebuilt, env)
+  );
 }
 
 export default defineCommand({
   meta: {
-    name: "diff", description: "Show a pull request's diff (base..head)",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr diff 4", "forge-pr diff 4 --name-only", "forge-pr diff 4 --patch > 4.patch"] },
+    name: "diff",
+    description: "Show a pull request's diff (base..head)",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      examples: ["forge-pr diff 4", "forge-pr diff 4 --name-only", "forge-pr diff 4 --patch > 4.patch"],
+    },
   },
   args: {
     ...REF_ARG,

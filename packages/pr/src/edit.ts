@@ -1,5 +1,25 @@
-import { checkDefined, checkTitle, currentAuthor, editList, expandMe, PR, storedBody, UsageError, updateEntity, type PrJson } from "@forge/core";
-import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
+import {
+  checkDefined,
+  checkTitle,
+  currentAuthor,
+  editList,
+  expandMe,
+  PR,
+  storedBody,
+  UsageError,
+  updateEntity,
+  type PrJson,
+} from "@forge/core";
+import {
+  defineCommand,
+  writeEach,
+  emitBatch,
+  type Batch,
+  type Ctx,
+  type Parsed,
+  BODY_FLAGS,
+  REF_ARG,
+} from "@forge/cli";
 import { checkBranch } from "./_git.js";
 import { JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -38,9 +58,15 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditPrOp
     removeMilestone: args["remove-milestone"] === true,
   };
   if (o.title !== undefined) checkTitle(o.title);
-  if (o.milestone !== undefined && o.removeMilestone) throw new UsageError("specify only one of --milestone and --remove-milestone");
-  const changes = [o.title, o.body, o.base, o.milestone].filter((x) => x !== undefined).length +
-    o.addLabels.length + o.removeLabels.length + o.addAssignees.length + o.removeAssignees.length + (o.removeMilestone ? 1 : 0);
+  if (o.milestone !== undefined && o.removeMilestone)
+    throw new UsageError("specify only one of --milestone and --remove-milestone");
+  const changes =
+    [o.title, o.body, o.base, o.milestone].filter((x) => x !== undefined).length +
+    o.addLabels.length +
+    o.removeLabels.length +
+    o.addAssignees.length +
+    o.removeAssignees.length +
+    (o.removeMilestone ? 1 : 0);
   if (changes === 0) throw new UsageError("nothing to edit");
   return o;
 }
@@ -67,8 +93,13 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
 
 export default defineCommand({
   meta: {
-    name: "edit", description: "Edit pull requests",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-pr edit 4 -t \"Fix the drain (v2)\"", "forge-pr edit 4 --add-label ready -B release-1.2"] },
+    name: "edit",
+    description: "Edit pull requests",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      examples: ['forge-pr edit 4 -t "Fix the drain (v2)"', "forge-pr edit 4 --add-label ready -B release-1.2"],
+    },
   },
   args: {
     ...REF_ARG,

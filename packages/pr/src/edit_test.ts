@@ -8,7 +8,9 @@ import edit, { parseEditOptions } from "./edit.js";
 
 const cwd = realpathSync(mkdtempSync(join(tmpdir(), "forge-edit-")));
 test.after.always(() => rmSync(cwd, { recursive: true, force: true }));
-const ctx = { io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd } } as unknown as Ctx;
+const ctx = {
+  io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd },
+} as unknown as Ctx;
 async function parse(argv: string[]) {
   const p = parseArgv(argv, edit.args);
   p.ref = "1";
@@ -16,8 +18,22 @@ async function parse(argv: string[]) {
 }
 
 test("parseEditOptions() collects add/remove lists, the base and the milestone", async (t) => {
-  const o = await parse(["--add-label", "a,b", "--remove-label", "c", "--add-assignee", "@me", "-B", "release/1.x", "-m", "v2"]);
-  t.deepEqual([o.addLabels, o.removeLabels, o.addAssignees, o.base, o.milestone], [["a", "b"], ["c"], ["@me"], "release/1.x", "v2"]);
+  const o = await parse([
+    "--add-label",
+    "a,b",
+    "--remove-label",
+    "c",
+    "--add-assignee",
+    "@me",
+    "-B",
+    "release/1.x",
+    "-m",
+    "v2",
+  ]);
+  t.deepEqual(
+    [o.addLabels, o.removeLabels, o.addAssignees, o.base, o.milestone],
+    [["a", "b"], ["c"], ["@me"], "release/1.x", "v2"]
+  );
 });
 
 test("parseEditOptions() refuses an edit that changes nothing", async (t) => {

@@ -10,7 +10,12 @@ test.after.always(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
-const ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_DATE: "2020-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2020-01-01T00:00:00Z" };
+const ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_DATE: "2020-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2020-01-01T00:00:00Z",
+};
 
 /** main: one commit; topic: two more. */
 function repo(): { dir: string; git: (...a: string[]) => string } {
@@ -33,14 +38,20 @@ function repo(): { dir: string; git: (...a: string[]) => string } {
 }
 
 function worktrees(git: (...a: string[]) => string): number {
-  return git("worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length;
+  return git("worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
 }
 
 test("checkBranch() accepts what git accepts and refuses flags, spaces and control characters", async (t) => {
   const { dir } = repo();
   t.is(await checkBranch(dir, "feat/x;y"), "feat/x;y");
   for (const bad of ["--upload-pack=x", "-x", "a b", "a..b", "x\ny", "x\x1b[31m", "", "HEAD"]) {
-    await t.throwsAsync(checkBranch(dir, bad), { code: "E_USAGE", message: /^invalid branch name '[^\n\x1b]*'$/ }, JSON.stringify(bad));
+    await t.throwsAsync(
+      checkBranch(dir, bad),
+      { code: "E_USAGE", message: /^invalid branch name '[^\n\x1b]*'$/ },
+      JSON.stringify(bad)
+    );
   }
 });
 
@@ -62,8 +73,14 @@ test("makePatch() is format-patch of merge-base..head, and refuses an empty rang
   const p = await makePatch(dir, "main", "topic");
   t.is(p.baseSha, git("rev-parse", "main").trim());
   t.is(p.headSha, git("rev-parse", "topic").trim());
-  t.deepEqual(p.bytes, execFileSync("git", ["format-patch", "--stdout", "--no-signature", "main..topic"], { cwd: dir, env: ENV }));
-  await t.throwsAsync(makePatch(dir, "topic", "main"), { code: "E_EMPTY_RANGE", message: "No commits between topic and main" });
+  t.deepEqual(
+    p.bytes,
+    execFileSync("git", ["format-patch", "--stdout", "--no-signature", "main..topic"], { cwd: dir, env: ENV })
+  );
+  await t.throwsAsync(makePatch(dir, "topic", "main"), {
+    code: "E_EMPTY_RANGE",
+    message: "No commits between topic and main",
+  });
   await t.throwsAsync(makePatch(dir, "main", "main"), { code: "E_EMPTY_RANGE" });
 });
 
@@ -123,7 +140,10 @@ test("withPatchApplied() reports a patch that does not apply and leaves no workt
   const { dir, git } = repo();
   const p = await makePatch(dir, "main", "topic");
   const other = git("rev-parse", "topic").trim(); // the patch's changes are already there
-  await t.throwsAsync(withPatchApplied(dir, ENV, other, p.bytes, true, async () => "x"), { code: "E_PATCH_FAILED", message: /does not apply on/ });
+  await t.throwsAsync(
+    withPatchApplied(dir, ENV, other, p.bytes, true, async () => "x"),
+    { code: "E_PATCH_FAILED", message: /does not apply on/ }
+  );
   t.is(worktrees(git), 1);
 });
 

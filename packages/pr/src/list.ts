@@ -1,6 +1,24 @@
 import {
-  currentAuthor, loadEntity, loadEntityFast, loadPrComments, loadReviews, matchSearch, parseSearch, PR, prSearchItem, PRS, reviewDecision,
-  searchNeedsComments, searchNeedsReviews, searchSetsState, sortBySearch, UsageError, type LoadedEntity, type PrJson, type SearchEnv, type SearchQuery,
+  currentAuthor,
+  loadEntity,
+  loadEntityFast,
+  loadPrComments,
+  loadReviews,
+  matchSearch,
+  parseSearch,
+  PR,
+  prSearchItem,
+  PRS,
+  reviewDecision,
+  searchNeedsComments,
+  searchNeedsReviews,
+  searchSetsState,
+  sortBySearch,
+  UsageError,
+  type LoadedEntity,
+  type PrJson,
+  type SearchEnv,
+  type SearchQuery,
 } from "@forge/core";
 import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, LIST_DEFAULT_FIELDS, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
@@ -26,9 +44,13 @@ export interface ListPrOptions {
  */
 export function parseListOptions(args: Parsed): ListPrOptions {
   const raw = (args.limit as string | undefined) ?? "30";
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   return {
-    state: ((args.state as string | undefined) ?? (args.search !== undefined && searchSetsState(parseSearch(args.search as string)) ? "all" : "open")) as ListPrOptions["state"],
+    state: ((args.state as string | undefined) ??
+      (args.search !== undefined && searchSetsState(parseSearch(args.search as string))
+        ? "all"
+        : "open")) as ListPrOptions["state"],
     labels: listArg(args, "label"),
     author: args.author as string | undefined,
     assignee: args.assignee as string | undefined,
@@ -59,11 +81,16 @@ export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
  * listed PR, as `want` asks. Each unreadable file is reported on stderr
  * (exit 1) without stopping.
  */
-export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promise<{ records: PrJson[]; failed: number }> {
+export async function listPrs(
+  ctx: Ctx,
+  opts: ListPrOptions,
+  want: Want
+): Promise<{ records: PrJson[]; failed: number }> {
   const prs = new Prs(ctx.io);
   const store = prs.store;
   let me: string | undefined;
-  const who = async (v: string | undefined): Promise<string | undefined> => (v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v);
+  const who = async (v: string | undefined): Promise<string | undefined> =>
+    v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v;
   const o = { ...opts, author: await who(opts.author), assignee: await who(opts.assignee) };
   const order = await prs.ranked();
   let failed = 0;
@@ -78,8 +105,13 @@ export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promis
     const comments = searchNeedsComments(q) ? await loadPrComments(store, e) : undefined;
     const reviews = searchNeedsReviews(q) ? await loadReviews(store, e) : undefined;
     const sha = /(^|\s)[0-9a-f]{7,40}(\s|$)/.test(o.search!);
-    const mergeCommit = sha ? (await prs.mergeCommitOf(e)) : undefined;
-    const parts = { comments, mergeCommit, reviewDecision: reviews && reviewDecision(reviews, (e.data.reviewers as string[]) ?? []), reviewed: reviews && reviews.length > 0 };
+    const mergeCommit = sha ? await prs.mergeCommitOf(e) : undefined;
+    const parts = {
+      comments,
+      mergeCommit,
+      reviewDecision: reviews && reviewDecision(reviews, (e.data.reviewers as string[]) ?? []),
+      reviewed: reviews && reviews.length > 0,
+    };
     return matchSearch(q, prSearchItem(e, parts), env);
   };
   const cap = q?.sort ? Infinity : o.limit;
@@ -90,29 +122,57 @@ export async function listPrs(ctx: Ctx, opts: ListPrOptions, want: Want): Promis
     try {
       const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
       for (const w of e.warnings) ctx.log.warn(w);
-      if (matches(e, o) && (await searched(e))) records.push(await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want));
+      if (matches(e, o) && (await searched(e)))
+        records.push(await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want));
     } catch (err) {
       failed++;
       ctx.log.error(err);
     }
   }
-  if (q?.sort) records = sortBySearch(q, records, (r, f) => (f === "comments" ? r.comments?.length ?? 0 : f === "updated" ? r.updatedAt : r.createdAt)).slice(0, o.limit);
+  if (q?.sort)
+    records = sortBySearch(q, records, (r, f) =>
+      f === "comments" ? (r.comments?.length ?? 0) : f === "updated" ? r.updatedAt : r.createdAt
+    ).slice(0, o.limit);
   return { records, failed };
 }
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List pull requests, newest first",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-pr list", "forge-pr list -s all -B main --json number,title,state", "forge-pr list --state open --json | forge-ci run -"] },
+    name: "list",
+    description: "List pull requests, newest first",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      examples: [
+        "forge-pr list",
+        "forge-pr list -s all -B main --json number,title,state",
+        "forge-pr list --state open --json | forge-ci run -",
+      ],
+    },
   },
   args: {
-    state: { type: "enum", alias: "s", options: ["open", "closed", "merged", "all"], default: "open", description: "only PRs in this state" },
-    label: { type: "string", alias: "l", multiple: true, description: "only PRs with every one of these labels (repeatable)" },
+    state: {
+      type: "enum",
+      alias: "s",
+      options: ["open", "closed", "merged", "all"],
+      default: "open",
+      description: "only PRs in this state",
+    },
+    label: {
+      type: "string",
+      alias: "l",
+      multiple: true,
+      description: "only PRs with every one of these labels (repeatable)",
+    },
     author: { type: "string", alias: "A", description: "only PRs opened by this login" },
     assignee: { type: "string", alias: "a", description: "only PRs assigned to this login (@me: you)" },
     base: { type: "string", alias: "B", description: "only PRs into this base branch" },
     head: { type: "string", alias: "H", description: "only PRs from this head branch" },
-    search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, review:, status:, head:, a SHA…" },
+    search: {
+      type: "string",
+      alias: "S",
+      description: "gh search syntax: is:, author:, review:, status:, head:, a SHA…",
+    },
     draft: { type: "boolean", alias: "d", description: "only drafts" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     ...JSON_FLAGS,

@@ -7,14 +7,50 @@ const parse = (argv: string[]) => parseListOptions(parseArgv(argv, list.args));
 
 test("parseListOptions() defaults to open PRs, limit 30", (t) => {
   t.deepEqual(parse([]), {
-    state: "open", labels: [], author: undefined, assignee: undefined, base: undefined, head: undefined, search: undefined, draft: undefined, limit: 30,
+    state: "open",
+    labels: [],
+    author: undefined,
+    assignee: undefined,
+    base: undefined,
+    head: undefined,
+    search: undefined,
+    draft: undefined,
+    limit: 30,
   });
 });
 
 test("parseListOptions() reads gh's flags and letters", (t) => {
-  t.deepEqual(parse(["-s", "merged", "-l", "bug,ui", "-A", "@me", "-a", "bob", "-B", "main", "-H", "fix/x", "-S", "drain", "-L", "5"]), {
-    state: "merged", labels: ["bug", "ui"], author: "@me", assignee: "bob", base: "main", head: "fix/x", search: "drain", draft: undefined, limit: 5,
-  });
+  t.deepEqual(
+    parse([
+      "-s",
+      "merged",
+      "-l",
+      "bug,ui",
+      "-A",
+      "@me",
+      "-a",
+      "bob",
+      "-B",
+      "main",
+      "-H",
+      "fix/x",
+      "-S",
+      "drain",
+      "-L",
+      "5",
+    ]),
+    {
+      state: "merged",
+      labels: ["bug", "ui"],
+      author: "@me",
+      assignee: "bob",
+      base: "main",
+      head: "fix/x",
+      search: "drain",
+      draft: undefined,
+      limit: 5,
+    }
+  );
 });
 
 for (const bad of ["0", "-1", "x", "1.5"]) {
@@ -28,16 +64,37 @@ test("parseListOptions() rejects an unknown state", (t) => {
 });
 
 function pr(state: string, over: Record<string, unknown> = {}, archived = false): LoadedEntity {
-  const data = { title: "Fix the drain", state, author: "bob", baseRefName: "main", headRefName: "fix/x", labels: ["bug"], assignees: ["carol"], ...over };
+  const data = {
+    title: "Fix the drain",
+    state,
+    author: "bob",
+    baseRefName: "main",
+    headRefName: "fix/x",
+    labels: ["bug"],
+    assignees: ["carol"],
+    ...over,
+  };
   return { path: "", file: "", data, extra: {}, body: "Waits for DRAIN.\n", warnings: [], ref: { id: "x", archived } };
 }
 const o = (over: Partial<ListPrOptions> = {}): ListPrOptions => ({ state: "open", labels: [], limit: 30, ...over });
 
 test("matches(): --state closed includes merged PRs (as gh), --state merged only merged ones", (t) => {
-  t.deepEqual(["open", "closed", "merged"].map((s) => matches(pr(s), o({ state: "closed" }))), [false, true, true]);
-  t.deepEqual(["open", "closed", "merged"].map((s) => matches(pr(s), o({ state: "merged" }))), [false, false, true]);
-  t.deepEqual(["open", "closed", "merged"].map((s) => matches(pr(s), o({ state: "all" }))), [true, true, true]);
-  t.deepEqual(["open", "closed", "merged"].map((s) => matches(pr(s), o())), [true, false, false]);
+  t.deepEqual(
+    ["open", "closed", "merged"].map((s) => matches(pr(s), o({ state: "closed" }))),
+    [false, true, true]
+  );
+  t.deepEqual(
+    ["open", "closed", "merged"].map((s) => matches(pr(s), o({ state: "merged" }))),
+    [false, false, true]
+  );
+  t.deepEqual(
+    ["open", "closed", "merged"].map((s) => matches(pr(s), o({ state: "all" }))),
+    [true, true, true]
+  );
+  t.deepEqual(
+    ["open", "closed", "merged"].map((s) => matches(pr(s), o())),
+    [true, false, false]
+  );
 });
 
 test("matches() filters by label, author, assignee, base, head and --draft, and never lists archived PRs", (t) => {

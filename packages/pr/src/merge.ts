@@ -19,8 +19,11 @@ export async function parseMergeOptions(ctx: Ctx, args: Parsed): Promise<MergePr
   const methods = (["squash", "rebase", "merge"] as const).filter((m) => args[m] === true);
   if (methods.length > 1) throw new UsageError("only one of --merge, --rebase, or --squash can be enabled");
   return {
-    ref: args.ref as string | undefined, method: methods[0] ?? "squash", deleteBranch: args["delete-branch"] === true,
-    subject: args.subject as string | undefined, body: await readBody(ctx, args),
+    ref: args.ref as string | undefined,
+    method: methods[0] ?? "squash",
+    deleteBranch: args["delete-branch"] === true,
+    subject: args.subject as string | undefined,
+    body: await readBody(ctx, args),
   };
 }
 
@@ -31,17 +34,28 @@ export async function parseMergeOptions(ctx: Ctx, args: Parsed): Promise<MergePr
  * if it was on the head, as gh does).
  * @returns the merge outcome and the exit code (1 unless merged or already merged)
  */
-export async function mergePullRequest(ctx: Ctx, o: MergePrOptions): Promise<{ rec: Record<string, unknown>; code: number }> {
+export async function mergePullRequest(
+  ctx: Ctx,
+  o: MergePrOptions
+): Promise<{ rec: Record<string, unknown>; code: number }> {
   const prs = new Prs(ctx.io);
   const ref = await prOrCurrent(prs, o.ref);
   const { pr, number } = await prs.get(ref);
   if (pr.data.isDraft === true && pr.data.state === "open") {
-    throw new ForgeError(`Pull request #${number} is still a draft; mark it ready first: forge pr ready ${number}`, "E_DRAFT", 1);
+    throw new ForgeError(
+      `Pull request #${number} is still a draft; mark it ready first: forge pr ready ${number}`,
+      "E_DRAFT",
+      1
+    );
   }
   const { mergePr, formatMerge, mergeJson } = await import("@forge/merging");
-  const r = await mergePr({ cwd: ctx.io.cwd, env: ctx.io.env }, { ref: pr.ref.id, method: o.method, subject: o.subject, body: o.body });
+  const r = await mergePr(
+    { cwd: ctx.io.cwd, env: ctx.io.env },
+    { ref: pr.ref.id, method: o.method, subject: o.subject, body: o.body }
+  );
   if (r.verdict === "merged") {
-    const verb = o.method === "rebase" ? "Rebased and merged" : o.method === "squash" ? "Squashed and merged" : "Merged";
+    const verb =
+      o.method === "rebase" ? "Rebased and merged" : o.method === "squash" ? "Squashed and merged" : "Merged";
     confirm(ctx, verb, { number, title: pr.data.title as string });
   } else if (r.verdict === "already-merged") ctx.io.stderr.write(`! Pull request #${number} was already merged\n`);
   else ctx.io.stderr.write(`${ctx.prog}: ${formatMerge(r)}\n`);
@@ -71,15 +85,49 @@ async function deleteHead(ctx: Ctx, head: string, base: string): Promise<void> {
 }
 
 /** Every `--json` field of a merge outcome (forge-merge's line). */
-const FIELDS = ["base", "baseRefName", "checkout", "ciRun", "closedIssues", "commit", "conflicts", "createdAt", "failedStep", "id", "landed", "patchId", "patchSha256", "pr", "record", "resolved", "verdict"];
+const FIELDS = [
+  "base",
+  "baseRefName",
+  "checkout",
+  "ciRun",
+  "closedIssues",
+  "commit",
+  "conflicts",
+  "createdAt",
+  "failedStep",
+  "id",
+  "landed",
+  "patchId",
+  "patchSha256",
+  "pr",
+  "record",
+  "resolved",
+  "verdict",
+];
 
 export default defineCommand({
   meta: {
-    name: "merge", description: "Merge a PR (forge-merge's ritual: worktree, CI, fast-forward)",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"], [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr merge 4", "forge-pr merge 4 --rebase -d", "forge-pr merge --squash --subject \"Fix the drain (#4)\""] },
+    name: "merge",
+    description: "Merge a PR (forge-merge's ritual: worktree, CI, fast-forward)",
+    help: {
+      reads: [
+        [".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"],
+        [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit"],
+      ],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: [
+        "forge-pr merge 4",
+        "forge-pr merge 4 --rebase -d",
+        'forge-pr merge --squash --subject "Fix the drain (#4)"',
+      ],
+    },
   },
   args: {
-    ref: { type: "positional", valueHint: "pr", description: "number, id or prefix (default: the current branch's PR)" },
+    ref: {
+      type: "positional",
+      valueHint: "pr",
+      description: "number, id or prefix (default: the current branch's PR)",
+    },
     squash: { type: "boolean", alias: "s", description: "land one commit (the default)" },
     rebase: { type: "boolean", alias: "r", description: "land the series' commits as they are" },
     merge: { type: "boolean", alias: "m", description: "land one commit with a merge message" },

@@ -7,12 +7,21 @@ import { confirm, JSON_FLAGS, jsonRequest, note, prOrCurrent, prRender, Prs, wan
  * into a draft. A PR already in that state is left alone with a note.
  * @throws ForgeError for a PR that is not open (gh: only open drafts can be marked ready)
  */
-export async function readyPr(ctx: Ctx, ref: string | undefined, undo: boolean, want = wanted(null, false)): Promise<PrJson> {
+export async function readyPr(
+  ctx: Ctx,
+  ref: string | undefined,
+  undo: boolean,
+  want = wanted(null, false)
+): Promise<PrJson> {
   const prs = new Prs(ctx.io);
   const { pr, number } = await prs.get(await prOrCurrent(prs, ref));
   const title = pr.data.title as string;
   if (pr.data.state !== "open") {
-    throw new ForgeError(`Pull request #${number} is closed. Only draft pull requests can be marked as "ready for review"`, "E_NOT_OPEN", 1);
+    throw new ForgeError(
+      `Pull request #${number} is closed. Only draft pull requests can be marked as "ready for review"`,
+      "E_NOT_OPEN",
+      1
+    );
   }
   const draft = pr.data.isDraft === true;
   if (draft === undo) {
@@ -30,11 +39,19 @@ export async function readyPr(ctx: Ctx, ref: string | undefined, undo: boolean, 
 
 export default defineCommand({
   meta: {
-    name: "ready", description: "Mark a draft PR ready for review (--undo: back to draft)",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr ready 4", "forge-pr ready 4 --undo"] },
+    name: "ready",
+    description: "Mark a draft PR ready for review (--undo: back to draft)",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      examples: ["forge-pr ready 4", "forge-pr ready 4 --undo"],
+    },
   },
   args: {
-    ref: { type: "positional", valueHint: "pr", description: "number, id or prefix (default: the current branch's PR)" },
+    ref: {
+      type: "positional",
+      valueHint: "pr",
+      description: "number, id or prefix (default: the current branch's PR)",
+    },
     undo: { type: "boolean", description: "convert back to a draft" },
     ...JSON_FLAGS,
   },

@@ -18,13 +18,18 @@ export async function parseReviewOptions(ctx: Ctx, args: Parsed): Promise<Review
   const ref = args.ref as string;
   const picked = (["approve", "request-changes", "comment"] as const).filter((f) => args[f] === true);
   if (picked.length !== 1) throw new UsageError("need exactly one of --approve, --request-changes or --comment");
-  const state = picked[0] === "approve" ? "APPROVED" : picked[0] === "request-changes" ? "CHANGES_REQUESTED" : "COMMENTED";
+  const state =
+    picked[0] === "approve" ? "APPROVED" : picked[0] === "request-changes" ? "CHANGES_REQUESTED" : "COMMENTED";
   const body = (await readBody(ctx, args, ref === "-")) ?? "";
   if (state !== "APPROVED" && body.trim() === "") throw new UsageError(`--${picked[0]} needs a --body`);
   return { ref, state, body };
 }
 
-const VERB: Record<ReviewJson["state"], string> = { APPROVED: "Approved", CHANGES_REQUESTED: "Requested changes to", COMMENTED: "Reviewed" };
+const VERB: Record<ReviewJson["state"], string> = {
+  APPROVED: "Approved",
+  CHANGES_REQUESTED: "Requested changes to",
+  COMMENTED: "Reviewed",
+};
 
 /** Add a review (a new file) to each PR; yield the PRs with their reviews. */
 export async function* reviewPrs(ctx: Ctx, opts: ReviewPrOptions, batch: Batch, want: Want): AsyncGenerator<PrJson> {
@@ -41,8 +46,17 @@ export async function* reviewPrs(ctx: Ctx, opts: ReviewPrOptions, batch: Batch, 
 
 export default defineCommand({
   meta: {
-    name: "review", description: "Review a pull request",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-pr review 4 --approve", "forge-pr review 4 -r -b \"needs a test\"", "forge-pr review 4 -c -F notes.md"] },
+    name: "review",
+    description: "Review a pull request",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: [
+        "forge-pr review 4 --approve",
+        'forge-pr review 4 -r -b "needs a test"',
+        "forge-pr review 4 -c -F notes.md",
+      ],
+    },
   },
   args: {
     ...REF_ARG,

@@ -3,7 +3,9 @@ import { PassThrough } from "node:stream";
 import { parseArgv, type Ctx } from "@forge/cli";
 import review, { parseReviewOptions } from "./review.js";
 
-const ctx = { io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: "/" } } as unknown as Ctx;
+const ctx = {
+  io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: "/" },
+} as unknown as Ctx;
 async function parse(argv: string[]) {
   const p = parseArgv(argv, review.args);
   p.ref = "1";

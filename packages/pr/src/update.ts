@@ -15,7 +15,8 @@ export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want
   const cwd = ctx.io.cwd;
   yield* eachRef(ctx, ref, batch, async (r) => {
     const { pr, number } = await prs.get(r);
-    if (pr.data.state === "merged") throw new ConflictError(`pull request #${number} can't be updated because it was already merged`);
+    if (pr.data.state === "merged")
+      throw new ConflictError(`pull request #${number} can't be updated because it was already merged`);
     const base = await checkBranch(cwd, pr.data.baseRefName as string);
     const head = await checkBranch(cwd, pr.data.headRefName as string);
     const patch = await makePatch(cwd, base, head);
@@ -24,7 +25,11 @@ export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want
       note(ctx, `Pull request #${number} (${rec.title}) is up to date with ${head}`);
       return rec;
     }
-    const rec = await prs.json(replacePatch(prs.store, pr, { bytes: patch.bytes, baseSha: patch.baseSha, headSha: patch.headSha }), number, want);
+    const rec = await prs.json(
+      replacePatch(prs.store, pr, { bytes: patch.bytes, baseSha: patch.baseSha, headSha: patch.headSha }),
+      number,
+      want
+    );
     confirm(ctx, "Updated", rec);
     return rec;
   });
@@ -32,8 +37,12 @@ export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want
 
 export default defineCommand({
   meta: {
-    name: "update", description: "Remake a pull request's patch after its head moved",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr update 4", "forge-pr list --json | forge-pr update -"] },
+    name: "update",
+    description: "Remake a pull request's patch after its head moved",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      examples: ["forge-pr update 4", "forge-pr list --json | forge-pr update -"],
+    },
   },
   args: {
     ...REF_ARG,
@@ -41,6 +50,10 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    return emitBatch(ctx, (batch) => updatePrs(ctx, args.ref as string, batch, wanted(req, false)), writtenRender(args, req));
+    return emitBatch(
+      ctx,
+      (batch) => updatePrs(ctx, args.ref as string, batch, wanted(req, false)),
+      writtenRender(args, req)
+    );
   },
 });

@@ -1,6 +1,25 @@
 import type { PrJson } from "@forge/core";
-import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, formatFields, commentLines } from "@forge/cli";
-import { ALL, JSON_FLAGS, jsonRequest, prOrCurrent, Prs, stateWord, wanted, type Want, refWithRepo } from "./_shared.js";
+import {
+  defineCommand,
+  emitBatch,
+  eachRef,
+  type Batch,
+  type Ctx,
+  type Parsed,
+  formatFields,
+  commentLines,
+} from "@forge/cli";
+import {
+  ALL,
+  JSON_FLAGS,
+  jsonRequest,
+  prOrCurrent,
+  Prs,
+  stateWord,
+  wanted,
+  type Want,
+  refWithRepo,
+} from "./_shared.js";
 
 /** Options of `forge-pr view`. */
 export interface ViewPrOptions {
@@ -36,7 +55,15 @@ export function formatPr(p: PrJson, tty: boolean): string {
     "--",
   ];
   for (const f of p.files ?? []) lines.push(`+${f.additions}\t-${f.deletions}\t${f.path}`);
-  for (const r of p.reviews ?? []) lines.push("--", `review:\t${r.state}`, `author:\t${r.author.login}`, `submittedAt:\t${r.submittedAt}`, "--", r.body);
+  for (const r of p.reviews ?? [])
+    lines.push(
+      "--",
+      `review:\t${r.state}`,
+      `author:\t${r.author.login}`,
+      `submittedAt:\t${r.submittedAt}`,
+      "--",
+      r.body
+    );
   lines.push(...commentLines(p.comments ?? []));
   return formatFields(lines, tty);
 }
@@ -48,11 +75,19 @@ export function formatPr(p: PrJson, tty: boolean): string {
  */
 export function formatPrComments(p: PrJson): string {
   const items = [
-    ...(p.reviews ?? []).filter((r) => r.state !== "COMMENTED" || r.body.trim() !== "")
-      .map((r) => ({ at: r.submittedAt, login: r.author.login, status: r.state.toLowerCase().replace("_", " "), body: r.body })),
+    ...(p.reviews ?? [])
+      .filter((r) => r.state !== "COMMENTED" || r.body.trim() !== "")
+      .map((r) => ({
+        at: r.submittedAt,
+        login: r.author.login,
+        status: r.state.toLowerCase().replace("_", " "),
+        body: r.body,
+      })),
     ...(p.comments ?? []).map((c) => ({ at: c.createdAt, login: c.author.login, status: "none", body: c.body })),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return items.map((i) => `author:\t${i.login}\nassociation:\tnone\nedited:\tfalse\nstatus:\t${i.status}\n--\n${i.body}\n--\n`).join("");
+  return items
+    .map((i) => `author:\t${i.login}\nassociation:\tnone\nedited:\tfalse\nstatus:\t${i.status}\n--\n${i.body}\n--\n`)
+    .join("");
 }
 
 /** Load one PR (or each ref on stdin) with the parts asked for. */
@@ -67,11 +102,23 @@ export function viewPrs(ctx: Ctx, opts: ViewPrOptions, batch: Batch): AsyncGener
 
 export default defineCommand({
   meta: {
-    name: "view", description: "Show a pull request: body, files, reviews, comments",
-    help: { reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]], examples: ["forge-pr view 4", "forge-pr view 4 --comments", "forge-pr view --json number,reviewDecision,statusCheckRollup"] },
+    name: "view",
+    description: "Show a pull request: body, files, reviews, comments",
+    help: {
+      reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
+      examples: [
+        "forge-pr view 4",
+        "forge-pr view 4 --comments",
+        "forge-pr view --json number,reviewDecision,statusCheckRollup",
+      ],
+    },
   },
   args: {
-    ref: { type: "positional", valueHint: "ref|-", description: "number, id, prefix or - (default: the current branch's PR)" },
+    ref: {
+      type: "positional",
+      valueHint: "ref|-",
+      description: "number, id, prefix or - (default: the current branch's PR)",
+    },
     comments: { type: "boolean", alias: "c", description: "show the reviews and comments" },
     ...JSON_FLAGS,
   },
@@ -79,6 +126,11 @@ export default defineCommand({
     refWithRepo(args);
     const req = jsonRequest(args);
     const ref = args.ref as string | undefined;
-    return emitBatch(ctx, (batch) => viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: args.comments === true ? formatPrComments : formatPr });
+    return emitBatch(ctx, (batch) => viewPrs(ctx, { ref, want: req ? wanted(req, true) : ALL }, batch), {
+      json: req,
+      jq: args.jq as string | undefined,
+      single: ref !== "-",
+      text: args.comments === true ? formatPrComments : formatPr,
+    });
   },
 });

@@ -10,11 +10,33 @@
  * `current` moves), then with its outcome.
  */
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+} from "node:fs";
 import { dirname, join, sep } from "node:path";
 import {
-  atomicWrite, displayPath, ForgeError, formatFrontmatter, formatTimestamp, holdLock, isReleaseTag, lexists, loadFile, mkdirInside, releasesDir,
-  toFrontmatter, validate, type EntitySchema, type Store,
+  atomicWrite,
+  displayPath,
+  ForgeError,
+  formatFrontmatter,
+  formatTimestamp,
+  holdLock,
+  isReleaseTag,
+  lexists,
+  loadFile,
+  mkdirInside,
+  releasesDir,
+  toFrontmatter,
+  validate,
+  type EntitySchema,
+  type Store,
 } from "@forge/core";
 import { checkAssets, type RecordedAsset } from "./_identity.js";
 
@@ -37,7 +59,18 @@ export const ACTIVATION: EntitySchema = {
 };
 
 /** `--json` fields of activate and rollback. */
-export const ACTIVATION_FIELDS: readonly string[] = ["action", "check", "checkExit", "createdAt", "dir", "id", "outcome", "previous", "record", "tag"];
+export const ACTIVATION_FIELDS: readonly string[] = [
+  "action",
+  "check",
+  "checkExit",
+  "createdAt",
+  "dir",
+  "id",
+  "outcome",
+  "previous",
+  "record",
+  "tag",
+];
 
 /** An activation record, as `--json` shows it. */
 export interface ActivationJson {
@@ -87,11 +120,17 @@ export class Target {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return undefined;
-      if (code === "EINVAL") throw new ForgeError(`${this.current} is not a symlink (refused; move it away)`, "E_TARGET", 1);
+      if (code === "EINVAL")
+        throw new ForgeError(`${this.current} is not a symlink (refused; move it away)`, "E_TARGET", 1);
       throw err;
     }
     const m = /^releases\/(.+)$/.exec(link);
-    if (!m || !isReleaseTag(m[1]!)) throw new ForgeError(`${this.current} points at '${link.slice(0, 80)}', not releases/<tag> (refused)`, "E_TARGET", 1);
+    if (!m || !isReleaseTag(m[1]!))
+      throw new ForgeError(
+        `${this.current} points at '${link.slice(0, 80)}', not releases/<tag> (refused)`,
+        "E_TARGET",
+        1
+      );
     return m[1]!;
   }
   /**
@@ -140,7 +179,10 @@ export class Target {
     const dest = this.installed(tag);
     const shown = `${dest}/`;
     if (!lexists(dest)) throw new ForgeError(`${tag}: not installed in ${this.dir} (no ${shown})`, "E_VERIFY", 1);
-    checkAssets(tag, assets, dest, shown, { test: (real) => real === dest || real.startsWith(dest + sep), name: shown });
+    checkAssets(tag, assets, dest, shown, {
+      test: (real) => real === dest || real.startsWith(dest + sep),
+      name: shown,
+    });
   }
   /**
    * Hold the target's lock while `fn` runs: one activation or rollback at a
@@ -152,7 +194,10 @@ export class Target {
   async locked<T>(fn: () => Promise<T>): Promise<T> {
     const lock = join(this.dir, ".forge-release.lock");
     const held = holdLock(lock, {
-      waitMs: 0, staleMs: Infinity, pidOnly: true, onBreak: () => undefined,
+      waitMs: 0,
+      staleMs: Infinity,
+      pidOnly: true,
+      onBreak: () => undefined,
       busy: (pid) => `another activation${pid === undefined ? "" : ` (pid ${pid})`} holds ${lock}`,
     });
     try {
@@ -189,7 +234,9 @@ export function writeActivation(store: Store, rec: Omit<ActivationJson, "record"
 export async function activationsOf(store: Store, dir: string): Promise<ActivationJson[]> {
   let names: string[];
   try {
-    names = readdirSync(activationsDir(store)).filter((n) => /^[0-9TZ]+-[0-9a-f]{8}\.md$/.test(n)).sort();
+    names = readdirSync(activationsDir(store))
+      .filter((n) => /^[0-9TZ]+-[0-9a-f]{8}\.md$/.test(n))
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
@@ -201,9 +248,16 @@ export async function activationsOf(store: Store, dir: string): Promise<Activati
       const d = (await loadFile(store, ACTIVATION, path)).data;
       if (d.dir !== dir) continue;
       out.push({
-        action: d.action as ActivationJson["action"], check: (d.check as string | undefined) ?? null, checkExit: (d.checkExit as number | undefined) ?? null,
-        createdAt: d.createdAt as string, dir, id: d.id as string, outcome: d.outcome as ActivationJson["outcome"],
-        previous: (d.previous as string | undefined) ?? null, record: displayPath(store, path), tag: d.tag as string,
+        action: d.action as ActivationJson["action"],
+        check: (d.check as string | undefined) ?? null,
+        checkExit: (d.checkExit as number | undefined) ?? null,
+        createdAt: d.createdAt as string,
+        dir,
+        id: d.id as string,
+        outcome: d.outcome as ActivationJson["outcome"],
+        previous: (d.previous as string | undefined) ?? null,
+        record: displayPath(store, path),
+        tag: d.tag as string,
       });
     } catch {
       continue;

@@ -61,7 +61,6 @@ export function collectAssets(out: string): Asset[] {
   return assets.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-
 function refused(name: string, why: string): ForgeError {
   return new ForgeError(`artifact '${printable(name, 80)}' ${why} (refused); no release written`, "E_BAD_ARTIFACT", 1);
 }

@@ -68,21 +68,39 @@ export async function runBuild(ctx: Ctx, plan: BuildPlan): Promise<void> {
 async function buildIn(ctx: Ctx, plan: BuildPlan, wt: string, stop: Interrupt, before: string): Promise<void> {
   const env = ctx.io.env as NodeJS.ProcessEnv;
   const checkStop = (): void => {
-    if (stop.signal) throw new ForgeError(`interrupted by ${stop.signal}; no release written`, "E_INTERRUPTED", stop.signal === "SIGINT" ? 130 : 143);
+    if (stop.signal)
+      throw new ForgeError(
+        `interrupted by ${stop.signal}; no release written`,
+        "E_INTERRUPTED",
+        stop.signal === "SIGINT" ? 130 : 143
+      );
   };
   const steps = buildSteps(ctx, wt, plan.buildRel);
-  if (steps.length === 0) ctx.log.warn(`no build steps in ${plan.buildRel}/ at ${plan.sha.slice(0, 7)} (uncommitted steps are not used): no assets`);
+  if (steps.length === 0)
+    ctx.log.warn(
+      `no build steps in ${plan.buildRel}/ at ${plan.sha.slice(0, 7)} (uncommitted steps are not used): no assets`
+    );
   const stepEnv = { ...env, OUT: plan.out, FORGE_RELEASE_TAG: plan.tag, FORGE_RELEASE_COMMIT: plan.sha };
   for (const s of steps) {
     checkStop();
     ctx.io.stderr.write(`${ctx.prog}: build step ${printable(s.name, 80)}\n`);
     const outcome = await runStep(ctx, s, wt, stepEnv, stop);
     checkStop();
-    if (outcome) throw new ForgeError(`build step '${printable(s.name, 80)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
+    if (outcome)
+      throw new ForgeError(`build step '${printable(s.name, 80)}' ${outcome}; no release written`, "E_BUILD_FAILED", 1);
     const changed = await treeChange(wt, env);
-    if (changed) throw new ForgeError(`build step '${printable(s.name, 80)}' changed the tagged tree (${printable(changed, 80)}); no release written`, "E_BUILD_ESCAPED", 1);
+    if (changed)
+      throw new ForgeError(
+        `build step '${printable(s.name, 80)}' changed the tagged tree (${printable(changed, 80)}); no release written`,
+        "E_BUILD_ESCAPED",
+        1
+      );
     if ((await liveState(plan, env)) !== before) {
-      throw new ForgeError(`build step '${printable(s.name, 80)}' changed the repository outside OUT; no release written`, "E_BUILD_ESCAPED", 1);
+      throw new ForgeError(
+        `build step '${printable(s.name, 80)}' changed the repository outside OUT; no release written`,
+        "E_BUILD_ESCAPED",
+        1
+      );
     }
   }
   checkStop();
@@ -100,7 +118,8 @@ export function buildSteps(ctx: Ctx, wt: string, buildRel: string): BuildStep[] 
   const inside = (p: string): boolean => p === wtReal || p.startsWith(wtReal + sep);
   let names: string[];
   try {
-    if (!inside(realpathSync(dir))) throw new ForgeError(`${buildRel} leaves the tagged tree (a symlink; refused)`, "E_BUILD_ESCAPED", 1);
+    if (!inside(realpathSync(dir)))
+      throw new ForgeError(`${buildRel} leaves the tagged tree (a symlink; refused)`, "E_BUILD_ESCAPED", 1);
     names = readdirSync(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -118,7 +137,12 @@ export function buildSteps(ctx: Ctx, wt: string, buildRel: string): BuildStep[] 
       } catch {
         real = undefined;
       }
-      if (real === undefined || !inside(real)) throw new ForgeError(`build step '${printable(name, 80)}' is a symlink out of the tagged tree (refused)`, "E_BUILD_ESCAPED", 1);
+      if (real === undefined || !inside(real))
+        throw new ForgeError(
+          `build step '${printable(name, 80)}' is a symlink out of the tagged tree (refused)`,
+          "E_BUILD_ESCAPED",
+          1
+        );
     }
     const st = statSync(path);
     if (!st.isFile()) continue;
@@ -141,7 +165,13 @@ interface Interrupt {
 }
 
 /** Run one step (argv array, no shell); its stdout and stderr go to our stderr. Returns why it failed, or undefined. */
-function runStep(ctx: Ctx, s: BuildStep, cwd: string, env: NodeJS.ProcessEnv, stop: Interrupt): Promise<string | undefined> {
+function runStep(
+  ctx: Ctx,
+  s: BuildStep,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  stop: Interrupt
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const child = spawn(s.path, [], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     stop.child = child;
@@ -159,7 +189,10 @@ function runStep(ctx: Ctx, s: BuildStep, cwd: string, env: NodeJS.ProcessEnv, st
 
 /** The first path `git status` reports in the worktree (a change or an untracked, unignored file), or undefined. */
 async function treeChange(wt: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const r = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"], { cwd: wt, env });
+  const r = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"], {
+    cwd: wt,
+    env,
+  });
   if (r.code !== 0) return "git status failed";
   const first = r.stdout.split("\0").find((e) => e !== "");
   return first?.slice(3);
@@ -179,7 +212,12 @@ async function liveState(plan: BuildPlan, env: NodeJS.ProcessEnv): Promise<strin
     git(["diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color", ...spec], opts),
   ]);
   if (status.code !== 0) throw new ForgeError(`git status failed: ${gitMessage(status.stderr)}`, "E_GIT", 1);
-  const h = createHash("sha256").update(head.stdout).update("\0").update(status.stdout).update("\0").update(diff.stdout);
+  const h = createHash("sha256")
+    .update(head.stdout)
+    .update("\0")
+    .update(status.stdout)
+    .update("\0")
+    .update(diff.stdout);
   for (const e of status.stdout.split("\0")) {
     if (!e.startsWith("?? ")) continue;
     const p = join(plan.top, e.slice(3));
@@ -192,5 +230,3 @@ async function liveState(plan: BuildPlan, env: NodeJS.ProcessEnv): Promise<strin
   }
   return h.digest("hex");
 }
-
-

@@ -7,7 +7,15 @@
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ciEnvFile, ciSettings, displayPath, parseCiEnv, readStoreBytes, releaseOutRoot, type Store } from "@forge/core";
+import {
+  ciEnvFile,
+  ciSettings,
+  displayPath,
+  parseCiEnv,
+  readStoreBytes,
+  releaseOutRoot,
+  type Store,
+} from "@forge/core";
 
 /**
  * Remove the oldest output folders beyond `keep`.
@@ -17,7 +25,9 @@ export function pruneReleaseOut(store: Store, keep: number = keepRuns(store)): s
   const root = releaseOutRoot(store);
   let dirs: Array<{ tag: string; at: number }>;
   try {
-    dirs = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => ({ tag: e.name, at: statSync(join(root, e.name)).mtimeMs }));
+    dirs = readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => ({ tag: e.name, at: statSync(join(root, e.name)).mtimeMs }));
   } catch {
     return [];
   }

@@ -3,8 +3,18 @@
  * `--json`/`--jq` flags per verb, and the renderers.
  */
 import {
-  checkReleaseTag, compareReleases, isForgeError, listReleaseTags, loadRelease, NotFoundError, openStore, releaseToJson,
-  type LoadedFile, type ReleaseJson, type ReleaseListJson, type Store,
+  checkReleaseTag,
+  compareReleases,
+  isForgeError,
+  listReleaseTags,
+  loadRelease,
+  NotFoundError,
+  openStore,
+  releaseToJson,
+  type LoadedFile,
+  type ReleaseJson,
+  type ReleaseListJson,
+  type Store,
 } from "@forge/core";
 import { type Ctx, type Io, type JsonRequest, type Parsed, type RenderOptions } from "@forge/cli";
 
@@ -66,7 +76,12 @@ export function releaseRow(r: ReleaseListJson): string[] {
 
 /** Render options for list records. */
 export function listRender(args: Parsed, req: JsonRequest | null): RenderOptions<ReleaseListJson> {
-  return { json: req, jq: args.jq as string | undefined, row: releaseRow, header: ["TITLE", "TYPE", "TAG NAME", "PUBLISHED"] };
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    row: releaseRow,
+    header: ["TITLE", "TYPE", "TAG NAME", "PUBLISHED"],
+  };
 }
 
 /** A release as text (gh's raw, non-TTY `release view` layout, plus the commit and each asset's size and digest). */

@@ -33,21 +33,33 @@ export interface Switched {
  */
 export async function switchAndCheck(ctx: Ctx, store: Store, target: Target, plan: SwitchPlan): Promise<Switched> {
   const base: Omit<ActivationJson, "record"> = {
-    action: plan.action, check: plan.check ? plan.check.join(" ") : null, checkExit: null, createdAt: nowStamp(), dir: target.dir,
-    id: newActivationId(), outcome: "pending", previous: plan.previous ?? null, tag: plan.tag,
+    action: plan.action,
+    check: plan.check ? plan.check.join(" ") : null,
+    checkExit: null,
+    createdAt: nowStamp(),
+    dir: target.dir,
+    id: newActivationId(),
+    outcome: "pending",
+    previous: plan.previous ?? null,
+    tag: plan.tag,
   };
   writeActivation(store, base, plan.author);
   target.switchTo(plan.tag);
   if (!plan.check) return { record: writeActivation(store, { ...base, outcome: "active" }, plan.author) };
   const env: NodeJS.ProcessEnv = {
-    ...(ctx.io.env as NodeJS.ProcessEnv), FORGE_RELEASE_TAG: plan.tag, FORGE_RELEASE_DIR: target.current,
+    ...(ctx.io.env as NodeJS.ProcessEnv),
+    FORGE_RELEASE_TAG: plan.tag,
+    FORGE_RELEASE_DIR: target.current,
     FORGE_RELEASE_PREVIOUS: plan.previous ?? "",
   };
   const r = await runCheck(ctx, plan.check, target.current, env, plan.timeout);
   if (r.ok) return { record: writeActivation(store, { ...base, outcome: "active", checkExit: r.code }, plan.author) };
   target.switchTo(plan.previous);
   const record = writeActivation(store, { ...base, outcome: "check-failed", checkExit: r.code }, plan.author);
-  const back = plan.previous === undefined ? "no release is current (there was none before)" : `current is back on ${plan.previous}`;
+  const back =
+    plan.previous === undefined
+      ? "no release is current (there was none before)"
+      : `current is back on ${plan.previous}`;
   return { record, failure: `${plan.tag}: check '${base.check!.slice(0, 80)}' ${r.why}; ${back}` };
 }
 
@@ -57,7 +69,13 @@ export function checkArgv(cmd: string): string[] {
 }
 
 /** Run the check with `current` as cwd; its output goes to stderr. */
-function runCheck(ctx: Ctx, argv: string[], cwd: string, env: NodeJS.ProcessEnv, timeout: number): Promise<{ ok: boolean; code: number | null; why: string }> {
+function runCheck(
+  ctx: Ctx,
+  argv: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeout: number
+): Promise<{ ok: boolean; code: number | null; why: string }> {
   return new Promise((settle) => {
     let timedOut = false;
     let settled = false;

@@ -31,7 +31,8 @@ export function parseTargetOptions(args: Parsed): { to: string; check?: string[]
   const check = cmd === undefined ? undefined : checkArgv(cmd);
   if (check !== undefined && check.length === 0) throw new UsageError("--check needs a command");
   const t = (args.timeout as string | undefined) ?? String(CHECK_TIMEOUT);
-  if (!/^[1-9][0-9]{0,5}$/.test(t)) throw new UsageError(`invalid --timeout '${t.slice(0, 20)}' (whole seconds, 1 or more)`);
+  if (!/^[1-9][0-9]{0,5}$/.test(t))
+    throw new UsageError(`invalid --timeout '${t.slice(0, 20)}' (whole seconds, 1 or more)`);
   return { to, check, timeout: Number(t) };
 }
 
@@ -52,13 +53,24 @@ export async function activateRelease(ctx: Ctx, opts: ActivateOptions): Promise<
     warnPending(ctx, await activationsOf(store, target.dir));
     const previous = target.currentTag();
     target.install(opts.tag, v.file.data.assets as RecordedAsset[], v.out);
-    return switchAndCheck(ctx, store, target, { action: "activate", tag: opts.tag, previous, check: opts.check, timeout: opts.timeout, author });
+    return switchAndCheck(ctx, store, target, {
+      action: "activate",
+      tag: opts.tag,
+      previous,
+      check: opts.check,
+      timeout: opts.timeout,
+      author,
+    });
   });
 }
 
 /** An earlier activation or rollback that never finished (killed) is reported, once per run. */
 export function warnPending(ctx: Ctx, recs: ActivationJson[]): void {
-  for (const r of recs) if (r.outcome === "pending") ctx.log.warn(`an earlier ${r.action} of ${r.tag} did not finish (${r.record}); current was left as it found it or on ${r.tag}`);
+  for (const r of recs)
+    if (r.outcome === "pending")
+      ctx.log.warn(
+        `an earlier ${r.action} of ${r.tag} did not finish (${r.record}); current was left as it found it or on ${r.tag}`
+      );
 }
 
 /** The run of activate and rollback: the record with --json, a status line, exit 1 on a failed check. */
@@ -71,29 +83,65 @@ export async function reportSwitch(ctx: Ctx, args: Parsed, done: Switched, verb:
   }
   const r = done.record;
   const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-  ctx.io.stderr.write(`${tick}${verb} ${r.tag} in ${r.dir}${r.previous ? ` (was ${r.previous})` : ""}${r.check ? "; check passed" : ""}\n`);
+  ctx.io.stderr.write(
+    `${tick}${verb} ${r.tag} in ${r.dir}${r.previous ? ` (was ${r.previous})` : ""}${r.check ? "; check passed" : ""}\n`
+  );
   return 0;
 }
 
 /** Flags shared by activate and rollback. */
 export const TARGET_FLAGS = {
-  to: { type: "string", required: true, valueHint: "dir", description: "the target folder, with releases/<tag>/ and the current symlink (required; activate makes it)" },
-  check: { type: "string", valueHint: "cmd", default: "no check", description: "a command run in DIR/current after the switch (split on blanks, no shell); failing switches back" },
-  timeout: { type: "string", valueHint: "s", default: String(CHECK_TIMEOUT), description: "seconds the check may run before it is killed (and counts as failed)" },
+  to: {
+    type: "string",
+    required: true,
+    valueHint: "dir",
+    description: "the target folder, with releases/<tag>/ and the current symlink (required; activate makes it)",
+  },
+  check: {
+    type: "string",
+    valueHint: "cmd",
+    default: "no check",
+    description: "a command run in DIR/current after the switch (split on blanks, no shell); failing switches back",
+  },
+  timeout: {
+    type: "string",
+    valueHint: "s",
+    default: String(CHECK_TIMEOUT),
+    description: "seconds the check may run before it is killed (and counts as failed)",
+  },
 } as const;
 
 export default defineCommand({
   meta: {
-    name: "activate", description: "Install a verified release in DIR and switch DIR/current to it",
+    name: "activate",
+    description: "Install a verified release in DIR and switch DIR/current to it",
     help: {
-      reads: [[".forge/releases/<tag>.md", "the release, verified first (digest, tag, tree, artifacts)"], [".forge/releases/out/<tag>/", "the artifacts copied to DIR/releases/<tag>/"], [".forge/releases/activations/", "the records (one per activation, pending then its outcome)"]],
-      env: [["FORGE_AUTHOR", "who the record names (default: git's user.name)"], ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"]],
-      examples: ["forge-release activate v1.2.0 --to /srv/app", "forge-release activate v1.2.0 --to /srv/app --check ./bin/smoke-test --timeout 60", "forge-release activate v1.2.0 --to /srv/app --json outcome,previous"],
-      notes: ["A failing check leaves DIR/current on the previous release, exit 1. DIR/current moves by an atomic rename: a kill leaves the old or the new release."],
+      reads: [
+        [".forge/releases/<tag>.md", "the release, verified first (digest, tag, tree, artifacts)"],
+        [".forge/releases/out/<tag>/", "the artifacts copied to DIR/releases/<tag>/"],
+        [".forge/releases/activations/", "the records (one per activation, pending then its outcome)"],
+      ],
+      env: [
+        ["FORGE_AUTHOR", "who the record names (default: git's user.name)"],
+        ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"],
+      ],
+      examples: [
+        "forge-release activate v1.2.0 --to /srv/app",
+        "forge-release activate v1.2.0 --to /srv/app --check ./bin/smoke-test --timeout 60",
+        "forge-release activate v1.2.0 --to /srv/app --json outcome,previous",
+      ],
+      notes: [
+        "A failing check leaves DIR/current on the previous release, exit 1. DIR/current moves by an atomic rename: a kill leaves the old or the new release.",
+      ],
     },
   },
   args: {
-    tag: { type: "positional", required: true, valueHint: "tag", description: "the release to activate (it must pass verify)" },
+    tag: {
+      type: "positional",
+      required: true,
+      valueHint: "tag",
+      description: "the release to activate (it must pass verify)",
+    },
     ...TARGET_FLAGS,
     ...jsonFlags(ACTIVATION_FIELDS),
   },

@@ -25,7 +25,16 @@ test("switchTo() renames a new symlink over current: a reader looking all the wh
   const tg = target();
   tg.switchTo("v1");
   // A separate process reads current in a tight loop while this one switches it back and forth.
-  const reader = spawn("sh", ["-c", 'n=0; while [ ! -e "$1/stop" ]; do readlink "$1/current" >/dev/null || echo missing; n=$((n+1)); done; echo "reads $n"', "sh", tg.dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const reader = spawn(
+    "sh",
+    [
+      "-c",
+      'n=0; while [ ! -e "$1/stop" ]; do readlink "$1/current" >/dev/null || echo missing; n=$((n+1)); done; echo "reads $n"',
+      "sh",
+      tg.dir,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] }
+  );
   let out = "";
   reader.stdout.on("data", (d: Buffer) => (out += d.toString()));
   const closed = new Promise((res) => reader.on("close", res));

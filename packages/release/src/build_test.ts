@@ -28,7 +28,10 @@ test("buildSteps() takes executables in code-unit order; dot files, folders and 
   step(dir, ".hidden");
   step(dir, "README.md", 0o644);
   step(dir, "30-forgot-chmod", 0o644);
-  t.deepEqual(buildSteps(ctx, ctx.root, REL).map((s) => s.name), ["10-a", "20-b", "B-upper"]);
+  t.deepEqual(
+    buildSteps(ctx, ctx.root, REL).map((s) => s.name),
+    ["10-a", "20-b", "B-upper"]
+  );
   t.is(ctx.err(), "forge test: warning: .forge/releases/build/30-forgot-chmod is not executable (skipped)\n");
 });
 
@@ -39,9 +42,14 @@ test("buildSteps() follows a symlinked step inside the tree and refuses one that
   mkdirSync(join(ctx.root, "scripts"));
   step(join(ctx.root, "scripts"), "build.sh");
   symlinkSync("../../../scripts/build.sh", join(dir, "10-build"));
-  t.deepEqual(buildSteps(ctx, ctx.root, REL).map((s) => s.name), ["10-build"]);
+  t.deepEqual(
+    buildSteps(ctx, ctx.root, REL).map((s) => s.name),
+    ["10-build"]
+  );
   symlinkSync("/bin/true", join(dir, "20-escape"));
-  t.throws(() => buildSteps(ctx, ctx.root, REL), { message: "build step '20-escape' is a symlink out of the tagged tree (refused)" });
+  t.throws(() => buildSteps(ctx, ctx.root, REL), {
+    message: "build step '20-escape' is a symlink out of the tagged tree (refused)",
+  });
 });
 
 test("buildSteps() refuses a build folder that is a symlink out of the tree", (t) => {

@@ -14,7 +14,12 @@ const parse = (argv: string[], notes = "") => {
 };
 
 test("parseCreateOptions() reads gh's flags: --title/-t, --target", (t) => {
-  t.deepEqual(parse(["v1.0", "-t", "First", "--target", "main"], "notes"), { tag: "v1.0", notes: "notes", title: "First", target: "main" });
+  t.deepEqual(parse(["v1.0", "-t", "First", "--target", "main"], "notes"), {
+    tag: "v1.0",
+    notes: "notes",
+    title: "First",
+    target: "main",
+  });
   t.deepEqual(parse(["v1.0"]), { tag: "v1.0", notes: "", title: undefined, target: undefined });
 });
 
@@ -42,6 +47,8 @@ test("readNotes() takes --notes, --notes-file or stdin, and refuses both", async
   t.is(await readNotes(ctx, args(["-F", "n.md"])), "from file\n");
   t.is(await readNotes(ctx, args(["--notes-file", "-"])), "from stdin\n");
   t.is(await readNotes(ctx, args([])), "");
-  await t.throwsAsync(readNotes(ctx, args(["-n", "x", "-F", "n.md"])), { message: /only one of --notes and --notes-file/ });
+  await t.throwsAsync(readNotes(ctx, args(["-n", "x", "-F", "n.md"])), {
+    message: /only one of --notes and --notes-file/,
+  });
   await t.throwsAsync(readNotes(ctx, args(["-F", "missing.md"])), { message: "cannot read --notes-file 'missing.md'" });
 });

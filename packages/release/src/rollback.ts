@@ -30,25 +30,56 @@ export async function rollbackRelease(ctx: Ctx, opts: RollbackOptions): Promise<
     const recs = await activationsOf(store, target.dir);
     warnPending(ctx, recs);
     const cur = target.currentTag();
-    if (cur === undefined) throw new ForgeError(`nothing is current in ${target.dir} (no current symlink)`, "E_TARGET", 1);
+    if (cur === undefined)
+      throw new ForgeError(`nothing is current in ${target.dir} (no current symlink)`, "E_TARGET", 1);
     const last = recs.filter((r) => r.action === "activate" && r.outcome === "active" && r.tag === cur).at(-1);
-    if (last === undefined) throw new ForgeError(`${cur} was not activated in ${target.dir} by forge-release (no record); nothing to roll back to`, "E_TARGET", 1);
+    if (last === undefined)
+      throw new ForgeError(
+        `${cur} was not activated in ${target.dir} by forge-release (no record); nothing to roll back to`,
+        "E_TARGET",
+        1
+      );
     const prev = last.previous;
-    if (prev === null) throw new ForgeError(`${cur} was the first release activated in ${target.dir}; nothing to roll back to`, "E_TARGET", 1);
+    if (prev === null)
+      throw new ForgeError(
+        `${cur} was the first release activated in ${target.dir}; nothing to roll back to`,
+        "E_TARGET",
+        1
+      );
     const file = await releases.load(ctx, prev);
     await checkIdentity(file, await gitTopLevel(store.root, env, "a release is bound to a tag"), env);
     target.checkInstalled(prev, file.data.assets as RecordedAsset[]);
-    return switchAndCheck(ctx, store, target, { action: "rollback", tag: prev, previous: cur, check: opts.check, timeout: opts.timeout, author });
+    return switchAndCheck(ctx, store, target, {
+      action: "rollback",
+      tag: prev,
+      previous: cur,
+      check: opts.check,
+      timeout: opts.timeout,
+      author,
+    });
   });
 }
 
 export default defineCommand({
   meta: {
-    name: "rollback", description: "Switch DIR/current back to the release active before it",
+    name: "rollback",
+    description: "Switch DIR/current back to the release active before it",
     help: {
-      reads: [[".forge/releases/activations/", "which release was current before the current one"], [".forge/releases/<tag>.md", "that release's identity, checked (digest, tag, tree) with its copy in DIR/releases/<tag>/"]],
-      env: [["FORGE_AUTHOR", "who the record names (default: git's user.name)"], ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"]],
-      examples: ["forge-release rollback --to /srv/app", "forge-release rollback --to /srv/app --check ./bin/smoke-test"],
+      reads: [
+        [".forge/releases/activations/", "which release was current before the current one"],
+        [
+          ".forge/releases/<tag>.md",
+          "that release's identity, checked (digest, tag, tree) with its copy in DIR/releases/<tag>/",
+        ],
+      ],
+      env: [
+        ["FORGE_AUTHOR", "who the record names (default: git's user.name)"],
+        ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"],
+      ],
+      examples: [
+        "forge-release rollback --to /srv/app",
+        "forge-release rollback --to /srv/app --check ./bin/smoke-test",
+      ],
       notes: ["Again walks further back; the first release activated in DIR has nothing before it (exit 1)."],
     },
   },

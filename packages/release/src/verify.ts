@@ -42,11 +42,21 @@ export async function verifyRelease(ctx: Ctx, opts: VerifyReleaseOptions): Promi
 
 export default defineCommand({
   meta: {
-    name: "verify", description: "Check a release's digest, tag, tree and every artifact's sha256",
+    name: "verify",
+    description: "Check a release's digest, tag, tree and every artifact's sha256",
     help: {
-      reads: [[".forge/releases/<tag>.md", "its digest, commit, tree and artifacts"], ["refs/tags/<tag>", "must still point at the release's commit"], [".forge/releases/out/<tag>/", "the artifacts, hashed again"]],
-      examples: ["forge-release verify v1.2.0", "forge-release list --jq '.[].tagName' | xargs -n1 forge-release verify"],
-      notes: ["Exit 1 with one line naming the first thing that differs: the file edited (digest), the tag moved, the tree, an artifact missing or changed."],
+      reads: [
+        [".forge/releases/<tag>.md", "its digest, commit, tree and artifacts"],
+        ["refs/tags/<tag>", "must still point at the release's commit"],
+        [".forge/releases/out/<tag>/", "the artifacts, hashed again"],
+      ],
+      examples: [
+        "forge-release verify v1.2.0",
+        "forge-release list --jq '.[].tagName' | xargs -n1 forge-release verify",
+      ],
+      notes: [
+        "Exit 1 with one line naming the first thing that differs: the file edited (digest), the tag moved, the tree, an artifact missing or changed.",
+      ],
     },
   },
   args: {
@@ -55,6 +65,8 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const { count, shown } = await verifyRelease(ctx, { tag: args.tag as string });
     const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-    ctx.io.stderr.write(`${tick}${args.tag as string}: digest, tag and tree match; ${count} asset${count === 1 ? "" : "s"} match ${shown}\n`);
+    ctx.io.stderr.write(
+      `${tick}${args.tag as string}: digest, tag and tree match; ${count} asset${count === 1 ? "" : "s"} match ${shown}\n`
+    );
   },
 });

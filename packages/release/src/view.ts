@@ -1,4 +1,3 @@
-
 import { NotFoundError, RELEASE_FIELDS, type ReleaseJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { formatRelease, jsonFlags, jsonRequest, Releases } from "./_shared.js";
@@ -24,8 +23,16 @@ export async function viewRelease(ctx: Ctx, opts: ViewReleaseOptions): Promise<R
 
 export default defineCommand({
   meta: {
-    name: "view", description: "Show a release (the latest without a tag)",
-    help: { reads: [[".forge/releases/<tag>.md", "the release: tag, commit, tree, artifacts, notes"]], examples: ["forge-release view", "forge-release view v1.2.0 --json assets", "forge-release view v1.2.0 --jq '.assets[].digest'"] },
+    name: "view",
+    description: "Show a release (the latest without a tag)",
+    help: {
+      reads: [[".forge/releases/<tag>.md", "the release: tag, commit, tree, artifacts, notes"]],
+      examples: [
+        "forge-release view",
+        "forge-release view v1.2.0 --json assets",
+        "forge-release view v1.2.0 --jq '.assets[].digest'",
+      ],
+    },
   },
   args: {
     tag: { type: "positional", valueHint: "tag", description: "the release's tag; none: the newest release" },
@@ -34,6 +41,11 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args, RELEASE_FIELDS);
     const rec = await viewRelease(ctx, { tag: args.tag as string | undefined });
-    await emit(ctx.io, ctx.out, [rec], { json: req, jq: args.jq as string | undefined, single: true, text: formatRelease });
+    await emit(ctx.io, ctx.out, [rec], {
+      json: req,
+      jq: args.jq as string | undefined,
+      single: true,
+      text: formatRelease,
+    });
   },
 });

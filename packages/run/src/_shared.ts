@@ -33,8 +33,25 @@ export interface RunJson {
 
 /** Every `--json` field of a run. */
 export const RUN_FIELDS: readonly string[] = [
-  "attempt", "conclusion", "createdAt", "databaseId", "displayTitle", "event", "headBranch", "headSha", "id", "name", "number", "startedAt",
-  "status", "steps", "updatedAt", "url", "verdict", "workflowDatabaseId", "workflowName",
+  "attempt",
+  "conclusion",
+  "createdAt",
+  "databaseId",
+  "displayTitle",
+  "event",
+  "headBranch",
+  "headSha",
+  "id",
+  "name",
+  "number",
+  "startedAt",
+  "status",
+  "steps",
+  "updatedAt",
+  "url",
+  "verdict",
+  "workflowDatabaseId",
+  "workflowName",
 ];
 
 /** `--json [fields]` and `--jq`. */
@@ -60,7 +77,9 @@ export class RunShaper {
     const m = new Map<string, string | null>();
     for (const e of (await entityOrder(this.#store, CI_RUNS, CI_RUN)).entries) {
       try {
-        const r = loadEntityFast(this.#store, CI_RUNS, CI_RUN, e.ref) ?? (await loadEntity(this.#store, CI_RUNS, CI_RUN, e.ref));
+        const r =
+          loadEntityFast(this.#store, CI_RUNS, CI_RUN, e.ref) ??
+          (await loadEntity(this.#store, CI_RUNS, CI_RUN, e.ref));
         m.set(e.ref.id, (r.data.rerunOf as string | undefined) ?? null);
       } catch {
         // An unreadable run ends a chain.
@@ -86,10 +105,25 @@ export class RunShaper {
     let attempt = 1;
     for (let at = r.rerunOf; at && attempt < 1000; at = chains.get(at) ?? null) attempt++;
     return {
-      attempt, conclusion: r.conclusion, createdAt: r.createdAt, databaseId: r.databaseId, displayTitle: r.displayTitle, event: r.event,
-      headBranch: r.pr ? (this.#branches.get(r.pr.id) ?? "") : "", headSha: r.headSha, id: r.id, name: r.name, number: r.number,
-      startedAt: r.startedAt, status: r.status, steps: r.steps, updatedAt: r.updatedAt, url: `${this.#web}/actions/runs/${r.databaseId}`,
-      verdict: r.verdict, workflowDatabaseId: 1, workflowName: "ci",
+      attempt,
+      conclusion: r.conclusion,
+      createdAt: r.createdAt,
+      databaseId: r.databaseId,
+      displayTitle: r.displayTitle,
+      event: r.event,
+      headBranch: r.pr ? (this.#branches.get(r.pr.id) ?? "") : "",
+      headSha: r.headSha,
+      id: r.id,
+      name: r.name,
+      number: r.number,
+      startedAt: r.startedAt,
+      status: r.status,
+      steps: r.steps,
+      updatedAt: r.updatedAt,
+      url: `${this.#web}/actions/runs/${r.databaseId}`,
+      verdict: r.verdict,
+      workflowDatabaseId: 1,
+      workflowName: "ci",
     };
   }
 }
@@ -109,10 +143,26 @@ export function elapsed(r: RunJson): string {
 
 /** gh's non-TTY row: `status\tconclusion\ttitle\tworkflow\tbranch\tevent\tid\telapsed\tcreatedAt`. */
 export function runRow(r: RunJson): string[] {
-  return [r.status, r.conclusion, r.displayTitle, r.workflowName, r.headBranch, r.event, String(r.databaseId), elapsed(r), r.createdAt];
+  return [
+    r.status,
+    r.conclusion,
+    r.displayTitle,
+    r.workflowName,
+    r.headBranch,
+    r.event,
+    String(r.databaseId),
+    elapsed(r),
+    r.createdAt,
+  ];
 }
 
 /** Render options for runs. */
 export function runRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<RunJson> {
-  return { json: req, jq: args.jq as string | undefined, single, row: runRow, header: ["STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "AGE"] };
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    single,
+    row: runRow,
+    header: ["STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "AGE"],
+  };
 }

@@ -5,8 +5,12 @@ import { JSON_FLAGS, jsonRequest, runRender, RunShaper } from "./_shared.js";
 
 export default defineCommand({
   meta: {
-    name: "cancel", description: "Cancel a running run",
-    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run cancel 7", "forge-run cancel 7 --json status,conclusion"] },
+    name: "cancel",
+    description: "Cancel a running run",
+    help: {
+      reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]],
+      examples: ["forge-run cancel 7", "forge-run cancel 7 --json status,conclusion"],
+    },
   },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },

@@ -4,7 +4,23 @@ import { listRuns, Runs } from "@forge/runner";
 import { JSON_FLAGS, jsonRequest, runRender, RunShaper, type RunJson } from "./_shared.js";
 
 /** gh's `run list --status` values (a status or a conclusion). */
-export const STATUSES = ["queued", "in_progress", "completed", "requested", "waiting", "pending", "success", "failure", "cancelled", "timed_out", "action_required", "neutral", "skipped", "stale", "startup_failure"];
+export const STATUSES = [
+  "queued",
+  "in_progress",
+  "completed",
+  "requested",
+  "waiting",
+  "pending",
+  "success",
+  "failure",
+  "cancelled",
+  "timed_out",
+  "action_required",
+  "neutral",
+  "skipped",
+  "stale",
+  "startup_failure",
+];
 
 /** Options of `forge-run list`. */
 export interface RunListOptions {
@@ -22,12 +38,20 @@ export interface RunListOptions {
  */
 export function parseRunListOptions(args: Parsed): RunListOptions {
   const raw = (args.limit as string | undefined) ?? "20";
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   const status = args.status as string | undefined;
-  if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`invalid argument "${status.slice(0, 20)}" for "-s, --status" flag: valid values are {${STATUSES.join("|")}}`);
+  if (status !== undefined && !STATUSES.includes(status))
+    throw new UsageError(
+      `invalid argument "${status.slice(0, 20)}" for "-s, --status" flag: valid values are {${STATUSES.join("|")}}`
+    );
   return {
-    branch: args.branch as string | undefined, workflow: args.workflow as string | undefined, status, event: args.event as string | undefined,
-    commit: args.commit as string | undefined, limit: Number(raw),
+    branch: args.branch as string | undefined,
+    workflow: args.workflow as string | undefined,
+    status,
+    event: args.event as string | undefined,
+    commit: args.commit as string | undefined,
+    limit: Number(raw),
   };
 }
 
@@ -50,8 +74,16 @@ export async function* listGhRuns(ctx: Ctx, o: RunListOptions, batch: { failed: 
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List CI runs, newest first (gh's run fields)",
-    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run list", "forge-run list -s failure -L 5", "forge-run list -b fix/drain --json databaseId,conclusion"] },
+    name: "list",
+    description: "List CI runs, newest first (gh's run fields)",
+    help: {
+      reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]],
+      examples: [
+        "forge-run list",
+        "forge-run list -s failure -L 5",
+        "forge-run list -b fix/drain --json databaseId,conclusion",
+      ],
+    },
   },
   args: {
     branch: { type: "string", alias: "b", description: "runs of this PR head branch" },
@@ -64,7 +96,12 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const batch = { failed: 0 };
-    await emit(ctx.io, ctx.out, listGhRuns(ctx, parseRunListOptions(args), batch), runRender(args, jsonRequest(args), false));
+    await emit(
+      ctx.io,
+      ctx.out,
+      listGhRuns(ctx, parseRunListOptions(args), batch),
+      runRender(args, jsonRequest(args), false)
+    );
     return batch.failed ? 1 : 0;
   },
 });

@@ -15,7 +15,9 @@ export async function rerunGhRun(ctx: Ctx, ref: string, failed: boolean): Promis
     throw new ForgeError(`run ${old.databaseId} cannot be rerun; it has no failed jobs`, "E_NO_FAILED", 1);
   }
   const rec = await rerunRun(ctx, old.id, {
-    docker: false, continueOnError: false, progress: (s) => ctx.io.stderr.write(stepLine("", s, useColor(ctx.io))),
+    docker: false,
+    continueOnError: false,
+    progress: (s) => ctx.io.stderr.write(stepLine("", s, useColor(ctx.io))),
   });
   const shaped = await new RunShaper(new Runs(ctx.io).store).shape(rec);
   ctx.io.stderr.write(`✓ Requested rerun ${failed ? "(failed jobs) " : ""}of run ${old.databaseId}\n`);
@@ -24,8 +26,15 @@ export async function rerunGhRun(ctx: Ctx, ref: string, failed: boolean): Promis
 
 export default defineCommand({
   meta: {
-    name: "rerun", description: "Run a run's steps again on the same tree",
-    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"], [".forge/ci/ci.env, .forge/ci/steps/", "the posture and the steps (see forge-ci run --help)"]], examples: ["forge-run rerun 7", "forge-run rerun 7 --failed"] },
+    name: "rerun",
+    description: "Run a run's steps again on the same tree",
+    help: {
+      reads: [
+        [".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"],
+        [".forge/ci/ci.env, .forge/ci/steps/", "the posture and the steps (see forge-ci run --help)"],
+      ],
+      examples: ["forge-run rerun 7", "forge-run rerun 7 --failed"],
+    },
   },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },

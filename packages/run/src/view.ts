@@ -14,7 +14,12 @@ export async function viewGhRun(ctx: Ctx, ref: string): Promise<RunJson> {
  * @throws ForgeError while the run is in progress (gh's message)
  */
 export async function* ghLogLines(ctx: Ctx, run: RunJson, failedOnly: boolean): AsyncGenerator<string> {
-  if (run.status !== "completed") throw new ForgeError(`run ${run.databaseId} is still in progress; logs will be available when it is complete`, "E_RUNNING", 1);
+  if (run.status !== "completed")
+    throw new ForgeError(
+      `run ${run.databaseId} is still in progress; logs will be available when it is complete`,
+      "E_RUNNING",
+      1
+    );
   const failed = new Set(run.steps.filter((s) => s.outcome === "fail" || s.outcome === "timeout").map((s) => s.name));
   for await (const chunk of runLogs(ctx, run.id)) {
     for (const l of (chunk as string).split("\n")) {
@@ -28,8 +33,16 @@ export async function* ghLogLines(ctx: Ctx, run: RunJson, failedOnly: boolean): 
 
 export default defineCommand({
   meta: {
-    name: "view", description: "Show a run; --log prints its logs",
-    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run view 7", "forge-run view 7 --log-failed", "forge-run view 7 --exit-status --json conclusion"] },
+    name: "view",
+    description: "Show a run; --log prints its logs",
+    help: {
+      reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]],
+      examples: [
+        "forge-run view 7",
+        "forge-run view 7 --log-failed",
+        "forge-run view 7 --exit-status --json conclusion",
+      ],
+    },
   },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },
@@ -39,7 +52,8 @@ export default defineCommand({
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
-    if (args.log === true && args["log-failed"] === true) throw new UsageError("specify only one of --log or --log-failed");
+    if (args.log === true && args["log-failed"] === true)
+      throw new UsageError("specify only one of --log or --log-failed");
     const req = jsonRequest(args);
     const run = await viewGhRun(ctx, args.run as string);
     if (args.log === true || args["log-failed"] === true) {
@@ -50,7 +64,12 @@ export default defineCommand({
       return 0;
     }
     const ci = await viewRun(ctx, run.id);
-    await emit(ctx.io, ctx.out, [run], { json: req, jq: args.jq as string | undefined, single: true, text: () => formatRun(ci) });
+    await emit(ctx.io, ctx.out, [run], {
+      json: req,
+      jq: args.jq as string | undefined,
+      single: true,
+      text: () => formatRun(ci),
+    });
     // gh: --exit-status is not applied with --json or --log.
     return !req && args["exit-status"] === true && isFailure(run.conclusion) ? 1 : 0;
   },

@@ -20,8 +20,12 @@ export async function watchRun(ctx: Ctx, ref: string, interval: number): Promise
 
 export default defineCommand({
   meta: {
-    name: "watch", description: "Wait for a run to finish",
-    help: { reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]], examples: ["forge-run watch 7", "forge-run watch 7 --exit-status -i 1"] },
+    name: "watch",
+    description: "Wait for a run to finish",
+    help: {
+      reads: [[".forge/ci/runs/<id>/", "run records and step logs (machine state, gitignored)"]],
+      examples: ["forge-run watch 7", "forge-run watch 7 --exit-status -i 1"],
+    },
   },
   args: {
     run: { type: "positional", required: true, valueHint: "run-id", description: "the run's number, id or prefix" },
@@ -32,9 +36,11 @@ export default defineCommand({
     const raw = (args.interval as string | undefined) ?? "3";
     if (!/^[0-9]+$/.test(raw)) throw new UsageError(`invalid interval '${raw.slice(0, 20)}' (seconds)`);
     const { run, already } = await watchRun(ctx, args.run as string, Number(raw));
-    ctx.io.stderr.write(already
-      ? `Run ${run.displayTitle} (${run.databaseId}) has already completed with '${run.conclusion}'\n`
-      : `✓ Run ${run.displayTitle} (${run.databaseId}) completed with '${run.conclusion}'\n`);
+    ctx.io.stderr.write(
+      already
+        ? `Run ${run.displayTitle} (${run.databaseId}) has already completed with '${run.conclusion}'\n`
+        : `✓ Run ${run.displayTitle} (${run.databaseId}) completed with '${run.conclusion}'\n`
+    );
     return args["exit-status"] === true && run.conclusion !== "success" ? 1 : 0;
   },
 });

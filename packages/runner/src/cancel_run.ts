@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import {
-  atomicWrite, CI_RUN, formatTimestamp, loadEntity, CI_RUNS, rewriteFile, type LoadedEntity, type Store,
+  atomicWrite,
+  CI_RUN,
+  formatTimestamp,
+  loadEntity,
+  CI_RUNS,
+  rewriteFile,
+  type LoadedEntity,
+  type Store,
 } from "@forge/core";
 import { summaryBody, type CiRunJson } from "./record.js";
 import { runPaths, setPrVerdict } from "./run_steps.js";

@@ -18,7 +18,9 @@ export interface ListRunOptions {
  * summary is reported on `ctx.log.error` (and counted in `batch.failed`) without stopping.
  */
 export async function* listRuns(
-  ctx: RunCtx, opts: ListRunOptions, batch: { failed: number },
+  ctx: RunCtx,
+  opts: ListRunOptions,
+  batch: { failed: number }
 ): AsyncGenerator<CiRunJson> {
   const runs = new Runs(ctx.io);
   const order = await runs.ranked();
@@ -31,8 +33,8 @@ export async function* listRuns(
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
     try {
-      const e = loadEntityFast(runs.store, CI_RUNS, CI_RUN, ref)
-        ?? (await loadEntity(runs.store, CI_RUNS, CI_RUN, ref));
+      const e =
+        loadEntityFast(runs.store, CI_RUNS, CI_RUN, ref) ?? (await loadEntity(runs.store, CI_RUNS, CI_RUN, ref));
       const d = e.data;
       if (opts.status && d.status !== opts.status && d.conclusion !== opts.status) continue;
       if (opts.commit && !(d.headSha as string).startsWith(opts.commit)) continue;

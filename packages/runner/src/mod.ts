@@ -5,7 +5,13 @@
  * side of the run verbs (list, view, log, rerun, cancel), which never print: warnings go to the caller's log.
  */
 export {
-  checkedPosture, checkUntil, headCommit, runPaths, runStepsIn, setPrVerdict, type StepsRequest,
+  checkedPosture,
+  checkUntil,
+  headCommit,
+  runPaths,
+  runStepsIn,
+  setPrVerdict,
+  type StepsRequest,
 } from "./run_steps.js";
 export { RUN_FIELDS, runToJson, type CiRunJson, type StepJson } from "./record.js";
 export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";

@@ -8,7 +8,15 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  ciEnvFile, ciSettings, ciStepOrder, displayPath, ForgeError, parseCiEnv, readStoreBytes, type CiSettings, type Store,
+  ciEnvFile,
+  ciSettings,
+  ciStepOrder,
+  displayPath,
+  ForgeError,
+  parseCiEnv,
+  readStoreBytes,
+  type CiSettings,
+  type Store,
 } from "@forge/core";
 
 /** One step file, read once: what runs is what was fingerprinted. */
@@ -67,7 +75,10 @@ export function readSteps(dir: string, shown: string): StepFile[] {
  * @example envFingerprint("local", undefined, Buffer.alloc(0), []) // 64 hex digits
  */
 export function envFingerprint(
-  runner: string, image: string | undefined, envBytes: Uint8Array, steps: readonly StepFile[],
+  runner: string,
+  image: string | undefined,
+  envBytes: Uint8Array,
+  steps: readonly StepFile[]
 ): string {
   const h = createHash("sha256");
   h.update(`forge-ci-env v1\nrunner ${runner}\nimage ${image ?? ""}\nci.env ${sha256(envBytes)}\n`);
@@ -102,7 +113,10 @@ export function posture(store: Store, stepsDir: string, stepsShown: string, dock
  * the run's id and the step's name. Nothing else, no secrets.
  */
 export function stepEnv(
-  caller: NodeJS.ProcessEnv, settings: CiSettings, runId: string, step: string,
+  caller: NodeJS.ProcessEnv,
+  settings: CiSettings,
+  runId: string,
+  step: string
 ): NodeJS.ProcessEnv {
   return { ...caller, ...settings.env, FORGE_CI_RUN: runId, FORGE_CI_STEP: step };
 }

@@ -47,9 +47,27 @@ export interface CiRunJson {
 
 /** Every `--json` field of a run. */
 export const RUN_FIELDS: readonly string[] = [
-  "codeTree", "completedAt", "conclusion", "createdAt", "databaseId", "displayTitle", "envSha256", "event", "headSha",
-  "id", "name", "number",
-  "patchSha256", "pr", "rerunOf", "runner", "startedAt", "status", "steps", "updatedAt", "verdict",
+  "codeTree",
+  "completedAt",
+  "conclusion",
+  "createdAt",
+  "databaseId",
+  "displayTitle",
+  "envSha256",
+  "event",
+  "headSha",
+  "id",
+  "name",
+  "number",
+  "patchSha256",
+  "pr",
+  "rerunOf",
+  "runner",
+  "startedAt",
+  "status",
+  "steps",
+  "updatedAt",
+  "verdict",
 ];
 
 /**
@@ -96,7 +114,8 @@ export function runToJson(d: Record<string, unknown>, number: number, prNumber: 
 
 /** The verdict and gh's conclusion of finished steps. */
 export function verdictOf(
-  steps: readonly StepResult[], cancelled: boolean,
+  steps: readonly StepResult[],
+  cancelled: boolean
 ): { verdict: "pass" | "fail" | "cancelled"; conclusion: "success" | "failure" | "cancelled" | "timed_out" } {
   if (cancelled || steps.some((s) => s.outcome === "cancelled")) {
     return { verdict: "cancelled", conclusion: "cancelled" };

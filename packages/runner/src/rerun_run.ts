@@ -42,11 +42,20 @@ export async function rerunRun(ctx: RunCtx, ref: string, opts: RerunOptions): Pr
   const top = await gitTopLevel(ctx.io.cwd, ctx.io.env, "CI runs a commit");
   const rec = await withTree(top, d.headSha as string, patch, (dir) =>
     runStepsIn(dir, {
-      store: runs.store, top, headSha: d.headSha as string, patchSha256: (d.patchSha256 as string | undefined) ?? null,
-      patch, pr: d.pr ? { id: d.pr as string } : null, title: d.title as string | undefined, stepsFrom: paths.bin,
-      rerunOf: run.ref.id, docker: opts.docker || d.runner === "docker", continueOnError: opts.continueOnError,
-      env: ctx.io.env, progress: opts.progress && ((_id, s) => opts.progress!(s)),
-    }),
+      store: runs.store,
+      top,
+      headSha: d.headSha as string,
+      patchSha256: (d.patchSha256 as string | undefined) ?? null,
+      patch,
+      pr: d.pr ? { id: d.pr as string } : null,
+      title: d.title as string | undefined,
+      stepsFrom: paths.bin,
+      rerunOf: run.ref.id,
+      docker: opts.docker || d.runner === "docker",
+      continueOnError: opts.continueOnError,
+      env: ctx.io.env,
+      progress: opts.progress && ((_id, s) => opts.progress!(s)),
+    })
   );
   if (rec.envSha256 !== d.envSha256) {
     const why = "(ci.env or the runner changed): the runs are not comparable";

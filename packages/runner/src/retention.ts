@@ -10,7 +10,16 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, entityDir, entityOrder, evidenceImportsDir, loadEntityFast, loadEntity, PR, PRS, listEntityRefs,
+  CI_RUN,
+  CI_RUNS,
+  entityDir,
+  entityOrder,
+  evidenceImportsDir,
+  loadEntityFast,
+  loadEntity,
+  PR,
+  PRS,
+  listEntityRefs,
   type Store,
 } from "@forge/core";
 import { readCiEnv } from "./posture.js";
@@ -23,7 +32,8 @@ export const KEEP_RUNS = 200;
  * @returns the ids of the runs pruned now
  */
 export async function pruneRuns(
-  store: Store, keep: number = readCiEnv(store).settings.keepRuns ?? KEEP_RUNS,
+  store: Store,
+  keep: number = readCiEnv(store).settings.keepRuns ?? KEEP_RUNS
 ): Promise<string[]> {
   const order = await entityOrder(store, CI_RUNS, CI_RUN);
   if (order.length <= keep) return [];
@@ -42,7 +52,11 @@ export async function pruneRuns(
   }
   if (old.length === 0) return [];
   const keepIds = new Set<string>([
-    ...await verdictRuns(store, order), ...namedByEvidence(store, old.map((o) => o.id)),
+    ...(await verdictRuns(store, order)),
+    ...namedByEvidence(
+      store,
+      old.map((o) => o.id)
+    ),
   ]);
   const pruned: string[] = [];
   for (const o of old) {

@@ -8,9 +8,29 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CI_RUN, CI_RUNS, ciStepsDir, codeTree, displayPath, entityDir, entityOrder, ForgeError, formatTimestamp, git, kindDir,
-  laterId, loadEntity, recordCreated, mkdirInside, NotFoundError, PR, PRS, rewriteFile, saveFile, updateEntity,
-  withKindLock, type Store,
+  CI_RUN,
+  CI_RUNS,
+  ciStepsDir,
+  codeTree,
+  displayPath,
+  entityDir,
+  entityOrder,
+  ForgeError,
+  formatTimestamp,
+  git,
+  kindDir,
+  laterId,
+  loadEntity,
+  recordCreated,
+  mkdirInside,
+  NotFoundError,
+  PR,
+  PRS,
+  rewriteFile,
+  saveFile,
+  updateEntity,
+  withKindLock,
+  type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
 import { pruneRuns } from "./retention.js";
@@ -53,12 +73,17 @@ export interface StepsRequest {
 
 /** A run's folder and files. */
 export function runPaths(
-  store: Store, id: string,
+  store: Store,
+  id: string
 ): { dir: string; summary: string; bin: string; logs: string; patch: string; cancel: string } {
   const dir = entityDir(store, CI_RUNS, id);
   return {
-    dir, summary: join(dir, "summary.md"), bin: join(dir, "bin"), logs: join(dir, "steps"),
-    patch: join(dir, "patch.diff"), cancel: join(dir, "cancel"),
+    dir,
+    summary: join(dir, "summary.md"),
+    bin: join(dir, "bin"),
+    logs: join(dir, "steps"),
+    patch: join(dir, "patch.diff"),
+    cancel: join(dir, "cancel"),
   };
 }
 
@@ -102,8 +127,16 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     const id = laterId(before, createdAt);
     const paths = runPaths(store, id);
     const data: Record<string, unknown> = {
-      id, status: "in_progress", verdict: "running", headSha: req.headSha, codeTree: tree, envSha256: p.envSha256,
-      runner: p.runner, createdAt, pid: process.pid, steps: [],
+      id,
+      status: "in_progress",
+      verdict: "running",
+      headSha: req.headSha,
+      codeTree: tree,
+      envSha256: p.envSha256,
+      runner: p.runner,
+      createdAt,
+      pid: process.pid,
+      steps: [],
     };
     if (req.patchSha256) data.patchSha256 = req.patchSha256;
     if (req.pr) data.pr = req.pr.id;
@@ -178,7 +211,11 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
  * @throws ForgeError: bad `ci.env`, a step that is not a file, no image, no engine
  */
 export async function checkedPosture(
-  store: Store, top: string, env: NodeJS.ProcessEnv, stepsFrom: string | undefined, docker: boolean,
+  store: Store,
+  top: string,
+  env: NodeJS.ProcessEnv,
+  stepsFrom: string | undefined,
+  docker: boolean
 ): Promise<Posture> {
   const stepsDir = stepsFrom ?? ciStepsDir(store);
   const p = posture(store, stepsDir, displayPath(store, stepsDir), docker);
@@ -208,7 +245,11 @@ async function prNumber(store: Store, id: string): Promise<number | null> {
  * step files (`bin/`, modes kept), the patch, an empty `steps/` for logs.
  */
 function createRunDir(
-  store: Store, paths: ReturnType<typeof runPaths>, p: Posture, data: Record<string, unknown>, patch: Uint8Array | null,
+  store: Store,
+  paths: ReturnType<typeof runPaths>,
+  p: Posture,
+  data: Record<string, unknown>,
+  patch: Uint8Array | null
 ): void {
   const runs = kindDir(store, CI_RUNS);
   mkdirInside(store, runs);
@@ -230,9 +271,21 @@ function stepArgv(p: Posture, paths: ReturnType<typeof runPaths>, dir: string, n
   if (p.runner === "local") return [join(paths.bin, name)];
   const env = { ...p.settings.env, FORGE_CI_RUN: id, FORGE_CI_STEP: name };
   return [
-    "docker", "run", "--rm", "--init", "--name", containerName(id, name), "-v", `${dir}:/work`, "-w", "/work",
-    "-v", `${paths.bin}:/forge-ci/steps:ro`,
-    ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]), p.settings.image!, `/forge-ci/steps/${name}`,
+    "docker",
+    "run",
+    "--rm",
+    "--init",
+    "--name",
+    containerName(id, name),
+    "-v",
+    `${dir}:/work`,
+    "-w",
+    "/work",
+    "-v",
+    `${paths.bin}:/forge-ci/steps:ro`,
+    ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+    p.settings.image!,
+    `/forge-ci/steps/${name}`,
   ];
 }
 
@@ -245,7 +298,7 @@ async function dockerKill(top: string, env: NodeJS.ProcessEnv, name: string): Pr
   await new Promise<void>((resolve) => {
     import("node:child_process").then(
       ({ execFile }) => execFile("docker", ["kill", name], { cwd: top, env, timeout: 20_000 }, () => resolve()),
-      () => resolve(),
+      () => resolve()
     );
   });
 }
@@ -255,7 +308,9 @@ async function dockerKill(top: string, env: NodeJS.ProcessEnv, name: string): Pr
  * verdict belongs to one patch).
  */
 export async function setPrVerdict(
-  store: Store, req: Pick<StepsRequest, "pr" | "patchSha256">, verdict: string,
+  store: Store,
+  req: Pick<StepsRequest, "pr" | "patchSha256">,
+  verdict: string
 ): Promise<void> {
   if (!req.pr) return;
   // A PR archived (or gone) meanwhile keeps what it had; an unreadable pr.md is an error, not a silent skip.

@@ -4,8 +4,17 @@
  * the JSON, and a run's text.
  */
 import {
-  CI_RUN, CI_RUNS, entityOrder, loadEntity, openStore, PR, PRS, resolveRef,
-  type LoadedEntity, type Order, type Store,
+  CI_RUN,
+  CI_RUNS,
+  entityOrder,
+  loadEntity,
+  openStore,
+  PR,
+  PRS,
+  resolveRef,
+  type LoadedEntity,
+  type Order,
+  type Store,
 } from "@forge/core";
 import { runToJson, type CiRunJson, type StepJson } from "./record.js";
 import type { StepResult } from "./step.js";

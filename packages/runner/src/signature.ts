@@ -78,12 +78,20 @@ export function maskedTail(log: string, tree = ""): string[] {
  * @example failureSignature("10-test", "exit", 1, "expected 3 got 4\n").signature // "sig-v1:…"
  */
 export function failureSignature(
-  step: string, kind: FailureKind, code: number | null, log: string, tree = "",
+  step: string,
+  kind: FailureKind,
+  code: number | null,
+  log: string,
+  tree = ""
 ): Signature {
   const text = maskedTail(log, tree);
   // Canonical JSON: fixed key order, no spaces.
   const canonical = JSON.stringify({
-    v: SIGNATURE_VERSION, check: step, kind, code: kind === "timeout" ? null : code, tail: text,
+    v: SIGNATURE_VERSION,
+    check: step,
+    kind,
+    code: kind === "timeout" ? null : code,
+    tail: text,
   });
   const digest = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
   return { signature: `${SIGNATURE_VERSION}:${digest}`, text };

@@ -25,10 +25,16 @@ test("maskedTail keeps the last non-blank lines, in order", (t) => {
 
 test("the same failure with other numbers, times and temp paths has the same signature", (t) => {
   const a = failureSignature(
-    "20-test", "exit", 1, "seed 8812\nassert failed at 2026-11-30T01:02:03Z in /tmp/forge-ci-abc/tree/x\n",
+    "20-test",
+    "exit",
+    1,
+    "seed 8812\nassert failed at 2026-11-30T01:02:03Z in /tmp/forge-ci-abc/tree/x\n"
   );
   const b = failureSignature(
-    "20-test", "exit", 1, "seed 17\nassert failed at 2027-01-01T00:00:00Z in /tmp/forge-ci-zzz/tree/x\n",
+    "20-test",
+    "exit",
+    1,
+    "seed 17\nassert failed at 2027-01-01T00:00:00Z in /tmp/forge-ci-zzz/tree/x\n"
   );
   t.is(a.signature, b.signature);
   t.regex(a.signature, new RegExp(`^${SIGNATURE_VERSION}:[0-9a-f]{32}$`));

@@ -120,10 +120,14 @@ export function startStep(spec: StepSpec): RunningStep {
     child.on("error", (err: NodeJS.ErrnoException) => {
       // ENOENT: missing file or interpreter; EACCES / ENOEXEC: not executable, as a shell reports them.
       const code = err.code === "ENOENT" ? 127 : 126;
-      const hint = err.code === "EACCES" ? "permission denied (chmod +x it)"
-        : err.code === "ENOEXEC" ? "not an executable format (a script needs a #! line)"
-        : err.code === "ENOENT" ? "not found (or its #! interpreter is missing)"
-        : err.message;
+      const hint =
+        err.code === "EACCES"
+          ? "permission denied (chmod +x it)"
+          : err.code === "ENOEXEC"
+            ? "not an executable format (a script needs a #! line)"
+            : err.code === "ENOENT"
+              ? "not found (or its #! interpreter is missing)"
+              : err.message;
       finish(code, "exit", hint);
     });
     child.on("exit", (code, signal) => {

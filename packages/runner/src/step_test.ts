@@ -71,7 +71,13 @@ function withChild(ready: string, after: string): string {
 }
 
 const spec = (s: { dir: string; file: string; log: string }, extra = {}) => ({
-  name: "10-s", argv: [s.file], cwd: s.dir, env: process.env, log: s.log, tree: s.dir, ...extra,
+  name: "10-s",
+  argv: [s.file],
+  cwd: s.dir,
+  env: process.env,
+  log: s.log,
+  tree: s.dir,
+  ...extra,
 });
 
 test("a passing step: exit 0, stdout and stderr in its log, no signature", async (t) => {

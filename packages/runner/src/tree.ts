@@ -16,22 +16,35 @@ import { ForgeError, git, gitMessage, splitPatchSeries, withWorktree, type Workt
  * @throws ForgeError when the worktree cannot be made or the patch does not apply (nothing ran)
  */
 export function withTree<T>(
-  top: string, commit: string, patch: Uint8Array | null, fn: (dir: string) => Promise<T>, opts: WorktreeOptions = {},
+  top: string,
+  commit: string,
+  patch: Uint8Array | null,
+  fn: (dir: string) => Promise<T>,
+  opts: WorktreeOptions = {}
 ): Promise<T> {
-  return withWorktree(top, commit, undefined, async (dir, tmp) => {
-    if (patch && patch.length > 0) {
-      const file = join(tmp, "patch.diff");
-      writeFileSync(file, patch);
-      for (const part of await splitPatchSeries(file, join(tmp, "parts"), dir)) {
-        for (const args of [["apply", "--check", "--index", part], ["apply", "--index", part]]) {
-          const r = await git(args, { cwd: dir });
-          if (r.code !== 0) {
-            const why = gitMessage(r.stderr);
-            throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${why}`, "E_PATCH_FAILED", 1);
+  return withWorktree(
+    top,
+    commit,
+    undefined,
+    async (dir, tmp) => {
+      if (patch && patch.length > 0) {
+        const file = join(tmp, "patch.diff");
+        writeFileSync(file, patch);
+        for (const part of await splitPatchSeries(file, join(tmp, "parts"), dir)) {
+          for (const args of [
+            ["apply", "--check", "--index", part],
+            ["apply", "--index", part],
+          ]) {
+            const r = await git(args, { cwd: dir });
+            if (r.code !== 0) {
+              const why = gitMessage(r.stderr);
+              throw new ForgeError(`the patch does not apply on ${commit.slice(0, 12)}: ${why}`, "E_PATCH_FAILED", 1);
+            }
           }
         }
       }
-    }
-    return fn(dir);
-  }, opts);
+      return fn(dir);
+    },
+    opts
+  );
 }

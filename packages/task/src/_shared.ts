@@ -2,9 +2,32 @@
  * What every task verb shares: opening the store, resolving task and issue
  * refs, the JSON model, the flags and the renderers.
  */
-import { entityOrder, ISSUE, ISSUES, resolveRef, TASK, TASK_FIELDS, taskToJson, TASKS, type LoadedEntity, type Order, type TaskJson } from "@forge/core";
 import {
-  confirmWrite, NounStore, paint, writtenRenderOf, type Ctx, type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf,
+  entityOrder,
+  ISSUE,
+  ISSUES,
+  resolveRef,
+  TASK,
+  TASK_FIELDS,
+  taskToJson,
+  TASKS,
+  type LoadedEntity,
+  type Order,
+  type TaskJson,
+} from "@forge/core";
+import {
+  confirmWrite,
+  NounStore,
+  paint,
+  writtenRenderOf,
+  type Ctx,
+  type FlagDef,
+  type Io,
+  type JsonRequest,
+  type Parsed,
+  type RenderOptions,
+  jsonFlags,
+  jsonRequestOf,
 } from "@forge/cli";
 
 /** The task store: the shared noun layer plus issue numbers and task JSON. */
@@ -63,7 +86,13 @@ export function taskRow(t: TaskJson, tty: boolean, color = false): string[] {
 
 /** Render options for commands that print task records. */
 export function taskRender(args: Parsed, req: JsonRequest | null, single: boolean): RenderOptions<TaskJson> {
-  return { json: req, jq: args.jq as string | undefined, single, row: taskRow, header: ["ID", "TITLE", "ASSIGNEES", "ISSUE"] };
+  return {
+    json: req,
+    jq: args.jq as string | undefined,
+    single,
+    row: taskRow,
+    header: ["ID", "TITLE", "ASSIGNEES", "ISSUE"],
+  };
 }
 
 /** Render options for a verb that writes: records only with --json/--jq (the confirmation goes to stderr). */
@@ -78,4 +107,3 @@ export function confirm(ctx: Ctx, verb: string, t: TaskJson, tail = ""): void {
 
 /** The body from `--body` or `--body-file` (shared with every noun). */
 export { listArg, readBody } from "@forge/cli";
-

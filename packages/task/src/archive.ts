@@ -8,13 +8,19 @@ import { JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
  */
 export async function* archiveTasks(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<TaskJson> {
   const tasks = new Tasks(ctx.io);
-  yield* writeEach(ctx, tasks, ref, batch, "Archived", (task, number) => tasks.json(archiveEntity(tasks.store, TASKS, task), number));
+  yield* writeEach(ctx, tasks, ref, batch, "Archived", (task, number) =>
+    tasks.json(archiveEntity(tasks.store, TASKS, task), number)
+  );
 }
 
 export default defineCommand({
   meta: {
-    name: "archive", description: "Archive tasks (moved, never deleted)",
-    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], examples: ["forge-task archive 3", "forge-task list -s done --json | forge-task archive -"] },
+    name: "archive",
+    description: "Archive tasks (moved, never deleted)",
+    help: {
+      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      examples: ["forge-task archive 3", "forge-task list -s done --json | forge-task archive -"],
+    },
   },
   args: {
     ...REF_ARG,

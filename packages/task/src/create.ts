@@ -1,4 +1,16 @@
-import { createTask, currentAuthor, expandMe, formatTimestamp, laterId, loadEntity, recordCreated, TASK, TASKS, withKindLock, type TaskJson } from "@forge/core";
+import {
+  createTask,
+  currentAuthor,
+  expandMe,
+  formatTimestamp,
+  laterId,
+  loadEntity,
+  recordCreated,
+  TASK,
+  TASKS,
+  withKindLock,
+  type TaskJson,
+} from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, readBody, taskRender, Tasks } from "./_shared.js";
 
@@ -34,7 +46,15 @@ export async function createTasks(ctx: Ctx, opts: CreateTaskOptions): Promise<Ta
   return withKindLock(tasks.store, TASKS, async () => {
     const before = await tasks.ranked();
     const now = formatTimestamp();
-    const id = createTask(tasks.store, { title: opts.title, body: opts.body, author, assignees: expandMe(opts.assignees, author), issue, now, id: laterId(before, now) });
+    const id = createTask(tasks.store, {
+      title: opts.title,
+      body: opts.body,
+      author,
+      assignees: expandMe(opts.assignees, author),
+      issue,
+      now,
+      id: laterId(before, now),
+    });
     recordCreated(tasks.store, TASKS, before, { createdAt: now, ref: { id, archived: false } });
     return tasks.json(await loadEntity(tasks.store, TASKS, TASK, { id, archived: false }), before.rankOf(now, id) + 1);
   });
@@ -42,8 +62,16 @@ export async function createTasks(ctx: Ctx, opts: CreateTaskOptions): Promise<Ta
 
 export default defineCommand({
   meta: {
-    name: "create", description: "Create a task (in todo)",
-    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]], examples: ["forge-task create -t \"Write the docs\"", "forge-task create -t \"Fix it\" --issue 12 -a @me --json number"] },
+    name: "create",
+    description: "Create a task (in todo)",
+    help: {
+      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      examples: [
+        'forge-task create -t "Write the docs"',
+        'forge-task create -t "Fix it" --issue 12 -a @me --json number',
+      ],
+    },
   },
   args: {
     title: { type: "string", alias: "t", required: true, description: "the task's title" },

@@ -1,5 +1,14 @@
 import { currentAuthor, editList, expandMe, updateTask, UsageError, type TaskJson } from "@forge/core";
-import { defineCommand, writeEach, emitBatch, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
+import {
+  defineCommand,
+  writeEach,
+  emitBatch,
+  type Batch,
+  type Ctx,
+  type Parsed,
+  BODY_FLAGS,
+  REF_ARG,
+} from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, readBody, Tasks, writtenRender } from "./_shared.js";
 
 /** Options of `forge-task edit`. */
@@ -30,8 +39,11 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditTask
     removeIssue: args["remove-issue"] === true,
   };
   if (o.issue !== undefined && o.removeIssue) throw new UsageError("specify only one of --issue and --remove-issue");
-  const changes = [o.title, o.body, o.issue].filter((x) => x !== undefined).length +
-    o.addAssignees.length + o.removeAssignees.length + (o.removeIssue ? 1 : 0);
+  const changes =
+    [o.title, o.body, o.issue].filter((x) => x !== undefined).length +
+    o.addAssignees.length +
+    o.removeAssignees.length +
+    (o.removeIssue ? 1 : 0);
   if (changes === 0) throw new UsageError("nothing to edit");
   return o;
 }
@@ -58,8 +70,13 @@ export async function* editTasks(ctx: Ctx, o: EditTaskOptions, batch: Batch): As
 
 export default defineCommand({
   meta: {
-    name: "edit", description: "Edit tasks",
-    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-task edit 3 -t \"Write the setup docs\"", "forge-task edit 3 --add-assignee @me --issue 12"] },
+    name: "edit",
+    description: "Edit tasks",
+    help: {
+      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      examples: ['forge-task edit 3 -t "Write the setup docs"', "forge-task edit 3 --add-assignee @me --issue 12"],
+    },
   },
   args: {
     ...REF_ARG,

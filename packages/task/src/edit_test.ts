@@ -3,7 +3,9 @@ import { PassThrough } from "node:stream";
 import { parseArgv, type Ctx } from "@forge/cli";
 import edit, { parseEditOptions } from "./edit.js";
 
-const ctx = { io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: "/" } } as unknown as Ctx;
+const ctx = {
+  io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: "/" },
+} as unknown as Ctx;
 const parse = (argv: string[]) => {
   const p = parseArgv(argv, edit.args);
   p.ref = p._[0];

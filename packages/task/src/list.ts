@@ -1,5 +1,14 @@
 import {
-  currentAuthor, loadEntity, loadEntityFast, TASK, TASK_STATUSES, TASKS, UsageError, type LoadedEntity, type TaskJson, type TaskStatus,
+  currentAuthor,
+  loadEntity,
+  loadEntityFast,
+  TASK,
+  TASK_STATUSES,
+  TASKS,
+  UsageError,
+  type LoadedEntity,
+  type TaskJson,
+  type TaskStatus,
 } from "@forge/core";
 import { defineCommand, emit, formatTable, paint, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, listArg, taskRender, taskRow, Tasks } from "./_shared.js";
@@ -19,7 +28,8 @@ export interface ListTaskOptions {
  */
 export function parseListOptions(args: Parsed): ListTaskOptions {
   const raw = (args.limit as string | undefined) ?? "30";
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`invalid limit '${raw.slice(0, 20)}' (a positive integer)`);
   const asked = listArg(args, "status");
   return {
     statuses: TASK_STATUSES.filter((s) => asked.length === 0 || asked.includes(s)),
@@ -85,11 +95,27 @@ export function formatBoard(records: readonly TaskJson[], statuses: readonly Tas
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List tasks by column: todo doing blocked done",
-    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]], examples: ["forge-task list", "forge-task list -s todo -s doing -a @me", "forge-task list --json number,title,status"] },
+    name: "list",
+    description: "List tasks by column: todo doing blocked done",
+    help: {
+      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      examples: [
+        "forge-task list",
+        "forge-task list -s todo -s doing -a @me",
+        "forge-task list --json number,title,status",
+      ],
+    },
   },
   args: {
-    status: { type: "enum", alias: "s", options: [...TASK_STATUSES], multiple: true, default: "every column", description: "only these columns (repeatable)" },
+    status: {
+      type: "enum",
+      alias: "s",
+      options: [...TASK_STATUSES],
+      multiple: true,
+      default: "every column",
+      description: "only these columns (repeatable)",
+    },
     assignee: { type: "string", alias: "a", description: "only tasks assigned to this login (@me: you)" },
     limit: { type: "string", alias: "L", description: "max per column (30)" },
     ...JSON_FLAGS,

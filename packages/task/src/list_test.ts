@@ -10,7 +10,11 @@ test("parseListOptions() defaults to every column, limit 30 per column", (t) => 
 });
 
 test("parseListOptions() keeps board order whatever order --status names the columns in", (t) => {
-  t.deepEqual(parse(["-s", "done,todo", "--status", "blocked", "-a", "@me", "-L", "2"]), { statuses: ["todo", "blocked", "done"], assignee: "@me", limit: 2 });
+  t.deepEqual(parse(["-s", "done,todo", "--status", "blocked", "-a", "@me", "-L", "2"]), {
+    statuses: ["todo", "blocked", "done"],
+    assignee: "@me",
+    limit: 2,
+  });
 });
 
 test("parseListOptions() rejects a status that is not a column", (t) => {
@@ -25,11 +29,25 @@ for (const bad of ["0", "-1", "x", "1.5"]) {
 
 function task(number: number, status: TaskJson["status"], title: string): TaskJson {
   return {
-    assignees: [], author: { login: "a" }, body: "", closedAt: null, createdAt: "", id: "", isArchived: false, issue: null, number, status, title, updatedAt: "",
+    assignees: [],
+    author: { login: "a" },
+    body: "",
+    closedAt: null,
+    createdAt: "",
+    id: "",
+    isArchived: false,
+    issue: null,
+    number,
+    status,
+    title,
+    updatedAt: "",
   };
 }
 
 test("formatBoard() puts a counted heading over each asked column, empty ones too, rows aligned across the board", (t) => {
   const recs = [task(1, "todo", "a"), task(12, "todo", "bb"), task(3, "done", "c")];
-  t.is(formatBoard(recs, ["todo", "doing", "done"], false), "TODO (2)\n#1   a\n#12  bb\n\nDOING (0)\n\nDONE (1)\n#3   c\n");
+  t.is(
+    formatBoard(recs, ["todo", "doing", "done"], false),
+    "TODO (2)\n#1   a\n#12  bb\n\nDOING (0)\n\nDONE (1)\n#3   c\n"
+  );
 });

@@ -1,4 +1,12 @@
-import { formatTimestamp, isTaskStatus, moveTask, TASK_STATUSES, UsageError, type TaskJson, type TaskStatus } from "@forge/core";
+import {
+  formatTimestamp,
+  isTaskStatus,
+  moveTask,
+  TASK_STATUSES,
+  UsageError,
+  type TaskJson,
+  type TaskStatus,
+} from "@forge/core";
 import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Tasks, writtenRender } from "./_shared.js";
 
@@ -14,7 +22,8 @@ export interface MoveTaskOptions {
  */
 export function parseMoveOptions(args: Parsed): MoveTaskOptions {
   const status = args.status as string;
-  if (!isTaskStatus(status)) throw new UsageError(`invalid status '${status.slice(0, 40)}' (one of ${TASK_STATUSES.join("|")})`);
+  if (!isTaskStatus(status))
+    throw new UsageError(`invalid status '${status.slice(0, 40)}' (one of ${TASK_STATUSES.join("|")})`);
   return { ref: args.ref as string, status };
 }
 
@@ -45,12 +54,21 @@ export async function runMove(ctx: Ctx, args: Parsed, opts: MoveTaskOptions): Pr
 
 export default defineCommand({
   meta: {
-    name: "move", description: "Move tasks to a column",
-    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], examples: ["forge-task move 3 doing", "forge-task list -s todo --json | forge-task move - blocked"] },
+    name: "move",
+    description: "Move tasks to a column",
+    help: {
+      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      examples: ["forge-task move 3 doing", "forge-task list -s todo --json | forge-task move - blocked"],
+    },
   },
   args: {
     ...REF_ARG,
-    status: { type: "positional", required: true, valueHint: TASK_STATUSES.join("|"), description: "the column to move it to" },
+    status: {
+      type: "positional",
+      required: true,
+      valueHint: TASK_STATUSES.join("|"),
+      description: "the column to move it to",
+    },
     ...JSON_FLAGS,
   },
   run: ({ args, data }: { args: Parsed; data: Ctx }) => runMove(data, args, parseMoveOptions(args)),

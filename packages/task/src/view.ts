@@ -30,8 +30,12 @@ export function viewTasks(ctx: Ctx, ref: string, batch: Batch): AsyncGenerator<T
 
 export default defineCommand({
   meta: {
-    name: "view", description: "Show a task",
-    help: { reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]], examples: ["forge-task view 3", "forge-task view 3 --json title,status"] },
+    name: "view",
+    description: "Show a task",
+    help: {
+      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      examples: ["forge-task view 3", "forge-task view 3 --json title,status"],
+    },
   },
   args: {
     ...REF_ARG,
@@ -41,7 +45,12 @@ export default defineCommand({
     const req = jsonRequest(args);
     const batch = { failed: 0 };
     const ref = args.ref as string;
-    await emit(ctx.io, ctx.out, viewTasks(ctx, ref, batch), { json: req, jq: args.jq as string | undefined, single: ref !== "-", text: formatTask });
+    await emit(ctx.io, ctx.out, viewTasks(ctx, ref, batch), {
+      json: req,
+      jq: args.jq as string | undefined,
+      single: ref !== "-",
+      text: formatTask,
+    });
     return batch.failed ? 1 : 0;
   },
 });

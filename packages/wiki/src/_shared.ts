@@ -4,8 +4,25 @@
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, sep } from "node:path";
-import { displayPath, InvalidFileError, isInside, NotFoundError, openStore, wikiDir, wikiTitle, type Store } from "@forge/core";
-import { type FlagDef, type Io, type JsonRequest, type Parsed, type RenderOptions, jsonFlags, jsonRequestOf } from "@forge/cli";
+import {
+  displayPath,
+  InvalidFileError,
+  isInside,
+  NotFoundError,
+  openStore,
+  wikiDir,
+  wikiTitle,
+  type Store,
+} from "@forge/core";
+import {
+  type FlagDef,
+  type Io,
+  type JsonRequest,
+  type Parsed,
+  type RenderOptions,
+  jsonFlags,
+  jsonRequestOf,
+} from "@forge/cli";
 
 /** `list --json` (and `put --json`) fields: spec/schema.md, wiki page. */
 export const WIKI_FIELDS: readonly string[] = ["path", "size", "title"];
@@ -42,7 +59,8 @@ export class Wiki {
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw err;
     }
-    if (!isInside(this.store, real) || real === this.store.real) throw new InvalidFileError(displayPath(this.store, this.dir), "resolves outside .forge/ (refused)");
+    if (!isInside(this.store, real) || real === this.store.real)
+      throw new InvalidFileError(displayPath(this.store, this.dir), "resolves outside .forge/ (refused)");
     return real;
   }
   /** `abs` for messages (`.forge/wiki/…`). */
@@ -66,7 +84,8 @@ export class Wiki {
     } catch {
       throw missing();
     }
-    if (!within(parent, real)) throw new InvalidFileError(this.show(abs), "folder resolves outside .forge/wiki/ (refused)");
+    if (!within(parent, real))
+      throw new InvalidFileError(this.show(abs), "folder resolves outside .forge/wiki/ (refused)");
     let link = false;
     try {
       link = lstatSync(abs).isSymbolicLink();
@@ -80,7 +99,8 @@ export class Wiki {
       } catch {
         throw new InvalidFileError(this.show(abs), "dangling symlink");
       }
-      if (!within(target, real)) throw new InvalidFileError(this.show(abs), "symlink points outside .forge/wiki/ (refused)");
+      if (!within(target, real))
+        throw new InvalidFileError(this.show(abs), "symlink points outside .forge/wiki/ (refused)");
     }
     return abs;
   }

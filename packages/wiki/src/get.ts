@@ -1,4 +1,3 @@
-
 import { readStoreBytes, wikiPagePath } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
 import { Wiki } from "./_shared.js";
@@ -26,11 +25,20 @@ export function getPage(ctx: Ctx, opts: GetPageOptions): Buffer {
 
 export default defineCommand({
   meta: {
-    name: "get", description: "Print a wiki page",
-    help: { reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]], examples: ["forge-wiki get docs/setup", "forge-wiki get docs/setup | sed -n 1,20p"] },
+    name: "get",
+    description: "Print a wiki page",
+    help: {
+      reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]],
+      examples: ["forge-wiki get docs/setup", "forge-wiki get docs/setup | sed -n 1,20p"],
+    },
   },
   args: {
-    page: { type: "positional", required: true, valueHint: "page", description: "the page's path under .forge/wiki/, with or without .md (docs/setup)" },
+    page: {
+      type: "positional",
+      required: true,
+      valueHint: "page",
+      description: "the page's path under .forge/wiki/, with or without .md (docs/setup)",
+    },
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const bytes = getPage(ctx, parseGetOptions(args));

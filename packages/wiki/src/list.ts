@@ -1,4 +1,3 @@
-
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { sep } from "node:path";
 import { isWikiPagePath, readStoreBytes } from "@forge/core";
@@ -66,8 +65,12 @@ export function listPages(ctx: Ctx): { pages: WikiPageJson[]; failed: number } {
 
 export default defineCommand({
   meta: {
-    name: "list", description: "List wiki pages: path and title",
-    help: { reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]], examples: ["forge-wiki list", "forge-wiki list --json path --jq '.[].path'"] },
+    name: "list",
+    description: "List wiki pages: path and title",
+    help: {
+      reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]],
+      examples: ["forge-wiki list", "forge-wiki list --json path --jq '.[].path'"],
+    },
   },
   args: { ...JSON_FLAGS },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -44,7 +44,10 @@ test("listPages() skips dot files and folders, temp files and non-.md files", (t
   page(ctx.root, ".ok.md.123.abcd.tmp", "# no\n");
   page(ctx.root, ".git/x.md", "# no\n");
   page(ctx.root, "image.png", "png");
-  t.deepEqual(listPages(ctx).pages.map((p) => p.path), ["ok.md"]);
+  t.deepEqual(
+    listPages(ctx).pages.map((p) => p.path),
+    ["ok.md"]
+  );
 });
 
 test("listPages() warns about a file whose name is not a page name and skips it", (t) => {
@@ -52,7 +55,10 @@ test("listPages() warns about a file whose name is not a page name and skips it"
   page(ctx.root, "My Page.md", "# Spaces\n");
   page(ctx.root, "ok.md", "# Ok\n");
   const r = listPages(ctx);
-  t.deepEqual(r.pages.map((p) => p.path), ["ok.md"]);
+  t.deepEqual(
+    r.pages.map((p) => p.path),
+    ["ok.md"]
+  );
   t.is(r.failed, 0);
   t.is(ctx.err(), "forge test: warning: .forge/wiki/My Page.md: not a valid page name (skipped)\n");
 });
@@ -81,7 +87,10 @@ test("listPages() reports a page over 256 KiB and lists the rest", (t) => {
   page(ctx.root, "big.md", "# Big\n" + "x".repeat(300 * 1024));
   page(ctx.root, "ok.md", "# Ok\n");
   const r = listPages(ctx);
-  t.deepEqual(r.pages.map((p) => p.path), ["ok.md"]);
+  t.deepEqual(
+    r.pages.map((p) => p.path),
+    ["ok.md"]
+  );
   t.is(r.failed, 1);
   t.is(ctx.err(), "forge test: .forge/wiki/big.md: larger than 256 KiB\n");
 });

@@ -1,7 +1,14 @@
-
 import { lstatSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import { atomicWrite, ForgeError, InvalidFileError, MAX_FILE_BYTES, mkdirInside, UsageError, wikiPagePath } from "@forge/core";
+import {
+  atomicWrite,
+  ForgeError,
+  InvalidFileError,
+  MAX_FILE_BYTES,
+  mkdirInside,
+  UsageError,
+  wikiPagePath,
+} from "@forge/core";
 import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
 import { JSON_FLAGS, jsonRequest, pageRecord, Wiki, type WikiPageJson } from "./_shared.js";
 
@@ -27,7 +34,8 @@ export function parsePutOptions(args: Parsed): PutPageOptions & { rel: string } 
 export function putPage(ctx: Ctx, opts: PutPageOptions, text: Buffer): { page: WikiPageJson; created: boolean } {
   const rel = wikiPagePath(opts.name);
   if (text.length === 0) throw new UsageError("no page text on stdin (nothing written)");
-  if (text.length > MAX_FILE_BYTES) throw new ForgeError(`page larger than ${MAX_FILE_BYTES / 1024} KiB (refused)`, "E_TOO_BIG", 1);
+  if (text.length > MAX_FILE_BYTES)
+    throw new ForgeError(`page larger than ${MAX_FILE_BYTES / 1024} KiB (refused)`, "E_TOO_BIG", 1);
   const wiki = new Wiki(ctx.io);
   const abs = wiki.dir + sep + rel;
   mkdirInside(wiki.store, wiki.dir);
@@ -54,7 +62,8 @@ export async function readPageText(ctx: Ctx): Promise<Buffer> {
   let n = 0;
   for await (const c of ctx.io.stdin as AsyncIterable<Buffer>) {
     n += c.length;
-    if (n > MAX_FILE_BYTES) throw new ForgeError(`page larger than ${MAX_FILE_BYTES / 1024} KiB (refused)`, "E_TOO_BIG", 1);
+    if (n > MAX_FILE_BYTES)
+      throw new ForgeError(`page larger than ${MAX_FILE_BYTES / 1024} KiB (refused)`, "E_TOO_BIG", 1);
     chunks.push(c);
   }
   return Buffer.concat(chunks);
@@ -62,11 +71,23 @@ export async function readPageText(ctx: Ctx): Promise<Buffer> {
 
 export default defineCommand({
   meta: {
-    name: "put", description: "Write a wiki page from stdin",
-    help: { reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]], examples: ["forge-wiki put docs/setup < setup.md", "printf '# Notes\\n' | forge-wiki put notes --json path,title"] },
+    name: "put",
+    description: "Write a wiki page from stdin",
+    help: {
+      reads: [[".forge/wiki/<page>.md", "the pages (markdown; the title is the first # heading)"]],
+      examples: [
+        "forge-wiki put docs/setup < setup.md",
+        "printf '# Notes\\n' | forge-wiki put notes --json path,title",
+      ],
+    },
   },
   args: {
-    page: { type: "positional", required: true, valueHint: "page", description: "the page's path under .forge/wiki/, with or without .md; its text comes on stdin" },
+    page: {
+      type: "positional",
+      required: true,
+      valueHint: "page",
+      description: "the page's path under .forge/wiki/, with or without .md; its text comes on stdin",
+    },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -30,12 +30,16 @@ test("putPage() stores bytes that are not UTF-8 unchanged", (t) => {
 test("putPage() refuses an empty text and a page over 256 KiB, writing nothing", (t) => {
   const ctx = tempCtx();
   t.throws(() => putPage(ctx, { name: "x" }, Buffer.alloc(0)), { message: /no page text/ });
-  t.throws(() => putPage(ctx, { name: "x" }, Buffer.alloc(256 * 1024 + 1, 0x61)), { message: "page larger than 256 KiB (refused)" });
+  t.throws(() => putPage(ctx, { name: "x" }, Buffer.alloc(256 * 1024 + 1, 0x61)), {
+    message: "page larger than 256 KiB (refused)",
+  });
   t.false(existsSync(join(ctx.root, ".forge/wiki")));
 });
 
 test("readPageText() stops reading past 256 KiB", async (t) => {
-  await t.throwsAsync(readPageText(tempCtx("x".repeat(256 * 1024 + 1))), { message: "page larger than 256 KiB (refused)" });
+  await t.throwsAsync(readPageText(tempCtx("x".repeat(256 * 1024 + 1))), {
+    message: "page larger than 256 KiB (refused)",
+  });
   t.is((await readPageText(tempCtx("# Hi\n"))).toString(), "# Hi\n");
 });
 
@@ -47,8 +51,12 @@ test("putPage() refuses to write through a symlinked page or a folder that leave
   symlinkSync(join(ctx.root, "target.md"), join(wiki, "link.md"));
   mkdirSync(join(ctx.root, "outside"));
   symlinkSync(join(ctx.root, "outside"), join(wiki, "out"));
-  t.throws(() => putPage(ctx, { name: "link" }, Buffer.from("x")), { message: ".forge/wiki/link.md: is a symlink (refused)" });
-  t.throws(() => putPage(ctx, { name: "out/x" }, Buffer.from("x")), { message: ".forge/wiki/out: symlink points outside .forge/ (refused)" });
+  t.throws(() => putPage(ctx, { name: "link" }, Buffer.from("x")), {
+    message: ".forge/wiki/link.md: is a symlink (refused)",
+  });
+  t.throws(() => putPage(ctx, { name: "out/x" }, Buffer.from("x")), {
+    message: ".forge/wiki/out: symlink points outside .forge/ (refused)",
+  });
   t.is(readFileSync(join(ctx.root, "target.md"), "utf8"), "keep\n");
   t.deepEqual(readdirSync(join(ctx.root, "outside")), []);
 });
@@ -56,7 +64,9 @@ test("putPage() refuses to write through a symlinked page or a folder that leave
 test("putPage() refuses a folder where the page would go", (t) => {
   const ctx = tempCtx();
   mkdirSync(join(ctx.root, ".forge", "wiki", "x.md"), { recursive: true });
-  t.throws(() => putPage(ctx, { name: "x" }, Buffer.from("# X\n")), { message: ".forge/wiki/x.md: not a regular file" });
+  t.throws(() => putPage(ctx, { name: "x" }, Buffer.from("# X\n")), {
+    message: ".forge/wiki/x.md: not a regular file",
+  });
 });
 
 const parse = (argv: string[]) => {
@@ -77,5 +87,7 @@ test("getPage() says which page is missing, and refuses a folder symlinked out o
   mkdirSync(join(ctx.root, "outside"));
   writeFileSync(join(ctx.root, "outside", "secret.md"), "secret\n");
   symlinkSync(join(ctx.root, "outside"), join(ctx.root, ".forge", "wiki", "out"));
-  t.throws(() => getPage(ctx, { name: "out/secret" }), { message: ".forge/wiki/out/secret.md: folder resolves outside .forge/wiki/ (refused)" });
+  t.throws(() => getPage(ctx, { name: "out/secret" }), {
+    message: ".forge/wiki/out/secret.md: folder resolves outside .forge/wiki/ (refused)",
+  });
 });

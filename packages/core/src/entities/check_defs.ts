@@ -15,10 +15,12 @@ import type { IssueContext } from "./issue.js";
 export function checkDefined(defs: IssueContext, labels: readonly string[], milestone?: string): void {
   if (defs.labels.size) {
     const known = new Set([...defs.labels.keys()].map((k) => k.toLowerCase()));
-    for (const l of labels) if (!known.has(l.toLowerCase())) throw new NotFoundError(`could not add label: '${l.slice(0, 50)}' not found`);
+    for (const l of labels)
+      if (!known.has(l.toLowerCase())) throw new NotFoundError(`could not add label: '${l.slice(0, 50)}' not found`);
   }
   if (milestone !== undefined && defs.milestones.size) {
     const known = new Set([...defs.milestones.keys()].map((k) => k.toLowerCase()));
-    if (!known.has(milestone.toLowerCase())) throw new NotFoundError(`could not add to milestone '${milestone.slice(0, 50)}': not found`);
+    if (!known.has(milestone.toLowerCase()))
+      throw new NotFoundError(`could not add to milestone '${milestone.slice(0, 50)}': not found`);
   }
 }

@@ -3,7 +3,9 @@ import { checkDefined } from "./check_defs.js";
 
 const defs = (labels: string[], milestones: string[]) => ({
   labels: new Map(labels.map((name) => [name, { name, color: "", description: "" }])),
-  milestones: new Map(milestones.map((title) => [title, { title, description: "", dueOn: null, state: "OPEN" as const }])),
+  milestones: new Map(
+    milestones.map((title) => [title, { title, description: "", dueOn: null, state: "OPEN" as const }])
+  ),
 });
 
 test("checkDefined() accepts defined names, ignoring case", (t) => {
@@ -11,8 +13,13 @@ test("checkDefined() accepts defined names, ignoring case", (t) => {
 });
 
 test("checkDefined() names an undefined label or milestone, as gh does", (t) => {
-  t.throws(() => checkDefined(defs(["bug"], ["v1"]), ["bug", "nope"]), { message: "could not add label: 'nope' not found", code: "E_NOT_FOUND" });
-  t.throws(() => checkDefined(defs(["bug"], ["v1"]), [], "v9"), { message: "could not add to milestone 'v9': not found" });
+  t.throws(() => checkDefined(defs(["bug"], ["v1"]), ["bug", "nope"]), {
+    message: "could not add label: 'nope' not found",
+    code: "E_NOT_FOUND",
+  });
+  t.throws(() => checkDefined(defs(["bug"], ["v1"]), [], "v9"), {
+    message: "could not add to milestone 'v9': not found",
+  });
 });
 
 test("checkDefined() leaves names free in a store that defines none", (t) => {

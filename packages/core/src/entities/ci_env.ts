@@ -45,7 +45,8 @@ const PAIR = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
  * @throws InvalidFileError naming the file and the line: a line that is not
  *   `KEY=value`, `#…` or blank; an unknown lower-case key; a duplicate key; a
  *   bad `runner` / `image` / `timeout` value; a carriage return
- * @example parseCiEnv("# posture\nrunner=docker\n", "ci.env") // [{text: "# posture"}, {key: "runner", value: "docker"}]
+ * @example parseCiEnv("# posture\nrunner=docker\n", "ci.env") // [{text: "# posture"},
+ * {key: "runner", value: "docker"}]
  */
 export function parseCiEnv(text: string, file: string): CiEnvEntry[] {
   const lines = text.split("\n");
@@ -61,7 +62,8 @@ export function parseCiEnv(text: string, file: string): CiEnvEntry[] {
     if (!m) bad("expected KEY=value, a '#' comment or a blank line");
     const key = m![1]!;
     const value = m![2]!;
-    if (!ENV_KEY.test(key) && !CI_SETTINGS.includes(key)) bad(`unknown setting '${key.slice(0, 40)}' (settings: ${CI_SETTINGS.join(", ")}; variables: UPPER_CASE)`);
+    if (!ENV_KEY.test(key) && !CI_SETTINGS.includes(key))
+      bad(`unknown setting '${key.slice(0, 40)}' (settings: ${CI_SETTINGS.join(", ")}; variables: UPPER_CASE)`);
     if (seen.has(key)) bad(`duplicate key '${key}'`);
     seen.add(key);
     const problem = checkSetting(key, value);
@@ -81,10 +83,12 @@ export function formatCiEnv(entries: readonly CiEnvEntry[]): string {
   let out = "";
   for (const e of entries) {
     if ("key" in e) {
-      if (!PAIR.test(`${e.key}=${e.value}`) || /[\r\n]/.test(e.value)) throw new TypeError(`cannot write ci.env key ${JSON.stringify(e.key)}`);
+      if (!PAIR.test(`${e.key}=${e.value}`) || /[\r\n]/.test(e.value))
+        throw new TypeError(`cannot write ci.env key ${JSON.stringify(e.key)}`);
       out += `${e.key}=${e.value}\n`;
     } else {
-      if (/[\r\n]/.test(e.text) || (e.text.trim() !== "" && !e.text.startsWith("#"))) throw new TypeError("a ci.env text line must be blank or start with '#'");
+      if (/[\r\n]/.test(e.text) || (e.text.trim() !== "" && !e.text.startsWith("#")))
+        throw new TypeError("a ci.env text line must be blank or start with '#'");
       out += `${e.text}\n`;
     }
   }
@@ -95,7 +99,8 @@ export function formatCiEnv(entries: readonly CiEnvEntry[]): string {
  * The settings and variables of parsed `ci.env` entries.
  * @param entries as returned by `parseCiEnv` (already checked)
  * @returns runner (default `local`), image, timeout, base and the step variables
- * @example ciSettings([{key: "runner", value: "docker"}, {key: "CI", value: "1"}]) // {runner: "docker", env: {CI: "1"}}
+ * @example ciSettings([{key: "runner", value: "docker"}, {key: "CI", value: "1"}]) //
+ * {runner: "docker", env: {CI: "1"}}
  */
 export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
   const out: CiSettings = { runner: "local", env: {} };
@@ -115,10 +120,12 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
 
 function checkSetting(key: string, value: string): string | undefined {
   if (key === "runner" && value !== "local" && value !== "docker") return "expected local or docker";
-  if (key === "image" && (value.trim() === "" || value !== value.trim())) return "expected an image name without spaces around it";
+  if (key === "image" && (value.trim() === "" || value !== value.trim()))
+    return "expected an image name without spaces around it";
   if (key === "timeout" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number of seconds ≥ 1";
   if (key === "keep_runs" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number ≥ 1";
   // A branch name: git's own check (check-ref-format --branch) runs where it is used.
-  if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value))) return "expected a branch name";
+  if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value)))
+    return "expected a branch name";
   return undefined;
 }

@@ -26,6 +26,9 @@ test("issue comments made in the same second read back in the order they were ma
   const e = await loadEntity(s, ISSUES, ISSUE, { id, archived: false });
   const bodies = Array.from({ length: 10 }, (_, i) => addComment(s, e, { body: `c${i + 1}`, author: "bob", now }).body);
   const back = await loadComments(s, e);
-  t.deepEqual(back.map((c) => c.body), bodies);
+  t.deepEqual(
+    back.map((c) => c.body),
+    bodies
+  );
   t.is(back.at(-1)!.body, "c10", ".comments[-1] is the latest");
 });

@@ -29,7 +29,11 @@ export async function loadLabelDefs(store: Store): Promise<Map<string, LabelDef>
   const m = new Map<string, LabelDef>();
   for (const l of (await loadDefList(store, "labels")).items) {
     const name = String(l.name);
-    m.set(name, { name, color: (l.color as string | undefined) ?? "", description: (l.description as string | undefined) ?? "" });
+    m.set(name, {
+      name,
+      color: (l.color as string | undefined) ?? "",
+      description: (l.description as string | undefined) ?? "",
+    });
   }
   return m;
 }
@@ -77,7 +81,14 @@ export async function loadDefList(store: Store, key: "labels" | "milestones"): P
   const path = key === "labels" ? labelsFile(store) : milestonesFile(store);
   try {
     const f = await loadFile(store, key === "labels" ? LABELS : MILESTONES, path);
-    return { path, items: f.data[key] as Array<Record<string, unknown>>, extra: f.extra, body: f.body, warnings: f.warnings, text: f.text };
+    return {
+      path,
+      items: f.data[key] as Array<Record<string, unknown>>,
+      extra: f.extra,
+      body: f.body,
+      warnings: f.warnings,
+      text: f.text,
+    };
   } catch (err) {
     if (err instanceof NotFoundError) return { path, items: [], extra: {}, body: "", warnings: [], text: undefined };
     throw err;
@@ -89,22 +100,32 @@ export async function loadDefList(store: Store, key: "labels" | "milestones"): P
  * each item's fields in schema order, unknown fields and the body kept.
  * @throws InvalidFileError when an item is invalid (nothing is written)
  */
-export function saveDefList(store: Store, key: "labels" | "milestones", list: DefList, items: Array<Record<string, unknown>>): void {
+export function saveDefList(
+  store: Store,
+  key: "labels" | "milestones",
+  list: DefList,
+  items: Array<Record<string, unknown>>
+): void {
   const schema = key === "labels" ? LABELS : MILESTONES;
   // Checked as a reader would check it, so a write never leaves a file every command then refuses.
   const file = displayPath(store, list.path);
   const v = validate(schema, { [key]: items }, file);
   // Under the file's lock, and only if nobody wrote it since it was read (no lost update).
-  withLock(list.path, () => {
-    let now: string | undefined;
-    try {
-      now = readStoreFile(store, list.path);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-    }
-    if (list.text !== undefined && now !== list.text) throw new ConflictError(`${file} changed while this command ran; run it again`);
-    writeChecked(schema, list.path, file, { data: v.data, extra: list.extra, body: list.body, source: now });
-  }, { file });
+  withLock(
+    list.path,
+    () => {
+      let now: string | undefined;
+      try {
+        now = readStoreFile(store, list.path);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+      if (list.text !== undefined && now !== list.text)
+        throw new ConflictError(`${file} changed while this command ran; run it again`);
+      writeChecked(schema, list.path, file, { data: v.data, extra: list.extra, body: list.body, source: now });
+    },
+    { file }
+  );
 }
 
 /**
@@ -144,7 +165,8 @@ export class DefFile {
   checkFree(name: string, self = -1): void {
     const i = this.find(name);
     const q = JSON.stringify(String(this.items[i]?.[this.#field]));
-    if (i >= 0 && i !== self) throw new ConflictError(`${this.#noun === "label" ? `label with name ${q}` : `milestone ${q}`} already exists`);
+    if (i >= 0 && i !== self)
+      throw new ConflictError(`${this.#noun === "label" ? `label with name ${q}` : `milestone ${q}`} already exists`);
   }
   /** Write the file atomically, in canonical form. */
   save(): void {

@@ -24,23 +24,35 @@ test("saveDefList() writes items canonically, in schema order, keeping unknown f
   saveDefList(s, "labels", l, [{ description: "d: x", mine: 1, color: "008672", name: "help wanted" }]);
   t.is(
     readFileSync(labelsFile(s), "utf8"),
-    '---\nlabels:\n  - name: help wanted\n    color: "008672"\n    description: "d: x"\n    mine: 1\nowner: ops\n---\nnotes\n',
+    '---\nlabels:\n  - name: help wanted\n    color: "008672"\n    description: "d: x"\n    mine: 1\nowner: ops\n---\nnotes\n'
   );
 });
 
 test("saveDefList() refuses an invalid item and leaves the file as it was", async (t) => {
   const s = store();
   const l = await loadDefList(s, "milestones");
-  t.throws(() => saveDefList(s, "milestones", l, [{ title: "v1", dueOn: "tomorrow" }]), { message: /field 'milestones\[0\]\.dueOn'/ });
+  t.throws(() => saveDefList(s, "milestones", l, [{ title: "v1", dueOn: "tomorrow" }]), {
+    message: /field 'milestones\[0\]\.dueOn'/,
+  });
   t.throws(() => readFileSync(milestonesFile(s)));
 });
 
 test("loadLabelDefs() and loadMilestoneDefs() read hand-written YAML outside the canonical form", async (t) => {
   const s = store();
   writeFileSync(labelsFile(s), "---\n# team labels\nlabels: [{name: bug, color: 'd73a4a'}, {name: 'wontfix'}]\n---\n");
-  writeFileSync(milestonesFile(s), "---\nmilestones:\n- title: v1   # first\n  dueOn: '2026-03-01T00:00:00Z'\n  state: closed\n---\n");
-  t.deepEqual([...(await loadLabelDefs(s)).values()], [
-    { name: "bug", color: "d73a4a", description: "" }, { name: "wontfix", color: "", description: "" },
-  ]);
-  t.deepEqual([...(await loadMilestoneDefs(s)).values()], [{ title: "v1", description: "", dueOn: "2026-03-01T00:00:00Z", state: "CLOSED" }]);
+  writeFileSync(
+    milestonesFile(s),
+    "---\nmilestones:\n- title: v1   # first\n  dueOn: '2026-03-01T00:00:00Z'\n  state: closed\n---\n"
+  );
+  t.deepEqual(
+    [...(await loadLabelDefs(s)).values()],
+    [
+      { name: "bug", color: "d73a4a", description: "" },
+      { name: "wontfix", color: "", description: "" },
+    ]
+  );
+  t.deepEqual(
+    [...(await loadMilestoneDefs(s)).values()],
+    [{ title: "v1", description: "", dueOn: "2026-03-01T00:00:00Z", state: "CLOSED" }]
+  );
 });

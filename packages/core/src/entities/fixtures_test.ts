@@ -12,16 +12,38 @@ import { formatCiEnv, parseCiEnv } from "./ci_env.js";
 import { isCiStepName } from "./ci_step.js";
 import { wikiTitle } from "./wiki_page.js";
 import {
-  CI_RUN, COMMENT, IMPORT_RECORD, ISSUE, LABELS, MERGE_RECORD, MILESTONES, PR, PR_REVIEW, RELEASE, TASK, toFrontmatter, validate, type EntitySchema,
+  CI_RUN,
+  COMMENT,
+  IMPORT_RECORD,
+  ISSUE,
+  LABELS,
+  MERGE_RECORD,
+  MILESTONES,
+  PR,
+  PR_REVIEW,
+  RELEASE,
+  TASK,
+  toFrontmatter,
+  validate,
+  type EntitySchema,
 } from "./schema.js";
 
 // Compiled to packages/core/dist/entities/: the repo root is four levels up.
 const DIR = fileURLToPath(new URL("../../../../spec/fixtures/", import.meta.url));
 
 const FRONTMATTER: ReadonlyArray<[string, EntitySchema]> = [
-  ["issue.md", ISSUE], ["issue-comment.md", COMMENT], ["pr.md", PR], ["pr-review.md", PR_REVIEW],
-  ["pr-comment.md", COMMENT], ["task.md", TASK], ["labels.md", LABELS], ["milestones.md", MILESTONES],
-  ["release.md", RELEASE], ["merge-record.md", MERGE_RECORD], ["import-record.md", IMPORT_RECORD], ["ci-run-summary.md", CI_RUN],
+  ["issue.md", ISSUE],
+  ["issue-comment.md", COMMENT],
+  ["pr.md", PR],
+  ["pr-review.md", PR_REVIEW],
+  ["pr-comment.md", COMMENT],
+  ["task.md", TASK],
+  ["labels.md", LABELS],
+  ["milestones.md", MILESTONES],
+  ["release.md", RELEASE],
+  ["merge-record.md", MERGE_RECORD],
+  ["import-record.md", IMPORT_RECORD],
+  ["ci-run-summary.md", CI_RUN],
 ];
 const OTHER = ["ci-env.env", "ci-step.sh", "wiki-page.md"];
 
@@ -97,14 +119,20 @@ test("wiki-page.md has no frontmatter and its title is its first H1", (t) => {
  * top-level one, and each required sub-field of the first item of a list
  * of maps.
  */
-function requiredPaths(schema: EntitySchema, data: Record<string, unknown>): Array<{ label: string; drop: (d: Record<string, unknown>) => void }> {
+function requiredPaths(
+  schema: EntitySchema,
+  data: Record<string, unknown>
+): Array<{ label: string; drop: (d: Record<string, unknown>) => void }> {
   const out: Array<{ label: string; drop: (d: Record<string, unknown>) => void }> = [];
   for (const f of schema.fields) {
     if (f.required) out.push({ label: f.name, drop: (d) => delete d[f.name] });
     if (f.type.t !== "maps" || !(data[f.name] as unknown[]).length) continue;
     for (const sub of f.type.fields) {
       if (!sub.required) continue;
-      out.push({ label: `${f.name}[0].${sub.name}`, drop: (d) => delete (d[f.name] as Array<Record<string, unknown>>)[0]![sub.name] });
+      out.push({
+        label: `${f.name}[0].${sub.name}`,
+        drop: (d) => delete (d[f.name] as Array<Record<string, unknown>>)[0]![sub.name],
+      });
     }
   }
   return out;

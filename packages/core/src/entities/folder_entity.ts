@@ -28,7 +28,14 @@ export const TASKS: KindLayout = { plural: "tasks", file: "task.md", noun: "task
  * @param extraFiles more files in the folder, e.g. `patch.diff` (text or bytes)
  * @throws ConflictError when the id exists
  */
-export function createEntity(store: Store, kind: KindLayout, schema: EntitySchema, data: Record<string, unknown>, body: string, extraFiles: Record<string, string | Uint8Array> = {}): void {
+export function createEntity(
+  store: Store,
+  kind: KindLayout,
+  schema: EntitySchema,
+  data: Record<string, unknown>,
+  body: string,
+  extraFiles: Record<string, string | Uint8Array> = {}
+): void {
   const id = data.id as string;
   const dir = entityDir(store, kind, id);
   // Checked as the reader will read it, before a byte is written.
@@ -42,7 +49,11 @@ export function createEntity(store: Store, kind: KindLayout, schema: EntitySchem
  * @param change mutates the fields; may return a new stored body
  * @returns the entity with the new fields and body
  */
-export function updateEntity(schema: EntitySchema, e: LoadedEntity, change: (d: Record<string, unknown>) => { body?: string } | void): LoadedEntity {
+export function updateEntity(
+  schema: EntitySchema,
+  e: LoadedEntity,
+  change: (d: Record<string, unknown>) => { body?: string } | void
+): LoadedEntity {
   // Under the file's lock, on the fields as they are now (`rewriteFile`): a parallel edit of another field is kept.
   return rewriteFile(schema, e, change);
 }
@@ -52,7 +63,15 @@ export function updateEntity(schema: EntitySchema, e: LoadedEntity, change: (d: 
  * edit, so concurrent appends from two clones merge without conflict.
  * @throws EEXIST if that record id exists (never overwritten)
  */
-export function appendRecord(store: Store, kind: KindLayout, ref: EntityRef, sub: string, schema: EntitySchema, data: Record<string, unknown>, body: string): void {
+export function appendRecord(
+  store: Store,
+  kind: KindLayout,
+  ref: EntityRef,
+  sub: string,
+  schema: EntitySchema,
+  data: Record<string, unknown>,
+  body: string
+): void {
   const path = join(entityDir(store, kind, ref.id, ref.archived), sub, `${data.id as string}.md`);
   writeChecked(schema, path, displayPath(store, path), { data, extra: {}, body }, { exclusive: true });
 }
@@ -63,7 +82,13 @@ export function appendRecord(store: Store, kind: KindLayout, ref: EntityRef, sub
  * comment made in another clone there.
  * @throws InvalidFileError for a bad record file
  */
-export async function loadRecords(store: Store, kind: KindLayout, ref: EntityRef, sub: string, schema: EntitySchema): Promise<LoadedFile[]> {
+export async function loadRecords(
+  store: Store,
+  kind: KindLayout,
+  ref: EntityRef,
+  sub: string,
+  schema: EntitySchema
+): Promise<LoadedFile[]> {
   const dirs = [join(entityDir(store, kind, ref.id, ref.archived), sub)];
   if (ref.archived) dirs.push(join(entityDir(store, kind, ref.id, false), sub));
   const files: LoadedFile[] = [];
@@ -93,9 +118,11 @@ export async function loadRecords(store: Store, kind: KindLayout, ref: EntityRef
  * @throws ConflictError if it is already archived
  */
 export function archiveEntity(store: Store, kind: KindLayout, e: LoadedEntity): LoadedEntity {
-  if (e.ref.archived) throw new ConflictError(`${displayPath(store, entityDir(store, kind, e.ref.id, true))} is already archived`);
+  if (e.ref.archived)
+    throw new ConflictError(`${displayPath(store, entityDir(store, kind, e.ref.id, true))} is already archived`);
   mkdirSync(archiveDir(store, kind), { recursive: true });
-  // Under the owning file's lock, so no rewrite is half-way when the folder moves (its lock moves along and is released there).
+  // Under the owning file's lock, so no rewrite is half-way when the folder moves (its lock moves along and is released
+  // there).
   const path = entityFile(store, kind, e.ref.id, true);
   const lock = lockFile(e.path, { file: e.file });
   try {

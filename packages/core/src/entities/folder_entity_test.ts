@@ -18,7 +18,10 @@ const task = { title: "t", id: ID, status: "todo", author: "a", createdAt: "2026
 test("createEntity() writes the owning file and extra files in one folder; a second create with the id fails", (t) => {
   const s = store();
   createEntity(s, TASKS, TASK, task, "body\n", { "notes.txt": "n" });
-  t.is(readFileSync(entityFile(s, TASKS, ID), "utf8"), `---\ntitle: t\nid: ${ID}\nstatus: todo\nauthor: a\ncreatedAt: "2026-01-02T03:04:05Z"\nassignees:\n---\nbody\n`);
+  t.is(
+    readFileSync(entityFile(s, TASKS, ID), "utf8"),
+    `---\ntitle: t\nid: ${ID}\nstatus: todo\nauthor: a\ncreatedAt: "2026-01-02T03:04:05Z"\nassignees:\n---\nbody\n`
+  );
   t.is(readFileSync(join(s.dir, "tasks", ID, "notes.txt"), "utf8"), "n");
   t.throws(() => createEntity(s, TASKS, TASK, task, ""), { message: /already exists/ });
 });
@@ -40,13 +43,17 @@ test("appendRecord() adds files loadRecords() reads oldest first, and never over
   const s = store();
   createEntity(s, TASKS, TASK, task, "");
   const ref = { id: ID, archived: false };
-  const c = (id: string, at: string) => appendRecord(s, TASKS, ref, "comments", COMMENT, { id, author: "b", createdAt: at }, `${id.slice(0, 1)}\n`);
+  const c = (id: string, at: string) =>
+    appendRecord(s, TASKS, ref, "comments", COMMENT, { id, author: "b", createdAt: at }, `${id.slice(0, 1)}\n`);
   c("bbbbbbbb-0000-4000-8000-000000000000", "2026-01-03T00:00:00Z");
   c("aaaaaaaa-0000-4000-8000-000000000000", "2026-01-03T00:00:00Z");
   c("cccccccc-0000-4000-8000-000000000000", "2026-01-02T00:00:00Z");
   t.throws(() => c("cccccccc-0000-4000-8000-000000000000", "2026-01-02T00:00:00Z"), { code: "EEXIST" });
   const got = await loadRecords(s, TASKS, ref, "comments", COMMENT);
-  t.deepEqual(got.map((f) => f.body), ["c\n", "a\n", "b\n"]);
+  t.deepEqual(
+    got.map((f) => f.body),
+    ["c\n", "a\n", "b\n"]
+  );
 });
 
 test("archiveEntity() moves the folder and refuses a second time", async (t) => {

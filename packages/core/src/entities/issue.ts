@@ -46,8 +46,24 @@ export interface IssueJson {
 
 /** Every `--json` field of an issue. */
 export const ISSUE_FIELDS: readonly string[] = [
-  "assignees", "author", "body", "closed", "closedAt", "comments", "createdAt", "id", "isArchived", "isPinned",
-  "labels", "milestone", "number", "state", "stateReason", "title", "updatedAt", "url",
+  "assignees",
+  "author",
+  "body",
+  "closed",
+  "closedAt",
+  "comments",
+  "createdAt",
+  "id",
+  "isArchived",
+  "isPinned",
+  "labels",
+  "milestone",
+  "number",
+  "state",
+  "stateReason",
+  "title",
+  "updatedAt",
+  "url",
 ];
 
 /** What an issue needs besides its own file to become JSON. */
@@ -109,7 +125,8 @@ export function issueToJson(e: LoadedEntity, number: number, ctx: IssueContext, 
     isArchived: e.ref.archived,
     isPinned: d.isPinned === true,
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
-    milestone: ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
+    milestone:
+      ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
     number,
     state: d.state === "closed" ? "CLOSED" : "OPEN",
     stateReason: stateReasonOf(d),
@@ -149,12 +166,22 @@ export function createIssue(store: Store, input: NewIssue): string {
   const id = input.id ?? randomUUID();
   checkTitle(input.title);
   const data = {
-    title: input.title, id, state: "open", author: input.author, milestone: input.milestone,
-    createdAt: input.now, labels: uniq(input.labels), assignees: uniq(input.assignees),
+    title: input.title,
+    id,
+    state: "open",
+    author: input.author,
+    milestone: input.milestone,
+    createdAt: input.now,
+    labels: uniq(input.labels),
+    assignees: uniq(input.assignees),
   };
   const dir = entityDir(store, ISSUES, id);
   // Checked as the reader will read it, before a byte is written (an oversized body leaves nothing).
-  const text = checkedText(ISSUE, displayPath(store, join(dir, ISSUES.file)), { data, extra: {}, body: storedBody(input.body) });
+  const text = checkedText(ISSUE, displayPath(store, join(dir, ISSUES.file)), {
+    data,
+    extra: {},
+    body: storedBody(input.body),
+  });
   createDirAtomic(dir, { [ISSUES.file]: text });
   return id;
 }
@@ -186,12 +213,25 @@ export function updateIssue(e: LoadedEntity, change: IssueChange): LoadedEntity 
  * Append a comment: a new file `comments/<id>.md`, never an edit.
  * @returns the comment as JSON
  */
-export function addComment(store: Store, e: LoadedEntity, input: { body: string; author: string; now: string; id?: string }): CommentJson {
+export function addComment(
+  store: Store,
+  e: LoadedEntity,
+  input: { body: string; author: string; now: string; id?: string }
+): CommentJson {
   if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
-  const dirs = [commentsDir(store, ISSUES, e.ref.id, e.ref.archived), ...(e.ref.archived ? [commentsDir(store, ISSUES, e.ref.id, false)] : [])];
+  const dirs = [
+    commentsDir(store, ISSUES, e.ref.id, e.ref.archived),
+    ...(e.ref.archived ? [commentsDir(store, ISSUES, e.ref.id, false)] : []),
+  ];
   const id = input.id ?? laterRecordId(dirs, input.now);
   const path = join(dirs[0]!, `${id}.md`);
-  writeChecked(COMMENT, path, displayPath(store, path), { data: { id, author: input.author, createdAt: input.now }, extra: {}, body: storedBody(input.body) }, { exclusive: true });
+  writeChecked(
+    COMMENT,
+    path,
+    displayPath(store, path),
+    { data: { id, author: input.author, createdAt: input.now }, extra: {}, body: storedBody(input.body) },
+    { exclusive: true }
+  );
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
 }
 
@@ -201,7 +241,12 @@ export function addComment(store: Store, e: LoadedEntity, input: { body: string;
  */
 export async function loadComments(store: Store, e: LoadedEntity): Promise<CommentJson[]> {
   const files = await loadRecords(store, ISSUES, e.ref, "comments", COMMENT);
-  return files.map((f) => ({ author: { login: f.data.author as string }, body: bodyOf(f.body), createdAt: f.data.createdAt as string, id: f.data.id as string }));
+  return files.map((f) => ({
+    author: { login: f.data.author as string },
+    body: bodyOf(f.body),
+    createdAt: f.data.createdAt as string,
+    id: f.data.id as string,
+  }));
 }
 
 /**

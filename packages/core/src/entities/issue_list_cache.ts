@@ -35,7 +35,9 @@ export interface CachedIssueListOptions {
  * @example cachedIssueFields(["title", "number"], false, false) // ["number", "title"]
  */
 export function cachedIssueFields(
-  fields: readonly string[] | undefined, jq: boolean, filtered: boolean,
+  fields: readonly string[] | undefined,
+  jq: boolean,
+  filtered: boolean
 ): string[] | undefined {
   if (!fields || jq || filtered) return undefined;
   const sorted = [...fields].sort();
@@ -49,7 +51,10 @@ export function cachedIssueFields(
  * @param defs label and milestone definitions and the web address, as `issueToJson` takes them
  */
 export async function* cachedIssueList(
-  store: Store, order: Order, defs: IssueContext, opts: CachedIssueListOptions,
+  store: Store,
+  order: Order,
+  defs: IssueContext,
+  opts: CachedIssueListOptions
 ): AsyncGenerator<Buffer> {
   // Any walk may write (a walk cut short by --limit or a closed reader discards what it began: close(false)).
   const context = recordContext([[...defs.labels], [...defs.milestones]]);
@@ -123,7 +128,9 @@ const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 
 /** A listed issue, read: its warnings told, or undefined when it cannot be read (told). */
 async function readListed(
-  store: Store, ref: EntityRef, opts: CachedIssueListOptions,
+  store: Store,
+  ref: EntityRef,
+  opts: CachedIssueListOptions
 ): Promise<LoadedEntity | undefined> {
   let e: LoadedEntity;
   try {

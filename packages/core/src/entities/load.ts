@@ -1,6 +1,12 @@
 import { constants, openSync } from "node:fs";
 import { ConflictError, InvalidFileError, NotFoundError } from "../errors.js";
-import { MAX_FILE_BYTES, parseFrontmatter, parseFrontmatterFast, parseFrontmatterSync, type Frontmatter } from "../frontmatter/parse.js";
+import {
+  MAX_FILE_BYTES,
+  parseFrontmatter,
+  parseFrontmatterFast,
+  parseFrontmatterSync,
+  type Frontmatter,
+} from "../frontmatter/parse.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { withLock } from "../store/lock.js";
 import { readOpened, readStoreFile } from "../store/read_file.js";
@@ -44,7 +50,12 @@ export async function loadFile(store: Store, schema: EntitySchema, path: string)
  * Read and validate an entity's owning file; its `id` must match its folder.
  * @throws NotFoundError, InvalidFileError
  */
-export async function loadEntity(store: Store, kind: KindLayout, schema: EntitySchema, ref: EntityRef): Promise<LoadedEntity> {
+export async function loadEntity(
+  store: Store,
+  kind: KindLayout,
+  schema: EntitySchema,
+  ref: EntityRef
+): Promise<LoadedEntity> {
   const path = entityPath(store, kind, ref);
   return withRef(await loadFile(store, schema, path), ref);
 }
@@ -55,7 +66,12 @@ export async function loadEntity(store: Store, kind: KindLayout, schema: EntityS
  * frontmatter needs the general YAML engine (then call `loadEntity`).
  * @throws NotFoundError, InvalidFileError
  */
-export function loadEntityFast(store: Store, kind: KindLayout, schema: EntitySchema, ref: EntityRef): LoadedEntity | undefined {
+export function loadEntityFast(
+  store: Store,
+  kind: KindLayout,
+  schema: EntitySchema,
+  ref: EntityRef
+): LoadedEntity | undefined {
   const path = entityPath(store, kind, ref);
   const file = displayPath(store, path);
   const fm = parseFrontmatterFast(readStoreFile(store, path), file);
@@ -84,7 +100,13 @@ function withRef(f: LoadedFile, ref: EntityRef): LoadedEntity {
  * after them, checked as a reader would read it (`writeChecked`), atomically.
  * @throws InvalidFileError naming the file and field; nothing written
  */
-export function saveFile(schema: EntitySchema, path: string, data: Record<string, unknown>, extra: Record<string, unknown>, body: string): void {
+export function saveFile(
+  schema: EntitySchema,
+  path: string,
+  data: Record<string, unknown>,
+  extra: Record<string, unknown>,
+  body: string
+): void {
   writeChecked(schema, path, displayOf(path), { data, extra, body });
 }
 
@@ -100,21 +122,29 @@ export type FileChange = (data: Record<string, unknown>) => { body?: string } | 
  * @param f the file as loaded before (its path, and its id, which must not have changed)
  * @param change applied to a copy of the fresh fields
  * @returns the file as written
- * @throws ConflictError when the lock stays held; InvalidFileError when the result would be unreadable (nothing written)
+ * @throws ConflictError when the lock stays held; InvalidFileError when the result would be unreadable (nothing
+ * written)
  */
 export function rewriteFile<F extends LoadedFile>(schema: EntitySchema, f: F, change: FileChange): F {
-  return withLock(f.path, () => {
-    const text = rereadText(f.path, f.file);
-    const fm = parseFrontmatterSync(text, f.file);
-    if (!fm) throw new ConflictError(`${f.file} was rewritten meanwhile in a form this command cannot re-read; run it again`);
-    const v = validate(schema, fm.data, f.file);
-    if (v.data.id !== f.data.id) throw new ConflictError(`${f.file} now holds another id; run it again`);
-    const data = structuredClone(v.data);
-    const r = change(data);
-    const body = r && r.body !== undefined ? r.body : fm.body;
-    writeChecked(schema, f.path, f.file, { data, extra: v.extra, body, source: text });
-    return { ...f, data, extra: v.extra, body, warnings: v.warnings };
-  }, { file: f.file });
+  return withLock(
+    f.path,
+    () => {
+      const text = rereadText(f.path, f.file);
+      const fm = parseFrontmatterSync(text, f.file);
+      if (!fm)
+        throw new ConflictError(
+          `${f.file} was rewritten meanwhile in a form this command cannot re-read; run it again`
+        );
+      const v = validate(schema, fm.data, f.file);
+      if (v.data.id !== f.data.id) throw new ConflictError(`${f.file} now holds another id; run it again`);
+      const data = structuredClone(v.data);
+      const r = change(data);
+      const body = r && r.body !== undefined ? r.body : fm.body;
+      writeChecked(schema, f.path, f.file, { data, extra: v.extra, body, source: text });
+      return { ...f, data, extra: v.extra, body, warnings: v.warnings };
+    },
+    { file: f.file }
+  );
 }
 
 /**
@@ -128,7 +158,8 @@ function rereadText(path: string, file: string): string {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${file}: no such file (moved or archived meanwhile)`);
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new NotFoundError(`${file}: no such file (moved or archived meanwhile)`);
     throw new InvalidFileError(file, code === "ELOOP" ? "is a symlink (rewrite refused)" : `cannot read (${code})`);
   }
   return readOpened(fd, file, MAX_FILE_BYTES).toString("utf8");

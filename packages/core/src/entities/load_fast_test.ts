@@ -39,10 +39,16 @@ test("loadEntityFast() returns undefined when the general YAML engine is needed"
 
 test("loadEntityFast() refuses a folder flagged as escaping, without reading it", (t) => {
   const store = storeWith(CANONICAL);
-  t.throws(() => loadEntityFast(store, ISSUES, ISSUE, { id: ID, archived: false, escapes: true }), { instanceOf: InvalidFileError, message: /symlink out of/ });
+  t.throws(() => loadEntityFast(store, ISSUES, ISSUE, { id: ID, archived: false, escapes: true }), {
+    instanceOf: InvalidFileError,
+    message: /symlink out of/,
+  });
 });
 
 test("loadEntityFast() rejects an id that does not match the folder", (t) => {
   const store = storeWith(CANONICAL.replace(`id: ${ID}`, "id: 1b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11"));
-  t.throws(() => loadEntityFast(store, ISSUES, ISSUE, { id: ID, archived: false }), { instanceOf: InvalidFileError, message: /folder name/ });
+  t.throws(() => loadEntityFast(store, ISSUES, ISSUE, { id: ID, archived: false }), {
+    instanceOf: InvalidFileError,
+    message: /folder name/,
+  });
 });

@@ -89,7 +89,8 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, [], head.digest);
   // A stamp written by a create (`r…`, see recordCreated) is trusted by the next create of this clone only
   // (creates are serialised by the kind lock); every other reader checks the folders first.
-  if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind)) return new CacheOrder(text, head.body, [], head.digest);
+  if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind))
+    return new CacheOrder(text, head.body, [], head.digest);
   const stampable = isStill(stamp, now);
   if (head && head.digest !== "-") {
     // The cheap check: the same names as the cache was built from.
@@ -123,7 +124,8 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const fresh: string[] = [];
   const errors: Unranked[] = [];
   for (const ref of listed ? listed.values() : refs) {
-    // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field still ranks.
+    // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
+    // still ranks.
     const c = await createdAtOf(store, kind, ref);
     if (c !== undefined) fresh.push(flatLine({ ref, createdAt: c }));
     else errors.push({ ref, error: await loadError(store, kind, schema, ref) });
@@ -154,7 +156,8 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
 export function recordCreated(store: Store, kind: KindLayout, order: Order, entry: OrderEntry): void {
   if (!(order instanceof CacheOrder) || order.errors.length) return;
   if (holdsKindLock(store, kind)) {
-    // Under the kind lock, from an order just vouched for (stamp, digest or listing): the folders now hold those entities plus
+    // Under the kind lock, from an order just vouched for (stamp, digest or listing): the folders now hold those
+    // entities plus
     // this one, so no listing is needed — the new line goes in, the digest gains the new name, and the stamp
     // of the folders as they are now is kept marked `r` (racy: a change by anything but a create in these few
     // ms would hide behind it). Only the next create trusts the stamp; any other reader checks the digest.
@@ -166,9 +169,19 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
     // The usual case, the newest entity: the line is appended and the header, of the same length, rewritten
     // in place — no 6 MB rewrite at 100,000 entities. A reader that sees it half-way never trusts it
     // (the stamp is racy, or stale), and lists.
-    if (rank === order.length && order instanceof CacheOrder && order.headerLength === head.length && appendInPlace(cachePath(store, kind), head, lineOf(entry), order.headerLength + order.length * LINE)) return;
+    if (
+      rank === order.length &&
+      order instanceof CacheOrder &&
+      order.headerLength === head.length &&
+      appendInPlace(cachePath(store, kind), head, lineOf(entry), order.headerLength + order.length * LINE)
+    )
+      return;
     const body = order.bodyText();
-    writeCacheFile(cachePath(store, kind), `${head}${body.slice(0, rank * LINE)}${lineOf(entry)}${body.slice(rank * LINE)}`, "latin1");
+    writeCacheFile(
+      cachePath(store, kind),
+      `${head}${body.slice(0, rank * LINE)}${lineOf(entry)}${body.slice(rank * LINE)}`,
+      "latin1"
+    );
     return;
   }
   if (order.digest === "-") return;
@@ -177,7 +190,11 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
   if (folderDigest(store, kind) !== digest) return;
   const body = order.bodyText();
   const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
-  writeCacheFile(cachePath(store, kind), `${MAGIC}unstamped ${digest}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`, "latin1");
+  writeCacheFile(
+    cachePath(store, kind),
+    `${MAGIC}unstamped ${digest}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`,
+    "latin1"
+  );
 }
 
 /**
@@ -191,8 +208,10 @@ export async function createdAtOf(store: Store, kind: KindLayout, ref: EntityRef
   try {
     const path = entityFile(store, kind, ref.id, ref.archived);
     const text = readStoreFile(store, path);
-    // The fast, synchronous parser first (a fresh clone's first listing asks this of every file); the general one when it cannot say.
-    const fm = parseFrontmatterFast(text, displayPath(store, path)) ?? (await parseFrontmatter(text, displayPath(store, path)));
+    // The fast, synchronous parser first (a fresh clone's first listing asks this of every file); the general one when
+    // it cannot say.
+    const fm =
+      parseFrontmatterFast(text, displayPath(store, path)) ?? (await parseFrontmatter(text, displayPath(store, path)));
     const at = fm.data.createdAt;
     return fm.data.id === ref.id && isTimestamp(at) ? at : undefined;
   } catch {
@@ -265,7 +284,10 @@ class CacheOrder implements Order {
   }
 }
 
-/** The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start; undefined when it is not a whole cache. */
+/**
+ * The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start; undefined when it is not a whole
+ * cache.
+ */
 function header(text: string): { stamp: string; digest: string; body: number } | undefined {
   if (!text.startsWith(MAGIC)) return undefined;
   const body = text.indexOf("\n") + 1;
@@ -353,7 +375,11 @@ async function loadError(store: Store, kind: KindLayout, schema: EntitySchema, r
   } catch (err) {
     return err as Error;
   }
-  return new InvalidFileError(displayPath(store, entityFile(store, kind, ref.id, ref.archived)), "no readable createdAt", "createdAt");
+  return new InvalidFileError(
+    displayPath(store, entityFile(store, kind, ref.id, ref.archived)),
+    "no readable createdAt",
+    "createdAt"
+  );
 }
 
 /**
@@ -368,7 +394,14 @@ function flatLine(e: OrderEntry): string {
 /** A cache line's separators and flag are where they belong (cheap; a damaged line ends the walk). */
 function wellFormed(l: string): boolean {
   const f = l.charCodeAt(58);
-  return l.charCodeAt(19) === 90 && l.charCodeAt(20) === 32 && l.charCodeAt(29) === 45 && l.charCodeAt(57) === 32 && (f === 65 || f === 76) && l.charCodeAt(59) === 10;
+  return (
+    l.charCodeAt(19) === 90 &&
+    l.charCodeAt(20) === 32 &&
+    l.charCodeAt(29) === 45 &&
+    l.charCodeAt(57) === 32 &&
+    (f === 65 || f === 76) &&
+    l.charCodeAt(59) === 10
+  );
 }
 
 function mergeSorted(a: string[], b: string[]): string[] {
@@ -411,4 +444,3 @@ function appendInPlace(path: string, head: string, line: string, size: number): 
     if (fd !== undefined) closeSync(fd);
   }
 }
-

@@ -1,5 +1,16 @@
 import test from "ava";
-import { cpSync, mkdirSync, rmSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  rmSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
@@ -52,7 +63,8 @@ test("entityOrder() merges issues made after the cache into the cached order", a
     { id: "00000000-0000-4000-8000-000000000009", at: "2025-01-03T00:00:00Z" },
     { id: "ffffffff-0000-4000-8000-000000000002", at: "2026-01-01T00:00:00Z" },
   ];
-  for (const l of late) createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: l.at, id: l.id });
+  for (const l of late)
+    createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: l.at, id: l.id });
   const got = await ids(store);
   t.is(got.length, 13);
   t.is(got[0], late[0]!.id);
@@ -70,11 +82,17 @@ test("entityOrder() drops cached ids whose folders are gone and counts archived 
   renameSync(entityDir(store, ISSUES, want[3]!), entityDir(store, ISSUES, want[3]!, true));
   renameSync(entityDir(store, ISSUES, want[5]!), join(store.dir, "elsewhere"));
   const o = await entityOrder(store, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    want.filter((_, i) => i !== 5)
+  );
   t.true(o.entries[3]!.ref.archived);
   // A few changes are found again by the next listing rather than rewritten; the answer is the same without a cache.
   rmSync(ORDER(store));
-  t.deepEqual((await entityOrder(store, ISSUES, ISSUE)).entries.map((e) => e.ref.id), want.filter((_, i) => i !== 5));
+  t.deepEqual(
+    (await entityOrder(store, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+    want.filter((_, i) => i !== 5)
+  );
 });
 
 test("entityOrder() ignores a torn last line of the cache and still ranks every issue", async (t) => {
@@ -95,7 +113,10 @@ test("entityOrder() ranks an id found both live and archived once, with or witho
   cpSync(entityDir(store, ISSUES, want[2]!), entityDir(store, ISSUES, want[2]!, true), { recursive: true });
   t.deepEqual(await ids(store), want);
   const o = await entityOrder(store, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => e.ref.id), want);
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    want
+  );
   t.true(o.entries[2]!.ref.archived);
 });
 
@@ -116,7 +137,11 @@ test("entityOrder() stamps the cache only once the folders have been still, and 
   const soon = new Date(Date.now() + 10_000); // "just changed", whatever the machine's speed
   utimesSync(join(store.dir, "issues"), soon, soon);
   await ids(store);
-  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/, "folders changed just now: racy, no stamp");
+  t.regex(
+    readFileSync(ORDER(store), "utf8"),
+    /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/,
+    "folders changed just now: racy, no stamp"
+  );
   age(store);
   t.deepEqual(await ids(store), want);
   const stamped = readFileSync(ORDER(store), "utf8");
@@ -124,7 +149,15 @@ test("entityOrder() stamps the cache only once the folders have been still, and 
   // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
   const dirStat = statSync(join(store.dir, "issues"));
   const sneaky = "ffffffff-0000-4000-8000-00000000000a";
-  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id: sneaky });
+  createIssue(store, {
+    title: "x",
+    body: "",
+    author: "a",
+    labels: [],
+    assignees: [],
+    now: "2026-06-01T00:00:00Z",
+    id: sneaky,
+  });
   utimesSync(join(store.dir, "issues"), dirStat.atime, dirStat.mtime);
   t.deepEqual(await ids(store), want);
   // …while an ordinary change moves the mtime, voids the stamp, and is seen.
@@ -139,7 +172,11 @@ test("entityOrder() never stamps a cache while an issue cannot be ranked", async
   age(store);
   const o = await entityOrder(store, ISSUES, ISSUE);
   t.is(o.errors.length, 1);
-  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 unstamped -\n/, "no digest either: the next read lists again");
+  t.regex(
+    readFileSync(ORDER(store), "utf8"),
+    /^forge-order 2 unstamped -\n/,
+    "no digest either: the next read lists again"
+  );
   t.is((await entityOrder(store, ISSUES, ISSUE)).errors.length, 1);
 });
 
@@ -161,7 +198,10 @@ test("Order.rankOf() gives the index a new (createdAt, id) would take", async (t
   t.is(o.rankOf("2999-01-01T00:00:00Z", "00000000-0000-4000-8000-000000000000"), 6);
   t.is(o.rankOf(first.createdAt, first.ref.id), 0);
   const third = o.at(2)!;
-  t.is(o.rankOf(third.createdAt, "ffffffff-ffff-4fff-bfff-ffffffffffff"), want.filter((_, i) => o.at(i)!.createdAt <= third.createdAt).length);
+  t.is(
+    o.rankOf(third.createdAt, "ffffffff-ffff-4fff-bfff-ffffffffffff"),
+    want.filter((_, i) => o.at(i)!.createdAt <= third.createdAt).length
+  );
 });
 
 /** Make the kind folder look just changed (never stampable), whatever the machine's speed. */
@@ -182,7 +222,15 @@ test("entityOrder() trusts an unstamped cache whose digest matches the folder na
   // …while a new name, a removed one, or a swap of one for another changes the digest and is seen.
   writeFileSync(ORDER(store), text);
   const added = "ffffffff-0000-4000-8000-00000000000c";
-  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id: added });
+  createIssue(store, {
+    title: "x",
+    body: "",
+    author: "a",
+    labels: [],
+    assignees: [],
+    now: "2026-06-01T00:00:00Z",
+    id: added,
+  });
   fresh(store);
   t.deepEqual(await ids(store), [...want, added]);
   renameSync(entityDir(store, ISSUES, want[0]!), join(store.dir, "gone"));
@@ -190,7 +238,15 @@ test("entityOrder() trusts an unstamped cache whose digest matches the folder na
   t.deepEqual(await ids(store), [...want.slice(1), added]);
   const swapped = "eeeeeeee-0000-4000-8000-00000000000d";
   renameSync(entityDir(store, ISSUES, added), join(store.dir, "gone2"));
-  createIssue(store, { title: "y", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id: swapped });
+  createIssue(store, {
+    title: "y",
+    body: "",
+    author: "a",
+    labels: [],
+    assignees: [],
+    now: "2026-06-02T00:00:00Z",
+    id: swapped,
+  });
   fresh(store);
   t.deepEqual(await ids(store), [...want.slice(1), swapped]);
 });
@@ -212,8 +268,24 @@ test("recordCreated() adds the new entity to the cache under the new names' dige
   const again = await entityOrder(store, ISSUES, ISSUE);
   const mine = "ffffffff-0000-4000-8000-00000000000f";
   const theirs = "00000000-0000-4000-8000-0000000000aa";
-  createIssue(store, { title: "theirs", body: "", author: "b", labels: [], assignees: [], now: "2025-06-01T00:00:00Z", id: theirs });
-  createIssue(store, { title: "mine", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id: mine });
+  createIssue(store, {
+    title: "theirs",
+    body: "",
+    author: "b",
+    labels: [],
+    assignees: [],
+    now: "2025-06-01T00:00:00Z",
+    id: theirs,
+  });
+  createIssue(store, {
+    title: "mine",
+    body: "",
+    author: "a",
+    labels: [],
+    assignees: [],
+    now: "2026-06-02T00:00:00Z",
+    id: mine,
+  });
   recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
   fresh(store);
   const all = await ids(store);
@@ -227,7 +299,10 @@ test("recordCreated() after a read through the stamp lists the names once and ke
   age(store);
   await ids(store); // lists, writes a stamped cache
   const before = await entityOrder(store, ISSUES, ISSUE); // trusted through the stamp: no names in hand
-  t.regex(readFileSync(ORDER(store), "utf8"), /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+  t.regex(
+    readFileSync(ORDER(store), "utf8"),
+    /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/
+  );
   const id = "ffffffff-0000-4000-8000-000000000010";
   createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
   recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
@@ -248,8 +323,24 @@ test("recordCreated() after a read through the stamp lists the names once and ke
   const stamped = readFileSync(ORDER(store), "utf8");
   const theirs = "00000000-0000-4000-8000-0000000000bb";
   const mine = "ffffffff-0000-4000-8000-000000000011";
-  createIssue(store, { title: "theirs", body: "", author: "b", labels: [], assignees: [], now: "2025-06-01T00:00:00Z", id: theirs });
-  createIssue(store, { title: "mine", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id: mine });
+  createIssue(store, {
+    title: "theirs",
+    body: "",
+    author: "b",
+    labels: [],
+    assignees: [],
+    now: "2025-06-01T00:00:00Z",
+    id: theirs,
+  });
+  createIssue(store, {
+    title: "mine",
+    body: "",
+    author: "a",
+    labels: [],
+    assignees: [],
+    now: "2026-06-02T00:00:00Z",
+    id: mine,
+  });
   recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
   t.is(readFileSync(ORDER(store), "utf8"), stamped, "not written");
   fresh(store);

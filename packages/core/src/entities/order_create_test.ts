@@ -30,23 +30,45 @@ test("creates under the kind lock record a racy stamp the next create trusts, wi
   const s = store();
   t.is(await create(s, 1), 1);
   const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
-  t.regex(text, /^forge-order 2 r\S+ \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/, "a racy stamp, and the names' digest with the new one added");
+  t.regex(
+    text,
+    /^forge-order 2 r\S+ \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/,
+    "a racy stamp, and the names' digest with the new one added"
+  );
   t.is(await create(s, 2), 2);
   const ino = statSync(join(cacheDir(s), "issues.order")).ino;
   t.is(await create(s, 3), 3);
-  t.is(statSync(join(cacheDir(s), "issues.order")).ino, ino, "the newest entity's line is appended in place, not a rewrite of the whole cache");
+  t.is(
+    statSync(join(cacheDir(s), "issues.order")).ino,
+    ino,
+    "the newest entity's line is appended in place, not a rewrite of the whole cache"
+  );
   t.true(readFileSync(join(cacheDir(s), "issues.order"), "latin1").endsWith(`2026-01-01T00:00:03Z ${idOf(3)} L\n`));
-  t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(1), idOf(2), idOf(3)]);
+  t.deepEqual(
+    (await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+    [idOf(1), idOf(2), idOf(3)]
+  );
 });
 
 test("a reader that is not a create never trusts a create's racy stamp: a folder added by someone else in that moment is found", async (t) => {
   const s = store();
   await create(s, 1);
   // Someone else (a git pull, another tool) adds an issue right after, and the folder's mtime may not move.
-  createIssue(s, { title: "theirs", body: "", author: "b", labels: [], assignees: [], now: "2025-01-01T00:00:00Z", id: idOf(9) });
+  createIssue(s, {
+    title: "theirs",
+    body: "",
+    author: "b",
+    labels: [],
+    assignees: [],
+    now: "2025-01-01T00:00:00Z",
+    id: idOf(9),
+  });
   const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
   const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => e.ref.id), [idOf(9), idOf(1)]);
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    [idOf(9), idOf(1)]
+  );
   t.not(readFileSync(join(cacheDir(s), "issues.order"), "latin1"), text, "rebuilt from the listing");
 });
 
@@ -55,7 +77,10 @@ test("a create that ranks before the newest (a clock behind the store) rewrites 
   await create(s, 5);
   await create(s, 6);
   t.is(await create(s, 2), 1, "created at :02, before :05 and :06");
-  t.deepEqual((await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [idOf(2), idOf(5), idOf(6)]);
+  t.deepEqual(
+    (await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+    [idOf(2), idOf(5), idOf(6)]
+  );
 });
 
 test("the digest creates keep is the names' digest: the first other reader trusts the cache by it, with no listing", async (t) => {
@@ -68,7 +93,10 @@ test("the digest creates keep is the names' digest: the first other reader trust
   // from the file; a reader that trusts the digest (no listing) keeps it as it is.
   writeFileSync(path, text.slice(0, -2) + "X\n", "latin1");
   const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => e.ref.id), [idOf(1), idOf(2), idOf(3)]);
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    [idOf(1), idOf(2), idOf(3)]
+  );
   t.true(readFileSync(path, "latin1").endsWith(`${idOf(3)} X\n`), "trusted by the digest, not rebuilt from a listing");
   // A listing from nothing computes the same digest from the folder names.
   rmSync(path);
@@ -83,11 +111,24 @@ test("after a create, an entity archived or added by someone else is found by th
   mkdirSync(archiveDir(s, ISSUES), { recursive: true });
   renameSync(entityDir(s, ISSUES, idOf(1)), join(archiveDir(s, ISSUES), idOf(1)));
   const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => [e.ref.id, e.ref.archived]), [[idOf(1), true], [idOf(2), false]]);
+  t.deepEqual(
+    o.entries.map((e) => [e.ref.id, e.ref.archived]),
+    [
+      [idOf(1), true],
+      [idOf(2), false],
+    ]
+  );
   await create(s, 3);
   // Same count of names, one swapped: a folder renamed to another uuid.
   renameSync(entityDir(s, ISSUES, idOf(2)), entityDir(s, ISSUES, idOf(7)));
   const e = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(e.errors.map((u) => u.ref.id), [idOf(7)], "its file names another id: unranked, reported");
-  t.deepEqual(e.entries.map((x) => x.ref.id), [idOf(1), idOf(3)]);
+  t.deepEqual(
+    e.errors.map((u) => u.ref.id),
+    [idOf(7)],
+    "its file names another id: unranked, reported"
+  );
+  t.deepEqual(
+    e.entries.map((x) => x.ref.id),
+    [idOf(1), idOf(3)]
+  );
 });

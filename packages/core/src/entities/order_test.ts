@@ -19,7 +19,11 @@ const base = { body: "", author: "a", labels: [], assignees: [] };
 test("entityOrder() ranks by (createdAt, id) whatever the creation order, and the cache changes no answer", async (t) => {
   const a = store();
   const b = store();
-  const specs = [[3, "2026-01-01T00:00:00Z"], [1, "2026-01-02T00:00:00Z"], [2, "2026-01-01T00:00:00Z"]] as const;
+  const specs = [
+    [3, "2026-01-01T00:00:00Z"],
+    [1, "2026-01-02T00:00:00Z"],
+    [2, "2026-01-01T00:00:00Z"],
+  ] as const;
   for (const [n, now] of specs) createIssue(a, { ...base, title: `t${n}`, now, id: id(n) });
   for (const [n, now] of [...specs].reverse()) createIssue(b, { ...base, title: `t${n}`, now, id: id(n) });
   const ra = (await entityOrder(a, ISSUES, ISSUE)).entries.map((e) => e.ref.id);
@@ -30,9 +34,15 @@ test("entityOrder() ranks by (createdAt, id) whatever the creation order, and th
   t.is(readFileSync(join(cacheDir(a), ".gitignore"), "utf8"), "*\n");
   // A new issue after the cache was written is picked up (stale cache detected by the folder set).
   createIssue(a, { ...base, title: "t4", now: "2025-12-31T00:00:00Z", id: id(4) });
-  t.deepEqual((await entityOrder(a, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [id(4), id(2), id(3), id(1)]);
+  t.deepEqual(
+    (await entityOrder(a, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+    [id(4), id(2), id(3), id(1)]
+  );
   rmSync(cacheDir(a), { recursive: true });
-  t.deepEqual((await entityOrder(a, ISSUES, ISSUE)).entries.map((e) => e.ref.id), [id(4), id(2), id(3), id(1)]);
+  t.deepEqual(
+    (await entityOrder(a, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+    [id(4), id(2), id(3), id(1)]
+  );
 });
 
 test("entityOrder() reports an unreadable issue and ranks the rest", async (t) => {
@@ -40,7 +50,10 @@ test("entityOrder() reports an unreadable issue and ranks the rest", async (t) =
   createIssue(s, { ...base, title: "ok", now: "2026-01-01T00:00:00Z", id: id(1) });
   mkdirSync(join(s.dir, "issues", id(2)));
   const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => e.ref.id), [id(1)]);
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    [id(1)]
+  );
   t.is(o.errors.length, 1);
   t.regex(o.errors[0]!.error.message, /issue\.md: no such file/);
 });
@@ -53,6 +66,9 @@ test("entityOrder() still ranks an issue whose only fault is another field, so l
   writeFileSync(f, readFileSync(f, "utf8").replace("title: first\n", ""));
   rmSync(cacheDir(s), { recursive: true, force: true });
   const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(o.entries.map((e) => e.ref.id), [id(1), id(2)]);
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    [id(1), id(2)]
+  );
   t.deepEqual(o.errors, []);
 });

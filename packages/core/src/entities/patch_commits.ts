@@ -54,8 +54,12 @@ export function patchCommits(text: string): CommitJson[] {
     for (j++; j < lines.length && lines[j] !== "---" && !FROM.test(lines[j]!); j++) body.push(lines[j]!);
     while (body.length && body[body.length - 1]!.trim() === "") body.pop();
     out.push({
-      authoredDate: date, authors: [{ email, id: "", login: "", name }], committedDate: date,
-      messageBody: body.join("\n"), messageHeadline: subject.replace(/^\[PATCH[^\]]*\]\s*/, ""), oid: m[1]!,
+      authoredDate: date,
+      authors: [{ email, id: "", login: "", name }],
+      committedDate: date,
+      messageBody: body.join("\n"),
+      messageHeadline: subject.replace(/^\[PATCH[^\]]*\]\s*/, ""),
+      oid: m[1]!,
     });
     i = j - 1;
   }

@@ -25,12 +25,20 @@ Subject: [PATCH 2/2] Add b
 test("patchCommits() reads each commit of a format-patch series in gh's shape", (t) => {
   t.deepEqual(patchCommits(PATCH), [
     {
-      authoredDate: "2020-02-01T09:00:00Z", authors: [{ email: "author@example.com", id: "", login: "", name: "A. U. Thor" }], committedDate: "2020-02-01T09:00:00Z",
-      messageBody: "It crashed.\n\nReally.", messageHeadline: "Fix the crash on a very long subject line that git folds", oid: "1".repeat(40),
+      authoredDate: "2020-02-01T09:00:00Z",
+      authors: [{ email: "author@example.com", id: "", login: "", name: "A. U. Thor" }],
+      committedDate: "2020-02-01T09:00:00Z",
+      messageBody: "It crashed.\n\nReally.",
+      messageHeadline: "Fix the crash on a very long subject line that git folds",
+      oid: "1".repeat(40),
     },
     {
-      authoredDate: "2020-02-01T09:00:00Z", authors: [{ email: "bob@example.com", id: "", login: "", name: "bob" }], committedDate: "2020-02-01T09:00:00Z",
-      messageBody: "", messageHeadline: "Add b", oid: "2".repeat(40),
+      authoredDate: "2020-02-01T09:00:00Z",
+      authors: [{ email: "bob@example.com", id: "", login: "", name: "bob" }],
+      committedDate: "2020-02-01T09:00:00Z",
+      messageBody: "",
+      messageHeadline: "Add b",
+      oid: "2".repeat(40),
     },
   ]);
   t.deepEqual(patchCommits("diff --git a/x b/x\n"), []);

@@ -27,7 +27,8 @@ export interface PatchStat {
  * Count what a patch changes.
  * @param text the patch (`format-patch` mails, or a plain `git diff`)
  * @returns the files by path with their added and deleted lines, and the totals
- * @example patchStat("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n") // {files: [{additions: 1, deletions: 1, path: "x"}], additions: 1, deletions: 1}
+ * @example patchStat("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n") //
+ * {files: [{additions: 1, deletions: 1, path: "x"}], additions: 1, deletions: 1}
  */
 export function patchStat(text: string): PatchStat {
   const byPath = new Map<string, FileStat>();
@@ -36,7 +37,11 @@ export function patchStat(text: string): PatchStat {
   let newLeft = 0;
   const finish = (): void => {
     if (!cur) return;
-    const path = cur.to ?? (cur.plus !== undefined && cur.plus !== DEV_NULL ? cur.plus : undefined) ?? (cur.minus !== DEV_NULL ? cur.minus : undefined) ?? cur.header;
+    const path =
+      cur.to ??
+      (cur.plus !== undefined && cur.plus !== DEV_NULL ? cur.plus : undefined) ??
+      (cur.minus !== DEV_NULL ? cur.minus : undefined) ??
+      cur.header;
     const f = byPath.get(path) ?? { additions: 0, deletions: 0, path };
     f.additions += cur.additions;
     f.deletions += cur.deletions;
@@ -85,7 +90,8 @@ export function patchStat(text: string): PatchStat {
       continue;
     }
     if (cur.hunks > 0) continue; // between hunks, or the signature after the last one
-    if (line.startsWith("rename to ") || line.startsWith("copy to ")) cur.to = unquote(line.slice(line.indexOf(" to ") + 4));
+    if (line.startsWith("rename to ") || line.startsWith("copy to "))
+      cur.to = unquote(line.slice(line.indexOf(" to ") + 4));
     else if (line.startsWith("+++ ")) cur.plus = sidePath(line.slice(4));
     else if (line.startsWith("--- ")) cur.minus = sidePath(line.slice(4));
   }
@@ -145,7 +151,17 @@ const BACKSLASH = 92;
 const DEV_NULL = "/dev/null";
 const MAIL = /^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$/;
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
-const ESCAPES: Record<string, string> = { a: "\x07", b: "\b", t: "\t", n: "\n", v: "\v", f: "\f", r: "\r", '"': '"', "\\": "\\" };
+const ESCAPES: Record<string, string> = {
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  '"': '"',
+  "\\": "\\",
+};
 
 /** `a/x` → `x` from a `---`/`+++` line (git adds a tab after a path with a space). */
 function sidePath(s: string): string {
@@ -166,7 +182,13 @@ function headerPath(rest: string): string {
     return stripSide(unquote(second.startsWith('"') ? second : rest.slice(0, end + 1)));
   }
   const n = (rest.length - 5) / 2;
-  if (Number.isInteger(n) && rest.startsWith("a/") && rest.slice(2 + n, 5 + n) === " b/" && rest.slice(2, 2 + n) === rest.slice(5 + n)) return rest.slice(5 + n);
+  if (
+    Number.isInteger(n) &&
+    rest.startsWith("a/") &&
+    rest.slice(2 + n, 5 + n) === " b/" &&
+    rest.slice(2, 2 + n) === rest.slice(5 + n)
+  )
+    return rest.slice(5 + n);
   const b = rest.lastIndexOf(" b/");
   return b >= 0 ? rest.slice(b + 3) : rest;
 }

@@ -17,7 +17,13 @@ import { laterRecordId } from "./later_id.js";
 import type { LoadedEntity } from "./load.js";
 import type { PatchStat } from "./patch_stat.js";
 import type { CommitJson } from "./patch_commits.js";
-import { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision, type Mergeable } from "./pr_review_state.js";
+import {
+  latestReviews,
+  mergeStateStatus,
+  pendingReviewers,
+  reviewDecision,
+  type Mergeable,
+} from "./pr_review_state.js";
 import { COMMENT, PR, PR_REVIEW } from "./schema.js";
 
 /** A review in gh's `reviews` shape. */
@@ -82,15 +88,55 @@ export interface PrJson {
 
 /** Every `--json` field of a pull request. */
 export const PR_FIELDS: readonly string[] = [
-  "additions", "assignees", "author", "baseRefName", "baseRefOid", "body", "changedFiles", "ci", "closed", "closedAt",
-  "closingIssuesReferences", "comments", "createdAt", "deletions", "files", "headRefName", "headRefOid", "id", "isArchived",
-  "isDraft", "labels", "mergedAt", "milestone", "number", "patchSha256", "previousPatchSha256", "reviews", "state",
-  "statusCheckRollup", "title", "updatedAt", "url", "mergeable", "mergeStateStatus", "reviewDecision", "latestReviews",
-  "reviewRequests", "commits", "mergeCommit",
+  "additions",
+  "assignees",
+  "author",
+  "baseRefName",
+  "baseRefOid",
+  "body",
+  "changedFiles",
+  "ci",
+  "closed",
+  "closedAt",
+  "closingIssuesReferences",
+  "comments",
+  "createdAt",
+  "deletions",
+  "files",
+  "headRefName",
+  "headRefOid",
+  "id",
+  "isArchived",
+  "isDraft",
+  "labels",
+  "mergedAt",
+  "milestone",
+  "number",
+  "patchSha256",
+  "previousPatchSha256",
+  "reviews",
+  "state",
+  "statusCheckRollup",
+  "title",
+  "updatedAt",
+  "url",
+  "mergeable",
+  "mergeStateStatus",
+  "reviewDecision",
+  "latestReviews",
+  "reviewRequests",
+  "commits",
+  "mergeCommit",
 ].sort();
 
 /** The fields that need the reviews read. */
-export const REVIEW_FIELDS: readonly string[] = ["latestReviews", "mergeStateStatus", "reviewDecision", "reviewRequests", "reviews"];
+export const REVIEW_FIELDS: readonly string[] = [
+  "latestReviews",
+  "mergeStateStatus",
+  "reviewDecision",
+  "reviewRequests",
+  "reviews",
+];
 
 /** The fields that need git to answer (the patch checked against the base's tip). */
 export const MERGE_FIELDS: readonly string[] = ["mergeable", "mergeStateStatus"];
@@ -135,7 +181,8 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
   const closedAt = state === "open" ? null : ((d.closedAt as string | undefined) ?? mergedAt);
   const created = d.createdAt as string;
   let updated = created;
-  for (const t of [d.closedAt as string | undefined, d.mergedAt as string | undefined]) if (t && t > updated) updated = t;
+  for (const t of [d.closedAt as string | undefined, d.mergedAt as string | undefined])
+    if (t && t > updated) updated = t;
   const ms = d.milestone as string | undefined;
   const msDef = ms === undefined ? undefined : ctx.milestones.get(ms);
   const ci = (d.ci as string | undefined) ?? null;
@@ -157,7 +204,8 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     isDraft: d.isDraft === true,
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
     mergedAt,
-    milestone: ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
+    milestone:
+      ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
     number,
     patchSha256: d.patchSha256,
     previousPatchSha256: d.previousPatchSha256,
@@ -178,7 +226,12 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
   if (parts.merge) {
     out.mergeable = parts.merge.mergeable;
     out.mergeStateStatus = mergeStateStatus({
-      state, isDraft: d.isDraft === true, mergeable: parts.merge.mergeable, reviewDecision: (out.reviewDecision as string | undefined) ?? "", ci, behind: parts.merge.behind,
+      state,
+      isDraft: d.isDraft === true,
+      mergeable: parts.merge.mergeable,
+      reviewDecision: (out.reviewDecision as string | undefined) ?? "",
+      ci,
+      behind: parts.merge.behind,
     });
   }
   if (parts.reviews) out.reviews = parts.reviews;
@@ -195,11 +248,15 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
 /**
  * gh's `statusCheckRollup` for a PR's `ci` verdict: one check named `ci`,
  * or none.
- * @example statusCheckRollup("pass") // [{__typename: "CheckRun", conclusion: "SUCCESS", name: "ci", status: "COMPLETED"}]
+ * @example statusCheckRollup("pass") //
+ * [{__typename: "CheckRun", conclusion: "SUCCESS", name: "ci", status: "COMPLETED"}]
  */
 export function statusCheckRollup(ci: string | null): CheckJson[] {
   if (ci === null) return [];
-  const [status, conclusion] = ci === "running" ? ["IN_PROGRESS", ""] : ["COMPLETED", ci === "pass" ? "SUCCESS" : ci === "fail" ? "FAILURE" : "CANCELLED"];
+  const [status, conclusion] =
+    ci === "running"
+      ? ["IN_PROGRESS", ""]
+      : ["COMPLETED", ci === "pass" ? "SUCCESS" : ci === "fail" ? "FAILURE" : "CANCELLED"];
   return [{ __typename: "CheckRun", conclusion: conclusion!, name: "ci", status: status! }];
 }
 
@@ -242,10 +299,23 @@ export function createPr(store: Store, input: NewPr): string {
   if (input.patch.length === 0) throw new UsageError("the patch is empty");
   const id = input.id ?? randomUUID();
   const data = {
-    title: input.title, id, state: "open", isDraft: input.isDraft, author: input.author, baseRefName: input.baseRefName,
-    headRefName: input.headRefName, baseSha: input.baseSha, headSha: input.headSha, patchSha256: patchSha256(input.patch),
-    previousPatchSha256: [], createdAt: input.now, milestone: input.milestone, closes: uniq(input.closes),
-    labels: uniq(input.labels), assignees: uniq(input.assignees), reviewers: uniq(input.reviewers ?? []),
+    title: input.title,
+    id,
+    state: "open",
+    isDraft: input.isDraft,
+    author: input.author,
+    baseRefName: input.baseRefName,
+    headRefName: input.headRefName,
+    baseSha: input.baseSha,
+    headSha: input.headSha,
+    patchSha256: patchSha256(input.patch),
+    previousPatchSha256: [],
+    createdAt: input.now,
+    milestone: input.milestone,
+    closes: uniq(input.closes),
+    labels: uniq(input.labels),
+    assignees: uniq(input.assignees),
+    reviewers: uniq(input.reviewers ?? []),
   };
   createEntity(store, PRS, PR, data, storedBody(input.body), { "patch.diff": input.patch });
   return id;
@@ -258,7 +328,11 @@ export function createPr(store: Store, input: NewPr): string {
  * one patch). The old bytes stay in git's history.
  * @returns the updated PR
  */
-export function replacePatch(store: Store, e: LoadedEntity, patch: { bytes: Uint8Array; baseSha: string; headSha: string }): LoadedEntity {
+export function replacePatch(
+  store: Store,
+  e: LoadedEntity,
+  patch: { bytes: Uint8Array; baseSha: string; headSha: string }
+): LoadedEntity {
   if (patch.bytes.length === 0) throw new UsageError("the patch is empty");
   return updateEntity(PR, e, (d) => {
     // Under pr.md's lock: a parallel update cannot pair its patch with this digest.
@@ -278,7 +352,8 @@ export function replacePatch(store: Store, e: LoadedEntity, patch: { bytes: Uint
 export function readPatch(store: Store, e: LoadedEntity): Buffer {
   const path = patchFile(store, PRS, e.ref.id, e.ref.archived);
   const bytes = readStoreBytes(store, path, MAX_PATCH_BYTES);
-  if (patchSha256(bytes) !== e.data.patchSha256) throw new InvalidFileError(displayPath(store, path), "does not match the PR's patchSha256");
+  if (patchSha256(bytes) !== e.data.patchSha256)
+    throw new InvalidFileError(displayPath(store, path), "does not match the PR's patchSha256");
   return bytes;
 }
 
@@ -286,21 +361,51 @@ export function readPatch(store: Store, e: LoadedEntity): Buffer {
  * Append a review: a new file `reviews/<id>.md`, never an edit.
  * @returns the review as JSON
  */
-export function addReview(store: Store, e: LoadedEntity, input: { state: ReviewJson["state"]; body: string; author: string; now: string; id?: string }): ReviewJson {
+export function addReview(
+  store: Store,
+  e: LoadedEntity,
+  input: { state: ReviewJson["state"]; body: string; author: string; now: string; id?: string }
+): ReviewJson {
   if (input.state !== "APPROVED" && input.body.trim() === "") throw new UsageError("this review needs a body");
   const id = input.id ?? laterRecordId(recordDirs(store, e, "reviews"), input.now);
-  appendRecord(store, PRS, e.ref, "reviews", PR_REVIEW, { id, author: input.author, state: input.state, createdAt: input.now }, storedBody(input.body));
-  return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), id, state: input.state, submittedAt: input.now };
+  appendRecord(
+    store,
+    PRS,
+    e.ref,
+    "reviews",
+    PR_REVIEW,
+    { id, author: input.author, state: input.state, createdAt: input.now },
+    storedBody(input.body)
+  );
+  return {
+    author: { login: input.author },
+    body: bodyOf(storedBody(input.body)),
+    id,
+    state: input.state,
+    submittedAt: input.now,
+  };
 }
 
 /**
  * Append a comment: a new file `comments/<id>.md`, never an edit.
  * @returns the comment as JSON
  */
-export function addPrComment(store: Store, e: LoadedEntity, input: { body: string; author: string; now: string; id?: string }): CommentJson {
+export function addPrComment(
+  store: Store,
+  e: LoadedEntity,
+  input: { body: string; author: string; now: string; id?: string }
+): CommentJson {
   if (input.body.trim() === "") throw new UsageError("comment body must not be empty");
   const id = input.id ?? laterRecordId(recordDirs(store, e, "comments"), input.now);
-  appendRecord(store, PRS, e.ref, "comments", COMMENT, { id, author: input.author, createdAt: input.now }, storedBody(input.body));
+  appendRecord(
+    store,
+    PRS,
+    e.ref,
+    "comments",
+    COMMENT,
+    { id, author: input.author, createdAt: input.now },
+    storedBody(input.body)
+  );
   return { author: { login: input.author }, body: bodyOf(storedBody(input.body)), createdAt: input.now, id };
 }
 
@@ -311,8 +416,11 @@ export function addPrComment(store: Store, e: LoadedEntity, input: { body: strin
 export async function loadReviews(store: Store, e: LoadedEntity): Promise<ReviewJson[]> {
   const files = await loadRecords(store, PRS, e.ref, "reviews", PR_REVIEW);
   return files.map((f) => ({
-    author: { login: f.data.author as string }, body: bodyOf(f.body), id: f.data.id as string,
-    state: f.data.state as ReviewJson["state"], submittedAt: f.data.createdAt as string,
+    author: { login: f.data.author as string },
+    body: bodyOf(f.body),
+    id: f.data.id as string,
+    state: f.data.state as ReviewJson["state"],
+    submittedAt: f.data.createdAt as string,
   }));
 }
 
@@ -322,7 +430,12 @@ export async function loadReviews(store: Store, e: LoadedEntity): Promise<Review
  */
 export async function loadPrComments(store: Store, e: LoadedEntity): Promise<CommentJson[]> {
   const files = await loadRecords(store, PRS, e.ref, "comments", COMMENT);
-  return files.map((f) => ({ author: { login: f.data.author as string }, body: bodyOf(f.body), createdAt: f.data.createdAt as string, id: f.data.id as string }));
+  return files.map((f) => ({
+    author: { login: f.data.author as string },
+    body: bodyOf(f.body),
+    createdAt: f.data.createdAt as string,
+    id: f.data.id as string,
+  }));
 }
 
 // --- internal ---

@@ -24,7 +24,10 @@ export function latestReviews(reviews: readonly ReviewJson[]): ReviewJson[] {
  * asks for changes, else APPROVED when one approved, else REVIEW_REQUIRED
  * while a requested reviewer has not answered, else `""` (no review policy).
  */
-export function reviewDecision(reviews: readonly ReviewJson[], requested: readonly string[]): "APPROVED" | "CHANGES_REQUESTED" | "REVIEW_REQUIRED" | "" {
+export function reviewDecision(
+  reviews: readonly ReviewJson[],
+  requested: readonly string[]
+): "APPROVED" | "CHANGES_REQUESTED" | "REVIEW_REQUIRED" | "" {
   const latest = latestReviews(reviews);
   if (latest.some((r) => r.state === "CHANGES_REQUESTED")) return "CHANGES_REQUESTED";
   if (latest.some((r) => r.state === "APPROVED")) return "APPROVED";
@@ -47,7 +50,12 @@ export type Mergeable = "MERGEABLE" | "CONFLICTING" | "UNKNOWN";
  * A closed or merged PR is UNKNOWN.
  */
 export function mergeStateStatus(p: {
-  state: string; isDraft: boolean; mergeable: Mergeable; reviewDecision: string; ci: string | null; behind: boolean;
+  state: string;
+  isDraft: boolean;
+  mergeable: Mergeable;
+  reviewDecision: string;
+  ci: string | null;
+  behind: boolean;
 }): string {
   if (p.state !== "open") return "UNKNOWN";
   if (p.isDraft) return "DRAFT";

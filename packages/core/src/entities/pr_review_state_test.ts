@@ -2,11 +2,26 @@ import test from "ava";
 import { latestReviews, mergeStateStatus, pendingReviewers, reviewDecision } from "./pr_review_state.js";
 import type { ReviewJson } from "./pr.js";
 
-const r = (login: string, state: ReviewJson["state"], at: string): ReviewJson => ({ author: { login }, body: "", id: at, state, submittedAt: at });
+const r = (login: string, state: ReviewJson["state"], at: string): ReviewJson => ({
+  author: { login },
+  body: "",
+  id: at,
+  state,
+  submittedAt: at,
+});
 
 test("latestReviews() keeps each reviewer's latest deciding review", (t) => {
-  const got = latestReviews([r("bob", "APPROVED", "1"), r("bob", "COMMENTED", "2"), r("carol", "COMMENTED", "3"), r("dave", "APPROVED", "4"), r("dave", "CHANGES_REQUESTED", "5")]);
-  t.deepEqual(got.map((x) => `${x.author.login}:${x.state}`), ["bob:APPROVED", "carol:COMMENTED", "dave:CHANGES_REQUESTED"]);
+  const got = latestReviews([
+    r("bob", "APPROVED", "1"),
+    r("bob", "COMMENTED", "2"),
+    r("carol", "COMMENTED", "3"),
+    r("dave", "APPROVED", "4"),
+    r("dave", "CHANGES_REQUESTED", "5"),
+  ]);
+  t.deepEqual(
+    got.map((x) => `${x.author.login}:${x.state}`),
+    ["bob:APPROVED", "carol:COMMENTED", "dave:CHANGES_REQUESTED"]
+  );
 });
 
 test("reviewDecision(): changes requested wins, then approved, then a pending request, else empty", (t) => {
@@ -18,7 +33,14 @@ test("reviewDecision(): changes requested wins, then approved, then a pending re
 });
 
 test("mergeStateStatus() follows gh's states", (t) => {
-  const base = { state: "open", isDraft: false, mergeable: "MERGEABLE" as const, reviewDecision: "", ci: "pass", behind: false };
+  const base = {
+    state: "open",
+    isDraft: false,
+    mergeable: "MERGEABLE" as const,
+    reviewDecision: "",
+    ci: "pass",
+    behind: false,
+  };
   t.is(mergeStateStatus(base), "CLEAN");
   t.is(mergeStateStatus({ ...base, isDraft: true }), "DRAFT");
   t.is(mergeStateStatus({ ...base, mergeable: "CONFLICTING" }), "DIRTY");

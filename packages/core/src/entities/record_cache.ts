@@ -72,7 +72,11 @@ export function recordContext(value: unknown): string {
  * entity in order, `put` the values of each one it missed, then `close`.
  */
 export function openRecordCache(store: Store, kind: KindLayout, opts: RecordCacheOptions): RecordCache {
-  return new RecordCache(join(cacheDir(store), `${kind.plural}.${opts.name ?? "records"}`), `${MAGIC} ${opts.layout} ${opts.context}`, opts);
+  return new RecordCache(
+    join(cacheDir(store), `${kind.plural}.${opts.name ?? "records"}`),
+    `${MAGIC} ${opts.layout} ${opts.context}`,
+    opts
+  );
 }
 
 /** Where a hit's payload is: bytes `[start, end)` of `buf`. */
@@ -251,7 +255,10 @@ export class RecordCache {
     }
   }
 
-  /** Read more of the old file (keeping #buf[#pos - 1..]: a block's search starts at the newline before it); false at its end. */
+  /**
+   * Read more of the old file (keeping #buf[#pos - 1..]: a block's search starts at the newline before it); false at
+   * its end.
+   */
   #more(): boolean {
     if (this.#eof) return false;
     const from = Math.max(0, this.#pos - 1);
@@ -288,7 +295,12 @@ export class RecordCache {
       if (t >= 0 && t + TRAILER < this.#len) {
         const end = t + 1;
         const sum = this.#buf.toString("latin1", end + 1, end + 9);
-        if (this.#buf[end + 9] !== 10 || end === this.#pos || crc32(this.#buf.subarray(this.#pos, end)).toString(16).padStart(8, "0") !== sum) return false;
+        if (
+          this.#buf[end + 9] !== 10 ||
+          end === this.#pos ||
+          crc32(this.#buf.subarray(this.#pos, end)).toString(16).padStart(8, "0") !== sum
+        )
+          return false;
         this.#blockAt = this.#base + this.#pos;
         this.#blockEnd = end;
         this.#blockNext = end + TRAILER;
@@ -321,7 +333,10 @@ export class RecordCache {
     const nl = t.indexOf("\n", at);
     if (nl < 0) return this.#change();
     const sep = t.indexOf(SEP, at);
-    const key = nl - at > KEY + 1 && t.charCodeAt(at + KEY) === 0x20 && sep > at + KEY && sep < nl ? t.slice(at, at + KEY) : undefined;
+    const key =
+      nl - at > KEY + 1 && t.charCodeAt(at + KEY) === 0x20 && sep > at + KEY && sep < nl
+        ? t.slice(at, at + KEY)
+        : undefined;
     if (key === undefined || (this.#lastLine !== undefined && key >= this.#lastLine)) return this.#change();
     this.#key = this.#lastLine = key;
     this.#stat = t.slice(at + KEY + 1, sep);
@@ -359,7 +374,8 @@ export class RecordCache {
         at += n;
       }
       // The current block's lines kept so far are in the read buffer: they open the new file's next block.
-      if (this.#keptEnd > this.#blockAt) this.#appendBytes(this.#buf, this.#blockAt - this.#base, this.#keptEnd - this.#base);
+      if (this.#keptEnd > this.#blockAt)
+        this.#appendBytes(this.#buf, this.#blockAt - this.#base, this.#keptEnd - this.#base);
     } catch {
       this.#discard();
     }

@@ -1,5 +1,15 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, ISSUES, storeAt, type Store } from "../store/store.js";
@@ -7,7 +17,12 @@ import { openRecordCache } from "./record_cache.js";
 
 const RECORDS = (s: Store) => join(cacheDir(s), "issues.records");
 /** The cache's record lines (its blocks' checksum lines left out). */
-const recordLines = (s: Store): string[] => readFileSync(RECORDS(s), "utf8").trimEnd().split("\n").slice(1).filter((l) => !l.startsWith("\x1e"));
+const recordLines = (s: Store): string[] =>
+  readFileSync(RECORDS(s), "utf8")
+    .trimEnd()
+    .split("\n")
+    .slice(1)
+    .filter((l) => !l.startsWith("\x1e"));
 const LATER = () => Date.now() + 10_000; // every file is "still" for a walk that starts later
 
 /** A store with `n` owning files (`issues/<id>/issue.md` holding `v<i>`), newest key first. */
@@ -30,8 +45,18 @@ function makeStore(n: number): { store: Store; keys: string[]; files: string[] }
 }
 
 /** One newest-first walk: every hit's payload (or null), the files' contents kept for the misses. */
-function walk(store: Store, keys: string[], files: string[], opts: { now?: number; context?: string; upTo?: number; order?: number[] } = {}): Array<string | null> {
-  const cache = openRecordCache(store, ISSUES, { layout: "v", context: opts.context ?? "c1", write: opts.upTo === undefined, now: opts.now ?? LATER() });
+function walk(
+  store: Store,
+  keys: string[],
+  files: string[],
+  opts: { now?: number; context?: string; upTo?: number; order?: number[] } = {}
+): Array<string | null> {
+  const cache = openRecordCache(store, ISSUES, {
+    layout: "v",
+    context: opts.context ?? "c1",
+    write: opts.upTo === undefined,
+    now: opts.now ?? LATER(),
+  });
   const out: Array<string | null> = [];
   const idx = opts.order ?? keys.map((_, i) => i);
   for (const i of idx.slice(0, opts.upTo ?? idx.length)) {
@@ -46,7 +71,13 @@ function walk(store: Store, keys: string[], files: string[], opts: { now?: numbe
 test("a complete walk writes the cache; the next walk hits every entity with what was put", (t) => {
   const { store, keys, files } = makeStore(5);
   t.deepEqual(walk(store, keys, files), [null, null, null, null, null]);
-  t.deepEqual(walk(store, keys, files), ["payload of v4", "payload of v3", "payload of v2", "payload of v1", "payload of v0"]);
+  t.deepEqual(walk(store, keys, files), [
+    "payload of v4",
+    "payload of v3",
+    "payload of v2",
+    "payload of v1",
+    "payload of v0",
+  ]);
   const text = readFileSync(RECORDS(store), "utf8");
   t.is(text.split("\n")[0], "forge-records 2 v c1");
   t.is(recordLines(store).length, 5);
@@ -183,7 +214,15 @@ test("a rewrite removes the temp files of its cache left by processes that are g
   for (const f of [dead, alive, other]) writeFileSync(f, "x");
   writeFileSync(files[0]!, "v7"); // a change: the next complete walk rewrites
   walk(store, keys, files);
-  t.deepEqual(readdirSync(dir).sort(), [".gitignore", "issues.order.999999999.0a0b0c0d.tmp", "issues.records", `issues.records.${process.ppid}.0a0b0c0d.tmp`].sort());
+  t.deepEqual(
+    readdirSync(dir).sort(),
+    [
+      ".gitignore",
+      "issues.order.999999999.0a0b0c0d.tmp",
+      "issues.records",
+      `issues.records.${process.ppid}.0a0b0c0d.tmp`,
+    ].sort()
+  );
 });
 
 test("a refused hit is dropped and what the reader puts instead is kept, in order", (t) => {

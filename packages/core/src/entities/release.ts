@@ -13,11 +13,28 @@ import { RELEASE } from "./schema.js";
 
 /** `release view --json` fields (gh's names that apply to a file-backed release). */
 export const RELEASE_FIELDS: readonly string[] = [
-  "assets", "author", "body", "createdAt", "isDraft", "isPrerelease", "name", "publishedAt", "tagName", "targetCommitish",
+  "assets",
+  "author",
+  "body",
+  "createdAt",
+  "isDraft",
+  "isPrerelease",
+  "name",
+  "publishedAt",
+  "tagName",
+  "targetCommitish",
 ];
 
 /** `release list --json` fields (exactly gh's). */
-export const RELEASE_LIST_FIELDS: readonly string[] = ["createdAt", "isDraft", "isLatest", "isPrerelease", "name", "publishedAt", "tagName"];
+export const RELEASE_LIST_FIELDS: readonly string[] = [
+  "createdAt",
+  "isDraft",
+  "isLatest",
+  "isPrerelease",
+  "name",
+  "publishedAt",
+  "tagName",
+];
 
 /** One artifact as gh shows it. */
 export interface AssetJson {
@@ -72,7 +89,9 @@ export function isReleaseTag(tag: string): boolean {
  */
 export function checkReleaseTag(tag: string): void {
   if (!isReleaseTag(tag)) {
-    throw new UsageError(`invalid tag '${printable(tag, 60)}' (A-Z a-z 0-9 . _ + -, starting with a letter or digit; no /)`);
+    throw new UsageError(
+      `invalid tag '${printable(tag, 60)}' (A-Z a-z 0-9 . _ + -, starting with a letter or digit; no /)`
+    );
   }
 }
 
@@ -101,7 +120,10 @@ export function listReleaseTags(store: Store): string[] {
     if (code === "ENOENT" || code === "ENOTDIR") return [];
     throw err;
   }
-  return names.filter((n) => n.endsWith(".md") && isReleaseTag(n.slice(0, -3))).map((n) => n.slice(0, -3)).sort();
+  return names
+    .filter((n) => n.endsWith(".md") && isReleaseTag(n.slice(0, -3)))
+    .map((n) => n.slice(0, -3))
+    .sort();
 }
 
 /**
@@ -116,7 +138,8 @@ export async function loadRelease(store: Store, tag: string): Promise<LoadedFile
   if (f.data.tagName !== tag) throw new InvalidFileError(f.file, "does not match its file name", "tagName");
   const assets = f.data.assets as Array<Record<string, unknown>>;
   assets.forEach((a, i) => {
-    if (!isAssetName(a.name as string)) throw new InvalidFileError(f.file, "not a safe relative path", `assets[${i}].name`);
+    if (!isAssetName(a.name as string))
+      throw new InvalidFileError(f.file, "not a safe relative path", `assets[${i}].name`);
   });
   return f;
 }
@@ -125,19 +148,34 @@ export async function loadRelease(store: Store, tag: string): Promise<LoadedFile
 export function releaseToJson(f: LoadedFile): ReleaseJson {
   const d = f.data;
   const assets = (d.assets as Array<Record<string, unknown>>).map((a) => ({
-    digest: `sha256:${a.sha256 as string}`, name: a.name as string, size: a.size as number,
+    digest: `sha256:${a.sha256 as string}`,
+    name: a.name as string,
+    size: a.size as number,
   }));
   return {
-    assets, author: { login: d.author as string }, body: bodyOf(f.body), createdAt: d.createdAt as string,
-    isDraft: d.isDraft === true, isPrerelease: d.isPrerelease === true, name: (d.name as string | undefined) ?? "", publishedAt: d.createdAt as string,
-    tagName: d.tagName as string, targetCommitish: d.commit as string,
+    assets,
+    author: { login: d.author as string },
+    body: bodyOf(f.body),
+    createdAt: d.createdAt as string,
+    isDraft: d.isDraft === true,
+    isPrerelease: d.isPrerelease === true,
+    name: (d.name as string | undefined) ?? "",
+    publishedAt: d.createdAt as string,
+    tagName: d.tagName as string,
+    targetCommitish: d.commit as string,
   };
 }
 
 /** The `release list` record of a release; `isLatest` is decided by the caller (`latestRelease`). */
 export function releaseListJson(r: ReleaseJson, isLatest: boolean): ReleaseListJson {
   return {
-    createdAt: r.createdAt, isDraft: r.isDraft, isLatest, isPrerelease: r.isPrerelease, name: r.name, publishedAt: r.publishedAt, tagName: r.tagName,
+    createdAt: r.createdAt,
+    isDraft: r.isDraft,
+    isLatest,
+    isPrerelease: r.isPrerelease,
+    name: r.name,
+    publishedAt: r.publishedAt,
+    tagName: r.tagName,
   };
 }
 
@@ -148,12 +186,19 @@ export function releaseListJson(r: ReleaseJson, isLatest: boolean): ReleaseListJ
  * @param newestFirst releases in `compareReleases` order, with their `latest` marks
  * @returns its tag, or undefined
  */
-export function latestRelease(newestFirst: ReadonlyArray<{ tagName: string; isDraft: boolean; isPrerelease: boolean; latest?: boolean }>): string | undefined {
-  return (newestFirst.find((r) => r.latest === true && !r.isDraft) ?? newestFirst.find((r) => !r.isDraft && !r.isPrerelease))?.tagName;
+export function latestRelease(
+  newestFirst: ReadonlyArray<{ tagName: string; isDraft: boolean; isPrerelease: boolean; latest?: boolean }>
+): string | undefined {
+  return (
+    newestFirst.find((r) => r.latest === true && !r.isDraft) ?? newestFirst.find((r) => !r.isDraft && !r.isPrerelease)
+  )?.tagName;
 }
 
 /** Newest first: `createdAt` descending, then tag descending (a stable total order). */
-export function compareReleases(a: { createdAt: string; tagName: string }, b: { createdAt: string; tagName: string }): number {
+export function compareReleases(
+  a: { createdAt: string; tagName: string },
+  b: { createdAt: string; tagName: string }
+): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a.tagName < b.tagName ? 1 : a.tagName > b.tagName ? -1 : 0;
 }
@@ -176,6 +221,7 @@ function checkReleasesDir(store: Store): boolean {
     if (code === "ENOENT" || code === "ENOTDIR") return false;
     throw err;
   }
-  if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, dir), "symlink points outside .forge/ (refused)");
+  if (!isInside(store, real))
+    throw new InvalidFileError(displayPath(store, dir), "symlink points outside .forge/ (refused)");
   return true;
 }

@@ -108,7 +108,8 @@ function checkValue(f: FieldSpec, v: unknown, file: string, at: string): unknown
       if (typeof v !== "string" || !ty.values.includes(v)) bad(`expected one of ${ty.values.join("|")}`);
       return v;
     case "int":
-      if (typeof v !== "number" || !Number.isSafeInteger(v) || (ty.min !== undefined && v < ty.min)) bad("expected an integer" + (ty.min !== undefined ? ` ≥ ${ty.min}` : ""));
+      if (typeof v !== "number" || !Number.isSafeInteger(v) || (ty.min !== undefined && v < ty.min))
+        bad("expected an integer" + (ty.min !== undefined ? ` ≥ ${ty.min}` : ""));
       return v;
     case "bool":
       if (typeof v !== "boolean") bad("expected true or false");
@@ -118,7 +119,8 @@ function checkValue(f: FieldSpec, v: unknown, file: string, at: string): unknown
       return v;
     case "strings":
       if (!Array.isArray(v)) bad("expected a list");
-      for (const x of v as unknown[]) if (typeof x !== "string" || x.trim() === "" || x.includes("\n")) bad("expected a list of non-empty strings");
+      for (const x of v as unknown[])
+        if (typeof x !== "string" || x.trim() === "" || x.includes("\n")) bad("expected a list of non-empty strings");
       return v;
     case "maps": {
       if (!Array.isArray(v)) bad("expected a list");
@@ -135,7 +137,8 @@ function checkValue(f: FieldSpec, v: unknown, file: string, at: string): unknown
           out[sub.name] = checkValue(sub, x, file, `${at}[${i}].${sub.name}`);
         }
         for (const k of Object.keys(m)) {
-          if (k === "__proto__") throw new InvalidFileError(file, "a reserved name (not allowed as a field)", `${at}[${i}].${k}`);
+          if (k === "__proto__")
+            throw new InvalidFileError(file, "a reserved name (not allowed as a field)", `${at}[${i}].${k}`);
           if (!(k in out) && !ty.fields.some((s) => s.name === k)) out[k] = m[k];
         }
         return out;
@@ -152,7 +155,11 @@ function fail(file: string, what: string, at: string): never {
  * Put a record back in schema order, unknown fields last, ready for
  * `formatFrontmatter`.
  */
-export function toFrontmatter(schema: EntitySchema, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function toFrontmatter(
+  schema: EntitySchema,
+  data: Record<string, unknown>,
+  extra: Record<string, unknown> = {}
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of schema.fields) {
     const v = data[f.name];
@@ -174,10 +181,18 @@ const LIST = (name: string): FieldSpec => ({ name, type: { t: "strings" } });
 export const ISSUE: EntitySchema = {
   kind: "issue",
   fields: [
-    S("title", true), ID, { name: "state", type: { t: "enum", values: ["open", "closed"] }, required: true },
-    TS("closedAt"), { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned"] } }, TS("reopenedAt"),
-    S("author", true), S("milestone"), TS("createdAt", true), { name: "isPinned", type: { t: "bool" } },
-    LIST("labels"), LIST("assignees"),
+    S("title", true),
+    ID,
+    { name: "state", type: { t: "enum", values: ["open", "closed"] }, required: true },
+    TS("closedAt"),
+    { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned"] } },
+    TS("reopenedAt"),
+    S("author", true),
+    S("milestone"),
+    TS("createdAt", true),
+    { name: "isPinned", type: { t: "bool" } },
+    LIST("labels"),
+    LIST("assignees"),
   ],
 };
 
@@ -188,53 +203,112 @@ export const COMMENT: EntitySchema = { kind: "comment", fields: [ID, S("author",
 export const PR: EntitySchema = {
   kind: "pr",
   fields: [
-    S("title", true), ID, { name: "state", type: { t: "enum", values: ["open", "closed", "merged"] }, required: true },
+    S("title", true),
+    ID,
+    { name: "state", type: { t: "enum", values: ["open", "closed", "merged"] }, required: true },
     // isDraft sits with the lifecycle fields: beside headSha, marking a PR ready
     // in one clone and pushing a new patch in another would conflict.
-    TS("closedAt"), TS("mergedAt"), { name: "isDraft", type: { t: "bool" } }, S("author", true), S("baseRefName", true),
-    S("headRefName", true), S("baseSha"), S("headSha"), { name: "patchSha256", type: { t: "sha256" }, required: true },
+    TS("closedAt"),
+    TS("mergedAt"),
+    { name: "isDraft", type: { t: "bool" } },
+    S("author", true),
+    S("baseRefName", true),
+    S("headRefName", true),
+    S("baseSha"),
+    S("headSha"),
+    { name: "patchSha256", type: { t: "sha256" }, required: true },
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
-    TS("createdAt", true), S("milestone"), LIST("closes"), LIST("labels"), LIST("assignees"), { ...LIST("reviewers"), omitEmpty: true },
+    TS("createdAt", true),
+    S("milestone"),
+    LIST("closes"),
+    LIST("labels"),
+    LIST("assignees"),
+    { ...LIST("reviewers"), omitEmpty: true },
   ],
 };
 
 /** `.forge/prs/<id>/reviews/<id>.md` */
 export const PR_REVIEW: EntitySchema = {
   kind: "pr-review",
-  fields: [ID, S("author", true), { name: "state", type: { t: "enum", values: ["APPROVED", "CHANGES_REQUESTED", "COMMENTED"] }, required: true }, TS("createdAt", true)],
+  fields: [
+    ID,
+    S("author", true),
+    { name: "state", type: { t: "enum", values: ["APPROVED", "CHANGES_REQUESTED", "COMMENTED"] }, required: true },
+    TS("createdAt", true),
+  ],
 };
 
 /** `.forge/tasks/<id>/task.md` */
 export const TASK: EntitySchema = {
   kind: "task",
   fields: [
-    S("title", true), ID, { name: "status", type: { t: "enum", values: ["todo", "doing", "blocked", "done"] }, required: true },
-    TS("closedAt"), S("author", true), { name: "issue", type: { t: "uuid" } }, TS("createdAt", true), LIST("assignees"),
+    S("title", true),
+    ID,
+    { name: "status", type: { t: "enum", values: ["todo", "doing", "blocked", "done"] }, required: true },
+    TS("closedAt"),
+    S("author", true),
+    { name: "issue", type: { t: "uuid" } },
+    TS("createdAt", true),
+    LIST("assignees"),
   ],
 };
 
-const LABEL_FIELDS: FieldSpec[] = [S("name", true), { name: "color", type: { t: "string" } }, { name: "description", type: { t: "text" } }];
+const LABEL_FIELDS: FieldSpec[] = [
+  S("name", true),
+  { name: "color", type: { t: "string" } },
+  { name: "description", type: { t: "text" } },
+];
 
 /** `.forge/labels.md`: the label definitions. */
-export const LABELS: EntitySchema = { kind: "labels", fields: [{ name: "labels", type: { t: "maps", fields: LABEL_FIELDS } }] };
+export const LABELS: EntitySchema = {
+  kind: "labels",
+  fields: [{ name: "labels", type: { t: "maps", fields: LABEL_FIELDS } }],
+};
 
 /** `.forge/milestones.md`: the milestone definitions. */
 export const MILESTONES: EntitySchema = {
   kind: "milestones",
-  fields: [{
-    name: "milestones",
-    type: { t: "maps", fields: [S("title", true), TS("dueOn"), { name: "state", type: { t: "enum", values: ["open", "closed"] } }, { name: "description", type: { t: "text" } }] },
-  }],
+  fields: [
+    {
+      name: "milestones",
+      type: {
+        t: "maps",
+        fields: [
+          S("title", true),
+          TS("dueOn"),
+          { name: "state", type: { t: "enum", values: ["open", "closed"] } },
+          { name: "description", type: { t: "text" } },
+        ],
+      },
+    },
+  ],
 };
 
 /** `.forge/releases/<tag>.md` */
 export const RELEASE: EntitySchema = {
   kind: "release",
   fields: [
-    S("tagName", true), S("name"), S("commit", true), S("tree"), S("author", true), TS("createdAt", true),
-    { name: "isDraft", type: { t: "bool" } }, { name: "isPrerelease", type: { t: "bool" } }, { name: "latest", type: { t: "bool" } },
-    { name: "assets", type: { t: "maps", fields: [S("name", true), { name: "size", type: { t: "int", min: 0 }, required: true }, { name: "sha256", type: { t: "sha256" }, required: true }] } },
+    S("tagName", true),
+    S("name"),
+    S("commit", true),
+    S("tree"),
+    S("author", true),
+    TS("createdAt", true),
+    { name: "isDraft", type: { t: "bool" } },
+    { name: "isPrerelease", type: { t: "bool" } },
+    { name: "latest", type: { t: "bool" } },
+    {
+      name: "assets",
+      type: {
+        t: "maps",
+        fields: [
+          S("name", true),
+          { name: "size", type: { t: "int", min: 0 }, required: true },
+          { name: "sha256", type: { t: "sha256" }, required: true },
+        ],
+      },
+    },
     // The release identity's own digest (forge-release verify): sha256 over every other field and the notes.
     { name: "digest", type: { t: "sha256" } },
   ],
@@ -244,10 +318,21 @@ export const RELEASE: EntitySchema = {
 export const MERGE_RECORD: EntitySchema = {
   kind: "merge-record",
   fields: [
-    ID, { name: "pr", type: { t: "uuid" }, required: true }, { name: "patchSha256", type: { t: "sha256" }, required: true },
-    S("patchId"), S("commit"), S("baseRefName", true),
-    { name: "verdict", type: { t: "enum", values: ["merged", "conflict", "ci-failed", "already-merged"] }, required: true },
-    S("failedStep"), TS("createdAt", true), LIST("conflicts"), LIST("resolved"),
+    ID,
+    { name: "pr", type: { t: "uuid" }, required: true },
+    { name: "patchSha256", type: { t: "sha256" }, required: true },
+    S("patchId"),
+    S("commit"),
+    S("baseRefName", true),
+    {
+      name: "verdict",
+      type: { t: "enum", values: ["merged", "conflict", "ci-failed", "already-merged"] },
+      required: true,
+    },
+    S("failedStep"),
+    TS("createdAt", true),
+    LIST("conflicts"),
+    LIST("resolved"),
   ],
 };
 
@@ -257,26 +342,49 @@ export const MERGE_RECORD: EntitySchema = {
  */
 export const IMPORT_RECORD: EntitySchema = {
   kind: "import-record",
-  fields: [ID, S("source", true), TS("createdAt", true), { name: "unchanged", type: { t: "int", min: 0 } }, LIST("added"), LIST("conflicts")],
+  fields: [
+    ID,
+    S("source", true),
+    TS("createdAt", true),
+    { name: "unchanged", type: { t: "int", min: 0 } },
+    LIST("added"),
+    LIST("conflicts"),
+  ],
 };
 
 /** `.forge/ci/runs/<id>/summary.md` (machine state, gitignored) */
 export const CI_RUN: EntitySchema = {
   kind: "ci-run",
   fields: [
-    ID, { name: "status", type: { t: "enum", values: ["queued", "in_progress", "completed"] }, required: true },
+    ID,
+    { name: "status", type: { t: "enum", values: ["queued", "in_progress", "completed"] }, required: true },
     { name: "conclusion", type: { t: "enum", values: ["success", "failure", "cancelled", "timed_out"] } },
     { name: "verdict", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] }, required: true },
-    S("headSha", true), S("codeTree"), { name: "patchSha256", type: { t: "sha256" } }, { name: "pr", type: { t: "uuid" } },
-    { name: "envSha256", type: { t: "sha256" }, required: true }, S("runner", true), S("title"), { name: "rerunOf", type: { t: "uuid" } },
-    { name: "pid", type: { t: "int", min: 1 } }, TS("createdAt", true), TS("completedAt"),
+    S("headSha", true),
+    S("codeTree"),
+    { name: "patchSha256", type: { t: "sha256" } },
+    { name: "pr", type: { t: "uuid" } },
+    { name: "envSha256", type: { t: "sha256" }, required: true },
+    S("runner", true),
+    S("title"),
+    { name: "rerunOf", type: { t: "uuid" } },
+    { name: "pid", type: { t: "int", min: 1 } },
+    TS("createdAt", true),
+    TS("completedAt"),
     {
       name: "steps",
       type: {
         t: "maps",
         fields: [
-          S("name", true), { name: "exitCode", type: { t: "int" } }, { name: "durationMs", type: { t: "int", min: 0 }, required: true },
-          { name: "outcome", type: { t: "enum", values: ["pass", "fail", "timeout", "cancelled", "skipped"] }, required: true }, S("signature"),
+          S("name", true),
+          { name: "exitCode", type: { t: "int" } },
+          { name: "durationMs", type: { t: "int", min: 0 }, required: true },
+          {
+            name: "outcome",
+            type: { t: "enum", values: ["pass", "fail", "timeout", "cancelled", "skipped"] },
+            required: true,
+          },
+          S("signature"),
           { name: "logSha256", type: { t: "sha256" } },
         ],
       },
@@ -286,6 +394,15 @@ export const CI_RUN: EntitySchema = {
 
 /** Every frontmatter schema, by kind. */
 export const SCHEMAS: Readonly<Record<string, EntitySchema>> = {
-  issue: ISSUE, comment: COMMENT, pr: PR, "pr-review": PR_REVIEW, task: TASK, labels: LABELS,
-  milestones: MILESTONES, release: RELEASE, "merge-record": MERGE_RECORD, "import-record": IMPORT_RECORD, "ci-run": CI_RUN,
+  issue: ISSUE,
+  comment: COMMENT,
+  pr: PR,
+  "pr-review": PR_REVIEW,
+  task: TASK,
+  labels: LABELS,
+  milestones: MILESTONES,
+  release: RELEASE,
+  "merge-record": MERGE_RECORD,
+  "import-record": IMPORT_RECORD,
+  "ci-run": CI_RUN,
 };

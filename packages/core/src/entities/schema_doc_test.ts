@@ -19,7 +19,9 @@ test("spec/schema.md mentions every field name of every schema in SCHEMAS", (t) 
   for (const s of Object.values(SCHEMAS)) {
     for (const f of s.fields) {
       t.true(doc.includes(`\`${f.name}\``), `${s.kind}.${f.name}`);
-      if (f.type.t === "maps") for (const sub of f.type.fields) t.true(doc.includes(`\`${f.name}[].${sub.name}\``), `${s.kind}.${f.name}[].${sub.name}`);
+      if (f.type.t === "maps")
+        for (const sub of f.type.fields)
+          t.true(doc.includes(`\`${f.name}[].${sub.name}\``), `${s.kind}.${f.name}[].${sub.name}`);
     }
   }
 });
@@ -41,7 +43,11 @@ test("spec/schema.md's field-order groups are the schema order for issue, pr and
     const row = new RegExp(`^\\| ${kind} \\| (.*) \\|$`, "m").exec(table);
     t.truthy(row, kind);
     const names = [...row![1]!.matchAll(/`([^`]+)`/g)].flatMap((m) => m[1]!.split(" "));
-    t.deepEqual(names, SCHEMAS[kind]!.fields.map((f) => f.name), kind);
+    t.deepEqual(
+      names,
+      SCHEMAS[kind]!.fields.map((f) => f.name),
+      kind
+    );
   }
 });
 
@@ -59,7 +65,10 @@ function docRows(kind: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(at + 3)) {
     if (!line.startsWith("|")) break;
-    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     rows.push([cells[0]!.replace(/^`|`$/g, ""), cells[1]!, cells[2]!]);
   }
   return rows;
@@ -69,17 +78,24 @@ function expectedRows(schema: EntitySchema): string[][] {
   const rows: string[][] = [];
   for (const f of schema.fields) {
     rows.push([f.name, typeText(f.type), f.required ? "yes" : ""]);
-    if (f.type.t === "maps") for (const sub of f.type.fields) rows.push([`${f.name}[].${sub.name}`, typeText(sub.type), sub.required ? "yes" : ""]);
+    if (f.type.t === "maps")
+      for (const sub of f.type.fields)
+        rows.push([`${f.name}[].${sub.name}`, typeText(sub.type), sub.required ? "yes" : ""]);
   }
   return rows;
 }
 
 function typeText(t: FieldType): string {
   switch (t.t) {
-    case "enum": return t.values.join("/");
-    case "int": return t.min === undefined ? "int" : `int ≥ ${t.min}`;
-    case "strings": return "[string]";
-    case "maps": return "[map]";
-    default: return t.t;
+    case "enum":
+      return t.values.join("/");
+    case "int":
+      return t.min === undefined ? "int" : `int ≥ ${t.min}`;
+    case "strings":
+      return "[string]";
+    case "maps":
+      return "[map]";
+    default:
+      return t.t;
   }
 }

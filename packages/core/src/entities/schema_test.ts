@@ -2,7 +2,13 @@ import test from "ava";
 import { ISSUE, toFrontmatter, validate } from "./schema.js";
 
 const F = ".forge/issues/x/issue.md";
-const good = { title: "t", id: "0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11", state: "open", author: "a", createdAt: "2026-01-02T03:04:05Z" };
+const good = {
+  title: "t",
+  id: "0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11",
+  state: "open",
+  author: "a",
+  createdAt: "2026-01-02T03:04:05Z",
+};
 
 test("validate() fills empty lists and keeps unknown fields with a warning", (t) => {
   const v = validate(ISSUE, { ...good, labels: null, zzz: 1 }, F);

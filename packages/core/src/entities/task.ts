@@ -36,7 +36,18 @@ export interface TaskJson {
 
 /** Every `--json` field of a task. */
 export const TASK_FIELDS: readonly string[] = [
-  "assignees", "author", "body", "closedAt", "createdAt", "id", "isArchived", "issue", "number", "status", "title", "updatedAt",
+  "assignees",
+  "author",
+  "body",
+  "closedAt",
+  "createdAt",
+  "id",
+  "isArchived",
+  "issue",
+  "number",
+  "status",
+  "title",
+  "updatedAt",
 ];
 
 /**
@@ -98,7 +109,12 @@ export function createTask(store: Store, input: NewTask): string {
   const id = input.id ?? randomUUID();
   checkTitle(input.title);
   const data = {
-    title: input.title, id, status: "todo", author: input.author, issue: input.issue, createdAt: input.now,
+    title: input.title,
+    id,
+    status: "todo",
+    author: input.author,
+    issue: input.issue,
+    createdAt: input.now,
     assignees: [...new Set(input.assignees)],
   };
   createEntity(store, TASKS, TASK, data, storedBody(input.body));

@@ -21,7 +21,15 @@ function store() {
 
 async function made(input: Partial<Parameters<typeof createTask>[1]> = {}) {
   const s = store();
-  createTask(s, { id: ID, now: T0, title: "Write docs", body: "b", author: "alice", assignees: ["bob", "bob"], ...input });
+  createTask(s, {
+    id: ID,
+    now: T0,
+    title: "Write docs",
+    body: "b",
+    author: "alice",
+    assignees: ["bob", "bob"],
+    ...input,
+  });
   return { s, e: await loadEntity(s, TASKS, TASK, { id: ID, archived: false }) };
 }
 
@@ -29,14 +37,16 @@ test("createTask() writes a todo task in schema order, body with one final newli
   const { s } = await made({ issue: ISSUE_ID });
   t.is(
     readFileSync(entityFile(s, TASKS, ID), "utf8"),
-    `---\ntitle: Write docs\nid: ${ID}\nstatus: todo\nauthor: alice\nissue: ${ISSUE_ID}\ncreatedAt: "${T0}"\nassignees:\n  - bob\n---\nb\n`,
+    `---\ntitle: Write docs\nid: ${ID}\nstatus: todo\nauthor: alice\nissue: ${ISSUE_ID}\ncreatedAt: "${T0}"\nassignees:\n  - bob\n---\nb\n`
   );
 });
 
 test("createTask() refuses an empty or two-line title and writes nothing", (t) => {
   const s = store();
   for (const title of [" ", "a\nb"]) {
-    t.throws(() => createTask(s, { id: ID, now: T0, title, body: "", author: "a", assignees: [] }), { code: "E_USAGE" });
+    t.throws(() => createTask(s, { id: ID, now: T0, title, body: "", author: "a", assignees: [] }), {
+      code: "E_USAGE",
+    });
   }
   t.throws(() => readFileSync(entityFile(s, TASKS, ID)));
 });
@@ -44,8 +54,18 @@ test("createTask() refuses an empty or two-line title and writes nothing", (t) =
 test("taskToJson() gives every field, the issue's number when known, updatedAt = createdAt until done", async (t) => {
   const { e } = await made({ issue: ISSUE_ID });
   t.deepEqual(taskToJson(e, 4, new Map([[ISSUE_ID, 7]])), {
-    assignees: [{ login: "bob" }], author: { login: "alice" }, body: "b", closedAt: null, createdAt: T0, id: ID, isArchived: false,
-    issue: { id: ISSUE_ID, number: 7 }, number: 4, status: "todo", title: "Write docs", updatedAt: T0,
+    assignees: [{ login: "bob" }],
+    author: { login: "alice" },
+    body: "b",
+    closedAt: null,
+    createdAt: T0,
+    id: ID,
+    isArchived: false,
+    issue: { id: ISSUE_ID, number: 7 },
+    number: 4,
+    status: "todo",
+    title: "Write docs",
+    updatedAt: T0,
   });
   t.deepEqual(taskToJson(e, 4, new Map()).issue, { id: ISSUE_ID, number: null });
 });
@@ -89,5 +109,13 @@ test("updateTask() stores a new body with one final newline and refuses a bad ti
 });
 
 test("isTaskStatus() accepts the four columns only", (t) => {
-  t.deepEqual(["todo", "doing", "blocked", "done", "TODO", "closed", ""].map(isTaskStatus), [true, true, true, true, false, false, false]);
+  t.deepEqual(["todo", "doing", "blocked", "done", "TODO", "closed", ""].map(isTaskStatus), [
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
 });

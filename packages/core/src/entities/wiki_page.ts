@@ -26,7 +26,9 @@ export const MAX_PAGE_NAME = 200;
 export function wikiPagePath(name: string): string {
   const rel = name.endsWith(".md") ? name : `${name}.md`;
   if (name.length > MAX_PAGE_NAME || !rel.split("/").every((s) => SEGMENT.test(s))) {
-    throw new UsageError(`invalid page name '${printable(name, 60)}' (segments of A-Z a-z 0-9 . _ - joined by /, not starting with . or -)`);
+    throw new UsageError(
+      `invalid page name '${printable(name, 60)}' (segments of A-Z a-z 0-9 . _ - joined by /, not starting with . or -)`
+    );
   }
   return rel;
 }

@@ -73,8 +73,28 @@ for (const [name, rel] of NAMES) {
 }
 
 const BAD = [
-  "", "..", "../x", "a/../../b", "a/..", "/etc/passwd", "/abs", "a//b", "a/", ".hidden", "a/.b", "-rf", "a/-b", "a\\b",
-  "a\u0000b", "a b", "a\nb", "ä", "a:b", "~/x", "x".repeat(201), ".md",
+  "",
+  "..",
+  "../x",
+  "a/../../b",
+  "a/..",
+  "/etc/passwd",
+  "/abs",
+  "a//b",
+  "a/",
+  ".hidden",
+  "a/.b",
+  "-rf",
+  "a/-b",
+  "a\\b",
+  "a\u0000b",
+  "a b",
+  "a\nb",
+  "ä",
+  "a:b",
+  "~/x",
+  "x".repeat(201),
+  ".md",
 ];
 for (const name of BAD) {
   test(`wikiPagePath() refuses ${JSON.stringify(name.slice(0, 20))} with a usage error`, (t) => {

@@ -49,7 +49,13 @@ export function checkedText(schema: EntitySchema, file: string, w: EntityWrite):
  * @param opts `exclusive`: never replace an existing file (append-only records)
  * @throws InvalidFileError, nothing written
  */
-export function writeChecked(schema: EntitySchema, path: string, file: string, w: EntityWrite, opts: { exclusive?: boolean } = {}): void {
+export function writeChecked(
+  schema: EntitySchema,
+  path: string,
+  file: string,
+  w: EntityWrite,
+  opts: { exclusive?: boolean } = {}
+): void {
   atomicWrite(path, checkedText(schema, file, w), opts);
 }
 
@@ -87,13 +93,21 @@ function formatField(file: string, key: string, v: unknown): string {
   try {
     return formatCanonical({ [key]: v });
   } catch {
-    throw new InvalidFileError(file, "holds a value forge cannot write back (edit the file by hand); nothing written", key === "" ? "(empty key)" : key.slice(0, 40));
+    throw new InvalidFileError(
+      file,
+      "holds a value forge cannot write back (edit the file by hand); nothing written",
+      key === "" ? "(empty key)" : key.slice(0, 40)
+    );
   }
 }
 
 function checkReadsBack(schema: EntitySchema, file: string, text: string, w: EntityWrite): void {
   if (text.length > MAX_FILE_BYTES || Buffer.byteLength(text) > MAX_FILE_BYTES) {
-    throw new InvalidFileError(file, `would be larger than ${MAX_FILE_BYTES / 1024} KiB; nothing written`, w.body.length > MAX_FILE_BYTES / 2 ? "body" : undefined);
+    throw new InvalidFileError(
+      file,
+      `would be larger than ${MAX_FILE_BYTES / 1024} KiB; nothing written`,
+      w.body.length > MAX_FILE_BYTES / 2 ? "body" : undefined
+    );
   }
   // What the write means, as the reader would normalise it (also refuses a bad field of the change itself).
   const want = validate(schema, { ...w.extra, ...w.data }, file);
@@ -101,10 +115,12 @@ function checkReadsBack(schema: EntitySchema, file: string, text: string, w: Ent
   if (!fm) throw new InvalidFileError(file, "would need the general YAML reader, which is not loaded; nothing written");
   const got = validate(schema, fm.data, file);
   for (const f of schema.fields) {
-    if (!isDeepStrictEqual(got.data[f.name], want.data[f.name])) throw new InvalidFileError(file, "would not read back as written; nothing written", f.name);
+    if (!isDeepStrictEqual(got.data[f.name], want.data[f.name]))
+      throw new InvalidFileError(file, "would not read back as written; nothing written", f.name);
   }
   for (const k of new Set([...Object.keys(got.extra), ...Object.keys(want.extra)])) {
-    if (!isDeepStrictEqual(got.extra[k], want.extra[k])) throw new InvalidFileError(file, "would not read back as written; nothing written", k.slice(0, 40));
+    if (!isDeepStrictEqual(got.extra[k], want.extra[k]))
+      throw new InvalidFileError(file, "would not read back as written; nothing written", k.slice(0, 40));
   }
   if (fm.body !== w.body) throw new InvalidFileError(file, "would not read back as written; nothing written", "body");
 }

@@ -22,7 +22,10 @@ function store(): Store {
 function issueWith(s: Store, extraLines: string): string {
   const path = entityFile(s, ISSUES, ID);
   mkdirSync(entityDir(s, ISSUES, ID), { recursive: true });
-  writeFileSync(path, `---\ntitle: t\nid: ${ID}\nstate: open\nauthor: a\ncreatedAt: "${NOW}"\nlabels:\nassignees:\n${extraLines}---\nbody\n`);
+  writeFileSync(
+    path,
+    `---\ntitle: t\nid: ${ID}\nstate: open\nauthor: a\ncreatedAt: "${NOW}"\nlabels:\nassignees:\n${extraLines}---\nbody\n`
+  );
   return path;
 }
 
@@ -30,16 +33,32 @@ const data = { title: "t", id: ID, state: "open", author: "a", createdAt: NOW, l
 
 test("checkedText() refuses a body over 256 KiB, naming the file and the field", (t) => {
   const body = "a".repeat(MAX_FILE_BYTES);
-  t.throws(() => checkedText(ISSUE, F, { data, extra: {}, body }), { message: `${F}: field 'body': would be larger than 256 KiB; nothing written` });
+  t.throws(() => checkedText(ISSUE, F, { data, extra: {}, body }), {
+    message: `${F}: field 'body': would be larger than 256 KiB; nothing written`,
+  });
 });
 
 test("checkedText() refuses a change the reader would refuse (a bad state), naming the field", (t) => {
-  t.throws(() => checkedText(ISSUE, F, { data: { ...data, state: "gone" }, extra: {}, body: "" }), { message: /field 'state': expected one of open\|closed/ });
+  t.throws(() => checkedText(ISSUE, F, { data: { ...data, state: "gone" }, extra: {}, body: "" }), {
+    message: /field 'state': expected one of open\|closed/,
+  });
 });
 
 test("createIssue() with an oversized body writes nothing", (t) => {
   const s = store();
-  t.throws(() => createIssue(s, { title: "x", body: "b".repeat(MAX_FILE_BYTES), author: "a", labels: [], assignees: [], now: NOW, id: ID }), { message: /larger than 256 KiB/ });
+  t.throws(
+    () =>
+      createIssue(s, {
+        title: "x",
+        body: "b".repeat(MAX_FILE_BYTES),
+        author: "a",
+        labels: [],
+        assignees: [],
+        now: NOW,
+        id: ID,
+      }),
+    { message: /larger than 256 KiB/ }
+  );
   t.false(existsSync(join(s.dir, "issues")) && readdirSync(join(s.dir, "issues")).length > 0);
 });
 
@@ -47,8 +66,13 @@ test("addComment() with an oversized body writes nothing", async (t) => {
   const s = store();
   issueWith(s, "");
   const e = await loadEntity(s, ISSUES, ISSUE, { id: ID, archived: false });
-  t.throws(() => addComment(s, e, { body: "c".repeat(MAX_FILE_BYTES), author: "a", now: NOW }), { message: /larger than 256 KiB/ });
-  t.false(existsSync(join(entityDir(s, ISSUES, ID), "comments")) && readdirSync(join(entityDir(s, ISSUES, ID), "comments")).length > 0);
+  t.throws(() => addComment(s, e, { body: "c".repeat(MAX_FILE_BYTES), author: "a", now: NOW }), {
+    message: /larger than 256 KiB/,
+  });
+  t.false(
+    existsSync(join(entityDir(s, ISSUES, ID), "comments")) &&
+      readdirSync(join(entityDir(s, ISSUES, ID), "comments")).length > 0
+  );
 });
 
 test("updateIssue() with an oversized body leaves the file as it was and no temp file", async (t) => {
@@ -56,7 +80,9 @@ test("updateIssue() with an oversized body leaves the file as it was and no temp
   const path = issueWith(s, "");
   const before = readFileSync(path, "utf8");
   const e = await loadEntity(s, ISSUES, ISSUE, { id: ID, archived: false });
-  t.throws(() => updateIssue(e, () => ({ body: "z".repeat(MAX_FILE_BYTES) })), { message: /field 'body': would be larger than 256 KiB/ });
+  t.throws(() => updateIssue(e, () => ({ body: "z".repeat(MAX_FILE_BYTES) })), {
+    message: /field 'body': would be larger than 256 KiB/,
+  });
   t.is(readFileSync(path, "utf8"), before);
   t.deepEqual(readdirSync(entityDir(s, ISSUES, ID)), ["issue.md"]);
 });
@@ -64,7 +90,7 @@ test("updateIssue() with an oversized body leaves the file as it was and no temp
 const KEPT: Array<[string, string]> = [
   ["a mapping", "meta:\n  owner: me\n  tags: [a, b]\n"],
   ["a decimal", "weight: 1.50\n"],
-  ["a key with a space", "\"my key\": 3\n"],
+  ["a key with a space", '"my key": 3\n'],
   ["a quoted word with a comment", "note: 'x'  # hand-written\n"],
   ["a block literal", "notes: |\n  line one\n    line two\n"],
   ["a null written as ~", "gone: ~\n"],

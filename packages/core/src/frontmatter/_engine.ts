@@ -17,12 +17,20 @@ function refuse(): never {
 function parseYaml(src: string): object {
   checkDepth(src);
   // logLevel "error": yaml's own warnings would go to process.emitWarning, i.e. Node's stderr.
-  const doc = parseDocument(src, { uniqueKeys: true, schema: "core", merge: false, prettyErrors: false, logLevel: "error" });
+  const doc = parseDocument(src, {
+    uniqueKeys: true,
+    schema: "core",
+    merge: false,
+    prettyErrors: false,
+    logLevel: "error",
+  });
   const e = doc.errors[0];
-  if (e) throw new Error(`invalid yaml at line ${e.linePos?.[0]?.line ?? "?"}: ${e.code.toLowerCase().replace(/_/g, " ")}`);
+  if (e)
+    throw new Error(`invalid yaml at line ${e.linePos?.[0]?.line ?? "?"}: ${e.code.toLowerCase().replace(/_/g, " ")}`);
   // A key that is a list or a mapping has no JS object form (it would be stringified): refused.
   visit(doc, (_key, node) => {
-    if (isPair(node) && node.key !== null && !isScalar(node.key)) throw new Error("a mapping key is a list or a mapping (not allowed)");
+    if (isPair(node) && node.key !== null && !isScalar(node.key))
+      throw new Error("a mapping key is a list or a mapping (not allowed)");
   });
   // maxAliasCount 0: every alias is refused (billion laughs and friends).
   const data: unknown = doc.toJS({ maxAliasCount: 0 });
@@ -58,7 +66,7 @@ export function checkDepth(src: string): void {
     while (indents.length && indents[indents.length - 1]! >= i) indents.pop();
     indents.push(i);
     let compact = 0;
-    for (let j = i; j < line.length; ) {
+    for (let j = i; j < line.length;) {
       const c = line.charCodeAt(j);
       if ((c === 45 || c === 63 || c === 58) && (line.charCodeAt(j + 1) === 32 || j + 1 === line.length)) {
         compact++;
@@ -66,7 +74,8 @@ export function checkDepth(src: string): void {
         while (line.charCodeAt(j) === 32) j++;
       } else break;
     }
-    if (compact > MAX_DEPTH || indents.length + compact > 4 * MAX_DEPTH) throw new Error(`nesting deeper than ${MAX_DEPTH}`);
+    if (compact > MAX_DEPTH || indents.length + compact > 4 * MAX_DEPTH)
+      throw new Error(`nesting deeper than ${MAX_DEPTH}`);
   }
   // Flow bombs: `[[[[…` never needs the CST walk.
   let flow = 0;

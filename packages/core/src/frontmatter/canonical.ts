@@ -48,7 +48,8 @@ function parseScalar(s: string): Scalar | undefined {
   const c = s.charCodeAt(0);
   if (c === 34 /* " */) {
     if (s.length < 2 || s.charCodeAt(s.length - 1) !== 34) return undefined;
-    // No escape, no inner quote, no control character: the text between the quotes is the string (what JSON.parse gives).
+    // No escape, no inner quote, no control character: the text between the quotes is the string (what JSON.parse
+    // gives).
     if (s.indexOf("\\") < 0 && s.indexOf('"', 1) === s.length - 1 && !CONTROL.test(s)) return s.slice(1, -1);
     try {
       const v: unknown = JSON.parse(s);
@@ -73,7 +74,12 @@ function splitPair(line: string): [string, string] | undefined {
   const key = line.slice(0, i);
   const c = key.charCodeAt(0);
   // The reserved words start with n N t T f F _ c p: test them only then.
-  if (!KEY.test(key) || ((c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 95 || c === 99 || c === 112) && RESERVED_KEY.test(key))) return undefined;
+  if (
+    !KEY.test(key) ||
+    ((c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 95 || c === 99 || c === 112) &&
+      RESERVED_KEY.test(key))
+  )
+    return undefined;
   if (i === line.length - 1) return [key, ""];
   if (line.charCodeAt(i + 1) !== 32) return undefined;
   const rest = line.slice(i + 2);

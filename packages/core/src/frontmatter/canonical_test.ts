@@ -18,8 +18,53 @@ function rng(seed: number): () => number {
   };
 }
 
-const PIECES = ["a", "Z", "0", "9", " ", ":", ": ", "#", " #", "-", "- ", "'", '"', "\\", "\n", "\t", "é", "→", "null", "true", "yes", "No", "~",
-  "[", "]", "{", "}", ",", "&x", "*x", "!", "|", ">", "%", "@", "`", "1e3", "0x1F", "0o7", ".inf", "2026-01-02", "\u2028", "\u0000", "_", "."];
+const PIECES = [
+  "a",
+  "Z",
+  "0",
+  "9",
+  " ",
+  ":",
+  ": ",
+  "#",
+  " #",
+  "-",
+  "- ",
+  "'",
+  '"',
+  "\\",
+  "\n",
+  "\t",
+  "é",
+  "→",
+  "null",
+  "true",
+  "yes",
+  "No",
+  "~",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  "&x",
+  "*x",
+  "!",
+  "|",
+  ">",
+  "%",
+  "@",
+  "`",
+  "1e3",
+  "0x1F",
+  "0o7",
+  ".inf",
+  "2026-01-02",
+  "\u2028",
+  "\u0000",
+  "_",
+  ".",
+];
 
 function randomString(r: () => number): string {
   const n = Math.floor(r() * 5);
@@ -46,7 +91,11 @@ test("formatCanonical() output parses back to the same data, and yaml agrees, fo
       const shape = r();
       if (shape < 0.6) data[key] = randomScalar(r);
       else if (shape < 0.85) data[key] = Array.from({ length: Math.floor(r() * 4) }, () => randomString(r) || "x");
-      else data[key] = Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({ name: randomString(r) || "n", size: Math.floor(r() * 100) }));
+      else
+        data[key] = Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({
+          name: randomString(r) || "n",
+          size: Math.floor(r() * 100),
+        }));
     }
     const text = formatCanonical(data);
     const expected = JSON.parse(JSON.stringify(data, (_k, v) => (Array.isArray(v) && v.length === 0 ? null : v)));
@@ -58,9 +107,39 @@ test("formatCanonical() output parses back to the same data, and yaml agrees, fo
 
 test("parseCanonical() agrees with yaml on every input it accepts (random line soup)", (t) => {
   const r = rng(7);
-  const LINES = ["a: 1", "b: x y", 'c: "q: \\"r\\""', "d:", "  - p", "- q", "  - k: v", "    m: 2", "e: []", "f: null", "g: True",
-    "h: 'single'", "i: a #c", "# comment", "", "j: [1, 2]", "k: {a: 1}", "l: &x 1", "m: *x", "  n: 1", "o: |", "  text", "p: -1", "q: 007",
-    "r: 1.5", "s: 0b2", "t:  two", "u: x:y", "v: 3f2a9c1e-0000-4000-8000-000000000001", "w: -", "x: ~"];
+  const LINES = [
+    "a: 1",
+    "b: x y",
+    'c: "q: \\"r\\""',
+    "d:",
+    "  - p",
+    "- q",
+    "  - k: v",
+    "    m: 2",
+    "e: []",
+    "f: null",
+    "g: True",
+    "h: 'single'",
+    "i: a #c",
+    "# comment",
+    "",
+    "j: [1, 2]",
+    "k: {a: 1}",
+    "l: &x 1",
+    "m: *x",
+    "  n: 1",
+    "o: |",
+    "  text",
+    "p: -1",
+    "q: 007",
+    "r: 1.5",
+    "s: 0b2",
+    "t:  two",
+    "u: x:y",
+    "v: 3f2a9c1e-0000-4000-8000-000000000001",
+    "w: -",
+    "x: ~",
+  ];
   let accepted = 0;
   for (let i = 0; i < 5000; i++) {
     const n = 1 + Math.floor(r() * 6);
@@ -102,7 +181,10 @@ for (const [name, text] of [
 }
 
 test("formatCanonical() quotes words YAML 1.1 reads as booleans and values that look like numbers", (t) => {
-  t.is(formatCanonical({ a: "yes", b: "No", c: "on", d: "123", e: "null", f: "1.5", g: "" }), 'a: "yes"\nb: "No"\nc: "on"\nd: "123"\ne: "null"\nf: "1.5"\ng: ""\n');
+  t.is(
+    formatCanonical({ a: "yes", b: "No", c: "on", d: "123", e: "null", f: "1.5", g: "" }),
+    'a: "yes"\nb: "No"\nc: "on"\nd: "123"\ne: "null"\nf: "1.5"\ng: ""\n'
+  );
 });
 
 test("formatCanonical() writes an empty list as a bare key line and leaves out undefined", (t) => {

@@ -11,7 +11,12 @@ test("parseFrontmatter() reads canonical text on the fast path with the body int
 });
 
 test("parseFrontmatter() gives the same data and body as gray-matter with the yaml engine", async (t) => {
-  for (const text of ["---\na: 1\n---\nbody\n", "---\na: x\n---\n", "---\n---\nonly body\n", "---\nb: [1, 2]\n---\n\nlead blank\n"]) {
+  for (const text of [
+    "---\na: 1\n---\nbody\n",
+    "---\na: x\n---\n",
+    "---\n---\nonly body\n",
+    "---\nb: [1, 2]\n---\n\nlead blank\n",
+  ]) {
     const viaEngine = parseWithEngine(text);
     t.deepEqual(await parseFrontmatter(text, F), viaEngine, JSON.stringify(text));
   }
@@ -37,19 +42,24 @@ for (const lang of ["js", "javascript", "coffee", "json", " js"]) {
 }
 
 test("parseFrontmatter() refuses aliases (billion laughs)", async (t) => {
-  const bomb = "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n---\n";
+  const bomb =
+    "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n---\n";
   await t.throwsAsync(parseFrontmatter(bomb, F), { message: new RegExp(`^${F}: `) });
 });
 
 test("parseFrontmatter() refuses deep flow and block nesting before composing", async (t) => {
-  await t.throwsAsync(parseFrontmatter("---\na: " + "[".repeat(100000) + "\n---\n", F), { message: /nesting deeper than 32/ });
+  await t.throwsAsync(parseFrontmatter("---\na: " + "[".repeat(100000) + "\n---\n", F), {
+    message: /nesting deeper than 32/,
+  });
   let block = "---\n";
   for (let i = 0; i < 300; i++) block += " ".repeat(i) + `k${i}:\n`;
   await t.throwsAsync(parseFrontmatter(block + "---\n", F), { message: /nesting deeper than 32/ });
 });
 
 test("parseFrontmatter() names the file for missing frontmatter and a missing closing fence", async (t) => {
-  await t.throwsAsync(parseFrontmatter("title: x\n", F), { message: `${F}: no frontmatter (expected a '---' first line)` });
+  await t.throwsAsync(parseFrontmatter("title: x\n", F), {
+    message: `${F}: no frontmatter (expected a '---' first line)`,
+  });
   await t.throwsAsync(parseFrontmatter("---\ntitle: x\n", F), { message: `${F}: frontmatter has no closing '---'` });
 });
 
@@ -58,7 +68,10 @@ test("parseFrontmatter() refuses frontmatter that is not a mapping", async (t) =
 });
 
 test("formatFrontmatter() round-trips through parseFrontmatter byte for byte", async (t) => {
-  const text = formatFrontmatter({ title: "x: y", id: "0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11", labels: ["a", "b c"] }, "hello\n");
+  const text = formatFrontmatter(
+    { title: "x: y", id: "0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11", labels: ["a", "b c"] },
+    "hello\n"
+  );
   const r = await parseFrontmatter(text, F);
   t.is(formatFrontmatter(r.data, r.body), text);
 });

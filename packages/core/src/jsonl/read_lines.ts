@@ -5,7 +5,10 @@ import { UsageError } from "../errors.js";
  * last line of what the input has given so far (the next waits for more):
  * a reader that answers as it goes (a lane kept open) may settle now.
  */
-export type JsonLine = ({ line: number; value: Record<string, unknown>; error?: undefined } | { line: number; error: Error; value?: undefined }) & { idle?: true };
+export type JsonLine = (
+  | { line: number; value: Record<string, unknown>; error?: undefined }
+  | { line: number; error: Error; value?: undefined }
+) & { idle?: true };
 
 /** The most a JSON array on stdin may weigh (it is parsed whole). */
 const MAX_ARRAY_CHARS = 64 * 1024 * 1024;
@@ -70,7 +73,8 @@ function* arrayRecords(text: string): Generator<JsonLine> {
   let n = 0;
   for (const item of v) {
     n++;
-    if (item === null || typeof item !== "object" || Array.isArray(item)) yield { line: n, error: new UsageError(`stdin item ${n}: not a JSON object`) };
+    if (item === null || typeof item !== "object" || Array.isArray(item))
+      yield { line: n, error: new UsageError(`stdin item ${n}: not a JSON object`) };
     else yield { line: n, value: item as Record<string, unknown> };
   }
 }
@@ -83,7 +87,7 @@ function* arrayRecords(text: string): Generator<JsonLine> {
 export function parseJsonLines(text: string): JsonLine[] {
   const out: JsonLine[] = [];
   let line = 0;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let nl = text.indexOf("\n", at);
     if (nl < 0) nl = text.length;
     const r = parseLine(text.slice(at, nl), ++line);

@@ -37,14 +37,21 @@ export function resolveRef(entries: Ranked, input: string, noun: string, unranke
     const num = Number(n[1]);
     // An unreadable file could rank anywhere: a number might name the wrong entity.
     const u = unranked[0];
-    if (u) throw new ForgeError(`cannot resolve #${num} while numbers are uncertain (use an id): ${u.error.message}`, "E_UNCERTAIN_NUMBERS", 1);
+    if (u)
+      throw new ForgeError(
+        `cannot resolve #${num} while numbers are uncertain (use an id): ${u.error.message}`,
+        "E_UNCERTAIN_NUMBERS",
+        1
+      );
     const e = entries.at(num - 1);
     if (!e) throw new NotFoundError(`no ${noun} #${num}`);
     return { ref: e.ref, number: num };
   }
   const p = input.toLowerCase();
   if (!PREFIX.test(p)) {
-    throw new UsageError(`invalid ${noun} ref '${input.slice(0, 40)}' (a number, an id, or an id prefix of 4+ hex digits)`);
+    throw new UsageError(
+      `invalid ${noun} ref '${input.slice(0, 40)}' (a number, an id, or an id prefix of 4+ hex digits)`
+    );
   }
   let found = -1;
   for (let i = 0; i < entries.length; i++) {

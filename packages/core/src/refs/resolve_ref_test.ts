@@ -1,11 +1,21 @@
 import test from "ava";
 import { resolveRef } from "./resolve_ref.js";
 
-const ids = ["aaaa1111-0000-4000-8000-000000000001", "aaaa2222-0000-4000-8000-000000000002", "bbbb0000-0000-4000-8000-000000000003"];
+const ids = [
+  "aaaa1111-0000-4000-8000-000000000001",
+  "aaaa2222-0000-4000-8000-000000000002",
+  "bbbb0000-0000-4000-8000-000000000003",
+];
 const entries = ids.map((id, i) => ({ ref: { id, archived: false }, createdAt: `2026-01-0${i + 1}T00:00:00Z` }));
 
 const ok = [
-  ["2", 2], ["#3", 3], [ids[0]!, 1], ["bbbb", 3], ["aaaa2", 2], ["AAAA2", 2], ["aaaa1111-0000", 1],
+  ["2", 2],
+  ["#3", 3],
+  [ids[0]!, 1],
+  ["bbbb", 3],
+  ["aaaa2", 2],
+  ["AAAA2", 2],
+  ["aaaa1111-0000", 1],
 ] as const;
 for (const [input, number] of ok) {
   test(`resolveRef() resolves '${input}' to #${number}`, (t) => {
@@ -15,7 +25,17 @@ for (const [input, number] of ok) {
 
 test("resolveRef() rejects a 3-character prefix as a usage error", (t) => {
   t.throws(() => resolveRef(entries, "aaa", "issue"), { message: /invalid issue ref 'aaa'/, instanceOf: Error });
-  t.is((() => { try { resolveRef(entries, "aaa", "issue"); } catch (e) { return (e as { exitCode: number }).exitCode; } return 0; })(), 2);
+  t.is(
+    (() => {
+      try {
+        resolveRef(entries, "aaa", "issue");
+      } catch (e) {
+        return (e as { exitCode: number }).exitCode;
+      }
+      return 0;
+    })(),
+    2
+  );
 });
 
 test("resolveRef() reports an ambiguous prefix", (t) => {
@@ -33,8 +53,16 @@ test("resolveRef() rejects text that is neither a number nor hex", (t) => {
 });
 
 test("resolveRef() refuses a number while an unreadable entity could rank anywhere, but still takes ids", (t) => {
-  const unranked = [{ ref: { id: "cccc0000-0000-4000-8000-000000000009", archived: false }, error: new Error(".forge/issues/c/issue.md: larger than 256 KiB") }];
-  t.throws(() => resolveRef(entries, "1", "issue", unranked), { message: /^cannot resolve #1 while numbers are uncertain \(use an id\): \.forge\/issues\/c\/issue\.md: larger than 256 KiB$/ });
+  const unranked = [
+    {
+      ref: { id: "cccc0000-0000-4000-8000-000000000009", archived: false },
+      error: new Error(".forge/issues/c/issue.md: larger than 256 KiB"),
+    },
+  ];
+  t.throws(() => resolveRef(entries, "1", "issue", unranked), {
+    message:
+      /^cannot resolve #1 while numbers are uncertain \(use an id\): \.forge\/issues\/c\/issue\.md: larger than 256 KiB$/,
+  });
   t.is(resolveRef(entries, "bbbb", "issue", unranked).number, 3);
   t.throws(() => resolveRef(entries, "cccc", "issue", unranked), { message: /larger than 256 KiB/ });
 });

@@ -19,15 +19,33 @@ function latest(d: Record<string, unknown>, keys: readonly string[]): string {
  * An issue for the matcher.
  * @param comments the comment bodies and authors, when the query looks at them
  */
-export function issueSearchItem(e: LoadedEntity, comments?: ReadonlyArray<{ body: string; author: { login: string } }>): SearchItem {
+export function issueSearchItem(
+  e: LoadedEntity,
+  comments?: ReadonlyArray<{ body: string; author: { login: string } }>
+): SearchItem {
   const d = e.data;
   return {
-    kind: "issue", state: d.state === "closed" ? "closed" : "open", author: d.author as string, assignees: d.assignees as string[],
-    labels: d.labels as string[], milestone: d.milestone as string | undefined, title: d.title as string, body: e.body,
-    comments: comments?.map((c) => c.body), commenters: comments?.map((c) => c.author.login),
-    createdAt: d.createdAt as string, updatedAt: latest(d, ["closedAt", "reopenedAt"]),
+    kind: "issue",
+    state: d.state === "closed" ? "closed" : "open",
+    author: d.author as string,
+    assignees: d.assignees as string[],
+    labels: d.labels as string[],
+    milestone: d.milestone as string | undefined,
+    title: d.title as string,
+    body: e.body,
+    comments: comments?.map((c) => c.body),
+    commenters: comments?.map((c) => c.author.login),
+    createdAt: d.createdAt as string,
+    updatedAt: latest(d, ["closedAt", "reopenedAt"]),
     closedAt: d.state === "closed" ? ((d.closedAt as string | undefined) ?? null) : null,
-    stateReason: d.state === "closed" ? (d.stateReason === "not_planned" ? "not_planned" : "completed") : d.reopenedAt ? "reopened" : "",
+    stateReason:
+      d.state === "closed"
+        ? d.stateReason === "not_planned"
+          ? "not_planned"
+          : "completed"
+        : d.reopenedAt
+          ? "reopened"
+          : "",
   };
 }
 
@@ -46,15 +64,29 @@ export function prSearchItem(e: LoadedEntity, parts: PrSearchParts = {}): Search
   const ci = d.ci as string | undefined;
   const state = d.state as "open" | "closed" | "merged";
   return {
-    kind: "pr", state, isDraft: d.isDraft === true, author: d.author as string, assignees: d.assignees as string[],
-    labels: d.labels as string[], milestone: d.milestone as string | undefined, title: d.title as string, body: e.body,
-    comments: parts.comments?.map((c) => c.body), commenters: parts.comments?.map((c) => c.author.login),
-    createdAt: d.createdAt as string, updatedAt: latest(d, ["closedAt", "mergedAt"]),
-    closedAt: state === "open" ? null : ((d.closedAt as string | undefined) ?? (d.mergedAt as string | undefined) ?? null),
+    kind: "pr",
+    state,
+    isDraft: d.isDraft === true,
+    author: d.author as string,
+    assignees: d.assignees as string[],
+    labels: d.labels as string[],
+    milestone: d.milestone as string | undefined,
+    title: d.title as string,
+    body: e.body,
+    comments: parts.comments?.map((c) => c.body),
+    commenters: parts.comments?.map((c) => c.author.login),
+    createdAt: d.createdAt as string,
+    updatedAt: latest(d, ["closedAt", "mergedAt"]),
+    closedAt:
+      state === "open" ? null : ((d.closedAt as string | undefined) ?? (d.mergedAt as string | undefined) ?? null),
     mergedAt: state === "merged" ? ((d.mergedAt as string | undefined) ?? null) : null,
-    reviewDecision: parts.reviewDecision, reviewed: parts.reviewed,
+    reviewDecision: parts.reviewDecision,
+    reviewed: parts.reviewed,
     checks: ci === undefined ? null : ci === "pass" ? "success" : ci === "running" ? "pending" : "failure",
-    headRefName: d.headRefName as string, baseRefName: d.baseRefName as string,
-    shas: [d.headSha as string | undefined, parts.mergeCommit ?? undefined].filter((x): x is string => typeof x === "string"),
+    headRefName: d.headRefName as string,
+    baseRefName: d.baseRefName as string,
+    shas: [d.headSha as string | undefined, parts.mergeCommit ?? undefined].filter(
+      (x): x is string => typeof x === "string"
+    ),
   };
 }

@@ -46,8 +46,14 @@ const SHA = /^[0-9a-f]{7,40}$/;
 
 /** Whether a query needs the comments loaded. */
 export function searchNeedsComments(q: SearchQuery): boolean {
-  return q.qualifiers.some((x) => (x.key === "in" && x.value.toLowerCase().split(",").includes("comments")) || x.key === "commenter" || x.key === "involves") ||
-    q.sort?.field === "comments";
+  return (
+    q.qualifiers.some(
+      (x) =>
+        (x.key === "in" && x.value.toLowerCase().split(",").includes("comments")) ||
+        x.key === "commenter" ||
+        x.key === "involves"
+    ) || q.sort?.field === "comments"
+  );
 }
 
 /** Whether a query needs the reviews loaded (PRs). */
@@ -62,7 +68,9 @@ export function searchNeedsReviews(q: SearchQuery): boolean {
 export function matchSearch(q: SearchQuery, item: SearchItem, env: SearchEnv = {}): boolean {
   for (const x of q.qualifiers) if (qualifierHolds(x, item, env) === x.negated) return false;
   if (q.words.length || q.notWords.length) {
-    const where = q.qualifiers.filter((x) => x.key === "in" && !x.negated).flatMap((x) => x.value.toLowerCase().split(","));
+    const where = q.qualifiers
+      .filter((x) => x.key === "in" && !x.negated)
+      .flatMap((x) => x.value.toLowerCase().split(","));
     const parts: string[] = [];
     if (where.length === 0 || where.includes("title")) parts.push(item.title);
     if (where.length === 0 || where.includes("body")) parts.push(item.body);
@@ -106,12 +114,16 @@ function qualifierHolds(x: Qualifier, item: SearchItem, env: SearchEnv): boolean
     case "assignee":
       return v === "*" ? item.assignees.length > 0 : item.assignees.some((a) => eqi(a, who(v, env)));
     case "mentions":
-      return `${item.title}\n${item.body}\n${(item.comments ?? []).join("\n")}`.toLowerCase().includes(`@${who(v, env).toLowerCase()}`);
+      return `${item.title}\n${item.body}\n${(item.comments ?? []).join("\n")}`
+        .toLowerCase()
+        .includes(`@${who(v, env).toLowerCase()}`);
     case "commenter":
       return (item.commenters ?? []).some((c) => eqi(c, who(v, env)));
     case "involves": {
       const u = who(v, env);
-      return eqi(item.author, u) || item.assignees.some((a) => eqi(a, u)) || (item.commenters ?? []).some((c) => eqi(c, u));
+      return (
+        eqi(item.author, u) || item.assignees.some((a) => eqi(a, u)) || (item.commenters ?? []).some((c) => eqi(c, u))
+      );
     }
     case "label":
       // `label:a,b` is OR; repeated `label:` qualifiers are AND (each is its own term).
@@ -151,14 +163,22 @@ function qualifierHolds(x: Qualifier, item: SearchItem, env: SearchEnv): boolean
 
 function isHolds(lv: string, item: SearchItem): boolean {
   switch (lv) {
-    case "open": return item.state === "open";
-    case "closed": return item.state !== "open";
-    case "merged": return item.state === "merged";
-    case "unmerged": return item.kind === "pr" && item.state !== "merged";
-    case "draft": return item.kind === "pr" && item.isDraft === true && item.state === "open";
-    case "issue": return item.kind === "issue";
-    case "pr": return item.kind === "pr";
-    default: return true; // public, private, locked…: every local item is as visible as the repo
+    case "open":
+      return item.state === "open";
+    case "closed":
+      return item.state !== "open";
+    case "merged":
+      return item.state === "merged";
+    case "unmerged":
+      return item.kind === "pr" && item.state !== "merged";
+    case "draft":
+      return item.kind === "pr" && item.isDraft === true && item.state === "open";
+    case "issue":
+      return item.kind === "issue";
+    case "pr":
+      return item.kind === "pr";
+    default:
+      return true; // public, private, locked…: every local item is as visible as the repo
   }
 }
 
@@ -167,7 +187,11 @@ function isHolds(lv: string, item: SearchItem): boolean {
  * @param items the matched items, newest first
  * @param key how to read the sort field from an item
  */
-export function sortBySearch<T>(q: SearchQuery, items: T[], key: (t: T, field: "created" | "updated" | "comments") => string | number): T[] {
+export function sortBySearch<T>(
+  q: SearchQuery,
+  items: T[],
+  key: (t: T, field: "created" | "updated" | "comments") => string | number
+): T[] {
   if (!q.sort) return items;
   const { field, dir } = q.sort;
   const sign = dir === "asc" ? 1 : -1;

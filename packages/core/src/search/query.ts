@@ -9,8 +9,29 @@ import { UsageError } from "../errors.js";
 
 /** The qualifiers forge understands (every other `key:value` is a plain word). */
 export const SEARCH_QUALIFIERS: readonly string[] = [
-  "is", "state", "type", "reason", "author", "assignee", "label", "milestone", "no", "in", "created", "updated", "closed", "merged",
-  "sort", "review", "status", "head", "base", "draft", "mentions", "commenter", "involves",
+  "is",
+  "state",
+  "type",
+  "reason",
+  "author",
+  "assignee",
+  "label",
+  "milestone",
+  "no",
+  "in",
+  "created",
+  "updated",
+  "closed",
+  "merged",
+  "sort",
+  "review",
+  "status",
+  "head",
+  "base",
+  "draft",
+  "mentions",
+  "commenter",
+  "involves",
 ];
 
 /** One `key:value` term; `negated` for `-key:value`. */
@@ -70,7 +91,8 @@ export function tokenize(text: string): Array<{ text: string; quoted: boolean }>
 /**
  * Parse a search string.
  * @throws UsageError for a bad date or a bad `sort:`/`is:` value that cannot match anything
- * @example parseSearch("crash -label:bug is:open").qualifiers // [{key:"label",value:"bug",negated:true},{key:"is",value:"open",negated:false}]
+ * @example parseSearch("crash -label:bug is:open").qualifiers //
+ * [{key:"label",value:"bug",negated:true},{key:"is",value:"open",negated:false}]
  */
 export function parseSearch(text: string): SearchQuery {
   const q: SearchQuery = { qualifiers: [], words: [], notWords: [] };
@@ -88,7 +110,8 @@ export function parseSearch(text: string): SearchQuery {
       q.qualifiers.push({ key, value, negated });
       continue;
     }
-    if (!tok.quoted && tok.text.startsWith("-") && tok.text.length > 1) q.notWords.push(tok.text.slice(1).toLowerCase());
+    if (!tok.quoted && tok.text.startsWith("-") && tok.text.length > 1)
+      q.notWords.push(tok.text.slice(1).toLowerCase());
     else if (tok.text.toUpperCase() !== "AND") q.words.push(tok.text.toLowerCase());
   }
   return q;
@@ -136,11 +159,16 @@ export function parseDateRange(value: string): DateRange {
   const op = /^(>=|<=|>|<)?(.*)$/.exec(value)!;
   const t = instant(op[2]!);
   switch (op[1]) {
-    case ">": return { from: t.end };
-    case ">=": return { from: t.start };
-    case "<": return { to: t.start };
-    case "<=": return { to: t.end };
-    default: return { from: t.start, to: t.end };
+    case ">":
+      return { from: t.end };
+    case ">=":
+      return { from: t.start };
+    case "<":
+      return { to: t.start };
+    case "<=":
+      return { to: t.end };
+    default:
+      return { from: t.start, to: t.end };
   }
 }
 
@@ -159,7 +187,11 @@ export function inRange(stamp: string | null | undefined, r: DateRange): boolean
  * `is:merged`, `state:closed`, `closed:…`, `merged:…`).
  */
 export function searchSetsState(q: SearchQuery): boolean {
-  return q.qualifiers.some((x) =>
-    (x.key === "is" && ["open", "closed", "merged", "unmerged"].includes(x.value.toLowerCase())) ||
-    x.key === "state" || x.key === "closed" || x.key === "merged");
+  return q.qualifiers.some(
+    (x) =>
+      (x.key === "is" && ["open", "closed", "merged", "unmerged"].includes(x.value.toLowerCase())) ||
+      x.key === "state" ||
+      x.key === "closed" ||
+      x.key === "merged"
+  );
 }

@@ -3,21 +3,40 @@ import { matchSearch, sortBySearch, type SearchItem } from "./match.js";
 import { parseDateRange, parseSearch, searchSetsState, tokenize } from "./query.js";
 
 const issue = (over: Partial<SearchItem> = {}): SearchItem => ({
-  kind: "issue", state: "open", author: "alice", assignees: [], labels: [], title: "Crash on start", body: "it crashes",
-  createdAt: "2020-01-02T09:00:00Z", updatedAt: "2020-01-03T09:00:00Z", ...over,
+  kind: "issue",
+  state: "open",
+  author: "alice",
+  assignees: [],
+  labels: [],
+  title: "Crash on start",
+  body: "it crashes",
+  createdAt: "2020-01-02T09:00:00Z",
+  updatedAt: "2020-01-03T09:00:00Z",
+  ...over,
 });
 const pr = (over: Partial<SearchItem> = {}): SearchItem => ({
-  ...issue(), kind: "pr", headRefName: "fix-crash", baseRefName: "main", shas: ["0123456789abcdef0123456789abcdef01234567"], ...over,
+  ...issue(),
+  kind: "pr",
+  headRefName: "fix-crash",
+  baseRefName: "main",
+  shas: ["0123456789abcdef0123456789abcdef01234567"],
+  ...over,
 });
 const m = (q: string, item: SearchItem, me?: string): boolean => matchSearch(parseSearch(q), item, { me });
 
 test("tokenize() groups double quotes and drops them", (t) => {
-  t.deepEqual(tokenize('bug label:"in progress"  "two words"').map((x) => x.text), ["bug", "label:in progress", "two words"]);
+  t.deepEqual(
+    tokenize('bug label:"in progress"  "two words"').map((x) => x.text),
+    ["bug", "label:in progress", "two words"]
+  );
 });
 
 test("parseSearch() splits qualifiers, words and negations; unknown qualifiers are words", (t) => {
-  const q = parseSearch('crash -label:bug is:open foo:bar -slow');
-  t.deepEqual(q.qualifiers, [{ key: "label", value: "bug", negated: true }, { key: "is", value: "open", negated: false }]);
+  const q = parseSearch("crash -label:bug is:open foo:bar -slow");
+  t.deepEqual(q.qualifiers, [
+    { key: "label", value: "bug", negated: true },
+    { key: "is", value: "open", negated: false },
+  ]);
   t.deepEqual(q.words, ["crash", "foo:bar"]);
   t.deepEqual(q.notWords, ["slow"]);
 });
@@ -111,14 +130,28 @@ test("matchSearch(): review:, status:, head:, base:, a commit SHA", (t) => {
 });
 
 test("searchSetsState() says when the default state steps aside", (t) => {
-  for (const q of ["is:closed", "is:merged", "state:closed", "closed:>2020-01-01", "merged:2020-01-01"]) t.true(searchSetsState(parseSearch(q)), q);
+  for (const q of ["is:closed", "is:merged", "state:closed", "closed:>2020-01-01", "merged:2020-01-01"])
+    t.true(searchSetsState(parseSearch(q)), q);
   t.false(searchSetsState(parseSearch("crash label:bug")));
 });
 
 test("sortBySearch() sorts by created, updated or comments, both ways", (t) => {
-  const xs = [{ n: 3, c: "2020-03", u: "2020-01" }, { n: 2, c: "2020-02", u: "2020-05" }, { n: 1, c: "2020-01", u: "2020-03" }];
+  const xs = [
+    { n: 3, c: "2020-03", u: "2020-01" },
+    { n: 2, c: "2020-02", u: "2020-05" },
+    { n: 1, c: "2020-01", u: "2020-03" },
+  ];
   const key = (x: (typeof xs)[number], f: string): string => (f === "updated" ? x.u : x.c);
-  t.deepEqual(sortBySearch(parseSearch("sort:created-asc"), xs, key).map((x) => x.n), [1, 2, 3]);
-  t.deepEqual(sortBySearch(parseSearch("sort:updated"), xs, key).map((x) => x.n), [2, 1, 3]);
-  t.deepEqual(sortBySearch(parseSearch("x"), xs, key).map((x) => x.n), [3, 2, 1]);
+  t.deepEqual(
+    sortBySearch(parseSearch("sort:created-asc"), xs, key).map((x) => x.n),
+    [1, 2, 3]
+  );
+  t.deepEqual(
+    sortBySearch(parseSearch("sort:updated"), xs, key).map((x) => x.n),
+    [2, 1, 3]
+  );
+  t.deepEqual(
+    sortBySearch(parseSearch("x"), xs, key).map((x) => x.n),
+    [3, 2, 1]
+  );
 });

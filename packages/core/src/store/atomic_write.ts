@@ -15,7 +15,11 @@ import { basename, dirname, join } from "node:path";
  * @param opts `exclusive`: fail with EEXIST if the destination exists (for append-only records)
  * @example atomicWrite("/r/.forge/issues/x/issue.md", "---\n…")
  */
-export function atomicWrite(path: string, data: string | Uint8Array, opts: { exclusive?: boolean; mode?: number } = {}): void {
+export function atomicWrite(
+  path: string,
+  data: string | Uint8Array,
+  opts: { exclusive?: boolean; mode?: number } = {}
+): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);

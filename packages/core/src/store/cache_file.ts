@@ -67,7 +67,9 @@ export function readCacheFile(path: string, magic: string, maxBytes = 256 * 1024
   const nl = buf.indexOf(10);
   if (nl !== magic.length + 9 || buf.toString("latin1", 0, magic.length + 1) !== magic + " ") return undefined;
   const rest = buf.subarray(nl + 1);
-  return buf.toString("latin1", magic.length + 1, nl) === crc32(rest).toString(16).padStart(8, "0") ? rest.toString("utf8") : undefined;
+  return buf.toString("latin1", magic.length + 1, nl) === crc32(rest).toString(16).padStart(8, "0")
+    ? rest.toString("utf8")
+    : undefined;
 }
 
 /**

@@ -5,7 +5,12 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  checkedCache, flushCacheWrites, readCacheFile, setCacheFlush, writeCacheFile, writeCacheLater,
+  checkedCache,
+  flushCacheWrites,
+  readCacheFile,
+  setCacheFlush,
+  writeCacheFile,
+  writeCacheLater,
 } from "./cache_file.js";
 
 const dir = () => join(realpathSync(mkdtempSync(join(tmpdir(), "forge-cachefile-"))), ".cache");
@@ -56,8 +61,9 @@ test("cache writes put off run once each, in order, when flushed (a failing one 
   // A process that never flushes: the write runs before it exits, by the schedule it set (as cli's processIo does).
   const d = dir();
   const mod = fileURLToPath(new URL("./cache_file.js", import.meta.url));
-  const script = `import(${JSON.stringify(mod)}).then((m) => { m.setCacheFlush((f) => process.once("beforeExit", f)); `
-    + `m.writeCacheLater(() => m.writeCacheFile(${JSON.stringify(join(d, "z"))}, "ok")); })`;
+  const script =
+    `import(${JSON.stringify(mod)}).then((m) => { m.setCacheFlush((f) => process.once("beforeExit", f)); ` +
+    `m.writeCacheLater(() => m.writeCacheFile(${JSON.stringify(join(d, "z"))}, "ok")); })`;
   execFileSync(process.execPath, ["-e", script]);
   t.is(readFileSync(join(d, "z"), "utf8"), "ok");
 });

@@ -10,8 +10,17 @@ const same = test.macro((t, root: string, abs: string) => {
 
 for (const [root, abs] of [
   ["/r", "/r/.forge/issues/0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11/issue.md"],
-  ["/r", "/r"], ["/r", "/r/"], ["/r", "/r/./x"], ["/r", "/r//x"], ["/r", "/r/x/."], ["/r", "/r/x/.."], ["/r", "/r/.forge/../x"],
-  ["/r", "/rx/y"], ["/r", "/elsewhere"], ["/", "/x/y"], ["/r", "/r/.x/..y/z..."],
+  ["/r", "/r"],
+  ["/r", "/r/"],
+  ["/r", "/r/./x"],
+  ["/r", "/r//x"],
+  ["/r", "/r/x/."],
+  ["/r", "/r/x/.."],
+  ["/r", "/r/.forge/../x"],
+  ["/r", "/rx/y"],
+  ["/r", "/elsewhere"],
+  ["/", "/x/y"],
+  ["/r", "/r/.x/..y/z..."],
 ] as const) {
   test(`displayPath() gives what path.relative() gives for ${JSON.stringify(abs)} under ${root}`, same, root, abs);
 }

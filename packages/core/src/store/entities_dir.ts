@@ -22,7 +22,11 @@ export interface EntityRef {
  * @param onName told every name seen, uuid or not (what a listing saw)
  * @example listEntityRefs(store, ISSUES) // [{id: "…", archived: false}, …]
  */
-export function listEntityRefs(store: Store, kind: KindLayout, onName?: (name: string, archived: boolean) => void): EntityRef[] {
+export function listEntityRefs(
+  store: Store,
+  kind: KindLayout,
+  onName?: (name: string, archived: boolean) => void
+): EntityRef[] {
   const out: EntityRef[] = [];
   for (const archived of [false, true]) {
     const dir = archived ? archiveDir(store, kind) : kindDir(store, kind);
@@ -32,7 +36,9 @@ export function listEntityRefs(store: Store, kind: KindLayout, onName?: (name: s
       if (!isUuid(e.name)) return;
       if (e.isDirectory()) out.push({ id: e.name, archived });
       else if (e.isSymbolicLink()) {
-        out.push(dirInside(store, join(dir, e.name)) ? { id: e.name, archived } : { id: e.name, archived, escapes: true });
+        out.push(
+          dirInside(store, join(dir, e.name)) ? { id: e.name, archived } : { id: e.name, archived, escapes: true }
+        );
       }
     });
   }

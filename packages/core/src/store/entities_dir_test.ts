@@ -32,7 +32,12 @@ function issue(s: Store, id: string): void {
 async function archivedWithStrayComment(s: Store): Promise<void> {
   issue(s, ID);
   const live = await loadEntity(s, ISSUES, ISSUE, { id: ID, archived: false });
-  addComment(s, live, { id: "c1000000-0000-4000-8000-000000000001", author: "b", body: "stray", now: "2020-01-02T00:00:00Z" });
+  addComment(s, live, {
+    id: "c1000000-0000-4000-8000-000000000001",
+    author: "b",
+    body: "stray",
+    now: "2020-01-02T00:00:00Z",
+  });
   const stray = join(tmpdir(), `forge-stray-${process.pid}-${Date.now()}`);
   cpSync(commentsDir(s, ISSUES, ID), stray, { recursive: true });
   archiveIssue(s, live);
@@ -47,7 +52,10 @@ test("listEntityRefs() gives one ref per id when a merge leaves comments in the 
   issue(s, OTHER);
   await archivedWithStrayComment(s);
   const refs = listEntityRefs(s, ISSUES).sort((a, b) => (a.id < b.id ? -1 : 1));
-  t.deepEqual(refs, [{ id: OTHER, archived: false }, { id: ID, archived: true }]);
+  t.deepEqual(refs, [
+    { id: OTHER, archived: false },
+    { id: ID, archived: true },
+  ]);
 });
 
 test("listEntityRefs() keeps the live folder when only it holds the owning file", (t) => {
@@ -61,6 +69,14 @@ test("loadComments() of an archived issue also reads comments a merge left in it
   const s = store();
   await archivedWithStrayComment(s);
   const e = await loadEntity(s, ISSUES, ISSUE, { id: ID, archived: true });
-  const later = addComment(s, e, { id: "c1000000-0000-4000-8000-000000000002", author: "a", body: "after", now: "2020-01-03T00:00:00Z" });
-  t.deepEqual((await loadComments(s, e)).map((c) => c.body), ["stray", later.body]);
+  const later = addComment(s, e, {
+    id: "c1000000-0000-4000-8000-000000000002",
+    author: "a",
+    body: "after",
+    now: "2020-01-03T00:00:00Z",
+  });
+  t.deepEqual(
+    (await loadComments(s, e)).map((c) => c.body),
+    ["stray", later.body]
+  );
 });

@@ -23,8 +23,14 @@ export function findStore(opts: FindStoreOptions = {}): string {
   if (env.FORGE_DIR) {
     const dir = resolve(cwd, env.FORGE_DIR);
     if (!isDir(dir)) throw new NotFoundError(`FORGE_DIR ${env.FORGE_DIR} is not a folder`);
-    if (isDir(join(dir, ".forge"))) throw new NotFoundError(`FORGE_DIR ${env.FORGE_DIR} is not a forge store but holds one (did you mean ${join(env.FORGE_DIR, ".forge")}?)`);
-    if (!looksLikeStore(dir)) throw new NotFoundError(`FORGE_DIR ${env.FORGE_DIR} is not a forge store (no issues/, prs/, labels.md …, no forge .gitignore; it names the .forge folder itself)`);
+    if (isDir(join(dir, ".forge")))
+      throw new NotFoundError(
+        `FORGE_DIR ${env.FORGE_DIR} is not a forge store but holds one (did you mean ${join(env.FORGE_DIR, ".forge")}?)`
+      );
+    if (!looksLikeStore(dir))
+      throw new NotFoundError(
+        `FORGE_DIR ${env.FORGE_DIR} is not a forge store (no issues/, prs/, labels.md …, no forge .gitignore; it names the .forge folder itself)`
+      );
     return dir;
   }
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {

@@ -106,7 +106,8 @@ export async function withLockAsync<T>(path: string, fn: () => Promise<T>, opts:
  */
 export async function withKindLock<T>(store: Store, kind: KindLayout, fn: () => Promise<T>): Promise<T> {
   const key = kindDir(store, kind);
-  // The lock file is made beside the kind's folder: that folder's parent must exist (a store's first CI run has no ci/ yet).
+  // The lock file is made beside the kind's folder: that folder's parent must exist (a store's first CI run has no ci/
+  // yet).
   mkdirInside(store, dirname(key));
   // Creates of one process queue here first: the file lock's wait is synchronous, so a second create
   // of the same process waiting on it would block the first one's awaits (as an act's parallel reruns would).
@@ -117,14 +118,18 @@ export async function withKindLock<T>(store: Store, kind: KindLayout, fn: () => 
   QUEUED.set(key, tail);
   await prev;
   try {
-    return await withLockAsync(key, async () => {
-      HELD.add(key);
-      try {
-        return await fn();
-      } finally {
-        HELD.delete(key);
-      }
-    }, { file: displayPath(store, key) });
+    return await withLockAsync(
+      key,
+      async () => {
+        HELD.add(key);
+        try {
+          return await fn();
+        } finally {
+          HELD.delete(key);
+        }
+      },
+      { file: displayPath(store, key) }
+    );
   } finally {
     done();
     if (QUEUED.get(key) === tail) QUEUED.delete(key);
@@ -207,7 +212,9 @@ function acquire(lock: string, opts: LockOptions): string {
     if (Date.now() >= deadline) {
       const by = holder(lock);
       if (opts.busy) throw new ConflictError(opts.busy(by && validPid(by.pid) ? by.pid : undefined));
-      throw new ConflictError(`${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); try again, or remove ${opts.file ?? "its"}.lock if none is running`);
+      throw new ConflictError(
+        `${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); try again, or remove ${opts.file ?? "its"}.lock if none is running`
+      );
     }
     sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
     pause = Math.min(pause * 2, 50);
@@ -223,7 +230,8 @@ function acquire(lock: string, opts: LockOptions): string {
  */
 function tryCreate(lock: string, pidOnly: boolean): string | undefined {
   const line = pidOnly ? `${process.pid}\n` : `${process.pid} ${HOST} ${Date.now()}\n`;
-  // One per process: a process takes a lock one attempt at a time (a left-over of a dead process of the same pid is overwritten).
+  // One per process: a process takes a lock one attempt at a time (a left-over of a dead process of the same pid is
+  // overwritten).
   const tmp = `${lock}.${process.pid}.tmp`;
   writeFileSync(tmp, line, { mode: 0o644 });
   try {
@@ -272,7 +280,8 @@ function breakIfStale(lock: string, opts: LockOptions): boolean {
     return true; // released meanwhile: try again at once
   }
   if (!h) return true;
-  // A lock is created with its line in it (tryCreate); an empty one is a crashed writer's of an older forge, once it is a second old.
+  // A lock is created with its line in it (tryCreate); an empty one is a crashed writer's of an older forge, once it is
+  // a second old.
   let dead: boolean;
   if (h.text === "") dead = age >= 1000;
   else if (opts.pidOnly) dead = !validPid(h.pid) || !pidAlive(h.pid);

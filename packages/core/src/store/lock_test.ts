@@ -14,28 +14,40 @@ test.serial("withLock() holds <file>.lock while it runs and removes it after, al
   const f = file();
   withLock(f, () => t.true(existsSync(f + ".lock")));
   t.false(existsSync(f + ".lock"));
-  t.throws(() => withLock(f, () => { throw new Error("boom"); }), { message: "boom" });
+  t.throws(
+    () =>
+      withLock(f, () => {
+        throw new Error("boom");
+      }),
+    { message: "boom" }
+  );
   t.false(existsSync(f + ".lock"));
 });
 
-test.serial("a lock appears with its holder's line in it (no empty lock for another process to break), and no temp file stays", (t) => {
-  const f = file();
-  const dir = join(f, "..");
-  withLock(f, () => {
-    t.regex(readFileSync(f + ".lock", "latin1"), new RegExp(`^${process.pid} ${hostname()} [0-9]+\n$`));
-    t.deepEqual(readdirSync(dir), ["a.md.lock"]);
-  });
-  t.deepEqual(readdirSync(dir), []);
-});
+test.serial(
+  "a lock appears with its holder's line in it (no empty lock for another process to break), and no temp file stays",
+  (t) => {
+    const f = file();
+    const dir = join(f, "..");
+    withLock(f, () => {
+      t.regex(readFileSync(f + ".lock", "latin1"), new RegExp(`^${process.pid} ${hostname()} [0-9]+\n$`));
+      t.deepEqual(readdirSync(dir), ["a.md.lock"]);
+    });
+    t.deepEqual(readdirSync(dir), []);
+  }
+);
 
-test.serial("release removes only this process's lock (one broken as stale meanwhile and taken by another stays)", (t) => {
-  const f = file();
-  const held = lockFile(f);
-  const other = `${process.pid + 1} ${hostname()} ${Date.now()}\n`;
-  writeFileSync(f + ".lock", other);
-  held.release();
-  t.is(readFileSync(f + ".lock", "latin1"), other);
-});
+test.serial(
+  "release removes only this process's lock (one broken as stale meanwhile and taken by another stays)",
+  (t) => {
+    const f = file();
+    const held = lockFile(f);
+    const other = `${process.pid + 1} ${hostname()} ${Date.now()}\n`;
+    writeFileSync(f + ".lock", other);
+    held.release();
+    t.is(readFileSync(f + ".lock", "latin1"), other);
+  }
+);
 
 test.serial("withLock() waits a bounded time for a live holder, then fails with one line naming the file", (t) => {
   const f = file();
@@ -54,7 +66,10 @@ test.serial("withLock() breaks the lock of a dead process, with a note", (t) => 
   writeFileSync(f + ".lock", `${dead.stdout} ${hostname()} ${Date.now()}\n`);
   const notes: string[] = [];
   setNoteSink((n) => notes.push(n));
-  t.is(withLock(f, () => 7, { file: "x/a.md", waitMs: 2000 }), 7);
+  t.is(
+    withLock(f, () => 7, { file: "x/a.md", waitMs: 2000 }),
+    7
+  );
   setNoteSink(() => undefined);
   t.deepEqual(notes, [`broke a stale lock on x/a.md (pid ${dead.stdout} is gone)`]);
   t.false(existsSync(f + ".lock"));
@@ -65,30 +80,37 @@ test.serial("withLock() breaks a lock older than the bound even when its pid is 
   writeFileSync(f + ".lock", `${process.pid} ${hostname()} 0\n`);
   const old = new Date(Date.now() - 3_600_000);
   utimesSync(f + ".lock", old, old);
-  t.is(withLock(f, () => 1, { waitMs: 500 }), 1);
+  t.is(
+    withLock(f, () => 1, { waitMs: 500 }),
+    1
+  );
 });
 
-test.serial("withKindLock(): creates of one process queue (no synchronous wait on their own lock), one at a time, in call order", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "forge-kindlock-"));
-  const store = { dir: join(dir, ".forge"), root: dir, real: join(dir, ".forge") };
-  mkdirSync(join(store.dir, "issues"), { recursive: true });
-  const log: string[] = [];
-  let inside = 0;
-  const create = (n: number) => withKindLock(store, ISSUES, async () => {
-    inside++;
-    t.is(inside, 1, "one create at a time");
-    log.push(`start ${n}`);
-    await new Promise((r) => setTimeout(r, 20));
-    log.push(`end ${n}`);
-    inside--;
-    return n;
-  });
-  const t0 = Date.now();
-  t.deepEqual(await Promise.all([1, 2, 3, 4].map(create)), [1, 2, 3, 4]);
-  t.deepEqual(log, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3", "start 4", "end 4"]);
-  t.true(Date.now() - t0 < 5_000, "no lock wait ran out");
-  t.false(existsSync(join(store.dir, "issues.lock")));
-});
+test.serial(
+  "withKindLock(): creates of one process queue (no synchronous wait on their own lock), one at a time, in call order",
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "forge-kindlock-"));
+    const store = { dir: join(dir, ".forge"), root: dir, real: join(dir, ".forge") };
+    mkdirSync(join(store.dir, "issues"), { recursive: true });
+    const log: string[] = [];
+    let inside = 0;
+    const create = (n: number) =>
+      withKindLock(store, ISSUES, async () => {
+        inside++;
+        t.is(inside, 1, "one create at a time");
+        log.push(`start ${n}`);
+        await new Promise((r) => setTimeout(r, 20));
+        log.push(`end ${n}`);
+        inside--;
+        return n;
+      });
+    const t0 = Date.now();
+    t.deepEqual(await Promise.all([1, 2, 3, 4].map(create)), [1, 2, 3, 4]);
+    t.deepEqual(log, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3", "start 4", "end 4"]);
+    t.true(Date.now() - t0 < 5_000, "no lock wait ran out");
+    t.false(existsSync(join(store.dir, "issues.lock")));
+  }
+);
 
 test.serial("holdLock() for a lock held while its process lives: its pid alone, no wait, not broken alive", (t) => {
   const dir = mkdtempSync(join(tmpdir(), "forge-lock-"));
@@ -111,7 +133,13 @@ test.serial("holdLock() for a lock held while its process lives: its pid alone, 
     holdLock(lock, { ...opts, onBreak: (s) => broke.push(s) }).release();
   }
   setNoteSink(() => undefined);
-  t.deepEqual(broke.map((s) => [s.pid, s.dead]), [[999999999, true], [undefined, true]]);
+  t.deepEqual(
+    broke.map((s) => [s.pid, s.dead]),
+    [
+      [999999999, true],
+      [undefined, true],
+    ]
+  );
   t.deepEqual(notes, [], "onBreak, not the note sink");
   t.deepEqual(readdirSync(dir), []);
 });

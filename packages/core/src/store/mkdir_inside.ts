@@ -19,7 +19,8 @@ import { displayPath, isInside, type Store } from "./store.js";
  */
 export function mkdirInside(store: Store, dir: string, within: string = store.real): string {
   const rel = relative(store.dir, dir);
-  if (rel.startsWith("..") || rel.startsWith(sep)) throw new InvalidFileError(displayPath(store, dir), "not under .forge/ (refused)");
+  if (rel.startsWith("..") || rel.startsWith(sep))
+    throw new InvalidFileError(displayPath(store, dir), "not under .forge/ (refused)");
   let cur = store.dir;
   for (const seg of rel === "" ? [] : rel.split(sep)) {
     cur = cur + sep + seg;
@@ -39,14 +40,16 @@ export function mkdirInside(store: Store, dir: string, within: string = store.re
       } catch {
         throw new InvalidFileError(displayPath(store, cur), "dangling symlink (refused)");
       }
-      if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, cur), "symlink points outside .forge/ (refused)");
+      if (!isInside(store, real))
+        throw new InvalidFileError(displayPath(store, cur), "symlink points outside .forge/ (refused)");
       if (!lstatSync(real).isDirectory()) throw new InvalidFileError(displayPath(store, cur), "not a folder");
     } else if (!st.isDirectory()) {
       throw new InvalidFileError(displayPath(store, cur), "not a folder");
     }
   }
   const real = realpathSync(dir);
-  if (real !== within && !real.startsWith(within + sep)) throw new InvalidFileError(displayPath(store, dir), "resolves outside its folder (refused)");
+  if (real !== within && !real.startsWith(within + sep))
+    throw new InvalidFileError(displayPath(store, dir), "resolves outside its folder (refused)");
   return real;
 }
 

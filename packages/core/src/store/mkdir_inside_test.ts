@@ -16,7 +16,6 @@ test.after.always(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-
 function tempStore() {
   const root = realpathSync(temp("forge-mkdir-"));
   mkdirSync(join(root, ".forge"));
@@ -35,7 +34,9 @@ test("mkdirInside() refuses a symlink that leaves .forge/ and creates nothing be
   const outside = join(root, "outside");
   mkdirSync(outside);
   symlinkSync(outside, join(store.dir, "wiki"));
-  t.throws(() => mkdirInside(store, join(store.dir, "wiki", "x")), { message: ".forge/wiki: symlink points outside .forge/ (refused)" });
+  t.throws(() => mkdirInside(store, join(store.dir, "wiki", "x")), {
+    message: ".forge/wiki: symlink points outside .forge/ (refused)",
+  });
   t.false(existsSync(join(outside, "x")));
 });
 
@@ -47,7 +48,9 @@ test("mkdirInside() follows a symlink that stays inside, but not out of `within`
   symlinkSync(join(store.dir, "issues"), join(store.dir, "wiki", "sneaky"));
   const wiki = realpathSync(join(store.dir, "wiki"));
   t.is(mkdirInside(store, join(store.dir, "wiki", "alias", "n"), wiki), join(wiki, "real", "n"));
-  t.throws(() => mkdirInside(store, join(store.dir, "wiki", "sneaky", "n"), wiki), { message: /resolves outside its folder/ });
+  t.throws(() => mkdirInside(store, join(store.dir, "wiki", "sneaky", "n"), wiki), {
+    message: /resolves outside its folder/,
+  });
 });
 
 test("mkdirInside() refuses a file in the way and a path outside the store", (t) => {

@@ -61,5 +61,9 @@ test("readStoreFile() reads a file of exactly 256 KiB and refuses one byte more,
   execFileSync("mkfifo", [join(s.dir, "fifo.md")]);
   t.throws(() => readStoreFile(s, join(s.dir, "fifo.md")), { message: ".forge/fifo.md: not a regular file" });
   writeFileSync(join(s.dir, "small.md"), "hi");
-  t.is(readStoreFile(s, join(s.dir, "small.md")), "hi", "a short file after a long one: nothing of the long one left over");
+  t.is(
+    readStoreFile(s, join(s.dir, "small.md")),
+    "hi",
+    "a short file after a long one: nothing of the long one left over"
+  );
 });

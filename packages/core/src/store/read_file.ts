@@ -28,12 +28,14 @@ export function readStoreFile(store: Store, abs: string): string {
     if (n === 0 && !fstatSync(fd).isFile()) throw new InvalidFileError(displayPath(store, abs), "not a regular file");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EISDIR" || code === "EAGAIN" || code === "EINVAL") throw new InvalidFileError(displayPath(store, abs), "not a regular file");
+    if (code === "EISDIR" || code === "EAGAIN" || code === "EINVAL")
+      throw new InvalidFileError(displayPath(store, abs), "not a regular file");
     throw err;
   } finally {
     closeSync(fd);
   }
-  if (n > MAX_FILE_BYTES) throw new InvalidFileError(displayPath(store, abs), `larger than ${Math.floor(MAX_FILE_BYTES / 1024)} KiB`);
+  if (n > MAX_FILE_BYTES)
+    throw new InvalidFileError(displayPath(store, abs), `larger than ${Math.floor(MAX_FILE_BYTES / 1024)} KiB`);
   return SHARED.toString("utf8", 0, n);
 }
 
@@ -94,7 +96,8 @@ function openFollowingInside(store: Store, abs: string, extra: number): number {
   } catch {
     throw new InvalidFileError(displayPath(store, abs), "dangling symlink");
   }
-  if (!isInside(store, real)) throw new InvalidFileError(displayPath(store, abs), "symlink points outside .forge/ (refused)");
+  if (!isInside(store, real))
+    throw new InvalidFileError(displayPath(store, abs), "symlink points outside .forge/ (refused)");
   return openSync(real, constants.O_RDONLY | extra);
 }
 

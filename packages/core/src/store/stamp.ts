@@ -8,7 +8,9 @@
  */
 import { statSync, type Stats } from "node:fs";
 
-/** The folders' inode and mtime, `<ino>.<mtimeNs>;` each (`-;` for a missing one); value "" when one cannot be stat'ed. */
+/**
+ * The folders' inode and mtime, `<ino>.<mtimeNs>;` each (`-;` for a missing one); value "" when one cannot be stat'ed.
+ */
 export interface FolderStamp {
   readonly value: string;
   /** The newest mtime of the folders. */

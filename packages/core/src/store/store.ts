@@ -183,7 +183,8 @@ const NOT_NORMAL = /\/\.{0,2}(?:\/|$)/;
 export function displayPath(store: Store, abs: string): string {
   // Fast path: a normalised path under the root is the root plus "/" plus the answer.
   const n = store.root.length;
-  if (sep === "/" && abs.charCodeAt(n) === 47 && abs.startsWith(store.root) && !NOT_NORMAL.test(abs)) return abs.slice(n + 1);
+  if (sep === "/" && abs.charCodeAt(n) === 47 && abs.startsWith(store.root) && !NOT_NORMAL.test(abs))
+    return abs.slice(n + 1);
   const r = relative(store.root, abs);
   return sep === "/" ? r : r.split(sep).join("/");
 }

@@ -29,9 +29,14 @@ export function storeVersion(dir: string): number {
     text = readFileSync(versionFile(dir), "latin1");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return 1;
-    throw new ForgeError(`.forge/version: cannot read (${(err as NodeJS.ErrnoException).code ?? "error"})`, "E_STORE_VERSION", 1);
+    throw new ForgeError(
+      `.forge/version: cannot read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      "E_STORE_VERSION",
+      1
+    );
   }
-  if (!/^[1-9][0-9]{0,5}\n?$/.test(text)) throw new ForgeError(".forge/version: not a store version (one number expected)", "E_STORE_VERSION", 1);
+  if (!/^[1-9][0-9]{0,5}\n?$/.test(text))
+    throw new ForgeError(".forge/version: not a store version (one number expected)", "E_STORE_VERSION", 1);
   return Number(text.trim());
 }
 
@@ -44,9 +49,17 @@ export function checkStoreVersion(dir: string): void {
   const v = storeVersion(dir);
   if (v === STORE_VERSION) return;
   if (v < STORE_VERSION) {
-    throw new ForgeError(`this store is version ${v}, forge ${STORE_VERSION} needs version ${STORE_VERSION}: run 'forge migrate' to see the changes, 'forge migrate --apply' to make them`, "E_STORE_OLD", 1);
+    throw new ForgeError(
+      `this store is version ${v}, forge ${STORE_VERSION} needs version ${STORE_VERSION}: run 'forge migrate' to see the changes, 'forge migrate --apply' to make them`,
+      "E_STORE_OLD",
+      1
+    );
   }
-  throw new ForgeError(`this store is version ${v}, newer than this forge reads (${STORE_VERSION}): upgrade forge`, "E_STORE_NEW", 1);
+  throw new ForgeError(
+    `this store is version ${v}, newer than this forge reads (${STORE_VERSION}): upgrade forge`,
+    "E_STORE_NEW",
+    1
+  );
 }
 
 /** Write the marker (atomically) for the current version. */

@@ -35,13 +35,24 @@ export function directSupports(compiled: Compiled, target: string): string[] {
  * @param opts `max_supports` (default config.max_supports)
  * @example causalRefuter(compiled, "x").flips // [{removed: "a>x", belief_micros: …}]
  */
-export function causalRefuter(compiled: Compiled, target: string, opts: { max_supports?: number; scheduled?: Scheduled } = {}): RefutationAssessment {
+export function causalRefuter(
+  compiled: Compiled,
+  target: string,
+  opts: { max_supports?: number; scheduled?: Scheduled } = {}
+): RefutationAssessment {
   const limit = opts.max_supports ?? compiled.config.max_supports;
   const thr = compiled.config.fragile_threshold_micros;
   if (!compiled.index.has(target)) {
     return {
-      oracle: "causal_refuter", bound: { name: "max_supports", limit, used: 0 }, bound_reached: false, refused: "unknown_node", target,
-      belief_micros: null, holds: false, flips: [], examined: 0,
+      oracle: "causal_refuter",
+      bound: { name: "max_supports", limit, used: 0 },
+      bound_reached: false,
+      refused: "unknown_node",
+      target,
+      belief_micros: null,
+      holds: false,
+      flips: [],
+      examined: 0,
     };
   }
   const cone = coneOf(compiled, opts.scheduled ?? schedule(compiled), target);
@@ -54,7 +65,14 @@ export function causalRefuter(compiled: Compiled, target: string, opts: { max_su
     if (holds(b, thr) !== holds(b0, thr)) flips.push({ removed: s, belief_micros: b });
   }
   return {
-    oracle: "causal_refuter", bound: { name: "max_supports", limit, used: tried.length }, bound_reached: supports.length > limit, refused: null,
-    target, belief_micros: b0, holds: holds(b0, thr), flips, examined: tried.length,
+    oracle: "causal_refuter",
+    bound: { name: "max_supports", limit, used: tried.length },
+    bound_reached: supports.length > limit,
+    refused: null,
+    target,
+    belief_micros: b0,
+    holds: holds(b0, thr),
+    flips,
+    examined: tried.length,
   };
 }

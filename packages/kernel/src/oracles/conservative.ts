@@ -43,7 +43,12 @@ export function wilsonLowerMicros(s: number, n: number): number {
  * @param get a supporter's bound (null: none)
  * @example lowerBound(node, compiled, beliefs.get(node.id) ?? null, (id) => lower.get(id) ?? null)
  */
-export function lowerBound(n: CompiledNode, compiled: Compiled, belief: number | null, get: (id: string) => number | null): number | null {
+export function lowerBound(
+  n: CompiledNode,
+  compiled: Compiled,
+  belief: number | null,
+  get: (id: string) => number | null
+): number | null {
   if (belief === null) return null;
   if (n.mode === "trials") {
     const st = trialStats(n, compiled);
@@ -63,15 +68,36 @@ export function lowerBound(n: CompiledNode, compiled: Compiled, belief: number |
  * @param opts `max_nodes` (default config.max_trials); refuses above it
  * @example conservative(compiled).nodes.find((n) => n.id === "x")!.lower_micros
  */
-export function conservative(compiled: Compiled, opts: { max_nodes?: number; scheduled?: Scheduled; beliefs?: Beliefs } = {}): ConservativeAssessment {
+export function conservative(
+  compiled: Compiled,
+  opts: { max_nodes?: number; scheduled?: Scheduled; beliefs?: Beliefs } = {}
+): ConservativeAssessment {
   const limit = opts.max_nodes ?? compiled.config.max_trials;
   const used = compiled.nodes.length;
-  if (used > limit) return { oracle: "conservative", bound: { name: "max_nodes", limit, used }, bound_reached: true, refused: "bound", nodes: [] };
+  if (used > limit)
+    return {
+      oracle: "conservative",
+      bound: { name: "max_nodes", limit, used },
+      bound_reached: true,
+      refused: "bound",
+      nodes: [],
+    };
   const sch = opts.scheduled ?? schedule(compiled);
   const beliefs = opts.beliefs ?? evaluate(compiled, sch);
   const lower = new Map<string, number | null>();
   const get = (id: string): number | null => lower.get(id) ?? null;
-  for (const id of sch.order) lower.set(id, lowerBound(compiled.index.get(id)!, compiled, beliefs.get(id) ?? null, get));
-  const nodes = compiled.nodes.map((n) => ({ id: n.id, lower_micros: lower.get(n.id) ?? null, belief_micros: beliefs.get(n.id) ?? null }));
-  return { oracle: "conservative", bound: { name: "max_nodes", limit, used }, bound_reached: false, refused: null, nodes };
+  for (const id of sch.order)
+    lower.set(id, lowerBound(compiled.index.get(id)!, compiled, beliefs.get(id) ?? null, get));
+  const nodes = compiled.nodes.map((n) => ({
+    id: n.id,
+    lower_micros: lower.get(n.id) ?? null,
+    belief_micros: beliefs.get(n.id) ?? null,
+  }));
+  return {
+    oracle: "conservative",
+    bound: { name: "max_nodes", limit, used },
+    bound_reached: false,
+    refused: null,
+    nodes,
+  };
 }

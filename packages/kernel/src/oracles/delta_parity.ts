@@ -30,7 +30,8 @@ type Rec = Record<string, unknown>;
 export function mergeBatches(base: unknown, delta: unknown): unknown {
   const b = (base ?? {}) as Rec;
   const d = (delta ?? {}) as Rec;
-  const cat = (k: string): unknown => (Array.isArray(b[k]) || Array.isArray(d[k]) ? [...arr(b[k]), ...arr(d[k])] : b[k]);
+  const cat = (k: string): unknown =>
+    Array.isArray(b[k]) || Array.isArray(d[k]) ? [...arr(b[k]), ...arr(d[k])] : b[k];
   return { ...b, claims: cat("claims"), trials: cat("trials"), relations: cat("relations") };
 }
 
@@ -47,11 +48,19 @@ export function deltaParity(base: unknown, delta: unknown, config: Partial<Kerne
   const dirty = dirtySet(before, merged, delta);
   const limit = merged.config.max_dirty_nodes;
   const head = { oracle: "delta_parity" as const, bound: { name: "max_dirty_nodes", limit, used: dirty.size } };
-  if (dirty.size > limit) return { ...head, bound_reached: true, refused: "bound", parity: null, dirty: [], mismatches: [] };
+  if (dirty.size > limit)
+    return { ...head, bound_reached: true, refused: "bound", parity: null, dirty: [], mismatches: [] };
   const inc = evaluate(merged, sch, { previous: prev, dirty });
   const full = evaluate(merged, sch);
   const mismatches = compare(inc, full);
-  return { ...head, bound_reached: false, refused: null, parity: mismatches.length === 0, dirty: [...dirty].sort(cmp), mismatches };
+  return {
+    ...head,
+    bound_reached: false,
+    refused: null,
+    parity: mismatches.length === 0,
+    dirty: [...dirty].sort(cmp),
+    mismatches,
+  };
 }
 
 // --- internal ---

@@ -27,11 +27,21 @@ export interface ExactAssessment extends OracleHead {
  * @param opts `max_leaves` (default: config.exact_max_leaves)
  * @example exactBounded(compiled, "x").exact_micros // 703125 for a ∧ (b ∨ c) at 3/4 each
  */
-export function exactBounded(compiled: Compiled, target: string, opts: { max_leaves?: number; scheduled?: Scheduled } = {}): ExactAssessment {
+export function exactBounded(
+  compiled: Compiled,
+  target: string,
+  opts: { max_leaves?: number; scheduled?: Scheduled } = {}
+): ExactAssessment {
   const limit = opts.max_leaves ?? compiled.config.exact_max_leaves;
   const head = (used: number, refused: string | null, reached = false): ExactAssessment => ({
-    oracle: "exact_bounded", bound: { name: "max_leaves", limit, used }, bound_reached: reached, refused, target,
-    exact_micros: null, propagated_micros: null, leaves: [],
+    oracle: "exact_bounded",
+    bound: { name: "max_leaves", limit, used },
+    bound_reached: reached,
+    refused,
+    target,
+    exact_micros: null,
+    propagated_micros: null,
+    leaves: [],
   });
   if (!compiled.index.has(target)) return head(0, "unknown_node");
   const cone = coneOf(compiled, opts.scheduled ?? schedule(compiled), target);
@@ -54,13 +64,20 @@ export function exactBounded(compiled: Compiled, target: string, opts: { max_lea
     for (let i = 0; i < leaves.length; i++) w *= mask & (1 << i) ? a[i]! : d[i]! - a[i]!;
     for (const n of cone) {
       const li = leafIndex.get(n.id);
-      truth.set(n.id, li !== undefined ? (mask & (1 << li)) !== 0 : n.terms.some((t) => t.members.every((m) => truth.get(m.from) === true)));
+      truth.set(
+        n.id,
+        li !== undefined
+          ? (mask & (1 << li)) !== 0
+          : n.terms.some((t) => t.members.every((m) => truth.get(m.from) === true))
+      );
     }
     if (truth.get(target)) num += w;
   }
   const den = d.reduce((x, y) => x * y, 1n);
   return {
-    ...head(leaves.length, null), exact_micros: Number((num * 1_000_000n) / den), propagated_micros: coneBelief(compiled, cone, target, new Set()),
+    ...head(leaves.length, null),
+    exact_micros: Number((num * 1_000_000n) / den),
+    propagated_micros: coneBelief(compiled, cone, target, new Set()),
     leaves: leaves.map((n) => n.id),
   };
 }

@@ -37,17 +37,33 @@ export interface PerturbationAssessment extends OracleHead {
  * @example minimalPerturbation(compiled, "a").removed // ["bad"]: without that failed trial the check clears 0.9
  */
 export function minimalPerturbation(
-  compiled: Compiled, target: string, opts: { max_removed_nodes?: number; max_evaluations?: number; scheduled?: Scheduled } = {},
+  compiled: Compiled,
+  target: string,
+  opts: { max_removed_nodes?: number; max_evaluations?: number; scheduled?: Scheduled } = {}
 ): PerturbationAssessment {
   const k = opts.max_removed_nodes ?? compiled.config.max_removed_nodes;
   const budget = opts.max_evaluations ?? compiled.config.max_evaluations;
   const thr = compiled.config.fragile_threshold_micros;
   const base = {
-    oracle: "minimal_perturbation" as const, target, found: false, removed: [] as string[], belief_after_micros: null, minimal: false,
+    oracle: "minimal_perturbation" as const,
+    target,
+    found: false,
+    removed: [] as string[],
+    belief_after_micros: null,
+    minimal: false,
     max_evaluations: budget,
   };
   if (!compiled.index.has(target)) {
-    return { ...base, bound: { name: "max_removed_nodes", limit: k, used: 0 }, bound_reached: false, refused: "unknown_node", belief_micros: null, holds: false, candidates: 0, evaluations: 0 };
+    return {
+      ...base,
+      bound: { name: "max_removed_nodes", limit: k, used: 0 },
+      bound_reached: false,
+      refused: "unknown_node",
+      belief_micros: null,
+      holds: false,
+      candidates: 0,
+      evaluations: 0,
+    };
   }
   const cone = coneOf(compiled, opts.scheduled ?? schedule(compiled), target);
   const elems = cone.flatMap(supportIds).sort();
@@ -58,23 +74,48 @@ export function minimalPerturbation(
     const idx = Array.from({ length: size }, (_, i) => i);
     for (;;) {
       if (evaluations >= budget) {
-        return { ...base, bound: { name: "max_removed_nodes", limit: k, used: size }, bound_reached: true, refused: null, belief_micros: b0, holds: v0, candidates: elems.length, evaluations };
+        return {
+          ...base,
+          bound: { name: "max_removed_nodes", limit: k, used: size },
+          bound_reached: true,
+          refused: null,
+          belief_micros: b0,
+          holds: v0,
+          candidates: elems.length,
+          evaluations,
+        };
       }
       const set = idx.map((i) => elems[i]!);
       const b = coneBelief(compiled, cone, target, new Set(set));
       evaluations++;
       if (holds(b, thr) !== v0) {
         return {
-          ...base, bound: { name: "max_removed_nodes", limit: k, used: size }, bound_reached: false, refused: null, belief_micros: b0, holds: v0,
-          found: true, removed: set, belief_after_micros: b, minimal: true, candidates: elems.length, evaluations,
+          ...base,
+          bound: { name: "max_removed_nodes", limit: k, used: size },
+          bound_reached: false,
+          refused: null,
+          belief_micros: b0,
+          holds: v0,
+          found: true,
+          removed: set,
+          belief_after_micros: b,
+          minimal: true,
+          candidates: elems.length,
+          evaluations,
         };
       }
       if (!nextCombination(idx, elems.length)) break;
     }
   }
   return {
-    ...base, bound: { name: "max_removed_nodes", limit: k, used: Math.min(k, elems.length) }, bound_reached: false, refused: null, belief_micros: b0,
-    holds: v0, candidates: elems.length, evaluations,
+    ...base,
+    bound: { name: "max_removed_nodes", limit: k, used: Math.min(k, elems.length) },
+    bound_reached: false,
+    refused: null,
+    belief_micros: b0,
+    holds: v0,
+    candidates: elems.length,
+    evaluations,
   };
 }
 

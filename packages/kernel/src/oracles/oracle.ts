@@ -9,7 +9,8 @@ export interface OracleBound {
 
 /** The common head of every oracle assessment. */
 export interface OracleHead {
-  oracle: "exact_bounded" | "conservative" | "delta_parity" | "temporal_replay" | "causal_refuter" | "minimal_perturbation";
+  oracle:
+    "exact_bounded" | "conservative" | "delta_parity" | "temporal_replay" | "causal_refuter" | "minimal_perturbation";
   bound: OracleBound;
   /** The bound stopped the oracle: its answer is a refusal or incomplete, never a guess. */
   bound_reached: boolean;

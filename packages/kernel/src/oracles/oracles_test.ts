@@ -9,11 +9,19 @@ import { minimalPerturbation } from "./minimal_perturbation.js";
 import { temporalReplay } from "./temporal_replay.js";
 
 // x ⇐ (a AND b) OR (a AND c): `a` is shared, so the terms are not independent.
-const shared = () => compile(batch(
-  [claim("a"), claim("b"), claim("c"), claim("x", "fixes")],
-  [...trials("a", "pass", 2), ...trials("b", "pass", 2), ...trials("c", "pass", 2)],
-  [supports("a", "x", "g1", "r1"), supports("b", "x", "g1", "r2"), supports("a", "x", "g2", "r3"), supports("c", "x", "g2", "r4")],
-));
+const shared = () =>
+  compile(
+    batch(
+      [claim("a"), claim("b"), claim("c"), claim("x", "fixes")],
+      [...trials("a", "pass", 2), ...trials("b", "pass", 2), ...trials("c", "pass", 2)],
+      [
+        supports("a", "x", "g1", "r1"),
+        supports("b", "x", "g1", "r2"),
+        supports("a", "x", "g2", "r3"),
+        supports("c", "x", "g2", "r4"),
+      ]
+    )
+  );
 
 test("exactBounded() counts a shared supporter once, where propagation assumes independence", (t) => {
   const e = exactBounded(shared(), "x");
@@ -54,13 +62,19 @@ test("conservative() bounds a joint group by Fréchet and a node by its best ter
 });
 
 test("causalRefuter() names the supports whose removal alone flips the verdict", (t) => {
-  const c = compile(batch(
-    [claim("a"), claim("b"), claim("x", "fixes")],
-    [...trials("a", "pass", 20), ...trials("b", "pass", 1)], [supports("a", "x"), supports("b", "x")],
-  ));
+  const c = compile(
+    batch(
+      [claim("a"), claim("b"), claim("x", "fixes")],
+      [...trials("a", "pass", 20), ...trials("b", "pass", 1)],
+      [supports("a", "x"), supports("b", "x")]
+    )
+  );
   const r = causalRefuter(c, "x");
   t.true(r.holds);
-  t.deepEqual(r.flips.map((f) => f.removed), ["a>x"]);
+  t.deepEqual(
+    r.flips.map((f) => f.removed),
+    ["a>x"]
+  );
   t.is(r.examined, 2);
   t.false(r.bound_reached);
   const capped = causalRefuter(c, "x", { max_supports: 1 });
@@ -96,7 +110,13 @@ test("minimalPerturbation() finds nothing within the bound for a robust node, wi
 });
 
 test("temporalReplay() uses only what was recorded before the cutoff", (t) => {
-  const b = batch([claim("a")], [trial("a", "pass", { recorded_at: "2026-01-02T00:00:00Z" }), trial("a", "fail", { recorded_at: "2026-01-03T00:00:00Z" })]);
+  const b = batch(
+    [claim("a")],
+    [
+      trial("a", "pass", { recorded_at: "2026-01-02T00:00:00Z" }),
+      trial("a", "fail", { recorded_at: "2026-01-03T00:00:00Z" }),
+    ]
+  );
   t.deepEqual(temporalReplay(b, "2026-01-03T00:00:00Z").beliefs, [{ id: "a", belief_micros: 666_666 }]);
   t.deepEqual(temporalReplay(b, null).beliefs, [{ id: "a", belief_micros: 500_000 }]);
 });

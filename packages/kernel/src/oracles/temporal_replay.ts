@@ -22,7 +22,11 @@ export interface ReplayAssessment extends OracleHead {
  * @param config kernel config; `max_trials` bounds the trials replayed
  * @example temporalReplay(batch, null).beliefs // the current beliefs
  */
-export function temporalReplay(batch: unknown, cutoff: string | null, config: Partial<KernelConfig> = {}): ReplayAssessment {
+export function temporalReplay(
+  batch: unknown,
+  cutoff: string | null,
+  config: Partial<KernelConfig> = {}
+): ReplayAssessment {
   const b = (batch !== null && typeof batch === "object" ? batch : {}) as Record<string, unknown>;
   const before = (k: string): unknown => {
     const xs = b[k];
@@ -32,12 +36,20 @@ export function temporalReplay(batch: unknown, cutoff: string | null, config: Pa
       return typeof at !== "string" || at < cutoff; // an undated record stays in, to be refused by compile as it would be now
     });
   };
-  const cut = batch !== null && typeof batch === "object" ? { ...b, claims: before("claims"), trials: before("trials"), relations: before("relations") } : batch;
+  const cut =
+    batch !== null && typeof batch === "object"
+      ? { ...b, claims: before("claims"), trials: before("trials"), relations: before("relations") }
+      : batch;
   const compiled = compile(cut, config);
   const limit = compiled.config.max_trials;
   const used = compiled.nodes.reduce((k, n) => k + n.trials.length, 0);
   const head = { oracle: "temporal_replay" as const, bound: { name: "max_trials", limit, used }, cutoff };
   if (used > limit) return { ...head, bound_reached: true, refused: "bound", beliefs: [] };
   const beliefs = evaluate(compiled, schedule(compiled));
-  return { ...head, bound_reached: false, refused: null, beliefs: compiled.nodes.map((n) => ({ id: n.id, belief_micros: beliefs.get(n.id) ?? null })) };
+  return {
+    ...head,
+    bound_reached: false,
+    refused: null,
+    beliefs: compiled.nodes.map((n) => ({ id: n.id, belief_micros: beliefs.get(n.id) ?? null })),
+  };
 }

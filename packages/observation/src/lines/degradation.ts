@@ -14,7 +14,9 @@ import type { ObserveInputs, PrInput, RunInput } from "../inputs.js";
  * @param prById the PRs by id
  */
 export function degradationLines(
-  inputs: ObserveInputs, view: KernelView, prById: ReadonlyMap<string, PrInput>,
+  inputs: ObserveInputs,
+  view: KernelView,
+  prById: ReadonlyMap<string, PrInput>
 ): DegradationLine[] {
   const { state } = inputs;
   const markers = new Map<string, string[]>();
@@ -38,7 +40,10 @@ export function degradationLines(
     exported ??= exportedRuns(state, view);
     const pr = run.pr ? prById.get(run.pr) : undefined;
     const at: DegradationDetail = {
-      run_id: run.id, head_sha: run.headSha, tree: run.codeTree, patch_sha256: run.patchSha256,
+      run_id: run.id,
+      head_sha: run.headSha,
+      tree: run.codeTree,
+      patch_sha256: run.patchSha256,
       pr: pr ? { id: pr.id, number: pr.number } : null,
     };
     if (!exported.has(run.id)) mark(`unexported_run:${run.id}`, [`ci-run:${run.id}`], at);
@@ -49,7 +54,10 @@ export function degradationLines(
     }
   }
   return [...markers.keys()].sort(cmp).map((m) => ({
-    kind: "degradation", marker: m, refs: markers.get(m)!, detail: details.get(m) ?? null,
+    kind: "degradation",
+    marker: m,
+    refs: markers.get(m)!,
+    detail: details.get(m) ?? null,
   }));
 }
 
@@ -63,14 +71,20 @@ function ran(outcome: string): boolean {
  * tree (and patch) ran the step and kept its log.
  */
 function rerecorded(runs: readonly RunInput[], run: RunInput, step: string): boolean {
-  return runs.some((r) => r.status === "completed"
-    && (r.createdAt > run.createdAt || (r.createdAt === run.createdAt && r.id > run.id))
-    && sameTree(r, run) && r.steps.some((s) => s.name === step && ran(s.outcome) && s.log));
+  return runs.some(
+    (r) =>
+      r.status === "completed" &&
+      (r.createdAt > run.createdAt || (r.createdAt === run.createdAt && r.id > run.id)) &&
+      sameTree(r, run) &&
+      r.steps.some((s) => s.name === step && ran(s.outcome) && s.log)
+  );
 }
 
 function sameTree(a: RunInput, b: RunInput): boolean {
-  return (a.patchSha256 ?? "") === (b.patchSha256 ?? "")
-    && (a.codeTree !== null && b.codeTree !== null ? a.codeTree === b.codeTree : a.headSha === b.headSha);
+  return (
+    (a.patchSha256 ?? "") === (b.patchSha256 ?? "") &&
+    (a.codeTree !== null && b.codeTree !== null ? a.codeTree === b.codeTree : a.headSha === b.headSha)
+  );
 }
 
 /** Runs the scope's evidence holds: a `ci-run:<id>` ref or a trial of the run. */

@@ -13,7 +13,7 @@ export function issueLines(
   inputs: ObserveInputs,
   nodes: readonly NodeLine[],
   prById: ReadonlyMap<string, PrInput>,
-  fixedLabels: readonly string[],
+  fixedLabels: readonly string[]
 ): IssueLine[] {
   const mergedBy = new Map<string, string>();
   for (const m of [...inputs.merges].sort((x, y) => cmp(x.createdAt, y.createdAt) || cmp(x.id, y.id))) {
@@ -40,10 +40,16 @@ export function issueLines(
     const merge = mergedBy.get(i.id);
     // Keys in sorted order (see the node lines).
     issues.push({
-      closed_at: i.closedAt, closed_by: merge ? `merge:${merge}` : null,
+      closed_at: i.closedAt,
+      closed_by: merge ? `merge:${merge}` : null,
       closing_prs: closing.map((p) => ({ id: p.id, number: p.number, state: p.state })),
       fix_evidence: (fixesFor.get(i.id) ?? []).sort(cmp),
-      id: i.id, kind: "issue", labels: [...i.labels].sort(cmp), number: i.number, state: i.state, state_reason: null,
+      id: i.id,
+      kind: "issue",
+      labels: [...i.labels].sort(cmp),
+      number: i.number,
+      state: i.state,
+      state_reason: null,
     });
   }
   return issues;

@@ -35,9 +35,12 @@ export function nodeLines(inputs: ObserveInputs, view: KernelView, effects: Read
     const tree = typeof subj.tree === "string" ? subj.tree : null;
     const patch = typeof subj.patch_sha256 === "string" ? subj.patch_sha256 : null;
     const pr = patch !== null ? (openByPatch.get(patch) ?? null) : null;
-    const headSha = typeof subj.head_sha === "string" ? subj.head_sha
-      : tree === null ? null
-      : (commitAt.get(`${tree}\n${patch ?? "-"}`)?.sha ?? (tree === base.tree ? base.sha : null));
+    const headSha =
+      typeof subj.head_sha === "string"
+        ? subj.head_sha
+        : tree === null
+          ? null
+          : (commitAt.get(`${tree}\n${patch ?? "-"}`)?.sha ?? (tree === base.tree ? base.sha : null));
     let isCurrent: boolean;
     if (n.kind !== "check" && n.kind !== "patch_effect") isCurrent = true;
     else if (patch !== null) isCurrent = pr !== null;
@@ -54,21 +57,41 @@ export function nodeLines(inputs: ObserveInputs, view: KernelView, effects: Read
       signatures = n.check.signatures;
       envs = n.check.env_fingerprints;
     } else if (n.kind === "patch_effect") {
-      verdict = effects.get(n.id)
-        ?? (n.belief_micros === null ? "unknown" : n.belief_micros >= thr ? "fixed" : "inconclusive");
+      verdict =
+        effects.get(n.id) ?? (n.belief_micros === null ? "unknown" : n.belief_micros >= thr ? "fixed" : "inconclusive");
     } else {
       verdict = claimVerdict(n.belief_micros, n.mode, n.cyclic, thr);
     }
     verdictOf.set(n.id, verdict);
     // Keys in sorted order, as canonicalLine writes them (then it writes the line without a sorted copy).
     nodes.push({
-      belief_micros: n.belief_micros, caveat: n.caveat, claim_id: n.id, claim_kind: n.kind,
-      claim_version_id: n.claim_version_id, current: isCurrent, duration_ms: n.duration_ms, env_fingerprints: envs,
-      errors: n.trials.errors, fails: n.trials.f, flake_rate: flake, flaky: n.trials.flaky,
-      fragile_reasons: n.fragile_reasons, head_sha: headSha, infra: n.trials.infra, kind: "node",
-      lower_micros: n.lower_micros, passes: n.trials.s, patch_sha256: patch,
-      pr: pr ? { id: pr.id, number: pr.number } : null, signatures, subject: subj, superseded_by: n.superseded_by,
-      support_members: n.support_members, tree, trials: n.trials.n, verdict,
+      belief_micros: n.belief_micros,
+      caveat: n.caveat,
+      claim_id: n.id,
+      claim_kind: n.kind,
+      claim_version_id: n.claim_version_id,
+      current: isCurrent,
+      duration_ms: n.duration_ms,
+      env_fingerprints: envs,
+      errors: n.trials.errors,
+      fails: n.trials.f,
+      flake_rate: flake,
+      flaky: n.trials.flaky,
+      fragile_reasons: n.fragile_reasons,
+      head_sha: headSha,
+      infra: n.trials.infra,
+      kind: "node",
+      lower_micros: n.lower_micros,
+      passes: n.trials.s,
+      patch_sha256: patch,
+      pr: pr ? { id: pr.id, number: pr.number } : null,
+      signatures,
+      subject: subj,
+      superseded_by: n.superseded_by,
+      support_members: n.support_members,
+      tree,
+      trials: n.trials.n,
+      verdict,
     });
   }
   return { nodes, current, verdictOf };

@@ -9,7 +9,10 @@ import { cmp, syndromeStates } from "@forge/kernel";
  * @param verdictOf each claim's verdict
  */
 export function syndromeLines(
-  view: KernelView, nodes: readonly NodeLine[], current: ReadonlySet<string>, verdictOf: ReadonlyMap<string, string>,
+  view: KernelView,
+  nodes: readonly NodeLine[],
+  current: ReadonlySet<string>,
+  verdictOf: ReadonlyMap<string, string>
 ): SyndromeLine[] {
   const nodeById = new Map(nodes.map((x) => [x.claim_id, x]));
   return syndromeStates(view.syndromes, current).map((s) => {
@@ -18,8 +21,14 @@ export function syndromeLines(
     const fn = first ? nodeById.get(first) : undefined;
     return {
       // Keys in sorted order, as canonicalLine writes them.
-      active: s.active, active_claim_ids: s.active_claims, claim_ids: s.claims, failing_claim_ids: stable,
-      kind: "syndrome", signature: s.signature, tree: fn ? fn.tree : null, trials: s.trials,
+      active: s.active,
+      active_claim_ids: s.active_claims,
+      claim_ids: s.claims,
+      failing_claim_ids: stable,
+      kind: "syndrome",
+      signature: s.signature,
+      tree: fn ? fn.tree : null,
+      trials: s.trials,
     };
   });
 }

@@ -61,13 +61,22 @@ export function targetContext(o: Observation, cfg: PlanConfig, now: number): Tar
   const minTrials = Number(h.config?.min_trials ?? 3);
   const precision = Number(h.config?.precision_micros ?? 300_000);
   const nodeById = new Map(o.nodes.map((n) => [n.claim_id, n]));
-  const baseChecks = o.nodes.filter((n) =>
-    n.current && n.claim_kind === "check" && n.patch_sha256 === null && stepOf(n) !== null);
+  const baseChecks = o.nodes.filter(
+    (n) => n.current && n.claim_kind === "check" && n.patch_sha256 === null && stepOf(n) !== null
+  );
   return {
-    o, cfg, now, minTrials, precision, baseSha: h.base_sha ?? null, baseRef: h.base_ref ?? "main", nodeById,
+    o,
+    cfg,
+    now,
+    minTrials,
+    precision,
+    baseSha: h.base_sha ?? null,
+    baseRef: h.base_ref ?? "main",
+    nodeById,
     baseSteps: [...new Set(baseChecks.map((n) => stepOf(n)!))].sort(cmp),
     baseByStep: new Map(baseChecks.map((n) => [stepOf(n)!, n])),
-    prById: new Map(o.prs.map((p) => [p.id, p])), issueByClaim: new Map(o.issues.map((i) => [`issue:${i.id}`, i])),
+    prById: new Map(o.prs.map((p) => [p.id, p])),
+    issueByClaim: new Map(o.issues.map((i) => [`issue:${i.id}`, i])),
   };
 }
 
@@ -83,13 +92,20 @@ export function pairedDraft(c: TargetContext, pr: PrLine, why: string, checks: s
   return {
     plan_kind: "PairedPatch",
     params: {
-      pr: { id: pr.id, number: pr.number }, patch_sha256: pr.patch_sha256, base_ref: pr.base_ref ?? c.baseRef,
+      pr: { id: pr.id, number: pr.number },
+      patch_sha256: pr.patch_sha256,
+      base_ref: pr.base_ref ?? c.baseRef,
       // A base with no commit yet (null) makes a plan forge-act refuses by name: typed as the act reads it.
-      base_sha: (pr.state === "open" ? c.baseSha : pr.base_sha) as string, checks, repetitions: reps, closes: pr.closes ?? [],
+      base_sha: (pr.state === "open" ? c.baseSha : pr.base_sha) as string,
+      checks,
+      repetitions: reps,
+      closes: pr.closes ?? [],
       // Checks flaky at the base are no PASS_TO_PASS checks (SWE-bench keeps only tests that pass reliably before).
       flaky_at_base: checks.filter((s) => c.baseByStep.get(s)?.verdict === "flaky"),
     },
-    max_runs: 2 * reps, description: `paired baseline-vs-patched run of PR #${pr.number}`, why,
+    max_runs: 2 * reps,
+    description: `paired baseline-vs-patched run of PR #${pr.number}`,
+    why,
   };
 }
 
@@ -102,10 +118,18 @@ export function rerunDraft(c: TargetContext, n: NodeLine, reps: number, why: str
   return {
     plan_kind: "CheckRerun",
     params: {
-      step: s, head_sha: n.head_sha, tree: n.tree, patch_sha256: n.patch_sha256, pr: n.pr ?? null, repetitions: r,
-      precision_micros: c.precision, why,
+      step: s,
+      head_sha: n.head_sha,
+      tree: n.tree,
+      patch_sha256: n.patch_sha256,
+      pr: n.pr ?? null,
+      repetitions: r,
+      precision_micros: c.precision,
+      why,
     },
-    max_runs: r, description: `rerun ${s} at ${at} up to ${r}×`, why,
+    max_runs: r,
+    description: `rerun ${s} at ${at} up to ${r}×`,
+    why,
   };
 }
 

@@ -12,7 +12,8 @@ import { type Found, pairedDraft, type PlanDraft, stepOf, type TargetContext } f
 /** The target of an active syndrome with a stable failure, or null. */
 export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null {
   if (!s.active) return null;
-  const stable = s.failing_claim_ids.map((id) => c.nodeById.get(id))
+  const stable = s.failing_claim_ids
+    .map((id) => c.nodeById.get(id))
     .filter((n): n is NodeLine => !!n && n.signatures.length === 1);
   if (stable.length === 0) return null;
   const atBase = stable.filter((n) => n.patch_sha256 === null);
@@ -22,9 +23,19 @@ export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null 
   if (atBase.length > 0) {
     const steps = new Set(atBase.map(stepOf));
     // An open PR whose current patch makes the failing step pass: verify it as the fix (FAIL_TO_PASS, PASS_TO_PASS).
-    const fixer = c.o.prs.filter((p) => p.state === "open").sort((a, b) => a.number - b.number).find((p) =>
-      c.o.nodes.some((n) => n.patch_sha256 === p.patch_sha256 && n.claim_kind === "check" && steps.has(stepOf(n))
-        && n.passes > 0 && n.fails === 0));
+    const fixer = c.o.prs
+      .filter((p) => p.state === "open")
+      .sort((a, b) => a.number - b.number)
+      .find((p) =>
+        c.o.nodes.some(
+          (n) =>
+            n.patch_sha256 === p.patch_sha256 &&
+            n.claim_kind === "check" &&
+            steps.has(stepOf(n)) &&
+            n.passes > 0 &&
+            n.fails === 0
+        )
+      );
     if (fixer) {
       why = `open PR #${fixer.number} passes the failing step at its patch`;
       draft = pairedDraft(c, fixer, why, c.baseSteps);
@@ -32,8 +43,11 @@ export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null 
       const id = atBase[0]!.claim_id;
       why = "no PR passes the failing step: bound the failing claim exactly";
       draft = {
-        plan_kind: "OracleExactBounded", params: { target_node_id: id }, max_runs: 0,
-        description: `exact belief of ${id}`, why,
+        plan_kind: "OracleExactBounded",
+        params: { target_node_id: id },
+        max_runs: 0,
+        description: `exact belief of ${id}`,
+        why,
       };
     }
   } else if (atPr.length > 0) {
@@ -42,7 +56,10 @@ export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null 
     draft = pairedDraft(c, pr, why, [...new Set([...c.baseSteps, ...atPr.map((n) => stepOf(n)!)])].sort(cmp));
   } else return null;
   return {
-    key: `syndrome:${s.signature}`, base_micros: BASE_MICROS.ActiveSyndrome,
-    refs: stable.map((n) => n.claim_id).sort(cmp), plan_why: why, draft,
+    key: `syndrome:${s.signature}`,
+    base_micros: BASE_MICROS.ActiveSyndrome,
+    refs: stable.map((n) => n.claim_id).sort(cmp),
+    plan_why: why,
+    draft,
   };
 }

@@ -20,8 +20,11 @@ export function calibrationCaveat(n: NodeLine, c: TargetContext): Found | null {
   }
   const draft = rerunDraft(c, n, c.minTrials - n.trials, "calibration caveat");
   return {
-    key: `caveat:${id}`, base_micros: BASE_MICROS.CalibrationCaveat, modifiers: mods,
+    key: `caveat:${id}`,
+    base_micros: BASE_MICROS.CalibrationCaveat,
+    modifiers: mods,
     refs: atBase ? [id, atBase.claim_id] : [id],
-    plan_why: draft ? `${c.minTrials - n.trials} more trials reach min_trials` : "no commit known for its tree", draft,
+    plan_why: draft ? `${c.minTrials - n.trials} more trials reach min_trials` : "no commit known for its tree",
+    draft,
   };
 }

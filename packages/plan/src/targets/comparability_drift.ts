@@ -12,7 +12,10 @@ export function comparabilityDrift(n: NodeLine, c: TargetContext): Found | null 
   if (!n.current || n.claim_kind !== "check" || n.env_fingerprints.length <= 1) return null;
   const draft = rerunDraft(c, n, c.minTrials, "comparability drift");
   return {
-    key: `drift:${n.claim_id}`, base_micros: BASE_MICROS.ComparabilityDrift, refs: [n.claim_id],
-    plan_why: draft ? "rerun in one environment" : "no commit known for its tree", draft,
+    key: `drift:${n.claim_id}`,
+    base_micros: BASE_MICROS.ComparabilityDrift,
+    refs: [n.claim_id],
+    plan_why: draft ? "rerun in one environment" : "no commit known for its tree",
+    draft,
   };
 }

@@ -19,8 +19,11 @@ export function fragileNode(n: NodeLine, c: TargetContext): Found | null {
     const need = trialsToDecide(n.fails, n.trials, c.precision) - n.trials;
     const draft = rerunDraft(c, n, need, "flake rate undecided");
     return {
-      key: `fragile:${id}`, base_micros: Math.max(BASE_MICROS.FragileNode, MICROS - (n.belief_micros ?? 0)), refs: [id],
-      plan_why: draft ? `${need} more trials pin the flake rate to ${c.precision / 10_000}%`
+      key: `fragile:${id}`,
+      base_micros: Math.max(BASE_MICROS.FragileNode, MICROS - (n.belief_micros ?? 0)),
+      refs: [id],
+      plan_why: draft
+        ? `${need} more trials pin the flake rate to ${c.precision / 10_000}%`
         : "no commit known for its tree",
       draft,
     };
@@ -28,12 +31,16 @@ export function fragileNode(n: NodeLine, c: TargetContext): Found | null {
   if (n.claim_kind === "patch_effect" || n.claim_kind === "fixes") return null;
   if (n.belief_micros === null || n.verdict === "verified" || n.verdict === "contradicted") return null;
   return {
-    key: `fragile:${id}`, base_micros: MICROS - n.belief_micros, refs: [id],
+    key: `fragile:${id}`,
+    base_micros: MICROS - n.belief_micros,
+    refs: [id],
     plan_why: "smallest support set that flips the verdict",
     draft: {
       plan_kind: "OracleMinimalPerturbation",
-      params: { target_node_id: id, max_removed_nodes: c.cfg.max_removed_nodes }, max_runs: 0,
-      description: `minimal perturbation of ${id}`, why: "below threshold",
+      params: { target_node_id: id, max_removed_nodes: c.cfg.max_removed_nodes },
+      max_runs: 0,
+      description: `minimal perturbation of ${id}`,
+      why: "below threshold",
     },
   };
 }

@@ -10,11 +10,16 @@ export function refutationGap(n: NodeLine, c: TargetContext): Found | null {
   if (n.verdict !== "verified" || n.support_members !== 1) return null;
   const id = n.claim_id;
   return {
-    key: `refutation_gap:${id}`, base_micros: BASE_MICROS.RefutationGap, refs: [id],
+    key: `refutation_gap:${id}`,
+    base_micros: BASE_MICROS.RefutationGap,
+    refs: [id],
     plan_why: "verified on a single support",
     draft: {
-      plan_kind: "OracleCausalRefuter", params: { target_node_id: id, max_removed_nodes: c.cfg.max_removed_nodes },
-      max_runs: 0, description: `causal refuter of ${id}`, why: "one support",
+      plan_kind: "OracleCausalRefuter",
+      params: { target_node_id: id, max_removed_nodes: c.cfg.max_removed_nodes },
+      max_runs: 0,
+      description: `causal refuter of ${id}`,
+      why: "one support",
     },
   };
 }

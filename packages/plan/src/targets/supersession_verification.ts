@@ -9,7 +9,10 @@ export function supersessionVerification(p: PrLine, c: TargetContext): Found | n
   if (p.state !== "open" || prev.length === 0 || p.checks.length > 0) return null;
   const why = "its new patch has no evidence: run it against the base";
   return {
-    key: `supersession:${p.patch_sha256}:${prev[prev.length - 1]!}`, base_micros: BASE_MICROS.SupersessionVerification,
-    refs: [`pr:${p.id}`], plan_why: why, draft: pairedDraft(c, p, why, c.baseSteps),
+    key: `supersession:${p.patch_sha256}:${prev[prev.length - 1]!}`,
+    base_micros: BASE_MICROS.SupersessionVerification,
+    refs: [`pr:${p.id}`],
+    plan_why: why,
+    draft: pairedDraft(c, p, why, c.baseSteps),
   };
 }

@@ -23,10 +23,17 @@ export function thinExport(d: DegradationLine, c: TargetContext): Found | null {
     draft = {
       plan_kind: "CheckRerun",
       params: {
-        step: detail.step, head_sha: detail.head_sha, tree: detail.tree, patch_sha256: detail.patch_sha256 ?? null,
-        pr: detail.pr ?? null, repetitions: 1, precision_micros: c.precision, why: "missing log",
+        step: detail.step,
+        head_sha: detail.head_sha,
+        tree: detail.tree,
+        patch_sha256: detail.patch_sha256 ?? null,
+        pr: detail.pr ?? null,
+        repetitions: 1,
+        precision_micros: c.precision,
+        why: "missing log",
       },
-      max_runs: 1, description: `rerun ${detail.step} once: run ${String(detail.run_id).slice(0, 8)} lost its log`,
+      max_runs: 1,
+      description: `rerun ${detail.step} once: run ${String(detail.run_id).slice(0, 8)} lost its log`,
       why: "missing log",
     };
   } else {
@@ -35,13 +42,19 @@ export function thinExport(d: DegradationLine, c: TargetContext): Found | null {
       why = "the marker names claims of the graph: delta parity over them";
       draft = {
         plan_kind: "OracleDeltaParity",
-        params: { changed_node_ids: named, max_iterations: c.cfg.oracle_max_iterations }, max_runs: 0,
-        description: `delta parity over ${named.length} claim(s) named by ${m}`, why: "kernel marker",
+        params: { changed_node_ids: named, max_iterations: c.cfg.oracle_max_iterations },
+        max_runs: 0,
+        description: `delta parity over ${named.length} claim(s) named by ${m}`,
+        why: "kernel marker",
       };
     }
   }
   return {
-    key: `thin_export:${m}`, base_micros: BASE_MICROS.ThinExport,
-    modifiers: [{ delta_micros: 50_000, name: "thin_export_active" }], refs: d.refs, plan_why: why, draft,
+    key: `thin_export:${m}`,
+    base_micros: BASE_MICROS.ThinExport,
+    modifiers: [{ delta_micros: 50_000, name: "thin_export_active" }],
+    refs: d.refs,
+    plan_why: why,
+    draft,
   };
 }

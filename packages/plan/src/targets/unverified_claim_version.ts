@@ -13,20 +13,27 @@ export function unverifiedClaimVersion(u: UnverifiedLine, c: TargetContext): Fou
   const cid = u.claim_id;
   if (cid.startsWith("issue:")) {
     const issue = c.issueByClaim.get(cid);
-    const closing = (issue?.closing_prs ?? []).map((p) => c.prById.get(p.id))
+    const closing = (issue?.closing_prs ?? [])
+      .map((p) => c.prById.get(p.id))
       .filter((p): p is PrLine => p !== undefined);
     const merged = closing.find((p) => p.state === "merged") ?? closing[0];
-    const why = merged ? `PR #${merged.number} closes it: FAIL_TO_PASS and PASS_TO_PASS on its patch`
+    const why = merged
+      ? `PR #${merged.number} closes it: FAIL_TO_PASS and PASS_TO_PASS on its patch`
       : "closed with no PR, merge or check to verify it by";
     return {
-      key: `unverified:${cid}`, base_micros: BASE_MICROS.UnverifiedClaimVersion,
-      refs: [cid, ...(merged ? [`pr:${merged.id}`] : [])], plan_why: why,
+      key: `unverified:${cid}`,
+      base_micros: BASE_MICROS.UnverifiedClaimVersion,
+      refs: [cid, ...(merged ? [`pr:${merged.id}`] : [])],
+      plan_why: why,
       draft: merged ? pairedDraft(c, merged, why, c.baseSteps) : null,
     };
   }
   if (u.why !== "no_belief") return null;
   return {
-    key: `unverified:${cid}`, base_micros: BASE_MICROS.UnverifiedClaimVersion, refs: [cid],
-    plan_why: "no support and no trial: nothing to verify it with", draft: null,
+    key: `unverified:${cid}`,
+    base_micros: BASE_MICROS.UnverifiedClaimVersion,
+    refs: [cid],
+    plan_why: "no support and no trial: nothing to verify it with",
+    draft: null,
   };
 }
