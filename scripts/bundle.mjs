@@ -128,7 +128,9 @@ const lazyCrypto = {
     );
     b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, () => ({
       loader: "js",
-      contents: `let m;\nconst real = () => (m ??= require("node:crypto"));\n${cryptoFns.map((k) => `export function ${k}(...a) { return real().${k}(...a); }`).join("\n")}\n`,
+      contents:
+        `let m;\nconst real = () => (m ??= require("node:crypto"));\n` +
+        `${cryptoFns.map((k) => `export function ${k}(...a) { return real().${k}(...a); }`).join("\n")}\n`,
     }));
   },
 };

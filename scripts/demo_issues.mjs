@@ -55,7 +55,8 @@ await step(
 mkdirSync(path.join(dir, ".forge", "ci", "steps"), { recursive: true });
 writeFileSync(
   path.join(dir, ".forge", "ci", "steps", "10-test"),
-  '#!/bin/sh\necho "checking at $(date +%s)"\ngrep -q "empty config is fine" app.txt || { echo "app.txt: empty config crashes (pid $$)"; exit 1; }\n',
+  '#!/bin/sh\necho "checking at $(date +%s)"\ngrep -q "empty config is fine" app.txt || { echo "app.txt: empty ' +
+    'config crashes (pid $$)"; exit 1; }\n',
   { mode: 0o755 }
 );
 writeFileSync(path.join(dir, "app.txt"), "crashes on empty config\n");
@@ -74,8 +75,10 @@ await step(
 await step(
   "a fix on a branch → forge-pr create --issue 4",
   [
-    "git checkout -qb fix-empty-config && echo 'empty config is fine' > app.txt && git commit -qam 'Handle an empty config'",
-    "forge-pr create -t 'Handle an empty config' -b 'Fixes the crash.' --issue 4 -B main --json number,title,headRefName",
+    "git checkout -qb fix-empty-config && echo 'empty config is fine' > app.txt && git commit -qam 'Handle an empty " +
+      "config'",
+    "forge-pr create -t 'Handle an empty config' -b 'Fixes the crash.' --issue 4 -B main --json " +
+      "number,title,headRefName",
     "git checkout -q main",
   ].join(" && ")
 );

@@ -75,28 +75,39 @@ function extraWorktrees(dir: string): string[] {
     .slice(1);
 }
 
-test("CheckRerun: a stable pass stops as soon as the rule of three decides it; trials are CI runs, referenced and not copied", async (t) => {
-  const dir = repo({ "10-unit": "exit 0" });
-  const r = await act(
-    dir,
-    plan("CheckRerun", { step: "10-unit", head_sha: head(dir), repetitions: 30, precision_micros: 300_000 })
-  );
-  t.is(r.code, 0, r.stderr);
-  const a = r.recs[0]!;
-  t.is(a.kind, "act_result");
-  t.is(a.schema_version, "forge-act-result/v1");
-  t.is(a.stats.trials, 10, "3/n ≤ 0.3 at n = 10, and no more");
-  t.is(a.stats.stop, "decided");
-  t.is(a.outcome_signature, "passing:0/10");
-  t.deepEqual(a.trials, [], "nothing copied");
-  const runs = jsonl((await run("forge-ci", ["list", "--limit", "100", "--json", "id,headSha"], { cwd: dir })).stdout);
-  t.deepEqual(a.trial_refs.map((x: Rec) => x.run_id).sort(), runs.map((x) => x.id).sort(), "every trial is one CI run");
-  t.true(runs.every((x) => x.headSha === head(dir)));
-  t.true(
-    a.receipts.length >= 10 && a.receipts.every((x: Rec) => Array.isArray(x.argv) && typeof x.duration_ms === "number")
-  );
-  t.deepEqual(extraWorktrees(dir), []);
-});
+test(
+  "CheckRerun: a stable pass stops as soon as the rule of three decides it; trials are CI runs, referenced and " +
+    "not copied",
+  async (t) => {
+    const dir = repo({ "10-unit": "exit 0" });
+    const r = await act(
+      dir,
+      plan("CheckRerun", { step: "10-unit", head_sha: head(dir), repetitions: 30, precision_micros: 300_000 })
+    );
+    t.is(r.code, 0, r.stderr);
+    const a = r.recs[0]!;
+    t.is(a.kind, "act_result");
+    t.is(a.schema_version, "forge-act-result/v1");
+    t.is(a.stats.trials, 10, "3/n ≤ 0.3 at n = 10, and no more");
+    t.is(a.stats.stop, "decided");
+    t.is(a.outcome_signature, "passing:0/10");
+    t.deepEqual(a.trials, [], "nothing copied");
+    const runs = jsonl(
+      (await run("forge-ci", ["list", "--limit", "100", "--json", "id,headSha"], { cwd: dir })).stdout
+    );
+    t.deepEqual(
+      a.trial_refs.map((x: Rec) => x.run_id).sort(),
+      runs.map((x) => x.id).sort(),
+      "every trial is one CI run"
+    );
+    t.true(runs.every((x) => x.headSha === head(dir)));
+    t.true(
+      a.receipts.length >= 10 &&
+        a.receipts.every((x: Rec) => Array.isArray(x.argv) && typeof x.duration_ms === "number")
+    );
+    t.deepEqual(extraWorktrees(dir), []);
+  }
+);
 
 test("CheckRerun: never past the plan's repetitions; the steps before the target run as its setup", async (t) => {
   const dir = repo({
@@ -152,57 +163,61 @@ test("CheckRerun: no trial starts past the deadline; the overrun is reported, no
   t.true(a.outcome_signature.endsWith(":undecided"));
 });
 
-test("seed §16.5: PairedPatch through the CI runner: fixed and still_passing, the fixes rule holds, the sides ran in parallel", async (t) => {
-  const dir = repo(
-    { "10-unit": "grep -q good unit.txt", "20-int": "grep -q good int.txt" },
-    { "unit.txt": "good\n", "int.txt": "bad\n" }
-  );
-  const issue = JSON.parse(
-    (await run("forge-issue", ["create", "-t", "int fails", "--json", "id,number"], { cwd: dir })).stdout
-  ) as Rec;
-  const p = await pr(dir, "fix", { "int.txt": "good\n" }, ["--issue", String(issue.number)]);
-  const r = await act(
-    dir,
-    plan("PairedPatch", {
-      pr: { id: p.id, number: p.number },
-      patch_sha256: p.patchSha256,
-      base_sha: head(dir),
-      checks: ["10-unit", "20-int"],
-      repetitions: 3,
-      closes: [issue.id],
-    })
-  );
-  t.is(r.code, 0, r.stderr);
-  const a = r.recs[0]!;
-  t.deepEqual(
-    a.typed_diff.map((d: Rec) => [
-      d.check,
-      d.category,
-      d.baseline.pass,
-      d.baseline.fail,
-      d.patched.pass,
-      d.patched.fail,
-    ]),
-    [
-      ["10-unit", "still_passing", 3, 0, 3, 0],
-      ["20-int", "fixed", 0, 3, 3, 0],
-    ]
-  );
-  t.is(a.outcome_signature, "still_passing,fixed");
-  t.deepEqual(
-    a.fixes.map((f: Rec) => [f.issue, f.holds, f.fail_to_pass, f.broken]),
-    [[issue.id, true, ["20-int"], []]]
-  );
-  t.true(a.typed_diff.every((d: Rec) => /^[0-9a-f]{40}$/.test(d.code_tree)));
-  t.true(a.wall_ms.total < a.wall_ms.baseline + a.wall_ms.patched, `parallel: ${JSON.stringify(a.wall_ms)}`);
-  t.deepEqual(extraWorktrees(dir), []);
-  // Through the lane: the patch_effect and the fixes claim, the trials from the CI runs only.
-  const runs = (await run("forge-ci", ["list", "--limit", "100", "--json"], { cwd: dir })).stdout;
-  await run("forge-export", [], { cwd: dir, input: runs });
-  const ex = jsonl((await run("forge-export", [], { cwd: dir, input: r.stdout })).stdout) as Rec[];
-  t.is(ex[0]!.counts.trials, 0, "the act result copies no trial");
-  t.true(ex[0]!.counts.claim_versions >= 1);
-});
+test(
+  "seed §16.5: PairedPatch through the CI runner: fixed and still_passing, the fixes rule holds, the sides ran in " +
+    "parallel",
+  async (t) => {
+    const dir = repo(
+      { "10-unit": "grep -q good unit.txt", "20-int": "grep -q good int.txt" },
+      { "unit.txt": "good\n", "int.txt": "bad\n" }
+    );
+    const issue = JSON.parse(
+      (await run("forge-issue", ["create", "-t", "int fails", "--json", "id,number"], { cwd: dir })).stdout
+    ) as Rec;
+    const p = await pr(dir, "fix", { "int.txt": "good\n" }, ["--issue", String(issue.number)]);
+    const r = await act(
+      dir,
+      plan("PairedPatch", {
+        pr: { id: p.id, number: p.number },
+        patch_sha256: p.patchSha256,
+        base_sha: head(dir),
+        checks: ["10-unit", "20-int"],
+        repetitions: 3,
+        closes: [issue.id],
+      })
+    );
+    t.is(r.code, 0, r.stderr);
+    const a = r.recs[0]!;
+    t.deepEqual(
+      a.typed_diff.map((d: Rec) => [
+        d.check,
+        d.category,
+        d.baseline.pass,
+        d.baseline.fail,
+        d.patched.pass,
+        d.patched.fail,
+      ]),
+      [
+        ["10-unit", "still_passing", 3, 0, 3, 0],
+        ["20-int", "fixed", 0, 3, 3, 0],
+      ]
+    );
+    t.is(a.outcome_signature, "still_passing,fixed");
+    t.deepEqual(
+      a.fixes.map((f: Rec) => [f.issue, f.holds, f.fail_to_pass, f.broken]),
+      [[issue.id, true, ["20-int"], []]]
+    );
+    t.true(a.typed_diff.every((d: Rec) => /^[0-9a-f]{40}$/.test(d.code_tree)));
+    t.true(a.wall_ms.total < a.wall_ms.baseline + a.wall_ms.patched, `parallel: ${JSON.stringify(a.wall_ms)}`);
+    t.deepEqual(extraWorktrees(dir), []);
+    // Through the lane: the patch_effect and the fixes claim, the trials from the CI runs only.
+    const runs = (await run("forge-ci", ["list", "--limit", "100", "--json"], { cwd: dir })).stdout;
+    await run("forge-export", [], { cwd: dir, input: runs });
+    const ex = jsonl((await run("forge-export", [], { cwd: dir, input: r.stdout })).stdout) as Rec[];
+    t.is(ex[0]!.counts.trials, 0, "the act result copies no trial");
+    t.true(ex[0]!.counts.claim_versions >= 1);
+  }
+);
 
 test("PairedPatch: a regressing PR is regressed and gets no fixes claim", async (t) => {
   const dir = repo({ "10-unit": "grep -q good unit.txt" }, { "unit.txt": "good\n" });
@@ -269,55 +284,65 @@ test("target and halt lines are passed over; another kind is refused with exit 2
   t.regex(bad.stderr, /^forge-act: stdin line 1: kind 'observation' is not a plan\n$/);
 });
 
-test("SIGTERM mid-rerun: the running trial is cancelled, the result of what ran is printed, no worktree is left", async (t) => {
-  const dir = repo({ "10-slow": "sleep 0.4; exit 0" });
-  const child = spawn(join(BIN, "forge-act"), ["--json"], {
-    cwd: dir,
-    env: baseEnv() as NodeJS.ProcessEnv,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stdin.end(plan("CheckRerun", { step: "10-slow", head_sha: head(dir), repetitions: 10 }));
-  const runsDir = join(dir, ".forge", "ci", "runs");
-  for (let i = 0; i < 200; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    try {
-      if (readdirSync(runsDir).length >= 2) break;
-    } catch {
-      // not yet
+test(
+  "SIGTERM mid-rerun: the running trial is cancelled, " + "the result of what ran is printed, no worktree is left",
+  async (t) => {
+    const dir = repo({ "10-slow": "sleep 0.4; exit 0" });
+    const child = spawn(join(BIN, "forge-act"), ["--json"], {
+      cwd: dir,
+      env: baseEnv() as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stdin.end(plan("CheckRerun", { step: "10-slow", head_sha: head(dir), repetitions: 10 }));
+    const runsDir = join(dir, ".forge", "ci", "runs");
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      try {
+        if (readdirSync(runsDir).length >= 2) break;
+      } catch {
+        // not yet
+      }
     }
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    t.is(code, 143);
+    const a = jsonl(out)[0] as Rec;
+    t.is(a.stop, "interrupted");
+    t.true(a.stats.trials >= 1 && a.stats.trials < 10);
+    t.deepEqual(extraWorktrees(dir), []);
   }
-  child.kill("SIGTERM");
-  const code = await new Promise<number | null>((r) => child.on("close", r));
-  t.is(code, 143);
-  const a = jsonl(out)[0] as Rec;
-  t.is(a.stop, "interrupted");
-  t.true(a.stats.trials >= 1 && a.stats.trials < 10);
-  t.deepEqual(extraWorktrees(dir), []);
-});
+);
 
-test("seed §16.4: an oracle plan's answer is the kernel's own (causal refuter and minimal perturbation over the scope's fold, no local copy)", async (t) => {
-  const dir = repo({ "10-unit": "exit 0" });
-  await run("forge-ci", ["run", "--repeat", "3"], { cwd: dir });
-  await run("forge-export", [], { cwd: dir, input: (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout });
-  const { openStore } = await import("@forge/core");
-  const { readScope } = await import("@forge/evidence");
-  const { causalRefuter, compile, minimalPerturbation, schedule } = await import("@forge/kernel");
-  const c = compile(readScope(openStore({ cwd: dir, env: {} }), "default").kernel);
-  const target = c.nodes[0]!.id;
-  const r = await act(
-    dir,
-    plan("OracleCausalRefuter", { target_node_id: target, max_removed_nodes: 64 }) +
-      plan("OracleMinimalPerturbation", { target_node_id: target, max_removed_nodes: 2 })
-  );
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(
-    r.recs[0]!.oracle,
-    JSON.parse(JSON.stringify(causalRefuter(c, target, { scheduled: schedule(c), max_supports: 64 })))
-  );
-  t.deepEqual(
-    r.recs[1]!.oracle,
-    JSON.parse(JSON.stringify(minimalPerturbation(c, target, { scheduled: schedule(c), max_removed_nodes: 2 })))
-  );
-});
+test(
+  "seed §16.4: an oracle plan's answer is the kernel's own (causal refuter and minimal perturbation over the " +
+    "scope's fold, no local copy)",
+  async (t) => {
+    const dir = repo({ "10-unit": "exit 0" });
+    await run("forge-ci", ["run", "--repeat", "3"], { cwd: dir });
+    await run("forge-export", [], {
+      cwd: dir,
+      input: (await run("forge-ci", ["list", "--json"], { cwd: dir })).stdout,
+    });
+    const { openStore } = await import("@forge/core");
+    const { readScope } = await import("@forge/evidence");
+    const { causalRefuter, compile, minimalPerturbation, schedule } = await import("@forge/kernel");
+    const c = compile(readScope(openStore({ cwd: dir, env: {} }), "default").kernel);
+    const target = c.nodes[0]!.id;
+    const r = await act(
+      dir,
+      plan("OracleCausalRefuter", { target_node_id: target, max_removed_nodes: 64 }) +
+        plan("OracleMinimalPerturbation", { target_node_id: target, max_removed_nodes: 2 })
+    );
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(
+      r.recs[0]!.oracle,
+      JSON.parse(JSON.stringify(causalRefuter(c, target, { scheduled: schedule(c), max_supports: 64 })))
+    );
+    t.deepEqual(
+      r.recs[1]!.oracle,
+      JSON.parse(JSON.stringify(minimalPerturbation(c, target, { scheduled: schedule(c), max_removed_nodes: 2 })))
+    );
+  }
+);

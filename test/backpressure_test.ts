@@ -66,7 +66,8 @@ test("forge-issue list --json | head -1 exits 0 with no stderr, under pipefail",
 test("forge-issue list --json | head -1: forge-issue's own status is 0", async (t) => {
   // Without pipefail, to read the producer's status alone.
   const r = await sh(
-    'set +o pipefail; forge-issue list --json --limit 100000 2>err.txt | head -1 >/dev/null; echo "${PIPESTATUS[0]}"; cat err.txt; rm err.txt',
+    "set +o pipefail; forge-issue list --json --limit 100000 2>err.txt | head -1 >/dev/null; echo " +
+      '"${PIPESTATUS[0]}"; cat err.txt; rm err.txt',
     { cwd: repo }
   );
   t.is(r.stdout, "0\n");

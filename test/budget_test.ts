@@ -106,7 +106,8 @@ for (const h of HELP) {
   const full =
     (h.argv.length > 2 && h.argv[h.argv.length - 1] === "--help") ||
     (h.argv[0] === "forge-export" && h.argv[1] === "--help");
-  test(`'${h.argv.join(" ")}' prints help${full ? " (the full page)" : ` within ${h.lines} lines and ${h.bytes} bytes`} on stdout, exit 0`, async (t) => {
+  const within = full ? " (the full page)" : ` within ${h.lines} lines and ${h.bytes} bytes`;
+  test(`'${h.argv.join(" ")}' prints help${within} on stdout, exit 0`, async (t) => {
     const r = await run(h.argv[0], h.argv.slice(1), { cwd: tmpdir() });
     t.is(r.code, 0, r.stderr);
     t.is(r.stderr, "", "help goes to stdout only");

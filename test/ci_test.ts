@@ -106,47 +106,50 @@ async function withPr(
   git(dir, ["checkout", "-q", "main"]);
 }
 
-test("run on HEAD: steps in filename order, the first failure stops the run, later steps are skipped and never start", async (t) => {
-  const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({
-    "10-a": 'echo a >> "$MARKS/order"',
-    "20-b": 'echo b >> "$MARKS/order"; echo "no good"; exit 1',
-    "30-c": 'echo c >> "$MARKS/order"',
-    "README.md": "not a step",
-  });
-  const r = await ci(dir, ["run", "--json"], { MARKS: marks });
-  t.is(r.code, 1, "a red run exits 1");
-  const [rec] = runs(r);
-  t.like(rec, {
-    databaseId: 1,
-    verdict: "fail",
-    status: "completed",
-    conclusion: "failure",
-    event: "manual",
-    pr: null,
-    patchSha256: null,
-    runner: "local",
-  });
-  t.deepEqual(
-    rec!.steps.map((s) => [s.name, s.outcome, s.exitCode]),
-    [
-      ["10-a", "pass", 0],
-      ["20-b", "fail", 1],
-      ["30-c", "skipped", null],
-    ]
-  );
-  t.is(rec!.headSha, git(dir, ["rev-parse", "HEAD"]).trim());
-  t.is(readFileSync(join(marks, "order"), "utf8"), "a\nb\n");
-  t.regex(r.stderr, /✓ 10-a pass .*\nX 20-b fail \(exit 1\)/);
+test(
+  "run on HEAD: steps in filename order, the first failure " + "stops the run, later steps are skipped and never start",
+  async (t) => {
+    const marks = scratch(tempRepo("forge-ci-marks-"));
+    const dir = repo({
+      "10-a": 'echo a >> "$MARKS/order"',
+      "20-b": 'echo b >> "$MARKS/order"; echo "no good"; exit 1',
+      "30-c": 'echo c >> "$MARKS/order"',
+      "README.md": "not a step",
+    });
+    const r = await ci(dir, ["run", "--json"], { MARKS: marks });
+    t.is(r.code, 1, "a red run exits 1");
+    const [rec] = runs(r);
+    t.like(rec, {
+      databaseId: 1,
+      verdict: "fail",
+      status: "completed",
+      conclusion: "failure",
+      event: "manual",
+      pr: null,
+      patchSha256: null,
+      runner: "local",
+    });
+    t.deepEqual(
+      rec!.steps.map((s) => [s.name, s.outcome, s.exitCode]),
+      [
+        ["10-a", "pass", 0],
+        ["20-b", "fail", 1],
+        ["30-c", "skipped", null],
+      ]
+    );
+    t.is(rec!.headSha, git(dir, ["rev-parse", "HEAD"]).trim());
+    t.is(readFileSync(join(marks, "order"), "utf8"), "a\nb\n");
+    t.regex(r.stderr, /✓ 10-a pass .*\nX 20-b fail \(exit 1\)/);
 
-  const all = await ci(dir, ["run", "--continue-on-error", "--json"], { MARKS: marks });
-  t.is(all.code, 1);
-  t.deepEqual(
-    runs(all)[0]!.steps.map((s) => s.outcome),
-    ["pass", "fail", "pass"]
-  );
-  t.is(readFileSync(join(marks, "order"), "utf8"), "a\nb\na\nb\nc\n");
-});
+    const all = await ci(dir, ["run", "--continue-on-error", "--json"], { MARKS: marks });
+    t.is(all.code, 1);
+    t.deepEqual(
+      runs(all)[0]!.steps.map((s) => s.outcome),
+      ["pass", "fail", "pass"]
+    );
+    t.is(readFileSync(join(marks, "order"), "utf8"), "a\nb\na\nb\nc\n");
+  }
+);
 
 test("a green run exits 0; no steps at all is a pass", async (t) => {
   const dir = repo({ "10-ok": "true" });
@@ -173,37 +176,43 @@ test("steps run in a disposable worktree: the live checkout is untouched and no 
   t.false(existsSync(readFileSync(join(marks, "pwd"), "utf8").trim()), "the worktree folder is removed");
 });
 
-test("a PR run: the base's tip with the patch applied; the verdict lands in pr.md and gh's statusCheckRollup", async (t) => {
-  const dir = repo({ "10-test": 'grep -q fixed app.txt || { echo "app.txt: expected fixed"; exit 1; }' });
-  await withPr(t, dir);
-  const head = await ci(dir, ["run", "--json"]);
-  t.is(runs(head)[0]!.verdict, "fail", "main itself is broken");
-  const r = await ci(dir, ["run", "1", "--json"]);
-  t.is(r.code, 0, r.stderr);
-  const rec = runs(r)[0]!;
-  const pr = jsonl(
-    (await run("forge-pr", ["view", "1", "--json", "id,patchSha256,ci,statusCheckRollup"], { cwd: dir })).stdout
-  )[0] as Record<string, unknown>;
-  t.like(rec, {
-    databaseId: 2,
-    verdict: "pass",
-    event: "pull_request",
-    pr: { id: pr.id as string, number: 1 },
-    patchSha256: pr.patchSha256 as string,
-  });
-  t.is(rec.headSha, git(dir, ["rev-parse", "main"]).trim());
-  t.is(pr.ci, "pass");
-  t.deepEqual(pr.statusCheckRollup, [
-    { __typename: "CheckRun", conclusion: "SUCCESS", name: "ci", status: "COMPLETED" },
-  ]);
-  t.is(readFileSync(join(dir, "app.txt"), "utf8"), "broken\n", "the live checkout is untouched");
-  t.is(git(dir, ["worktree", "list"]).trim().split("\n").length, 1);
-  const view = await ci(dir, ["view", "2"]);
-  t.regex(
-    view.stdout,
-    /^run 2 pass \(success\): Fix the app #1\ntree: [0-9a-f]{40} \+ patch [0-9a-f]{12}\nenv: [0-9a-f]{12} \(local\)\n\n10-test\tpass\t0\t/
-  );
-});
+test(
+  "a PR run: the base's tip with the patch applied; " + "the verdict lands in pr.md and gh's statusCheckRollup",
+  async (t) => {
+    const dir = repo({ "10-test": 'grep -q fixed app.txt || { echo "app.txt: expected fixed"; exit 1; }' });
+    await withPr(t, dir);
+    const head = await ci(dir, ["run", "--json"]);
+    t.is(runs(head)[0]!.verdict, "fail", "main itself is broken");
+    const r = await ci(dir, ["run", "1", "--json"]);
+    t.is(r.code, 0, r.stderr);
+    const rec = runs(r)[0]!;
+    const pr = jsonl(
+      (await run("forge-pr", ["view", "1", "--json", "id,patchSha256,ci,statusCheckRollup"], { cwd: dir })).stdout
+    )[0] as Record<string, unknown>;
+    t.like(rec, {
+      databaseId: 2,
+      verdict: "pass",
+      event: "pull_request",
+      pr: { id: pr.id as string, number: 1 },
+      patchSha256: pr.patchSha256 as string,
+    });
+    t.is(rec.headSha, git(dir, ["rev-parse", "main"]).trim());
+    t.is(pr.ci, "pass");
+    t.deepEqual(pr.statusCheckRollup, [
+      { __typename: "CheckRun", conclusion: "SUCCESS", name: "ci", status: "COMPLETED" },
+    ]);
+    t.is(readFileSync(join(dir, "app.txt"), "utf8"), "broken\n", "the live checkout is untouched");
+    t.is(git(dir, ["worktree", "list"]).trim().split("\n").length, 1);
+    const view = await ci(dir, ["view", "2"]);
+    t.regex(
+      view.stdout,
+      new RegExp(
+        /^run 2 pass \(success\): Fix the app #1\ntree: [0-9a-f]{40} \+ patch [0-9a-f]{12}\n/.source +
+          /env: [0-9a-f]{12} \(local\)\n\n10-test\tpass\t0\t/.source
+      )
+    );
+  }
+);
 
 test("a PR whose patch does not apply: one error line, exit 1, no run recorded", async (t) => {
   const dir = repo({ "10-test": "true" });
@@ -312,45 +321,51 @@ async function background(
   return { pid: child.pid!, done };
 }
 
-test("cancel kills the running step's process group, records cancelled, skips the rest; a second cancel is a no-op", async (t) => {
-  const mark = `forge-ci-cancel-${process.pid}-${Date.now()}`;
-  const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({
-    "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40`,
-    "20-next": 'touch "$MARKS/next"',
-  });
-  const bg = await background(t, dir, marks);
-  const c = await ci(dir, ["cancel", "1", "--json"]);
-  t.is(c.code, 0, c.stderr);
-  const rec = runs(c)[0]!;
-  t.like(rec, { verdict: "cancelled", status: "completed", conclusion: "cancelled" });
-  t.deepEqual(
-    rec.steps.map((s) => s.outcome),
-    ["cancelled", "skipped"]
-  );
-  t.is(await bg.done, 1, "the runner exits 1");
-  t.false(existsSync(join(marks, "next")));
-  await until(t, "no orphans", () => alive(mark).length === 0);
-  t.deepEqual(alive(mark), []);
-  const again = await ci(dir, ["cancel", "1"]);
-  t.is(again.code, 0);
-  t.regex(again.stderr, /already completed \(cancelled\)/);
-});
+test(
+  "cancel kills the running step's process group, records " + "cancelled, skips the rest; a second cancel is a no-op",
+  async (t) => {
+    const mark = `forge-ci-cancel-${process.pid}-${Date.now()}`;
+    const marks = scratch(tempRepo("forge-ci-marks-"));
+    const dir = repo({
+      "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40`,
+      "20-next": 'touch "$MARKS/next"',
+    });
+    const bg = await background(t, dir, marks);
+    const c = await ci(dir, ["cancel", "1", "--json"]);
+    t.is(c.code, 0, c.stderr);
+    const rec = runs(c)[0]!;
+    t.like(rec, { verdict: "cancelled", status: "completed", conclusion: "cancelled" });
+    t.deepEqual(
+      rec.steps.map((s) => s.outcome),
+      ["cancelled", "skipped"]
+    );
+    t.is(await bg.done, 1, "the runner exits 1");
+    t.false(existsSync(join(marks, "next")));
+    await until(t, "no orphans", () => alive(mark).length === 0);
+    t.deepEqual(alive(mark), []);
+    const again = await ci(dir, ["cancel", "1"]);
+    t.is(again.code, 0);
+    t.regex(again.stderr, /already completed \(cancelled\)/);
+  }
+);
 
-test("cancel of a run whose runner died: what is left of its processes is killed and the record finished", async (t) => {
-  const mark = `forge-ci-orphan-${process.pid}-${Date.now()}`;
-  const marks = scratch(tempRepo("forge-ci-marks-"));
-  const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40` });
-  const bg = await background(t, dir, marks);
-  process.kill(bg.pid, "SIGKILL");
-  await bg.done;
-  t.true(alive(mark).length > 0, "the step outlived its runner");
-  const c = await ci(dir, ["cancel", "1", "--json", "verdict,status"]);
-  t.is(c.code, 0, c.stderr);
-  t.is(c.stdout, '{"status":"completed","verdict":"cancelled"}\n');
-  await until(t, "no orphans", () => alive(mark).length === 0);
-  t.deepEqual(alive(mark), []);
-});
+test(
+  "cancel of a run whose runner died: what is left " + "of its processes is killed and the record finished",
+  async (t) => {
+    const mark = `forge-ci-orphan-${process.pid}-${Date.now()}`;
+    const marks = scratch(tempRepo("forge-ci-marks-"));
+    const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40` });
+    const bg = await background(t, dir, marks);
+    process.kill(bg.pid, "SIGKILL");
+    await bg.done;
+    t.true(alive(mark).length > 0, "the step outlived its runner");
+    const c = await ci(dir, ["cancel", "1", "--json", "verdict,status"]);
+    t.is(c.code, 0, c.stderr);
+    t.is(c.stdout, '{"status":"completed","verdict":"cancelled"}\n');
+    await until(t, "no orphans", () => alive(mark).length === 0);
+    t.deepEqual(alive(mark), []);
+  }
+);
 
 test("the same failing step in two runs has one signature; a different failure another", async (t) => {
   const dir = repo({
@@ -442,7 +457,8 @@ test("runner docker: each step is `docker run` of the kept step file in the imag
   const fake = scratch(tempRepo("forge-ci-fakedocker-"));
   writeFileSync(
     join(fake, "docker"),
-    `#!/bin/sh\n[ "$1" = info ] && { echo 28.0; exit 0; }\nfor a in "$@"; do printf '%s\\n' "$a"; done > "${fake}/argv"\n`
+    `#!/bin/sh\n[ "$1" = info ] && { echo 28.0; exit 0; }\nfor a in "$@"; do printf '%s\\n' "$a"; done > ` +
+      `"${fake}/argv"\n`
   );
   chmodSync(join(fake, "docker"), 0o755);
   const dir = repo({ "10-a": "true" }, "runner=docker\nimage=alpine:3\nCI_FLAG=1\n");
@@ -471,61 +487,67 @@ test("log: every step's lines prefixed with its name; one step's log as written;
   t.regex(missing.stderr, /^forge-ci log: run 1 has no log for step '99-none'\n$/);
 });
 
-test("list: newest first, --status, --commit, --limit, --jq; view --json; a bad ci.env is one error line", async (t) => {
-  const dir = repo({ "10-a": "test -f ok" });
-  await ci(dir, ["run"]);
-  writeFileSync(join(dir, "ok"), "");
-  git(dir, ["add", "ok"]);
-  git(dir, ["commit", "-qm", "ok"]);
-  await ci(dir, ["run"]);
-  const list = runs(await ci(dir, ["list", "--json"]));
-  t.deepEqual(
-    list.map((r) => [r.databaseId, r.verdict]),
-    [
-      [2, "pass"],
-      [1, "fail"],
-    ]
-  );
-  t.deepEqual(
-    runs(await ci(dir, ["list", "-s", "failure", "--json"])).map((r) => r.databaseId),
-    [1]
-  );
-  t.deepEqual(
-    runs(await ci(dir, ["list", "--status", "completed", "-L", "1", "--json"])).map((r) => r.databaseId),
-    [2]
-  );
-  t.deepEqual(
-    runs(await ci(dir, ["list", "-c", list[1]!.headSha.slice(0, 7), "--json"])).map((r) => r.databaseId),
-    [1]
-  );
-  t.is((await ci(dir, ["list", "--jq", ".[0].verdict"])).stdout, "pass\n");
-  t.is((await ci(dir, ["list", "-s", "weird"])).code, 2);
-  const view = await ci(dir, ["view", "2", "--json"]);
-  const keys = Object.keys(jsonl(view.stdout)[0]!);
-  golden(t, "ci/view-keys.txt", keys.join("\n") + "\n");
-  writeFileSync(join(dir, ".forge", "ci", "ci.env"), "runner=podman\n");
-  const bad = await ci(dir, ["run"]);
-  t.is(bad.code, 1);
-  t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local or docker\n");
-  t.is(runs(await ci(dir, ["list", "--json"])).length, 2, "nothing recorded");
-});
+test(
+  "list: newest first, --status, --commit, --limit, " + "--jq; view --json; a bad ci.env is one error line",
+  async (t) => {
+    const dir = repo({ "10-a": "test -f ok" });
+    await ci(dir, ["run"]);
+    writeFileSync(join(dir, "ok"), "");
+    git(dir, ["add", "ok"]);
+    git(dir, ["commit", "-qm", "ok"]);
+    await ci(dir, ["run"]);
+    const list = runs(await ci(dir, ["list", "--json"]));
+    t.deepEqual(
+      list.map((r) => [r.databaseId, r.verdict]),
+      [
+        [2, "pass"],
+        [1, "fail"],
+      ]
+    );
+    t.deepEqual(
+      runs(await ci(dir, ["list", "-s", "failure", "--json"])).map((r) => r.databaseId),
+      [1]
+    );
+    t.deepEqual(
+      runs(await ci(dir, ["list", "--status", "completed", "-L", "1", "--json"])).map((r) => r.databaseId),
+      [2]
+    );
+    t.deepEqual(
+      runs(await ci(dir, ["list", "-c", list[1]!.headSha.slice(0, 7), "--json"])).map((r) => r.databaseId),
+      [1]
+    );
+    t.is((await ci(dir, ["list", "--jq", ".[0].verdict"])).stdout, "pass\n");
+    t.is((await ci(dir, ["list", "-s", "weird"])).code, 2);
+    const view = await ci(dir, ["view", "2", "--json"]);
+    const keys = Object.keys(jsonl(view.stdout)[0]!);
+    golden(t, "ci/view-keys.txt", keys.join("\n") + "\n");
+    writeFileSync(join(dir, ".forge", "ci", "ci.env"), "runner=podman\n");
+    const bad = await ci(dir, ["run"]);
+    t.is(bad.code, 1);
+    t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local or docker\n");
+    t.is(runs(await ci(dir, ["list", "--json"])).length, 2, "nothing recorded");
+  }
+);
 
-test("a PR whose series adds a file then deletes it, and adds one then renames it, runs on the head's tree", async (t) => {
-  const dir = repo({
-    "10-tree": "test ! -e tmp.txt && test -f final.txt && test ! -e draft.txt && grep -q fixed app.txt",
-  });
-  git(dir, ["checkout", "-qb", "series"]);
-  writeFileSync(join(dir, "tmp.txt"), "scratch\n");
-  writeFileSync(join(dir, "draft.txt"), "text\n");
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "add tmp and draft"]);
-  git(dir, ["rm", "-q", "tmp.txt"]);
-  git(dir, ["mv", "draft.txt", "final.txt"]);
-  writeFileSync(join(dir, "app.txt"), "fixed\n");
-  git(dir, ["commit", "-qam", "drop tmp, rename draft, fix"]);
-  const pr = await run("forge-pr", ["create", "-t", "Series", "-b", "", "-B", "main", "-H", "series"], { cwd: dir });
-  t.is(pr.code, 0, pr.stderr);
-  git(dir, ["checkout", "-q", "main"]);
-  const r = await ci(dir, ["run", "1", "--json", "verdict"]);
-  t.is(r.stdout, '{"verdict":"pass"}\n', r.stderr + (await ci(dir, ["log", "1"])).stdout);
-});
+test(
+  "a PR whose series adds a file then deletes it, and " + "adds one then renames it, runs on the head's tree",
+  async (t) => {
+    const dir = repo({
+      "10-tree": "test ! -e tmp.txt && test -f final.txt && test ! -e draft.txt && grep -q fixed app.txt",
+    });
+    git(dir, ["checkout", "-qb", "series"]);
+    writeFileSync(join(dir, "tmp.txt"), "scratch\n");
+    writeFileSync(join(dir, "draft.txt"), "text\n");
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "add tmp and draft"]);
+    git(dir, ["rm", "-q", "tmp.txt"]);
+    git(dir, ["mv", "draft.txt", "final.txt"]);
+    writeFileSync(join(dir, "app.txt"), "fixed\n");
+    git(dir, ["commit", "-qam", "drop tmp, rename draft, fix"]);
+    const pr = await run("forge-pr", ["create", "-t", "Series", "-b", "", "-B", "main", "-H", "series"], { cwd: dir });
+    t.is(pr.code, 0, pr.stderr);
+    git(dir, ["checkout", "-q", "main"]);
+    const r = await ci(dir, ["run", "1", "--json", "verdict"]);
+    t.is(r.stdout, '{"verdict":"pass"}\n', r.stderr + (await ci(dir, ["log", "1"])).stdout);
+  }
+);

@@ -88,7 +88,8 @@ test("kill -9 mid-write: every file stays readable and no acknowledged write is 
 
   const fsck = await run("forge", ["fsck"], { cwd: dir });
   t.log(
-    `${killedCount} killed, ${created.length} creates, ${labels.length} edits, ${comments.length} comments acknowledged; fsck: ${fsck.stdout.split("\n").filter(Boolean).length} stray files`
+    `${killedCount} killed, ${created.length} creates, ${labels.length} edits, ${comments.length} comments ` +
+      `acknowledged; fsck: ${fsck.stdout.split("\n").filter(Boolean).length} stray files`
   );
   const real = fsck.stdout.split("\n").filter((l) => l !== "" && !/: stray (temp|lock) file/.test(l));
   t.deepEqual(real, [], "every file is readable");

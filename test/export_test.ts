@@ -57,24 +57,31 @@ test("forge-export - reads stdin too, and the same records again write nothing n
   t.is(imports(dir).length, 1);
 });
 
-test("forge-export reports each bad record on one stderr line with its line number and exits 1, keeping the good ones", async (t) => {
-  const dir = scratch(tempRepo("forge-export-"));
-  const r = await run("forge-export", [], {
-    cwd: dir,
-    input: `{"nope":1}\n${ciRun(R1)}\nnot json\n${ciRun(R2, { steps: [{ name: "x", outcome: "meh", durationMs: 1 }] })}\n`,
-  });
-  t.is(r.code, 1);
-  t.deepEqual(r.stderr.trimEnd().split("\n"), [
-    "forge-export: stdin line 1: field 'kind': unknown record (expected a CI run, merge record, act_result, loop_result or evidence bundle)",
-    'forge-export: stdin line 3: not a JSON object: "not json"',
-    "forge-export: stdin line 4: ci run: field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped",
-  ]);
-  t.deepEqual(
-    jsonl(r.stdout).map((e) => e.bundle_id),
-    [`ci-run:${R1}`]
-  );
-  t.is(imports(dir).length, 1);
-});
+test(
+  "forge-export reports each bad record on one stderr line " +
+    "with its line number and exits 1, keeping the good ones",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-export-"));
+    const r = await run("forge-export", [], {
+      cwd: dir,
+      input:
+        `{"nope":1}\n${ciRun(R1)}\nnot ` +
+        `json\n${ciRun(R2, { steps: [{ name: "x", outcome: "meh", durationMs: 1 }] })}\n`,
+    });
+    t.is(r.code, 1);
+    t.deepEqual(r.stderr.trimEnd().split("\n"), [
+      "forge-export: stdin line 1: field 'kind': unknown record (expected a CI run, merge record, act_result, " +
+        "loop_result or evidence bundle)",
+      'forge-export: stdin line 3: not a JSON object: "not json"',
+      "forge-export: stdin line 4: ci run: field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped",
+    ]);
+    t.deepEqual(
+      jsonl(r.stdout).map((e) => e.bundle_id),
+      [`ci-run:${R1}`]
+    );
+    t.is(imports(dir).length, 1);
+  }
+);
 
 test("forge-export notes a run still in progress on stderr, writes nothing and exits 0", async (t) => {
   const dir = scratch(tempRepo("forge-export-"));
@@ -87,76 +94,79 @@ test("forge-export notes a run still in progress on stderr, writes nothing and e
   t.is(r.stderr, `forge-export: stdin line 1: run ${R1} is in_progress: skipped, not evidence\n`);
 });
 
-test("forge-export imports a bundle with a dangling relation as degraded, naming it, with no invented node", async (t) => {
-  const dir = scratch(tempRepo("forge-export-"));
-  const claim = (id: string, kind: string) => ({
-    claim_id: id,
-    claim_version_id: `${id}@1`,
-    kind,
-    subject: {},
-    statement: id,
-    recorded_at: "2026-11-30T03:00:00Z",
-    supersedes_claim_version_id: null,
-  });
-  const bundle = {
-    kind: "evidence_bundle",
-    schema_version: "forge-evidence-bundle/v1",
-    bundle_id: "b1",
-    candidate_id: "c",
-    eval_id: "e",
-    version_id: "v",
-    trace_id: "t",
-    attempt_id: null,
-    bundle_scope: "ignored",
-    created_at: "2026-11-30T03:00:00Z",
-    claims: [claim("a", "check"), claim("fix", "fixes")],
-    relations: [
-      { relation_id: "r1", kind: "supports", from: "a", to: "fix", group: "g", recorded_at: "2026-11-30T03:00:00Z" },
-      {
-        relation_id: "r2",
-        kind: "supports",
-        from: "ghost",
-        to: "fix",
-        group: "g",
-        recorded_at: "2026-11-30T03:00:00Z",
-      },
-    ],
-    verification: {
-      trials: [
+test(
+  "forge-export imports a bundle with a dangling " + "relation as degraded, naming it, with no invented node",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-export-"));
+    const claim = (id: string, kind: string) => ({
+      claim_id: id,
+      claim_version_id: `${id}@1`,
+      kind,
+      subject: {},
+      statement: id,
+      recorded_at: "2026-11-30T03:00:00Z",
+      supersedes_claim_version_id: null,
+    });
+    const bundle = {
+      kind: "evidence_bundle",
+      schema_version: "forge-evidence-bundle/v1",
+      bundle_id: "b1",
+      candidate_id: "c",
+      eval_id: "e",
+      version_id: "v",
+      trace_id: "t",
+      attempt_id: null,
+      bundle_scope: "ignored",
+      created_at: "2026-11-30T03:00:00Z",
+      claims: [claim("a", "check"), claim("fix", "fixes")],
+      relations: [
+        { relation_id: "r1", kind: "supports", from: "a", to: "fix", group: "g", recorded_at: "2026-11-30T03:00:00Z" },
         {
-          trial_id: "t1",
-          claim_id: "a",
-          outcome: "pass",
-          duration_ms: 1,
-          signature: null,
+          relation_id: "r2",
+          kind: "supports",
+          from: "ghost",
+          to: "fix",
+          group: "g",
           recorded_at: "2026-11-30T03:00:00Z",
         },
       ],
-      typed_diff: [],
-    },
-    refutation: null,
-    claim_strength: "observed",
-    known_threats: [],
-    promotion_state: null,
-    receipts: [],
-    supersedes_claim_version_id: null,
-    episodes: [],
-    aliases: [],
-    evidence_refs: [],
-  };
-  const r = await run("forge-export", [], { cwd: dir, input: JSON.stringify(bundle) + "\n" });
-  t.is(r.code, 0, r.stderr);
-  const [e] = jsonl(r.stdout);
-  t.true(e!.degraded as boolean);
-  t.deepEqual(e!.markers, ["dangling_ref:relation:r2", "dangling_ref:relation_version:r2"]);
-  t.is(e!.scope, "ignored", "a bundle keeps its own scope");
-  const k = compileScope(readScope(storeAt(join(dir, ".forge")), "ignored"));
-  t.false(k.index.has("ghost"));
-  t.deepEqual(
-    k.index.get("fix")!.terms.map((x) => x.members.map((m) => m.from)),
-    [["a"]]
-  );
-});
+      verification: {
+        trials: [
+          {
+            trial_id: "t1",
+            claim_id: "a",
+            outcome: "pass",
+            duration_ms: 1,
+            signature: null,
+            recorded_at: "2026-11-30T03:00:00Z",
+          },
+        ],
+        typed_diff: [],
+      },
+      refutation: null,
+      claim_strength: "observed",
+      known_threats: [],
+      promotion_state: null,
+      receipts: [],
+      supersedes_claim_version_id: null,
+      episodes: [],
+      aliases: [],
+      evidence_refs: [],
+    };
+    const r = await run("forge-export", [], { cwd: dir, input: JSON.stringify(bundle) + "\n" });
+    t.is(r.code, 0, r.stderr);
+    const [e] = jsonl(r.stdout);
+    t.true(e!.degraded as boolean);
+    t.deepEqual(e!.markers, ["dangling_ref:relation:r2", "dangling_ref:relation_version:r2"]);
+    t.is(e!.scope, "ignored", "a bundle keeps its own scope");
+    const k = compileScope(readScope(storeAt(join(dir, ".forge")), "ignored"));
+    t.false(k.index.has("ghost"));
+    t.deepEqual(
+      k.index.get("fix")!.terms.map((x) => x.members.map((m) => m.from)),
+      [["a"]]
+    );
+  }
+);
 
 test("forge-export usage errors exit 2 with one stderr line", async (t) => {
   const dir = scratch(tempRepo("forge-export-"));

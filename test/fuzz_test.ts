@@ -252,74 +252,84 @@ function tempStore(): Store {
   return storeAt(dir);
 }
 
-test(`frontmatter fuzz: ${N} seeded inputs read cleanly or fail with one line; edits keep unknown fields or refuse by name`, async (t) => {
-  const r = rng(SEED);
-  const store = tempStore();
-  const path = entityFile(store, ISSUES, ID);
-  const file = `.forge/issues/${ID}/issue.md`;
-  let warnings = 0;
-  const onWarning = (): void => void warnings++;
-  process.on("warning", onWarning);
-  const tally = { read: 0, refused: 0, edited: 0, editRefused: 0 };
-  const failures: string[] = [];
-  const fail = (i: number, what: string): void => void (failures.length < 10 && failures.push(`input ${i}: ${what}`));
-  try {
-    for (let i = 0; i < N; i++) {
-      const text = input(r);
-      writeFileSync(path, text);
-      let e;
-      try {
-        e = await loadEntity(store, ISSUES, ISSUE, { id: ID, archived: false });
-      } catch (err) {
-        const m = (err as Error).message;
-        if ((err as { code?: string }).code !== "E_INVALID_FILE")
-          fail(i, `read threw ${(err as Error).name}: ${m.slice(0, 200)}`);
-        else if (!m.startsWith(file + ": ") || m.includes("\n"))
-          fail(i, `read error not one line naming the file: ${m.slice(0, 200)}`);
-        else if (m.includes(TOKEN)) fail(i, `read error quotes the file: ${m.slice(0, 200)}`);
-        tally.refused++;
-        continue;
+test(
+  `frontmatter fuzz: ${N} seeded inputs read cleanly or fail with one line; edits keep unknown fields or refuse ` +
+    `by name`,
+  async (t) => {
+    const r = rng(SEED);
+    const store = tempStore();
+    const path = entityFile(store, ISSUES, ID);
+    const file = `.forge/issues/${ID}/issue.md`;
+    let warnings = 0;
+    const onWarning = (): void => void warnings++;
+    process.on("warning", onWarning);
+    const tally = { read: 0, refused: 0, edited: 0, editRefused: 0 };
+    const failures: string[] = [];
+    const fail = (i: number, what: string): void => void (failures.length < 10 && failures.push(`input ${i}: ${what}`));
+    try {
+      for (let i = 0; i < N; i++) {
+        const text = input(r);
+        writeFileSync(path, text);
+        let e;
+        try {
+          e = await loadEntity(store, ISSUES, ISSUE, { id: ID, archived: false });
+        } catch (err) {
+          const m = (err as Error).message;
+          if ((err as { code?: string }).code !== "E_INVALID_FILE")
+            fail(i, `read threw ${(err as Error).name}: ${m.slice(0, 200)}`);
+          else if (!m.startsWith(file + ": ") || m.includes("\n"))
+            fail(i, `read error not one line naming the file: ${m.slice(0, 200)}`);
+          else if (m.includes(TOKEN)) fail(i, `read error quotes the file: ${m.slice(0, 200)}`);
+          tally.refused++;
+          continue;
+        }
+        tally.read++;
+        for (const w of e.warnings) if (w.includes(TOKEN)) fail(i, "a warning quotes the file");
+        const title = `edited ${i}`;
+        try {
+          updateIssue(e, (d) => {
+            d.title = title;
+          });
+        } catch (err) {
+          const m = (err as Error).message;
+          if ((err as { code?: string }).code !== "E_INVALID_FILE" || !m.startsWith(file + ": field '"))
+            fail(i, `edit threw ${(err as Error).name}: ${m.slice(0, 200)}`);
+          else if (m.includes(TOKEN)) fail(i, `edit error quotes the file: ${m.slice(0, 200)}`);
+          if (readFileSync(path, "utf8") !== text) fail(i, "a refused edit changed the file");
+          tally.editRefused++;
+          continue;
+        }
+        try {
+          const back = await loadEntity(store, ISSUES, ISSUE, { id: ID, archived: false });
+          if (back.data.title !== title) fail(i, "the edit did not land");
+          if (!isDeepStrictEqual(back.extra, e.extra))
+            fail(
+              i,
+              `unknown fields changed: ${JSON.stringify(e.extra).slice(0, 200)} → ` +
+                `${JSON.stringify(back.extra).slice(0, 200)}` +
+                `${process.env.FORGE_FUZZ_SHOW ? "\n" + text + "\n=>\n" + readFileSync(path, "utf8") : ""}`
+            );
+          const { title: _a, ...rest } = back.data;
+          const { title: _b, ...was } = e.data;
+          if (!isDeepStrictEqual(rest, was)) fail(i, "known fields changed");
+        } catch (err) {
+          fail(i, `the edited file does not read back: ${(err as Error).message.slice(0, 200)}`);
+        }
+        tally.edited++;
       }
-      tally.read++;
-      for (const w of e.warnings) if (w.includes(TOKEN)) fail(i, "a warning quotes the file");
-      const title = `edited ${i}`;
-      try {
-        updateIssue(e, (d) => {
-          d.title = title;
-        });
-      } catch (err) {
-        const m = (err as Error).message;
-        if ((err as { code?: string }).code !== "E_INVALID_FILE" || !m.startsWith(file + ": field '"))
-          fail(i, `edit threw ${(err as Error).name}: ${m.slice(0, 200)}`);
-        else if (m.includes(TOKEN)) fail(i, `edit error quotes the file: ${m.slice(0, 200)}`);
-        if (readFileSync(path, "utf8") !== text) fail(i, "a refused edit changed the file");
-        tally.editRefused++;
-        continue;
-      }
-      try {
-        const back = await loadEntity(store, ISSUES, ISSUE, { id: ID, archived: false });
-        if (back.data.title !== title) fail(i, "the edit did not land");
-        if (!isDeepStrictEqual(back.extra, e.extra))
-          fail(
-            i,
-            `unknown fields changed: ${JSON.stringify(e.extra).slice(0, 200)} → ${JSON.stringify(back.extra).slice(0, 200)}${process.env.FORGE_FUZZ_SHOW ? "\n" + text + "\n=>\n" + readFileSync(path, "utf8") : ""}`
-          );
-        const { title: _a, ...rest } = back.data;
-        const { title: _b, ...was } = e.data;
-        if (!isDeepStrictEqual(rest, was)) fail(i, "known fields changed");
-      } catch (err) {
-        fail(i, `the edited file does not read back: ${(err as Error).message.slice(0, 200)}`);
-      }
-      tally.edited++;
+    } finally {
+      process.off("warning", onWarning);
+      rmSync(join(store.dir, ".."), { recursive: true, force: true });
     }
-  } finally {
-    process.off("warning", onWarning);
-    rmSync(join(store.dir, ".."), { recursive: true, force: true });
+    t.log(
+      `seed ${SEED}: ${tally.read} read (${tally.edited} edited, ${tally.editRefused} edits refused by name), ` +
+        `${tally.refused} refused`
+    );
+    t.deepEqual(failures, []);
+    t.is(warnings, 0, "no Node warning");
+    t.true(
+      tally.read > N / 10 && tally.refused > N / 10 && tally.editRefused > 0,
+      "the generator reaches every outcome"
+    );
   }
-  t.log(
-    `seed ${SEED}: ${tally.read} read (${tally.edited} edited, ${tally.editRefused} edits refused by name), ${tally.refused} refused`
-  );
-  t.deepEqual(failures, []);
-  t.is(warnings, 0, "no Node warning");
-  t.true(tally.read > N / 10 && tally.refused > N / 10 && tally.editRefused > 0, "the generator reaches every outcome");
-});
+);

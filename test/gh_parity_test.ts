@@ -202,7 +202,8 @@ const GOLDEN: Array<{ name: string; argv: string[]; code?: number }> = [
       "pr",
       "view",
       "--json",
-      "number,url,mergeable,mergeStateStatus,reviewDecision,latestReviews,reviewRequests,commits,mergeCommit,headRefOid,baseRefOid,changedFiles,additions,deletions,closed",
+      "number,url,mergeable,mergeStateStatus,reviewDecision,latestReviews,reviewRequests,commits,mergeCommit," +
+        "headRefOid,baseRefOid,changedFiles,additions,deletions,closed",
     ],
   },
   { name: "pr_list_fields", argv: ["pr", "list", "--json", "number,isDraft,mergeStateStatus,reviewDecision,url"] },
@@ -216,7 +217,8 @@ const GOLDEN: Array<{ name: string; argv: string[]; code?: number }> = [
       "run",
       "list",
       "--json",
-      "databaseId,status,conclusion,name,displayTitle,workflowName,headBranch,headSha,event,createdAt,updatedAt,url,attempt",
+      "databaseId,status,conclusion,name,displayTitle,workflowName,headBranch,headSha,event,createdAt,updatedAt," +
+        "url,attempt",
     ],
   },
   { name: "run_view", argv: ["run", "view", "1", "--json", "databaseId,attempt,url,headBranch"] },
@@ -394,26 +396,29 @@ test.serial("pr checks exits 8 while a check is pending, 0 with --json (gh's cod
   t.is(j.stdout, '{"bucket":"pending","name":"ci","state":"IN_PROGRESS"}\n');
 });
 
-test("pr create's default base: origin's HEAD, else init.defaultBranch when it exists, else main, else master", async (t) => {
-  const dir = scratch(tempRepo("forge-gh-base-"));
-  git(dir, ["commit", "-q", "--allow-empty", "-m", "root"]);
-  git(dir, ["branch", "-m", "main", "trunk"]);
-  git(dir, ["config", "init.defaultBranch", "trunk"]);
-  git(dir, ["switch", "-q", "-c", "topic"]);
-  git(dir, ["commit", "-q", "--allow-empty", "-m", "work"]);
-  writeFileSync(join(dir, "f.txt"), "x\n");
-  git(dir, ["add", "f.txt"]);
-  git(dir, ["commit", "-q", "-m", "Add f"]);
-  const r = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title"], { cwd: dir });
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(jsonl(r.stdout), [{ baseRefName: "trunk", title: "topic" }]);
-  git(dir, ["config", "--unset", "init.defaultBranch"]);
-  git(dir, ["branch", "-m", "trunk", "master"]);
-  git(dir, ["switch", "-q", "-c", "topic2", "master"]);
-  writeFileSync(join(dir, "g.txt"), "y\n");
-  git(dir, ["add", "g.txt"]);
-  git(dir, ["commit", "-q", "-m", "Add g"]);
-  const m = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title,body"], { cwd: dir });
-  t.is(m.code, 0, m.stderr);
-  t.deepEqual(jsonl(m.stdout), [{ baseRefName: "master", title: "Add g", body: "" }]);
-});
+test(
+  "pr create's default base: origin's HEAD, else " + "init.defaultBranch when it exists, else main, else master",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-gh-base-"));
+    git(dir, ["commit", "-q", "--allow-empty", "-m", "root"]);
+    git(dir, ["branch", "-m", "main", "trunk"]);
+    git(dir, ["config", "init.defaultBranch", "trunk"]);
+    git(dir, ["switch", "-q", "-c", "topic"]);
+    git(dir, ["commit", "-q", "--allow-empty", "-m", "work"]);
+    writeFileSync(join(dir, "f.txt"), "x\n");
+    git(dir, ["add", "f.txt"]);
+    git(dir, ["commit", "-q", "-m", "Add f"]);
+    const r = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title"], { cwd: dir });
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(jsonl(r.stdout), [{ baseRefName: "trunk", title: "topic" }]);
+    git(dir, ["config", "--unset", "init.defaultBranch"]);
+    git(dir, ["branch", "-m", "trunk", "master"]);
+    git(dir, ["switch", "-q", "-c", "topic2", "master"]);
+    writeFileSync(join(dir, "g.txt"), "y\n");
+    git(dir, ["add", "g.txt"]);
+    git(dir, ["commit", "-q", "-m", "Add g"]);
+    const m = await run("forge", ["pr", "create", "--fill", "--json", "baseRefName,title,body"], { cwd: dir });
+    t.is(m.code, 0, m.stderr);
+    t.deepEqual(jsonl(m.stdout), [{ baseRefName: "master", title: "Add g", body: "" }]);
+  }
+);

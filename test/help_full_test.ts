@@ -100,53 +100,59 @@ for (const { bin, verbs } of ALL) {
   for (const [verb, def] of verbs) {
     const argv = verb ? [verb] : [];
     const name = [bin, verb].filter(Boolean).join(" ");
-    test(`${name} --help: every flag and argument described with its default, examples, golden; -h within budget`, async (t) => {
-      const full = await run(bin, [...argv, "--help"], { cwd: tmpdir() });
-      t.is(full.code, 0, full.stderr);
-      t.is(full.stderr, "");
-      const page = full.stdout;
-      const flags = section(page, "flags");
-      for (const [flag, d] of Object.entries(def.args ?? {})) {
-        if (d.type === "positional") {
-          const hint = `<${d.valueHint ?? flag}>`;
-          const line = section(page, "arguments").find((l) => l.trimStart().startsWith(hint + " "));
-          t.truthy(line, `${name}: argument ${hint} not on the page`);
+    test(
+      `${name} --help: every flag and argument described ` + `with its default, examples, golden; -h within budget`,
+      async (t) => {
+        const full = await run(bin, [...argv, "--help"], { cwd: tmpdir() });
+        t.is(full.code, 0, full.stderr);
+        t.is(full.stderr, "");
+        const page = full.stdout;
+        const flags = section(page, "flags");
+        for (const [flag, d] of Object.entries(def.args ?? {})) {
+          if (d.type === "positional") {
+            const hint = `<${d.valueHint ?? flag}>`;
+            const line = section(page, "arguments").find((l) => l.trimStart().startsWith(hint + " "));
+            t.truthy(line, `${name}: argument ${hint} not on the page`);
+            t.regex(
+              line ?? "",
+              new RegExp(`${hint.replace(/[|]/g, "\\|")}\\s+\\S.{8,}`),
+              `${name}: argument ${hint} has no description`
+            );
+            continue;
+          }
+          const line = flags.find((l) => new RegExp(`^  (-\\w, )?--${flag}\\b`).test(l));
+          t.truthy(line, `${name}: --${flag} not on the page`);
+          const text = (line ?? "").replace(/^  \S.*?\s{2,}/, "");
           t.regex(
-            line ?? "",
-            new RegExp(`${hint.replace(/[|]/g, "\\|")}\\s+\\S.{8,}`),
-            `${name}: argument ${hint} has no description`
+            text,
+            /\w.*\w.*\b(default|required)\b/,
+            `${name}: --${flag} needs a one-line description and its default: '${text}'`
           );
-          continue;
+          t.notRegex(text, /^\(default/, `${name}: --${flag} has only a default, no description`);
         }
-        const line = flags.find((l) => new RegExp(`^  (-\\w, )?--${flag}\\b`).test(l));
-        t.truthy(line, `${name}: --${flag} not on the page`);
-        const text = (line ?? "").replace(/^  \S.*?\s{2,}/, "");
-        t.regex(
-          text,
-          /\w.*\w.*\b(default|required)\b/,
-          `${name}: --${flag} needs a one-line description and its default: '${text}'`
+        const examples = section(page, "examples").map((l) => l.trim());
+        t.true(examples.length >= 2, `${name}: two or three examples`);
+        // Every example's own command line parses: its flags exist and take what they are given (-h stops before it
+        // runs).
+        for (const ex of examples) {
+          for (const seg of ex.split(" | ")) {
+            const words = shellWords(seg);
+            if (words[0] !== bin || (verb && words[1] !== verb && !(bin === "forge-merge" && verb === "pr"))) continue;
+            const rest = words.slice(bin === "forge-merge" && verb === "pr" && words[1] !== "pr" ? 1 : verb ? 2 : 1);
+            const r = await run(bin, [...argv, ...rest.filter((w) => !/^[0-9]?>/.test(w)), "-h"], { cwd: tmpdir() });
+            t.is(r.code, 0, `${name} example '${seg}': ${r.stderr}`);
+          }
+        }
+        golden(t, `help/full/${name.replace(/ /g, "-")}.txt`, page);
+        const short = await run(bin, [...argv, "-h"], { cwd: tmpdir() });
+        t.is(short.code, 0);
+        t.true(
+          short.stdout.split("\n").length - 1 <= 8,
+          `${name} -h: ${short.stdout.split("\n").length - 1} lines > 8`
         );
-        t.notRegex(text, /^\(default/, `${name}: --${flag} has only a default, no description`);
+        t.true(Buffer.byteLength(short.stdout) <= 250, `${name} -h: ${Buffer.byteLength(short.stdout)} bytes > 250`);
       }
-      const examples = section(page, "examples").map((l) => l.trim());
-      t.true(examples.length >= 2, `${name}: two or three examples`);
-      // Every example's own command line parses: its flags exist and take what they are given (-h stops before it
-      // runs).
-      for (const ex of examples) {
-        for (const seg of ex.split(" | ")) {
-          const words = shellWords(seg);
-          if (words[0] !== bin || (verb && words[1] !== verb && !(bin === "forge-merge" && verb === "pr"))) continue;
-          const rest = words.slice(bin === "forge-merge" && verb === "pr" && words[1] !== "pr" ? 1 : verb ? 2 : 1);
-          const r = await run(bin, [...argv, ...rest.filter((w) => !/^[0-9]?>/.test(w)), "-h"], { cwd: tmpdir() });
-          t.is(r.code, 0, `${name} example '${seg}': ${r.stderr}`);
-        }
-      }
-      golden(t, `help/full/${name.replace(/ /g, "-")}.txt`, page);
-      const short = await run(bin, [...argv, "-h"], { cwd: tmpdir() });
-      t.is(short.code, 0);
-      t.true(short.stdout.split("\n").length - 1 <= 8, `${name} -h: ${short.stdout.split("\n").length - 1} lines > 8`);
-      t.true(Buffer.byteLength(short.stdout) <= 250, `${name} -h: ${Buffer.byteLength(short.stdout)} bytes > 250`);
-    });
+    );
   }
 }
 

@@ -43,7 +43,8 @@ const GH_FILTERS: Array<[string, string]> = [
   ['map(select(.labels | any(.name == "bug"))) | map(.number)', "[6,4,1]\n"],
   [
     '.[] | [.number, .author.login, (.assignees | map(.login) | join(",")), (.milestone.title // "-")] | @tsv',
-    "8\tdave\t\t-\n6\talice\t\tv2\n5\tcarol\tcarol\t-\n4\tbob\talice,bob\tv1\n3\tcarol\t\t-\n2\tbob\tbob\t-\n1\talice\talice\tv1\n",
+    "8\tdave\t\t-\n6\talice\t\tv2\n5\tcarol\tcarol\t-\n4\tbob\talice,bob\tv1\n" +
+      "3\tcarol\t\t-\n2\tbob\tbob\t-\n1\talice\talice\tv1\n",
   ],
   ['.[] | select(.createdAt < "2020-01-04") | "\\(.number) \\(.state)"', "3 CLOSED\n2 OPEN\n1 OPEN\n"],
   [".[] | select(.closedAt != null) | .number", "6\n3\n"],

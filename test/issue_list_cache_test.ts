@@ -59,39 +59,45 @@ async function sameWithAndWithoutCache(t: import("ava").ExecutionContext, repo: 
   return outs;
 }
 
-test("list --json prints the same bytes from the record cache as without it, for each field set and state", async (t) => {
-  const repo = await fixtureRepo();
-  const [all, some] = await sameWithAndWithoutCache(t, repo);
-  t.deepEqual(
-    jsonl(some!),
-    jsonl(all!).map((r) => ({ labels: r.labels, number: r.number, title: r.title, url: r.url }))
-  );
-});
+test(
+  "list --json prints the same bytes from the record " + "cache as without it, for each field set and state",
+  async (t) => {
+    const repo = await fixtureRepo();
+    const [all, some] = await sameWithAndWithoutCache(t, repo);
+    t.deepEqual(
+      jsonl(some!),
+      jsonl(all!).map((r) => ({ labels: r.labels, number: r.number, title: r.title, url: r.url }))
+    );
+  }
+);
 
-test("changes made after the cache was written are listed: edit, close, a new issue, a label colour, an archive", async (t) => {
-  const repo = await fixtureRepo();
-  await sameWithAndWithoutCache(t, repo);
-  const before = await issue(repo, LISTS[0]!);
-  await issue(repo, ["edit", "1", "--title", "Renamed ünïcödé ✓"]);
-  await issue(repo, ["close", "2"]);
-  await issue(repo, ["create", "-t", "a new one", "-b", "body\nwith lines"]);
-  const labels = join(repo, ".forge", "labels.md");
-  writeFileSync(labels, readFileSync(labels, "utf8").replace("d73a4a", "ee0000"));
-  await issue(repo, ["archive", "4"]);
-  const warm = await issue(repo, LISTS[0]!);
-  t.not(warm, before);
-  const rows = jsonl(warm);
-  t.is(rows.find((r) => r.number === 1)?.title, "Renamed ünïcödé ✓");
-  t.is(rows.find((r) => r.number === 2)?.state, "CLOSED");
-  t.true(rows.some((r) => r.title === "a new one"));
-  t.false(rows.some((r) => r.number === 4));
-  t.true(
-    rows.some((r) =>
-      (r.labels as Array<{ name: string; color: string }>).some((l) => l.name === "bug" && l.color === "ee0000")
-    )
-  );
-  await sameWithAndWithoutCache(t, repo);
-});
+test(
+  "changes made after the cache was written are listed: " + "edit, close, a new issue, a label colour, an archive",
+  async (t) => {
+    const repo = await fixtureRepo();
+    await sameWithAndWithoutCache(t, repo);
+    const before = await issue(repo, LISTS[0]!);
+    await issue(repo, ["edit", "1", "--title", "Renamed ünïcödé ✓"]);
+    await issue(repo, ["close", "2"]);
+    await issue(repo, ["create", "-t", "a new one", "-b", "body\nwith lines"]);
+    const labels = join(repo, ".forge", "labels.md");
+    writeFileSync(labels, readFileSync(labels, "utf8").replace("d73a4a", "ee0000"));
+    await issue(repo, ["archive", "4"]);
+    const warm = await issue(repo, LISTS[0]!);
+    t.not(warm, before);
+    const rows = jsonl(warm);
+    t.is(rows.find((r) => r.number === 1)?.title, "Renamed ünïcödé ✓");
+    t.is(rows.find((r) => r.number === 2)?.state, "CLOSED");
+    t.true(rows.some((r) => r.title === "a new one"));
+    t.false(rows.some((r) => r.number === 4));
+    t.true(
+      rows.some((r) =>
+        (r.labels as Array<{ name: string; color: string }>).some((l) => l.name === "bug" && l.color === "ee0000")
+      )
+    );
+    await sameWithAndWithoutCache(t, repo);
+  }
+);
 
 test("an edit in place that keeps the file's size and puts its mtime back is still seen (ctime)", async (t) => {
   const repo = await fixtureRepo();
@@ -122,42 +128,50 @@ test("a store whose cache folder cannot be written still lists (the cache only c
   t.false(existsSync(records(repo)));
 });
 
-test("a cache line whose stat still matches but whose payload is torn or garbage is read from its file, never printed", async (t) => {
-  const repo = await fixtureRepo();
-  const [cold] = await sameWithAndWithoutCache(t, repo);
-  const lines = readFileSync(records(repo), "utf8").split("\n");
-  const cut = (l: string, payload: string): string => `${l.slice(0, l.indexOf("\x1f"))}\x1f${payload}`;
-  // The stat part (before U+001F) kept, so each line would still be a hit but for its block's checksum: one torn, one
-  // without its separator, one not JSON.
-  lines[1] = lines[1]!.slice(0, lines[1]!.length - 40);
-  lines[2] = cut(lines[2]!, "no separator here");
-  lines[3] = cut(lines[3]!, '"assignees":[garbage\x1f"state":"OPEN"');
-  writeFileSync(records(repo), lines.join("\n"));
-  t.is(await issue(repo, LISTS[0]!), cold);
-  writeFileSync(records(repo), lines.join("\n"));
-  t.is(
-    await issue(repo, LISTS[1]!),
-    jsonl(cold!)
-      .map((r) => JSON.stringify({ labels: r.labels, number: r.number, title: r.title, url: r.url }) + "\n")
-      .join("")
-  );
-});
+test(
+  "a cache line whose stat still matches but whose payload " +
+    "is torn or garbage is read from its file, never printed",
+  async (t) => {
+    const repo = await fixtureRepo();
+    const [cold] = await sameWithAndWithoutCache(t, repo);
+    const lines = readFileSync(records(repo), "utf8").split("\n");
+    const cut = (l: string, payload: string): string => `${l.slice(0, l.indexOf("\x1f"))}\x1f${payload}`;
+    // The stat part (before U+001F) kept, so each line would still be a hit but for its block's checksum: one torn, one
+    // without its separator, one not JSON.
+    lines[1] = lines[1]!.slice(0, lines[1]!.length - 40);
+    lines[2] = cut(lines[2]!, "no separator here");
+    lines[3] = cut(lines[3]!, '"assignees":[garbage\x1f"state":"OPEN"');
+    writeFileSync(records(repo), lines.join("\n"));
+    t.is(await issue(repo, LISTS[0]!), cold);
+    writeFileSync(records(repo), lines.join("\n"));
+    t.is(
+      await issue(repo, LISTS[1]!),
+      jsonl(cold!)
+        .map((r) => JSON.stringify({ labels: r.labels, number: r.number, title: r.title, url: r.url }) + "\n")
+        .join("")
+    );
+  }
+);
 
-test("a walk that sees every live issue writes the cache even when --limit is below the count with the archived ones", async (t) => {
-  const repo = await fixtureRepo();
-  await issue(repo, ["archive", "3"]); // with the fixture's own, two archived
-  await sleep(120);
-  const live = jsonl(await issue(repo, LISTS[0]!)).length;
-  const total =
-    readdirSync(join(repo, ".forge", "issues")).length + readdirSync(join(repo, ".forge", "archive", "issues")).length;
-  t.true(total > live + 1);
-  rmSync(records(repo), { force: true });
-  await issue(repo, ["list", "--json", "-s", "all", "-L", String(live + 1)]);
-  t.true(existsSync(records(repo)));
-  rmSync(records(repo), { force: true });
-  await issue(repo, ["list", "--json", "-s", "all", "-L", String(live - 1)]); // cut short: nothing written
-  t.false(existsSync(records(repo)));
-});
+test(
+  "a walk that sees every live issue writes the cache even " + "when --limit is below the count with the archived ones",
+  async (t) => {
+    const repo = await fixtureRepo();
+    await issue(repo, ["archive", "3"]); // with the fixture's own, two archived
+    await sleep(120);
+    const live = jsonl(await issue(repo, LISTS[0]!)).length;
+    const total =
+      readdirSync(join(repo, ".forge", "issues")).length +
+      readdirSync(join(repo, ".forge", "archive", "issues")).length;
+    t.true(total > live + 1);
+    rmSync(records(repo), { force: true });
+    await issue(repo, ["list", "--json", "-s", "all", "-L", String(live + 1)]);
+    t.true(existsSync(records(repo)));
+    rmSync(records(repo), { force: true });
+    await issue(repo, ["list", "--json", "-s", "all", "-L", String(live - 1)]); // cut short: nothing written
+    t.false(existsSync(records(repo)));
+  }
+);
 
 test("a full record's url is origin's, cold and from the cache", async (t) => {
   const repo = await fixtureRepo();

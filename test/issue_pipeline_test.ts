@@ -83,17 +83,20 @@ test("forge-issue list --label bug --json | forge-issue comment - -b hi comments
   t.is(two.stdout, "0\n");
 });
 
-test("forge-issue list --label bug --json | forge-issue edit - --add-label enhancement labels each bug issue", async (t) => {
-  const cwd = await fixtureRepo();
-  const r = await sh("forge-issue list --label bug --json | forge-issue edit - --add-label enhancement", { cwd });
-  t.is(r.code, 0, r.stderr);
-  const x = await run(
-    "forge-issue",
-    ["list", "--state", "all", "--label", "bug", "--label", "enhancement", "--json", "number"],
-    { cwd }
-  );
-  t.deepEqual(jsonl(x.stdout), [{ number: 4 }, { number: 1 }]);
-});
+test(
+  "forge-issue list --label bug --json | forge-issue " + "edit - --add-label enhancement labels each bug issue",
+  async (t) => {
+    const cwd = await fixtureRepo();
+    const r = await sh("forge-issue list --label bug --json | forge-issue edit - --add-label enhancement", { cwd });
+    t.is(r.code, 0, r.stderr);
+    const x = await run(
+      "forge-issue",
+      ["list", "--state", "all", "--label", "bug", "--label", "enhancement", "--json", "number"],
+      { cwd }
+    );
+    t.deepEqual(jsonl(x.stdout), [{ number: 4 }, { number: 1 }]);
+  }
+);
 
 test("forge-issue list --label bug --json | forge-issue archive - archives them and keeps every number", async (t) => {
   const cwd = await fixtureRepo();
@@ -142,7 +145,10 @@ test("forge-issue archive - reports an already archived issue and archives the r
   t.deepEqual(jsonl(a.stdout), [{ isArchived: true, number: 8 }]);
   t.regex(
     a.stderr,
-    /^forge-issue archive: issue #7: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\nArchived issue #8 \(Question about setup\)\n$/
+    new RegExp(
+      /^forge-issue archive: issue #7: \.forge\/archive\/issues\/9b8a[^\n]* is already archived\n/.source +
+        /Archived issue #8 \(Question about setup\)\n$/.source
+    )
   );
 });
 

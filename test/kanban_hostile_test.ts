@@ -134,39 +134,42 @@ for (const [name, word] of REFUSED) {
   });
 }
 
-test("forge-label refuses a multi-line description and forge-milestone a multi-line title, writing nothing", async (t) => {
-  const cwd = await kanbanRepo();
-  const before = snapshot(cwd);
-  assertOneLineError(
-    t,
-    await run("forge-label", ["create", "x", "-d", "a\nb"], { cwd }),
-    "forge-label create",
-    ["description"],
-    2
-  );
-  assertOneLineError(
-    t,
-    await run("forge-milestone", ["create", "v1\n---\nx: y"], { cwd }),
-    "forge-milestone create",
-    ["one line"],
-    2
-  );
-  assertOneLineError(
-    t,
-    await run("forge-milestone", ["edit", "v1", "-t", " v1"], { cwd }),
-    "forge-milestone edit",
-    ["space"],
-    2
-  );
-  assertOneLineError(
-    t,
-    await run("forge-milestone", ["create", "v9", "-d", "a\u2029b"], { cwd }),
-    "forge-milestone create",
-    ["description"],
-    2
-  );
-  t.deepEqual(snapshot(cwd), before);
-});
+test(
+  "forge-label refuses a multi-line description and " + "forge-milestone a multi-line title, writing nothing",
+  async (t) => {
+    const cwd = await kanbanRepo();
+    const before = snapshot(cwd);
+    assertOneLineError(
+      t,
+      await run("forge-label", ["create", "x", "-d", "a\nb"], { cwd }),
+      "forge-label create",
+      ["description"],
+      2
+    );
+    assertOneLineError(
+      t,
+      await run("forge-milestone", ["create", "v1\n---\nx: y"], { cwd }),
+      "forge-milestone create",
+      ["one line"],
+      2
+    );
+    assertOneLineError(
+      t,
+      await run("forge-milestone", ["edit", "v1", "-t", " v1"], { cwd }),
+      "forge-milestone edit",
+      ["space"],
+      2
+    );
+    assertOneLineError(
+      t,
+      await run("forge-milestone", ["create", "v9", "-d", "a\u2029b"], { cwd }),
+      "forge-milestone create",
+      ["description"],
+      2
+    );
+    t.deepEqual(snapshot(cwd), before);
+  }
+);
 
 test("forge-milestone stores titles full of YAML syntax literally", async (t) => {
   const cwd = scratch(tempRepo("forge-hostile-"));
@@ -182,90 +185,100 @@ test("forge-milestone stores titles full of YAML syntax literally", async (t) =>
   t.deepEqual(jsonl(e.stdout), [{ number: 2, state: "CLOSED" }]);
 });
 
-test("hand-edited labels.md and milestones.md outside the canonical form are read, and rewritten canonically by the next write", async (t) => {
-  const cwd = scratch(tempRepo("forge-hostile-"));
-  const dir = join(cwd, ".forge");
-  writeFileSync(
-    join(dir, "labels.md"),
-    [
-      "---",
-      "# our labels",
-      "labels: [{name: bug, color: 'd73a4a', description: \"Something isn't working\"}, {name: 'help wanted', team: ops}]",
-      "---",
-      "Edit with care.",
-      "",
-    ].join("\n")
-  );
-  writeFileSync(
-    join(dir, "milestones.md"),
-    [
-      "---",
-      "milestones:",
-      "- title: v1   # the first",
-      "  dueOn: '2026-03-01T00:00:00Z'",
-      "  description: >-",
-      "    First",
-      "    release",
-      "---",
-      "",
-    ].join("\n")
-  );
-  const l = await run("forge-label", ["list", "--json"], { cwd });
-  t.is(l.code, 0, l.stderr);
-  t.deepEqual(jsonl(l.stdout), [
-    { color: "d73a4a", description: "Something isn't working", name: "bug" },
-    { color: "", description: "", name: "help wanted" },
-  ]);
-  const m = await run("forge-milestone", ["list", "--json", "title,dueOn,description,state"], { cwd });
-  t.deepEqual(jsonl(m.stdout), [
-    { description: "First release", dueOn: "2026-03-01T00:00:00Z", state: "OPEN", title: "v1" },
-  ]);
-  const i = await run("forge-issue", ["create", "-t", "x", "-l", "bug", "-m", "v1", "--json", "labels,milestone"], {
-    cwd,
-  });
-  t.deepEqual(jsonl(i.stdout), [
-    {
-      labels: [{ name: "bug", color: "d73a4a", description: "Something isn't working" }],
-      milestone: { title: "v1", description: "First release", dueOn: "2026-03-01T00:00:00Z" },
-    },
-  ]);
-  t.is((await run("forge-label", ["create", "ui", "-c", "c5def5"], { cwd })).code, 0);
-  t.is(
-    readFileSync(join(dir, "labels.md"), "utf8"),
-    [
-      "---",
-      "labels:",
-      "  - name: bug",
-      "    color: d73a4a",
-      '    description: "Something isn\'t working"',
-      "  - name: help wanted",
-      "    team: ops",
-      "  - name: ui",
-      "    color: c5def5",
-      "---",
-      "Edit with care.",
-      "",
-    ].join("\n")
-  );
-  t.is((await run("forge-milestone", ["close", "v1"], { cwd })).code, 0);
-  t.is(
-    readFileSync(join(dir, "milestones.md"), "utf8"),
-    '---\nmilestones:\n  - title: v1\n    dueOn: "2026-03-01T00:00:00Z"\n    state: closed\n    description: First release\n---\n'
-  );
-});
-
-test("an invalid labels.md is one line naming the file and field for every label verb, and nothing is written", async (t) => {
-  const cwd = await kanbanRepo();
-  writeFileSync(join(cwd, ".forge", "labels.md"), "---\nlabels:\n  - color: d73a4a\n---\n");
-  const before = snapshot(cwd);
-  const needles = [".forge/labels.md", "labels[0].name", "missing"];
-  for (const args of [["list"], ["create", "x"], ["edit", "x", "-c", "000000"], ["delete", "x", "--yes"]]) {
-    assertOneLineError(t, await run("forge-label", args, { cwd }), `forge-label ${args[0]}`, needles);
+test(
+  "hand-edited labels.md and milestones.md outside the canonical form are read, and rewritten canonically by the " +
+    "next write",
+  async (t) => {
+    const cwd = scratch(tempRepo("forge-hostile-"));
+    const dir = join(cwd, ".forge");
+    writeFileSync(
+      join(dir, "labels.md"),
+      [
+        "---",
+        "# our labels",
+        "labels: [{name: bug, color: 'd73a4a', description: \"Something isn't working\"}, {name: 'help wanted', " +
+          "team: " +
+          "ops}]",
+        "---",
+        "Edit with care.",
+        "",
+      ].join("\n")
+    );
+    writeFileSync(
+      join(dir, "milestones.md"),
+      [
+        "---",
+        "milestones:",
+        "- title: v1   # the first",
+        "  dueOn: '2026-03-01T00:00:00Z'",
+        "  description: >-",
+        "    First",
+        "    release",
+        "---",
+        "",
+      ].join("\n")
+    );
+    const l = await run("forge-label", ["list", "--json"], { cwd });
+    t.is(l.code, 0, l.stderr);
+    t.deepEqual(jsonl(l.stdout), [
+      { color: "d73a4a", description: "Something isn't working", name: "bug" },
+      { color: "", description: "", name: "help wanted" },
+    ]);
+    const m = await run("forge-milestone", ["list", "--json", "title,dueOn,description,state"], { cwd });
+    t.deepEqual(jsonl(m.stdout), [
+      { description: "First release", dueOn: "2026-03-01T00:00:00Z", state: "OPEN", title: "v1" },
+    ]);
+    const i = await run("forge-issue", ["create", "-t", "x", "-l", "bug", "-m", "v1", "--json", "labels,milestone"], {
+      cwd,
+    });
+    t.deepEqual(jsonl(i.stdout), [
+      {
+        labels: [{ name: "bug", color: "d73a4a", description: "Something isn't working" }],
+        milestone: { title: "v1", description: "First release", dueOn: "2026-03-01T00:00:00Z" },
+      },
+    ]);
+    t.is((await run("forge-label", ["create", "ui", "-c", "c5def5"], { cwd })).code, 0);
+    t.is(
+      readFileSync(join(dir, "labels.md"), "utf8"),
+      [
+        "---",
+        "labels:",
+        "  - name: bug",
+        "    color: d73a4a",
+        '    description: "Something isn\'t working"',
+        "  - name: help wanted",
+        "    team: ops",
+        "  - name: ui",
+        "    color: c5def5",
+        "---",
+        "Edit with care.",
+        "",
+      ].join("\n")
+    );
+    t.is((await run("forge-milestone", ["close", "v1"], { cwd })).code, 0);
+    t.is(
+      readFileSync(join(dir, "milestones.md"), "utf8"),
+      '---\nmilestones:\n  - title: v1\n    dueOn: "2026-03-01T00:00:00Z"\n    state: closed\n    description: First ' +
+        "release\n---\n"
+    );
   }
-  // issues need the definitions too, and say the same
-  assertOneLineError(t, await run("forge-issue", ["list"], { cwd }), "forge-issue list", needles);
-  t.deepEqual(snapshot(cwd), before);
-});
+);
+
+test(
+  "an invalid labels.md is one line naming the file and " + "field for every label verb, and nothing is written",
+  async (t) => {
+    const cwd = await kanbanRepo();
+    writeFileSync(join(cwd, ".forge", "labels.md"), "---\nlabels:\n  - color: d73a4a\n---\n");
+    const before = snapshot(cwd);
+    const needles = [".forge/labels.md", "labels[0].name", "missing"];
+    for (const args of [["list"], ["create", "x"], ["edit", "x", "-c", "000000"], ["delete", "x", "--yes"]]) {
+      assertOneLineError(t, await run("forge-label", args, { cwd }), `forge-label ${args[0]}`, needles);
+    }
+    // issues need the definitions too, and say the same
+    assertOneLineError(t, await run("forge-issue", ["list"], { cwd }), "forge-issue list", needles);
+    t.deepEqual(snapshot(cwd), before);
+  }
+);
 
 test("an invalid milestones.md is one line naming the file and field, and nothing is written", async (t) => {
   const cwd = await kanbanRepo();

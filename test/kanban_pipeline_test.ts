@@ -26,7 +26,8 @@ test("forge-task list --status todo --json | forge-task move - doing moves exact
   t.is(r.stdout, "");
   t.is(
     r.stderr,
-    "Moved task #1 (Write the README) to doing\nMoved task #6 (Plan v2) to doing\nMoved task #7 (Triage bugs) to doing\n"
+    "Moved task #1 (Write the README) to doing\nMoved task #6 (Plan v2) to doing\nMoved task #7 (Triage bugs) to " +
+      "doing\n"
   );
   t.deepEqual(await board(cwd), { 1: "doing", 2: "doing", 3: "blocked", 4: "done", 6: "doing", 7: "doing" });
   // the archived todo task (#5) was not listed, so it did not move
@@ -117,96 +118,107 @@ test("forge task, forge label and forge milestone dispatch to their executables"
   t.deepEqual(jsonl(c.stdout), [{ title: "v0.9" }]);
 });
 
-test("a label created with forge-label gives issues its color and description; edits and renames follow; delete leaves the issue's label", async (t) => {
-  const cwd = scratch(tempRepo("forge-kanban-"));
-  const ok = async (cmd: string, args: string[]) => {
-    const r = await run(cmd, args, { cwd });
-    t.is(r.code, 0, r.stderr);
-    return r;
-  };
-  await ok("forge-label", ["create", "bug", "-c", "d73a4a", "-d", "Something isn't working"]);
-  // gh: a label the repository does not define is refused, naming it.
-  const undefinedLabel = await run("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"], { cwd });
-  t.is(undefinedLabel.code, 1);
-  t.is(undefinedLabel.stderr, "forge-issue create: could not add label: 'ui' not found\n");
-  await ok("forge-label", ["create", "ui", "-c", "#C5DEF5"]);
-  await ok("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"]);
-  const labels = async () => jsonl((await ok("forge-issue", ["list", "--json", "labels"])).stdout)[0]!.labels;
-  t.deepEqual(await labels(), [
-    { name: "bug", color: "d73a4a", description: "Something isn't working" },
-    { name: "ui", color: "c5def5", description: "" },
-  ]);
-  await ok("forge-label", ["edit", "bug", "-c", "ee0701"]);
-  t.deepEqual(await labels(), [
-    { name: "bug", color: "ee0701", description: "Something isn't working" },
-    { name: "ui", color: "c5def5", description: "" },
-  ]);
-  const issueFile = join(
-    cwd,
-    ".forge",
-    "issues",
-    jsonl((await ok("forge-issue", ["list", "--json", "id"])).stdout)[0]!.id as string,
-    "issue.md"
-  );
-  const before = readFileSync(issueFile, "utf8");
-  await ok("forge-label", ["delete", "bug", "--yes"]);
-  t.deepEqual(await labels(), [
-    { name: "bug", color: "", description: "" },
-    { name: "ui", color: "c5def5", description: "" },
-  ]);
-  t.is(readFileSync(issueFile, "utf8"), before, "a delete leaves the issue's file untouched");
-  // gh: a rename renames the label on every issue that carries it.
-  await ok("forge-label", ["edit", "ui", "--name", "frontend"]);
-  t.deepEqual(await labels(), [
-    { name: "bug", color: "", description: "" },
-    { name: "frontend", color: "c5def5", description: "" },
-  ]);
-});
+test(
+  "a label created with forge-label gives issues its color and description; edits and renames follow; delete " +
+    "leaves the issue's label",
+  async (t) => {
+    const cwd = scratch(tempRepo("forge-kanban-"));
+    const ok = async (cmd: string, args: string[]) => {
+      const r = await run(cmd, args, { cwd });
+      t.is(r.code, 0, r.stderr);
+      return r;
+    };
+    await ok("forge-label", ["create", "bug", "-c", "d73a4a", "-d", "Something isn't working"]);
+    // gh: a label the repository does not define is refused, naming it.
+    const undefinedLabel = await run("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"], { cwd });
+    t.is(undefinedLabel.code, 1);
+    t.is(undefinedLabel.stderr, "forge-issue create: could not add label: 'ui' not found\n");
+    await ok("forge-label", ["create", "ui", "-c", "#C5DEF5"]);
+    await ok("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"]);
+    const labels = async () => jsonl((await ok("forge-issue", ["list", "--json", "labels"])).stdout)[0]!.labels;
+    t.deepEqual(await labels(), [
+      { name: "bug", color: "d73a4a", description: "Something isn't working" },
+      { name: "ui", color: "c5def5", description: "" },
+    ]);
+    await ok("forge-label", ["edit", "bug", "-c", "ee0701"]);
+    t.deepEqual(await labels(), [
+      { name: "bug", color: "ee0701", description: "Something isn't working" },
+      { name: "ui", color: "c5def5", description: "" },
+    ]);
+    const issueFile = join(
+      cwd,
+      ".forge",
+      "issues",
+      jsonl((await ok("forge-issue", ["list", "--json", "id"])).stdout)[0]!.id as string,
+      "issue.md"
+    );
+    const before = readFileSync(issueFile, "utf8");
+    await ok("forge-label", ["delete", "bug", "--yes"]);
+    t.deepEqual(await labels(), [
+      { name: "bug", color: "", description: "" },
+      { name: "ui", color: "c5def5", description: "" },
+    ]);
+    t.is(readFileSync(issueFile, "utf8"), before, "a delete leaves the issue's file untouched");
+    // gh: a rename renames the label on every issue that carries it.
+    await ok("forge-label", ["edit", "ui", "--name", "frontend"]);
+    t.deepEqual(await labels(), [
+      { name: "bug", color: "", description: "" },
+      { name: "frontend", color: "c5def5", description: "" },
+    ]);
+  }
+);
 
-test("a milestone created with forge-milestone gives issues its due date and description; a rename leaves issues on the old title", async (t) => {
-  const cwd = scratch(tempRepo("forge-kanban-"));
-  const ok = async (cmd: string, args: string[]) => {
-    const r = await run(cmd, args, { cwd });
-    t.is(r.code, 0, r.stderr);
-    return r;
-  };
-  await ok("forge-milestone", ["create", "v1", "--due", "2026-03-01", "-d", "First: release"]);
-  await ok("forge-issue", ["create", "-t", "Crash", "-m", "v1"]);
-  await ok("forge-issue", ["create", "-t", "Docs", "-m", "v1"]);
-  await ok("forge-issue", ["close", "1"]);
-  const ms = async () =>
-    jsonl((await ok("forge-issue", ["list", "-s", "all", "--json", "milestone"])).stdout).map((x) => x.milestone);
-  const v1 = { title: "v1", description: "First: release", dueOn: "2026-03-01T00:00:00Z" };
-  t.deepEqual(await ms(), [v1, v1]);
-  const counts = await ok("forge-milestone", ["list", "--json", "title,openIssues,closedIssues"]);
-  t.deepEqual(jsonl(counts.stdout), [{ closedIssues: 1, openIssues: 1, title: "v1" }]);
-  await ok("forge-milestone", ["edit", "v1", "--title", "v1.0"]);
-  t.deepEqual(await ms(), [
-    { title: "v1", description: "", dueOn: null },
-    { title: "v1", description: "", dueOn: null },
-  ]);
-});
+test(
+  "a milestone created with forge-milestone gives issues its due date and description; a rename leaves issues on " +
+    "the old title",
+  async (t) => {
+    const cwd = scratch(tempRepo("forge-kanban-"));
+    const ok = async (cmd: string, args: string[]) => {
+      const r = await run(cmd, args, { cwd });
+      t.is(r.code, 0, r.stderr);
+      return r;
+    };
+    await ok("forge-milestone", ["create", "v1", "--due", "2026-03-01", "-d", "First: release"]);
+    await ok("forge-issue", ["create", "-t", "Crash", "-m", "v1"]);
+    await ok("forge-issue", ["create", "-t", "Docs", "-m", "v1"]);
+    await ok("forge-issue", ["close", "1"]);
+    const ms = async () =>
+      jsonl((await ok("forge-issue", ["list", "-s", "all", "--json", "milestone"])).stdout).map((x) => x.milestone);
+    const v1 = { title: "v1", description: "First: release", dueOn: "2026-03-01T00:00:00Z" };
+    t.deepEqual(await ms(), [v1, v1]);
+    const counts = await ok("forge-milestone", ["list", "--json", "title,openIssues,closedIssues"]);
+    t.deepEqual(jsonl(counts.stdout), [{ closedIssues: 1, openIssues: 1, title: "v1" }]);
+    await ok("forge-milestone", ["edit", "v1", "--title", "v1.0"]);
+    t.deepEqual(await ms(), [
+      { title: "v1", description: "", dueOn: null },
+      { title: "v1", description: "", dueOn: null },
+    ]);
+  }
+);
 
-test("a task made for an issue shows that issue's number, and issue numbers stay right after more issues", async (t) => {
-  const cwd = scratch(tempRepo("forge-kanban-"));
-  const c = await run("forge-issue", ["create", "-t", "First", "--json", "id"], { cwd });
-  const id = jsonl(c.stdout)[0]!.id as string;
-  const task = await run(
-    "forge-task",
-    [
-      "create",
-      "-t",
-      "Do it",
-      "--issue",
-      id.slice(0, 13), // with a dash: 8 digits alone would be a number
-      "--json",
-      "number,issue,status",
-    ],
-    { cwd }
-  );
-  t.is(task.code, 0, task.stderr);
-  t.deepEqual(jsonl(task.stdout), [{ issue: { id, number: 1 }, number: 1, status: "todo" }]);
-  t.is((await run("forge-issue", ["create", "-t", "Second"], { cwd })).code, 0);
-  const v = await run("forge-task", ["view", "1", "--jq", ".issue.number"], { cwd });
-  t.is(v.stdout, "1\n");
-});
+test(
+  "a task made for an issue shows that issue's number, " + "and issue numbers stay right after more issues",
+  async (t) => {
+    const cwd = scratch(tempRepo("forge-kanban-"));
+    const c = await run("forge-issue", ["create", "-t", "First", "--json", "id"], { cwd });
+    const id = jsonl(c.stdout)[0]!.id as string;
+    const task = await run(
+      "forge-task",
+      [
+        "create",
+        "-t",
+        "Do it",
+        "--issue",
+        id.slice(0, 13), // with a dash: 8 digits alone would be a number
+        "--json",
+        "number,issue,status",
+      ],
+      { cwd }
+    );
+    t.is(task.code, 0, task.stderr);
+    t.deepEqual(jsonl(task.stdout), [{ issue: { id, number: 1 }, number: 1, status: "todo" }]);
+    t.is((await run("forge-issue", ["create", "-t", "Second"], { cwd })).code, 0);
+    const v = await run("forge-task", ["view", "1", "--jq", ".issue.number"], { cwd });
+    t.is(v.stdout, "1\n");
+  }
+);

@@ -128,65 +128,72 @@ function ciResults(file: string): unknown[] {
     });
 }
 
-test("the README's make ci target, run from cron's environment, gives what it gives from an interactive shell", async (t) => {
-  const { home: h, project } = home('grep -q fixed app.txt || { echo "app.txt: expected fixed"; exit 1; }');
-  await init(t, project);
-  await pr(t, project, "fix", "fixed\n");
-  await pr(t, project, "wrong", "still broken\n");
-  const report = join(project, "reports", "ci.jsonl");
+test(
+  "the README's make ci target, run from cron's environment, " + "gives what it gives from an interactive shell",
+  async (t) => {
+    const { home: h, project } = home('grep -q fixed app.txt || { echo "app.txt: expected fixed"; exit 1; }');
+    await init(t, project);
+    await pr(t, project, "fix", "fixed\n");
+    await pr(t, project, "wrong", "still broken\n");
+    const report = join(project, "reports", "ci.jsonl");
 
-  const shell = await sh("make -s ci", { cwd: project, env: { HOME: h } });
-  t.is(shell.code, 2, "make fails: one PR is red");
-  const fromShell = ciResults(report);
-  t.deepEqual(fromShell, [
-    { pr: 2, verdict: "fail", conclusion: "failure", steps: [["10-test", "fail", 1]] },
-    { pr: 1, verdict: "pass", conclusion: "success", steps: [["10-test", "pass", 0]] },
-  ]);
-  renameSync(report, report + ".shell");
+    const shell = await sh("make -s ci", { cwd: project, env: { HOME: h } });
+    t.is(shell.code, 2, "make fails: one PR is red");
+    const fromShell = ciResults(report);
+    t.deepEqual(fromShell, [
+      { pr: 2, verdict: "fail", conclusion: "failure", steps: [["10-test", "fail", 1]] },
+      { pr: 1, verdict: "pass", conclusion: "success", steps: [["10-test", "pass", 0]] },
+    ]);
+    renameSync(report, report + ".shell");
 
-  const cron = await asCron(h, cronCommand("ci"));
-  const log = readFileSync(join(h, "forge-cron.log"), "utf8");
-  t.is(cron.code, shell.code, log);
-  t.false(/not found|No such file|tty/i.test(log), log);
-  t.deepEqual(ciResults(report), fromShell, "cron's run gives the same results");
-});
-
-test("the README's make pilot target from cron's environment, as from an interactive shell (only where bin/forge-pilot is built)", async (t) => {
-  if (!existsSync(join(BIN, "forge-pilot"))) {
-    t.log("bin/forge-pilot is not built in this tree: the pilot target is not run (the CI target is)");
-    t.pass();
-    return;
+    const cron = await asCron(h, cronCommand("ci"));
+    const log = readFileSync(join(h, "forge-cron.log"), "utf8");
+    t.is(cron.code, shell.code, log);
+    t.false(/not found|No such file|tty/i.test(log), log);
+    t.deepEqual(ciResults(report), fromShell, "cron's run gives the same results");
   }
-  t.timeout(600_000);
-  const { home: h, project } = home("true");
-  await init(t, project);
-  const shell = await sh("make -s pilot", { cwd: project, env: { HOME: h } });
-  const reports = (): string[] =>
-    readdirSync(join(project, "reports"))
-      .filter((n) => n.startsWith("pilot-"))
-      .sort();
-  t.is(reports().length, 1, shell.stderr);
-  const first = reports()[0]!;
-  const shellReport = JSON.parse(
-    readFileSync(join(project, "reports", first), "utf8")
-      .trim()
-      .split("\n")
-      .at(-1)!
-  ) as Record<string, unknown>;
-  renameSync(join(project, "reports", first), join(project, "reports", "shell-" + first));
-  // Report names are per second: make sure cron's run gets its own.
-  await new Promise((res) => setTimeout(res, 1100));
-  const cron = await asCron(h, cronCommand("pilot"));
-  t.is(cron.code, shell.code, readFileSync(join(h, "forge-cron.log"), "utf8"));
-  const mine = reports().filter((n) => !n.startsWith("shell-"));
-  t.is(mine.length, 1);
-  const cronReport = JSON.parse(
-    readFileSync(join(project, "reports", mine[0]!), "utf8")
-      .trim()
-      .split("\n")
-      .at(-1)!
-  ) as Record<string, unknown>;
-  t.deepEqual(Object.keys(cronReport).sort(), Object.keys(shellReport).sort());
-  for (const k of ["kind", "halt_reason", "haltReason", "halt"])
-    if (k in shellReport) t.deepEqual(cronReport[k], shellReport[k], k);
-});
+);
+
+test(
+  "the README's make pilot target from cron's environment, as from an interactive shell (only where " +
+    "bin/forge-pilot is built)",
+  async (t) => {
+    if (!existsSync(join(BIN, "forge-pilot"))) {
+      t.log("bin/forge-pilot is not built in this tree: the pilot target is not run (the CI target is)");
+      t.pass();
+      return;
+    }
+    t.timeout(600_000);
+    const { home: h, project } = home("true");
+    await init(t, project);
+    const shell = await sh("make -s pilot", { cwd: project, env: { HOME: h } });
+    const reports = (): string[] =>
+      readdirSync(join(project, "reports"))
+        .filter((n) => n.startsWith("pilot-"))
+        .sort();
+    t.is(reports().length, 1, shell.stderr);
+    const first = reports()[0]!;
+    const shellReport = JSON.parse(
+      readFileSync(join(project, "reports", first), "utf8")
+        .trim()
+        .split("\n")
+        .at(-1)!
+    ) as Record<string, unknown>;
+    renameSync(join(project, "reports", first), join(project, "reports", "shell-" + first));
+    // Report names are per second: make sure cron's run gets its own.
+    await new Promise((res) => setTimeout(res, 1100));
+    const cron = await asCron(h, cronCommand("pilot"));
+    t.is(cron.code, shell.code, readFileSync(join(h, "forge-cron.log"), "utf8"));
+    const mine = reports().filter((n) => !n.startsWith("shell-"));
+    t.is(mine.length, 1);
+    const cronReport = JSON.parse(
+      readFileSync(join(project, "reports", mine[0]!), "utf8")
+        .trim()
+        .split("\n")
+        .at(-1)!
+    ) as Record<string, unknown>;
+    t.deepEqual(Object.keys(cronReport).sort(), Object.keys(shellReport).sort());
+    for (const k of ["kind", "halt_reason", "haltReason", "halt"])
+      if (k in shellReport) t.deepEqual(cronReport[k], shellReport[k], k);
+  }
+);

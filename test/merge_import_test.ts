@@ -167,108 +167,119 @@ const EVERYTHING = {
 
 // --- the happy path ---
 
-test("import <dir>: every entity added byte for byte, machine state and CI steps not imported; again: all unchanged, no record", async (t) => {
-  const b = await foreign(t);
-  const a = local();
-  const r = await importJson(a, b);
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(count(r.lines, "added"), EVERYTHING);
-  t.deepEqual(count(r.lines, "conflict"), {});
-  t.deepEqual(
-    r.lines.filter((l) => l.result === "skipped").map((l) => [l.kind, l.id]),
-    [["file", "ci/steps/10-test"]]
-  );
-  // Byte for byte, except what is not imported (ci/, releases/out/, and the record written here).
-  const tb = tree(b);
-  const ta = tree(a);
-  for (const [rel, digest] of Object.entries(tb)) {
-    if (/^(ci\/|releases\/out\/|\.cache\/|\.gitignore$|labels\.md$|milestones\.md$)/.test(rel)) continue;
-    t.is(ta[rel], digest, rel);
+test(
+  "import <dir>: every entity added byte for byte, machine state and CI steps not imported; again: all unchanged, " +
+    "no record",
+  async (t) => {
+    const b = await foreign(t);
+    const a = local();
+    const r = await importJson(a, b);
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(count(r.lines, "added"), EVERYTHING);
+    t.deepEqual(count(r.lines, "conflict"), {});
+    t.deepEqual(
+      r.lines.filter((l) => l.result === "skipped").map((l) => [l.kind, l.id]),
+      [["file", "ci/steps/10-test"]]
+    );
+    // Byte for byte, except what is not imported (ci/, releases/out/, and the record written here).
+    const tb = tree(b);
+    const ta = tree(a);
+    for (const [rel, digest] of Object.entries(tb)) {
+      if (/^(ci\/|releases\/out\/|\.cache\/|\.gitignore$|labels\.md$|milestones\.md$)/.test(rel)) continue;
+      t.is(ta[rel], digest, rel);
+    }
+    t.false(existsSync(join(a, ".forge", "ci", "steps", "10-test")));
+    t.false(existsSync(join(a, ".forge", "releases", "out")));
+    // The commands read what came in.
+    const issues = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title,comments"]));
+    t.is(issues[0]!.title, "From afar");
+    t.is((issues[0]!.comments as unknown[]).length, 1);
+    const prs = jsonl(await ok(t, a, "forge-pr", ["list", "--state", "all", "--json", "state,reviews,title"]));
+    t.deepEqual(prs.map((p) => p.state).sort(), ["MERGED", "OPEN"]);
+    t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).name, "bug");
+    // The record lists what came in.
+    const rec = r.lines.find((l) => l.kind === "import-record")!;
+    const text = readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8");
+    t.regex(text, new RegExp(`\\nsource: "?${b.split("/").pop()}"?\\n`));
+    for (const l of r.lines.filter((x) => x.result === "added" && x.kind !== "import-record"))
+      t.true(text.includes(`  - ${l.kind}/${l.id}\n`), `${l.kind}/${l.id}`);
+    // Again: nothing new.
+    const before = tree(a);
+    const again = await importJson(a, b);
+    t.is(again.code, 0, again.stderr);
+    t.deepEqual(count(again.lines, "added"), {});
+    const { "import-record": _record, ...unchanged } = EVERYTHING;
+    t.deepEqual(count(again.lines, "unchanged"), unchanged);
+    t.deepEqual(tree(a), before);
   }
-  t.false(existsSync(join(a, ".forge", "ci", "steps", "10-test")));
-  t.false(existsSync(join(a, ".forge", "releases", "out")));
-  // The commands read what came in.
-  const issues = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title,comments"]));
-  t.is(issues[0]!.title, "From afar");
-  t.is((issues[0]!.comments as unknown[]).length, 1);
-  const prs = jsonl(await ok(t, a, "forge-pr", ["list", "--state", "all", "--json", "state,reviews,title"]));
-  t.deepEqual(prs.map((p) => p.state).sort(), ["MERGED", "OPEN"]);
-  t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).name, "bug");
-  // The record lists what came in.
-  const rec = r.lines.find((l) => l.kind === "import-record")!;
-  const text = readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8");
-  t.regex(text, new RegExp(`\\nsource: "?${b.split("/").pop()}"?\\n`));
-  for (const l of r.lines.filter((x) => x.result === "added" && x.kind !== "import-record"))
-    t.true(text.includes(`  - ${l.kind}/${l.id}\n`), `${l.kind}/${l.id}`);
-  // Again: nothing new.
-  const before = tree(a);
-  const again = await importJson(a, b);
-  t.is(again.code, 0, again.stderr);
-  t.deepEqual(count(again.lines, "added"), {});
-  const { "import-record": _record, ...unchanged } = EVERYTHING;
-  t.deepEqual(count(again.lines, "unchanged"), unchanged);
-  t.deepEqual(tree(a), before);
-});
+);
 
-test("import <zip>: the same entities come in as from the folder; the human output is one row per entity", async (t) => {
-  const b = await foreign(t);
-  const zip = join(scratch(local()), "store.zip");
-  writeFileSync(zip, zipOf(b));
-  const a = local();
-  const r = await importJson(a, zip);
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(count(r.lines, "added"), EVERYTHING);
-  const a2 = local();
-  const h = await run("forge-merge", ["import", zip], { cwd: a2 });
-  t.is(h.code, 0, h.stderr);
-  const rows = h.stdout
-    .slice(0, -1)
-    .split("\n")
-    .map((l) => l.split("\t"));
-  t.true(
-    rows.every((row) => row.length === 4),
-    h.stdout
-  );
-  t.is(
-    rows.filter((row) => row[2] === "added").length,
-    Object.values(EVERYTHING).reduce((x, y) => x + y, 0)
-  );
-});
+test(
+  "import <zip>: the same entities come in as from " + "the folder; the human output is one row per entity",
+  async (t) => {
+    const b = await foreign(t);
+    const zip = join(scratch(local()), "store.zip");
+    writeFileSync(zip, zipOf(b));
+    const a = local();
+    const r = await importJson(a, zip);
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(count(r.lines, "added"), EVERYTHING);
+    const a2 = local();
+    const h = await run("forge-merge", ["import", zip], { cwd: a2 });
+    t.is(h.code, 0, h.stderr);
+    const rows = h.stdout
+      .slice(0, -1)
+      .split("\n")
+      .map((l) => l.split("\t"));
+    t.true(
+      rows.every((row) => row.length === 4),
+      h.stdout
+    );
+    t.is(
+      rows.filter((row) => row[2] === "added").length,
+      Object.values(EVERYTHING).reduce((x, y) => x + y, 0)
+    );
+  }
+);
 
 // --- conflicts ---
 
-test("an id that exists here with other content is a conflict: reported, kept as it is here; the rest still comes in; exit 1", async (t) => {
-  const b = await foreign(t);
-  const a = local();
-  t.is((await importJson(a, b)).code, 0);
-  await ok(t, a, "forge-issue", ["edit", "1", "-t", "Edited here"]);
-  await ok(t, a, "forge-label", ["edit", "bug", "-c", "000000"]);
-  await ok(t, b, "forge-issue", ["create", "-t", "Second from afar"]);
-  const r = await importJson(a, b);
-  t.is(r.code, 1);
-  t.deepEqual(
-    r.lines.filter((l) => l.result === "conflict").map((l) => [l.kind, l.reason]),
-    [
-      ["label", "defined here with other content"],
-      ["issue", "exists here with other content"],
-    ]
-  );
-  t.deepEqual(count(r.lines, "added"), { issue: 1, "import-record": 1 });
-  const stderr = r.stderr.trim().split("\n");
-  t.is(stderr.length, 2, r.stderr);
-  for (const line of stderr)
-    t.regex(line, /^forge-merge import: conflict: (label bug|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/);
-  const titles = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title"]))
-    .map((i) => i.title)
-    .sort();
-  t.deepEqual(titles, ["Edited here", "Second from afar"]);
-  t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).color, "000000");
-  const rec = r.lines.find((l) => l.kind === "import-record")!;
-  t.regex(
-    readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8"),
-    /\nconflicts:\n {2}- label\/bug\n {2}- issue\/[0-9a-f-]{36}\n/
-  );
-});
+test(
+  "an id that exists here with other content is a conflict: reported, kept as it is here; the rest still comes " +
+    "in; exit 1",
+  async (t) => {
+    const b = await foreign(t);
+    const a = local();
+    t.is((await importJson(a, b)).code, 0);
+    await ok(t, a, "forge-issue", ["edit", "1", "-t", "Edited here"]);
+    await ok(t, a, "forge-label", ["edit", "bug", "-c", "000000"]);
+    await ok(t, b, "forge-issue", ["create", "-t", "Second from afar"]);
+    const r = await importJson(a, b);
+    t.is(r.code, 1);
+    t.deepEqual(
+      r.lines.filter((l) => l.result === "conflict").map((l) => [l.kind, l.reason]),
+      [
+        ["label", "defined here with other content"],
+        ["issue", "exists here with other content"],
+      ]
+    );
+    t.deepEqual(count(r.lines, "added"), { issue: 1, "import-record": 1 });
+    const stderr = r.stderr.trim().split("\n");
+    t.is(stderr.length, 2, r.stderr);
+    for (const line of stderr)
+      t.regex(line, /^forge-merge import: conflict: (label bug|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/);
+    const titles = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title"]))
+      .map((i) => i.title)
+      .sort();
+    t.deepEqual(titles, ["Edited here", "Second from afar"]);
+    t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).color, "000000");
+    const rec = r.lines.find((l) => l.kind === "import-record")!;
+    t.regex(
+      readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8"),
+      /\nconflicts:\n {2}- label\/bug\n {2}- issue\/[0-9a-f-]{36}\n/
+    );
+  }
+);
 
 test("a PR archived there but live here is a conflict (never moved by an import)", async (t) => {
   const b = await foreign(t);
@@ -410,7 +421,10 @@ const BAD_ZIPS: Array<[string, Parameters<typeof makeZip>[0][number], RegExp]> =
   [
     "a zip-slip entry",
     { name: ".forge/../../evil.md", data: "x" },
-    /^forge-merge import: bad zip: '\.forge\/\.\.\/\.\.\/evil\.md' has an empty, '\.' or '\.\.' component \(refused\)\n$/,
+    new RegExp(
+      /^forge-merge import: bad zip: '\.forge\/\.\.\/\.\.\/evil\.md' /.source +
+        /has an empty, '\.' or '\.\.' component \(refused\)\n$/.source
+    ),
   ],
   ["an absolute entry", { name: "/tmp/evil.md", data: "x" }, /absolute path/],
   ["a symlink entry", { name: ".forge/wiki/link.md", data: "/etc/passwd", mode: 0o120777 }, /is a symlink \(refused\)/],
@@ -446,54 +460,64 @@ test("import of something that is not a store is a usage error; a missing path i
 
 // --- an imported merge record guards against replays ---
 
-test("after importing another clone's merge record, merging the same change here is refused as already merged", async (t) => {
-  const b = await foreign(t);
-  // A clone of b's history before its merge, with the same change filed as its own PR.
-  const a = scratch(tempRepo("forge-local-"));
-  git(b, ["branch", "base", "main~1"]);
-  git(a, ["fetch", "-q", b, "base:refs/remotes/b/base"]);
-  git(a, ["reset", "-q", "--hard", "b/base"]);
-  t.is(git(a, ["rev-list", "--count", "HEAD"]).trim(), "1");
-  git(a, ["checkout", "-q", "-b", "same"]);
-  writeFileSync(join(a, "b.txt"), "one\n");
-  git(a, ["add", "b.txt"]);
-  git(a, ["commit", "-qm", "the same change, described another way"]);
-  t.is((await run("forge-pr", ["create", "-t", "Same change", "-B", "main"], { cwd: a })).code, 0);
-  git(a, ["checkout", "-q", "main"]);
-  const r = await importJson(a, b);
-  t.is(r.code, 0, r.stderr);
-  const merged = r.lines.find((l) => l.kind === "merge")!;
-  const mine = jsonl(await ok(t, a, "forge-pr", ["list", "--json", "number,title"])).find(
-    (p) => p.title === "Same change"
-  )!;
-  const m = await sh(`forge-merge ${mine.number} --json | jq -c '{verdict, record: .landed.record, by: .landed.by}'`, {
-    cwd: a,
-  });
-  t.is(m.code, 1);
-  t.is(m.stdout, JSON.stringify({ verdict: "already-merged", record: merged.id, by: "patchId" }) + "\n");
-});
+test(
+  "after importing another clone's merge record, merging " + "the same change here is refused as already merged",
+  async (t) => {
+    const b = await foreign(t);
+    // A clone of b's history before its merge, with the same change filed as its own PR.
+    const a = scratch(tempRepo("forge-local-"));
+    git(b, ["branch", "base", "main~1"]);
+    git(a, ["fetch", "-q", b, "base:refs/remotes/b/base"]);
+    git(a, ["reset", "-q", "--hard", "b/base"]);
+    t.is(git(a, ["rev-list", "--count", "HEAD"]).trim(), "1");
+    git(a, ["checkout", "-q", "-b", "same"]);
+    writeFileSync(join(a, "b.txt"), "one\n");
+    git(a, ["add", "b.txt"]);
+    git(a, ["commit", "-qm", "the same change, described another way"]);
+    t.is((await run("forge-pr", ["create", "-t", "Same change", "-B", "main"], { cwd: a })).code, 0);
+    git(a, ["checkout", "-q", "main"]);
+    const r = await importJson(a, b);
+    t.is(r.code, 0, r.stderr);
+    const merged = r.lines.find((l) => l.kind === "merge")!;
+    const mine = jsonl(await ok(t, a, "forge-pr", ["list", "--json", "number,title"])).find(
+      (p) => p.title === "Same change"
+    )!;
+    const m = await sh(
+      `forge-merge ${mine.number} --json | jq -c '{verdict, record: .landed.record, by: .landed.by}'`,
+      {
+        cwd: a,
+      }
+    );
+    t.is(m.code, 1);
+    t.is(m.stdout, JSON.stringify({ verdict: "already-merged", record: merged.id, by: "patchId" }) + "\n");
+  }
+);
 
-test("zip in a repo → merged: a PR that arrives in another clone's zipped store is imported, then merged here with a record", async (t) => {
-  const b = await foreign(t);
-  const open = jsonl(await ok(t, b, "forge-pr", ["list", "--json", "id,title"]))[0] as { id: string; title: string };
-  const zip = join(scratch(local()), "from-b.zip");
-  writeFileSync(zip, zipOf(b));
-  // Here: the same history up to b's main before its merge.
-  const a = scratch(tempRepo("forge-local-"));
-  git(b, ["branch", "base", "main~1"]);
-  git(a, ["fetch", "-q", b, "base:refs/remotes/b/base"]);
-  git(a, ["reset", "-q", "--hard", "b/base"]);
-  const old = git(a, ["rev-parse", "main"]).trim();
-  const r = await importJson(a, zip);
-  t.is(r.code, 0, r.stderr);
-  const m = await sh(`forge-merge ${open.id} --json | jq -c '{verdict, checkout}'`, { cwd: a });
-  t.is(m.code, 0, m.stderr);
-  t.is(m.stdout, '{"verdict":"merged","checkout":"updated"}\n');
-  t.is(git(a, ["rev-parse", "main^"]).trim(), old);
-  t.is(readFileSync(join(a, "c.txt"), "utf8"), "two\n");
-  t.is(git(a, ["log", "-1", "--format=%s"]).trim(), open.title);
-  const view = jsonl(await ok(t, a, "forge-pr", ["view", open.id, "--json", "state"]))[0]!;
-  t.is(view.state, "MERGED");
-  const merged = readdirSync(join(a, ".forge", "merges")).filter((n) => n.endsWith(".md"));
-  t.is(merged.length, 2, "b's record (imported) and ours");
-});
+test(
+  "zip in a repo → merged: a PR that arrives in another clone's zipped store is imported, then merged here with a " +
+    "record",
+  async (t) => {
+    const b = await foreign(t);
+    const open = jsonl(await ok(t, b, "forge-pr", ["list", "--json", "id,title"]))[0] as { id: string; title: string };
+    const zip = join(scratch(local()), "from-b.zip");
+    writeFileSync(zip, zipOf(b));
+    // Here: the same history up to b's main before its merge.
+    const a = scratch(tempRepo("forge-local-"));
+    git(b, ["branch", "base", "main~1"]);
+    git(a, ["fetch", "-q", b, "base:refs/remotes/b/base"]);
+    git(a, ["reset", "-q", "--hard", "b/base"]);
+    const old = git(a, ["rev-parse", "main"]).trim();
+    const r = await importJson(a, zip);
+    t.is(r.code, 0, r.stderr);
+    const m = await sh(`forge-merge ${open.id} --json | jq -c '{verdict, checkout}'`, { cwd: a });
+    t.is(m.code, 0, m.stderr);
+    t.is(m.stdout, '{"verdict":"merged","checkout":"updated"}\n');
+    t.is(git(a, ["rev-parse", "main^"]).trim(), old);
+    t.is(readFileSync(join(a, "c.txt"), "utf8"), "two\n");
+    t.is(git(a, ["log", "-1", "--format=%s"]).trim(), open.title);
+    const view = jsonl(await ok(t, a, "forge-pr", ["view", open.id, "--json", "state"]))[0]!;
+    t.is(view.state, "MERGED");
+    const merged = readdirSync(join(a, ".forge", "merges")).filter((n) => n.endsWith(".md"));
+    t.is(merged.length, 2, "b's record (imported) and ours");
+  }
+);

@@ -36,68 +36,85 @@ const D = "dddddddd-0000-4000-8000-000000000000";
 const E = "eeeeeeee-0000-4000-8000-000000000000";
 const obs = [{ kind: "observation" }, pr(A, 1), pr(B, 2), pr(C, 3), pr(D, 4), pr(E, 5)];
 
-test("a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a closed issue whose rule broke is unresolved, naming the check", (t) => {
-  const results = [
-    paired(A, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "still_passing" }, [
-      { issue: ISSUE, holds: true, broken: [] },
-    ]),
-    paired(B, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_patched" }, [
-      { issue: ISSUE, holds: false, broken: ["30-net"] },
-    ]),
-    paired(C, { "10-unit": "still_passing", "20-integration": "fixed" }, []),
-    paired(D, { "20-integration": "fixed", "30-net": "flaky_patched" }, [
-      { issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] },
-    ]),
-    paired(E, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_baseline" }, [
-      { issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] },
-    ]),
-  ];
-  const f = findings(obs, results, [], new Map([[ISSUE, 7]]));
-  t.deepEqual(f.filter((x) => x.startsWith("PR ")).sort(), [
-    "PR #1: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs)",
-    "PR #2: 20-integration fixed; fixes #7 unresolved (30-net flaky_patched, 3+3 runs)",
-    "PR #3: fixes 20-integration (no issue it closes, 3+3 runs)",
-    "PR #4: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; 30-net flaky_patched: flaky at the base, not counted)",
-    // Flaky at the base: left out of PASS_TO_PASS, and said to be unresolved (not "checked and fine").
-    "PR #5: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; unresolved: 30-net flaky_baseline)",
-  ]);
-});
+test(
+  "a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a closed issue whose rule broke is " +
+    "unresolved, naming the check",
+  (t) => {
+    const results = [
+      paired(A, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "still_passing" }, [
+        { issue: ISSUE, holds: true, broken: [] },
+      ]),
+      paired(B, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_patched" }, [
+        { issue: ISSUE, holds: false, broken: ["30-net"] },
+      ]),
+      paired(C, { "10-unit": "still_passing", "20-integration": "fixed" }, []),
+      paired(D, { "20-integration": "fixed", "30-net": "flaky_patched" }, [
+        { issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] },
+      ]),
+      paired(E, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_baseline" }, [
+        { issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] },
+      ]),
+    ];
+    const f = findings(obs, results, [], new Map([[ISSUE, 7]]));
+    t.deepEqual(f.filter((x) => x.startsWith("PR ")).sort(), [
+      "PR #1: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs)",
+      "PR #2: 20-integration fixed; fixes #7 unresolved (30-net flaky_patched, 3+3 runs)",
+      "PR #3: fixes 20-integration (no issue it closes, 3+3 runs)",
+      "PR #4: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; 30-net flaky_patched: flaky at the base, " +
+        "not counted)",
+      // Flaky at the base: left out of PASS_TO_PASS, and said to be unresolved (not "checked and fine").
+      "PR #5: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; unresolved: 30-net flaky_baseline)",
+    ]);
+  }
+);
 
-test("a check's finding: at the base and at each PR's patch it was rerun at, in the verdict words with its trials; a rate the budget left undecided, or no verdict, is unresolved", (t) => {
-  const node = (claim: string, step: string, patch: string | null, over: object) => ({
-    kind: "node",
-    claim_id: claim,
-    claim_kind: "check",
-    subject: { step, patch_sha256: patch },
-    pr: patch ? { id: A, number: 1 } : null,
-    ...over,
-  });
-  const rate = (r: number, lo: number, hi: number, decided: boolean) => ({
-    rate_micros: r,
-    low_micros: lo,
-    high_micros: hi,
-    decided,
-  });
-  const observed = [
-    { kind: "observation" },
-    node("check:b", "30-net", null, { verdict: "flaky", trials: 31, flake_rate: rate(190_000, 90_000, 360_000, true) }),
-    node("check:p", "30-net", "p".repeat(64), {
-      verdict: "flaky",
-      trials: 23,
-      flake_rate: rate(170_000, 70_000, 370_000, false),
-    }),
-    node("check:u", "10-unit", "p".repeat(64), { verdict: "unknown", trials: 2, flake_rate: null }),
-  ];
-  const rerun = (step: string, patch: string | null) => ({
-    plan_kind: "CheckRerun",
-    stats: { step, patch_sha256: patch },
-  });
-  t.deepEqual(
-    findings(observed, [rerun("30-net", null), rerun("30-net", "p".repeat(64)), rerun("10-unit", "p".repeat(64))], []),
-    [
-      "30-net: flaky, fail rate 0.19 [0.09, 0.36], 31 trials",
-      "10-unit at PR #1's patch: unknown, 2 trials — unresolved",
-      "30-net at PR #1's patch: flaky, fail rate 0.17 [0.07, 0.37], 23 trials (rate undecided — unresolved)",
-    ]
-  );
-});
+test(
+  "a check's finding: at the base and at each PR's patch it was rerun at, in the verdict words with its trials; a " +
+    "rate the budget left undecided, or no verdict, is unresolved",
+  (t) => {
+    const node = (claim: string, step: string, patch: string | null, over: object) => ({
+      kind: "node",
+      claim_id: claim,
+      claim_kind: "check",
+      subject: { step, patch_sha256: patch },
+      pr: patch ? { id: A, number: 1 } : null,
+      ...over,
+    });
+    const rate = (r: number, lo: number, hi: number, decided: boolean) => ({
+      rate_micros: r,
+      low_micros: lo,
+      high_micros: hi,
+      decided,
+    });
+    const observed = [
+      { kind: "observation" },
+      node("check:b", "30-net", null, {
+        verdict: "flaky",
+        trials: 31,
+        flake_rate: rate(190_000, 90_000, 360_000, true),
+      }),
+      node("check:p", "30-net", "p".repeat(64), {
+        verdict: "flaky",
+        trials: 23,
+        flake_rate: rate(170_000, 70_000, 370_000, false),
+      }),
+      node("check:u", "10-unit", "p".repeat(64), { verdict: "unknown", trials: 2, flake_rate: null }),
+    ];
+    const rerun = (step: string, patch: string | null) => ({
+      plan_kind: "CheckRerun",
+      stats: { step, patch_sha256: patch },
+    });
+    t.deepEqual(
+      findings(
+        observed,
+        [rerun("30-net", null), rerun("30-net", "p".repeat(64)), rerun("10-unit", "p".repeat(64))],
+        []
+      ),
+      [
+        "30-net: flaky, fail rate 0.19 [0.09, 0.36], 31 trials",
+        "10-unit at PR #1's patch: unknown, 2 trials — unresolved",
+        "30-net at PR #1's patch: flaky, fail rate 0.17 [0.07, 0.37], 23 trials (rate undecided — unresolved)",
+      ]
+    );
+  }
+);

@@ -131,7 +131,8 @@ async function fullRun() {
 }
 
 test.serial(
-  "sample: one run with the defaults ends flaky with an interval, fixes, regressed, unverified, and halts with a named reason inside its budget",
+  "sample: one run with the defaults ends flaky with an interval, fixes, regressed, unverified, and halts with a " +
+    "named reason inside its budget",
   async (t) => {
     const { s, r } = await fullRun();
     t.is(r.code, 0, r.stderr);
@@ -151,7 +152,9 @@ test.serial(
     // 30-net, flaky at the base, may flake on the patched side too: not counted against the fix, and said.
     // Or it flaked at the base only: then it is said to be unresolved.
     const fix = new RegExp(
-      `^PR #${s.prs.fix.number}: fixes #${s.issues.stable.number} \\(20-integration fixed, nothing regressed, 3\\+3 runs(; 30-net (flaky_patched|spurious_regressed): flaky at the base, not counted|; unresolved: 30-net flaky_baseline)?\\)$`
+      `^PR #${s.prs.fix.number}: fixes #${s.issues.stable.number} \\(20-integration fixed, nothing regressed, 3\\+3 ` +
+        `runs(; 30-net (flaky_patched|spurious_regressed): flaky at the base, not counted|; unresolved: 30-net ` +
+        `flaky_baseline)?\\)$`
     );
     t.true(
       f.some((x) => fix.test(x)),
@@ -175,7 +178,8 @@ test.serial(
     t.true(
       history(s.dir).some((h) => h.target_key === thin) ||
         f.includes(
-          `target ${thin}: cleared without an act (a later run re-recorded the step at the same code tree; the lost log stays lost)`
+          `target ${thin}: cleared without an act (a later run re-recorded the step at the same code tree; the lost ` +
+            `log stays lost)`
         ),
       f.join("\n")
     );
@@ -188,7 +192,8 @@ test.serial(
 );
 
 test.serial(
-  "seed §16.1: the loop writes no authoritative truth directly (issues, PRs, settings untouched; evidence only through forge-export)",
+  "seed §16.1: the loop writes no authoritative truth directly (issues, PRs, settings untouched; evidence only " +
+    "through forge-export)",
   async (t) => {
     const { s, before, after } = await fullRun();
     t.deepEqual(after, before);
@@ -201,7 +206,8 @@ test.serial(
 );
 
 test.serial(
-  "seed §16.4-6, §18: oracle and paired patch plans executed; their trials are CI runs exported through the canonical lane",
+  "seed §16.4-6, §18: oracle and paired patch plans executed; their trials are CI runs exported through the " +
+    "canonical lane",
   async (t) => {
     const { s } = await fullRun();
     const h = history(s.dir);
@@ -390,7 +396,8 @@ test.serial("halt (§16.7): external_halt from .forge/pilot/halt, before anythin
 });
 
 test.serial(
-  "pick-up removes only scratch folders whose owner file names a dead pid: one being written (empty), or not a pid, is left alone",
+  "pick-up removes only scratch folders whose owner file names a dead pid: one being written (empty), or not a pid, " +
+    "is left alone",
   async (t) => {
     const s = sample();
     mkdirSync(join(s.dir, ".forge", "pilot"), { recursive: true });
@@ -461,7 +468,8 @@ test.serial(
 );
 
 test.serial(
-  "halt (§16.3, §16.7): thin_export_blocked_execution when the export disagrees with itself and nothing else is executable",
+  "halt (§16.3, §16.7): thin_export_blocked_execution when the export disagrees with itself and nothing else is " +
+    "executable",
   async (t) => {
     const dir = scratch(tempRepo("forge-pilot-thin-"));
     git(dir, ["commit", "-q", "--allow-empty", "-m", "empty"]);
@@ -521,9 +529,13 @@ test.serial(
 let t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", () => {
   const p = JSON.parse(t.split("\\n").find((l) => l.includes('"kind":"plan"')));
   const at = new Date().toISOString().slice(0, 19) + "Z";
-  process.stdout.write(JSON.stringify({ kind: "act_result", schema_version: "forge-act-result/v1", id: "fake-parity", plan_id: p.plan_id, target_key: p.target_key,
-    plan_kind: "OracleDeltaParity", advisory: false, started_at: at, completed_at: at, known_threats: [], trials: [], trial_refs: [], typed_diff: null,
-    oracle: { oracle: "delta_parity", parity: false, bound_reached: false }, parity_violation: true, outcome_signature: "delta_parity:false", deadline_overrun_ms: 0 }) + "\\n");
+  process.stdout.write(JSON.stringify({
+    kind: "act_result", schema_version: "forge-act-result/v1", id: "fake-parity", plan_id: p.plan_id,
+    target_key: p.target_key, plan_kind: "OracleDeltaParity", advisory: false, started_at: at, completed_at: at,
+    known_threats: [], trials: [], trial_refs: [], typed_diff: null,
+    oracle: { oracle: "delta_parity", parity: false, bound_reached: false }, parity_violation: true,
+    outcome_signature: "delta_parity:false", deadline_overrun_ms: 0,
+  }) + "\\n");
 });
 `;
     writeFileSync(join(fake, "forge-act"), script);
@@ -547,9 +559,12 @@ let t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", (
   try { execFileSync("forge-ci", ["run"], { stdio: "ignore" }); } catch {}
   if (process.env.FAKE_ACT_FAIL) { process.stderr.write("forge-act: broke after one run\\n"); process.exit(1); }
   const at = new Date().toISOString().slice(0, 19) + "Z";
-  process.stdout.write(JSON.stringify({ kind: "act_result", schema_version: "forge-act-result/v1", id: "fake-act", plan_id: p.plan_id, target_key: p.target_key,
-    plan_kind: p.plan_kind, advisory: false, started_at: at, completed_at: at, known_threats: [], trials: [], trial_refs: [], typed_diff: null,
-    oracle: null, parity_violation: false, outcome_signature: "fake", deadline_overrun_ms: 0 }) + "\\n");
+  process.stdout.write(JSON.stringify({
+    kind: "act_result", schema_version: "forge-act-result/v1", id: "fake-act", plan_id: p.plan_id,
+    target_key: p.target_key, plan_kind: p.plan_kind, advisory: false, started_at: at, completed_at: at,
+    known_threats: [], trials: [], trial_refs: [], typed_diff: null,
+    oracle: null, parity_violation: false, outcome_signature: "fake", deadline_overrun_ms: 0,
+  }) + "\\n");
 });
 `;
     writeFileSync(join(fake, "forge-act"), script);
@@ -583,7 +598,8 @@ test.serial("a stage that fails is one line naming the stage once, exit 1", asyn
   const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-fake-"))));
   writeFileSync(
     join(fake, "forge-observe"),
-    `#!${process.execPath}\nprocess.stderr.write("forge-observe: .forge/evidence/imports: the import log is corrupt\\n"); process.exit(1);\n`
+    `#!${process.execPath}\nprocess.stderr.write("forge-observe: .forge/evidence/imports: the import log is ` +
+      `corrupt\\n"); process.exit(1);\n`
   );
   chmodSync(join(fake, "forge-observe"), 0o755);
   const r = await run("forge-pilot", ["run"], {
@@ -595,7 +611,8 @@ test.serial("a stage that fails is one line naming the stage once, exit 1", asyn
 });
 
 test.serial(
-  "the store-only tools (observe, plan, export) start without NODE_EXTRA_CA_CERTS; forge-act, which runs the user's steps, keeps the caller's environment; the export lane runs at niceness 10",
+  "the store-only tools (observe, plan, export) start without NODE_EXTRA_CA_CERTS; forge-act, which runs the user's " +
+    "steps, keeps the caller's environment; the export lane runs at niceness 10",
   async (t) => {
     const s = sample();
     const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-env-"))));
@@ -603,14 +620,17 @@ test.serial(
     for (const name of ["forge-observe", "forge-plan", "forge-export", "forge-act"]) {
       writeFileSync(
         join(fake, name),
-        `#!/bin/sh\nprintf '%s=%s\\n' ${name} "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nexec ${join(BIN, name)} "$@"\n`
+        `#!/bin/sh\nprintf '%s=%s\\n' ${name} "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nexec ` +
+          `${join(BIN, name)} "$@"\n`
       );
       chmodSync(join(fake, name), 0o755);
     }
     // The export lane also notes its niceness (field 19 of /proc/<pid>/stat) a moment after it started.
     writeFileSync(
       join(fake, "forge-export"),
-      `#!/bin/sh\nprintf 'forge-export=%s\\n' "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nsleep 0.3\nprintf 'nice=%s\\n' "$(cut -d' ' -f19 /proc/$$/stat)" >> ${join(fake, "seen")}\nexec ${join(BIN, "forge-export")} "$@"\n`
+      `#!/bin/sh\nprintf 'forge-export=%s\\n' "\${NODE_EXTRA_CA_CERTS-unset}" >> ${join(fake, "seen")}\nsleep ` +
+        `0.3\nprintf 'nice=%s\\n' "$(cut -d' ' -f19 /proc/$$/stat)" >> ${join(fake, "seen")}\nexec ` +
+        `${join(BIN, "forge-export")} "$@"\n`
     );
     // A certificate file Node loads without a warning: one of its own root certificates.
     const ca = join(fake, "ca.pem");
@@ -630,12 +650,14 @@ test.serial(
     );
     // The run's lane (opened before the pick-up) runs at niceness 10 (a batch's own forge-export after a dead lane
     // would not).
-    t.true(seen.includes(`nice=${Math.max(10, getPriority())}`), seen.join(" ")); // (a pilot already nicer than 10 cannot lower it)
+    // (a pilot already nicer than 10 cannot lower it)
+    t.true(seen.includes(`nice=${Math.max(10, getPriority())}`), seen.join(" "));
   }
 );
 
 test.serial(
-  "the run's export lane is one forge-export kept open from the pick-up across iterations; one that dies is replaced, and nothing it was sent is lost",
+  "the run's export lane is one forge-export kept open from the pick-up across iterations; one that dies is " +
+    "replaced, and nothing it was sent is lost",
   async (t) => {
     const fake = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-lane-"))));
     const starts = join(fake, "starts");
@@ -647,11 +669,14 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 fs.appendFileSync(${JSON.stringify(starts)}, "start\\n");
 const lane = fs.readFileSync(${JSON.stringify(starts)}, "utf8").split("\\n").length === 2;
-const real = spawn(${JSON.stringify(join(BIN, "forge-export"))}, process.argv.slice(2), { stdio: ["pipe", "pipe", "inherit"] });
+const real = spawn(${JSON.stringify(join(BIN, "forge-export"))}, process.argv.slice(2), {
+  stdio: ["pipe", "pipe", "inherit"],
+});
 process.stdin.pipe(real.stdin);
 real.stdout.on("data", (d) => {
   process.stdout.write(d);
-  if (process.env.LANE_DIES && lane && fs.readFileSync(${JSON.stringify(starts)}, "utf8").split("\\n").length === 2) process.exit(9);
+  const first = fs.readFileSync(${JSON.stringify(starts)}, "utf8").split("\\n").length === 2;
+  if (process.env.LANE_DIES && lane && first) process.exit(9);
 });
 real.on("close", (code) => process.exit(code ?? 1));
 `
@@ -696,14 +721,16 @@ real.on("close", (code) => process.exit(code ?? 1));
 );
 
 test.serial(
-  "seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and reported",
+  "seed §16.8: --refine-with may change only description, rationale and check_hints; anything else is discarded and " +
+    "reported",
   async (t) => {
     const s = sample();
     const dir = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-pilot-refine-"))));
     const refiner = (name: string, body: string) => {
       writeFileSync(
         join(dir, name),
-        `#!${process.execPath}\nlet t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", () => { const p = JSON.parse(t); ${body}; process.stdout.write(JSON.stringify(p) + "\\n"); });\n`
+        `#!${process.execPath}\nlet t = ""; process.stdin.on("data", (d) => (t += d)); process.stdin.on("end", () => ` +
+          `{ const p = JSON.parse(t); ${body}; process.stdout.write(JSON.stringify(p) + "\\n"); });\n`
       );
       chmodSync(join(dir, name), 0o755);
       return join(dir, name);
@@ -759,7 +786,8 @@ test.serial("history is loop-local, gitignored and bounded to the last 10 000 at
 });
 
 test.serial(
-  "killed mid-iteration (SIGTERM, then SIGKILL): the next run picks up from the store — no partial import, no lost trial, no leftover worktree",
+  "killed mid-iteration (SIGTERM, then SIGKILL): the next run picks up from the store — no partial import, no lost " +
+    "trial, no leftover worktree",
   async (t) => {
     const s = sample();
     const child = spawn(join(BIN, "forge-pilot"), ["run", "--json"], {
@@ -837,20 +865,23 @@ function alive(pid: number): boolean {
   }
 }
 
-test("usage: a bad flag is one stderr line and exit 2; -h fits the budget; --help says what the defaults are and why", async (t) => {
-  const dir = scratch(tempRepo("forge-pilot-usage-"));
-  const bad = await run("forge-pilot", ["run", "--max-iterations", "0"], { cwd: dir });
-  t.is(bad.code, 2);
-  t.regex(bad.stderr, /^forge-pilot: invalid max-iterations '0' \(at least 1\) \(see 'forge-pilot -h'\)\n$/);
-  const unknown = await run("forge-pilot", ["run", "--bogus"], { cwd: dir });
-  t.is(unknown.code, 2);
-  t.regex(unknown.stderr, /^forge-pilot: unknown flag '--bogus' \(see 'forge-pilot -h'\)\n$/);
-  const h = await run("forge-pilot", ["-h"], { cwd: dir });
-  t.true(h.stdout.split("\n").length - 1 <= 8 && Buffer.byteLength(h.stdout) <= 250, h.stdout);
-  t.is((await run("forge", ["pilot", "run", "-h"], { cwd: dir })).stdout, h.stdout, "forge pilot dispatches");
-  const long = (await run("forge-pilot", ["run", "--help"], { cwd: dir })).stdout;
-  t.regex(long, /--max-iterations N +32 /);
-  t.regex(long, /reference's 4/);
-  t.regex(long, /--time-budget S +300 /);
-  t.regex(long, /--refine-with CMD/);
-});
+test(
+  "usage: a bad flag is one stderr line and exit 2; -h fits " + "the budget; --help says what the defaults are and why",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-pilot-usage-"));
+    const bad = await run("forge-pilot", ["run", "--max-iterations", "0"], { cwd: dir });
+    t.is(bad.code, 2);
+    t.regex(bad.stderr, /^forge-pilot: invalid max-iterations '0' \(at least 1\) \(see 'forge-pilot -h'\)\n$/);
+    const unknown = await run("forge-pilot", ["run", "--bogus"], { cwd: dir });
+    t.is(unknown.code, 2);
+    t.regex(unknown.stderr, /^forge-pilot: unknown flag '--bogus' \(see 'forge-pilot -h'\)\n$/);
+    const h = await run("forge-pilot", ["-h"], { cwd: dir });
+    t.true(h.stdout.split("\n").length - 1 <= 8 && Buffer.byteLength(h.stdout) <= 250, h.stdout);
+    t.is((await run("forge", ["pilot", "run", "-h"], { cwd: dir })).stdout, h.stdout, "forge pilot dispatches");
+    const long = (await run("forge-pilot", ["run", "--help"], { cwd: dir })).stdout;
+    t.regex(long, /--max-iterations N +32 /);
+    t.regex(long, /reference's 4/);
+    t.regex(long, /--time-budget S +300 /);
+    t.regex(long, /--refine-with CMD/);
+  }
+);

@@ -68,82 +68,93 @@ function prFiles(dir: string): string[] {
   return existsSync(p) ? readdirSync(p).filter((n) => !n.startsWith(".")) : [];
 }
 
-test("issue → task → branch → create --issue 1 → diff is git diff main..branch → approve → list --jq prints APPROVED", async (t) => {
-  const dir = scratch(tempRepo("forge-prflow-"));
-  await ok(t, "forge-issue", ["create", "-t", "The app says 'line 2'"], dir);
-  const task = await run("forge-task", ["create", "-t", "Fix line 2", "--issue", "1", "--json", "issue,status"], {
-    cwd: dir,
-  });
-  t.is(task.code, 0, task.stderr);
-  const issueId = (jsonl((await ok(t, "forge-issue", ["view", "1", "--json", "id"], dir)).stdout)[0] as { id: string })
-    .id;
-  const rec = jsonl(task.stdout)[0] as { status: string; issue: unknown };
-  t.is(rec.status, "todo");
-  t.true(JSON.stringify(rec.issue).includes(issueId), "the task links the issue");
-  writeFileSync(join(dir, "app.txt"), "line 1\nline 2\n");
-  git(dir, ["add", "app.txt"]);
-  git(dir, ["commit", "-qm", "initial"]);
-  git(dir, ["checkout", "-qb", "fix/line-2"]);
-  writeFileSync(join(dir, "app.txt"), "line 1\nline two\n");
-  git(dir, ["commit", "-qam", "say two"]);
-  writeFileSync(join(dir, "notes.md"), "# notes\n");
-  git(dir, ["add", "notes.md"]);
-  git(dir, ["commit", "-qm", "add notes"]);
-  const c = await ok(
-    t,
-    "forge-pr",
-    ["create", "--issue", "1", "-t", "Say two", "--json", "number,headRefName,baseRefName,closingIssuesReferences"],
-    dir
-  );
-  t.like(jsonl(c.stdout)[0], {
-    number: 1,
-    headRefName: "fix/line-2",
-    baseRefName: "main",
-    closingIssuesReferences: [{ number: 1 }],
-  });
-  t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main..fix/line-2"]));
-  await ok(t, "forge-pr", ["review", "1", "--approve", "-b", "lgtm"], dir);
-  const l = await ok(t, "forge-pr", ["list", "--json", "--jq", ".[0].reviews[0].state"], dir);
-  t.is(l.stdout, "APPROVED\n");
-});
+test(
+  "issue → task → branch → create --issue 1 → diff is git " + "diff main..branch → approve → list --jq prints APPROVED",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-prflow-"));
+    await ok(t, "forge-issue", ["create", "-t", "The app says 'line 2'"], dir);
+    const task = await run("forge-task", ["create", "-t", "Fix line 2", "--issue", "1", "--json", "issue,status"], {
+      cwd: dir,
+    });
+    t.is(task.code, 0, task.stderr);
+    const issueId = (
+      jsonl((await ok(t, "forge-issue", ["view", "1", "--json", "id"], dir)).stdout)[0] as { id: string }
+    ).id;
+    const rec = jsonl(task.stdout)[0] as { status: string; issue: unknown };
+    t.is(rec.status, "todo");
+    t.true(JSON.stringify(rec.issue).includes(issueId), "the task links the issue");
+    writeFileSync(join(dir, "app.txt"), "line 1\nline 2\n");
+    git(dir, ["add", "app.txt"]);
+    git(dir, ["commit", "-qm", "initial"]);
+    git(dir, ["checkout", "-qb", "fix/line-2"]);
+    writeFileSync(join(dir, "app.txt"), "line 1\nline two\n");
+    git(dir, ["commit", "-qam", "say two"]);
+    writeFileSync(join(dir, "notes.md"), "# notes\n");
+    git(dir, ["add", "notes.md"]);
+    git(dir, ["commit", "-qm", "add notes"]);
+    const c = await ok(
+      t,
+      "forge-pr",
+      ["create", "--issue", "1", "-t", "Say two", "--json", "number,headRefName,baseRefName,closingIssuesReferences"],
+      dir
+    );
+    t.like(jsonl(c.stdout)[0], {
+      number: 1,
+      headRefName: "fix/line-2",
+      baseRefName: "main",
+      closingIssuesReferences: [{ number: 1 }],
+    });
+    t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main..fix/line-2"]));
+    await ok(t, "forge-pr", ["review", "1", "--approve", "-b", "lgtm"], dir);
+    const l = await ok(t, "forge-pr", ["list", "--json", "--jq", ".[0].reviews[0].state"], dir);
+    t.is(l.stdout, "APPROVED\n");
+  }
+);
 
-test("diff from local commits is byte for byte git diff base..head, latin-1 bytes and a spaced path included; --name-only too", async (t) => {
-  const dir = repoWithBranch();
-  await ok(t, "forge-pr", ["create", "-t", "Feature"], dir);
-  const want = gitBytes(dir, ["diff", "main..feature"]);
-  t.true(want.includes(Buffer.from([0xe9, 0x21])), "the diff holds a non-UTF-8 byte");
-  t.deepEqual(prBytes(dir, ["diff", "1"]), want);
-  t.deepEqual(prBytes(dir, ["diff", "1", "--name-only"]), gitBytes(dir, ["diff", "--name-only", "main..feature"]));
-  const id = prFiles(dir)[0]!;
-  t.deepEqual(prBytes(dir, ["diff", "1", "--patch"]), readFileSync(join(dir, ".forge", "prs", id, "patch.diff")));
-});
+test(
+  "diff from local commits is byte for byte git diff base..head, latin-1 bytes and a spaced path included; " +
+    "--name-only too",
+  async (t) => {
+    const dir = repoWithBranch();
+    await ok(t, "forge-pr", ["create", "-t", "Feature"], dir);
+    const want = gitBytes(dir, ["diff", "main..feature"]);
+    t.true(want.includes(Buffer.from([0xe9, 0x21])), "the diff holds a non-UTF-8 byte");
+    t.deepEqual(prBytes(dir, ["diff", "1"]), want);
+    t.deepEqual(prBytes(dir, ["diff", "1", "--name-only"]), gitBytes(dir, ["diff", "--name-only", "main..feature"]));
+    const id = prFiles(dir)[0]!;
+    t.deepEqual(prBytes(dir, ["diff", "1", "--patch"]), readFileSync(join(dir, ".forge", "prs", id, "patch.diff")));
+  }
+);
 
-test("diff in a clone without the head branch rebuilds it from patch.diff in a disposable worktree, byte for byte", async (t) => {
-  const dir = repoWithBranch();
-  const c = await ok(t, "forge-pr", ["create", "-t", "Feature", "--json", "headRefOid"], dir);
-  const head = (jsonl(c.stdout)[0] as { headRefOid: string }).headRefOid;
-  const want = gitBytes(dir, ["diff", "main..feature"]);
-  const names = gitBytes(dir, ["diff", "--name-only", "main..feature"]);
-  git(dir, ["checkout", "-q", "main"]);
-  git(dir, ["add", ".forge"]);
-  git(dir, ["commit", "-qm", "store"]);
-  const clone = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-prclone-"))));
-  git(clone, ["clone", "-q", "--no-local", "--single-branch", "--branch", "main", dir, "."]);
-  t.false(hasCommit(clone, head), "the clone lacks the head commit");
-  const objects = git(clone, ["count-objects"]);
-  t.deepEqual(prBytes(clone, ["diff", "1"]), want);
-  t.deepEqual(prBytes(clone, ["diff", "1", "--name-only"]), names);
-  t.is(
-    git(clone, ["worktree", "list", "--porcelain"])
-      .split("\n")
-      .filter((l) => l.startsWith("worktree ")).length,
-    1,
-    "no worktree left"
-  );
-  t.is(git(clone, ["status", "--porcelain"]), "", "the clone's checkout is untouched");
-  t.is(git(clone, ["count-objects"]), objects, "diff wrote no object into the clone");
-  t.false(hasCommit(clone, head), "the original head is still not here");
-});
+test(
+  "diff in a clone without the head branch rebuilds it " + "from patch.diff in a disposable worktree, byte for byte",
+  async (t) => {
+    const dir = repoWithBranch();
+    const c = await ok(t, "forge-pr", ["create", "-t", "Feature", "--json", "headRefOid"], dir);
+    const head = (jsonl(c.stdout)[0] as { headRefOid: string }).headRefOid;
+    const want = gitBytes(dir, ["diff", "main..feature"]);
+    const names = gitBytes(dir, ["diff", "--name-only", "main..feature"]);
+    git(dir, ["checkout", "-q", "main"]);
+    git(dir, ["add", ".forge"]);
+    git(dir, ["commit", "-qm", "store"]);
+    const clone = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-prclone-"))));
+    git(clone, ["clone", "-q", "--no-local", "--single-branch", "--branch", "main", dir, "."]);
+    t.false(hasCommit(clone, head), "the clone lacks the head commit");
+    const objects = git(clone, ["count-objects"]);
+    t.deepEqual(prBytes(clone, ["diff", "1"]), want);
+    t.deepEqual(prBytes(clone, ["diff", "1", "--name-only"]), names);
+    t.is(
+      git(clone, ["worktree", "list", "--porcelain"])
+        .split("\n")
+        .filter((l) => l.startsWith("worktree ")).length,
+      1,
+      "no worktree left"
+    );
+    t.is(git(clone, ["status", "--porcelain"]), "", "the clone's checkout is untouched");
+    t.is(git(clone, ["count-objects"]), objects, "diff wrote no object into the clone");
+    t.false(hasCommit(clone, head), "the original head is still not here");
+  }
+);
 
 test("create defaults: head is the current branch, base is ci.env's base, else main", async (t) => {
   const dir = repoWithBranch();
@@ -167,76 +178,84 @@ test("create refuses an empty range and a detached HEAD with one line, writing n
   t.deepEqual(prFiles(dir), []);
 });
 
-test("checkout makes the head branch from baseSha + git am, refuses to clobber it, --force resets, --branch names another", async (t) => {
-  const dir = repoWithBranch();
-  await ok(t, "forge-pr", ["create", "-t", "Feature"], dir);
-  const tree = git(dir, ["rev-parse", "feature^{tree}"]).trim();
-  git(dir, ["checkout", "-q", "main"]);
-  const clash = await run("forge-pr", ["checkout", "1"], { cwd: dir });
-  t.is(clash.code, 1);
-  t.regex(clash.stderr, /^forge-pr checkout: branch 'feature' exists/);
-  t.is(git(dir, ["branch", "--show-current"]).trim(), "main", "nothing switched");
-  const other = await ok(t, "forge-pr", ["checkout", "1", "--branch", "review/1"], dir);
-  t.regex(other.stderr, /Checked out pull request #1 \(Feature\) on branch review\/1/);
-  t.is(git(dir, ["branch", "--show-current"]).trim(), "review/1");
-  t.is(git(dir, ["rev-parse", "HEAD^{tree}"]).trim(), tree, "the same files as the PR's head");
-  t.is(git(dir, ["rev-list", "--count", "main..HEAD"]).trim(), "2", "one commit per patch mail");
-  git(dir, ["checkout", "-q", "main"]);
-  git(dir, ["branch", "-D", "feature"]);
-  git(dir, ["branch", "feature", "main"]);
-  await ok(t, "forge-pr", ["checkout", "1", "--force"], dir);
-  t.is(git(dir, ["rev-parse", "feature^{tree}"]).trim(), tree);
-  t.is(
-    git(dir, ["worktree", "list", "--porcelain"])
-      .split("\n")
-      .filter((l) => l.startsWith("worktree ")).length,
-    1
-  );
-});
+test(
+  "checkout makes the head branch from baseSha + git am, refuses to clobber it, --force resets, --branch names " +
+    "another",
+  async (t) => {
+    const dir = repoWithBranch();
+    await ok(t, "forge-pr", ["create", "-t", "Feature"], dir);
+    const tree = git(dir, ["rev-parse", "feature^{tree}"]).trim();
+    git(dir, ["checkout", "-q", "main"]);
+    const clash = await run("forge-pr", ["checkout", "1"], { cwd: dir });
+    t.is(clash.code, 1);
+    t.regex(clash.stderr, /^forge-pr checkout: branch 'feature' exists/);
+    t.is(git(dir, ["branch", "--show-current"]).trim(), "main", "nothing switched");
+    const other = await ok(t, "forge-pr", ["checkout", "1", "--branch", "review/1"], dir);
+    t.regex(other.stderr, /Checked out pull request #1 \(Feature\) on branch review\/1/);
+    t.is(git(dir, ["branch", "--show-current"]).trim(), "review/1");
+    t.is(git(dir, ["rev-parse", "HEAD^{tree}"]).trim(), tree, "the same files as the PR's head");
+    t.is(git(dir, ["rev-list", "--count", "main..HEAD"]).trim(), "2", "one commit per patch mail");
+    git(dir, ["checkout", "-q", "main"]);
+    git(dir, ["branch", "-D", "feature"]);
+    git(dir, ["branch", "feature", "main"]);
+    await ok(t, "forge-pr", ["checkout", "1", "--force"], dir);
+    t.is(git(dir, ["rev-parse", "feature^{tree}"]).trim(), tree);
+    t.is(
+      git(dir, ["worktree", "list", "--porcelain"])
+        .split("\n")
+        .filter((l) => l.startsWith("worktree ")).length,
+      1
+    );
+  }
+);
 
-test("update after the head moved: new patch and digest, previous digest recorded, ci cleared, old patch in git history", async (t) => {
-  const dir = repoWithBranch();
-  git(dir, ["checkout", "-q", "main"]);
-  const c = await ok(t, "forge-pr", ["create", "-t", "Feature", "-H", "feature", "--json", "id,patchSha256"], dir);
-  const { id, patchSha256: first } = jsonl(c.stdout)[0] as { id: string; patchSha256: string };
-  const prMd = join(dir, ".forge", "prs", id, "pr.md");
-  writeFileSync(prMd, readFileSync(prMd, "utf8").replace('createdAt: "', 'ci: pass\ncreatedAt: "'));
-  t.is((await ok(t, "forge-pr", ["view", "1", "--json", "ci"], dir)).stdout, '{"ci":"pass"}\n');
-  git(dir, ["add", ".forge"]);
-  git(dir, ["commit", "-qm", "store"]);
-  // main moved (the store commit) but the merge base did not: the same patch.
-  const same = await ok(t, "forge-pr", ["update", "1"], dir);
-  t.regex(same.stderr, /is up to date with feature/);
-  git(dir, ["checkout", "-q", "feature"]);
-  writeFileSync(join(dir, "app.txt"), "moved\n");
-  git(dir, ["commit", "-qam", "head moves"]);
-  git(dir, ["checkout", "-q", "main"]);
-  const u = await ok(
-    t,
-    "forge-pr",
-    ["update", "1", "--json", "patchSha256,previousPatchSha256,ci,headRefOid,statusCheckRollup"],
-    dir
-  );
-  t.regex(u.stderr, /^Updated pull request #1 \(Feature\)\n$/);
-  const rec = jsonl(u.stdout)[0] as {
-    patchSha256: string;
-    previousPatchSha256: string[];
-    ci: null;
-    headRefOid: string;
-    statusCheckRollup: unknown[];
-  };
-  t.not(rec.patchSha256, first);
-  t.deepEqual(rec.previousPatchSha256, [first]);
-  t.is(rec.ci, null);
-  t.deepEqual(rec.statusCheckRollup, []);
-  t.is(rec.headRefOid, git(dir, ["rev-parse", "feature"]).trim());
-  const patch = readFileSync(join(dir, ".forge", "prs", id, "patch.diff"));
-  t.is(createHash("sha256").update(patch).digest("hex"), rec.patchSha256);
-  t.deepEqual(patch, gitBytes(dir, ["format-patch", "--stdout", "--no-signature", "main~1..feature"]));
-  const old = gitBytes(dir, ["show", `HEAD:.forge/prs/${id}/patch.diff`]);
-  t.is(createHash("sha256").update(old).digest("hex"), first, "the earlier patch is recoverable from git history");
-  t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main...feature"]));
-});
+test(
+  "update after the head moved: new patch and digest, previous digest recorded, ci cleared, old patch in git " +
+    "history",
+  async (t) => {
+    const dir = repoWithBranch();
+    git(dir, ["checkout", "-q", "main"]);
+    const c = await ok(t, "forge-pr", ["create", "-t", "Feature", "-H", "feature", "--json", "id,patchSha256"], dir);
+    const { id, patchSha256: first } = jsonl(c.stdout)[0] as { id: string; patchSha256: string };
+    const prMd = join(dir, ".forge", "prs", id, "pr.md");
+    writeFileSync(prMd, readFileSync(prMd, "utf8").replace('createdAt: "', 'ci: pass\ncreatedAt: "'));
+    t.is((await ok(t, "forge-pr", ["view", "1", "--json", "ci"], dir)).stdout, '{"ci":"pass"}\n');
+    git(dir, ["add", ".forge"]);
+    git(dir, ["commit", "-qm", "store"]);
+    // main moved (the store commit) but the merge base did not: the same patch.
+    const same = await ok(t, "forge-pr", ["update", "1"], dir);
+    t.regex(same.stderr, /is up to date with feature/);
+    git(dir, ["checkout", "-q", "feature"]);
+    writeFileSync(join(dir, "app.txt"), "moved\n");
+    git(dir, ["commit", "-qam", "head moves"]);
+    git(dir, ["checkout", "-q", "main"]);
+    const u = await ok(
+      t,
+      "forge-pr",
+      ["update", "1", "--json", "patchSha256,previousPatchSha256,ci,headRefOid,statusCheckRollup"],
+      dir
+    );
+    t.regex(u.stderr, /^Updated pull request #1 \(Feature\)\n$/);
+    const rec = jsonl(u.stdout)[0] as {
+      patchSha256: string;
+      previousPatchSha256: string[];
+      ci: null;
+      headRefOid: string;
+      statusCheckRollup: unknown[];
+    };
+    t.not(rec.patchSha256, first);
+    t.deepEqual(rec.previousPatchSha256, [first]);
+    t.is(rec.ci, null);
+    t.deepEqual(rec.statusCheckRollup, []);
+    t.is(rec.headRefOid, git(dir, ["rev-parse", "feature"]).trim());
+    const patch = readFileSync(join(dir, ".forge", "prs", id, "patch.diff"));
+    t.is(createHash("sha256").update(patch).digest("hex"), rec.patchSha256);
+    t.deepEqual(patch, gitBytes(dir, ["format-patch", "--stdout", "--no-signature", "main~1..feature"]));
+    const old = gitBytes(dir, ["show", `HEAD:.forge/prs/${id}/patch.diff`]);
+    t.is(createHash("sha256").update(old).digest("hex"), first, "the earlier patch is recoverable from git history");
+    t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main...feature"]));
+  }
+);
 
 test("pipe: forge-pr list --state open --json | forge-pr close - closes every open PR", async (t) => {
   const dir = repoWithBranch();
@@ -276,24 +295,27 @@ test("hostile: a title with shell metacharacters is stored and printed literally
   for (const f of ["pwned", "pwned2", "pwned3", "x"]) t.false(existsSync(join(dir, f)), f);
 });
 
-test("hostile: branch names like --upload-pack=x or a;b are refused with one line and nothing is written", async (t) => {
-  const dir = repoWithBranch();
-  for (const [args, code, msg] of [
-    [["--head=--upload-pack=x"], 2, "invalid branch name '--upload-pack=x'"],
-    [["--base=--output=/tmp/forge-pwned"], 2, "invalid branch name '--output=/tmp/forge-pwned'"],
-    [["-H", "a;b"], 1, "no branch 'a;b'"],
-    [["-H", "a b"], 2, "invalid branch name 'a b'"],
-    [["-H", "x\x1b[31mred"], 2, "invalid branch name 'x?[31mred'"],
-  ] as Array<[string[], number, string]>) {
-    const r = await run("forge-pr", ["create", "-t", "x", ...args], { cwd: dir });
-    t.is(r.code, code, r.stderr);
-    t.is(r.stdout, "");
-    t.true(r.stderr.startsWith(`forge-pr create: ${msg}`), r.stderr);
-    t.is(r.stderr.split("\n").length, 2, "one line");
+test(
+  "hostile: branch names like --upload-pack=x or a;b " + "are refused with one line and nothing is written",
+  async (t) => {
+    const dir = repoWithBranch();
+    for (const [args, code, msg] of [
+      [["--head=--upload-pack=x"], 2, "invalid branch name '--upload-pack=x'"],
+      [["--base=--output=/tmp/forge-pwned"], 2, "invalid branch name '--output=/tmp/forge-pwned'"],
+      [["-H", "a;b"], 1, "no branch 'a;b'"],
+      [["-H", "a b"], 2, "invalid branch name 'a b'"],
+      [["-H", "x\x1b[31mred"], 2, "invalid branch name 'x?[31mred'"],
+    ] as Array<[string[], number, string]>) {
+      const r = await run("forge-pr", ["create", "-t", "x", ...args], { cwd: dir });
+      t.is(r.code, code, r.stderr);
+      t.is(r.stdout, "");
+      t.true(r.stderr.startsWith(`forge-pr create: ${msg}`), r.stderr);
+      t.is(r.stderr.split("\n").length, 2, "one line");
+    }
+    t.false(existsSync("/tmp/forge-pwned"));
+    t.deepEqual(prFiles(dir), []);
   }
-  t.false(existsSync("/tmp/forge-pwned"));
-  t.deepEqual(prFiles(dir), []);
-});
+);
 
 test("hostile: a branch git allows, with ; and $ in it, is used and stored literally", async (t) => {
   const dir = repoWithBranch();

@@ -116,81 +116,88 @@ test("verify fails, naming it, when the tag moved to another commit", async (t) 
   assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["v1: tag v1 is missing"]);
 });
 
-test("verify fails when the release file was edited: the commit, the notes, an asset's digest, or the digest removed", async (t) => {
-  const dir = await twoReleases(t);
-  const file = join(dir, ".forge", "releases", "v1.md");
-  const orig = readFileSync(file, "utf8");
-  const v2commit = git(dir, ["rev-parse", "v2^{commit}"]).trim();
-  const v1commit = git(dir, ["rev-parse", "v1^{commit}"]).trim();
-  // The commit edited to v2's and the tag moved with it: only the digest can tell.
-  writeFileSync(file, orig.replace(v1commit, v2commit));
-  git(dir, ["tag", "-f", "v1", v2commit]);
-  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", [
-    "v1: .forge/releases/v1.md was edited: its digest is",
-  ]);
-  git(dir, ["tag", "-f", "v1", v1commit]);
-  writeFileSync(file, orig.replace(/\n---\n/, "\n---\nnew notes\n"));
-  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["was edited"]);
-  writeFileSync(file, orig.replace(/sha256: "?[0-9a-f]{64}"?/, `sha256: "${"0".repeat(64)}"`));
-  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["was edited"]);
-  writeFileSync(file, orig.replace(/^digest: .*\n/m, ""));
-  assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["has no digest"]);
-  writeFileSync(file, orig);
-  t.is((await rel(dir, ["verify", "v1"])).code, 0, "restored");
-});
+test(
+  "verify fails when the release file was edited: the " + "commit, the notes, an asset's digest, or the digest removed",
+  async (t) => {
+    const dir = await twoReleases(t);
+    const file = join(dir, ".forge", "releases", "v1.md");
+    const orig = readFileSync(file, "utf8");
+    const v2commit = git(dir, ["rev-parse", "v2^{commit}"]).trim();
+    const v1commit = git(dir, ["rev-parse", "v1^{commit}"]).trim();
+    // The commit edited to v2's and the tag moved with it: only the digest can tell.
+    writeFileSync(file, orig.replace(v1commit, v2commit));
+    git(dir, ["tag", "-f", "v1", v2commit]);
+    assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", [
+      "v1: .forge/releases/v1.md was edited: its digest is",
+    ]);
+    git(dir, ["tag", "-f", "v1", v1commit]);
+    writeFileSync(file, orig.replace(/\n---\n/, "\n---\nnew notes\n"));
+    assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["was edited"]);
+    writeFileSync(file, orig.replace(/sha256: "?[0-9a-f]{64}"?/, `sha256: "${"0".repeat(64)}"`));
+    assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["was edited"]);
+    writeFileSync(file, orig.replace(/^digest: .*\n/m, ""));
+    assertOneLineError(t, await rel(dir, ["verify", "v1"]), "forge-release verify", ["has no digest"]);
+    writeFileSync(file, orig);
+    t.is((await rel(dir, ["verify", "v1"])).code, 0, "restored");
+  }
+);
 
 // --- activate and rollback ---
 
-test("activate installs releases/<tag>/ and switches current; a failing check switches back, exit 1; rollback walks back; each is recorded", async (t) => {
-  const dir = await twoReleases(t);
-  const to = target();
-  const a1 = await rel(dir, ["activate", "v1", "--to", to, "--check", "bin/app", "--json"]);
-  t.is(a1.code, 0, a1.stderr);
-  t.like(jsonl(a1.stdout)[0], {
-    action: "activate",
-    tag: "v1",
-    previous: null,
-    outcome: "active",
-    checkExit: 0,
-    check: "bin/app",
-    dir: realpathSync(dirname(to)) + "/app",
-  });
-  t.is(currentOf(to), "v1");
-  t.is(readFileSync(join(to, "current", "VERSION"), "utf8"), "v1\n");
-  t.regex(a1.stderr, /app v1/, "the check's output is on stderr");
+test(
+  "activate installs releases/<tag>/ and switches current; a failing check switches back, exit 1; rollback walks " +
+    "back; each is recorded",
+  async (t) => {
+    const dir = await twoReleases(t);
+    const to = target();
+    const a1 = await rel(dir, ["activate", "v1", "--to", to, "--check", "bin/app", "--json"]);
+    t.is(a1.code, 0, a1.stderr);
+    t.like(jsonl(a1.stdout)[0], {
+      action: "activate",
+      tag: "v1",
+      previous: null,
+      outcome: "active",
+      checkExit: 0,
+      check: "bin/app",
+      dir: realpathSync(dirname(to)) + "/app",
+    });
+    t.is(currentOf(to), "v1");
+    t.is(readFileSync(join(to, "current", "VERSION"), "utf8"), "v1\n");
+    t.regex(a1.stderr, /app v1/, "the check's output is on stderr");
 
-  // A check that fails: current goes back to v1, the command says why, exit 1.
-  const bad = join(dirname(to), "bad-check");
-  writeFileSync(bad, '#!/bin/sh\ntest "$(cat VERSION)" = v1 || { echo "v2 is broken" >&2; exit 3; }\n');
-  chmodSync(bad, 0o755);
-  const a2 = await rel(dir, ["activate", "v2", "--to", to, "--check", bad]);
-  t.is(a2.code, 1);
-  t.is(lines(a2.stderr).at(-1), `forge-release activate: v2: check '${bad}' failed (exit 3); current is back on v1`);
-  t.is(currentOf(to), "v1", "a failing check leaves current on the previous release");
-  t.true(existsSync(join(to, "releases", "v2", "bin", "app")), "v2 stays installed");
+    // A check that fails: current goes back to v1, the command says why, exit 1.
+    const bad = join(dirname(to), "bad-check");
+    writeFileSync(bad, '#!/bin/sh\ntest "$(cat VERSION)" = v1 || { echo "v2 is broken" >&2; exit 3; }\n');
+    chmodSync(bad, 0o755);
+    const a2 = await rel(dir, ["activate", "v2", "--to", to, "--check", bad]);
+    t.is(a2.code, 1);
+    t.is(lines(a2.stderr).at(-1), `forge-release activate: v2: check '${bad}' failed (exit 3); current is back on v1`);
+    t.is(currentOf(to), "v1", "a failing check leaves current on the previous release");
+    t.true(existsSync(join(to, "releases", "v2", "bin", "app")), "v2 stays installed");
 
-  t.is((await rel(dir, ["activate", "v2", "--to", to, "--check", "bin/app"])).code, 0);
-  t.is(currentOf(to), "v2");
-  const rb = await rel(dir, ["rollback", "--to", to, "--json", "action,tag,previous,outcome"]);
-  t.is(rb.code, 0, rb.stderr);
-  t.deepEqual(jsonl(rb.stdout), [{ action: "rollback", outcome: "active", previous: "v2", tag: "v1" }]);
-  t.is(currentOf(to), "v1");
-  assertOneLineError(t, await rel(dir, ["rollback", "--to", to]), "forge-release rollback", [
-    "v1 was the first release activated",
-    "nothing to roll back to",
-  ]);
-  t.is(currentOf(to), "v1");
+    t.is((await rel(dir, ["activate", "v2", "--to", to, "--check", "bin/app"])).code, 0);
+    t.is(currentOf(to), "v2");
+    const rb = await rel(dir, ["rollback", "--to", to, "--json", "action,tag,previous,outcome"]);
+    t.is(rb.code, 0, rb.stderr);
+    t.deepEqual(jsonl(rb.stdout), [{ action: "rollback", outcome: "active", previous: "v2", tag: "v1" }]);
+    t.is(currentOf(to), "v1");
+    assertOneLineError(t, await rel(dir, ["rollback", "--to", to]), "forge-release rollback", [
+      "v1 was the first release activated",
+      "nothing to roll back to",
+    ]);
+    t.is(currentOf(to), "v1");
 
-  t.deepEqual(
-    activations(dir).map((r) => [r.action, r.tag, r.previous ?? "-", r.outcome]),
-    [
-      ["activate", "v1", "-", "active"],
-      ["activate", "v2", "v1", "check-failed"],
-      ["activate", "v2", "v1", "active"],
-      ["rollback", "v1", "v2", "active"],
-    ]
-  );
-});
+    t.deepEqual(
+      activations(dir).map((r) => [r.action, r.tag, r.previous ?? "-", r.outcome]),
+      [
+        ["activate", "v1", "-", "active"],
+        ["activate", "v2", "v1", "check-failed"],
+        ["activate", "v2", "v1", "active"],
+        ["rollback", "v1", "v2", "active"],
+      ]
+    );
+  }
+);
 
 test("a release that fails verify is never activated: a changed artifact, a moved tag; current stays", async (t) => {
   const dir = await twoReleases(t);
@@ -218,53 +225,57 @@ test("a release that fails verify is never activated: a changed artifact, a move
   t.is(currentOf(to), "v1");
 });
 
-test("a kill during activation leaves current on the old or the new release, never missing; the next activation takes over the stale lock", async (t) => {
-  const dir = await twoReleases(t);
-  const to = target();
-  t.is((await rel(dir, ["activate", "v1", "--to", to])).code, 0);
-  const marks = dirname(to);
-  // Killed while its check runs (the check says so by its ready file): current is already on v2.
-  const slow = join(marks, "slow-check");
-  writeFileSync(slow, `#!/bin/sh\ntouch "${marks}/checking"\nexec sleep 30\n`);
-  chmodSync(slow, 0o755);
-  const child = spawn(join(BIN, "forge-release"), ["activate", "v2", "--to", to, "--check", slow], {
-    cwd: dir,
-    env: baseEnv() as NodeJS.ProcessEnv,
-    stdio: "ignore",
-  });
-  const closed = new Promise((res) => child.on("close", res));
-  const end = Date.now() + 30_000;
-  while (!existsSync(join(marks, "checking")) && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
-  t.true(existsSync(join(marks, "checking")), "the check started");
-  child.kill("SIGKILL");
-  await closed;
-  t.is(currentOf(to), "v2");
-  t.deepEqual(
-    activations(dir).map((r) => r.outcome),
-    ["active", "pending"],
-    "the interrupted activation stays pending"
-  );
-
-  // Killed at arbitrary moments: every time, current is v1 or v2 and resolves.
-  for (const [i, delay] of [0, 40, 80, 120, 160, 240].entries()) {
-    const tag = i % 2 === 0 ? "v1" : "v2";
-    const c = spawn(join(BIN, "forge-release"), ["activate", tag, "--to", to], {
+test(
+  "a kill during activation leaves current on the old or the new release, never missing; the next activation " +
+    "takes over the stale lock",
+  async (t) => {
+    const dir = await twoReleases(t);
+    const to = target();
+    t.is((await rel(dir, ["activate", "v1", "--to", to])).code, 0);
+    const marks = dirname(to);
+    // Killed while its check runs (the check says so by its ready file): current is already on v2.
+    const slow = join(marks, "slow-check");
+    writeFileSync(slow, `#!/bin/sh\ntouch "${marks}/checking"\nexec sleep 30\n`);
+    chmodSync(slow, 0o755);
+    const child = spawn(join(BIN, "forge-release"), ["activate", "v2", "--to", to, "--check", slow], {
       cwd: dir,
       env: baseEnv() as NodeJS.ProcessEnv,
       stdio: "ignore",
     });
-    const done = new Promise((res) => c.on("close", res));
-    await new Promise((res) => setTimeout(res, delay));
-    c.kill("SIGKILL");
-    await done;
-    t.true(["v1", "v2"].includes(currentOf(to) ?? "none"), `after a kill at ${delay} ms: ${currentOf(to)}`);
+    const closed = new Promise((res) => child.on("close", res));
+    const end = Date.now() + 30_000;
+    while (!existsSync(join(marks, "checking")) && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+    t.true(existsSync(join(marks, "checking")), "the check started");
+    child.kill("SIGKILL");
+    await closed;
+    t.is(currentOf(to), "v2");
+    t.deepEqual(
+      activations(dir).map((r) => r.outcome),
+      ["active", "pending"],
+      "the interrupted activation stays pending"
+    );
+
+    // Killed at arbitrary moments: every time, current is v1 or v2 and resolves.
+    for (const [i, delay] of [0, 40, 80, 120, 160, 240].entries()) {
+      const tag = i % 2 === 0 ? "v1" : "v2";
+      const c = spawn(join(BIN, "forge-release"), ["activate", tag, "--to", to], {
+        cwd: dir,
+        env: baseEnv() as NodeJS.ProcessEnv,
+        stdio: "ignore",
+      });
+      const done = new Promise((res) => c.on("close", res));
+      await new Promise((res) => setTimeout(res, delay));
+      c.kill("SIGKILL");
+      await done;
+      t.true(["v1", "v2"].includes(currentOf(to) ?? "none"), `after a kill at ${delay} ms: ${currentOf(to)}`);
+    }
+    // The lock a killed run left behind belongs to a dead pid: the next run takes it over.
+    const again = await rel(dir, ["activate", "v1", "--to", to]);
+    t.is(again.code, 0, again.stderr);
+    t.regex(again.stderr, /an earlier activate of v2 did not finish/);
+    t.is(currentOf(to), "v1");
   }
-  // The lock a killed run left behind belongs to a dead pid: the next run takes it over.
-  const again = await rel(dir, ["activate", "v1", "--to", to]);
-  t.is(again.code, 0, again.stderr);
-  t.regex(again.stderr, /an earlier activate of v2 did not finish/);
-  t.is(currentOf(to), "v1");
-});
+);
 
 test("activate and rollback: usage errors, a target current that is not forge's symlink", async (t) => {
   const dir = await twoReleases(t);

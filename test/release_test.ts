@@ -231,30 +231,33 @@ function assertNoRelease(t: ExecutionContext, r: Ran, dir: string, tag: string, 
   t.is(worktrees(dir), 1, "the disposable worktree is gone");
 }
 
-test("forge-release create builds HEAD, records every artifact, tags the commit, and matches its goldens", async (t) => {
-  const dir = buildRepo();
-  const sha = git(dir, ["rev-parse", "HEAD"]).trim();
-  const r = await run("forge-release", ["create", "v1.0.0", "-t", "First release", "-n", "The notes.\n\n- one"], {
-    cwd: dir,
-  });
-  t.is(r.code, 0, r.stderr);
-  golden(t, "release/create_human.txt", clean(r.stdout, sha, dir));
-  golden(t, "release/create_human.stderr", clean(r.stderr, sha, dir));
-  golden(t, "release/create_human.file.md", clean(readFileSync(releaseFileOf(dir, "v1.0.0"), "utf8"), sha, dir));
-  const v = await run("forge-release", ["view", "v1.0.0", "--json"], { cwd: dir });
-  golden(t, "release/create_human.then.jsonl", clean(v.stdout, sha, dir));
-  t.deepEqual(tags(dir), ["v1.0.0"]);
-  t.is(git(dir, ["rev-parse", "v1.0.0^{commit}"]).trim(), sha);
-  t.is(worktrees(dir), 1, "the disposable worktree is gone");
-  t.is(
-    git(dir, ["status", "--porcelain"]),
-    "?? .forge/releases/v1.0.0.md\n",
-    "only the release file is new (out/ is ignored)"
-  );
-  const ok = await run("forge-release", ["verify", "v1.0.0"], { cwd: dir });
-  t.is(ok.code, 0, ok.stderr);
-  t.is(ok.stderr, "v1.0.0: digest, tag and tree match; 2 assets match .forge/releases/out/v1.0.0/\n");
-});
+test(
+  "forge-release create builds HEAD, records every " + "artifact, tags the commit, and matches its goldens",
+  async (t) => {
+    const dir = buildRepo();
+    const sha = git(dir, ["rev-parse", "HEAD"]).trim();
+    const r = await run("forge-release", ["create", "v1.0.0", "-t", "First release", "-n", "The notes.\n\n- one"], {
+      cwd: dir,
+    });
+    t.is(r.code, 0, r.stderr);
+    golden(t, "release/create_human.txt", clean(r.stdout, sha, dir));
+    golden(t, "release/create_human.stderr", clean(r.stderr, sha, dir));
+    golden(t, "release/create_human.file.md", clean(readFileSync(releaseFileOf(dir, "v1.0.0"), "utf8"), sha, dir));
+    const v = await run("forge-release", ["view", "v1.0.0", "--json"], { cwd: dir });
+    golden(t, "release/create_human.then.jsonl", clean(v.stdout, sha, dir));
+    t.deepEqual(tags(dir), ["v1.0.0"]);
+    t.is(git(dir, ["rev-parse", "v1.0.0^{commit}"]).trim(), sha);
+    t.is(worktrees(dir), 1, "the disposable worktree is gone");
+    t.is(
+      git(dir, ["status", "--porcelain"]),
+      "?? .forge/releases/v1.0.0.md\n",
+      "only the release file is new (out/ is ignored)"
+    );
+    const ok = await run("forge-release", ["verify", "v1.0.0"], { cwd: dir });
+    t.is(ok.code, 0, ok.stderr);
+    t.is(ok.stderr, "v1.0.0: digest, tag and tree match; 2 assets match .forge/releases/out/v1.0.0/\n");
+  }
+);
 
 test("forge-release create --json and --notes-file - (stdin)", async (t) => {
   const dir = buildRepo();
@@ -268,21 +271,24 @@ test("forge-release create --json and --notes-file - (stdin)", async (t) => {
   golden(t, "release/create_json.jsonl", clean(r.stdout, sha, dir));
 });
 
-test("forge-release create: a failing step leaves no release file and no tag; artifacts already built stay in out/", async (t) => {
-  const dir = buildRepo({
-    "10-build": BUILD,
-    "20-fail": "#!/bin/sh\necho 'tests failed' >&2\nexit 3\n",
-    "30-never": '#!/bin/sh\ntouch "$OUT/never"\n',
-  });
-  const r = await run("forge-release", ["create", "v1"], { cwd: dir });
-  assertNoRelease(t, r, dir, "v1", ["build step '20-fail' failed (exit 3)", "no release written"]);
-  t.true(r.stderr.includes("tests failed\n"), "the step's output is on stderr");
-  const out = join(dir, ".forge", "releases", "out", "v1");
-  t.deepEqual(readdirSync(out).sort(), ["VERSION", "dist"], "30-never did not run; 10-build's artifacts stay");
-  // A retry with the leftovers still there is refused rather than mixing builds.
-  const again = await run("forge-release", ["create", "v1"], { cwd: dir });
-  assertOneLineError(t, again, "forge-release create", [".forge/releases/out/v1/ already holds files"]);
-});
+test(
+  "forge-release create: a failing step leaves no release " + "file and no tag; artifacts already built stay in out/",
+  async (t) => {
+    const dir = buildRepo({
+      "10-build": BUILD,
+      "20-fail": "#!/bin/sh\necho 'tests failed' >&2\nexit 3\n",
+      "30-never": '#!/bin/sh\ntouch "$OUT/never"\n',
+    });
+    const r = await run("forge-release", ["create", "v1"], { cwd: dir });
+    assertNoRelease(t, r, dir, "v1", ["build step '20-fail' failed (exit 3)", "no release written"]);
+    t.true(r.stderr.includes("tests failed\n"), "the step's output is on stderr");
+    const out = join(dir, ".forge", "releases", "out", "v1");
+    t.deepEqual(readdirSync(out).sort(), ["VERSION", "dist"], "30-never did not run; 10-build's artifacts stay");
+    // A retry with the leftovers still there is refused rather than mixing builds.
+    const again = await run("forge-release", ["create", "v1"], { cwd: dir });
+    assertOneLineError(t, again, "forge-release create", [".forge/releases/out/v1/ already holds files"]);
+  }
+);
 
 test("forge-release create: creating an existing release is an error and changes nothing", async (t) => {
   const dir = buildRepo();
@@ -295,52 +301,59 @@ test("forge-release create: creating an existing release is an error and changes
   t.deepEqual(tags(dir), ["v1"]);
 });
 
-test("forge-release create uses an existing tag's commit, and refuses --target when the tag points elsewhere", async (t) => {
-  const dir = buildRepo();
-  const first = git(dir, ["rev-parse", "HEAD"]).trim();
-  git(dir, ["tag", "v1"]);
-  writeTree(dir, { "src/app.txt": "app v2\n" });
-  const second = commit(dir, "v2");
-  const clash = await run("forge-release", ["create", "v1", "--target", "HEAD"], { cwd: dir });
-  assertOneLineError(t, clash, "forge-release create", [
-    `tag v1 already points at ${first.slice(0, 7)}, not ${second.slice(0, 7)}`,
-  ]);
-  t.false(existsSync(releaseFileOf(dir, "v1")));
-  const r = await run("forge-release", ["create", "v1", "--json", "targetCommitish"], { cwd: dir });
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(jsonl(r.stdout), [{ targetCommitish: first }]);
-  t.is(
-    readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"),
-    "app v1\n",
-    "built from the tagged commit, not HEAD"
-  );
-});
+test(
+  "forge-release create uses an existing tag's commit, " + "and refuses --target when the tag points elsewhere",
+  async (t) => {
+    const dir = buildRepo();
+    const first = git(dir, ["rev-parse", "HEAD"]).trim();
+    git(dir, ["tag", "v1"]);
+    writeTree(dir, { "src/app.txt": "app v2\n" });
+    const second = commit(dir, "v2");
+    const clash = await run("forge-release", ["create", "v1", "--target", "HEAD"], { cwd: dir });
+    assertOneLineError(t, clash, "forge-release create", [
+      `tag v1 already points at ${first.slice(0, 7)}, not ${second.slice(0, 7)}`,
+    ]);
+    t.false(existsSync(releaseFileOf(dir, "v1")));
+    const r = await run("forge-release", ["create", "v1", "--json", "targetCommitish"], { cwd: dir });
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(jsonl(r.stdout), [{ targetCommitish: first }]);
+    t.is(
+      readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"),
+      "app v1\n",
+      "built from the tagged commit, not HEAD"
+    );
+  }
+);
 
-test("forge-release create --target builds that commit with that commit's own build steps; uncommitted steps are not used", async (t) => {
-  const dir = buildRepo();
-  const old = git(dir, ["rev-parse", "HEAD"]).trim();
-  writeTree(dir, { "src/app.txt": "app v2\n" });
-  writeSteps(dir, { "10-build": BUILD.replace("cp src/app.txt", 'echo step-v2 > "$OUT/step"; cp src/app.txt') });
-  commit(dir, "v2");
-  // An uncommitted edit in the live tree: never run.
-  writeSteps(dir, { "10-build": '#!/bin/sh\ntouch "$OUT/UNCOMMITTED"\n' });
-  const r = await run("forge-release", ["create", "v1", "--target", old, "--json", "assets,targetCommitish"], {
-    cwd: dir,
-  });
-  t.is(r.code, 0, r.stderr);
-  const rec = jsonl(r.stdout)[0] as { assets: Array<{ name: string }>; targetCommitish: string };
-  t.is(rec.targetCommitish, old);
-  t.deepEqual(
-    rec.assets.map((a) => a.name),
-    ["VERSION", "dist/app.txt"]
-  );
-  t.is(readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"), "app v1\n");
-  const head = await run("forge-release", ["create", "v2", "--json", "assets"], { cwd: dir });
-  t.deepEqual(
-    (jsonl(head.stdout)[0] as { assets: Array<{ name: string }> }).assets.map((a) => a.name),
-    ["VERSION", "dist/app.txt", "step"]
-  );
-});
+test(
+  "forge-release create --target builds that commit with that commit's own build steps; uncommitted steps are not " +
+    "used",
+  async (t) => {
+    const dir = buildRepo();
+    const old = git(dir, ["rev-parse", "HEAD"]).trim();
+    writeTree(dir, { "src/app.txt": "app v2\n" });
+    writeSteps(dir, { "10-build": BUILD.replace("cp src/app.txt", 'echo step-v2 > "$OUT/step"; cp src/app.txt') });
+    commit(dir, "v2");
+    // An uncommitted edit in the live tree: never run.
+    writeSteps(dir, { "10-build": '#!/bin/sh\ntouch "$OUT/UNCOMMITTED"\n' });
+    const r = await run("forge-release", ["create", "v1", "--target", old, "--json", "assets,targetCommitish"], {
+      cwd: dir,
+    });
+    t.is(r.code, 0, r.stderr);
+    const rec = jsonl(r.stdout)[0] as { assets: Array<{ name: string }>; targetCommitish: string };
+    t.is(rec.targetCommitish, old);
+    t.deepEqual(
+      rec.assets.map((a) => a.name),
+      ["VERSION", "dist/app.txt"]
+    );
+    t.is(readFileSync(join(dir, ".forge", "releases", "out", "v1", "dist", "app.txt"), "utf8"), "app v1\n");
+    const head = await run("forge-release", ["create", "v2", "--json", "assets"], { cwd: dir });
+    t.deepEqual(
+      (jsonl(head.stdout)[0] as { assets: Array<{ name: string }> }).assets.map((a) => a.name),
+      ["VERSION", "dist/app.txt", "step"]
+    );
+  }
+);
 
 test("forge-release create with no build steps records a release without assets and says so", async (t) => {
   const dir = scratch(tempRepo("forge-release-"));
@@ -352,28 +365,31 @@ test("forge-release create with no build steps records a release without assets 
   t.true(r.stderr.includes("no build steps in .forge/releases/build/"), r.stderr);
 });
 
-test("forge-release create: Ctrl-C during a step stops the build, removes the worktree and writes nothing (exit 130)", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD, "20-slow": "#!/bin/sh\necho slow-step-started\nexec sleep 60\n" });
-  const child = spawn(join(BIN, "forge-release"), ["create", "v1"], {
-    cwd: dir,
-    env: baseEnv() as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  let sent = false;
-  child.stdout.resume();
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-    if (!sent && stderr.includes("slow-step-started")) sent = child.kill("SIGINT");
-  });
-  const code = await new Promise<number | null>((res) => child.on("close", (c) => res(c)));
-  const r: Ran = { stdout: "", stderr, code, signal: null };
-  t.is(code, 130, stderr);
-  t.is(lastLine(r), "forge-release create: interrupted by SIGINT; no release written");
-  t.false(existsSync(releaseFileOf(dir, "v1")));
-  t.deepEqual(tags(dir), []);
-  t.is(worktrees(dir), 1, "the disposable worktree is gone");
-});
+test(
+  "forge-release create: Ctrl-C during a step stops the " + "build, removes the worktree and writes nothing (exit 130)",
+  async (t) => {
+    const dir = buildRepo({ "10-build": BUILD, "20-slow": "#!/bin/sh\necho slow-step-started\nexec sleep 60\n" });
+    const child = spawn(join(BIN, "forge-release"), ["create", "v1"], {
+      cwd: dir,
+      env: baseEnv() as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    let sent = false;
+    child.stdout.resume();
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes("slow-step-started")) sent = child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((res) => child.on("close", (c) => res(c)));
+    const r: Ran = { stdout: "", stderr, code, signal: null };
+    t.is(code, 130, stderr);
+    t.is(lastLine(r), "forge-release create: interrupted by SIGINT; no release written");
+    t.false(existsSync(releaseFileOf(dir, "v1")));
+    t.deepEqual(tags(dir), []);
+    t.is(worktrees(dir), 1, "the disposable worktree is gone");
+  }
+);
 
 // --- hostile: writes outside OUT ---
 
@@ -392,13 +408,19 @@ test("forge-release create detects a step that leaves an untracked file in the t
   assertNoRelease(t, r, dir, "v1", ["build step '10-build' changed the tagged tree (stray.o)", "no release written"]);
 });
 
-test("forge-release create detects a step that writes a tracked file of the live repository through OUT/..", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD + 'echo evil >> "$OUT/../../../../src/app.txt"\n' });
-  const r = await run("forge-release", ["create", "v1"], { cwd: dir });
-  assertNoRelease(t, r, dir, "v1", ["build step '10-build' changed the repository outside OUT", "no release written"]);
-  // Detected, not prevented: the change is there for the user to see (steps are trusted code, SEC-07).
-  t.is(readFileSync(join(dir, "src", "app.txt"), "utf8"), "app v1\nevil\n");
-});
+test(
+  "forge-release create detects a step that writes a " + "tracked file of the live repository through OUT/..",
+  async (t) => {
+    const dir = buildRepo({ "10-build": BUILD + 'echo evil >> "$OUT/../../../../src/app.txt"\n' });
+    const r = await run("forge-release", ["create", "v1"], { cwd: dir });
+    assertNoRelease(t, r, dir, "v1", [
+      "build step '10-build' changed the repository outside OUT",
+      "no release written",
+    ]);
+    // Detected, not prevented: the change is there for the user to see (steps are trusted code, SEC-07).
+    t.is(readFileSync(join(dir, "src", "app.txt"), "utf8"), "app v1\nevil\n");
+  }
+);
 
 test("forge-release create detects a step that drops a file into the live store", async (t) => {
   const dir = buildRepo({
@@ -414,17 +436,21 @@ test("forge-release create detects a step that commits in the live repository (H
   assertNoRelease(t, r, dir, "v1", ["changed the repository outside OUT"]);
 });
 
-test("forge-release create does not detect a step that writes to an ignored path of the live repo (documented limit: no sandbox)", async (t) => {
-  const dir = buildRepo({
-    "10-build": BUILD + 'mkdir -p "$OUT/../../../.cache" && echo cached > "$OUT/../../../.cache/build-cache"\n',
-  });
-  const r = await run("forge-release", ["create", "v1"], { cwd: dir });
-  t.is(r.code, 0, r.stderr);
-  t.true(
-    existsSync(join(dir, ".forge", ".cache", "build-cache")),
-    "git cannot see ignored paths, so neither can the check"
-  );
-});
+test(
+  "forge-release create does not detect a step that writes to an ignored path of the live repo (documented limit: " +
+    "no sandbox)",
+  async (t) => {
+    const dir = buildRepo({
+      "10-build": BUILD + 'mkdir -p "$OUT/../../../.cache" && echo cached > "$OUT/../../../.cache/build-cache"\n',
+    });
+    const r = await run("forge-release", ["create", "v1"], { cwd: dir });
+    t.is(r.code, 0, r.stderr);
+    t.true(
+      existsSync(join(dir, ".forge", ".cache", "build-cache")),
+      "git cannot see ignored paths, so neither can the check"
+    );
+  }
+);
 
 test("forge-release create refuses a symlink in OUT (one pointing outside, or anywhere)", async (t) => {
   const dir = buildRepo({ "10-build": BUILD + 'ln -s /etc/passwd "$OUT/passwd"\n' });
@@ -432,19 +458,22 @@ test("forge-release create refuses a symlink in OUT (one pointing outside, or an
   assertNoRelease(t, r, dir, "v1", ["artifact 'passwd' is a symlink (refused)", "no release written"]);
 });
 
-test("forge-release create: a hostile tag is a usage error before anything runs; a hostile title is stored literally", async (t) => {
-  const dir = buildRepo({ "10-build": BUILD + 'touch "$OUT/ran"\n' });
-  for (const tag of ["v1;touch pwned", "../../x", "-v1", "v1/../../x", "$(touch pwned)"]) {
-    const r = await run("forge-release", ["create", "--", tag], { cwd: dir });
-    assertOneLineError(t, r, "forge-release create", ["invalid tag"], 2);
+test(
+  "forge-release create: a hostile tag is a usage error " + "before anything runs; a hostile title is stored literally",
+  async (t) => {
+    const dir = buildRepo({ "10-build": BUILD + 'touch "$OUT/ran"\n' });
+    for (const tag of ["v1;touch pwned", "../../x", "-v1", "v1/../../x", "$(touch pwned)"]) {
+      const r = await run("forge-release", ["create", "--", tag], { cwd: dir });
+      assertOneLineError(t, r, "forge-release create", ["invalid tag"], 2);
+    }
+    t.false(existsSync(join(dir, ".forge", "releases", "out")), "no build ran");
+    const title = "$(touch pwned) `touch pwned2`; rm -rf / # 'quoted' \"dq\"";
+    const r = await run("forge-release", ["create", "v1", "-t", title, "--json", "name"], { cwd: dir });
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(jsonl(r.stdout), [{ name: title }]);
+    t.false(existsSync(join(dir, "pwned")) || existsSync(join(dir, "pwned2")));
   }
-  t.false(existsSync(join(dir, ".forge", "releases", "out")), "no build ran");
-  const title = "$(touch pwned) `touch pwned2`; rm -rf / # 'quoted' \"dq\"";
-  const r = await run("forge-release", ["create", "v1", "-t", title, "--json", "name"], { cwd: dir });
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(jsonl(r.stdout), [{ name: title }]);
-  t.false(existsSync(join(dir, "pwned")) || existsSync(join(dir, "pwned2")));
-});
+);
 
 // --- verify ---
 
@@ -494,71 +523,79 @@ test("forge-release verify refuses an out/ folder symlinked out of the store", a
   ]);
 });
 
-test("forge-release create leaves releases/out/ out of the live-repo check even where it is not gitignored (an older store)", async (t) => {
-  const dir = scratch(tempRepo("forge-release-"));
-  const gi = join(dir, ".forge", ".gitignore");
-  writeFileSync(gi, readFileSync(gi, "utf8").replace("releases/out/\n", ""));
-  writeTree(dir, { "src/app.txt": "app v1\n" });
-  writeSteps(dir, { "10-build": BUILD });
-  commit(dir, "init");
-  const r = await run("forge-release", ["create", "v1", "--json", "tagName"], { cwd: dir });
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(jsonl(r.stdout), [{ tagName: "v1" }]);
-});
+test(
+  "forge-release create leaves releases/out/ out of the live-repo check even where it is not gitignored (an older " +
+    "store)",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-release-"));
+    const gi = join(dir, ".forge", ".gitignore");
+    writeFileSync(gi, readFileSync(gi, "utf8").replace("releases/out/\n", ""));
+    writeTree(dir, { "src/app.txt": "app v1\n" });
+    writeSteps(dir, { "10-build": BUILD });
+    commit(dir, "init");
+    const r = await run("forge-release", ["create", "v1", "--json", "tagName"], { cwd: dir });
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(jsonl(r.stdout), [{ tagName: "v1" }]);
+  }
+);
 
 // --- gh's create marks (issue 13): --draft --prerelease --latest --generate-notes --notes-file ---
 
-test("create --draft/--prerelease/--latest set gh's isDraft/isPrerelease/isLatest; --generate-notes lists the commits since the last release", async (t) => {
-  const dir = buildRepo();
-  const ok = async (args: string[], input?: string): Promise<Ran> => {
-    const r = await run("forge-release", args, { cwd: dir, input });
-    t.is(r.code, 0, r.stderr);
-    return r;
-  };
-  await ok(["create", "v1.0.0", "--notes", "first"]);
-  writeTree(dir, { "src/app.txt": "app v2\n" });
-  const sha = commit(dir, "Make the app faster");
-  const beta = await ok(
-    [
-      "create",
-      "v2.0.0-rc1",
-      "--prerelease",
-      "--generate-notes",
-      "--notes-file",
-      "-",
-      "--json",
-      "body,isDraft,isPrerelease",
-    ],
-    "Notes from stdin.\n"
-  );
-  golden(t, "release/create_generate_notes.jsonl", clean(beta.stdout, sha, dir));
-  await ok(["create", "v2.0.0-draft", "--draft"]);
-  const list1 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
-  t.deepEqual(
-    jsonl(list1.stdout)
-      .filter((r) => r.isLatest)
-      .map((r) => r.tagName),
-    ["v1.0.0"],
-    "drafts and prereleases are never the latest by default"
-  );
-  await ok(["create", "v0.9.9", "--latest"]);
-  const list2 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
-  // Sorted by tag: releases made within one second tie on createdAt.
-  golden(
-    t,
-    "release/list_marks.jsonl",
-    list2.stdout
-      .split("\n")
-      .filter(Boolean)
-      .sort()
-      .map((l) => l + "\n")
-      .join("")
-  );
-  t.deepEqual(
-    jsonl(list2.stdout)
-      .filter((r) => r.isLatest)
-      .map((r) => r.tagName),
-    ["v0.9.9"],
-    "--latest wins"
-  );
-});
+test(
+  "create --draft/--prerelease/--latest set gh's isDraft/isPrerelease/isLatest; --generate-notes lists the " +
+    "commits since the last release",
+  async (t) => {
+    const dir = buildRepo();
+    const ok = async (args: string[], input?: string): Promise<Ran> => {
+      const r = await run("forge-release", args, { cwd: dir, input });
+      t.is(r.code, 0, r.stderr);
+      return r;
+    };
+    await ok(["create", "v1.0.0", "--notes", "first"]);
+    writeTree(dir, { "src/app.txt": "app v2\n" });
+    const sha = commit(dir, "Make the app faster");
+    const beta = await ok(
+      [
+        "create",
+        "v2.0.0-rc1",
+        "--prerelease",
+        "--generate-notes",
+        "--notes-file",
+        "-",
+        "--json",
+        "body,isDraft,isPrerelease",
+      ],
+      "Notes from stdin.\n"
+    );
+    golden(t, "release/create_generate_notes.jsonl", clean(beta.stdout, sha, dir));
+    await ok(["create", "v2.0.0-draft", "--draft"]);
+    const list1 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
+    t.deepEqual(
+      jsonl(list1.stdout)
+        .filter((r) => r.isLatest)
+        .map((r) => r.tagName),
+      ["v1.0.0"],
+      "drafts and prereleases are never the latest by default"
+    );
+    await ok(["create", "v0.9.9", "--latest"]);
+    const list2 = await ok(["list", "--json", "tagName,isDraft,isPrerelease,isLatest"]);
+    // Sorted by tag: releases made within one second tie on createdAt.
+    golden(
+      t,
+      "release/list_marks.jsonl",
+      list2.stdout
+        .split("\n")
+        .filter(Boolean)
+        .sort()
+        .map((l) => l + "\n")
+        .join("")
+    );
+    t.deepEqual(
+      jsonl(list2.stdout)
+        .filter((r) => r.isLatest)
+        .map((r) => r.tagName),
+      ["v0.9.9"],
+      "--latest wins"
+    );
+  }
+);

@@ -18,7 +18,8 @@ test.after.always(removeScratch);
 const HOOK = join(scratch(mkdtempSync(join(tmpdir(), "forge-stdout-end-"))), "hook.cjs");
 writeFileSync(
   HOOK,
-  `process.on("exit", () => { let open = true; try { require("fs").fstatSync(1); } catch { open = false; } process.stderr.write("fd1 " + (open ? "open" : "closed") + "\\n"); });\n`
+  `process.on("exit", () => { let open = true; try { require("fs").fstatSync(1); } catch { open = false; } ` +
+    `process.stderr.write("fd1 " + (open ? "open" : "closed") + "\\n"); });\n`
 );
 
 function atExit(bin: string, args: string[], stdout: "pipe" | number, cwd: string): string {
@@ -31,23 +32,27 @@ function atExit(bin: string, args: string[], stdout: "pipe" | number, cwd: strin
   return r.stderr;
 }
 
-test("stdout that is a socket (a parent's pipe) is closed before the exit, with every byte written; a file is left open", (t) => {
-  const repo = scratch(tempRepo());
-  spawnSync(join(BIN, "forge-issue"), ["create", "-t", "one"], { cwd: repo, env: baseEnv() as NodeJS.ProcessEnv });
-  const r = spawnSync(process.execPath, ["-r", HOOK, join(BIN, "forge-issue"), "list", "--json", "number,title"], {
-    cwd: repo,
-    env: baseEnv() as NodeJS.ProcessEnv,
-    encoding: "utf8",
-  });
-  t.is(r.status, 0);
-  t.is(r.stdout, '{"number":1,"title":"one"}\n');
-  t.is(r.stderr, "fd1 closed\n");
-  t.is(atExit("forge-observe", ["--json"], "pipe", repo), "fd1 closed\n");
-  const file = join(repo, "out.txt");
-  const fd = openSync(file, "w");
-  t.is(atExit("forge-issue", ["list"], fd, repo), "fd1 open\n");
-  t.regex(readFileSync(file, "utf8"), /^1\tOPEN\tone/);
-});
+test(
+  "stdout that is a socket (a parent's pipe) is closed before the exit, with every byte written; a file is left " +
+    "open",
+  (t) => {
+    const repo = scratch(tempRepo());
+    spawnSync(join(BIN, "forge-issue"), ["create", "-t", "one"], { cwd: repo, env: baseEnv() as NodeJS.ProcessEnv });
+    const r = spawnSync(process.execPath, ["-r", HOOK, join(BIN, "forge-issue"), "list", "--json", "number,title"], {
+      cwd: repo,
+      env: baseEnv() as NodeJS.ProcessEnv,
+      encoding: "utf8",
+    });
+    t.is(r.status, 0);
+    t.is(r.stdout, '{"number":1,"title":"one"}\n');
+    t.is(r.stderr, "fd1 closed\n");
+    t.is(atExit("forge-observe", ["--json"], "pipe", repo), "fd1 closed\n");
+    const file = join(repo, "out.txt");
+    const fd = openSync(file, "w");
+    t.is(atExit("forge-issue", ["list"], fd, repo), "fd1 open\n");
+    t.regex(readFileSync(file, "utf8"), /^1\tOPEN\tone/);
+  }
+);
 
 test("a shell pipe (a FIFO) is closed before the exit too, and an error exit still closes it", (t) => {
   const repo = scratch(tempRepo());

@@ -178,38 +178,45 @@ for (const name of HOSTILE_NAMES) {
   });
 }
 
-test("forge-wiki refuses a wiki folder symlinked out of the store: get, put and list, nothing read or written there", async (t) => {
-  const cwd = scratch(tempRepo("forge-wiki-"));
-  const outside = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-wiki-outside-"))));
-  writeFileSync(join(outside, "secret.md"), "# Secret title\nsecret body\n");
-  mkdirSync(join(cwd, ".forge", "wiki"));
-  symlinkSync(outside, join(cwd, ".forge", "wiki", "ext"));
-  const get = await run("forge-wiki", ["get", "ext/secret"], { cwd });
-  assertOneLineError(t, get, "forge-wiki get", [".forge/wiki/ext/secret.md", "outside .forge/wiki/"]);
-  const put = await run("forge-wiki", ["put", "ext/new"], { cwd, input: "# x\n" });
-  assertOneLineError(t, put, "forge-wiki put", [".forge/wiki/ext", "outside"]);
-  const list = await run("forge-wiki", ["list", "--json"], { cwd });
-  assertOneLineError(t, list, "forge-wiki list", [".forge/wiki/ext", "outside .forge/wiki/"]);
-  for (const r of [get, put, list])
-    t.false(`${r.stdout}${r.stderr}`.includes("Secret"), "the outside file's contents never show");
-  t.deepEqual(readdirSync(outside), ["secret.md"]);
-  t.is(readFileSync(join(outside, "secret.md"), "utf8"), "# Secret title\nsecret body\n");
-});
+test(
+  "forge-wiki refuses a wiki folder symlinked out of the " + "store: get, put and list, nothing read or written there",
+  async (t) => {
+    const cwd = scratch(tempRepo("forge-wiki-"));
+    const outside = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-wiki-outside-"))));
+    writeFileSync(join(outside, "secret.md"), "# Secret title\nsecret body\n");
+    mkdirSync(join(cwd, ".forge", "wiki"));
+    symlinkSync(outside, join(cwd, ".forge", "wiki", "ext"));
+    const get = await run("forge-wiki", ["get", "ext/secret"], { cwd });
+    assertOneLineError(t, get, "forge-wiki get", [".forge/wiki/ext/secret.md", "outside .forge/wiki/"]);
+    const put = await run("forge-wiki", ["put", "ext/new"], { cwd, input: "# x\n" });
+    assertOneLineError(t, put, "forge-wiki put", [".forge/wiki/ext", "outside"]);
+    const list = await run("forge-wiki", ["list", "--json"], { cwd });
+    assertOneLineError(t, list, "forge-wiki list", [".forge/wiki/ext", "outside .forge/wiki/"]);
+    for (const r of [get, put, list])
+      t.false(`${r.stdout}${r.stderr}`.includes("Secret"), "the outside file's contents never show");
+    t.deepEqual(readdirSync(outside), ["secret.md"]);
+    t.is(readFileSync(join(outside, "secret.md"), "utf8"), "# Secret title\nsecret body\n");
+  }
+);
 
-test("forge-wiki refuses a page that is a symlink out of the wiki (get and list), and will not write through it (put)", async (t) => {
-  const cwd = scratch(tempRepo("forge-wiki-"));
-  writeFileSync(join(cwd, "secret.md"), "# Secret\n");
-  mkdirSync(join(cwd, ".forge", "wiki"));
-  symlinkSync(join(cwd, "secret.md"), join(cwd, ".forge", "wiki", "leak.md"));
-  assertOneLineError(t, await run("forge-wiki", ["get", "leak"], { cwd }), "forge-wiki get", [
-    "symlink points outside .forge/wiki/",
-  ]);
-  assertOneLineError(t, await run("forge-wiki", ["put", "leak"], { cwd, input: "# overwrite\n" }), "forge-wiki put", [
-    "is a symlink",
-  ]);
-  assertOneLineError(t, await run("forge-wiki", ["list"], { cwd }), "forge-wiki list", ["leak.md"]);
-  t.is(readFileSync(join(cwd, "secret.md"), "utf8"), "# Secret\n");
-});
+test(
+  "forge-wiki refuses a page that is a symlink out of the " +
+    "wiki (get and list), and will not write through it (put)",
+  async (t) => {
+    const cwd = scratch(tempRepo("forge-wiki-"));
+    writeFileSync(join(cwd, "secret.md"), "# Secret\n");
+    mkdirSync(join(cwd, ".forge", "wiki"));
+    symlinkSync(join(cwd, "secret.md"), join(cwd, ".forge", "wiki", "leak.md"));
+    assertOneLineError(t, await run("forge-wiki", ["get", "leak"], { cwd }), "forge-wiki get", [
+      "symlink points outside .forge/wiki/",
+    ]);
+    assertOneLineError(t, await run("forge-wiki", ["put", "leak"], { cwd, input: "# overwrite\n" }), "forge-wiki put", [
+      "is a symlink",
+    ]);
+    assertOneLineError(t, await run("forge-wiki", ["list"], { cwd }), "forge-wiki list", ["leak.md"]);
+    t.is(readFileSync(join(cwd, "secret.md"), "utf8"), "# Secret\n");
+  }
+);
 
 test("forge-wiki put refuses a page over 256 KiB and writes nothing", async (t) => {
   const cwd = scratch(tempRepo("forge-wiki-"));

@@ -323,7 +323,8 @@ const wiki = freshWiki(PAGES);
 const huge = WANT_STORE ? storeOf(BENCH, `issues-${STORE_ISSUES}`, STORE_ISSUES) : undefined;
 const s1k = WANT_STORE ? storeOf(BENCH, "issues-1000", 1000) : undefined;
 process.stderr.write(
-  `generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ${WARMUP} warm-up + ${RUNS} runs per side\n`
+  `generated ${ISSUES} issues, ${PRS} PRs and ${PAGES} wiki pages in ${Math.round(performance.now() - t0)} ms; ` +
+    `${WARMUP} warm-up + ${RUNS} runs per side\n`
 );
 const results: Result[] = [];
 const aborted: Array<{ case: string; error: string }> = [];
@@ -394,7 +395,8 @@ if (huge) {
 }
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(
-  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} (other processes inflate both sides)\n` +
+  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} ` +
+    `(other processes inflate both sides)\n` +
     table(results)
 );
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);

@@ -36,10 +36,13 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
   // stdin, in the scope of the 10,000 trials (gen_evidence's). The three start without NODE_EXTRA_CA_CERTS,
   // and the lane at niceness 10, as forge-pilot starts them (packages/pilot: tools.ts STORE_ONLY, lane.ts openLane).
   const trial =
-    '{"step":"s0","head_sha":"%s","code_tree":"%s","patch_sha256":null,"recorded_at":"%s","argv":["s0"],"duration_ms":10,"exit_code":0,"outcome":"pass"}';
+    '{"step":"s0","head_sha":"%s","code_tree":"%s","patch_sha256":null,"recorded_at":"%s","argv":["s0"],' +
+    '"duration_ms":10,"exit_code":0,"outcome":"pass"}';
   const result =
-    '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s","plan_id":"bench","target_key":"bench",' +
-    `"plan_kind":"${trials ? "CheckRerun" : "OracleConservative"}","advisory":false,"started_at":"%s","completed_at":"%s","known_threats":[],"trials":[${trials ? trial : ""}],` +
+    '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s",' +
+    '"plan_id":"bench","target_key":"bench",' +
+    `"plan_kind":"${trials ? "CheckRerun" : "OracleConservative"}","advisory":false,` +
+    `"started_at":"%s","completed_at":"%s","known_threats":[],"trials":[${trials ? trial : ""}],` +
     `"typed_diff":null,"oracle":${trials ? "null" : '{"oracle":"conservative","bound_reached":false}'}}\\n`;
   const script = [
     "set -eo pipefail",
@@ -48,18 +51,26 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
     // tools).
     "TZ=UTC printf -v now '%(%Y-%m-%dT%H:%M:%SZ)T' -1",
     "{",
-    `  "$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > /dev/null`,
-    `  printf '${result}' "$$" "\${EPOCHREALTIME/./}" "$now" "$now"${trials ? ` ${"1".repeat(40)} ${"2".repeat(40)} "$now"` : ""}`,
+    `  "$0/forge-observe" --json --scope bench | "$0/forge-plan" --json --history .forge/pilot/history.jsonl > ` +
+      `/dev/null`,
+    `  printf '${result}' "$$" "\${EPOCHREALTIME/./}" "$now" "$now"` +
+      `${trials ? ` ${"1".repeat(40)} ${"2".repeat(40)} "$now"` : ""}`,
     '} | nice -n 10 "$0/forge-export" --scope bench',
   ].join("\n");
   return {
-    name: `loop iteration with a lane started with it (observe + plan + export) @10k entities + 10k trials${trials ? ", act adds a trial" : ""}`,
+    name:
+      `loop iteration with a lane started with it (observe + plan + export) @10k entities + 10k ` +
+      `trials${trials ? ", act adds a trial" : ""}`,
     target: { kind: "ms", max: 500 },
     note:
-      "checks excluded; as forge-pilot runs an iteration whose lane it has just opened (after a lane died, or at a run's start when the pick-up had nothing to export): the lane's start-up and read-ahead beside observe | plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10; " +
+      "checks excluded; as forge-pilot runs an iteration whose lane it has just opened (after a lane died, or at a " +
+      "run's start when the pick-up had nothing to export): the lane's start-up and read-ahead beside observe | " +
+      "plan, the act's result, the three without NODE_EXTRA_CA_CERTS, the lane at niceness 10; " +
       (trials
-        ? "each run exports a check rerun's result with one fresh trial (a real import that changes the fold: the lane compiles it and keeps its kernel view for the next observation)"
-        : "each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so forge-observe reuses its kernel view (.forge/.cache/kernel.observed)"),
+        ? "each run exports a check rerun's result with one fresh trial (a real import that changes the fold: the " +
+          "lane compiles it and keeps its kernel view for the next observation)"
+        : "each run exports one fresh act result (a real import): an oracle's, which adds no kernel record, so " +
+          "forge-observe reuses its kernel view (.forge/.cache/kernel.observed)"),
     baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
     subject: {
       label: "bash: { forge-observe | forge-plan; act result } | forge-export",
@@ -120,9 +131,11 @@ export function keptLaneIteration(
     target: "≤ 500 ms",
     pass: m <= 500,
     note:
-      "checks excluded; as forge-pilot runs its iterations: the export lane (one forge-export for the run, niceness 10, opened before the pick-up) is open and ready, " +
+      "checks excluded; as forge-pilot runs its iterations: the export lane (one forge-export for the run, niceness " +
+      "10, opened before the pick-up) is open and ready, " +
       (trials
-        ? "and the act's result adds one fresh trial (a real import that changes the fold: the lane extends its fold and kernel view, and writes the view before it answers)"
+        ? "and the act's result adds one fresh trial (a real import that changes the fold: the lane extends its fold " +
+          "and kernel view, and writes the view before it answers)"
         : "and the act's result is an oracle's (a real import that adds no kernel record: the kept view stays)"),
     samplesMs: samplesMs.map(round),
     baselineSamplesMs: baselineSamplesMs.map(round),

@@ -82,7 +82,10 @@ export function stepOverhead(
     ratio: Math.round((perStep / Math.max((loopN - loop0) / n, 0.001)) * 100) / 100,
     target: "≤ 15 ms",
     pass: perStep <= 15,
-    note: `forge-ci run: ${round(ciN)} ms with ${n} steps, ${round(ci0)} ms with none; the same steps from sh: ${round(loopN)} vs ${round(loop0)} ms; overhead = ((${round(ciN)} − ${round(ci0)}) − (${round(loopN)} − ${round(loop0)})) / ${n}; the baseline column is one step's own cost from sh`,
+    note:
+      `forge-ci run: ${round(ciN)} ms with ${n} steps, ${round(ci0)} ms with none; the same steps from sh: ` +
+      `${round(loopN)} vs ${round(loop0)} ms; overhead = ((${round(ciN)} − ${round(ci0)}) − (${round(loopN)} − ` +
+      `${round(loop0)})) / ${n}; the baseline column is one step's own cost from sh`,
     samplesMs: samples[0]!.map(round),
     baselineSamplesMs: samples[2]!.map(round),
   };

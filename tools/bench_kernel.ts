@@ -76,7 +76,8 @@ export function kernelCases(bench: string, bin: string, root: string): Case[] {
         argv: [
           "sh",
           "-c",
-          `rm -rf export/.forge/evidence && FORGE_DIR=export/.forge exec ${join(bin, "forge-export")} --scope export-bench < ${ev.runRecord}`,
+          `rm -rf export/.forge/evidence && FORGE_DIR=export/.forge exec ${join(bin, "forge-export")} --scope ` +
+            `export-bench < ${ev.runRecord}`,
         ],
         check: (out) =>
           out.split("\n").filter(Boolean).length === 1 && JSON.parse(out).counts.trials === 100

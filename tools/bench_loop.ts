@@ -28,7 +28,8 @@ export function loopCases(bench: string, bin: string, root: string): Case[] {
   // Its own repository (no commit: no base tree), so git finds this folder and not the one around .bench/.
   execFileSync("git", ["init", "-q", dir]);
   process.stderr.write(
-    `generated ${gen.issues.length + gen.prs.length} entities and ${ev.trials} trials for the loop in ${Math.round(performance.now() - t0)} ms\n`
+    `generated ${gen.issues.length + gen.prs.length} entities and ${ev.trials} trials for the loop in ` +
+      `${Math.round(performance.now() - t0)} ms\n`
   );
   const pipe = `${join(bin, "forge-observe")} --json --scope ${ev.scope} | ${join(bin, "forge-plan")} --json`;
   return [

@@ -106,7 +106,11 @@ export function peakMemory(
     `const fs = require("fs");
 process.on("exit", () => {
   let kb;
-  try { kb = Number(/^VmHWM:\\s+(\\d+) kB$/m.exec(fs.readFileSync("/proc/self/status", "utf8"))[1]); } catch { kb = process.resourceUsage().maxRSS; }
+  try {
+    kb = Number(/^VmHWM:\\s+(\\d+) kB$/m.exec(fs.readFileSync("/proc/self/status", "utf8"))[1]);
+  } catch {
+    kb = process.resourceUsage().maxRSS;
+  }
   fs.writeFileSync(${JSON.stringify(out)}, String(kb));
 });
 `

@@ -194,12 +194,16 @@ function patchText(rnd: () => number, words: (n: number) => string): string {
   let out = "";
   for (let c = 1; c <= commits; c++) {
     const n = commits === 1 ? "" : ` ${c}/${commits}`;
-    out += `From ${SHA(rnd)} Mon Sep 17 00:00:00 2001\nFrom: Dev <dev@example.com>\nDate: Mon, 3 Mar 2025 10:00:00 +0000\nSubject: [PATCH${n}] ${words(4)}\n\n${words(8)}\n---\n\n`;
+    out +=
+      `From ${SHA(rnd)} Mon Sep 17 00:00:00 2001\nFrom: Dev <dev@example.com>\nDate: Mon, 3 Mar 2025 10:00:00 ` +
+      `+0000\nSubject: [PATCH${n}] ${words(4)}\n\n${words(8)}\n---\n\n`;
     for (let f = 0; f < 1 + int(2); f++) {
       const path = FILES[int(FILES.length)]!;
       const minus = int(3);
       const plus = 1 + int(4);
-      out += `diff --git a/${path} b/${path}\nindex 1234567..89abcde 100644\n--- a/${path}\n+++ b/${path}\n@@ -1,${minus + 1} +1,${plus + 1} @@\n ${words(3)}\n`;
+      out +=
+        `diff --git a/${path} b/${path}\nindex 1234567..89abcde 100644\n--- a/${path}\n+++ b/${path}\n@@ ` +
+        `-1,${minus + 1} +1,${plus + 1} @@\n ${words(3)}\n`;
       for (let k = 0; k < minus; k++) out += `-${words(5)}\n`;
       for (let k = 0; k < plus; k++) out += `+${words(5)}\n`;
     }
@@ -308,7 +312,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const t0 = performance.now();
     const s = generateStore(dir, { issues: Number(n), seed: seed === undefined ? 1 : Number(seed), prs: Number(prs) });
     process.stderr.write(
-      `wrote ${s.issues.length} issues and ${s.prs.length} PRs to ${s.store} in ${Math.round(performance.now() - t0)} ms\n`
+      `wrote ${s.issues.length} issues and ${s.prs.length} PRs to ${s.store} in ` +
+        `${Math.round(performance.now() - t0)} ms\n`
     );
   }
 }

@@ -219,26 +219,29 @@ test("every generated PR file is canonical and its patch.diff matches patchSha25
   }
 });
 
-test("forge-pr list --state all --json lists a generated store cleanly, newest first, numbered by (createdAt, id)", (t) => {
-  const r = forgeIssue(
-    prDir,
-    ["list", "--state", "all", "--json", "id,number,additions", "--limit", "100000"],
-    "",
-    FORGE_PR
-  );
-  t.is(r.code, 0);
-  t.is(r.stderr, "");
-  const rows = r.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: string; number: number; additions: number });
-  const want = withPrs.prs
-    .map((p, n) => ({ id: p.id, number: n + 1 }))
-    .filter((_, n) => !withPrs.prs[n]!.archived)
-    .reverse();
-  t.deepEqual(
-    rows.map((x) => ({ id: x.id, number: x.number })),
-    want
-  );
-  t.true(rows.every((x) => x.additions > 0));
-});
+test(
+  "forge-pr list --state all --json lists a generated " + "store cleanly, newest first, numbered by (createdAt, id)",
+  (t) => {
+    const r = forgeIssue(
+      prDir,
+      ["list", "--state", "all", "--json", "id,number,additions", "--limit", "100000"],
+      "",
+      FORGE_PR
+    );
+    t.is(r.code, 0);
+    t.is(r.stderr, "");
+    const rows = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; number: number; additions: number });
+    const want = withPrs.prs
+      .map((p, n) => ({ id: p.id, number: n + 1 }))
+      .filter((_, n) => !withPrs.prs[n]!.archived)
+      .reverse();
+    t.deepEqual(
+      rows.map((x) => ({ id: x.id, number: x.number })),
+      want
+    );
+    t.true(rows.every((x) => x.additions > 0));
+  }
+);

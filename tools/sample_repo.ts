@@ -271,12 +271,14 @@ function writeSteps(dir: string, stateDir: string, seed: number): void {
   mkdirSync(steps, { recursive: true });
   writeFileSync(
     join(steps, UNIT),
-    '#!/bin/sh\ngrep -q "unit ok" src/unit.txt || { echo "unit: expected ok in src/unit.txt"; exit 1; }\necho "unit: ok"\n',
+    '#!/bin/sh\ngrep -q "unit ok" src/unit.txt || { echo "unit: expected ok in src/unit.txt"; exit 1; }\necho "unit: ' +
+      'ok"\n',
     { mode: 0o755 }
   );
   writeFileSync(
     join(steps, INTEGRATION),
-    '#!/bin/sh\ngrep -q "integration ok" src/integration.txt || { echo "integration: connect to 127.0.0.1:5432 refused (pid $$)"; exit 1; }\necho "integration: ok"\n',
+    '#!/bin/sh\ngrep -q "integration ok" src/integration.txt || { echo "integration: connect to 127.0.0.1:5432 ' +
+      'refused (pid $$)"; exit 1; }\necho "integration: ok"\n',
     { mode: 0o755 }
   );
   // process.getBuiltinModule: works whether node reads this file as CommonJS or ESM.

@@ -50,7 +50,8 @@ export interface FixturePr {
 }
 
 const mail = (sha: string, n: string, subject: string, diff: string): string =>
-  `From ${sha} Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\nDate: Sat, 1 Feb 2020 09:00:00 +0000\nSubject: [PATCH ${n}] ${subject}\n\n---\n\n${diff}\n`;
+  `From ${sha} Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\nDate: Sat, 1 Feb 2020 09:00:00 ` +
+  `+0000\nSubject: [PATCH ${n}] ${subject}\n\n---\n\n${diff}\n`;
 
 /** Two commits: src/config.ts changed twice, a test added. */
 const PATCH_1 =

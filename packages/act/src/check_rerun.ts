@@ -164,7 +164,8 @@ export async function prPatch(ctx: ActContext, prId: string, sha: string): Promi
   const bytes = readPatch(ctx.store, pr);
   if (pr.data.patchSha256 !== sha)
     throw new ForgeError(
-      `pull request ${prId.slice(0, 12)}: its patch is now ${String(pr.data.patchSha256).slice(0, 12)}, the plan names ${sha.slice(0, 12)} (updated PR: plan again)`,
+      `pull request ${prId.slice(0, 12)}: its patch is now ${String(pr.data.patchSha256).slice(0, 12)}, the plan ` +
+        `names ${sha.slice(0, 12)} (updated PR: plan again)`,
       "E_PATCH_CHANGED",
       1
     );

@@ -23,7 +23,8 @@ export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(RUN_FIELDS);
 export const CI_READS: ReadonlyArray<readonly [string, string]> = [
   [
     ".forge/ci/ci.env",
-    "KEY=value lines: runner=local|docker (default local), image=<image> (for docker), timeout=<s> per step (default none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment",
+    "KEY=value lines: runner=local|docker (default local), image=<image> (for docker), timeout=<s> per step (default " +
+      "none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment",
   ],
   [
     ".forge/ci/steps/NN-name",

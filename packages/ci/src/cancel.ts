@@ -10,7 +10,8 @@ export default defineCommand({
       reads: RUNS_READ,
       examples: ["forge-ci cancel 3", "forge-ci cancel 3 --json verdict,status"],
       notes: [
-        "The running step's whole process group is killed; a run whose runner died is finished too. A completed run: a note, exit 0.",
+        "The running step's whole process group is killed; a run whose runner died is finished too. A completed run: " +
+          "a note, exit 0.",
       ],
     },
   },

@@ -189,7 +189,8 @@ export default defineCommand({
       type: "positional",
       valueHint: "pr|-",
       description:
-        "a PR (number, #number, id or id prefix): its patch on its base's tip; - reads PRs as JSON lines on stdin; none: HEAD",
+        "a PR (number, #number, id or id prefix): its patch on its base's tip; - reads PRs as JSON lines on stdin; " +
+        "none: HEAD",
     },
     docker: {
       type: "boolean",

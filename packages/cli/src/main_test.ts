@@ -64,27 +64,30 @@ for (const [name, argv, code, out, err] of cases) {
   });
 }
 
-test("mainCommand() runs a verbless executable: version, help, strict flags and positionals, the run's exit code", async (t) => {
-  const filter = defineCommand({
-    meta: { name: "forge-f", version: "1.2.3", description: "Filter lines" },
-    args: { input: { type: "positional", valueHint: "-" }, n: { type: "string", description: "how many" } },
-    run: ({ args, data }) => {
-      data.io.stdout.write(`n=${String(args.n)} input=${String(args.input)}\n`);
-      return args.n === "0" ? 1 : 0;
-    },
-  });
-  const run = async (argv: string[]) => {
-    const io = fakeIo();
-    const code = await mainCommand(filter, argv, io);
-    return { code, out: io.out(), err: io.err() };
-  };
-  t.deepEqual(await run(["-v"]), { code: 0, out: "forge-f 1.2.3\n", err: "" });
-  const h = await run(["-h"]);
-  t.is(h.code, 0);
-  t.regex(h.out, /^usage: forge-f \[<->\] \[flags\]\nFilter lines\n/);
-  t.deepEqual(await run(["-", "--n", "3"]), { code: 0, out: "n=3 input=-\n", err: "" });
-  t.deepEqual(await run(["--n", "0"]), { code: 1, out: "n=0 input=undefined\n", err: "" });
-  const bad = await run(["--bogus"]);
-  t.is(bad.code, 2);
-  t.is(bad.err, "forge-f: unknown flag '--bogus' (see 'forge-f -h')\n");
-});
+test(
+  "mainCommand() runs a verbless executable: version, " + "help, strict flags and positionals, the run's exit code",
+  async (t) => {
+    const filter = defineCommand({
+      meta: { name: "forge-f", version: "1.2.3", description: "Filter lines" },
+      args: { input: { type: "positional", valueHint: "-" }, n: { type: "string", description: "how many" } },
+      run: ({ args, data }) => {
+        data.io.stdout.write(`n=${String(args.n)} input=${String(args.input)}\n`);
+        return args.n === "0" ? 1 : 0;
+      },
+    });
+    const run = async (argv: string[]) => {
+      const io = fakeIo();
+      const code = await mainCommand(filter, argv, io);
+      return { code, out: io.out(), err: io.err() };
+    };
+    t.deepEqual(await run(["-v"]), { code: 0, out: "forge-f 1.2.3\n", err: "" });
+    const h = await run(["-h"]);
+    t.is(h.code, 0);
+    t.regex(h.out, /^usage: forge-f \[<->\] \[flags\]\nFilter lines\n/);
+    t.deepEqual(await run(["-", "--n", "3"]), { code: 0, out: "n=3 input=-\n", err: "" });
+    t.deepEqual(await run(["--n", "0"]), { code: 1, out: "n=0 input=undefined\n", err: "" });
+    const bad = await run(["--bogus"]);
+    t.is(bad.code, 2);
+    t.is(bad.err, "forge-f: unknown flag '--bogus' (see 'forge-f -h')\n");
+  }
+);

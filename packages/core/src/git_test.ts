@@ -54,61 +54,68 @@ function repo(): { dir: string; sha: string } {
   return { dir, sha: g("rev-parse", "HEAD").trim() };
 }
 
-test("withWorktree() runs in a detached worktree of the commit and removes it after, also when fn throws", async (t) => {
-  const { dir, sha } = repo();
-  let seen = "";
-  const head = await withWorktree(dir, sha, undefined, async (wt, tmp) => {
-    seen = wt;
-    t.true(existsSync(tmp));
-    writeFileSync(join(wt, "a.txt"), "changed\n");
-    return (await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim();
-  });
-  t.is(head, sha);
-  t.false(existsSync(seen));
-  await t.throwsAsync(
-    withWorktree(dir, sha, undefined, async (wt) => {
+test(
+  "withWorktree() runs in a detached worktree of the " + "commit and removes it after, also when fn throws",
+  async (t) => {
+    const { dir, sha } = repo();
+    let seen = "";
+    const head = await withWorktree(dir, sha, undefined, async (wt, tmp) => {
       seen = wt;
-      throw new Error("boom");
-    }),
-    { message: "boom" }
-  );
-  t.false(existsSync(seen));
-  t.is(
-    (await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout
-      .split("\n")
-      .filter((l) => l.startsWith("worktree ")).length,
-    1
-  );
-  t.is(
-    execFileSync("git", ["status", "--porcelain"], { cwd: dir, encoding: "utf8" }),
-    "",
-    "the live checkout is untouched"
-  );
-  await t.throwsAsync(
-    withWorktree(dir, "f".repeat(40), undefined, async () => 1),
-    { message: /^cannot check out ffffffffffff in a worktree: / }
-  );
-});
-
-test("withWorktree() called 16 times at once on one repository: every call gets its own worktree, none fails (the names git derives never collide)", async (t) => {
-  const { dir, sha } = repo();
-  const dirs = await Promise.all(
-    Array.from({ length: 16 }, () =>
+      t.true(existsSync(tmp));
+      writeFileSync(join(wt, "a.txt"), "changed\n");
+      return (await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim();
+    });
+    t.is(head, sha);
+    t.false(existsSync(seen));
+    await t.throwsAsync(
       withWorktree(dir, sha, undefined, async (wt) => {
-        t.is((await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim(), sha);
-        return wt;
-      })
-    )
-  );
-  t.is(new Set(dirs).size, 16);
-  t.is(
-    (await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout
-      .split("\n")
-      .filter((l) => l.startsWith("worktree ")).length,
-    1,
-    "all removed"
-  );
-});
+        seen = wt;
+        throw new Error("boom");
+      }),
+      { message: "boom" }
+    );
+    t.false(existsSync(seen));
+    t.is(
+      (await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout
+        .split("\n")
+        .filter((l) => l.startsWith("worktree ")).length,
+      1
+    );
+    t.is(
+      execFileSync("git", ["status", "--porcelain"], { cwd: dir, encoding: "utf8" }),
+      "",
+      "the live checkout is untouched"
+    );
+    await t.throwsAsync(
+      withWorktree(dir, "f".repeat(40), undefined, async () => 1),
+      { message: /^cannot check out ffffffffffff in a worktree: / }
+    );
+  }
+);
+
+test(
+  "withWorktree() called 16 times at once on one repository: every call gets its own worktree, none fails (the " +
+    "names git derives never collide)",
+  async (t) => {
+    const { dir, sha } = repo();
+    const dirs = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        withWorktree(dir, sha, undefined, async (wt) => {
+          t.is((await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim(), sha);
+          return wt;
+        })
+      )
+    );
+    t.is(new Set(dirs).size, 16);
+    t.is(
+      (await git(["worktree", "list", "--porcelain"], { cwd: dir })).stdout
+        .split("\n")
+        .filter((l) => l.startsWith("worktree ")).length,
+      1,
+      "all removed"
+    );
+  }
+);
 
 test("gitMessage() is git's first meaningful line; gitTopLevel() names why a repository was needed", async (t) => {
   t.is(gitMessage("hint: try this\nfatal: not a git repository\n"), "not a git repository");
@@ -123,41 +130,44 @@ test("gitMessage() is git's first meaningful line; gitTopLevel() names why a rep
   });
 });
 
-test("codeTree() is git mktree of the root listing without .forge, and .forge commits leave it unchanged", async (t) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "forge-git-")));
-  made.push(dir);
-  const g = (args: string[], input?: string) => execFileSync("git", args, { cwd: dir, encoding: "utf8", input });
-  g(["init", "-q", "-b", "main"]);
-  g(["config", "user.name", "t"]);
-  g(["config", "user.email", "t@example.com"]);
-  execFileSync("mkdir", ["-p", join(dir, ".forge", "issues"), join(dir, "src"), join(dir, ".forgery")]);
-  writeFileSync(join(dir, "a.txt"), "a\n");
-  writeFileSync(join(dir, "src", "tab\tname é.txt"), "x\n");
-  writeFileSync(join(dir, ".forgery", "k"), "k\n");
-  writeFileSync(join(dir, ".forge", "issues", "one.md"), "1\n");
-  execFileSync("ln", ["-s", "a.txt", join(dir, "link")]);
-  execFileSync("chmod", ["+x", join(dir, "a.txt")]);
-  g(["add", "-A"]);
-  g(["commit", "-q", "-m", "one"]);
-  const listing = g(["ls-tree", "-z", "HEAD"])
-    .split("\0")
-    .filter((l) => l !== "" && !l.endsWith("\t.forge"))
-    .map((l) => l + "\0")
-    .join("");
-  const want = g(["mktree", "-z"], listing).trim();
-  const first = await codeTree(dir, "HEAD");
-  t.is(first, want);
-  t.not(first, g(["rev-parse", "HEAD^{tree}"]).trim());
-  writeFileSync(join(dir, ".forge", "issues", "two.md"), "2\n");
-  g(["add", "-A"]);
-  g(["commit", "-q", "-m", "forge state"]);
-  t.is(await codeTree(dir, "HEAD"), first);
-  writeFileSync(join(dir, "a.txt"), "b\n");
-  g(["commit", "-q", "-am", "code"]);
-  t.not(await codeTree(dir, "HEAD"), first);
-  t.is(codeTreeOfListing(Buffer.alloc(0)), "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
-  await t.throwsAsync(codeTree(dir, "0".repeat(40)), { message: /cannot list the tree/ });
-});
+test(
+  "codeTree() is git mktree of the root listing " + "without .forge, and .forge commits leave it unchanged",
+  async (t) => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "forge-git-")));
+    made.push(dir);
+    const g = (args: string[], input?: string) => execFileSync("git", args, { cwd: dir, encoding: "utf8", input });
+    g(["init", "-q", "-b", "main"]);
+    g(["config", "user.name", "t"]);
+    g(["config", "user.email", "t@example.com"]);
+    execFileSync("mkdir", ["-p", join(dir, ".forge", "issues"), join(dir, "src"), join(dir, ".forgery")]);
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    writeFileSync(join(dir, "src", "tab\tname é.txt"), "x\n");
+    writeFileSync(join(dir, ".forgery", "k"), "k\n");
+    writeFileSync(join(dir, ".forge", "issues", "one.md"), "1\n");
+    execFileSync("ln", ["-s", "a.txt", join(dir, "link")]);
+    execFileSync("chmod", ["+x", join(dir, "a.txt")]);
+    g(["add", "-A"]);
+    g(["commit", "-q", "-m", "one"]);
+    const listing = g(["ls-tree", "-z", "HEAD"])
+      .split("\0")
+      .filter((l) => l !== "" && !l.endsWith("\t.forge"))
+      .map((l) => l + "\0")
+      .join("");
+    const want = g(["mktree", "-z"], listing).trim();
+    const first = await codeTree(dir, "HEAD");
+    t.is(first, want);
+    t.not(first, g(["rev-parse", "HEAD^{tree}"]).trim());
+    writeFileSync(join(dir, ".forge", "issues", "two.md"), "2\n");
+    g(["add", "-A"]);
+    g(["commit", "-q", "-m", "forge state"]);
+    t.is(await codeTree(dir, "HEAD"), first);
+    writeFileSync(join(dir, "a.txt"), "b\n");
+    g(["commit", "-q", "-am", "code"]);
+    t.not(await codeTree(dir, "HEAD"), first);
+    t.is(codeTreeOfListing(Buffer.alloc(0)), "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+    await t.throwsAsync(codeTree(dir, "0".repeat(40)), { message: /cannot list the tree/ });
+  }
+);
 
 // The workspace's code tree (once forge-loop's own code_tree.ts; one definition of a code tree, spec/loop.md §4).
 

@@ -325,62 +325,73 @@ test("readScope() with episodes: false skips them but still counts them", (t) =>
   t.is(scopeHealth(st).total_episodes, 2);
 });
 
-test("importProjectionBatch() with the caller's log imports many batches without re-reading it, and keeps it current", (t) => {
-  const store = tempStore();
-  const records = readImportLog(store);
-  const a = importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records });
-  const b = importProjectionBatch(
-    store,
-    lane(
-      sampleBundle({
-        bundle_id: "two",
-        verification: { trials: [trialOf("run2:x", "c-test", "pass", "run2")], typed_diff: [] },
-      })
-    ),
-    { now: NOW, records }
-  );
-  t.deepEqual(
-    records.map((r) => r.batch_id),
-    readImportLog(store).map((r) => r.batch_id)
-  );
-  t.is(importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records }).status, "already_imported");
-  t.not(a.batch_id, b.batch_id);
-  t.is(b.counts.claim_versions, 0, "the in-memory log knew the claims were there");
-});
+test(
+  "importProjectionBatch() with the caller's log imports " + "many batches without re-reading it, and keeps it current",
+  (t) => {
+    const store = tempStore();
+    const records = readImportLog(store);
+    const a = importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records });
+    const b = importProjectionBatch(
+      store,
+      lane(
+        sampleBundle({
+          bundle_id: "two",
+          verification: { trials: [trialOf("run2:x", "c-test", "pass", "run2")], typed_diff: [] },
+        })
+      ),
+      { now: NOW, records }
+    );
+    t.deepEqual(
+      records.map((r) => r.batch_id),
+      readImportLog(store).map((r) => r.batch_id)
+    );
+    t.is(importProjectionBatch(store, lane(sampleBundle()), { now: NOW, records }).status, "already_imported");
+    t.not(a.batch_id, b.batch_id);
+    t.is(b.counts.claim_versions, 0, "the in-memory log knew the claims were there");
+  }
+);
 
-test("importProjectionBatch() refuses an evidence folder that is a symlink out of the store (SEC-02) and writes nothing", (t) => {
-  const store = tempStore();
-  const outside = tempStore().dir;
-  symlinkSync(outside, join(store.dir, "evidence"));
-  t.throws(() => importProjectionBatch(store, lane(sampleBundle()), { now: NOW }), { message: /evidence/ });
-  t.deepEqual(readdirSync(outside), []);
-});
+test(
+  "importProjectionBatch() refuses an evidence folder that is a symlink out of the store (SEC-02) and writes " +
+    "nothing",
+  (t) => {
+    const store = tempStore();
+    const outside = tempStore().dir;
+    symlinkSync(outside, join(store.dir, "evidence"));
+    t.throws(() => importProjectionBatch(store, lane(sampleBundle()), { now: NOW }), { message: /evidence/ });
+    t.deepEqual(readdirSync(outside), []);
+  }
+);
 
-test("imports made apart (two clones) that restate one claim fold to one row per claim version and no kernel conflict", (t) => {
-  const one = tempStore();
-  const two = tempStore();
-  importProjectionBatch(one, lane(sampleBundle()), { now: NOW });
-  const later = sampleBundle({
-    bundle_id: "ci:run2",
-    created_at: "2026-11-30T02:30:00Z",
-    claims: sampleBundle().claims.map((c) => ({ ...c, recorded_at: "2026-11-30T02:30:00Z" })),
-    verification: { trials: [trialOf("run2:test", "c-test", "pass", "run2")], typed_diff: [] },
-  });
-  importProjectionBatch(two, lane(later), { now: () => new Date("2026-11-30T03:30:00Z") });
-  for (const f of readdirSync(evidenceImportsDir(two)))
-    writeFileSync(join(evidenceImportsDir(one), f), readFileSync(join(evidenceImportsDir(two), f)));
-  const st = readScope(one, "default");
-  t.is(st.claim_versions.length, 3);
-  t.is(
-    st.claim_versions.find((c) => c.claim_id === "c-test")!.recorded_at,
-    "2026-11-30T02:00:00Z",
-    "the first statement in fold order"
-  );
-  t.is(st.relation_versions.length, 2);
-  const k = compileScope(st);
-  t.deepEqual(k.markers, []);
-  t.is(k.index.get("c-test")!.trials.length, 2);
-});
+test(
+  "imports made apart (two clones) that restate one claim " +
+    "fold to one row per claim version and no kernel conflict",
+  (t) => {
+    const one = tempStore();
+    const two = tempStore();
+    importProjectionBatch(one, lane(sampleBundle()), { now: NOW });
+    const later = sampleBundle({
+      bundle_id: "ci:run2",
+      created_at: "2026-11-30T02:30:00Z",
+      claims: sampleBundle().claims.map((c) => ({ ...c, recorded_at: "2026-11-30T02:30:00Z" })),
+      verification: { trials: [trialOf("run2:test", "c-test", "pass", "run2")], typed_diff: [] },
+    });
+    importProjectionBatch(two, lane(later), { now: () => new Date("2026-11-30T03:30:00Z") });
+    for (const f of readdirSync(evidenceImportsDir(two)))
+      writeFileSync(join(evidenceImportsDir(one), f), readFileSync(join(evidenceImportsDir(two), f)));
+    const st = readScope(one, "default");
+    t.is(st.claim_versions.length, 3);
+    t.is(
+      st.claim_versions.find((c) => c.claim_id === "c-test")!.recorded_at,
+      "2026-11-30T02:00:00Z",
+      "the first statement in fold order"
+    );
+    t.is(st.relation_versions.length, 2);
+    const k = compileScope(st);
+    t.deepEqual(k.markers, []);
+    t.is(k.index.get("c-test")!.trials.length, 2);
+  }
+);
 
 test("importProjectionBatch() with a stale log returns the import another process wrote, not one of its own", (t) => {
   const store = tempStore();
@@ -405,19 +416,22 @@ test("readImportLog() refuses an import file that is a symlink out of the store 
   t.throws(() => readImportLog(store), { message: `${e.file}: symlink points outside .forge/ (refused)` });
 });
 
-test("exportBundle() and importProjectionBatch() refuse a timestamp that names no real instant, and a bad scope", (t) => {
-  t.throws(() => exportBundle(sampleBundle({ created_at: "2026-02-30T00:00:00Z" }), PRODUCER), {
-    message: "invalid bundle: field 'created_at': expected an RFC 3339 UTC timestamp",
-  });
-  t.throws(() => exportBundle(sampleBundle({ bundle_scope: "no spaces" }), PRODUCER), {
-    message: /field 'bundle_scope'/,
-  });
-  const b = lane(sampleBundle());
-  t.throws(
-    () => importProjectionBatch(tempStore(), sealBatch({ ...b, recorded_at: "2026-11-31T00:00:00Z" }), { now: NOW }),
-    { message: /field 'recorded_at'/ }
-  );
-});
+test(
+  "exportBundle() and importProjectionBatch() refuse a " + "timestamp that names no real instant, and a bad scope",
+  (t) => {
+    t.throws(() => exportBundle(sampleBundle({ created_at: "2026-02-30T00:00:00Z" }), PRODUCER), {
+      message: "invalid bundle: field 'created_at': expected an RFC 3339 UTC timestamp",
+    });
+    t.throws(() => exportBundle(sampleBundle({ bundle_scope: "no spaces" }), PRODUCER), {
+      message: /field 'bundle_scope'/,
+    });
+    const b = lane(sampleBundle());
+    t.throws(
+      () => importProjectionBatch(tempStore(), sealBatch({ ...b, recorded_at: "2026-11-31T00:00:00Z" }), { now: NOW }),
+      { message: /field 'recorded_at'/ }
+    );
+  }
+);
 
 test("importProjectionBatch() with the caller's log marks each import exactly as with the log read afresh", (t) => {
   const trials = (xs: ReturnType<typeof trialOf>[]) => ({ trials: xs, typed_diff: [] });
@@ -460,117 +474,125 @@ test("importProjectionBatch() with the caller's log marks each import exactly as
   );
 });
 
-test("primeFold: an import starts from the caller's compile of the fold, and foldCompiled gives the fold it compiled while that is the log's", (t) => {
-  const store = tempStore();
-  importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
-  // A trial of a claim no import states: the kernel marks it dangling, a marker the import brings.
-  const dangling = (id: string) =>
-    lane(
-      sampleBundle({
-        bundle_id: `ci:${id}`,
-        claims: [],
-        relations: [],
-        aliases: [],
-        evidence_refs: [],
-        verification: { trials: [trialOf(`${id}:x`, "c-nowhere", "pass", id)], typed_diff: [] },
-      })
+test(
+  "primeFold: an import starts from the caller's compile of the fold, and foldCompiled gives the fold it compiled " +
+    "while that is the log's",
+  (t) => {
+    const store = tempStore();
+    importProjectionBatch(store, lane(sampleBundle()), { now: NOW });
+    // A trial of a claim no import states: the kernel marks it dangling, a marker the import brings.
+    const dangling = (id: string) =>
+      lane(
+        sampleBundle({
+          bundle_id: `ci:${id}`,
+          claims: [],
+          relations: [],
+          aliases: [],
+          evidence_refs: [],
+          verification: { trials: [trialOf(`${id}:x`, "c-nowhere", "pass", id)], typed_diff: [] },
+        })
+      );
+    const imported = (records: ReturnType<typeof readImportLog>, id: string, at: string) =>
+      importProjectionBatch(store, dangling(id), { now: () => new Date(at), records });
+
+    const plain = readImportLog(store);
+    t.is(foldCompiled(plain, "default"), null, "nothing imported with this log yet");
+    const before = compile(readScope(store, "default", { records: plain }).kernel);
+    primeFold(plain, "default", before);
+    t.is(foldCompiled(plain, "default"), before);
+    const e = imported(plain, "run2", "2026-11-30T04:00:00Z");
+    t.deepEqual(e.markers, ["dangling_ref:trial:run2:x"]);
+    // The compile it made is the fold's: the log's records folded and compiled anew give the same graph.
+    const fold = readScope(store, "default", { records: plain }).kernel;
+    t.deepEqual(foldCompiled(plain, "default"), compile(fold));
+    t.is(foldCompiled(plain, "other"), null);
+    t.is(foldCompiled(plain, "default", { min_trials: 9 }), null, "another configuration");
+
+    // Primed with a compile that says the trial's marker was there before: it is not new, so the import does not bring
+    // it.
+    const lied = readImportLog(store);
+    const real = compile(readScope(store, "default", { records: lied }).kernel);
+    primeFold(lied, "default", { ...real, markers: [...real.markers, "dangling_ref:trial:run3:x"] });
+    t.deepEqual(imported(lied, "run3", "2026-11-30T05:00:00Z").markers, [], "the primed compile was used");
+    // An import that sorts before the last ones (an earlier time): its payload is folded in the middle, compiled the
+    // same.
+    const late = readImportLog(store);
+    imported(late, "run0", "2026-11-30T03:30:00Z");
+    t.deepEqual(
+      late.map((r) => r.imported_at),
+      ["2026-11-30T03:00:00Z", "2026-11-30T03:30:00Z", "2026-11-30T04:00:00Z", "2026-11-30T05:00:00Z"]
     );
-  const imported = (records: ReturnType<typeof readImportLog>, id: string, at: string) =>
-    importProjectionBatch(store, dangling(id), { now: () => new Date(at), records });
-
-  const plain = readImportLog(store);
-  t.is(foldCompiled(plain, "default"), null, "nothing imported with this log yet");
-  const before = compile(readScope(store, "default", { records: plain }).kernel);
-  primeFold(plain, "default", before);
-  t.is(foldCompiled(plain, "default"), before);
-  const e = imported(plain, "run2", "2026-11-30T04:00:00Z");
-  t.deepEqual(e.markers, ["dangling_ref:trial:run2:x"]);
-  // The compile it made is the fold's: the log's records folded and compiled anew give the same graph.
-  const fold = readScope(store, "default", { records: plain }).kernel;
-  t.deepEqual(foldCompiled(plain, "default"), compile(fold));
-  t.is(foldCompiled(plain, "other"), null);
-  t.is(foldCompiled(plain, "default", { min_trials: 9 }), null, "another configuration");
-
-  // Primed with a compile that says the trial's marker was there before: it is not new, so the import does not bring
-  // it.
-  const lied = readImportLog(store);
-  const real = compile(readScope(store, "default", { records: lied }).kernel);
-  primeFold(lied, "default", { ...real, markers: [...real.markers, "dangling_ref:trial:run3:x"] });
-  t.deepEqual(imported(lied, "run3", "2026-11-30T05:00:00Z").markers, [], "the primed compile was used");
-  // An import that sorts before the last ones (an earlier time): its payload is folded in the middle, compiled the
-  // same.
-  const late = readImportLog(store);
-  imported(late, "run0", "2026-11-30T03:30:00Z");
-  t.deepEqual(
-    late.map((r) => r.imported_at),
-    ["2026-11-30T03:00:00Z", "2026-11-30T03:30:00Z", "2026-11-30T04:00:00Z", "2026-11-30T05:00:00Z"]
-  );
-  t.deepEqual(foldCompiled(late, "default"), compile(readScope(store, "default", { records: late }).kernel));
-  // One that adds no kernel record keeps it; one into another scope does not.
-  importProjectionBatch(
-    store,
-    lane(
-      sampleBundle({
-        bundle_id: "act:a9",
-        claims: [],
-        relations: [],
-        aliases: [],
-        evidence_refs: [],
-        verification: { trials: [], typed_diff: [] },
-      })
-    ),
-    {
-      now: () => new Date("2026-11-30T06:00:00Z"),
-      records: late,
-    }
-  );
-  t.deepEqual(foldCompiled(late, "default"), compile(readScope(store, "default", { records: late }).kernel));
-  importProjectionBatch(store, lane(sampleBundle({ bundle_id: "ci:elsewhere", bundle_scope: "other" })), {
-    now: () => new Date("2026-11-30T07:00:00Z"),
-    records: late,
-  });
-  t.is(foldCompiled(late, "default"), null);
-});
-
-test("primeFold with the fold's kernel records: an import keeps of its payload exactly what one without the caller's log keeps (a restated trial, claim or relation left out; the same id with other content kept)", (t) => {
-  // Two stores with one history; the same imports, one store through a primed log, the other with none.
-  const stores = [tempStore(), tempStore()];
-  for (const s of stores) importProjectionBatch(s, lane(sampleBundle()), { now: NOW });
-  const records = readImportLog(stores[0]!);
-  const state = readScope(stores[0]!, "default", { records, episodes: false });
-  primeFold(records, "default", compile(state.kernel), undefined, state.kernel);
-  const restating = (id: string, trials: ReturnType<typeof trialOf>[]) =>
-    lane(sampleBundle({ bundle_id: `ci:${id}`, verification: { trials, typed_diff: [] } }));
-  const again = trialOf("run1:test", "c-test", "pass");
-  const changed = { ...trialOf("run1:lint", "c-lint", "fail"), duration_ms: 99 };
-  const batches = [
-    restating("r2", [again, changed, trialOf("run2:test", "c-test", "pass", "run2")]),
-    restating("r3", [trialOf("run2:test", "c-test", "pass", "run2"), trialOf("run3:test", "c-test", "fail", "run3")]),
-  ];
-  batches.forEach((b, i) => {
-    const at = () => new Date(`2026-11-30T0${4 + i}:00:00Z`);
-    const primed = importProjectionBatch(stores[0]!, b, { now: at, records });
-    const plain = importProjectionBatch(stores[1]!, b, { now: at });
-    const file = (s: (typeof stores)[number], id: string) =>
-      readFileSync(join(evidenceImportsDir(s), `${id}.json`), "utf8");
-    t.is(file(stores[0]!, primed.batch_id), file(stores[1]!, plain.batch_id), `import ${i}: the same record`);
-  });
-  const kept = (id: string) =>
-    (
-      JSON.parse(readFileSync(join(evidenceImportsDir(stores[0]!), `${id}.json`), "utf8")) as {
-        kernel_payload: { claims: unknown[]; trials: Array<{ trial_id: string }>; relations: unknown[] };
+    t.deepEqual(foldCompiled(late, "default"), compile(readScope(store, "default", { records: late }).kernel));
+    // One that adds no kernel record keeps it; one into another scope does not.
+    importProjectionBatch(
+      store,
+      lane(
+        sampleBundle({
+          bundle_id: "act:a9",
+          claims: [],
+          relations: [],
+          aliases: [],
+          evidence_refs: [],
+          verification: { trials: [], typed_diff: [] },
+        })
+      ),
+      {
+        now: () => new Date("2026-11-30T06:00:00Z"),
+        records: late,
       }
-    ).kernel_payload;
-  const first = kept(importProjectionBatch(stores[0]!, batches[0]!, { records }).batch_id);
-  t.deepEqual(
-    first.trials.map((x) => x.trial_id),
-    ["run1:lint", "run2:test"],
-    "the restated trial is left out, the one with other content kept"
-  );
-  t.deepEqual([first.claims, first.relations], [[], []], "claims and relations restated");
-  t.deepEqual(
-    kept(importProjectionBatch(stores[0]!, batches[1]!, { records }).batch_id).trials.map((x) => x.trial_id),
-    ["run3:test"],
-    "a trial the last import brought is known to the next"
-  );
-});
+    );
+    t.deepEqual(foldCompiled(late, "default"), compile(readScope(store, "default", { records: late }).kernel));
+    importProjectionBatch(store, lane(sampleBundle({ bundle_id: "ci:elsewhere", bundle_scope: "other" })), {
+      now: () => new Date("2026-11-30T07:00:00Z"),
+      records: late,
+    });
+    t.is(foldCompiled(late, "default"), null);
+  }
+);
+
+test(
+  "primeFold with the fold's kernel records: an import keeps of its payload exactly what one without the caller's " +
+    "log keeps (a restated trial, claim or relation left out; the same id with other content kept)",
+  (t) => {
+    // Two stores with one history; the same imports, one store through a primed log, the other with none.
+    const stores = [tempStore(), tempStore()];
+    for (const s of stores) importProjectionBatch(s, lane(sampleBundle()), { now: NOW });
+    const records = readImportLog(stores[0]!);
+    const state = readScope(stores[0]!, "default", { records, episodes: false });
+    primeFold(records, "default", compile(state.kernel), undefined, state.kernel);
+    const restating = (id: string, trials: ReturnType<typeof trialOf>[]) =>
+      lane(sampleBundle({ bundle_id: `ci:${id}`, verification: { trials, typed_diff: [] } }));
+    const again = trialOf("run1:test", "c-test", "pass");
+    const changed = { ...trialOf("run1:lint", "c-lint", "fail"), duration_ms: 99 };
+    const batches = [
+      restating("r2", [again, changed, trialOf("run2:test", "c-test", "pass", "run2")]),
+      restating("r3", [trialOf("run2:test", "c-test", "pass", "run2"), trialOf("run3:test", "c-test", "fail", "run3")]),
+    ];
+    batches.forEach((b, i) => {
+      const at = () => new Date(`2026-11-30T0${4 + i}:00:00Z`);
+      const primed = importProjectionBatch(stores[0]!, b, { now: at, records });
+      const plain = importProjectionBatch(stores[1]!, b, { now: at });
+      const file = (s: (typeof stores)[number], id: string) =>
+        readFileSync(join(evidenceImportsDir(s), `${id}.json`), "utf8");
+      t.is(file(stores[0]!, primed.batch_id), file(stores[1]!, plain.batch_id), `import ${i}: the same record`);
+    });
+    const kept = (id: string) =>
+      (
+        JSON.parse(readFileSync(join(evidenceImportsDir(stores[0]!), `${id}.json`), "utf8")) as {
+          kernel_payload: { claims: unknown[]; trials: Array<{ trial_id: string }>; relations: unknown[] };
+        }
+      ).kernel_payload;
+    const first = kept(importProjectionBatch(stores[0]!, batches[0]!, { records }).batch_id);
+    t.deepEqual(
+      first.trials.map((x) => x.trial_id),
+      ["run1:lint", "run2:test"],
+      "the restated trial is left out, the one with other content kept"
+    );
+    t.deepEqual([first.claims, first.relations], [[], []], "claims and relations restated");
+    t.deepEqual(
+      kept(importProjectionBatch(stores[0]!, batches[1]!, { records }).batch_id).trials.map((x) => x.trial_id),
+      ["run3:test"],
+      "a trial the last import brought is known to the next"
+    );
+  }
+);

@@ -106,7 +106,9 @@ function bundleOfActResult(a: ActResultRecord, line: Rec, scope: string): Eviden
         claim_version_id: `${eid}@1`,
         kind: "patch_effect",
         subject: subjectOf(step, tree),
-        statement: `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ${tree.headSha.slice(0, 12)}`,
+        statement:
+          `patch ${tree.patchSha256.slice(0, 12)} turns step ${step} from fail to pass on ` +
+          `${tree.headSha.slice(0, 12)}`,
         recorded_at: completedAt,
         supersedes_claim_version_id: null,
       });

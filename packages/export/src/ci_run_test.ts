@@ -105,27 +105,31 @@ test("ciRunBundle() carries each step's log digest into its receipt, and null fo
   t.throws(() => parseCiRun(run as unknown as Record<string, unknown>), { message: /logSha256/ });
 });
 
-test("a run with a codeTree keys its claims by the tree: two commits of one code tree share them, and an old record stays a separate claim", (t) => {
-  const TREE = "d".repeat(40);
-  const b1 = ciRunBundle(parseCiRun(ciRun(A, { codeTree: TREE })), "default");
-  const b2 = ciRunBundle(
-    parseCiRun(ciRun("22222222-2222-4222-8222-222222222222", { codeTree: TREE, headSha: "c".repeat(40) })),
-    "default"
-  );
-  const old = ciRunBundle(parseCiRun(ciRun("33333333-3333-4333-8333-333333333333")), "default");
-  if ("skip" in b1 || "skip" in b2 || "skip" in old) return t.fail();
-  t.deepEqual(
-    b1.claims.map((c) => c.claim_id),
-    b2.claims.map((c) => c.claim_id)
-  );
-  t.deepEqual(b1.claims[0]!.subject, { step: "10-ok", tree: TREE, patch_sha256: null });
-  t.deepEqual(
-    b1.claims,
-    b2.claims.map((c) => ({ ...c, recorded_at: b1.claims[0]!.recorded_at }))
-  );
-  t.is(b1.claims[0]!.claim_id, checkClaimId("10-ok", { headSha: "f".repeat(40), patchSha256: null, codeTree: TREE }));
-  t.not(old.claims[0]!.claim_id, b1.claims[0]!.claim_id);
-  t.is(old.claims[0]!.claim_id, checkClaimId("10-ok", { headSha: HEAD, patchSha256: null }));
-  t.not(checkClaimId("10-ok", { headSha: HEAD, patchSha256: PATCH, codeTree: TREE }), b1.claims[0]!.claim_id);
-  t.throws(() => parseCiRun(ciRun(A, { codeTree: "nope" })), { message: /field 'codeTree'/ });
-});
+test(
+  "a run with a codeTree keys its claims by the tree: two commits of one code tree share them, and an old record " +
+    "stays a separate claim",
+  (t) => {
+    const TREE = "d".repeat(40);
+    const b1 = ciRunBundle(parseCiRun(ciRun(A, { codeTree: TREE })), "default");
+    const b2 = ciRunBundle(
+      parseCiRun(ciRun("22222222-2222-4222-8222-222222222222", { codeTree: TREE, headSha: "c".repeat(40) })),
+      "default"
+    );
+    const old = ciRunBundle(parseCiRun(ciRun("33333333-3333-4333-8333-333333333333")), "default");
+    if ("skip" in b1 || "skip" in b2 || "skip" in old) return t.fail();
+    t.deepEqual(
+      b1.claims.map((c) => c.claim_id),
+      b2.claims.map((c) => c.claim_id)
+    );
+    t.deepEqual(b1.claims[0]!.subject, { step: "10-ok", tree: TREE, patch_sha256: null });
+    t.deepEqual(
+      b1.claims,
+      b2.claims.map((c) => ({ ...c, recorded_at: b1.claims[0]!.recorded_at }))
+    );
+    t.is(b1.claims[0]!.claim_id, checkClaimId("10-ok", { headSha: "f".repeat(40), patchSha256: null, codeTree: TREE }));
+    t.not(old.claims[0]!.claim_id, b1.claims[0]!.claim_id);
+    t.is(old.claims[0]!.claim_id, checkClaimId("10-ok", { headSha: HEAD, patchSha256: null }));
+    t.not(checkClaimId("10-ok", { headSha: HEAD, patchSha256: PATCH, codeTree: TREE }), b1.claims[0]!.claim_id);
+    t.throws(() => parseCiRun(ciRun(A, { codeTree: "nope" })), { message: /field 'codeTree'/ });
+  }
+);

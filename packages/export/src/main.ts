@@ -89,7 +89,8 @@ export default defineCommand({
         "forge-ci list --json | forge-export --json > imports.jsonl",
       ],
       notes: [
-        "Writes one import-log line per record on stdout; a record that cannot be exported is one stderr line (its stdin line), exit 1.",
+        "Writes one import-log line per record on stdout; a record that cannot be exported is one stderr line (its " +
+          "stdin line), exit 1.",
       ],
     },
   },

@@ -271,7 +271,8 @@ async function* orderCache(
     return;
   }
   const body = text.indexOf("\n") + 1;
-  if (!text.startsWith("forge-order ") || body === 0 || (text.length - body) % 60 !== 0) return; // not a whole cache: rebuilt on the next read
+  // not a whole cache: rebuilt on the next read
+  if (!text.startsWith("forge-order ") || body === 0 || (text.length - body) % 60 !== 0) return;
   const stamp = text.slice(0, body - 1).split(" ")[2] ?? "";
   const cached = new Map<string, string>();
   for (let o = body; o + 60 <= text.length; o += 60) cached.set(text.slice(o + 21, o + 57), text.slice(o, o + 20));
@@ -290,7 +291,9 @@ async function* orderCache(
   if (wrong || missing || extra) {
     yield {
       file: show(path),
-      problem: `order cache disagrees with the folders (${wrong} wrong createdAt, ${missing} missing, ${extra} extra; it is rebuildable: delete it)`,
+      problem:
+        `order cache disagrees with the folders (${wrong} wrong createdAt, ${missing} missing, ${extra} ` +
+        `extra; it is rebuildable: delete it)`,
     };
   }
 }

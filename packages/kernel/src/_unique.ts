@@ -23,7 +23,8 @@ export function uniqueRecords<T>(
     if ((r as { invalid?: unknown }).invalid !== undefined && isInvalid(r as object)) {
       const rid = (v as Record<string, unknown> | null)?.[`${what}_id`];
       markers.add(
-        `malformed_${what}:${typeof rid === "string" ? rid.slice(0, 80) : "(no id)"}:${(r as { invalid: string }).invalid}`
+        `malformed_${what}:${typeof rid === "string" ? rid.slice(0, 80) : "(no id)"}:` +
+          `${(r as { invalid: string }).invalid}`
       );
       continue;
     }

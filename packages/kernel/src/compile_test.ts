@@ -150,22 +150,26 @@ test("compile() records supersedes without using it for beliefs", (t) => {
   t.deepEqual(c.index.get("a")!.dependents, []);
 });
 
-test("compile() classifies a run where most trials fail as infrastructure, and a pass on retry of a failed run as flaky", (t) => {
-  const infra = ["a", "b", "c"].map((id) => trial(id, "fail", { run_id: "R1" }));
-  const retry = [
-    trial("d", "fail", { run_id: "R2" }),
-    trial("d", "pass", { run_id: "R3", retry_of: "R2", trial_id: "retry" }),
-  ];
-  const c = compile(
-    batch(
-      ["a", "b", "c", "d"].map((id) => claim(id)),
-      [...infra, ...retry]
-    )
-  );
-  t.deepEqual(c.infra_runs, ["R1"]);
-  t.is(c.infra_trials.size, 3);
-  t.deepEqual([...c.flaky_trials], ["retry"]);
-});
+test(
+  "compile() classifies a run where most trials fail as infrastructure, and a pass on retry of a failed run as " +
+    "flaky",
+  (t) => {
+    const infra = ["a", "b", "c"].map((id) => trial(id, "fail", { run_id: "R1" }));
+    const retry = [
+      trial("d", "fail", { run_id: "R2" }),
+      trial("d", "pass", { run_id: "R3", retry_of: "R2", trial_id: "retry" }),
+    ];
+    const c = compile(
+      batch(
+        ["a", "b", "c", "d"].map((id) => claim(id)),
+        [...infra, ...retry]
+      )
+    );
+    t.deepEqual(c.infra_runs, ["R1"]);
+    t.is(c.infra_trials.size, 3);
+    t.deepEqual([...c.flaky_trials], ["retry"]);
+  }
+);
 
 test("compile() keeps a claim version restated at another time once, at its first statement", (t) => {
   const late = claim("a", "check", { recorded_at: "2026-01-09T00:00:00Z" });
@@ -179,21 +183,25 @@ test("compile() keeps a claim version restated at another time once, at its firs
   }
 });
 
-test("compile() keeps a relation restated at another time once (two paired runs of one patch), and still drops a conflicting one", (t) => {
-  const late = { ...supports("a", "e"), recorded_at: "2026-01-09T00:00:00Z" };
-  for (const rels of [
-    [supports("a", "e"), late],
-    [late, supports("a", "e")],
-  ]) {
-    const c = compile(batch([claim("a"), claim("e", "patch_effect")], trials("a", "pass", 3), rels));
-    t.deepEqual(c.markers, []);
-    t.is(c.index.get("e")!.terms.length, 1);
+test(
+  "compile() keeps a relation restated at another time once (two paired runs of one patch), and still drops a " +
+    "conflicting one",
+  (t) => {
+    const late = { ...supports("a", "e"), recorded_at: "2026-01-09T00:00:00Z" };
+    for (const rels of [
+      [supports("a", "e"), late],
+      [late, supports("a", "e")],
+    ]) {
+      const c = compile(batch([claim("a"), claim("e", "patch_effect")], trials("a", "pass", 3), rels));
+      t.deepEqual(c.markers, []);
+      t.is(c.index.get("e")!.terms.length, 1);
+    }
+    const other = { ...supports("a", "e"), kind: "supersedes" as const };
+    t.deepEqual(
+      compile(
+        batch([claim("a"), claim("e", "patch_effect")], trials("a", "pass", 3), [supports("a", "e"), other])
+      ).markers.filter((m) => m.startsWith("duplicate")),
+      ["duplicate_id:relation:a>e"]
+    );
   }
-  const other = { ...supports("a", "e"), kind: "supersedes" as const };
-  t.deepEqual(
-    compile(
-      batch([claim("a"), claim("e", "patch_effect")], trials("a", "pass", 3), [supports("a", "e"), other])
-    ).markers.filter((m) => m.startsWith("duplicate")),
-    ["duplicate_id:relation:a>e"]
-  );
-});
+);

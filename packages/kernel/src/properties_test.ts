@@ -42,39 +42,43 @@ test("deltaParity() finds incremental equal to full recomputation on 200 generat
   }
 });
 
-test("deltaParity() recomputes a claim the delta does not name when the delta turns its run into an infrastructure failure", (t) => {
-  const claim = (id: string) => ({
-    claim_id: id,
-    claim_version_id: `${id}@1`,
-    kind: "check",
-    recorded_at: "2026-01-01T00:00:00Z",
-  });
-  const trial = (claim: string, outcome: string) => ({
-    trial_id: `${claim}-t`,
-    claim_id: claim,
-    outcome,
-    duration_ms: 1,
-    signature: null,
-    recorded_at: "2026-02-01T00:00:00Z",
-    run_id: "R",
-    retry_of: null,
-  });
-  const base = {
-    schema_version: "forge-kernel/v1",
-    claims: ["a", "b", "c"].map(claim),
-    trials: [trial("a", "fail"), trial("b", "fail"), trial("c", "pass")],
-    relations: [],
-  };
-  const delta = { claims: ["d", "e"].map(claim), trials: [trial("d", "fail"), trial("e", "fail")] };
-  const a = deltaParity(base, delta);
-  t.true(a.parity, JSON.stringify(a.mismatches));
-  t.true(a.dirty.includes("c"));
-  t.deepEqual(
-    compile({ ...base, claims: [...base.claims, ...delta.claims], trials: [...base.trials, ...delta.trials] })
-      .infra_runs,
-    ["R"]
-  );
-});
+test(
+  "deltaParity() recomputes a claim the delta does not name when the delta turns its run into an infrastructure " +
+    "failure",
+  (t) => {
+    const claim = (id: string) => ({
+      claim_id: id,
+      claim_version_id: `${id}@1`,
+      kind: "check",
+      recorded_at: "2026-01-01T00:00:00Z",
+    });
+    const trial = (claim: string, outcome: string) => ({
+      trial_id: `${claim}-t`,
+      claim_id: claim,
+      outcome,
+      duration_ms: 1,
+      signature: null,
+      recorded_at: "2026-02-01T00:00:00Z",
+      run_id: "R",
+      retry_of: null,
+    });
+    const base = {
+      schema_version: "forge-kernel/v1",
+      claims: ["a", "b", "c"].map(claim),
+      trials: [trial("a", "fail"), trial("b", "fail"), trial("c", "pass")],
+      relations: [],
+    };
+    const delta = { claims: ["d", "e"].map(claim), trials: [trial("d", "fail"), trial("e", "fail")] };
+    const a = deltaParity(base, delta);
+    t.true(a.parity, JSON.stringify(a.mismatches));
+    t.true(a.dirty.includes("c"));
+    t.deepEqual(
+      compile({ ...base, claims: [...base.claims, ...delta.claims], trials: [...base.trials, ...delta.trials] })
+        .infra_runs,
+      ["R"]
+    );
+  }
+);
 
 test("temporalReplay() at +∞ (null or a far cutoff) equals the current beliefs on 200 generated graphs", (t) => {
   for (const seed of SEEDS) {

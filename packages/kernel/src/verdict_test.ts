@@ -13,21 +13,25 @@ function verdictOf(ts: ReturnType<typeof trial>[], id = "c") {
   return checkVerdict(c.index.get(id)!, c, P);
 }
 
-test("checkVerdict(): unknown below min_trials, failing with no pass, passing with no fail, flaky for mixed outcomes in one environment", (t) => {
-  t.is(verdictOf(trials("c", "fail", 2)).verdict, "unknown");
-  const failing = verdictOf(trials("c", "fail", 4, { signature: SIG_A }));
-  t.is(failing.verdict, "failing");
-  t.deepEqual(failing.signatures, [SIG_A]);
-  t.is(failing.flake_rate, null);
-  t.is(verdictOf(trials("c", "pass", 3)).verdict, "passing");
-  const flaky = verdictOf([...trials("c", "pass", 5), trial("c", "fail", { signature: SIG_B })]);
-  t.is(flaky.verdict, "flaky");
-  t.deepEqual(flaky.flake_rate && { rate: flaky.flake_rate.rate_micros, decided: flaky.flake_rate.decided }, {
-    rate: 166_666,
-    decided: false,
-  });
-  t.true(flaky.flake_rate!.low_micros < 166_666 && flaky.flake_rate!.high_micros > 166_666);
-});
+test(
+  "checkVerdict(): unknown below min_trials, failing with no pass, passing with no fail, flaky for mixed outcomes " +
+    "in one environment",
+  (t) => {
+    t.is(verdictOf(trials("c", "fail", 2)).verdict, "unknown");
+    const failing = verdictOf(trials("c", "fail", 4, { signature: SIG_A }));
+    t.is(failing.verdict, "failing");
+    t.deepEqual(failing.signatures, [SIG_A]);
+    t.is(failing.flake_rate, null);
+    t.is(verdictOf(trials("c", "pass", 3)).verdict, "passing");
+    const flaky = verdictOf([...trials("c", "pass", 5), trial("c", "fail", { signature: SIG_B })]);
+    t.is(flaky.verdict, "flaky");
+    t.deepEqual(flaky.flake_rate && { rate: flaky.flake_rate.rate_micros, decided: flaky.flake_rate.decided }, {
+      rate: 166_666,
+      decided: false,
+    });
+    t.true(flaky.flake_rate!.low_micros < 166_666 && flaky.flake_rate!.high_micros > 166_666);
+  }
+);
 
 test("checkVerdict(): a pass on retry of a failed run is flaky even below min_trials; errors are not counted", (t) => {
   const v = verdictOf([
@@ -55,18 +59,22 @@ test("checkVerdict(): mixed outcomes only across environments are drift (unknown
   );
 });
 
-test("flakeRate() is decided once its 95% interval is no wider than the precision; trialsToDecide() says how many trials that takes", (t) => {
-  t.false(flakeRate(1, 6, P).decided);
-  t.true(flakeRate(6, 30, P).decided);
-  t.false(flakeRate(0, 0, P).decided);
-  const need = trialsToDecide(1, 6, P);
-  t.true(need > 6);
-  // At the smoothed rate the normal approximation asks for, the Wilson interval is decided.
-  t.true(flakeRate(Math.round(need * 0.25), need, P).decided);
-  t.deepEqual(wilsonIntervalMicros(0, 0), [0, 1_000_000]);
-  const [lo, hi] = wilsonIntervalMicros(5, 10);
-  t.true(lo < 500_000 && hi > 500_000 && hi - lo < 1_000_000);
-});
+test(
+  "flakeRate() is decided once its 95% interval is no wider than the precision; trialsToDecide() says how many " +
+    "trials that takes",
+  (t) => {
+    t.false(flakeRate(1, 6, P).decided);
+    t.true(flakeRate(6, 30, P).decided);
+    t.false(flakeRate(0, 0, P).decided);
+    const need = trialsToDecide(1, 6, P);
+    t.true(need > 6);
+    // At the smoothed rate the normal approximation asks for, the Wilson interval is decided.
+    t.true(flakeRate(Math.round(need * 0.25), need, P).decided);
+    t.deepEqual(wilsonIntervalMicros(0, 0), [0, 1_000_000]);
+    const [lo, hi] = wilsonIntervalMicros(5, 10);
+    t.true(lo < 500_000 && hi > 500_000 && hi - lo < 1_000_000);
+  }
+);
 
 test("syndromeStates(): a syndrome is active only while a current claim fails with it", (t) => {
   const c = compile(
@@ -85,29 +93,33 @@ test("syndromeStates(): a syndrome is active only while a current claim fails wi
   );
 });
 
-test("compile(): failures of an infrastructure run that reproduce at the same tree (another run fails the claim) are evidence, not discarded", (t) => {
-  // A bad patch broke all three steps of a small suite, twice: two "infrastructure" runs.
-  const ts = ["a", "b", "c"].flatMap((id) => [
-    trial(id, "fail", { run_id: "R1" }),
-    trial(id, "fail", { run_id: "R2" }),
-  ]);
-  const c = compile(
-    batch(
-      ["a", "b", "c"].map((id) => claim(id)),
-      ts
-    )
-  );
-  t.deepEqual(c.infra_runs, ["R1", "R2"]);
-  t.is(c.infra_trials.size, 0);
-  t.is(checkVerdict(c.index.get("a")!, c, P).verdict, "unknown"); // 2 < min_trials, but counted
-  t.is(checkVerdict(c.index.get("a")!, c, P).stats.f, 2);
-  // One run alone cannot tell an outage from a regression: still left out (and visible as infra).
-  const one = compile(
-    batch(
-      ["a", "b", "c"].map((id) => claim(id)),
-      ["a", "b", "c"].map((id) => trial(id, "fail", { run_id: "R" }))
-    )
-  );
-  t.is(one.infra_trials.size, 3);
-  t.is(checkVerdict(one.index.get("a")!, one, P).stats.infra, 1);
-});
+test(
+  "compile(): failures of an infrastructure run that reproduce at the same tree (another run fails the claim) are " +
+    "evidence, not discarded",
+  (t) => {
+    // A bad patch broke all three steps of a small suite, twice: two "infrastructure" runs.
+    const ts = ["a", "b", "c"].flatMap((id) => [
+      trial(id, "fail", { run_id: "R1" }),
+      trial(id, "fail", { run_id: "R2" }),
+    ]);
+    const c = compile(
+      batch(
+        ["a", "b", "c"].map((id) => claim(id)),
+        ts
+      )
+    );
+    t.deepEqual(c.infra_runs, ["R1", "R2"]);
+    t.is(c.infra_trials.size, 0);
+    t.is(checkVerdict(c.index.get("a")!, c, P).verdict, "unknown"); // 2 < min_trials, but counted
+    t.is(checkVerdict(c.index.get("a")!, c, P).stats.f, 2);
+    // One run alone cannot tell an outage from a regression: still left out (and visible as infra).
+    const one = compile(
+      batch(
+        ["a", "b", "c"].map((id) => claim(id)),
+        ["a", "b", "c"].map((id) => trial(id, "fail", { run_id: "R" }))
+      )
+    );
+    t.is(one.infra_trials.size, 3);
+    t.is(checkVerdict(one.index.get("a")!, one, P).stats.infra, 1);
+  }
+);

@@ -142,7 +142,8 @@ export function labelRow(l: LabelDef, _tty: boolean, color: boolean): string[] {
   const rgb = /^[0-9a-f]{6}$/.test(l.color) ? l.color : "";
   const name =
     color && rgb
-      ? `\x1b[38;2;${parseInt(rgb.slice(0, 2), 16)};${parseInt(rgb.slice(2, 4), 16)};${parseInt(rgb.slice(4), 16)}m${l.name}\x1b[0m`
+      ? `\x1b[38;2;${parseInt(rgb.slice(0, 2), 16)};${parseInt(rgb.slice(2, 4), 16)};${parseInt(rgb.slice(4), 16)}m` +
+        `${l.name}\x1b[0m`
       : l.name;
   return [name, l.description, l.color ? `#${l.color}` : ""];
 }

@@ -49,7 +49,8 @@ export async function createLabel(ctx: Ctx, opts: CreateLabelOptions): Promise<L
   const i = f.find(opts.name);
   if (i >= 0 && !opts.force) {
     throw new ConflictError(
-      `label with name ${JSON.stringify(String(f.items[i]!.name))} already exists; use --force to update its color and description`
+      `label with name ${JSON.stringify(String(f.items[i]!.name))} already exists; use --force to update its color ` +
+        `and description`
     );
   }
   const item = labelItem(

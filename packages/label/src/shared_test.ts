@@ -63,11 +63,14 @@ test("defaultColor() is one of gh's 16 label colours, the same for the same name
   t.true(new Set(names.map(defaultColor)).size > 1, "not one colour for every name");
 });
 
-test("labelItem() leaves out an empty description and keeps other fields; labelJson() fills gh's empty strings", (t) => {
-  t.deepEqual(labelItem("bug", "d73a4a", "", { name: "Bug", description: "old", team: "ops" }), {
-    name: "bug",
-    team: "ops",
-    color: "d73a4a",
-  });
-  t.deepEqual(labelJson({ name: "ui" }), { color: "", description: "", name: "ui" });
-});
+test(
+  "labelItem() leaves out an empty description and keeps " + "other fields; labelJson() fills gh's empty strings",
+  (t) => {
+    t.deepEqual(labelItem("bug", "d73a4a", "", { name: "Bug", description: "old", team: "ops" }), {
+      name: "bug",
+      team: "ops",
+      color: "d73a4a",
+    });
+    t.deepEqual(labelJson({ name: "ui" }), { color: "", description: "", name: "ui" });
+  }
+);

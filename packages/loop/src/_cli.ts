@@ -120,5 +120,6 @@ export async function output(
 export function roundText(r: Record<string, unknown>): string {
   const next = (r.next ?? r) as Record<string, unknown>;
   if (typeof next.prompt === "string" && next.prompt !== "") return next.prompt;
-  return `loop ${String(r.loop_id).slice(0, 8)} is ${String(r.status)}${r.stopReason ? ` (${String(r.stopReason)})` : ""}\n`;
+  const why = r.stopReason ? ` (${String(r.stopReason)})` : "";
+  return `loop ${String(r.loop_id).slice(0, 8)} is ${String(r.status)}${why}\n`;
 }

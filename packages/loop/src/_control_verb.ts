@@ -34,7 +34,8 @@ export function formatStatus(r: Record<string, unknown>): string {
     `loop:\t${String(r.loop_id)}`,
     `status:\t${String(r.status)}${r.stopReason ? ` (${String(r.stopReason)})` : ""}`,
     `goal:\t${String(r.goal)}`,
-    `round:\t${String(r.round)} (${String(r.roundId)}) attempt ${String(r.attempt)} · ${String(r.level)} · awaiting ${String(r.awaiting)}`,
+    `round:\t${String(r.round)} (${String(r.roundId)}) attempt ${String(r.attempt)} · ${String(r.level)} · awaiting ` +
+      `${String(r.awaiting)}`,
     `criteria:\t${c.verified}/${c.total} verified`,
     `gates:\t${String(r.openGates)} open`,
     `stateHash:\t${String(r.stateHash)}`,

@@ -45,5 +45,8 @@ export function expectedRevision(args: Parsed): number {
 
 /** A record as one line of text. */
 export function formatRecord(r: Record<string, unknown>): string {
-  return `${String(r.id)}\t${String(r.kind)}\t${String(r.status)}\trev ${String(r.revision)}\t${String(r.scope)}\t${String(r.text)}\n`;
+  return (
+    `${String(r.id)}\t${String(r.kind)}\t${String(r.status)}\trev ` +
+    `${String(r.revision)}\t${String(r.scope)}\t${String(r.text)}\n`
+  );
 }

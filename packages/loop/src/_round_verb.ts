@@ -53,7 +53,8 @@ export function roundVerb(
         reads: [
           [
             "-F <file>, stdin (-F -)",
-            'the round report: JSON {format:"loopforge.round-report", outcome, continuation, summary, violations, evidence, …} (spec/loop-rounds.md §2)',
+            'the round report: JSON {format:"loopforge.round-report", outcome, continuation, summary, violations, ' +
+              "evidence, …} (spec/loop-rounds.md §2)",
           ],
           READS_LOOP_MD,
           READS_EVENTS,
@@ -80,7 +81,8 @@ export function roundVerb(
       const raw = await readInput(ctx, args.report, "report");
       const rec = await submitReport(lc, id, raw, mode, args.report === "-" ? "stdin" : String(args.report));
       ctx.io.stderr.write(
-        `${ctx.prog}: round ${String(rec.round)} attempt ${String(rec.attempt)}: ${String(rec.decision)}${rec.reason ? ` (${String(rec.reason)})` : ""}; loop ${String(rec.status)}\n`
+        `${ctx.prog}: round ${String(rec.round)} attempt ${String(rec.attempt)}: ${String(rec.decision)}` +
+          `${rec.reason ? ` (${String(rec.reason)})` : ""}; loop ${String(rec.status)}\n`
       );
       await output(ctx, args, RESULT_FIELDS, [rec], roundText);
     },

@@ -105,9 +105,12 @@ export default defineCommand({
         "forge-loop audit 3f2a --jq .regressionObligations",
       ],
       notes: [
-        "Read-only: criteria coverage (verified/total, those without a check), every contradiction of every attempt, evidence counts by status,",
-        "open user gates, regression obligations (verified criteria with a check: they must keep passing), and whether the loop is complete.",
-        "The files are verified first: a damaged timeline is storage_corruption (exit 1), so sequenceComplete is always true.",
+        "Read-only: criteria coverage (verified/total, those without a check), every contradiction of every attempt, " +
+          "evidence counts by status,",
+        "open user gates, regression obligations (verified criteria with a check: they must keep passing), and " +
+          "whether the loop is complete.",
+        "The files are verified first: a damaged timeline is storage_corruption (exit 1), so sequenceComplete is " +
+          "always true.",
       ],
     },
   },

@@ -41,7 +41,8 @@ export default defineCommand({
         'forge-loop backtrack 3f2a --to 2 --reason "round 3 broke the build" --json restoreHeadSha,checks,reopened',
       ],
       notes: [
-        "Advisory: never touches workspace files. Prints the commit and code tree recorded at round N, every declared check to run after restoring,",
+        "Advisory: never touches workspace files. Prints the commit and code tree recorded at round N, every " +
+          "declared check to run after restoring,",
         "the criteria reopened (verified after N), and opens a new L2 round whose prompt it prints.",
       ],
     },

@@ -122,7 +122,8 @@ export function backtrackLoop(
     s.facts = [
       ...s.facts,
       clip(
-        `backtracked to round ${to}${target.headSha ? ` (commit ${target.headSha.slice(0, 12)})` : ""}: restore it, then run every declared check`,
+        `backtracked to round ${to}${target.headSha ? ` (commit ${target.headSha.slice(0, 12)})` : ""}: ` +
+          "restore it, then run every declared check",
         200
       ),
     ].slice(-50);

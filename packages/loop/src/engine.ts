@@ -231,7 +231,11 @@ export function submitReport(
         s.awaiting = "none";
       } else {
         if (disposition === "goal_complete") {
-          s.completion = `goal_complete refused:${open.length ? ` criteria not verified: ${open.map((c) => c.id).join(", ")}` : ""}${gates.length ? ` open user gates: ${gates.map((g) => g.actionHash.slice(0, 12)).join(", ")}` : ""}`;
+          const unmet = open.length ? ` criteria not verified: ${open.map((c) => c.id).join(", ")}` : "";
+          const gated = gates.length
+            ? ` open user gates: ${gates.map((g) => g.actionHash.slice(0, 12)).join(", ")}`
+            : "";
+          s.completion = `goal_complete refused:${unmet}${gated}`;
         }
         s.status = disposition === "wait" ? "waiting" : disposition === "wait_for_user" ? "waiting_for_user" : "active";
         s.round++;

@@ -47,39 +47,43 @@ async function begin(c: LoopContext, maxRounds = 20) {
   };
 }
 
-test("submitReport() applies sub-goals, discovered constraints, facts and criterion revisions of an accepted round; the next prompt is L2", async (t) => {
-  const c = ctx();
-  const { id, cr } = await begin(c);
-  const r = await submitReport(
-    c,
-    id,
-    rep({
-      subGoalEvents: [{ event: "added", text: "write the parser" }],
-      discoveries: { constraints: ["keep the public API"], facts: ["the parser is in src/p.ts"] },
-      criterionRevisions: [{ from: cr, to: "ok passes on node 20", reason: "the CI runs node 20" }],
-    }),
-    "next"
-  );
-  t.is(r.decision, "accepted");
-  const changes = r.changes as string[];
-  t.true(changes.some((x) => x.startsWith("subgoal_added sg-")));
-  t.true(changes.some((x) => x.startsWith("constraint_discovered c-")));
-  t.true(changes.some((x) => x.startsWith(`criterion_revised ${cr} -> cr-`)));
-  const l = await loadLoop(c.store, id);
-  const old = l.state.criteria.find((x) => x.id === cr)!;
-  const neu = l.state.criteria.find((x) => x.revisedFrom === cr)!;
-  t.deepEqual([old.status, old.revisedTo], ["revised", neu.id]);
-  t.deepEqual(neu.argv, [node, "ok.js"], "a revision keeps the declared check");
-  t.is(l.state.level, "L2");
-  t.regex(l.prompt, /keep the public API/);
-  t.regex(l.prompt, /\[sg-[0-9a-f]{8}\] write the parser/);
-  t.regex(l.prompt, new RegExp(`\\[${cr}\\] ok passes → \\[${neu.id}\\]`));
-  // The sub-goal completes by id; an ordinary round after that is L1.
-  const sg = l.state.subGoals[0]!.id;
-  const r2 = await submitReport(c, id, rep({ subGoalEvents: [{ event: "completed", id: sg }] }), "next");
-  t.true((r2.changes as string[]).includes(`subgoal_completed ${sg}`));
-  t.is((await loadLoop(c.store, id)).state.level, "L1");
-});
+test(
+  "submitReport() applies sub-goals, discovered constraints, facts and criterion revisions of an accepted round; " +
+    "the next prompt is L2",
+  async (t) => {
+    const c = ctx();
+    const { id, cr } = await begin(c);
+    const r = await submitReport(
+      c,
+      id,
+      rep({
+        subGoalEvents: [{ event: "added", text: "write the parser" }],
+        discoveries: { constraints: ["keep the public API"], facts: ["the parser is in src/p.ts"] },
+        criterionRevisions: [{ from: cr, to: "ok passes on node 20", reason: "the CI runs node 20" }],
+      }),
+      "next"
+    );
+    t.is(r.decision, "accepted");
+    const changes = r.changes as string[];
+    t.true(changes.some((x) => x.startsWith("subgoal_added sg-")));
+    t.true(changes.some((x) => x.startsWith("constraint_discovered c-")));
+    t.true(changes.some((x) => x.startsWith(`criterion_revised ${cr} -> cr-`)));
+    const l = await loadLoop(c.store, id);
+    const old = l.state.criteria.find((x) => x.id === cr)!;
+    const neu = l.state.criteria.find((x) => x.revisedFrom === cr)!;
+    t.deepEqual([old.status, old.revisedTo], ["revised", neu.id]);
+    t.deepEqual(neu.argv, [node, "ok.js"], "a revision keeps the declared check");
+    t.is(l.state.level, "L2");
+    t.regex(l.prompt, /keep the public API/);
+    t.regex(l.prompt, /\[sg-[0-9a-f]{8}\] write the parser/);
+    t.regex(l.prompt, new RegExp(`\\[${cr}\\] ok passes → \\[${neu.id}\\]`));
+    // The sub-goal completes by id; an ordinary round after that is L1.
+    const sg = l.state.subGoals[0]!.id;
+    const r2 = await submitReport(c, id, rep({ subGoalEvents: [{ event: "completed", id: sg }] }), "next");
+    t.true((r2.changes as string[]).includes(`subgoal_completed ${sg}`));
+    t.is((await loadLoop(c.store, id)).state.level, "L1");
+  }
+);
 
 test("submitReport() retires a discovered constraint only with verified evidence, and never a hard one", async (t) => {
   const c = ctx();
@@ -157,14 +161,17 @@ test("a timeline larger than a frontmatter file (256 KiB) still reads: events.js
   t.is(l.state.facts.length, 50, "facts in loop.md stay bounded");
 });
 
-test("loop.md stays bounded: the last 50 rounds are kept, and backtrack finds an older round in the timeline", async (t) => {
-  const c = ctx();
-  const { id } = await begin(c, 100);
-  for (let i = 0; i < 55; i++) await submitReport(c, id, rep({ summary: `round ${i + 1}` }), "next");
-  const l = await loadLoop(c.store, id);
-  t.is(l.state.rounds.length, 50);
-  t.is(l.state.rounds[0]!.round, 6);
-  const { backtrackLoop } = await import("./engine.js");
-  const b = await backtrackLoop(c, id, 2, "too far");
-  t.deepEqual([b.decision, b.restoreRound], ["backtracked", 2]);
-});
+test(
+  "loop.md stays bounded: the last 50 rounds are kept, " + "and backtrack finds an older round in the timeline",
+  async (t) => {
+    const c = ctx();
+    const { id } = await begin(c, 100);
+    for (let i = 0; i < 55; i++) await submitReport(c, id, rep({ summary: `round ${i + 1}` }), "next");
+    const l = await loadLoop(c.store, id);
+    t.is(l.state.rounds.length, 50);
+    t.is(l.state.rounds[0]!.round, 6);
+    const { backtrackLoop } = await import("./engine.js");
+    const b = await backtrackLoop(c, id, 2, "too far");
+    t.deepEqual([b.decision, b.restoreRound], ["backtracked", 2]);
+  }
+);

@@ -72,25 +72,29 @@ test("a retracted or superseded lesson is never recalled, and stays on file for 
   t.is(readExperience(s).find((e) => e.id === l.id)!.status, "retracted");
 });
 
-test("recallExperience() filters by scope before ranking, ranks by query words then kind, and is bounded in items and bytes", (t) => {
-  const s = store();
-  learn(s, { ...base, scope: "other", kind: "lesson", text: "parser parser parser", rationale: "r" }, T0);
-  const a = learn(s, { ...base, kind: "observation", text: "the parser is slow" }, T0);
-  const b = learn(s, { ...base, kind: "lesson", text: "keep commits small", rationale: "r" }, T0);
-  const c = learn(s, { ...base, kind: "hypothesis", text: "x".repeat(500) }, T0);
-  const all = recallExperience(s, { scope: "repo", query: "parser", limit: 10, maxBytes: 10_000, now: at(1) });
-  t.deepEqual(
-    all.map((r) => r.id),
-    [a.id, b.id, c.id]
-  );
-  t.true(all.every((r) => r.advisory === true && r.scope === "repo"));
-  t.deepEqual(
-    recallExperience(s, { scope: "repo", query: "parser", limit: 2, maxBytes: 10_000, now: at(1) }).map((r) => r.id),
-    [a.id, b.id]
-  );
-  t.deepEqual(
-    recallExperience(s, { scope: "repo", query: "parser", limit: 10, maxBytes: 100, now: at(1) }).map((r) => r.id),
-    [a.id, b.id]
-  );
-  t.deepEqual(recallExperience(s, { scope: "none", limit: 10, maxBytes: 10_000, now: at(1) }), []);
-});
+test(
+  "recallExperience() filters by scope before ranking, ranks by query words then kind, and is bounded in items " +
+    "and bytes",
+  (t) => {
+    const s = store();
+    learn(s, { ...base, scope: "other", kind: "lesson", text: "parser parser parser", rationale: "r" }, T0);
+    const a = learn(s, { ...base, kind: "observation", text: "the parser is slow" }, T0);
+    const b = learn(s, { ...base, kind: "lesson", text: "keep commits small", rationale: "r" }, T0);
+    const c = learn(s, { ...base, kind: "hypothesis", text: "x".repeat(500) }, T0);
+    const all = recallExperience(s, { scope: "repo", query: "parser", limit: 10, maxBytes: 10_000, now: at(1) });
+    t.deepEqual(
+      all.map((r) => r.id),
+      [a.id, b.id, c.id]
+    );
+    t.true(all.every((r) => r.advisory === true && r.scope === "repo"));
+    t.deepEqual(
+      recallExperience(s, { scope: "repo", query: "parser", limit: 2, maxBytes: 10_000, now: at(1) }).map((r) => r.id),
+      [a.id, b.id]
+    );
+    t.deepEqual(
+      recallExperience(s, { scope: "repo", query: "parser", limit: 10, maxBytes: 100, now: at(1) }).map((r) => r.id),
+      [a.id, b.id]
+    );
+    t.deepEqual(recallExperience(s, { scope: "none", limit: 10, maxBytes: 10_000, now: at(1) }), []);
+  }
+);

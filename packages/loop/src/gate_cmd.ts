@@ -15,7 +15,8 @@ export default defineCommand({
       reads: [
         [
           "-F <file>, stdin (-F -)",
-          "the action descriptor: JSON {description, scope[], effects[], reversibility, authorization}; unknown fields refused",
+          "the action descriptor: JSON {description, scope[], effects[], reversibility, authorization}; unknown " +
+            "fields refused",
         ],
         READS_LOOP_MD,
         READS_EVENTS,
@@ -27,9 +28,12 @@ export default defineCommand({
         "forge-loop gate resolve 3f2a -F action.json --deny --json status,by",
       ],
       notes: [
-        "An agent gate (allowed) when every effect is read_only, workspace_write, local_build, local_test, dependency_install or git_local, reversibility is",
-        "reversible or recoverable and authorization agent_allowed; else a user gate: check records it open (it blocks completion) and says approved only",
-        "for the exact actionHash (sha256 of the canonical descriptor) approved; resolve needs the open gate of that hash. by is a record, not proof.",
+        "An agent gate (allowed) when every effect is read_only, workspace_write, local_build, local_test, " +
+          "dependency_install or git_local, reversibility is",
+        "reversible or recoverable and authorization agent_allowed; else a user gate: check records it open (it " +
+          "blocks completion) and says approved only",
+        "for the exact actionHash (sha256 of the canonical descriptor) approved; resolve needs the open gate of that " +
+          "hash. by is a record, not proof.",
       ],
     },
   },

@@ -61,7 +61,8 @@ export function resolveGate(
     const g = s0.gates.find((x) => x.actionHash === hash);
     if (!g || g.status !== "open")
       throw new ConflictError(
-        `no open user gate for action ${hash.slice(0, 12)} in loop ${id.slice(0, 8)} (a changed descriptor is a different action: run 'gate check' first)`
+        `no open user gate for action ${hash.slice(0, 12)} in loop ${id.slice(0, 8)} (a changed descriptor is a ` +
+          `different action: run 'gate check' first)`
       );
     const at = stamp(ctx.now);
     const status = approve ? "approved" : "denied";

@@ -62,7 +62,8 @@ export default defineCommand({
         "forge-loop history 3f2a --from-sequence 10 --to-sequence 20 -L 5",
       ],
       notes: [
-        "Read-only: events in event_sequence order, one line each (sequence, type, time, round, attempt, decision, level, status).",
+        "Read-only: events in event_sequence order, one line each (sequence, type, time, round, attempt, decision, " +
+          "level, status).",
       ],
     },
   },

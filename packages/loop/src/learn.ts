@@ -19,11 +19,14 @@ export default defineCommand({
       ],
       examples: [
         'forge-loop learn --kind observation --scope repo:ci --text "the e2e step needs docker"',
-        'forge-loop learn --kind lesson --scope repo:parser --text "run the fuzz check before the golden one" --rationale "goldens hide crashes"',
-        'forge-loop learn --kind hypothesis --scope repo --text "flaky on 2 cores" --observed-at 2026-11-30T09:00:00Z --json id,expiresAt',
+        'forge-loop learn --kind lesson --scope repo:parser --text "run the fuzz check before the golden one" ' +
+          '--rationale "goldens hide crashes"',
+        'forge-loop learn --kind hypothesis --scope repo --text "flaky on 2 cores" --observed-at ' +
+          "2026-11-30T09:00:00Z --json id,expiresAt",
       ],
       notes: [
-        "A future --observed-at, or an --expires not after it, is refused. Recall is by exact --scope; a loop started with --domain D recalls scope D.",
+        "A future --observed-at, or an --expires not after it, is refused. Recall is by exact --scope; a loop " +
+          "started with --domain D recalls scope D.",
       ],
     },
   },
@@ -43,7 +46,8 @@ export default defineCommand({
       type: "string",
       valueHint: "time",
       description:
-        "when it stops being recalled, RFC 3339 UTC (default: observed-at + 30 days for an observation, + 90 for a hypothesis; a lesson needs this or --rationale)",
+        "when it stops being recalled, RFC 3339 UTC (default: observed-at + 30 days for an observation, + 90 for a " +
+        "hypothesis; a lesson needs this or --rationale)",
     },
     rationale: {
       type: "string",

@@ -19,7 +19,8 @@ export default defineCommand({
         "forge-loop list --jq .loop_id",
       ],
       notes: [
-        "Read-only: one line per loop (id, status, round, goal). A damaged loop is one stderr line and exit 1; the others are still listed.",
+        "Read-only: one line per loop (id, status, round, goal). A damaged loop is one stderr line and exit 1; the " +
+          "others are still listed.",
       ],
     },
   },

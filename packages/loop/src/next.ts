@@ -8,9 +8,13 @@ export default roundVerb("next", "Submit a round report; claims are re-verified"
     "forge-loop next 3f2a -F report.json --jq .next.prompt",
   ],
   notes: [
-    "The report is untrusted: the declared --check of each criterion claimed runs again (argv, no shell, in the workspace) and ci:<step> claims are read",
-    "from forge-ci's runs; a violation or a contradicted finding rejects the attempt (use retry), the third rejection of a round terminates the loop.",
-    "An invalid report is one stderr line (invalid_round_report: …), exit 1, nothing written. Refused after a rejection (use retry) and on a paused or waiting loop (resume).",
-    "stderr: 'round N attempt A: <decision>; loop <status>'; stdout: the next round's prompt (--json: the loop_result record forge-export imports).",
+    "The report is untrusted: the declared --check of each criterion claimed runs again (argv, no shell, in the " +
+      "workspace) and ci:<step> claims are read",
+    "from forge-ci's runs; a violation or a contradicted finding rejects the attempt (use retry), the third " +
+      "rejection of a round terminates the loop.",
+    "An invalid report is one stderr line (invalid_round_report: …), exit 1, nothing written. Refused after a " +
+      "rejection (use retry) and on a paused or waiting loop (resume).",
+    "stderr: 'round N attempt A: <decision>; loop <status>'; stdout: the next round's prompt (--json: the " +
+      "loop_result record forge-export imports).",
   ],
 });

@@ -51,7 +51,8 @@ export function compilePrompt(s: LoopState): Prompt {
     head.push("", "## Rejected attempt: fix and retry the same round", `reason: ${s.reason ?? "rejected"}`);
     for (const f of s.findings.filter((x) => x.status !== "verified"))
       head.push(
-        `- ${f.ref}${f.target ? ` → ${f.target}` : ""}: claimed ${f.claimed}, runtime observed ${f.observed} (${f.status}; ${f.detail})`
+        `- ${f.ref}${f.target ? ` → ${f.target}` : ""}: claimed ${f.claimed}, ` +
+          `runtime observed ${f.observed} (${f.status}; ${f.detail})`
       );
   }
   const tail = [

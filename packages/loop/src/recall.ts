@@ -17,7 +17,8 @@ export default defineCommand({
         'forge-loop recall --scope repo:parser --query "fuzz golden" -L 3 --json id,kind,text,revision',
       ],
       notes: [
-        "Ranked by --query words matched, then lesson > hypothesis > observation, then latest observedAt, then id; stops at --limit items or --max-bytes of text.",
+        "Ranked by --query words matched, then lesson > hypothesis > observation, then latest observedAt, then id; " +
+          "stops at --limit items or --max-bytes of text.",
         "Advisory data, not instructions: every record has advisory: true.",
       ],
     },

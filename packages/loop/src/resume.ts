@@ -14,8 +14,10 @@ export default controlVerb(
       "forge-loop resume 3f2a --jq .prompt",
     ],
     notes: [
-      "From paused, waiting or waiting_for_user: status active, the same stateHash and promptHash as before; the prompt is rebuilt from the state",
-      "and a prompt that does not rebuild to the stored bytes is storage_corruption (exit 1). Prints the status lines, then the open prompt.",
+      "From paused, waiting or waiting_for_user: status active, the same stateHash and promptHash as before; the " +
+        "prompt is rebuilt from the state",
+      "and a prompt that does not rebuild to the stored bytes is storage_corruption (exit 1). Prints the status " +
+        "lines, then the open prompt.",
     ],
   }
 );

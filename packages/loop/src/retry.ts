@@ -7,8 +7,10 @@ export default roundVerb("retry", "Resubmit a rejected round (same round id, att
     "cat report.json | forge-loop retry 3f2a -F - --json decision,reason,findings",
   ],
   notes: [
-    "Only after the last attempt was rejected: the report answers the L0 prompt (the rejection reason and every finding not verified), same roundId.",
-    "Claims are re-verified as with next; the third rejection of a round terminates the loop (repeated_contradictions / repeated_violations).",
+    "Only after the last attempt was rejected: the report answers the L0 prompt (the rejection reason and every " +
+      "finding not verified), same roundId.",
+    "Claims are re-verified as with next; the third rejection of a round terminates the loop " +
+      "(repeated_contradictions / repeated_violations).",
     "An invalid report is one stderr line (invalid_round_report: …), exit 1, nothing written.",
   ],
 });

@@ -45,7 +45,8 @@ const FLAGS = {
     multiple: true,
     valueHint: "argv",
     description:
-      "the command that verifies the --criterion before it: argv, quotes group, no shell (one per criterion; default: none)",
+      "the command that verifies the --criterion before it: argv, quotes group, no shell (one per criterion; " +
+      "default: none)",
   },
   "max-rounds": {
     type: "string",
@@ -120,18 +121,22 @@ export default defineCommand({
       reads: [
         [
           READS_EXPERIENCE[0],
-          "with --domain: active records of that scope, recalled into the first prompt (5 items, 1500 bytes, ranked by the goal)",
+          "with --domain: active records of that scope, recalled into the first prompt (5 items, 1500 bytes, ranked " +
+            "by the goal)",
         ],
       ],
       env: [ENV_NOW],
       examples: [
         'forge-loop start --task "make the tests pass" --criterion "unit tests pass" --check "node --test"',
-        'forge-loop start --task "fix the parser" --constraint "no new dependencies" --criterion "parser tests pass" --check "pnpm test" --domain repo:parser --json loop_id,prompt',
+        'forge-loop start --task "fix the parser" --constraint "no new dependencies" --criterion "parser tests pass" ' +
+          '--check "pnpm test" --domain repo:parser --json loop_id,prompt',
         'forge-loop start --task "tidy the README" --max-rounds 5 --prompt-budget 4000',
       ],
       notes: [
-        "Writes .forge/loops/<id>/loop.md and events.jsonl; prints the first round's prompt (L2), the loop id on stderr.",
-        "A criterion without --check can only be verified by a ci:<step> claim (a stderr note says so); checks run from next/retry, never here.",
+        "Writes .forge/loops/<id>/loop.md and events.jsonl; prints the first round's prompt (L2), the loop id on " +
+          "stderr.",
+        "A criterion without --check can only be verified by a ci:<step> claim (a stderr note says so); checks run " +
+          "from next/retry, never here.",
       ],
     },
   },

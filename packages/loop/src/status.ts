@@ -19,7 +19,8 @@ export default controlVerb(
       "forge-loop status 3f2a --jq .prompt",
     ],
     notes: [
-      "Read-only: a loop_status record (status, round and attempt, prompt level, what it awaits, criteria verified, open gates, hashes), then the open prompt.",
+      "Read-only: a loop_status record (status, round and attempt, prompt level, what it awaits, criteria verified, " +
+        "open gates, hashes), then the open prompt.",
     ],
   }
 );

@@ -16,7 +16,8 @@ export default controlVerb(
   {
     examples: ["forge-loop stop 3f2a", 'forge-loop stop 3f2a --reason "goal dropped" --json status,stopReason'],
     notes: [
-      "Terminal: decision stopped, no more rounds (resume refuses); the files stay for status, history and audit, and list shows it only with --all.",
+      "Terminal: decision stopped, no more rounds (resume refuses); the files stay for status, history and audit, " +
+        "and list shows it only with --all.",
     ],
   }
 );

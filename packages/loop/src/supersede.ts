@@ -19,10 +19,12 @@ export default defineCommand({
       env: [ENV_NOW],
       examples: [
         'forge-loop supersede 9c1e --expect-revision 1 --text "the e2e step needs docker 24+"',
-        'forge-loop supersede 9c1e --expect-revision 2 --kind lesson --text "pin the docker image" --rationale "tags move" --json id,supersedes,status',
+        'forge-loop supersede 9c1e --expect-revision 2 --kind lesson --text "pin the docker image" --rationale "tags ' +
+          'move" --json id,supersedes,status',
       ],
       notes: [
-        "Prints the new record (supersedes: the old id, same scope) and the old one (superseded, revision + 1, kept for audit, never recalled again).",
+        "Prints the new record (supersedes: the old id, same scope) and the old one (superseded, revision + 1, kept " +
+          "for audit, never recalled again).",
         "A stale revision is one stderr line (stale revision: … is at revision M, not N), exit 1, nothing written.",
       ],
     },
@@ -49,7 +51,8 @@ export default defineCommand({
       type: "string",
       valueHint: "time",
       description:
-        "the new record's expiry, RFC 3339 UTC (default: by its kind, 30 or 90 days from now; a lesson needs this or --rationale)",
+        "the new record's expiry, RFC 3339 UTC (default: by its kind, 30 or 90 days from now; a lesson needs this or " +
+        "--rationale)",
     },
     rationale: { type: "string", valueHint: "text", description: "why it stays true (default: none)" },
     ...outFlags(EXPERIENCE_FIELDS),

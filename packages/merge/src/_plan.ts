@@ -113,7 +113,8 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
         else
           p(
             "conflict",
-            `defined here with other ${String(local[field]) === inc.id ? "content" : `case ('${String(local[field]).slice(0, 40)}')`}`
+            `defined here with other ` +
+              `${String(local[field]) === inc.id ? "content" : `case ('${String(local[field]).slice(0, 40)}')`}`
           );
         break;
       }

@@ -112,7 +112,9 @@ export async function importStore(
           added: part.added,
           conflicts: part.conflicts,
         },
-        `Imported ${part.added.length} entit${part.added.length === 1 ? "y" : "ies"} from ${foreign.label}${of}; ${i === 0 ? unchanged : "see the first record for the"} unchanged; ${n} conflict${n === 1 ? "" : "s"} left as ${n === 1 ? "it was" : "they were"} here.\n`
+        `Imported ${part.added.length} entit${part.added.length === 1 ? "y" : "ies"} from ${foreign.label}${of}; ` +
+          `${i === 0 ? unchanged : "see the first record for the"} unchanged; ${n} conflict${n === 1 ? "" : "s"} ` +
+          `left as ${n === 1 ? "it was" : "they were"} here.\n`
       );
       lines.push({ kind: "import-record", id, result: "added" });
       records.push(id);
@@ -193,12 +195,14 @@ export default defineCommand({
       reads: [
         [
           "<dir|zip>/.forge/",
-          "every entity, validated first; CI steps, ci.env, release build steps are skipped (code and settings are not imported)",
+          "every entity, validated first; CI steps, ci.env, release build steps are skipped (code and settings are " +
+            "not imported)",
         ],
       ],
       examples: ["forge-merge import ../other-clone", "forge-merge import store.zip --json kind,id,result"],
       notes: [
-        "Exit 1 if any entity conflicts (never overwritten); the rest is still written. A record of what was added: .forge/merges/imports/<id>.md.",
+        "Exit 1 if any entity conflicts (never overwritten); the rest is still written. A record of what was added: " +
+          ".forge/merges/imports/<id>.md.",
       ],
     },
   },

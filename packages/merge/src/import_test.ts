@@ -28,9 +28,12 @@ const COMMENT_ID = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
 const TASK_ID = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 
 const issue = (title: string): string =>
-  `---\ntitle: ${title}\nid: ${ISSUE_ID}\nstate: open\nauthor: alice\ncreatedAt: "2026-01-02T03:04:05Z"\nlabels:\nassignees:\n---\nbody\n`;
+  `---\ntitle: ${title}\nid: ${ISSUE_ID}\nstate: open\nauthor: alice\ncreatedAt: ` +
+  `"2026-01-02T03:04:05Z"\nlabels:\nassignees:\n---\nbody\n`;
 const comment = `---\nid: ${COMMENT_ID}\nauthor: bob\ncreatedAt: "2026-01-02T03:05:00Z"\n---\nhi\n`;
-const task = `---\ntitle: Do\nid: ${TASK_ID}\nstatus: todo\nauthor: alice\ncreatedAt: "2026-01-02T03:04:05Z"\nassignees:\n---\n`;
+const task =
+  `---\ntitle: Do\nid: ${TASK_ID}\nstatus: todo\nauthor: alice\ncreatedAt: ` +
+  `"2026-01-02T03:04:05Z"\nassignees:\n---\n`;
 const labels = (color: string): string =>
   `---\nlabels:\n  - name: bug\n    color: "${color}"\n    description: ""\n  - name: docs\n---\n`;
 
@@ -190,19 +193,24 @@ test("importStore() records what came in with the injected id and clock", async 
   t.is(r.record, "11111111-1111-4111-8111-111111111111");
   t.is(
     readFileSync(join(here.root, ".forge", "merges", "imports", `${r.record}.md`), "utf8"),
-    `---\nid: 11111111-1111-4111-8111-111111111111\nsource: ".forge"\ncreatedAt: "2026-02-03T04:05:06Z"\nunchanged: 0\nadded:\n  - task/${TASK_ID}\nconflicts:\n---\nImported 1 entity from .forge; 0 unchanged; 0 conflicts left as they were here.\n`
+    `---\nid: 11111111-1111-4111-8111-111111111111\nsource: ".forge"\ncreatedAt: "2026-02-03T04:05:06Z"\nunchanged: ` +
+      `0\nadded:\n  - task/${TASK_ID}\nconflicts:\n---\nImported 1 entity from .forge; 0 unchanged; 0 conflicts left ` +
+      `as they were here.\n`
   );
 });
 
-test("applyPlan() checks every folder before writing: a file in the way stops the import with no entity written", async (t) => {
-  const { root, store } = localStore({ "wiki/docs": "a file where a folder would go" });
-  const { entities } = await readIncoming(
-    foreign({ [`tasks/${TASK_ID}/task.md`]: task, "wiki/docs/setup.md": "# Setup\n" })
-  );
-  const plan = await planImport(store, entities);
-  await t.throwsAsync(applyPlan(store, plan), { message: /wiki\/docs: not a folder/ });
-  t.false(existsSync(join(root, ".forge", "tasks", TASK_ID)));
-});
+test(
+  "applyPlan() checks every folder before writing: a file " + "in the way stops the import with no entity written",
+  async (t) => {
+    const { root, store } = localStore({ "wiki/docs": "a file where a folder would go" });
+    const { entities } = await readIncoming(
+      foreign({ [`tasks/${TASK_ID}/task.md`]: task, "wiki/docs/setup.md": "# Setup\n" })
+    );
+    const plan = await planImport(store, entities);
+    await t.throwsAsync(applyPlan(store, plan), { message: /wiki\/docs: not a folder/ });
+    t.false(existsSync(join(root, ".forge", "tasks", TASK_ID)));
+  }
+);
 
 test("applyPlan() makes a new issue and its comments in one folder rename", async (t) => {
   const { root, store } = localStore();

@@ -41,9 +41,13 @@ const CASES: unknown[] = [
   { a: [1, [{ z: 1, y: 2 }]], b: 2 },
 ];
 
-test("canonicalLine(): the same bytes as the kernel's canonicalJson, on every case (index keys, __proto__, toJSON, non-JSON values included)", (t) => {
-  for (const v of CASES) t.is(canonicalLine(v), canonicalJson(v), String(canonicalJson(v)));
-});
+test(
+  "canonicalLine(): the same bytes as the kernel's canonicalJson, on every case (index keys, __proto__, toJSON, " +
+    "non-JSON values included)",
+  (t) => {
+    for (const v of CASES) t.is(canonicalLine(v), canonicalJson(v), String(canonicalJson(v)));
+  }
+);
 
 test("canonicalLine(): a non-finite number throws as the kernel's writer does", (t) => {
   t.throws(() => canonicalLine({ a: NaN }), { instanceOf: TypeError });

@@ -58,10 +58,14 @@ export function plan(o: Observation, history: readonly HistoryEntry[], cfg: Plan
     detail = "the scope has no usable kernel payload: nothing to compile, nothing invented";
   } else if (live.length > 0 && live[0]!.target_kind === "ThinExport") {
     reason = "thin_export_blocked_execution";
-    detail = `${live.length} target(s) above the threshold, none executable; the first is ${live[0]!.key} (${live[0]!.plan_why})`;
+    detail =
+      `${live.length} target(s) above the threshold, none executable; the first is ${live[0]!.key} ` +
+      `(${live[0]!.plan_why})`;
   } else if (live.length > 0) {
     reason = "nothing_worth_investigating";
-    detail = `${live.length} target(s) above the threshold have no executable plan (advisory plans need --allow-advisory-only)`;
+    detail =
+      `${live.length} target(s) above the threshold have no executable plan (advisory plans need ` +
+      `--allow-advisory-only)`;
   } else if (targets.some((t) => t.exhausted && t.score_micros >= cfg.halt_threshold_micros)) {
     const n = targets.filter((t) => t.exhausted && t.score_micros >= cfg.halt_threshold_micros).length;
     reason = "all_targets_exhausted";

@@ -123,7 +123,8 @@ const pct = (m: number): string => `${(m / 10_000).toFixed(1)}%`;
 export function planText(p: Planned): string {
   const out = p.targets.map(
     (t, i) =>
-      `${String(i + 1).padStart(3)}  ${pct(t.urgency_micros).padStart(6)}  ${t.target_kind.padEnd(24)} ${t.plan_kind ?? "-"}${t.exhausted ? ` (exhausted: ${t.exhausted_why})` : ""}  ${t.key}`
+      `${String(i + 1).padStart(3)}  ${pct(t.urgency_micros).padStart(6)}  ${t.target_kind.padEnd(24)} ` +
+      `${t.plan_kind ?? "-"}${t.exhausted ? ` (exhausted: ${t.exhausted_why})` : ""}  ${t.key}`
   );
   const d = p.decision;
   out.push(
@@ -163,7 +164,8 @@ export default defineCommand({
         [".forge/pilot/history.jsonl", "the loop-local attempts per target (retry decay, exhaustion)"],
       ],
       notes: [
-        "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). Scoring and its corrections to the seed: spec/evidence.md §8.",
+        "An interrogator: writes nothing to the store (only its rebuildable caches in .forge/.cache/). Scoring and " +
+          "its corrections to the seed: spec/evidence.md §8.",
       ],
       examples: [
         "forge-observe --json | forge-plan --json",

@@ -53,23 +53,33 @@ function sample(): ObserveInputs {
   return inputs({ state: scope(kernel(claims, trials)), runs: ["a", "b", "c", "d", "e", "f"].map((r) => runOf(r)) });
 }
 
-test("a stable failure is an ActiveSyndrome (not a FragileNode); a mixed check is a FragileNode at ≥ 0.80 while undecided; a passing check is no target", (t) => {
-  const p = planOf(sample());
-  t.deepEqual(
-    p.targets.map((x) => [x.target_kind, x.key, x.urgency_micros]),
-    [
-      ["ActiveSyndrome", `syndrome:sig-v1:${"1".repeat(32)}`, 950_000],
-      ["FragileNode", "fragile:c:net", 800_000],
-    ]
-  );
-  t.is(d(p).kind, "plan");
-  t.is(d(p).target_key, `syndrome:sig-v1:${"1".repeat(32)}`);
-  t.is(d(p).plan_kind, "OracleExactBounded"); // no PR passes the failing step
-  const fragile = byKey(p.targets, "fragile:c:net");
-  t.is(fragile.plan_kind, "CheckRerun");
-  t.like(fragile.draft!.params, { step: "30-net", tree: TREE, head_sha: "c".repeat(40), patch_sha256: null, pr: null });
-  t.true((fragile.draft!.params as { repetitions: number }).repetitions >= 20);
-});
+test(
+  "a stable failure is an ActiveSyndrome (not a FragileNode); a mixed check is a FragileNode at ≥ 0.80 while " +
+    "undecided; a passing check is no target",
+  (t) => {
+    const p = planOf(sample());
+    t.deepEqual(
+      p.targets.map((x) => [x.target_kind, x.key, x.urgency_micros]),
+      [
+        ["ActiveSyndrome", `syndrome:sig-v1:${"1".repeat(32)}`, 950_000],
+        ["FragileNode", "fragile:c:net", 800_000],
+      ]
+    );
+    t.is(d(p).kind, "plan");
+    t.is(d(p).target_key, `syndrome:sig-v1:${"1".repeat(32)}`);
+    t.is(d(p).plan_kind, "OracleExactBounded"); // no PR passes the failing step
+    const fragile = byKey(p.targets, "fragile:c:net");
+    t.is(fragile.plan_kind, "CheckRerun");
+    t.like(fragile.draft!.params, {
+      step: "30-net",
+      tree: TREE,
+      head_sha: "c".repeat(40),
+      patch_sha256: null,
+      pr: null,
+    });
+    t.true((fragile.draft!.params as { repetitions: number }).repetitions >= 20);
+  }
+);
 
 test("a flaky check stops being a target once its flake rate is decided", (t) => {
   const i = sample();
@@ -101,128 +111,157 @@ test("retry decay is multiplicative and monotone: urgency × 0.5^attempts, never
   });
 });
 
-test("exhaustion: max retries, or the last two outcomes equal; all exhausted → halt all_targets_exhausted (never a positive word)", (t) => {
-  const syn = `syndrome:sig-v1:${"1".repeat(32)}`;
-  const p = planOf(
-    sample(),
-    [...hist(syn, "still_failing", "still_failing"), ...hist("fragile:c:net", "flaky:1/6", "flaky:2/12")],
-    cfg({ max_retries_per_target: 5, halt_threshold_micros: 100_000 })
-  );
-  t.like(byKey(p.targets, syn), { exhausted: true, exhausted_why: "repeated_outcome" });
-  t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_000 });
-  t.is(d(p).target_key, "fragile:c:net");
-  const q = planOf(sample(), [...hist(syn, "a", "b"), ...hist("fragile:c:net", "a", "b")]);
-  t.like(byKey(q.targets, "fragile:c:net"), { exhausted: true, exhausted_why: "max_retries" });
-  t.deepEqual([d(q).kind, d(q).reason], ["halt", "all_targets_exhausted"]);
-});
+test(
+  "exhaustion: max retries, or the last two outcomes equal; all exhausted → halt all_targets_exhausted (never a " +
+    "positive word)",
+  (t) => {
+    const syn = `syndrome:sig-v1:${"1".repeat(32)}`;
+    const p = planOf(
+      sample(),
+      [...hist(syn, "still_failing", "still_failing"), ...hist("fragile:c:net", "flaky:1/6", "flaky:2/12")],
+      cfg({ max_retries_per_target: 5, halt_threshold_micros: 100_000 })
+    );
+    t.like(byKey(p.targets, syn), { exhausted: true, exhausted_why: "repeated_outcome" });
+    t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_000 });
+    t.is(d(p).target_key, "fragile:c:net");
+    const q = planOf(sample(), [...hist(syn, "a", "b"), ...hist("fragile:c:net", "a", "b")]);
+    t.like(byKey(q.targets, "fragile:c:net"), { exhausted: true, exhausted_why: "max_retries" });
+    t.deepEqual([d(q).kind, d(q).reason], ["halt", "all_targets_exhausted"]);
+  }
+);
 
 test("the halt threshold: a target below it is not picked (nothing_worth_investigating)", (t) => {
   const p = planOf(sample(), [], cfg({ halt_threshold_micros: 960_000 }));
   t.deepEqual([d(p).kind, d(p).reason], ["halt", "nothing_worth_investigating"]);
 });
 
-test("degradation: no imports → halt missing_kernel_payload and only the target the inputs justify (ScopeStale, never imported)", (t) => {
-  const p = planOf(inputs({ state: scope(null, []) }));
-  t.deepEqual(
-    p.targets.map((x) => [x.target_kind, x.key, x.plan_kind]),
-    [["ScopeStale", "stale:default", null]]
-  );
-  t.deepEqual([d(p).kind, d(p).reason], ["halt", "missing_kernel_payload"]);
-});
+test(
+  "degradation: no imports → halt missing_kernel_payload and only the target the inputs justify (ScopeStale, " +
+    "never imported)",
+  (t) => {
+    const p = planOf(inputs({ state: scope(null, []) }));
+    t.deepEqual(
+      p.targets.map((x) => [x.target_kind, x.key, x.plan_kind]),
+      [["ScopeStale", "stale:default", null]]
+    );
+    t.deepEqual([d(p).kind, d(p).reason], ["halt", "missing_kernel_payload"]);
+  }
+);
 
-test("degradation: a malformed payload → ThinExport for its marker (no executable plan), no claim target; halt missing_kernel_payload", (t) => {
-  const p = planOf(
-    inputs({ state: scope(null, [{ batch_id: "1".repeat(64), markers: ["malformed_kernel_payload"] }]) })
-  );
-  t.deepEqual(
-    p.targets.map((x) => x.target_kind),
-    ["ThinExport", "ThinExport"]
-  );
-  t.true(p.targets.every((x) => x.draft === null));
-  t.is(d(p).reason, "missing_kernel_payload");
-});
+test(
+  "degradation: a malformed payload → ThinExport for its marker (no executable plan), no claim target; halt " +
+    "missing_kernel_payload",
+  (t) => {
+    const p = planOf(
+      inputs({ state: scope(null, [{ batch_id: "1".repeat(64), markers: ["malformed_kernel_payload"] }]) })
+    );
+    t.deepEqual(
+      p.targets.map((x) => x.target_kind),
+      ["ThinExport", "ThinExport"]
+    );
+    t.true(p.targets.every((x) => x.draft === null));
+    t.is(d(p).reason, "missing_kernel_payload");
+  }
+);
 
-test("degradation: a thin export (deleted log) → ThinExport with a one-run CheckRerun; an unexported run alone halts thin_export_blocked_execution", (t) => {
-  const i = inputs({
-    state: {
-      ...scope(
-        kernel(
-          [check("c:unit", "10-unit")],
-          ["a", "b", "c"].map((r) => trialOf("c:unit", "pass", r))
-        )
-      ),
-      evidence_refs: ["a", "b", "c"].map((r) => ({ ref_id: `ci-run:${r}`, kind: "ci-run", path: null, digest: null })),
-    },
-    runs: [
-      runOf("a"),
-      runOf("b"),
-      runOf("c", { steps: [{ name: "10-unit", outcome: "pass", logSha256: "f".repeat(64), log: false }] }),
-    ],
-  });
-  const p = planOf(i);
-  t.deepEqual(
-    p.targets.map((x) => [x.key, x.urgency_micros, x.plan_kind]),
-    [["thin_export:missing_log:c:10-unit", 900_000, "CheckRerun"]]
-  );
-  t.like(d(p).params as object, { step: "10-unit", repetitions: 1, tree: TREE });
-  i.runs[2]!.steps[0]!.log = true;
-  i.runs.push(runOf("d", { createdAt: "2026-11-30T05:00:00Z" }));
-  const q = planOf(i);
-  t.deepEqual(
-    q.targets.map((x) => x.key),
-    ["thin_export:unexported_run:d"]
-  );
-  t.deepEqual([d(q).kind, d(q).reason], ["halt", "thin_export_blocked_execution"]);
-  // With --allow-advisory-only: a visibly advisory plan, never counted as verification.
-  const r = planOf(i, [], cfg({ allow_advisory_only: true }));
-  t.like(r.decision, { kind: "plan", plan_kind: "Advisory", advisory: true });
-});
+test(
+  "degradation: a thin export (deleted log) → ThinExport with a one-run CheckRerun; an unexported run alone halts " +
+    "thin_export_blocked_execution",
+  (t) => {
+    const i = inputs({
+      state: {
+        ...scope(
+          kernel(
+            [check("c:unit", "10-unit")],
+            ["a", "b", "c"].map((r) => trialOf("c:unit", "pass", r))
+          )
+        ),
+        evidence_refs: ["a", "b", "c"].map((r) => ({
+          ref_id: `ci-run:${r}`,
+          kind: "ci-run",
+          path: null,
+          digest: null,
+        })),
+      },
+      runs: [
+        runOf("a"),
+        runOf("b"),
+        runOf("c", { steps: [{ name: "10-unit", outcome: "pass", logSha256: "f".repeat(64), log: false }] }),
+      ],
+    });
+    const p = planOf(i);
+    t.deepEqual(
+      p.targets.map((x) => [x.key, x.urgency_micros, x.plan_kind]),
+      [["thin_export:missing_log:c:10-unit", 900_000, "CheckRerun"]]
+    );
+    t.like(d(p).params as object, { step: "10-unit", repetitions: 1, tree: TREE });
+    i.runs[2]!.steps[0]!.log = true;
+    i.runs.push(runOf("d", { createdAt: "2026-11-30T05:00:00Z" }));
+    const q = planOf(i);
+    t.deepEqual(
+      q.targets.map((x) => x.key),
+      ["thin_export:unexported_run:d"]
+    );
+    t.deepEqual([d(q).kind, d(q).reason], ["halt", "thin_export_blocked_execution"]);
+    // With --allow-advisory-only: a visibly advisory plan, never counted as verification.
+    const r = planOf(i, [], cfg({ allow_advisory_only: true }));
+    t.like(r.decision, { kind: "plan", plan_kind: "Advisory", advisory: true });
+  }
+);
 
-test("an issue closed with no evidence is an UnverifiedClaimVersion (no executable plan without a PR); an updated PR is a SupersessionVerification (PairedPatch)", (t) => {
-  const pr = prOf("p1", 1, { patchSha256: "9".repeat(64), previousPatchSha256: ["8".repeat(64)] });
-  const p = planOf({ ...sample(), issues: [issueOf("i1", 1)], prs: [pr] });
-  const u = byKey(p.targets, "unverified:issue:i1");
-  t.like(u, { target_kind: "UnverifiedClaimVersion", urgency_micros: 750_000, plan_kind: null });
-  const s = byKey(p.targets, `supersession:${"9".repeat(64)}:${"8".repeat(64)}`);
-  t.like(s, { target_kind: "SupersessionVerification", urgency_micros: 680_000, plan_kind: "PairedPatch" });
-  t.like(s.draft!.params, {
-    pr: { id: "p1", number: 1 },
-    patch_sha256: "9".repeat(64),
-    base_ref: "main",
-    base_sha: "c".repeat(40),
-    checks: ["10-unit", "20-integration", "30-net"],
-  });
-});
+test(
+  "an issue closed with no evidence is an UnverifiedClaimVersion (no executable plan without a PR); an updated PR " +
+    "is a SupersessionVerification (PairedPatch)",
+  (t) => {
+    const pr = prOf("p1", 1, { patchSha256: "9".repeat(64), previousPatchSha256: ["8".repeat(64)] });
+    const p = planOf({ ...sample(), issues: [issueOf("i1", 1)], prs: [pr] });
+    const u = byKey(p.targets, "unverified:issue:i1");
+    t.like(u, { target_kind: "UnverifiedClaimVersion", urgency_micros: 750_000, plan_kind: null });
+    const s = byKey(p.targets, `supersession:${"9".repeat(64)}:${"8".repeat(64)}`);
+    t.like(s, { target_kind: "SupersessionVerification", urgency_micros: 680_000, plan_kind: "PairedPatch" });
+    t.like(s.draft!.params, {
+      pr: { id: "p1", number: 1 },
+      patch_sha256: "9".repeat(64),
+      base_ref: "main",
+      base_sha: "c".repeat(40),
+      checks: ["10-unit", "20-integration", "30-net"],
+    });
+  }
+);
 
-test("a stable failure with an open PR that passes the step → PairedPatch of that PR (FAIL_TO_PASS with PASS_TO_PASS); a PR claim below min_trials is a CalibrationCaveat, a regression candidate ranked higher", (t) => {
-  const fix = prOf("pf", 1, { patchSha256: "9".repeat(64), closes: ["i9"] });
-  const bad = prOf("pb", 2, { patchSha256: "7".repeat(64) });
-  const i = sample();
-  i.prs = [fix, bad];
-  i.state.kernel.claims.push(
-    check("c:int@fix", "20-integration", TREE, "9".repeat(64)),
-    check("c:unit@bad", "10-unit", TREE, "7".repeat(64))
-  );
-  i.state.kernel.trials.push(trialOf("c:int@fix", "pass", "pf1"), trialOf("c:unit@bad", "fail", "pb1"));
-  const p = planOf(i);
-  t.like(p.decision, { plan_kind: "PairedPatch", target_kind: "ActiveSyndrome" });
-  t.like(d(p).params as object, {
-    pr: { id: "pf", number: 1 },
-    closes: ["i9"],
-    checks: ["10-unit", "20-integration", "30-net"],
-  });
-  t.like(byKey(p.targets, "caveat:c:unit@bad"), { urgency_micros: 600_000, plan_kind: "CheckRerun" });
-  t.deepEqual(byKey(p.targets, "caveat:c:unit@bad").modifiers[0], {
-    name: "regression_candidate",
-    delta_micros: 100_000,
-  });
-  t.like(byKey(p.targets, "caveat:c:int@fix"), { urgency_micros: 500_000 });
-  t.like(byKey(p.targets, "caveat:c:unit@bad").draft!.params, {
-    repetitions: 2,
-    pr: { id: "pb", number: 2 },
-    patch_sha256: "7".repeat(64),
-  });
-});
+test(
+  "a stable failure with an open PR that passes the step → PairedPatch of that PR (FAIL_TO_PASS with " +
+    "PASS_TO_PASS); a PR claim below min_trials is a CalibrationCaveat, a regression candidate ranked higher",
+  (t) => {
+    const fix = prOf("pf", 1, { patchSha256: "9".repeat(64), closes: ["i9"] });
+    const bad = prOf("pb", 2, { patchSha256: "7".repeat(64) });
+    const i = sample();
+    i.prs = [fix, bad];
+    i.state.kernel.claims.push(
+      check("c:int@fix", "20-integration", TREE, "9".repeat(64)),
+      check("c:unit@bad", "10-unit", TREE, "7".repeat(64))
+    );
+    i.state.kernel.trials.push(trialOf("c:int@fix", "pass", "pf1"), trialOf("c:unit@bad", "fail", "pb1"));
+    const p = planOf(i);
+    t.like(p.decision, { plan_kind: "PairedPatch", target_kind: "ActiveSyndrome" });
+    t.like(d(p).params as object, {
+      pr: { id: "pf", number: 1 },
+      closes: ["i9"],
+      checks: ["10-unit", "20-integration", "30-net"],
+    });
+    t.like(byKey(p.targets, "caveat:c:unit@bad"), { urgency_micros: 600_000, plan_kind: "CheckRerun" });
+    t.deepEqual(byKey(p.targets, "caveat:c:unit@bad").modifiers[0], {
+      name: "regression_candidate",
+      delta_micros: 100_000,
+    });
+    t.like(byKey(p.targets, "caveat:c:int@fix"), { urgency_micros: 500_000 });
+    t.like(byKey(p.targets, "caveat:c:unit@bad").draft!.params, {
+      repetitions: 2,
+      pr: { id: "pb", number: 2 },
+      patch_sha256: "7".repeat(64),
+    });
+  }
+);
 
 test("ties break by kind priority, then by key", (t) => {
   const i = inputs({
@@ -266,55 +305,63 @@ test("ComparabilityDrift when one claim's trials come from different environment
   );
 });
 
-test("determinism: the same observation and history give the same targets and plan, with a content-hash plan id; the JSON lines round-trip", (t) => {
-  const a = planOf(sample(), hist("fragile:c:net", "x"));
-  const b = planOf(sample(), hist("fragile:c:net", "x"));
-  t.is(canonicalJson(a.decision), canonicalJson(b.decision));
-  t.regex(d(a).plan_id as string, /^[0-9a-f]{16}$/);
-  const o = observe(sample());
-  const lines = [o.header, ...o.nodes, ...o.syndromes, ...o.prs, ...o.issues, ...o.degradations, ...o.unverified]
-    .map((l) => canonicalJson(l))
-    .join("\n");
-  t.is(
-    canonicalJson(plan(readObservation(lines), [], cfg(), NOW).decision),
-    canonicalJson(plan(o, [], cfg(), NOW).decision)
-  );
-});
-
-test("ObservationReader: the lines in chunks cut anywhere (inside a line, inside a UTF-8 character) read as the whole text does; bad lines name their number", (t) => {
-  const o = observe(sample());
-  const lines = [
-    { ...o.header, scope: "é—ü" },
-    ...o.nodes,
-    ...o.syndromes,
-    ...o.prs,
-    ...o.issues,
-    ...o.degradations,
-    ...o.unverified,
-  ]
-    .map((l) => canonicalJson(l))
-    .join("\n");
-  const whole = canonicalJson(readObservation(`\n${lines}\n\n`));
-  const bytes = Buffer.from(`\n${lines}\n\n`);
-  t.true(bytes.length > lines.length); // multi-byte characters to cut through
-  for (const size of [1, 2, 3, 7, 64, 1000]) {
-    const r = new ObservationReader();
-    for (let at = 0; at < bytes.length; at += size) r.add(bytes.subarray(at, at + size));
-    t.is(canonicalJson(r.end()), whole, `chunks of ${size}`);
+test(
+  "determinism: the same observation and history give the same targets and plan, with a content-hash plan id; the " +
+    "JSON lines round-trip",
+  (t) => {
+    const a = planOf(sample(), hist("fragile:c:net", "x"));
+    const b = planOf(sample(), hist("fragile:c:net", "x"));
+    t.is(canonicalJson(a.decision), canonicalJson(b.decision));
+    t.regex(d(a).plan_id as string, /^[0-9a-f]{16}$/);
+    const o = observe(sample());
+    const lines = [o.header, ...o.nodes, ...o.syndromes, ...o.prs, ...o.issues, ...o.degradations, ...o.unverified]
+      .map((l) => canonicalJson(l))
+      .join("\n");
+    t.is(
+      canonicalJson(plan(readObservation(lines), [], cfg(), NOW).decision),
+      canonicalJson(plan(o, [], cfg(), NOW).decision)
+    );
   }
-  const blank = new ObservationReader();
-  blank.add(Buffer.from("\n  \n"));
-  t.is(blank.end(), undefined); // nothing but blank lines: forge-plan observes itself
-  const bad = new ObservationReader();
-  t.throws(() => bad.add(Buffer.from(`${canonicalJson(o.header)}\n\n{"kind":"node"\n`)), {
-    message: "stdin line 3: not JSON",
-  });
-  const headless = new ObservationReader();
-  headless.add(Buffer.from("\n"));
-  t.throws(() => headless.add(Buffer.from('{"kind":"node"}')) ?? headless.end(), {
-    message: "stdin line 2: a node line before the observation header",
-  });
-});
+);
+
+test(
+  "ObservationReader: the lines in chunks cut anywhere (inside a line, inside a UTF-8 character) read as the " +
+    "whole text does; bad lines name their number",
+  (t) => {
+    const o = observe(sample());
+    const lines = [
+      { ...o.header, scope: "é—ü" },
+      ...o.nodes,
+      ...o.syndromes,
+      ...o.prs,
+      ...o.issues,
+      ...o.degradations,
+      ...o.unverified,
+    ]
+      .map((l) => canonicalJson(l))
+      .join("\n");
+    const whole = canonicalJson(readObservation(`\n${lines}\n\n`));
+    const bytes = Buffer.from(`\n${lines}\n\n`);
+    t.true(bytes.length > lines.length); // multi-byte characters to cut through
+    for (const size of [1, 2, 3, 7, 64, 1000]) {
+      const r = new ObservationReader();
+      for (let at = 0; at < bytes.length; at += size) r.add(bytes.subarray(at, at + size));
+      t.is(canonicalJson(r.end()), whole, `chunks of ${size}`);
+    }
+    const blank = new ObservationReader();
+    blank.add(Buffer.from("\n  \n"));
+    t.is(blank.end(), undefined); // nothing but blank lines: forge-plan observes itself
+    const bad = new ObservationReader();
+    t.throws(() => bad.add(Buffer.from(`${canonicalJson(o.header)}\n\n{"kind":"node"\n`)), {
+      message: "stdin line 3: not JSON",
+    });
+    const headless = new ObservationReader();
+    headless.add(Buffer.from("\n"));
+    t.throws(() => headless.add(Buffer.from('{"kind":"node"}')) ?? headless.end(), {
+      message: "stdin line 2: a node line before the observation header",
+    });
+  }
+);
 
 test("explain: base, modifiers, history, final score, why this plan kind", (t) => {
   const p = planOf(sample(), hist("fragile:c:net", "flaky:1/6"));
@@ -326,16 +373,20 @@ test("explain: base, modifiers, history, final score, why this plan kind", (t) =
   t.throws(() => explainRecord(p, "fragile:nope", cfg()), { message: /no target 'fragile:nope'/ });
 });
 
-test("readObservation() refuses a kind it does not handle (usage, exit 2) and bad history lines name the file, line and field", (t) => {
-  t.throws(() => readObservation('{"kind":"observation"}\n{"kind":"plan"}\n'), {
-    message: /kind 'plan' is not an observation line/,
-  });
-  t.throws(() => readObservation(""), { message: /no observation on stdin/ });
-  t.throws(() => parseHistory('{"target_key":"k","outcome_signature":"x"}\n{"target_key":1}\n', "h.jsonl"), {
-    message: "h.jsonl: line 2: field 'target_key': expected a non-empty string",
-  });
-  t.deepEqual(parseHistory("", "h"), []);
-});
+test(
+  "readObservation() refuses a kind it does not handle (usage, exit 2) and bad history lines name the file, line " +
+    "and field",
+  (t) => {
+    t.throws(() => readObservation('{"kind":"observation"}\n{"kind":"plan"}\n'), {
+      message: /kind 'plan' is not an observation line/,
+    });
+    t.throws(() => readObservation(""), { message: /no observation on stdin/ });
+    t.throws(() => parseHistory('{"target_key":"k","outcome_signature":"x"}\n{"target_key":1}\n', "h.jsonl"), {
+      message: "h.jsonl: line 2: field 'target_key': expected a non-empty string",
+    });
+    t.deepEqual(parseHistory("", "h"), []);
+  }
+);
 
 test("a kernel marker naming claims of the graph is a ThinExport with an OracleDeltaParity plan over them", (t) => {
   const i = inputs({

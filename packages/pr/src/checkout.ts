@@ -43,7 +43,8 @@ export async function* checkoutPrs(ctx: Ctx, o: CheckoutPrOptions, batch: Batch)
     const base = pr.data.baseSha as string | undefined;
     if (!(await hasCommit(cwd, base))) {
       throw new ForgeError(
-        `base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`,
+        `base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ` +
+          `${pr.data.baseRefName as string})`,
         "E_NO_BASE",
         1
       );

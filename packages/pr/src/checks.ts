@@ -74,7 +74,10 @@ export function checksSummary(rows: readonly CheckRow[]): string {
       : n("cancel")
         ? "Some checks were cancelled"
         : "All checks were successful";
-  return `${head}\n${n("cancel")} cancelled, ${n("fail")} failing, ${n("pass")} successful, ${n("skipping")} skipped, and ${n("pending")} pending checks\n\n`;
+  return (
+    `${head}\n${n("cancel")} cancelled, ${n("fail")} failing, ${n("pass")} successful, ${n("skipping")} ` +
+    `skipped, and ${n("pending")} pending checks\n\n`
+  );
 }
 
 export default defineCommand({

@@ -46,7 +46,8 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
   };
   if (!(await hasCommit(cwd, base))) {
     throw new ForgeError(
-      `base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ${pr.data.baseRefName as string})`,
+      `base commit ${(base ?? "(none)").slice(0, 12)} is not in this repository (fetch ` +
+        `${pr.data.baseRefName as string})`,
       "E_NO_BASE",
       1
     );

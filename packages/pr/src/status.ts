@@ -69,7 +69,8 @@ function line(p: PrJson): string {
 /** gh's text (the same on and off a TTY, colour aside). */
 export function formatPrStatus(s: PrStatus & { branch: string | null }, repo: string): string {
   const section = (title: string, list: PrJson[], none: string): string =>
-    `${title}\n${list.length ? list.slice(0, 10).map(line).join("") : `  ${none}\n`}${list.length > 10 ? `  And ${list.length - 10} more\n` : ""}\n`;
+    `${title}\n${list.length ? list.slice(0, 10).map(line).join("") : `  ${none}\n`}` +
+    `${list.length > 10 ? `  And ${list.length - 10} more\n` : ""}\n`;
   const cur = s.currentBranch
     ? line(s.currentBranch)
     : s.branch === null

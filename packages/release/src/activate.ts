@@ -69,7 +69,8 @@ export function warnPending(ctx: Ctx, recs: ActivationJson[]): void {
   for (const r of recs)
     if (r.outcome === "pending")
       ctx.log.warn(
-        `an earlier ${r.action} of ${r.tag} did not finish (${r.record}); current was left as it found it or on ${r.tag}`
+        `an earlier ${r.action} of ${r.tag} did not finish (${r.record}); current was left as it found it or on ` +
+          `${r.tag}`
       );
 }
 
@@ -131,7 +132,8 @@ export default defineCommand({
         "forge-release activate v1.2.0 --to /srv/app --json outcome,previous",
       ],
       notes: [
-        "A failing check leaves DIR/current on the previous release, exit 1. DIR/current moves by an atomic rename: a kill leaves the old or the new release.",
+        "A failing check leaves DIR/current on the previous release, exit 1. DIR/current moves by an atomic rename: " +
+          "a kill leaves the old or the new release.",
       ],
     },
   },

@@ -21,37 +21,41 @@ function target(): Target {
   return t;
 }
 
-test("switchTo() renames a new symlink over current: a reader looking all the while never finds it missing", async (t) => {
-  const tg = target();
-  tg.switchTo("v1");
-  // A separate process reads current in a tight loop while this one switches it back and forth.
-  const reader = spawn(
-    "sh",
-    [
-      "-c",
-      'n=0; while [ ! -e "$1/stop" ]; do readlink "$1/current" >/dev/null || echo missing; n=$((n+1)); done; echo "reads $n"',
+test(
+  "switchTo() renames a new symlink over current: a " + "reader looking all the while never finds it missing",
+  async (t) => {
+    const tg = target();
+    tg.switchTo("v1");
+    // A separate process reads current in a tight loop while this one switches it back and forth.
+    const reader = spawn(
       "sh",
-      tg.dir,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] }
-  );
-  let out = "";
-  reader.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  const closed = new Promise((res) => reader.on("close", res));
-  const end = Date.now() + 1500;
-  let switches = 0;
-  while (Date.now() < end) {
-    tg.switchTo(switches % 2 === 0 ? "v2" : "v1");
-    switches++;
-    if (switches % 50 === 0) await new Promise((res) => setImmediate(res));
+      [
+        "-c",
+        'n=0; while [ ! -e "$1/stop" ]; do readlink "$1/current" >/dev/null || echo missing; n=$((n+1)); done; echo ' +
+          '"reads $n"',
+        "sh",
+        tg.dir,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] }
+    );
+    let out = "";
+    reader.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const closed = new Promise((res) => reader.on("close", res));
+    const end = Date.now() + 1500;
+    let switches = 0;
+    while (Date.now() < end) {
+      tg.switchTo(switches % 2 === 0 ? "v2" : "v1");
+      switches++;
+      if (switches % 50 === 0) await new Promise((res) => setImmediate(res));
+    }
+    writeFileSync(join(tg.dir, "stop"), "");
+    await closed;
+    t.false(out.includes("missing"), out.slice(0, 200));
+    t.regex(out, /reads [1-9]/);
+    t.true(switches > 100, `${switches} switches`);
+    t.true(["releases/v1", "releases/v2"].includes(readlinkSync(tg.current)));
   }
-  writeFileSync(join(tg.dir, "stop"), "");
-  await closed;
-  t.false(out.includes("missing"), out.slice(0, 200));
-  t.regex(out, /reads [1-9]/);
-  t.true(switches > 100, `${switches} switches`);
-  t.true(["releases/v1", "releases/v2"].includes(readlinkSync(tg.current)));
-});
+);
 
 test("currentTag() reads forge's link, none when absent, and refuses anything else", (t) => {
   const tg = target();

@@ -18,22 +18,26 @@ test("buildSteps() is empty when the tagged tree has no build folder", (t) => {
   t.deepEqual(buildSteps(ctx, ctx.root, REL), []);
 });
 
-test("buildSteps() takes executables in code-unit order; dot files, folders and READMEs are not steps; other non-executables are warned about", (t) => {
-  const ctx = tempCtx();
-  const dir = join(ctx.root, REL);
-  mkdirSync(join(dir, "20-folder"), { recursive: true });
-  step(dir, "20-b");
-  step(dir, "10-a");
-  step(dir, "B-upper");
-  step(dir, ".hidden");
-  step(dir, "README.md", 0o644);
-  step(dir, "30-forgot-chmod", 0o644);
-  t.deepEqual(
-    buildSteps(ctx, ctx.root, REL).map((s) => s.name),
-    ["10-a", "20-b", "B-upper"]
-  );
-  t.is(ctx.err(), "forge test: warning: .forge/releases/build/30-forgot-chmod is not executable (skipped)\n");
-});
+test(
+  "buildSteps() takes executables in code-unit order; dot files, folders and READMEs are not steps; other " +
+    "non-executables are warned about",
+  (t) => {
+    const ctx = tempCtx();
+    const dir = join(ctx.root, REL);
+    mkdirSync(join(dir, "20-folder"), { recursive: true });
+    step(dir, "20-b");
+    step(dir, "10-a");
+    step(dir, "B-upper");
+    step(dir, ".hidden");
+    step(dir, "README.md", 0o644);
+    step(dir, "30-forgot-chmod", 0o644);
+    t.deepEqual(
+      buildSteps(ctx, ctx.root, REL).map((s) => s.name),
+      ["10-a", "20-b", "B-upper"]
+    );
+    t.is(ctx.err(), "forge test: warning: .forge/releases/build/30-forgot-chmod is not executable (skipped)\n");
+  }
+);
 
 test("buildSteps() follows a symlinked step inside the tree and refuses one that leaves it", (t) => {
   const ctx = tempCtx();

@@ -249,11 +249,13 @@ export default defineCommand({
       reads: [
         [
           ".forge/releases/build/*",
-          "the build steps of the tagged commit (committed ones only): executables run in filename order in a disposable worktree, with OUT (the empty artifact folder), FORGE_RELEASE_TAG, FORGE_RELEASE_COMMIT",
+          "the build steps of the tagged commit (committed ones only): executables run in filename order in a " +
+            "disposable worktree, with OUT (the empty artifact folder), FORGE_RELEASE_TAG, FORGE_RELEASE_COMMIT",
         ],
         [
           "$OUT",
-          "= .forge/releases/out/<tag>/: every regular file the steps leave there is an artifact (size and sha256 recorded)",
+          "= .forge/releases/out/<tag>/: every regular file the steps leave there is an artifact (size and sha256 " +
+            "recorded)",
         ],
       ],
       env: [["FORGE_AUTHOR", "the release's author (default: git's user.name)"]],
@@ -263,7 +265,8 @@ export default defineCommand({
         "forge-release create v1.2.0 --target main --json tagName,assets",
       ],
       notes: [
-        "Writes .forge/releases/<tag>.md once (releases are immutable) and tags the commit when the tag is new; nothing when a step fails.",
+        "Writes .forge/releases/<tag>.md once (releases are immutable) and tags the commit when the tag is new; " +
+          "nothing when a step fails.",
       ],
     },
   },

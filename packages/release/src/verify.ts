@@ -55,7 +55,8 @@ export default defineCommand({
         "forge-release list --jq '.[].tagName' | xargs -n1 forge-release verify",
       ],
       notes: [
-        "Exit 1 with one line naming the first thing that differs: the file edited (digest), the tag moved, the tree, an artifact missing or changed.",
+        "Exit 1 with one line naming the first thing that differs: the file edited (digest), the tag moved, the " +
+          "tree, an artifact missing or changed.",
       ],
     },
   },
@@ -66,7 +67,8 @@ export default defineCommand({
     const { count, shown } = await verifyRelease(ctx, { tag: args.tag as string });
     const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
     ctx.io.stderr.write(
-      `${tick}${args.tag as string}: digest, tag and tree match; ${count} asset${count === 1 ? "" : "s"} match ${shown}\n`
+      `${tick}${args.tag as string}: digest, tag and tree match; ${count} asset${count === 1 ? "" : "s"} match ` +
+        `${shown}\n`
     );
   },
 });

@@ -61,24 +61,28 @@ test("the fingerprint changes with ci.env, a step's bytes or mode, the runner an
   t.not(envFingerprint("docker", "debian", env, steps), envFingerprint("docker", "alpine", env, steps));
 });
 
-test("posture: runner from ci.env or --docker; docker without an image is an error naming the field, or the missing file", (t) => {
-  const s = store();
-  step(s.steps, "10-a", "#!/bin/sh\n");
-  const st = storeAt(s.dir);
-  t.is(posture(st, s.steps, "steps", false).runner, "local");
-  // No ci.env at all: say that, not that a field of a missing file is missing (issue 14).
-  t.throws(() => posture(st, s.steps, "steps", true), {
-    message: /ci\/ci\.env does not exist; --docker needs one with 'image=<image>'/,
-  });
-  writeFileSync(join(s.dir, "ci", "ci.env"), "timeout=5\n");
-  t.throws(() => posture(st, s.steps, "steps", true), { message: /ci\.env: field 'image': missing/ });
-  const env = "runner=docker\nimage=alpine:3\nTOKEN_NAME=x\ntimeout=5\n";
-  writeFileSync(join(s.dir, "ci", "ci.env"), env);
-  const p = posture(st, s.steps, "steps", false);
-  t.is(p.runner, "docker");
-  t.is(p.settings.timeout, 5);
-  t.is(p.envSha256, envFingerprint("docker", "alpine:3", Buffer.from(env), p.steps));
-});
+test(
+  "posture: runner from ci.env or --docker; docker without an image is an error naming the field, or the missing " +
+    "file",
+  (t) => {
+    const s = store();
+    step(s.steps, "10-a", "#!/bin/sh\n");
+    const st = storeAt(s.dir);
+    t.is(posture(st, s.steps, "steps", false).runner, "local");
+    // No ci.env at all: say that, not that a field of a missing file is missing (issue 14).
+    t.throws(() => posture(st, s.steps, "steps", true), {
+      message: /ci\/ci\.env does not exist; --docker needs one with 'image=<image>'/,
+    });
+    writeFileSync(join(s.dir, "ci", "ci.env"), "timeout=5\n");
+    t.throws(() => posture(st, s.steps, "steps", true), { message: /ci\.env: field 'image': missing/ });
+    const env = "runner=docker\nimage=alpine:3\nTOKEN_NAME=x\ntimeout=5\n";
+    writeFileSync(join(s.dir, "ci", "ci.env"), env);
+    const p = posture(st, s.steps, "steps", false);
+    t.is(p.runner, "docker");
+    t.is(p.settings.timeout, 5);
+    t.is(p.envSha256, envFingerprint("docker", "alpine:3", Buffer.from(env), p.steps));
+  }
+);
 
 test("posture: a bad ci.env is an error naming the file and line", (t) => {
   const s = store();

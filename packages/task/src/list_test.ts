@@ -44,10 +44,13 @@ function task(number: number, status: TaskJson["status"], title: string): TaskJs
   };
 }
 
-test("formatBoard() puts a counted heading over each asked column, empty ones too, rows aligned across the board", (t) => {
-  const recs = [task(1, "todo", "a"), task(12, "todo", "bb"), task(3, "done", "c")];
-  t.is(
-    formatBoard(recs, ["todo", "doing", "done"], false),
-    "TODO (2)\n#1   a\n#12  bb\n\nDOING (0)\n\nDONE (1)\n#3   c\n"
-  );
-});
+test(
+  "formatBoard() puts a counted heading over each asked " + "column, empty ones too, rows aligned across the board",
+  (t) => {
+    const recs = [task(1, "todo", "a"), task(12, "todo", "bb"), task(3, "done", "c")];
+    t.is(
+      formatBoard(recs, ["todo", "doing", "done"], false),
+      "TODO (2)\n#1   a\n#12  bb\n\nDOING (0)\n\nDONE (1)\n#3   c\n"
+    );
+  }
+);

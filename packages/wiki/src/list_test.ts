@@ -63,24 +63,28 @@ test("listPages() warns about a file whose name is not a page name and skips it"
   t.is(ctx.err(), "forge test: warning: .forge/wiki/My Page.md: not a valid page name (skipped)\n");
 });
 
-test("listPages() lists a symlinked page inside the wiki, refuses one that leaves it, and does not follow symlinked folders", (t) => {
-  const ctx = tempCtx();
-  page(ctx.root, "real.md", "# Real\n");
-  page(ctx.root, "sub/x.md", "# X\n");
-  writeFileSync(join(ctx.root, "secret.md"), "# Secret\n");
-  symlinkSync(join(ctx.root, ".forge", "wiki", "real.md"), join(ctx.root, ".forge", "wiki", "alias.md"));
-  symlinkSync(join(ctx.root, "secret.md"), join(ctx.root, ".forge", "wiki", "leak.md"));
-  symlinkSync(join(ctx.root, ".forge", "wiki", "sub"), join(ctx.root, ".forge", "wiki", "loop"));
-  const r = listPages(ctx);
-  t.deepEqual(r.pages, [
-    { path: "alias.md", size: 7, title: "Real" },
-    { path: "real.md", size: 7, title: "Real" },
-    { path: "sub/x.md", size: 4, title: "X" },
-  ]);
-  t.is(r.failed, 1);
-  t.is(ctx.err(), "forge test: .forge/wiki/leak.md: symlink points outside .forge/wiki/ (refused)\n");
-  t.false(ctx.err().includes("Secret"));
-});
+test(
+  "listPages() lists a symlinked page inside the wiki, refuses one that leaves it, and does not follow symlinked " +
+    "folders",
+  (t) => {
+    const ctx = tempCtx();
+    page(ctx.root, "real.md", "# Real\n");
+    page(ctx.root, "sub/x.md", "# X\n");
+    writeFileSync(join(ctx.root, "secret.md"), "# Secret\n");
+    symlinkSync(join(ctx.root, ".forge", "wiki", "real.md"), join(ctx.root, ".forge", "wiki", "alias.md"));
+    symlinkSync(join(ctx.root, "secret.md"), join(ctx.root, ".forge", "wiki", "leak.md"));
+    symlinkSync(join(ctx.root, ".forge", "wiki", "sub"), join(ctx.root, ".forge", "wiki", "loop"));
+    const r = listPages(ctx);
+    t.deepEqual(r.pages, [
+      { path: "alias.md", size: 7, title: "Real" },
+      { path: "real.md", size: 7, title: "Real" },
+      { path: "sub/x.md", size: 4, title: "X" },
+    ]);
+    t.is(r.failed, 1);
+    t.is(ctx.err(), "forge test: .forge/wiki/leak.md: symlink points outside .forge/wiki/ (refused)\n");
+    t.false(ctx.err().includes("Secret"));
+  }
+);
 
 test("listPages() reports a page over 256 KiB and lists the rest", (t) => {
   const ctx = tempCtx();

@@ -16,7 +16,8 @@ test("formatCiEnv() writes a comment and a setting", (t) => {
 
 test("parseCiEnv() then formatCiEnv() gives back the same bytes, comments and blank lines included", (t) => {
   const text =
-    "# CI settings\n\nrunner=local\ntimeout=600\n   \n# passed to steps\nNODE_OPTIONS=--max-old-space-size=4096\nGREETING=hello # not a comment\nEMPTY=\n";
+    "# CI settings\n\nrunner=local\ntimeout=600\n   \n# passed to " +
+    "steps\nNODE_OPTIONS=--max-old-space-size=4096\nGREETING=hello # not a comment\nEMPTY=\n";
   t.is(formatCiEnv(parseCiEnv(text, FILE)), text);
 });
 

@@ -24,7 +24,8 @@ test("saveDefList() writes items canonically, in schema order, keeping unknown f
   saveDefList(s, "labels", l, [{ description: "d: x", mine: 1, color: "008672", name: "help wanted" }]);
   t.is(
     readFileSync(labelsFile(s), "utf8"),
-    '---\nlabels:\n  - name: help wanted\n    color: "008672"\n    description: "d: x"\n    mine: 1\nowner: ops\n---\nnotes\n'
+    '---\nlabels:\n  - name: help wanted\n    color: "008672"\n    description: "d: x"\n    mine: 1\nowner: ' +
+      "ops\n---\nnotes\n"
   );
 });
 

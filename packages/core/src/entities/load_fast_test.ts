@@ -8,9 +8,13 @@ import { loadEntity, loadEntityFast } from "./load.js";
 import { ISSUE } from "./schema.js";
 
 const ID = "0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11";
-const CANONICAL = `---\ntitle: Hello\nid: ${ID}\nstate: open\nauthor: alice\ncreatedAt: "2026-01-02T03:04:05Z"\nlabels:\n  - bug\nassignees:\nextra: kept\n---\nbody\n`;
+const CANONICAL =
+  `---\ntitle: Hello\nid: ${ID}\nstate: open\nauthor: alice\ncreatedAt: ` +
+  `"2026-01-02T03:04:05Z"\nlabels:\n  - bug\nassignees:\nextra: kept\n---\nbody\n`;
 // Valid YAML outside the canonical subset (a comment, flow sequence): needs the general engine.
-const GENERAL = `---\ntitle: Hello # a comment\nid: ${ID}\nstate: open\nauthor: alice\ncreatedAt: "2026-01-02T03:04:05Z"\nlabels: [bug]\n---\nbody\n`;
+const GENERAL =
+  `---\ntitle: Hello # a comment\nid: ${ID}\nstate: open\nauthor: alice\ncreatedAt: ` +
+  `"2026-01-02T03:04:05Z"\nlabels: [bug]\n---\nbody\n`;
 
 function storeWith(text: string): Store {
   const dir = join(mkdtempSync(join(tmpdir(), "forge-load-")), ".forge");

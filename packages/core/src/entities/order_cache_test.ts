@@ -132,39 +132,51 @@ function age(store: Store): void {
   }
 }
 
-test("entityOrder() stamps the cache only once the folders have been still, and a stamped cache is read without listing", async (t) => {
-  const { store, want } = makeStore(8);
-  const soon = new Date(Date.now() + 10_000); // "just changed", whatever the machine's speed
-  utimesSync(join(store.dir, "issues"), soon, soon);
-  await ids(store);
-  t.regex(
-    readFileSync(ORDER(store), "utf8"),
-    /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/,
-    "folders changed just now: racy, no stamp"
-  );
-  age(store);
-  t.deepEqual(await ids(store), want);
-  const stamped = readFileSync(ORDER(store), "utf8");
-  t.regex(stamped, /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
-  // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
-  const dirStat = statSync(join(store.dir, "issues"));
-  const sneaky = "ffffffff-0000-4000-8000-00000000000a";
-  createIssue(store, {
-    title: "x",
-    body: "",
-    author: "a",
-    labels: [],
-    assignees: [],
-    now: "2026-06-01T00:00:00Z",
-    id: sneaky,
-  });
-  utimesSync(join(store.dir, "issues"), dirStat.atime, dirStat.mtime);
-  t.deepEqual(await ids(store), want);
-  // …while an ordinary change moves the mtime, voids the stamp, and is seen.
-  const id = "ffffffff-0000-4000-8000-00000000000b";
-  createIssue(store, { title: "y", body: "", author: "a", labels: [], assignees: [], now: "2026-06-02T00:00:00Z", id });
-  t.deepEqual(await ids(store), [...want, sneaky, id]);
-});
+test(
+  "entityOrder() stamps the cache only once the folders have been still, and a stamped cache is read without " +
+    "listing",
+  async (t) => {
+    const { store, want } = makeStore(8);
+    const soon = new Date(Date.now() + 10_000); // "just changed", whatever the machine's speed
+    utimesSync(join(store.dir, "issues"), soon, soon);
+    await ids(store);
+    t.regex(
+      readFileSync(ORDER(store), "utf8"),
+      /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/,
+      "folders changed just now: racy, no stamp"
+    );
+    age(store);
+    t.deepEqual(await ids(store), want);
+    const stamped = readFileSync(ORDER(store), "utf8");
+    t.regex(stamped, /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+    // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
+    const dirStat = statSync(join(store.dir, "issues"));
+    const sneaky = "ffffffff-0000-4000-8000-00000000000a";
+    createIssue(store, {
+      title: "x",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-01T00:00:00Z",
+      id: sneaky,
+    });
+    utimesSync(join(store.dir, "issues"), dirStat.atime, dirStat.mtime);
+    t.deepEqual(await ids(store), want);
+    // …while an ordinary change moves the mtime, voids the stamp, and is seen.
+    const id = "ffffffff-0000-4000-8000-00000000000b";
+    createIssue(store, {
+      title: "y",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-02T00:00:00Z",
+      id,
+    });
+    t.deepEqual(await ids(store), [...want, sneaky, id]);
+  }
+);
 
 test("entityOrder() never stamps a cache while an issue cannot be ranked", async (t) => {
   const { store } = makeStore(3);
@@ -210,141 +222,169 @@ function fresh(store: Store): void {
   utimesSync(join(store.dir, "issues"), soon, soon);
 }
 
-test("entityOrder() trusts an unstamped cache whose digest matches the folder names, and lists again when a name changes", async (t) => {
-  const { store, want } = makeStore(8);
-  fresh(store);
-  t.deepEqual(await ids(store), want);
-  const text = readFileSync(ORDER(store), "utf8");
-  // Trusted on the names alone: a cache line removed behind the digest's back is not noticed…
-  const nl = text.indexOf("\n") + 1;
-  writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
-  t.deepEqual(await ids(store), want.slice(1));
-  // …while a new name, a removed one, or a swap of one for another changes the digest and is seen.
-  writeFileSync(ORDER(store), text);
-  const added = "ffffffff-0000-4000-8000-00000000000c";
-  createIssue(store, {
-    title: "x",
-    body: "",
-    author: "a",
-    labels: [],
-    assignees: [],
-    now: "2026-06-01T00:00:00Z",
-    id: added,
-  });
-  fresh(store);
-  t.deepEqual(await ids(store), [...want, added]);
-  renameSync(entityDir(store, ISSUES, want[0]!), join(store.dir, "gone"));
-  fresh(store);
-  t.deepEqual(await ids(store), [...want.slice(1), added]);
-  const swapped = "eeeeeeee-0000-4000-8000-00000000000d";
-  renameSync(entityDir(store, ISSUES, added), join(store.dir, "gone2"));
-  createIssue(store, {
-    title: "y",
-    body: "",
-    author: "a",
-    labels: [],
-    assignees: [],
-    now: "2026-06-02T00:00:00Z",
-    id: swapped,
-  });
-  fresh(store);
-  t.deepEqual(await ids(store), [...want.slice(1), swapped]);
-});
+test(
+  "entityOrder() trusts an unstamped cache whose digest matches the folder names, and lists again when a name " +
+    "changes",
+  async (t) => {
+    const { store, want } = makeStore(8);
+    fresh(store);
+    t.deepEqual(await ids(store), want);
+    const text = readFileSync(ORDER(store), "utf8");
+    // Trusted on the names alone: a cache line removed behind the digest's back is not noticed…
+    const nl = text.indexOf("\n") + 1;
+    writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
+    t.deepEqual(await ids(store), want.slice(1));
+    // …while a new name, a removed one, or a swap of one for another changes the digest and is seen.
+    writeFileSync(ORDER(store), text);
+    const added = "ffffffff-0000-4000-8000-00000000000c";
+    createIssue(store, {
+      title: "x",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-01T00:00:00Z",
+      id: added,
+    });
+    fresh(store);
+    t.deepEqual(await ids(store), [...want, added]);
+    renameSync(entityDir(store, ISSUES, want[0]!), join(store.dir, "gone"));
+    fresh(store);
+    t.deepEqual(await ids(store), [...want.slice(1), added]);
+    const swapped = "eeeeeeee-0000-4000-8000-00000000000d";
+    renameSync(entityDir(store, ISSUES, added), join(store.dir, "gone2"));
+    createIssue(store, {
+      title: "y",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-02T00:00:00Z",
+      id: swapped,
+    });
+    fresh(store);
+    t.deepEqual(await ids(store), [...want.slice(1), swapped]);
+  }
+);
 
-test("recordCreated() adds the new entity to the cache under the new names' digest; a create by someone else meanwhile is still found", async (t) => {
-  const { store, want } = makeStore(6);
-  fresh(store);
-  const before = await entityOrder(store, ISSUES, ISSUE);
-  const id = "ffffffff-0000-4000-8000-00000000000e";
-  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
-  recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
-  fresh(store);
-  const text = readFileSync(ORDER(store), "utf8");
-  t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
-  t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
-  t.deepEqual(await ids(store), [...want, id]);
-  t.is(readFileSync(ORDER(store), "utf8"), text, "trusted by its digest: not rewritten");
+test(
+  "recordCreated() adds the new entity to the cache under the new names' digest; a create by someone else " +
+    "meanwhile is still found",
+  async (t) => {
+    const { store, want } = makeStore(6);
+    fresh(store);
+    const before = await entityOrder(store, ISSUES, ISSUE);
+    const id = "ffffffff-0000-4000-8000-00000000000e";
+    createIssue(store, {
+      title: "x",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-01T00:00:00Z",
+      id,
+    });
+    recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
+    fresh(store);
+    const text = readFileSync(ORDER(store), "utf8");
+    t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+    t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
+    t.deepEqual(await ids(store), [...want, id]);
+    t.is(readFileSync(ORDER(store), "utf8"), text, "trusted by its digest: not rewritten");
 
-  const again = await entityOrder(store, ISSUES, ISSUE);
-  const mine = "ffffffff-0000-4000-8000-00000000000f";
-  const theirs = "00000000-0000-4000-8000-0000000000aa";
-  createIssue(store, {
-    title: "theirs",
-    body: "",
-    author: "b",
-    labels: [],
-    assignees: [],
-    now: "2025-06-01T00:00:00Z",
-    id: theirs,
-  });
-  createIssue(store, {
-    title: "mine",
-    body: "",
-    author: "a",
-    labels: [],
-    assignees: [],
-    now: "2026-06-02T00:00:00Z",
-    id: mine,
-  });
-  recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
-  fresh(store);
-  const all = await ids(store);
-  t.is(all.length, 9);
-  t.true(all.includes(theirs));
-  t.is(all.at(-1), mine);
-});
+    const again = await entityOrder(store, ISSUES, ISSUE);
+    const mine = "ffffffff-0000-4000-8000-00000000000f";
+    const theirs = "00000000-0000-4000-8000-0000000000aa";
+    createIssue(store, {
+      title: "theirs",
+      body: "",
+      author: "b",
+      labels: [],
+      assignees: [],
+      now: "2025-06-01T00:00:00Z",
+      id: theirs,
+    });
+    createIssue(store, {
+      title: "mine",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-02T00:00:00Z",
+      id: mine,
+    });
+    recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
+    fresh(store);
+    const all = await ids(store);
+    t.is(all.length, 9);
+    t.true(all.includes(theirs));
+    t.is(all.at(-1), mine);
+  }
+);
 
-test("recordCreated() after a read through the stamp lists the names once and keeps the digest current, unless the folder changed otherwise", async (t) => {
-  const { store, want } = makeStore(6);
-  age(store);
-  await ids(store); // lists, writes a stamped cache
-  const before = await entityOrder(store, ISSUES, ISSUE); // trusted through the stamp: no names in hand
-  t.regex(
-    readFileSync(ORDER(store), "utf8"),
-    /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/
-  );
-  const id = "ffffffff-0000-4000-8000-000000000010";
-  createIssue(store, { title: "x", body: "", author: "a", labels: [], assignees: [], now: "2026-06-01T00:00:00Z", id });
-  recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
-  const text = readFileSync(ORDER(store), "utf8");
-  t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
-  t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
-  // Trusted by its digest now: a line taken out behind its back is not noticed (the names still match).
-  fresh(store);
-  const nl = text.indexOf("\n") + 1;
-  writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
-  t.deepEqual(await ids(store), [...want.slice(1), id]);
+test(
+  "recordCreated() after a read through the stamp lists the names once and keeps the digest current, unless the " +
+    "folder changed otherwise",
+  async (t) => {
+    const { store, want } = makeStore(6);
+    age(store);
+    await ids(store); // lists, writes a stamped cache
+    const before = await entityOrder(store, ISSUES, ISSUE); // trusted through the stamp: no names in hand
+    t.regex(
+      readFileSync(ORDER(store), "utf8"),
+      /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/
+    );
+    const id = "ffffffff-0000-4000-8000-000000000010";
+    createIssue(store, {
+      title: "x",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-01T00:00:00Z",
+      id,
+    });
+    recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
+    const text = readFileSync(ORDER(store), "utf8");
+    t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+    t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
+    // Trusted by its digest now: a line taken out behind its back is not noticed (the names still match).
+    fresh(store);
+    const nl = text.indexOf("\n") + 1;
+    writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
+    t.deepEqual(await ids(store), [...want.slice(1), id]);
 
-  // Someone else's folder appeared between the stamped read and the record: nothing is written, the next read lists.
-  rmSync(ORDER(store));
-  age(store);
-  await ids(store);
-  const again = await entityOrder(store, ISSUES, ISSUE);
-  const stamped = readFileSync(ORDER(store), "utf8");
-  const theirs = "00000000-0000-4000-8000-0000000000bb";
-  const mine = "ffffffff-0000-4000-8000-000000000011";
-  createIssue(store, {
-    title: "theirs",
-    body: "",
-    author: "b",
-    labels: [],
-    assignees: [],
-    now: "2025-06-01T00:00:00Z",
-    id: theirs,
-  });
-  createIssue(store, {
-    title: "mine",
-    body: "",
-    author: "a",
-    labels: [],
-    assignees: [],
-    now: "2026-06-02T00:00:00Z",
-    id: mine,
-  });
-  recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
-  t.is(readFileSync(ORDER(store), "utf8"), stamped, "not written");
-  fresh(store);
-  const all = await ids(store);
-  t.true(all.includes(theirs));
-  t.is(all.at(-1), mine);
-});
+    // Someone else's folder appeared between the stamped read and the record: nothing is written, the next read lists.
+    rmSync(ORDER(store));
+    age(store);
+    await ids(store);
+    const again = await entityOrder(store, ISSUES, ISSUE);
+    const stamped = readFileSync(ORDER(store), "utf8");
+    const theirs = "00000000-0000-4000-8000-0000000000bb";
+    const mine = "ffffffff-0000-4000-8000-000000000011";
+    createIssue(store, {
+      title: "theirs",
+      body: "",
+      author: "b",
+      labels: [],
+      assignees: [],
+      now: "2025-06-01T00:00:00Z",
+      id: theirs,
+    });
+    createIssue(store, {
+      title: "mine",
+      body: "",
+      author: "a",
+      labels: [],
+      assignees: [],
+      now: "2026-06-02T00:00:00Z",
+      id: mine,
+    });
+    recordCreated(store, ISSUES, again, { createdAt: "2026-06-02T00:00:00Z", ref: { id: mine, archived: false } });
+    t.is(readFileSync(ORDER(store), "utf8"), stamped, "not written");
+    fresh(store);
+    const all = await ids(store);
+    t.true(all.includes(theirs));
+    t.is(all.at(-1), mine);
+  }
+);

@@ -50,59 +50,72 @@ test("creates under the kind lock record a racy stamp the next create trusts, wi
   );
 });
 
-test("a reader that is not a create never trusts a create's racy stamp: a folder added by someone else in that moment is found", async (t) => {
-  const s = store();
-  await create(s, 1);
-  // Someone else (a git pull, another tool) adds an issue right after, and the folder's mtime may not move.
-  createIssue(s, {
-    title: "theirs",
-    body: "",
-    author: "b",
-    labels: [],
-    assignees: [],
-    now: "2025-01-01T00:00:00Z",
-    id: idOf(9),
-  });
-  const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
-  const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(
-    o.entries.map((e) => e.ref.id),
-    [idOf(9), idOf(1)]
-  );
-  t.not(readFileSync(join(cacheDir(s), "issues.order"), "latin1"), text, "rebuilt from the listing");
-});
+test(
+  "a reader that is not a create never trusts a create's racy stamp: a folder added by someone else in that " +
+    "moment is found",
+  async (t) => {
+    const s = store();
+    await create(s, 1);
+    // Someone else (a git pull, another tool) adds an issue right after, and the folder's mtime may not move.
+    createIssue(s, {
+      title: "theirs",
+      body: "",
+      author: "b",
+      labels: [],
+      assignees: [],
+      now: "2025-01-01T00:00:00Z",
+      id: idOf(9),
+    });
+    const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
+    const o = await entityOrder(s, ISSUES, ISSUE);
+    t.deepEqual(
+      o.entries.map((e) => e.ref.id),
+      [idOf(9), idOf(1)]
+    );
+    t.not(readFileSync(join(cacheDir(s), "issues.order"), "latin1"), text, "rebuilt from the listing");
+  }
+);
 
-test("a create that ranks before the newest (a clock behind the store) rewrites the cache and still numbers right", async (t) => {
-  const s = store();
-  await create(s, 5);
-  await create(s, 6);
-  t.is(await create(s, 2), 1, "created at :02, before :05 and :06");
-  t.deepEqual(
-    (await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
-    [idOf(2), idOf(5), idOf(6)]
-  );
-});
+test(
+  "a create that ranks before the newest (a clock behind " + "the store) rewrites the cache and still numbers right",
+  async (t) => {
+    const s = store();
+    await create(s, 5);
+    await create(s, 6);
+    t.is(await create(s, 2), 1, "created at :02, before :05 and :06");
+    t.deepEqual(
+      (await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+      [idOf(2), idOf(5), idOf(6)]
+    );
+  }
+);
 
-test("the digest creates keep is the names' digest: the first other reader trusts the cache by it, with no listing", async (t) => {
-  const s = store();
-  for (const i of [1, 2, 3]) await create(s, i);
-  const path = join(cacheDir(s), "issues.order");
-  const text = readFileSync(path, "latin1");
-  const digest = (t: string): string => t.slice(0, t.indexOf("\n")).split(" ")[3]!;
-  // A damaged flag on the last line, behind the digest's back: a listing would stop at it and rewrite the line
-  // from the file; a reader that trusts the digest (no listing) keeps it as it is.
-  writeFileSync(path, text.slice(0, -2) + "X\n", "latin1");
-  const o = await entityOrder(s, ISSUES, ISSUE);
-  t.deepEqual(
-    o.entries.map((e) => e.ref.id),
-    [idOf(1), idOf(2), idOf(3)]
-  );
-  t.true(readFileSync(path, "latin1").endsWith(`${idOf(3)} X\n`), "trusted by the digest, not rebuilt from a listing");
-  // A listing from nothing computes the same digest from the folder names.
-  rmSync(path);
-  await entityOrder(s, ISSUES, ISSUE);
-  t.is(digest(readFileSync(path, "latin1")), digest(text));
-});
+test(
+  "the digest creates keep is the names' digest: the first " + "other reader trusts the cache by it, with no listing",
+  async (t) => {
+    const s = store();
+    for (const i of [1, 2, 3]) await create(s, i);
+    const path = join(cacheDir(s), "issues.order");
+    const text = readFileSync(path, "latin1");
+    const digest = (t: string): string => t.slice(0, t.indexOf("\n")).split(" ")[3]!;
+    // A damaged flag on the last line, behind the digest's back: a listing would stop at it and rewrite the line
+    // from the file; a reader that trusts the digest (no listing) keeps it as it is.
+    writeFileSync(path, text.slice(0, -2) + "X\n", "latin1");
+    const o = await entityOrder(s, ISSUES, ISSUE);
+    t.deepEqual(
+      o.entries.map((e) => e.ref.id),
+      [idOf(1), idOf(2), idOf(3)]
+    );
+    t.true(
+      readFileSync(path, "latin1").endsWith(`${idOf(3)} X\n`),
+      "trusted by the digest, not rebuilt from a listing"
+    );
+    // A listing from nothing computes the same digest from the folder names.
+    rmSync(path);
+    await entityOrder(s, ISSUES, ISSUE);
+    t.is(digest(readFileSync(path, "latin1")), digest(text));
+  }
+);
 
 test("after a create, an entity archived or added by someone else is found by the next reader", async (t) => {
   const s = store();

@@ -25,7 +25,8 @@ import { PR } from "./schema.js";
 const ID = "9b8a7c6d-5e4f-4a3b-b2c1-d0e9f8a7b6c5";
 const ISSUE_ID = "3f2a8c1e-5b7d-4e9a-8c6f-1d2e3b4a5c6d";
 const PATCH = Buffer.from(
-  "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] x\n\n---\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n-a\n+b\n+\xe9\n"
+  "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] x\n\n---\ndiff --git a/x " +
+    "b/x\n--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n-a\n+b\n+\xe9\n"
 );
 
 const made: string[] = [];
@@ -220,39 +221,42 @@ test("readPatch() refuses a patch.diff that is not the recorded patch", async (t
   t.throws(() => readPatch(s, e), { message: `.forge/prs/${ID}/patch.diff: does not match the PR's patchSha256` });
 });
 
-test("addReview() and addPrComment() append files that load oldest first; a non-approving review needs a body", async (t) => {
-  const s = store();
-  createPr(s, input());
-  const e = await loadEntity(s, PRS, PR, ref);
-  const r2 = addReview(s, e, {
-    state: "APPROVED",
-    body: "",
-    author: "carol",
-    now: "2026-01-08T00:00:00Z",
-    id: "2e4f6a8c-1b3d-4f5a-a7c9-e1b3d5f7a9c2",
-  });
-  const r1 = addReview(s, e, {
-    state: "CHANGES_REQUESTED",
-    body: "tests?",
-    author: "alice",
-    now: "2026-01-07T12:00:00Z",
-    id: "1e4f6a8c-1b3d-4f5a-a7c9-e1b3d5f7a9c2",
-  });
-  t.throws(() => addReview(s, e, { state: "COMMENTED", body: " ", author: "a", now: "2026-01-08T00:00:00Z" }), {
-    message: "this review needs a body",
-  });
-  t.deepEqual(await loadReviews(s, e), [r1, r2]);
-  t.deepEqual(r1, {
-    author: { login: "alice" },
-    body: "tests?",
-    id: "1e4f6a8c-1b3d-4f5a-a7c9-e1b3d5f7a9c2",
-    state: "CHANGES_REQUESTED",
-    submittedAt: "2026-01-07T12:00:00Z",
-  });
-  const c = addPrComment(s, e, { body: "hi\n", author: "bob", now: "2026-01-08T00:00:00Z" });
-  t.deepEqual(await loadPrComments(s, e), [c]);
-  t.is(c.body, "hi");
-});
+test(
+  "addReview() and addPrComment() append files that load " + "oldest first; a non-approving review needs a body",
+  async (t) => {
+    const s = store();
+    createPr(s, input());
+    const e = await loadEntity(s, PRS, PR, ref);
+    const r2 = addReview(s, e, {
+      state: "APPROVED",
+      body: "",
+      author: "carol",
+      now: "2026-01-08T00:00:00Z",
+      id: "2e4f6a8c-1b3d-4f5a-a7c9-e1b3d5f7a9c2",
+    });
+    const r1 = addReview(s, e, {
+      state: "CHANGES_REQUESTED",
+      body: "tests?",
+      author: "alice",
+      now: "2026-01-07T12:00:00Z",
+      id: "1e4f6a8c-1b3d-4f5a-a7c9-e1b3d5f7a9c2",
+    });
+    t.throws(() => addReview(s, e, { state: "COMMENTED", body: " ", author: "a", now: "2026-01-08T00:00:00Z" }), {
+      message: "this review needs a body",
+    });
+    t.deepEqual(await loadReviews(s, e), [r1, r2]);
+    t.deepEqual(r1, {
+      author: { login: "alice" },
+      body: "tests?",
+      id: "1e4f6a8c-1b3d-4f5a-a7c9-e1b3d5f7a9c2",
+      state: "CHANGES_REQUESTED",
+      submittedAt: "2026-01-07T12:00:00Z",
+    });
+    const c = addPrComment(s, e, { body: "hi\n", author: "bob", now: "2026-01-08T00:00:00Z" });
+    t.deepEqual(await loadPrComments(s, e), [c]);
+    t.is(c.body, "hi");
+  }
+);
 
 test("reviews and comments made in the same second read back in the order they were made (issue 14)", async (t) => {
   const s = store();

@@ -135,61 +135,70 @@ test("lines of entities that are gone are dropped; a new entity is added in its 
   t.is(recordLines(store).length, 4);
 });
 
-test("a block that does not match its checksum (an edited, torn or reordered cache) is trusted for nothing; the next complete walk rewrites it", (t) => {
-  const { store, keys, files } = makeStore(3);
-  walk(store, keys, files);
-  const good = readFileSync(RECORDS(store), "utf8");
-  const lines = good.split("\n");
-  const edits = [
-    [lines[0], lines[1], lines[2]!.replace("payload of v1", "payload of v8"), lines[3], lines[4], ""].join("\n"), // edited
-    good.slice(0, good.length - 30), // torn
-    [lines[0], lines[2], lines[1], lines[3], lines[4], ""].join("\n"), // reordered
-    [lines[0], lines[1], "garbage", lines[2], lines[3], lines[4], ""].join("\n"), // a line added
-  ];
-  for (const text of edits) {
-    writeFileSync(RECORDS(store), text);
-    t.deepEqual(walk(store, keys, files), [null, null, null]);
-    t.deepEqual(walk(store, keys, files), ["payload of v2", "payload of v1", "payload of v0"]);
+test(
+  "a block that does not match its checksum (an edited, torn or reordered cache) is trusted for nothing; the next " +
+    "complete walk rewrites it",
+  (t) => {
+    const { store, keys, files } = makeStore(3);
+    walk(store, keys, files);
+    const good = readFileSync(RECORDS(store), "utf8");
+    const lines = good.split("\n");
+    const edits = [
+      // edited
+      [lines[0], lines[1], lines[2]!.replace("payload of v1", "payload of v8"), lines[3], lines[4], ""].join("\n"),
+      good.slice(0, good.length - 30), // torn
+      [lines[0], lines[2], lines[1], lines[3], lines[4], ""].join("\n"), // reordered
+      [lines[0], lines[1], "garbage", lines[2], lines[3], lines[4], ""].join("\n"), // a line added
+    ];
+    for (const text of edits) {
+      writeFileSync(RECORDS(store), text);
+      t.deepEqual(walk(store, keys, files), [null, null, null]);
+      t.deepEqual(walk(store, keys, files), ["payload of v2", "payload of v1", "payload of v0"]);
+    }
   }
-});
+);
 
-test("a cache of many blocks, past the 1 MiB read chunk: each is checked as it is reached; a change keeps the blocks before it as they were", (t) => {
-  const { store, keys, files } = makeStore(400); // 400 × 3 KB: 1.2 MB, read in two chunks
-  const big = (i: number): string => `payload ${i} ${"x".repeat(3000)}`; // 20 lines to a 64 KiB block
-  const walkBig = (): number => {
-    const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
-    let hits = 0;
-    keys.forEach((k, i) => {
-      const hit = cache.get(k, files[i]!);
-      if (hit) {
-        t.is(hit.buf.toString("utf8", hit.start, hit.end), big(i));
-        hits++;
-      } else cache.put(k, big(i));
-    });
-    cache.close(true);
-    return hits;
-  };
-  t.is(walkBig(), 0);
-  t.is(walkBig(), 400);
-  const first = readFileSync(RECORDS(store), "latin1");
-  t.true((first.match(/\n\x1e[0-9a-f]{8}\n/g) ?? []).length >= 3);
-  t.is(walkBig(), 400);
-  // A change in a late block: the blocks before it are copied byte for byte.
-  writeFileSync(`${files[385]}.tmp`, "new");
-  renameSync(`${files[385]}.tmp`, files[385]!);
-  t.is(walkBig(), 399);
-  const second = readFileSync(RECORDS(store), "latin1");
-  const cut = first.lastIndexOf("\n\x1e", first.indexOf(keys[385]!));
-  t.true(cut > 1 << 20);
-  t.is(second.slice(0, cut), first.slice(0, cut));
-  t.is(walkBig(), 400);
-  // A block in the middle corrupted: the blocks before it still hit.
-  const bad = second.replace(keys[200]!, keys[200]!.replace("2025", "2024"));
-  writeFileSync(RECORDS(store), bad);
-  const hits = walkBig();
-  t.true(hits > 150 && hits < 201, String(hits));
-  t.is(walkBig(), 400);
-});
+test(
+  "a cache of many blocks, past the 1 MiB read chunk: each is checked as it is reached; a change keeps the blocks " +
+    "before it as they were",
+  (t) => {
+    const { store, keys, files } = makeStore(400); // 400 × 3 KB: 1.2 MB, read in two chunks
+    const big = (i: number): string => `payload ${i} ${"x".repeat(3000)}`; // 20 lines to a 64 KiB block
+    const walkBig = (): number => {
+      const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
+      let hits = 0;
+      keys.forEach((k, i) => {
+        const hit = cache.get(k, files[i]!);
+        if (hit) {
+          t.is(hit.buf.toString("utf8", hit.start, hit.end), big(i));
+          hits++;
+        } else cache.put(k, big(i));
+      });
+      cache.close(true);
+      return hits;
+    };
+    t.is(walkBig(), 0);
+    t.is(walkBig(), 400);
+    const first = readFileSync(RECORDS(store), "latin1");
+    t.true((first.match(/\n\x1e[0-9a-f]{8}\n/g) ?? []).length >= 3);
+    t.is(walkBig(), 400);
+    // A change in a late block: the blocks before it are copied byte for byte.
+    writeFileSync(`${files[385]}.tmp`, "new");
+    renameSync(`${files[385]}.tmp`, files[385]!);
+    t.is(walkBig(), 399);
+    const second = readFileSync(RECORDS(store), "latin1");
+    const cut = first.lastIndexOf("\n\x1e", first.indexOf(keys[385]!));
+    t.true(cut > 1 << 20);
+    t.is(second.slice(0, cut), first.slice(0, cut));
+    t.is(walkBig(), 400);
+    // A block in the middle corrupted: the blocks before it still hit.
+    const bad = second.replace(keys[200]!, keys[200]!.replace("2025", "2024"));
+    writeFileSync(RECORDS(store), bad);
+    const hits = walkBig();
+    t.true(hits > 150 && hits < 201, String(hits));
+    t.is(walkBig(), 400);
+  }
+);
 
 test("an owning file that is a symlink, or gone, is never a hit", (t) => {
   const { store, keys, files } = makeStore(2);

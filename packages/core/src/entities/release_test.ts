@@ -122,15 +122,18 @@ test("loadRelease() refuses an asset name that would leave releases/out/<tag>/",
   await t.throwsAsync(loadRelease(store, "v0.1.0"), { message: /field 'assets\[0\]\.name': not a safe relative path/ });
 });
 
-test("listReleaseTags() lists releases/*.md only, sorted; build/, out/, dot files and odd names are not releases", (t) => {
-  const store = tempStore();
-  const dir = join(store.dir, "releases");
-  for (const f of ["v2.md", "v10.md", "v1.md", ".v3.md.123.tmp", ".x.md", "notes.txt", "bad name.md"])
-    writeFileSync(join(dir, f), "");
-  mkdirSync(join(dir, "build"));
-  mkdirSync(join(dir, "out"));
-  t.deepEqual(listReleaseTags(store), ["v1", "v10", "v2"]);
-});
+test(
+  "listReleaseTags() lists releases/*.md only, sorted; " + "build/, out/, dot files and odd names are not releases",
+  (t) => {
+    const store = tempStore();
+    const dir = join(store.dir, "releases");
+    for (const f of ["v2.md", "v10.md", "v1.md", ".v3.md.123.tmp", ".x.md", "notes.txt", "bad name.md"])
+      writeFileSync(join(dir, f), "");
+    mkdirSync(join(dir, "build"));
+    mkdirSync(join(dir, "out"));
+    t.deepEqual(listReleaseTags(store), ["v1", "v10", "v2"]);
+  }
+);
 
 test("listReleaseTags() is empty without a releases folder", (t) => {
   const root = temp("forge-release-unit-");

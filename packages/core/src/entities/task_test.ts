@@ -37,7 +37,8 @@ test("createTask() writes a todo task in schema order, body with one final newli
   const { s } = await made({ issue: ISSUE_ID });
   t.is(
     readFileSync(entityFile(s, TASKS, ID), "utf8"),
-    `---\ntitle: Write docs\nid: ${ID}\nstatus: todo\nauthor: alice\nissue: ${ISSUE_ID}\ncreatedAt: "${T0}"\nassignees:\n  - bob\n---\nb\n`
+    `---\ntitle: Write docs\nid: ${ID}\nstatus: todo\nauthor: alice\nissue: ${ISSUE_ID}\ncreatedAt: ` +
+      `"${T0}"\nassignees:\n  - bob\n---\nb\n`
   );
 });
 
@@ -75,20 +76,23 @@ test("taskToJson() gives issue null for a task with no issue", async (t) => {
   t.is(taskToJson(e, 1, new Map()).issue, null);
 });
 
-test("moveTask() to done sets closedAt (and updatedAt); out of done removes it; the same column writes nothing", async (t) => {
-  const { s, e } = await made();
-  const path = entityFile(s, TASKS, ID);
-  const done = moveTask(e, "done", T1);
-  t.is(done.data.closedAt, T1);
-  t.is(taskToJson(done, 1, new Map()).updatedAt, T1);
-  t.regex(readFileSync(path, "utf8"), /\nstatus: done\nclosedAt: "2026-01-03T00:00:00Z"\nauthor/);
-  const before = readFileSync(path, "utf8");
-  t.is(moveTask(done, "done", "2030-01-01T00:00:00Z"), done);
-  t.is(readFileSync(path, "utf8"), before);
-  const back = moveTask(done, "blocked", T1);
-  t.is(back.data.closedAt, undefined);
-  t.is(readFileSync(path, "utf8"), before.replace(`status: done\nclosedAt: "${T1}"\n`, "status: blocked\n"));
-});
+test(
+  "moveTask() to done sets closedAt (and updatedAt); " + "out of done removes it; the same column writes nothing",
+  async (t) => {
+    const { s, e } = await made();
+    const path = entityFile(s, TASKS, ID);
+    const done = moveTask(e, "done", T1);
+    t.is(done.data.closedAt, T1);
+    t.is(taskToJson(done, 1, new Map()).updatedAt, T1);
+    t.regex(readFileSync(path, "utf8"), /\nstatus: done\nclosedAt: "2026-01-03T00:00:00Z"\nauthor/);
+    const before = readFileSync(path, "utf8");
+    t.is(moveTask(done, "done", "2030-01-01T00:00:00Z"), done);
+    t.is(readFileSync(path, "utf8"), before);
+    const back = moveTask(done, "blocked", T1);
+    t.is(back.data.closedAt, undefined);
+    t.is(readFileSync(path, "utf8"), before.replace(`status: done\nclosedAt: "${T1}"\n`, "status: blocked\n"));
+  }
+);
 
 test("moveTask() between open columns rewrites only the status line", async (t) => {
   const { s, e } = await made();

@@ -24,7 +24,8 @@ function issueWith(s: Store, extraLines: string): string {
   mkdirSync(entityDir(s, ISSUES, ID), { recursive: true });
   writeFileSync(
     path,
-    `---\ntitle: t\nid: ${ID}\nstate: open\nauthor: a\ncreatedAt: "${NOW}"\nlabels:\nassignees:\n${extraLines}---\nbody\n`
+    `---\ntitle: t\nid: ${ID}\nstate: open\nauthor: a\ncreatedAt: ` +
+      `"${NOW}"\nlabels:\nassignees:\n${extraLines}---\nbody\n`
   );
   return path;
 }

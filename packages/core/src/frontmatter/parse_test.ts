@@ -43,7 +43,8 @@ for (const lang of ["js", "javascript", "coffee", "json", " js"]) {
 
 test("parseFrontmatter() refuses aliases (billion laughs)", async (t) => {
   const bomb =
-    "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n---\n";
+    "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, " +
+    "*b, *b, *b, *b]\n---\n";
   await t.throwsAsync(parseFrontmatter(bomb, F), { message: new RegExp(`^${F}: `) });
 });
 

@@ -39,24 +39,28 @@ test("readJsonLines() reports a bad array, and a non-object item by its place", 
   );
 });
 
-test("readJsonLines() marks idle the last line of what the input has given so far, blank lines aside, and the last line at the end", async (t) => {
-  const idle: Array<[number, boolean]> = [];
-  const chunks = ['{"a":1}\n{"a":2}\n\n', '{"a":3', '}\n{"a":4}\n', "nope\n", '{"a":5}'];
-  for await (const r of readJsonLines(
-    (async function* () {
-      yield* chunks;
-    })()
-  ))
-    idle.push([r.line, r.idle === true]);
-  t.deepEqual(idle, [
-    [1, false],
-    [2, true],
-    [4, false],
-    [5, true],
-    [6, true],
-    [7, true],
-  ]);
-});
+test(
+  "readJsonLines() marks idle the last line of what the input has given so far, blank lines aside, and the last " +
+    "line at the end",
+  async (t) => {
+    const idle: Array<[number, boolean]> = [];
+    const chunks = ['{"a":1}\n{"a":2}\n\n', '{"a":3', '}\n{"a":4}\n', "nope\n", '{"a":5}'];
+    for await (const r of readJsonLines(
+      (async function* () {
+        yield* chunks;
+      })()
+    ))
+      idle.push([r.line, r.idle === true]);
+    t.deepEqual(idle, [
+      [1, false],
+      [2, true],
+      [4, false],
+      [5, true],
+      [6, true],
+      [7, true],
+    ]);
+  }
+);
 
 test("parseJsonLines() reads text in hand as readJsonLines reads it as a stream", async (t) => {
   const text = '{"a":1}\n\n  \nx\n{"b":2}';

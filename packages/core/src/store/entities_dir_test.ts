@@ -47,16 +47,19 @@ async function archivedWithStrayComment(s: Store): Promise<void> {
   renameSync(stray, commentsDir(s, ISSUES, ID));
 }
 
-test("listEntityRefs() gives one ref per id when a merge leaves comments in the live folder of an archived issue", async (t) => {
-  const s = store();
-  issue(s, OTHER);
-  await archivedWithStrayComment(s);
-  const refs = listEntityRefs(s, ISSUES).sort((a, b) => (a.id < b.id ? -1 : 1));
-  t.deepEqual(refs, [
-    { id: OTHER, archived: false },
-    { id: ID, archived: true },
-  ]);
-});
+test(
+  "listEntityRefs() gives one ref per id when a merge " + "leaves comments in the live folder of an archived issue",
+  async (t) => {
+    const s = store();
+    issue(s, OTHER);
+    await archivedWithStrayComment(s);
+    const refs = listEntityRefs(s, ISSUES).sort((a, b) => (a.id < b.id ? -1 : 1));
+    t.deepEqual(refs, [
+      { id: OTHER, archived: false },
+      { id: ID, archived: true },
+    ]);
+  }
+);
 
 test("listEntityRefs() keeps the live folder when only it holds the owning file", (t) => {
   const s = store();

@@ -29,7 +29,8 @@ export function findStore(opts: FindStoreOptions = {}): string {
       );
     if (!looksLikeStore(dir))
       throw new NotFoundError(
-        `FORGE_DIR ${env.FORGE_DIR} is not a forge store (no issues/, prs/, labels.md …, no forge .gitignore; it names the .forge folder itself)`
+        `FORGE_DIR ${env.FORGE_DIR} is not a forge store (no issues/, prs/, labels.md …, no forge .gitignore; it ` +
+          `names the .forge folder itself)`
       );
     return dir;
   }

@@ -8,21 +8,25 @@ function temp(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), "forge-find-")));
 }
 
-test("findStore() takes FORGE_DIR when it is a store: named .forge, empty, with store entries, or with forge's .gitignore", (t) => {
-  const root = temp();
-  mkdirSync(join(root, ".forge"));
-  t.is(findStore({ env: { FORGE_DIR: join(root, ".forge") } }), join(root, ".forge"));
-  const empty = join(root, "new-store");
-  mkdirSync(empty);
-  t.is(findStore({ env: { FORGE_DIR: empty } }), empty);
-  const other = join(root, "other");
-  mkdirSync(join(other, "issues"), { recursive: true });
-  t.is(findStore({ env: { FORGE_DIR: other } }), other);
-  const ignored = join(root, "ignored");
-  mkdirSync(ignored);
-  writeFileSync(join(ignored, ".gitignore"), "ci/runs/\nreleases/out/\n");
-  t.is(findStore({ env: { FORGE_DIR: ignored } }), ignored);
-});
+test(
+  "findStore() takes FORGE_DIR when it is a store: named .forge, empty, with store entries, or with forge's " +
+    ".gitignore",
+  (t) => {
+    const root = temp();
+    mkdirSync(join(root, ".forge"));
+    t.is(findStore({ env: { FORGE_DIR: join(root, ".forge") } }), join(root, ".forge"));
+    const empty = join(root, "new-store");
+    mkdirSync(empty);
+    t.is(findStore({ env: { FORGE_DIR: empty } }), empty);
+    const other = join(root, "other");
+    mkdirSync(join(other, "issues"), { recursive: true });
+    t.is(findStore({ env: { FORGE_DIR: other } }), other);
+    const ignored = join(root, "ignored");
+    mkdirSync(ignored);
+    writeFileSync(join(ignored, ".gitignore"), "ci/runs/\nreleases/out/\n");
+    t.is(findStore({ env: { FORGE_DIR: ignored } }), ignored);
+  }
+);
 
 test("findStore() refuses a FORGE_DIR that is no store, in one line, with a hint when it holds a .forge", (t) => {
   const root = temp();

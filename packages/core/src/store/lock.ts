@@ -213,7 +213,8 @@ function acquire(lock: string, opts: LockOptions): string {
       const by = holder(lock);
       if (opts.busy) throw new ConflictError(opts.busy(by && validPid(by.pid) ? by.pid : undefined));
       throw new ConflictError(
-        `${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); try again, or remove ${opts.file ?? "its"}.lock if none is running`
+        `${opts.file ?? "file"} is locked${by ? ` by pid ${by.pid}` : ""} (another forge process is writing it); ` +
+          `try again, or remove ${opts.file ?? "its"}.lock if none is running`
       );
     }
     sleep(Math.min(pause, Math.max(1, deadline - Date.now())));

@@ -50,7 +50,8 @@ export function checkStoreVersion(dir: string): void {
   if (v === STORE_VERSION) return;
   if (v < STORE_VERSION) {
     throw new ForgeError(
-      `this store is version ${v}, forge ${STORE_VERSION} needs version ${STORE_VERSION}: run 'forge migrate' to see the changes, 'forge migrate --apply' to make them`,
+      `this store is version ${v}, forge ${STORE_VERSION} needs version ${STORE_VERSION}: run 'forge migrate' to see ` +
+        `the changes, 'forge migrate --apply' to make them`,
       "E_STORE_OLD",
       1
     );

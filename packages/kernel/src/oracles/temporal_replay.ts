@@ -33,7 +33,8 @@ export function temporalReplay(
     if (!Array.isArray(xs) || cutoff === null) return xs;
     return xs.filter((x) => {
       const at = (x as { recorded_at?: unknown } | null)?.recorded_at;
-      return typeof at !== "string" || at < cutoff; // an undated record stays in, to be refused by compile as it would be now
+      // an undated record stays in, to be refused by compile as it would be now
+      return typeof at !== "string" || at < cutoff;
     });
   };
   const cut =
