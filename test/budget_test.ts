@@ -64,6 +64,7 @@ const HELP: HelpCase[] = [
   { argv: ["forge", "--help"], ...ROOT, file: "forge.txt" },
   { argv: ["forge", "--skill"], lines: 30, bytes: 1000, file: "forge-skill.txt" },
   { argv: ["forge", "init", "-h"], ...SUB, file: "forge-init.txt" },
+  { argv: ["forge", "sync", "-h"], ...SUB, file: "forge-sync.txt" },
   { argv: ["forge-issue"], ...SUB, file: "forge-issue.txt" },
   { argv: ["forge-issue", "-h"], ...SUB, file: "forge-issue.txt" },
   { argv: ["forge", "issue", "-h"], ...SUB, file: "forge-issue.txt" },

@@ -31,6 +31,7 @@ const VERBS = [
   "supersede",
   "retract",
   "recall",
+  "report-template",
 ];
 
 function measure(s: string): { lines: number; bytes: number } {

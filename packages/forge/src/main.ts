@@ -12,6 +12,7 @@ import { checkWorkTree, initStore } from "./init.js";
 import { helpOrVersion, knownNouns, unknownNounError } from "./help.js";
 import { MIGRATE_HELP, runMigrate } from "./migrate.js";
 import { SKILL } from "./skill.js";
+import { runSync, SYNC_HELP } from "./sync.js";
 
 /** The nouns that ship today (others on PATH as forge-<noun> still run). */
 export const NOUNS = [
@@ -44,7 +45,7 @@ export function rootHelp(): string {
       "usage: forge <noun> <verb> [flags]  (= forge-<noun>)",
       `nouns: ${NOUNS.slice(0, 10).join(" ")}`,
       `  ${NOUNS.slice(10).join(" ")}`,
-      "forge init|fsck|migrate|help|version",
+      "forge init|sync|fsck|migrate|help|version",
       "forge --skill  the contract, for agents",
     ].join("\n") + "\n"
   );
@@ -67,6 +68,10 @@ export async function forgeMain(
     if (first.startsWith("-")) throw new UsageError(`unknown flag '${first.slice(0, 40)}'`);
     if (first === "init") return await init(io, argv.slice(1));
     if (first === "fsck") return await fsck(io, argv.slice(1));
+    if (first === "sync")
+      return argv.slice(1).some((a) => a === "-h" || a === "--help")
+        ? write(io, SYNC_HELP)
+        : await runSync(io, argv.slice(1));
     if (first === "migrate")
       return argv.slice(1).some((a) => a === "-h" || a === "--help")
         ? write(io, MIGRATE_HELP)

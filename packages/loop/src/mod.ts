@@ -13,7 +13,7 @@ import { defineNoun } from "@forge/cli";
 export const VERSION = "0.1.0";
 
 export default defineNoun({
-  meta: { name: "forge-loop", version: VERSION, description: "agent round loops in .forge/loops" },
+  meta: { name: "forge-loop", version: VERSION, description: "agent round loops" },
   subCommands: {
     start: () => import("./start.js").then((m) => m.default),
     next: () => import("./next.js").then((m) => m.default),
@@ -31,6 +31,7 @@ export default defineNoun({
     supersede: () => import("./supersede.js").then((m) => m.default),
     retract: () => import("./retract.js").then((m) => m.default),
     recall: () => import("./recall.js").then((m) => m.default),
+    "report-template": () => import("./template.js").then((m) => m.default),
   },
 });
 

@@ -1,11 +1,13 @@
 /** `forge-loop next`: report an accepted round's successor. */
 import { roundVerb } from "./_round_verb.js";
+import { MINIMAL_REPORT } from "./template.js";
 
 export default roundVerb("next", "Submit a round report; claims are re-verified", {
   examples: [
     "forge-loop next 3f2a -F report.json",
     "cat report.json | forge-loop next 3f2a -F - --json decision,status,next",
     "forge-loop next 3f2a -F report.json --jq .next.prompt",
+    "forge-loop report-template 3f2a > report.json",
   ],
   notes: [
     "The report is untrusted: the declared --check of each criterion claimed runs again (argv, no shell, in the " +
@@ -16,5 +18,8 @@ export default roundVerb("next", "Submit a round report; claims are re-verified"
       "rejection (use retry) and on a paused or waiting loop (resume).",
     "stderr: 'round N attempt A: <decision>; loop <status>'; stdout: the next round's prompt (--json: the " +
       "loop_result record forge-export imports).",
+    `The smallest valid report: ${MINIMAL_REPORT}`,
+    "A claim that a criterion is met: evidence.claims [{id, targetId: <criterion id>, evidenceRefs: [<its check>]}]; " +
+      "forge-loop report-template <loop> prints one ready to fill.",
   ],
 });

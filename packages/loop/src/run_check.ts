@@ -91,10 +91,30 @@ export function runCheck(argv: readonly string[], opts: RunCheckOptions): Promis
         timedOut,
         spawnError,
         logDigest: spawnError ? null : sha256(out),
-        tail: (lines[lines.length - 1] ?? "").slice(0, 160),
+        tail: tailLine(lines, timedOut || code !== 0).slice(0, 160),
       });
     };
     child.on("error", (err: NodeJS.ErrnoException) => done(null, err.code ?? "spawn failed"));
     child.on("close", (code) => done(code, null));
   });
+}
+
+/** A test runner's summary line (node --test, TAP, ava): `# duration_ms 1197.4`, `# fail 1`, `ℹ pass 3`. */
+const FOOTER =
+  /^(?:#|ℹ)\s*(?:tests|suites|pass|passed|fail|failed|cancelled|skipped|todo|duration_ms|ok)\b[\s:]*[\d.]*\s*$/i;
+/** A line that says what failed. */
+const FAILURE = /(?:^not ok\b|\b(?:fail(?:ed|ure|s)?|error|assert(?:ion)?|expected|panic(?:ked)?)\b|✖|✘|✗)/i;
+
+/**
+ * The line of a check's output that says most about it: for a failure, the
+ * last line naming one (`not ok 3 - parses dates`, `AssertionError …`), else
+ * the last line that is not a runner's summary footer (`# duration_ms 12`).
+ * @example tailLine(["not ok 1 - adds", "# fail 1", "# duration_ms 40.1"], true) // "not ok 1 - adds"
+ */
+export function tailLine(lines: readonly string[], failed: boolean): string {
+  const body = lines.filter((l) => !FOOTER.test(l));
+  if (failed) {
+    for (let i = body.length - 1; i >= 0; i--) if (FAILURE.test(body[i]!)) return body[i]!;
+  }
+  return body[body.length - 1] ?? lines[lines.length - 1] ?? "";
 }

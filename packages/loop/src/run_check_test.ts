@@ -2,7 +2,7 @@ import test from "ava";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCheck } from "./run_check.js";
+import { runCheck, tailLine } from "./run_check.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "loop-run-"));
 const env = { PATH: process.env.PATH };
@@ -40,4 +40,31 @@ test("runCheck() keeps only the tail of a big output and digests it", async (t) 
 test("runCheck() reports a program that cannot start as a spawn error, not a failure", async (t) => {
   const r = await runCheck(["no-such-program-forge-loop"], { cwd, env, timeoutMs: 120_000 });
   t.deepEqual([r.exitCode, r.spawnError, r.logDigest], [null, "ENOENT", null]);
+});
+
+test("tailLine() names the failure, not a test runner's footer", (t) => {
+  const node = [
+    "TAP version 13",
+    "# Subtest: adds",
+    "not ok 1 - adds",
+    "error: 'Expected values to be strictly equal: 3 !== 4'",
+    "1..1",
+    "# tests 1",
+    "# pass 0",
+    "# fail 1",
+    "# duration_ms 1197.4",
+  ];
+  t.is(tailLine(node, true), "error: 'Expected values to be strictly equal: 3 !== 4'");
+  t.is(tailLine(["ok 1 - adds", "# pass 1", "# duration_ms 12"], false), "ok 1 - adds");
+  t.is(tailLine(["all good"], false), "all good");
+  t.is(tailLine(["# duration_ms 3"], true), "# duration_ms 3");
+  t.is(tailLine([], true), "");
+});
+
+test("runCheck() of a failing node test reports the failure line", async (t) => {
+  const script =
+    "console.log('not ok 1 - adds'); console.log('# fail 1'); console.log('# duration_ms 9.1'); process.exit(1)";
+  const r = await runCheck([node, "-e", script], { cwd, env, timeoutMs: 120_000 });
+  t.is(r.exitCode, 1);
+  t.is(r.tail, "not ok 1 - adds");
 });

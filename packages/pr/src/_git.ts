@@ -5,8 +5,8 @@
  * `git am` (SEC-05). Every call is an argv array through core's `git()`;
  * names come after validation, commits as hex only.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { ForgeError, git, gitBytes, gitMessage, NotFoundError, UsageError, withWorktree } from "@forge/core";
 import { shown } from "./_shared.js";
 
@@ -67,14 +67,18 @@ export interface MadePatch {
   /** The merge base of base and head: the commit the patch applies to. */
   baseSha: string;
   headSha: string;
+  /** Paths under the store that base..head changes and the patch leaves out (repository-relative). */
+  left: string[];
 }
 
 /**
  * `git format-patch --stdout --no-signature <merge-base>..<head>` for two
- * checked branch names, refusing an empty range.
+ * checked branch names, refusing an empty range. With `store` (the store's
+ * real path), the store's folder is left out of the patch (forge's own
+ * writes never ride into a PR) and the paths left out are returned.
  * @throws NotFoundError for a missing branch; ForgeError for an empty range, no common commit, or a git failure
  */
-export async function makePatch(cwd: string, base: string, head: string): Promise<MadePatch> {
+export async function makePatch(cwd: string, base: string, head: string, store?: string): Promise<MadePatch> {
   const baseTip = await branchCommit(cwd, base);
   const headSha = await branchCommit(cwd, head);
   const count = await git(["rev-list", "--count", `${baseTip}..${headSha}`], { cwd });
@@ -85,6 +89,7 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
   const baseSha = mb.stdout.trim();
   if (mb.code !== 0 || !isSha(baseSha))
     throw new ForgeError(`${shown(base)} and ${shown(head)} have no common commit`, "E_NO_MERGE_BASE", 1);
+  const rel = store === undefined ? undefined : await storePath(cwd, store);
   // Fixed prefixes and no signature: the bytes (and their digest) do not depend on the user's diff config or git's
   // version.
   const args = [
@@ -94,6 +99,7 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
     "--src-prefix=a/",
     "--dst-prefix=b/",
     `${baseSha}..${headSha}`,
+    ...withoutStore(rel),
   ];
   const p = await gitBytes(args, { cwd }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER")
@@ -101,9 +107,45 @@ export async function makePatch(cwd: string, base: string, head: string): Promis
     throw err;
   });
   if (p.code !== 0) throw gitError("git format-patch", p.stderr);
+  const left = rel === undefined ? [] : await changedUnder(cwd, baseSha, headSha, rel);
+  if (p.stdout.length === 0 && left.length > 0)
+    throw new ForgeError(
+      `no patch between ${shown(base)} and ${shown(head)}: its commits change only ${rel}/ (forge's store)`,
+      "E_EMPTY_RANGE",
+      1
+    );
   if (p.stdout.length === 0)
     throw new ForgeError(`no patch between ${shown(base)} and ${shown(head)} (merge commits only)`, "E_EMPTY_RANGE", 1);
-  return { bytes: p.stdout, baseSha, headSha };
+  return { bytes: p.stdout, baseSha, headSha, left };
+}
+
+/** One stderr line naming what `makePatch` left out, or `undefined` when nothing was. */
+export function leftOutLine(left: readonly string[]): string | undefined {
+  if (left.length === 0) return undefined;
+  const shownPaths = left.slice(0, 3).map(shown).join(", ");
+  const more = left.length > 3 ? ` and ${left.length - 3} more` : "";
+  return `left out of the patch (forge's store; run \`forge sync\` on the base): ${shownPaths}${more}`;
+}
+
+/** The store's folder relative to the repository's top (`/`-separated), or `undefined` when outside it. */
+export async function storePath(cwd: string, store: string): Promise<string | undefined> {
+  const top = await git(["rev-parse", "--show-toplevel"], { cwd });
+  if (top.code !== 0) throw gitError("git rev-parse", top.stderr);
+  const rel = relative(realpathSync(top.stdout.trim()), store);
+  if (rel === "" || rel.startsWith("..")) return undefined;
+  return rel.split(sep).join("/");
+}
+
+/** The pathspec of the whole tree but the store at `rel` (as `makePatch` leaves it out). */
+export function withoutStore(rel: string | undefined): string[] {
+  return rel === undefined ? [] : ["--", ":/", `:(exclude,top)${rel}`];
+}
+
+/** The paths under `rel` that `from..to` changes. */
+async function changedUnder(cwd: string, from: string, to: string, rel: string): Promise<string[]> {
+  const r = await git(["diff", "--no-renames", "--name-only", "-z", from, to, "--", `:(top)${rel}`], { cwd });
+  if (r.code !== 0) throw gitError("git diff", r.stderr);
+  return r.stdout.split("\0").filter((x) => x !== "");
 }
 
 /**

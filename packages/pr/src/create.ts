@@ -25,8 +25,16 @@ import {
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { closingNumbers } from "./_closes.js";
-import { checkBranch, currentBranch, defaultBranch, makePatch, rangeCommits, type FillCommit } from "./_git.js";
-import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+import {
+  checkBranch,
+  currentBranch,
+  defaultBranch,
+  leftOutLine,
+  makePatch,
+  rangeCommits,
+  type FillCommit,
+} from "./_git.js";
+import { JSON_FLAGS, jsonRequest, listArg, note, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr create`. */
 export interface CreatePrOptions {
@@ -170,7 +178,10 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
     if (id === undefined) ctx.log.warn(`no issue #${n} to close (not linked)`);
     else closes.push(id);
   }
-  const patch = await makePatch(cwd, base, head);
+  // forge's own writes (`.forge/`) never ride into a PR: left out, with one line naming them.
+  const patch = await makePatch(cwd, base, head, prs.store.real);
+  const left = leftOutLine(patch.left);
+  if (left) note(ctx, left);
   const author = await currentAuthor(ctx.io.env, cwd);
   const id = await withKindLock(prs.store, PRS, async () => {
     const before = await entityOrder(prs.store, PRS, PR);

@@ -1,6 +1,6 @@
 import { ForgeError, gitBytes, readPatch, UsageError, type LoadedEntity } from "@forge/core";
 import { defineCommand, eachRef, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
-import { gitError, hasCommit, withPatchApplied } from "./_git.js";
+import { gitError, hasCommit, storePath, withoutStore, withPatchApplied } from "./_git.js";
 import { Prs } from "./_shared.js";
 
 /** Options of `forge-pr diff`. */
@@ -26,7 +26,7 @@ export function parseDiffOptions(args: Parsed): DiffPrOptions {
 const SCRATCH_COMMITTER = { GIT_COMMITTER_NAME: "forge", GIT_COMMITTER_EMAIL: "forge@localhost" };
 
 /**
- * A PR's diff, exactly as `git diff <baseSha> <headSha>` prints it. When
+ * A PR's diff, exactly as `git diff <baseSha> <headSha> -- :/ :(exclude,top).forge` prints it. When
  * either commit is not in this repository (a clone without the branch), the
  * head is rebuilt from `patch.diff` with `git am` on `baseSha` in a
  * disposable worktree (its new objects in a temp object store) and the diff
@@ -39,8 +39,10 @@ export async function prDiff(ctx: Ctx, prs: Prs, pr: LoadedEntity, o: Omit<DiffP
   const base = pr.data.baseSha as string | undefined;
   const head = pr.data.headSha as string | undefined;
   const args = o.nameOnly ? ["diff", "--name-only"] : ["diff"];
+  // As the patch: the store (forge's own writes) is left out, whatever the head's commits carry.
+  const only = withoutStore(await storePath(cwd, prs.store.real));
   const diff = async (dir: string, to: string, env?: NodeJS.ProcessEnv): Promise<Buffer> => {
-    const r = await gitBytes([...args, base!, to], { cwd: dir, env });
+    const r = await gitBytes([...args, base!, to, ...only], { cwd: dir, env });
     if (r.code !== 0) throw gitError("git diff", r.stderr);
     return r.stdout;
   };

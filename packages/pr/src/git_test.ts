@@ -1,9 +1,18 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { branchCommit, checkBranch, currentBranch, hasCommit, isSha, makePatch, withPatchApplied } from "./_git.js";
+import {
+  branchCommit,
+  checkBranch,
+  currentBranch,
+  hasCommit,
+  isSha,
+  leftOutLine,
+  makePatch,
+  withPatchApplied,
+} from "./_git.js";
 
 const made: string[] = [];
 test.after.always(() => {
@@ -156,4 +165,33 @@ test("hasCommit() and isSha() accept only full hex ids of commits that exist", a
   t.false(await hasCommit(dir, undefined));
   t.false(isSha(head.slice(0, 12)));
   t.false(isSha(head.toUpperCase()));
+});
+
+test("makePatch() with a store leaves the store's paths out and names them", async (t) => {
+  const { dir, git } = repo();
+  const store = join(dir, ".forge");
+  mkdirSync(join(store, "prs", "x"), { recursive: true });
+  writeFileSync(join(store, "prs", "x", "pr.md"), "forge's own write\n");
+  writeFileSync(join(dir, "a.txt"), "1\n2\n3\n");
+  git("add", "-A");
+  git("commit", "-qm", "app and store");
+  const p = await makePatch(dir, "main", "topic", store);
+  const text = p.bytes.toString();
+  t.false(text.includes(".forge"), text);
+  t.true(text.includes("+3"));
+  t.deepEqual(p.left, [".forge/prs/x/pr.md"]);
+  t.regex(leftOutLine(p.left)!, /^left out of the patch .*forge sync.*: \.forge\/prs\/x\/pr\.md$/);
+  t.is(leftOutLine([]), undefined);
+  // Without a store, the patch is what it was.
+  t.true((await makePatch(dir, "main", "topic")).bytes.toString().includes(".forge/prs/x/pr.md"));
+  // A range that changes only the store has no patch, and says why.
+  git("checkout", "-qb", "only-store", "main");
+  mkdirSync(join(store, "issues"), { recursive: true });
+  writeFileSync(join(store, "issues", "i.md"), "x\n");
+  git("add", "-A");
+  git("commit", "-qm", "store only");
+  await t.throwsAsync(makePatch(dir, "main", "only-store", store), {
+    code: "E_EMPTY_RANGE",
+    message: /change only \.forge\/ \(forge's store\)/,
+  });
 });

@@ -1,6 +1,6 @@
 import { ConflictError, patchSha256, replacePatch, type PrJson } from "@forge/core";
 import { defineCommand, eachRef, emitBatch, type Batch, type Ctx, type Parsed, REF_ARG } from "@forge/cli";
-import { checkBranch, makePatch } from "./_git.js";
+import { checkBranch, leftOutLine, makePatch } from "./_git.js";
 import { confirm, JSON_FLAGS, jsonRequest, note, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /**
@@ -19,7 +19,9 @@ export async function* updatePrs(ctx: Ctx, ref: string, batch: Batch, want: Want
       throw new ConflictError(`pull request #${number} can't be updated because it was already merged`);
     const base = await checkBranch(cwd, pr.data.baseRefName as string);
     const head = await checkBranch(cwd, pr.data.headRefName as string);
-    const patch = await makePatch(cwd, base, head);
+    const patch = await makePatch(cwd, base, head, prs.store.real);
+    const left = leftOutLine(patch.left);
+    if (left) note(ctx, left);
     if (patchSha256(patch.bytes) === pr.data.patchSha256) {
       const rec = await prs.json(pr, number, want);
       note(ctx, `Pull request #${number} (${rec.title}) is up to date with ${head}`);
