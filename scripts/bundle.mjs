@@ -10,6 +10,12 @@
 // bundle (DESIGN §6: --help within 1.5 × `node -e 0`); anything else
 // requires the bundle. The help goldens run the launchers, and
 // test/budget_test.ts checks every cached text against the bundle's own.
+//
+// A build with nothing changed takes a few seconds: a file is rewritten only when its bytes change, and the
+// bundles are not rebuilt when nothing esbuild reads changed, and the rendered texts are kept in
+// node_modules/.cache/forge-bundle/bundle.json under a hash of what they are made from (the bundle, the
+// engine, this script, node's version), so a bundle is run only when its code changed.
+// A form that crashes or times out is retried, then fails the build with one line: never dropped.
 import { build } from "esbuild";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -25,24 +31,52 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
-/** Run a bundle with no stdin (a form that reads stdin must not wait), in an empty folder (no store), PATH only. */
-function run(file, args) {
-  return new Promise((resolve, reject) => {
+/**
+ * Run a bundle with no stdin (a form that reads stdin must not wait), in an empty folder (no store), PATH only.
+ * Resolves with how it ended: an exit code, or a signal (a timeout is a SIGTERM from `timeout`).
+ */
+function run(file, args, timeout) {
+  return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: scratch,
       env: { PATH: process.env.PATH },
       stdio: ["ignore", "pipe", "pipe"],
-      timeout: 20_000,
+      timeout,
     });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`exit ${code}`))));
+    child.on("error", (error) => resolve({ error, stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+/**
+ * Run a form until it ends in a way that can be trusted: exit 0, or the same exit code below 128 with the same
+ * stderr twice (a form the bundle answers at run time, say a verb that reads stdin). A spawn error, a signal (a
+ * timeout), an exit of 128 or more (node killed, out of memory) or two endings that differ are tried again, with
+ * a longer timeout; after four tries the build fails with one line naming the form.
+ */
+async function settle(name, argv) {
+  const lib = join(out, "lib", `${name}.cjs`);
+  let clean = null;
+  let last = "";
+  for (const timeout of [30_000, 60_000, 120_000, 120_000]) {
+    const r = await run(process.execPath, [lib, ...argv], timeout);
+    if (r.error) last = r.error.message;
+    else if (r.signal !== null)
+      last = `killed by ${r.signal}${r.signal === "SIGTERM" ? ` (timeout ${timeout / 1000} s)` : ""}`;
+    else if (r.code >= 128) last = `exit ${r.code}`;
+    else if (r.code === 0) return r;
+    else if (clean && clean.code === r.code && clean.stderr === r.stderr) return r;
+    else {
+      last = `exit ${r.code}: ${r.stderr.trim().split("\n")[0]}`;
+      clean = r;
+    }
+  }
+  throw new Error(`bundle: ${name} ${argv.join(" ") || "(no arguments)"} did not render: ${last}`);
 }
 const scratch = mkdtempSync(join(tmpdir(), "forge-bundle-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
@@ -50,7 +84,7 @@ const root = new URL("..", import.meta.url).pathname;
 const out = join(root, "bin");
 mkdirSync(join(out, "lib"), { recursive: true });
 // The repository is "type": "module"; the launchers and bundles are CommonJS.
-writeFileSync(join(out, "package.json"), '{ "type": "commonjs" }\n');
+writeIfChanged(join(out, "package.json"), '{ "type": "commonjs" }\n');
 const names = [];
 for (const dir of readdirSync(join(root, "packages"))) {
   let pkg;
@@ -134,27 +168,82 @@ const lazyCrypto = {
     }));
   },
 };
-await Promise.all([
-  build({
-    ...common,
-    entryPoints: [join(root, "packages", "core", "src", "frontmatter", "_engine.ts")],
-    outfile: join(out, "lib", "engine.cjs"),
-  }),
-  ...names.map(([name, entry]) =>
+/** Write `bytes` to `file` atomically, and only when they differ (a no-change build leaves bin/ untouched). */
+function writeIfChanged(file, bytes, mode) {
+  const old = existsSync(file) ? readFileSync(file) : null;
+  if (old !== null && Buffer.compare(old, Buffer.from(bytes)) === 0) return;
+  writeFileSync(`${file}.tmp`, bytes, mode === undefined ? {} : { mode });
+  if (mode !== undefined) chmodSync(`${file}.tmp`, mode);
+  renameSync(`${file}.tmp`, file);
+}
+// What this script keeps between builds (node_modules/.cache/forge-bundle/bundle.json): `bundles`, the hash of
+// everything esbuild reads with the hash of each file it wrote; `help`, by executable, the rendered texts under
+// the hash of what rendered them.
+const cacheFile = join(root, "node_modules", ".cache", "forge-bundle", "bundle.json");
+let cache = { bundles: {}, help: {} };
+try {
+  const kept = JSON.parse(readFileSync(cacheFile, "utf8"));
+  if (kept?.bundles && kept.help && typeof kept.bundles === "object" && typeof kept.help === "object") cache = kept;
+} catch {
+  // no cache yet, or an unreadable one: everything is built and rendered
+}
+const sha = (bytes) => createHash("sha256").update(bytes).digest("hex");
+// esbuild's inputs beyond the build id's (sources, stubs, lockfile, this script): the packages' manifests and
+// tsconfigs (resolution) and node's version (the crypto wrappers list node:crypto's functions).
+const bundleInputs = createHash("sha256").update(`${buildId}\0${process.version}\0`);
+for (const f of [
+  ...readdirSync(join(root, "packages")).flatMap((d) => [
+    join(root, "packages", d, "package.json"),
+    join(root, "packages", d, "tsconfig.json"),
+  ]),
+  ...readdirSync(root)
+    .filter((f) => /^tsconfig.*\.json$/.test(f))
+    .map((f) => join(root, f)),
+]
+  .filter((f) => existsSync(f))
+  .sort()) {
+  bundleInputs
+    .update(f.slice(root.length) + "\0")
+    .update(readFileSync(f))
+    .update("\0");
+}
+const bundlesKey = bundleInputs.digest("hex");
+const outputs = [join(out, "lib", "engine.cjs"), ...names.map(([name]) => join(out, "lib", `${name}.cjs`))];
+const unchanged =
+  cache.bundles.key === bundlesKey &&
+  outputs.every((f) => existsSync(f) && cache.bundles.files?.[f.slice(root.length)] === sha(readFileSync(f)));
+if (!unchanged) {
+  const built = (r) => {
+    for (const f of r.outputFiles) writeIfChanged(f.path, f.contents);
+  };
+  await Promise.all([
     build({
       ...common,
-      entryPoints: [entry],
-      outfile: join(out, "lib", `${name}.cjs`),
-      plugins: [engineApart, lazyCrypto],
-    })
-  ),
-]);
+      write: false,
+      entryPoints: [join(root, "packages", "core", "src", "frontmatter", "_engine.ts")],
+      outfile: join(out, "lib", "engine.cjs"),
+    }).then(built),
+    ...names.map(([name, entry]) =>
+      build({
+        ...common,
+        write: false,
+        entryPoints: [entry],
+        outfile: join(out, "lib", `${name}.cjs`),
+        plugins: [engineApart, lazyCrypto],
+      }).then(built)
+    ),
+  ]);
+  cache.bundles = {
+    key: bundlesKey,
+    files: Object.fromEntries(outputs.map((f) => [f.slice(root.length), sha(readFileSync(f))])),
+  };
+}
 
 /** The argv forms whose output is cached: help of the root and of every verb, and the version. */
 async function forms(name) {
-  const lib = join(out, "lib", `${name}.cjs`);
   const base = [[], ["-h"], ["--help"], ["-v"], ["--version"]];
-  const { stdout } = await run(process.execPath, [lib, "--help"]);
+  const { code, stdout, stderr } = await settle(name, ["--help"]);
+  if (code !== 0) throw new Error(`bundle: ${name} --help exited ${code}: ${stderr.trim().split("\n")[0]}`);
   // A noun's root help lists its verbs on a "commands:" line; forge's, its own commands.
   const verbs = (/^commands: (.+)$/m.exec(stdout)?.[1] ?? "").split(" ").filter(Boolean);
   if (name === "forge") verbs.push("init");
@@ -171,24 +260,43 @@ async function forms(name) {
   ];
 }
 
-/** Run the bundle for each form; keep what exits 0 with nothing on stderr. */
-async function cached(name) {
-  const lib = join(out, "lib", `${name}.cjs`);
+/** Run the bundle for each form; keep what exits 0 with nothing on stderr (any other form is answered at run time). */
+async function render(name) {
   const texts = {};
   for (const argv of await forms(name)) {
-    try {
-      const r = await run(process.execPath, [lib, ...argv]);
-      if (r.stderr === "") texts[argv.join("\0")] = r.stdout;
-    } catch {
-      // not a form that succeeds: the bundle answers it at run time
-    }
+    const r = await settle(name, argv);
+    if (r.code === 0 && r.stderr === "") texts[argv.join("\0")] = r.stdout;
   }
   // No arguments is cached only where it means help (forge-export, say, reads stdin).
   if (texts[""] !== texts["--help"]) delete texts[""];
   return texts;
 }
 
-await Promise.all(
+// The rendered texts, by executable, each under the hash of what rendered it.
+// The build id (a hash of every package's sources) is in each bundle's bytes but never in what a form prints:
+// it is left out of the key, so a change to one package re-renders only the bundles whose code changed.
+const code = (file) => readFileSync(file, "latin1").replaceAll(buildId, "");
+const engineCode = code(join(out, "lib", "engine.cjs"));
+const scriptBytes = readFileSync(new URL(import.meta.url));
+function renderKey(name) {
+  return createHash("sha256")
+    .update(`${process.version}\0`)
+    .update(scriptBytes)
+    .update("\0")
+    .update(engineCode, "latin1")
+    .update("\0")
+    .update(code(join(out, "lib", `${name}.cjs`)), "latin1")
+    .digest("hex");
+}
+async function cached(name) {
+  const key = renderKey(name);
+  if (cache.help[name]?.key === key) return cache.help[name].texts;
+  const texts = await render(name);
+  cache.help[name] = { key, texts };
+  return texts;
+}
+
+const launched = await Promise.allSettled(
   names.map(async ([name]) => {
     const texts = await cached(name);
     const launcher = `#!/usr/bin/env node
@@ -198,9 +306,13 @@ const t = ${JSON.stringify(texts)}[process.argv.slice(2).join("\\0")];
 if (typeof t === "string") process.stdout.write(t);
 else require("./lib/${name}.cjs");
 `;
-    const file = join(out, name);
-    writeFileSync(`${file}.tmp`, launcher, { mode: 0o755 });
-    chmodSync(`${file}.tmp`, 0o755);
-    renameSync(`${file}.tmp`, file);
+    writeIfChanged(join(out, name), launcher, 0o755);
   })
 );
+mkdirSync(dirname(cacheFile), { recursive: true });
+writeIfChanged(cacheFile, `${JSON.stringify(cache)}\n`);
+const failed = launched.find((r) => r.status === "rejected");
+if (failed) {
+  console.error(failed.reason instanceof Error ? failed.reason.message : String(failed.reason));
+  process.exitCode = 1;
+}

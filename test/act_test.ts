@@ -67,6 +67,35 @@ async function act(dir: string, input: string, args: string[] = []): Promise<Ran
   return { ...r, recs: jsonl(r.stdout) as Rec[] };
 }
 
+/**
+ * forge-act --json fed `first`, then, once its result is on stdout (the act is running and reading stdin), the
+ * plan `second()` makes at that moment.
+ */
+function actOnceReading(dir: string, first: string, second: () => string): Promise<Ran & { recs: Rec[] }> {
+  return new Promise((res, rej) => {
+    const child = spawn(join(BIN, "forge-act"), ["--json"], {
+      cwd: dir,
+      env: baseEnv() as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      const before = stdout;
+      stdout += d.toString();
+      if (!before.includes("\n") && stdout.includes("\n")) child.stdin.end(second());
+    });
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", rej);
+    child.on("close", (code, signal) => {
+      if (!child.stdin.writableEnded) child.stdin.end();
+      res({ stdout, stderr, code, signal, recs: jsonl(stdout) as Rec[] });
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.write(first);
+  });
+}
+
 /** Worktrees besides the main checkout. */
 function extraWorktrees(dir: string): string[] {
   return git(dir, ["worktree", "list", "--porcelain"])
@@ -117,7 +146,8 @@ test("CheckRerun: never past the plan's repetitions; the steps before the target
   });
   const r = await act(dir, plan("CheckRerun", { step: "20-check", head_sha: head(dir), repetitions: 3 }));
   const a = r.recs[0]!;
-  t.is(a.stats.trials, 3);
+  const whys = a.trial_refs.map((x: Rec) => `${x.outcome}${x.why ? ` (${x.why})` : ""} ${x.duration_ms} ms`);
+  t.is(a.stats.trials, 3, `stop ${a.stats.stop}, budget ${a.stats.budget}; trials: ${whys.join(", ")}`);
   t.is(a.stats.stop, "budget");
   t.is(a.stats.verdict, "failing");
   const runs = jsonl((await run("forge-ci", ["list", "--json", "steps"], { cwd: dir })).stdout) as Rec[];
@@ -148,15 +178,27 @@ test("CheckRerun: no trial starts past the deadline; the overrun is reported, no
   t.is(past.recs[0]!.stats.trials, 0);
   t.is(past.recs[0]!.stats.stop, "deadline");
   t.true(past.recs[0]!.deadline_overrun_ms > 0);
-  const soon = await act(
+  const sha = head(dir);
+  // The 3 s are measured from when the act takes the plan, not from before its process started (on a loaded
+  // machine node's start-up alone can spend them): a first plan, already past its deadline, answers once the act
+  // is reading stdin, and only then is the second plan's deadline set and the plan written.
+  const soon = await actOnceReading(
     dir,
     plan(
       "CheckRerun",
-      { step: "10-slow", head_sha: head(dir), repetitions: 10 },
-      { budget: { max_runs: 10, deadline_ms: Date.now() + 3000 } }
-    )
+      { step: "10-slow", head_sha: sha, repetitions: 10 },
+      { budget: { max_runs: 10, deadline_ms: Date.now() - 1 } }
+    ),
+    () =>
+      plan(
+        "CheckRerun",
+        { step: "10-slow", head_sha: sha, repetitions: 10 },
+        { budget: { max_runs: 10, deadline_ms: Date.now() + 3000 } }
+      )
   );
-  const a = soon.recs[0]!;
+  t.is(soon.recs.length, 2, soon.stderr);
+  t.is(soon.recs[0]!.stats.trials, 0);
+  const a = soon.recs[1]!;
   t.true(a.stats.trials >= 1 && a.stats.trials < 10, `${a.stats.trials} trials`);
   t.is(a.stats.stop, "deadline");
   t.true(a.deadline_overrun_ms >= 0);

@@ -18,7 +18,8 @@
  * measurements that time several commands themselves (ci overhead per step, the kept-lane loop
  * iteration, the paired wall, peak RSS) run as four blocks, old, new, new, old, of half the runs
  * each, and compare their own numbers. A case whose subject is not under bin/ (the fold, built
- * from this clone's tools/), or names an executable DIR does not have, is skipped with a note.
+ * from this clone's tools/), or names an executable DIR does not have, is skipped with a note; so is
+ * the no-change build (tools/bench_build.ts), which builds this clone only.
  */
 import { cpus, loadavg } from "node:os";
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -28,6 +29,7 @@ import { generateStore, type GenSummary } from "./gen_store.js";
 import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 import { median, retarget, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
+import { noChangeBuild } from "./bench_build.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
@@ -386,6 +388,17 @@ own(
   (bin, runs) => pairedWall(BENCH, bin, ENV, Math.min(runs, 7), 1),
   (r) => `${r.ratio}× (${r.note})`
 );
+// A build is of this clone's sources: it has no old side to run from --against's bin/.
+const noChange = "build twice with no change: the second";
+if (AGAINST) {
+  if (!ONLY || noChange.includes(ONLY)) skipped.push({ case: noChange, why: "it builds this clone only" });
+} else {
+  own(
+    noChange,
+    (_bin, runs) => noChangeBuild(ROOT, ENV, Math.max(3, Math.min(runs, 5))),
+    (r) => `${r.medianMs} ms (tsc -b alone: ${r.baselineMedianMs} ms)`
+  );
+}
 if (huge) {
   own(
     "store: peak RSS",

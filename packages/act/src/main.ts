@@ -108,6 +108,8 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
         failed++;
         io.stderr.write(`${prog}: stdin line ${line.line}: ${oneLine(String(e.message))}\n`);
       }
+      // A result is out as soon as stdin has nothing more waiting (a pipeline's reader sees each act as it ends).
+      if (line.idle) await out.flush();
       if (out.closed) break;
     }
   } finally {
