@@ -1,11 +1,13 @@
 /**
  * Integrity end to end (issue 32): the one JSON-lines reader refuses a line
  * over its cap with one line naming the limit, forge-plan names the bad
- * field of an observation line.
+ * field of an observation line, and the degradation law: a damaged import
+ * payload or run record is a named marker and the rest of the answer goes on.
  */
 import test from "ava";
-import { rmSync } from "node:fs";
-import { jsonl, run, tempRepo } from "./lib/run.js";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 
 const made: string[] = [];
 test.after.always(() => {
@@ -47,5 +49,85 @@ test("forge-plan names the observation line and field it cannot read, exit 1, no
     t.is(p.stdout, "");
     t.true(p.stderr.startsWith(`forge-plan: ${message}`), p.stderr);
     t.is(p.stderr.split("\n").length, 2, p.stderr);
+  }
+});
+
+/** A repo with one CI step run twice and exported: two imports, two runs. */
+async function exported(
+  t: import("ava").ExecutionContext
+): Promise<{ dir: string; imports: string[]; runs: string[] }> {
+  const dir = repo("forge-integrity-law-");
+  const steps = join(dir, ".forge", "ci", "steps");
+  mkdirSync(steps, { recursive: true });
+  writeFileSync(join(steps, "10-unit"), "#!/bin/sh\necho ok\n");
+  chmodSync(join(steps, "10-unit"), 0o755);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "a step"]);
+  for (let i = 0; i < 2; i++) t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 0);
+  const e = await sh("forge-ci list --json | forge-export", { cwd: dir });
+  t.is(e.code, 0, e.stderr);
+  const imports = readdirSync(join(dir, ".forge", "evidence", "imports")).map((n) => n.slice(0, 64));
+  const runs = readdirSync(join(dir, ".forge", "ci", "runs")).sort();
+  t.is(imports.length, 2);
+  t.is(runs.length, 2);
+  return { dir, imports, runs };
+}
+
+/** The observation's markers and its trials over every node. */
+async function observed(
+  t: import("ava").ExecutionContext,
+  dir: string
+): Promise<{ markers: string[]; trials: number }> {
+  const o = await run("forge-observe", ["--json"], { cwd: dir });
+  t.is(o.code, 0, o.stderr);
+  const lines = jsonl(o.stdout);
+  const trials = lines.filter((l) => l.kind === "node").reduce((n, l) => n + (l.trials as number), 0);
+  return { markers: lines[0]!.markers as string[], trials };
+}
+
+for (const [damage, payload, marker] of [
+  ["garbage", "garbage", "malformed_kernel_payload"],
+  ["a list of numbers", { claims: [], trials: [1, 2], relations: [] }, "malformed_kernel_payload"],
+  ["null with no marker", null, "missing_kernel_payload"],
+] as Array<[string, unknown, string]>) {
+  test(`degradation law: import kernel_payload ${damage}: ${marker}:<batch>, the rest goes on`, async (t) => {
+    const { dir, imports } = await exported(t);
+    const before = await observed(t, dir);
+    t.is(before.trials, 2);
+    // The later import: one trial of the claim the first import states (damaging the first would leave the
+    // second's trial dangling, rightly folded as nothing).
+    const read = (id: string): Record<string, unknown> =>
+      JSON.parse(readFileSync(join(dir, ".forge", "evidence", "imports", `${id}.json`), "utf8"));
+    const later = imports.find((id) => (read(id).kernel_payload as { claims: unknown[] }).claims.length === 0)!;
+    const file = join(dir, ".forge", "evidence", "imports", `${later}.json`);
+    const rec = read(later);
+    t.is(rec.trials, 1);
+    writeFileSync(file, JSON.stringify({ ...rec, kernel_payload: payload }) + "\n");
+    const after = await observed(t, dir);
+    t.true(after.markers.includes(`${marker}:${later}`), after.markers.join(" "));
+    t.is(after.trials, 1, "the other import's trial is still folded");
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1);
+    t.true(f.stdout.startsWith(`.forge/evidence/imports/${later}.json: field 'kernel_payload': `), f.stdout);
+  });
+}
+
+test("degradation law: a damaged run record is unreadable:run:<id>; forge-ci, forge-run list go on", async (t) => {
+  const { dir, runs } = await exported(t);
+  const [bad, good] = runs as [string, string];
+  const summary = join(dir, ".forge", "ci", "runs", bad, "summary.md");
+  for (const text of ["garbage\n", `---\nid: ${bad}\nstatus: 7\n---\n`]) {
+    writeFileSync(summary, text);
+    for (const [cmd, args] of [
+      ["forge-ci", ["list", "--json", "id"]],
+      ["forge-run", ["list", "--json", "id"]],
+    ] as Array<[string, string[]]>) {
+      const r = await run(cmd, args, { cwd: dir });
+      t.is(r.code, 0, r.stderr);
+      t.deepEqual(jsonl(r.stdout), [{ id: good }]);
+      t.true(r.stderr.startsWith(`${cmd} list: warning: unreadable:run:${bad}: `), r.stderr);
+      t.is(r.stderr.split("\n").length, 2, r.stderr);
+    }
+    t.true((await observed(t, dir)).markers.includes(`unreadable:run:${bad}`));
   }
 });

@@ -12,6 +12,7 @@ import {
   COMMENT,
   displayPath,
   entityFile,
+  evidenceImportFile,
   IMPORT_RECORD,
   importsDir,
   isForgeError,
@@ -42,7 +43,7 @@ import {
   type LoadedEntity,
   type Store,
 } from "@forge/core";
-import { readImportLog } from "@forge/evidence";
+import { importIds, readImportFile } from "@forge/evidence";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
 export interface Problem {
@@ -179,11 +180,16 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
       yield bad(entityFile(store, CI_RUNS, ref.id, ref.archived), err);
     }
   }
-  try {
-    readImportLog(store);
-  } catch (err) {
-    const f = (err as { file?: unknown } | null)?.file;
-    yield { file: typeof f === "string" ? f : ".forge/evidence/imports", problem: problemOf(store, err) };
+  // Each import file on its own: one bad file is named, the others are still checked.
+  for (const id of safe(() => importIds(store).sort(), [])) {
+    try {
+      const { damage } = readImportFile(store, id);
+      // Readers go on with a marker (the degradation law); fsck names the file.
+      if (damage) yield { file: show(evidenceImportFile(store, id)), problem: damage };
+    } catch (err) {
+      const f = (err as { file?: unknown } | null)?.file;
+      yield { file: typeof f === "string" ? f : show(evidenceImportFile(store, id)), problem: problemOf(store, err) };
+    }
   }
   for (const name of names(join(store.dir, "evidence", "imports"))) {
     if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
