@@ -28,6 +28,7 @@ import {
   mergesDir,
   PR,
   PR_REVIEW,
+  printable,
   PRS,
   readPatch,
   STORE_VERSION,
@@ -157,7 +158,8 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     ["milestones", "milestones.md"],
   ] as const) {
     try {
-      await loadDefList(store, key);
+      const list = await loadDefList(store, key);
+      if (key === "labels") yield* labelColors(list.items, show(join(store.dir, file)));
     } catch (err) {
       yield bad(join(store.dir, file), err);
     }
@@ -203,7 +205,9 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
       file: show(path),
       problem: path.endsWith(".tmp")
         ? "stray temp file of an interrupted write (forge fsck --prune-temp removes it)"
-        : "stray lock file (a writer died or is still running)",
+        : path.endsWith(".stale")
+          ? "a broken lock set aside by an interrupted lock break (forge fsck --prune-temp removes it)"
+          : "stray lock file (a writer died or is still running)",
     };
 }
 
@@ -231,6 +235,19 @@ export function strays(dir: string): string[] {
 }
 
 // --- internal ---
+
+/** A label's colour as forge-label writes it (spec/schema.md: 6 lowercase hex digits, no `#`), or none. */
+function* labelColors(items: Array<Record<string, unknown>>, file: string): Generator<Problem> {
+  for (const [i, l] of items.entries()) {
+    const c = l.color;
+    if (c === undefined || c === null || c === "" || (typeof c === "string" && /^[0-9a-f]{6}$/.test(c))) continue;
+    const shown = typeof c === "string" ? `'${printable(c, 40)}'` : typeof c;
+    yield {
+      file,
+      problem: `field 'labels[${i}].color': ${shown} is not a colour (6 lowercase hex digits, like d73a4a)`,
+    };
+  }
+}
 
 async function* flatRecords(
   store: Store,
