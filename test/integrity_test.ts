@@ -131,3 +131,47 @@ test("degradation law: a damaged run record is unreadable:run:<id>; forge-ci, fo
     t.true((await observed(t, dir)).markers.includes(`unreadable:run:${bad}`));
   }
 });
+
+const LOOP_DAMAGE: Array<[string, "events.jsonl" | "loop.md", (s: string) => string]> = [
+  ["truncated", "events.jsonl", (s) => s.slice(0, -15)],
+  ["edited", "events.jsonl", (s) => s.replace('"type":"loop_started"', '"type":"loop_startes"')],
+  ["cut at a line end", "events.jsonl", (s) => s.split("\n").slice(0, 1).join("\n") + "\n"],
+  [
+    "duplicated",
+    "events.jsonl",
+    (s) => {
+      const l = s.split("\n");
+      l.splice(1, 0, l[0]!);
+      return l.join("\n");
+    },
+  ],
+  ["emptied", "events.jsonl", () => ""],
+  ["a state edited", "loop.md", (s) => s.replace("goal: ", "goal: not ")],
+  ["a prompt edited", "loop.md", (s) => s + "more\n"],
+  ["a frontmatter broken", "loop.md", (s) => s.replace("---\n", "")],
+];
+
+test("forge fsck finds each damage of a loop's files as forge-loop does, naming the same file and why", async (t) => {
+  const dir = repo("forge-integrity-loop-");
+  const env = { FORGE_NOW: "2026-12-01T09:00:00Z" };
+  const s = await run("forge-loop", ["start", "--task", "make it pass", "--criterion", "c", "--check", "true"], {
+    cwd: dir,
+    env,
+  });
+  t.is(s.code, 0, s.stderr);
+  const id = readdirSync(join(dir, ".forge", "loops"))[0]!;
+  t.is((await run("forge", ["fsck"], { cwd: dir })).stdout, "");
+  for (const [name, file, damage] of LOOP_DAMAGE) {
+    const path = join(dir, ".forge", "loops", id, file);
+    const good = readFileSync(path, "utf8");
+    writeFileSync(path, damage(good));
+    const l = await run("forge-loop", ["status", id], { cwd: dir, env });
+    t.is(l.code, 1, name);
+    const m = /^forge-loop status: storage_corruption: (.+)\n$/.exec(l.stderr);
+    t.truthy(m, `${name}: ${l.stderr}`);
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1, name);
+    t.is(f.stdout, `${m![1]}\n`, name);
+    writeFileSync(path, good);
+  }
+});

@@ -1,8 +1,9 @@
 /**
  * The checks of `forge fsck`, like `git fsck`: every file of the store
  * against schema v1 and the evidence log against spec/evidence.md, the refs
- * between them, duplicate ids, stray temp and lock files, and the order
- * cache against the folders. Reads only; yields one problem per finding.
+ * between them, duplicate ids, stray temp and lock files, the order cache
+ * against the folders, and forge-loop's loops as forge-loop checks them.
+ * Reads only; yields one problem per finding.
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -44,6 +45,7 @@ import {
   type LoadedEntity,
   type Store,
 } from "@forge/core";
+import { loadLoop, loopIds, loopPaths, StorageCorruptionError } from "@forge/contract/loop";
 import { importIds, readImportFile } from "@forge/evidence";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
@@ -180,6 +182,15 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
       await loadEntity(store, CI_RUNS, CI_RUN, ref);
     } catch (err) {
       yield bad(entityFile(store, CI_RUNS, ref.id, ref.archived), err);
+    }
+  }
+  // forge-loop's loops, checked as forge-loop reads them (the hash chain of events.jsonl, loop.md's hashes and head).
+  for (const id of safe(() => loopIds(store), [])) {
+    try {
+      await loadLoop(store, id);
+    } catch (err) {
+      if (err instanceof StorageCorruptionError) yield { file: err.file, problem: err.why };
+      else yield bad(loopPaths(store, id).md, err);
     }
   }
   // Each import file on its own: one bad file is named, the others are still checked.

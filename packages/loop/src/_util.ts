@@ -5,13 +5,7 @@
 import { createHash } from "node:crypto";
 import { ForgeError, formatTimestamp, isTimestamp, printable, UsageError } from "@forge/core";
 
-/** A loop's files are damaged (a gap, a duplicate, an unparsable or edited line): never repaired (exit 1). */
-export class StorageCorruptionError extends ForgeError {
-  constructor(file: string, why: string) {
-    super(`storage_corruption: ${file}: ${why}`, "E_STORAGE_CORRUPTION", 1);
-    this.name = "StorageCorruptionError";
-  }
-}
+export { StorageCorruptionError } from "@forge/contract/loop";
 
 /** A round report breaks its schema: nothing changes (exit 1). */
 export class InvalidReportError extends ForgeError {
