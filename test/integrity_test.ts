@@ -130,6 +130,10 @@ test("degradation law: a damaged run record is unreadable:run:<id>; forge-ci, fo
     }
     t.true((await observed(t, dir)).markers.includes(`unreadable:run:${bad}`));
   }
+  // forge-pilot reads the runs through forge-ci list: the damaged record no longer stops it.
+  const p = await run("forge-pilot", ["run", "--json", "--max-iterations", "1"], { cwd: dir });
+  t.is(p.code, 0, p.stderr);
+  t.like(jsonl(p.stdout).at(-1), { kind: "report", halt_reason: "max_iterations_reached" });
 });
 
 const LOOP_DAMAGE: Array<[string, "events.jsonl" | "loop.md", (s: string) => string]> = [
