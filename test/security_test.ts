@@ -391,3 +391,30 @@ test("forge-issue close - closes every good stdin line and names the bad one", a
   const closed = await run("forge-issue", ["list", "--state", "closed", "--json", "number"], { cwd });
   t.deepEqual(jsonl(closed.stdout), [{ number: 2 }, { number: 1 }]);
 });
+
+// --- SEC-10: forge-loop quotes a report's field names and argv without control characters ---
+
+test("SEC-10: forge-loop next quotes an unknown field's name and a bad flag value with '?' for ESC", async (t) => {
+  const cwd = tempRepo("forge-sec-loop-");
+  const env = { FORGE_NOW: "2026-12-01T09:00:00Z" };
+  const s = await run("forge-loop", ["start", "--task", "t", "--criterion", "c", "--check", "true", "--json"], {
+    cwd,
+    env,
+  });
+  t.is(s.code, 0, s.stderr);
+  const id = jsonl(s.stdout)[0]!.loop_id as string;
+  const report = {
+    format: "loopforge.round-report",
+    outcome: "success",
+    continuation: "continue",
+    summary: "s",
+    violations: [],
+    "hunter2\u001b[2J": 1,
+  };
+  const r = await run("forge-loop", ["next", id, "-F", "-"], { cwd, env, input: JSON.stringify(report) });
+  t.is(r.code, 1);
+  t.is(r.stderr, "forge-loop next: invalid_round_report: stdin: field 'hunter2?[2J': unknown field\n");
+  const g = await run("forge-loop", ["gate", "nope\u001b[2J", id], { cwd, env });
+  t.is(g.code, 2);
+  t.true(g.stderr.startsWith("forge-loop gate: unknown gate action 'nope?[2J' (check|resolve)"), g.stderr);
+});

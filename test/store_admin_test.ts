@@ -8,7 +8,7 @@
 import test from "ava";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, jsonl, ROOT, run, tempRepo } from "./lib/run.js";
+import { git, jsonl, ROOT, run, sh, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
@@ -149,6 +149,36 @@ test("forge fsck finds nothing in a clean store, and each planted problem in a s
   t.is((await run("forge", ["fsck", "-h"], { cwd: dir })).stdout.split("\n").length - 1 <= 8, true);
 });
 
+test(
+  "forge fsck: a label colour that is no colour is named; a broken lock's .stale is ignored by git and pruned; " +
+    "--json survives a closed pipe",
+  async (t) => {
+    const dir = await fullStore();
+    const f = (rel: string): string => join(dir, ".forge", rel);
+    writeFileSync(f("labels.md"), readFileSync(f("labels.md"), "utf8").replace(/color: \S+/, "color: hunter2"));
+    const stale = f(`labels.md.lock.4242.0a1b2c3d.stale`);
+    writeFileSync(stale, "4242 h 0\n");
+    const r = await run("forge", ["fsck"], { cwd: dir });
+    t.is(r.code, 1);
+    t.deepEqual(r.stdout.trim().split("\n"), [
+      ".forge/labels.md: field 'labels[0].color': 'hunter2' is not a colour (6 lowercase hex digits, like d73a4a)",
+      ".forge/labels.md.lock.4242.0a1b2c3d.stale: a broken lock set aside by an interrupted lock break " +
+        "(forge fsck --prune-temp removes it)",
+    ]);
+    // forge init's ignore lines keep it out of commits.
+    t.is(git(dir, ["check-ignore", ".forge/labels.md.lock.4242.0a1b2c3d.stale"]).trim(), stale.slice(dir.length + 1));
+    utimesSync(stale, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    const p = await run("forge", ["fsck", "--prune-temp"], { cwd: dir });
+    t.is(p.stderr, "forge fsck: removed .forge/labels.md.lock.4242.0a1b2c3d.stale\n");
+    t.is(p.stdout.trim().split("\n").length, 1, p.stdout);
+    // Many problems, a reader that reads one line: no EPIPE stack trace.
+    for (let i = 0; i < 2000; i++) writeFileSync(f(`stray${i}.tmp`), "");
+    const head = await sh("forge fsck --json | head -1", { cwd: dir });
+    t.is(head.stderr, "", "no EPIPE stack trace");
+    t.is(jsonl(head.stdout).length, 1);
+  }
+);
+
 test("forge fsck reports an order cache that disagrees with the folders", async (t) => {
   const dir = scratch(tempRepo("forge-fsck-"));
   await ok(dir, "forge-issue", ["create", "-t", "one"]);
@@ -192,13 +222,13 @@ test(
     t.is(dry.code, 0, dry.stderr);
     t.is(
       dry.stdout,
-      "would add *.lock releases/activations/: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n"
+      "would add *.lock releases/activations/ *.stale: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n"
     );
     t.is(readFileSync(join(dir, ".forge", ".gitignore"), "utf8"), before, "a dry run changes nothing");
     t.is((await run("forge-issue", ["list"], { cwd: dir })).code, 1);
 
     // Interrupted after its first write: the rerun plans only what is left.
-    writeFileSync(join(dir, ".forge", ".gitignore"), before + "*.lock\nreleases/activations/\n");
+    writeFileSync(join(dir, ".forge", ".gitignore"), before + "*.lock\nreleases/activations/\n*.stale\n");
     const rest = await run("forge", ["migrate"], { cwd: dir });
     t.is(rest.stdout, "would write 2 (was 1): .forge/version\n");
     const done = await run("forge", ["migrate", "--apply"], { cwd: dir });
@@ -229,8 +259,10 @@ test(
 test("forge migrate --apply on the fixture makes both changes in one run", async (t) => {
   const dir = v1Store();
   const r = await run("forge", ["migrate", "--apply"], { cwd: dir });
-  t.is(r.stdout, "add *.lock releases/activations/: .forge/.gitignore\nwrite 2 (was 1): .forge/version\n");
-  t.true(readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\nreleases/activations/\n"));
+  t.is(r.stdout, "add *.lock releases/activations/ *.stale: .forge/.gitignore\nwrite 2 (was 1): .forge/version\n");
+  t.true(
+    readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\nreleases/activations/\n*.stale\n")
+  );
   t.is((await run("forge-issue", ["list", "--json", "number"], { cwd: dir })).stdout, '{"number":1}\n');
 });
 

@@ -1,12 +1,16 @@
 /**
  * An observation read back from its JSON lines (forge-observe's stdout),
  * grouped by kind. A line of a kind no reader handles is a usage error
- * naming the kind (spec/loop.md: exit 2); bad JSON names the line. Cheap on
- * purpose: it checks each line's `kind` and where it stands, not every
- * field (forge-plan reads thousands of lines per loop iteration).
+ * naming the kind (spec/loop.md: exit 2); bad JSON names the line, and a
+ * field forge-plan reads of the line's kind with the wrong type names the
+ * line and the field (exit 1; see observation_check.ts). Cheap on purpose:
+ * types only, no copy (forge-plan reads thousands of lines per loop
+ * iteration). Linear in the input, one line at most MAX_JSON_LINE_BYTES.
  */
-import { ForgeError, UsageError } from "@forge/core";
-import { type Observation, OBSERVATION_GROUPS, type ObservationHeader } from "./observation.js";
+import { capText, ForgeError, LineSplitter, MAX_JSON_LINE_BYTES, type SplitLine, UsageError } from "@forge/core";
+import { RecordError } from "./fields.js";
+import { type Observation, OBSERVATION_GROUPS, type ObservationHeader, type ObservationLine } from "./observation.js";
+import { checkObservationLine } from "./observation_check.js";
 
 /**
  * Parse observation text.
@@ -32,35 +36,22 @@ export class ObservationReader {
     degradations: [],
     unverified: [],
   };
-  #n = 0;
   #any = false;
-  #rest: Buffer | undefined;
+  readonly #split = new LineSplitter();
 
   /**
-   * The next bytes (UTF-8): its whole lines are parsed, the part after the last newline kept.
+   * The next bytes (UTF-8): the lines they end are parsed, the rest kept
+   * (linear in the input; a line over MAX_JSON_LINE_BYTES is refused).
    * @throws as readObservation, at the first bad line
    */
   add(chunk: Buffer): void {
-    const buf = this.#rest ? Buffer.concat([this.#rest, chunk]) : chunk;
-    // A newline byte is never inside a multi-byte character: the text up to it decodes whole.
-    const last = buf.lastIndexOf(10);
-    if (last < 0) {
-      this.#rest = buf;
-      return;
-    }
-    this.#rest = last + 1 < buf.length ? buf.subarray(last + 1) : undefined;
-    this.text(buf.toString("utf8", 0, last + 1));
+    for (const l of this.#split.push(chunk)) this.#take(l);
   }
 
   /** Whole lines of text (the last one may lack its newline). */
   text(text: string): void {
-    let at = 0;
-    while (at < text.length) {
-      let nl = text.indexOf("\n", at);
-      if (nl < 0) nl = text.length;
-      this.#line(text.slice(at, nl));
-      at = nl + 1;
-    }
+    this.add(Buffer.from(text));
+    for (const l of this.#split.end()) this.#take(l);
   }
 
   /**
@@ -68,8 +59,7 @@ export class ObservationReader {
    * @throws ForgeError (exit 1) when lines came but no header
    */
   end(): Observation | undefined {
-    if (this.#rest) this.text(this.#rest.toString("utf8"));
-    this.#rest = undefined;
+    for (const l of this.#split.end()) this.#take(l);
     if (!this.#any) return undefined;
     return this.#o.header ? (this.#o as Observation) : this.none();
   }
@@ -79,8 +69,18 @@ export class ObservationReader {
     throw new ForgeError("no observation on stdin (pipe forge-observe --json in)", "E_NO_OBSERVATION", 1);
   }
 
-  #line(raw: string): void {
-    const n = ++this.#n;
+  #take(l: SplitLine): void {
+    if (l.tooLong) {
+      throw new ForgeError(
+        `stdin line ${l.line}: longer than the ${capText(MAX_JSON_LINE_BYTES)} line limit`,
+        "E_INVALID_RECORD",
+        1
+      );
+    }
+    this.#line(l.text, l.line);
+  }
+
+  #line(raw: string, n: number): void {
     if (raw.trim() === "") return;
     this.#any = true;
     const o = this.#o;
@@ -93,18 +93,30 @@ export class ObservationReader {
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
       throw new ForgeError(`stdin line ${n}: field 'kind': expected an object with a kind`, "E_INVALID_RECORD", 1);
     }
-    // Only the kind is checked: the line is taken as the type its kind names (see the module comment).
+    // The kind, then the fields forge-plan reads of it: the line is taken as the type its kind names.
     const kind = (v as { kind?: unknown }).kind;
     if (kind === "observation") {
       if (o.header) throw new ForgeError(`stdin line ${n}: a second observation header`, "E_INVALID_RECORD", 1);
+      check(n, "observation", v as Record<string, unknown>);
       o.header = v as ObservationHeader;
     } else if (typeof kind === "string" && Object.hasOwn(OBSERVATION_GROUPS, kind)) {
       if (!o.header) {
         throw new ForgeError(`stdin line ${n}: a ${kind} line before the observation header`, "E_INVALID_RECORD", 1);
       }
+      check(n, kind as keyof typeof OBSERVATION_GROUPS, v as Record<string, unknown>);
       (o[OBSERVATION_GROUPS[kind as keyof typeof OBSERVATION_GROUPS]] as unknown[]).push(v);
     } else {
       throw new UsageError(`stdin line ${n}: kind '${String(kind).slice(0, 40)}' is not an observation line`);
     }
+  }
+}
+
+/** The fields forge-plan reads of a line of this kind, or one error naming the line and the field. */
+function check(n: number, kind: ObservationLine["kind"], v: Record<string, unknown>): void {
+  try {
+    checkObservationLine(kind, v);
+  } catch (err) {
+    if (!(err instanceof RecordError)) throw err;
+    throw new ForgeError(`stdin line ${n}: ${kind} line: ${err.message}`, "E_INVALID_RECORD", 1);
   }
 }

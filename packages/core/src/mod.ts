@@ -178,7 +178,8 @@ export {
   type NewIssue,
 } from "./entities/issue.js";
 export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
-export { parseJsonLines, readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
+export { MAX_JSON_ARRAY_BYTES, parseJsonLines, readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
+export { capText, LineSplitter, MAX_JSON_LINE_BYTES, type SplitLine, textLines } from "./jsonl/split_lines.js";
 export {
   codeTree,
   codeTreeOfListing,

@@ -110,7 +110,10 @@ export function readImportRecord(store: Store, batchId: string): ImportRecord {
  * One import file, checked as `readImportRecord`, with the bytes its record was parsed from.
  * @throws as readImportRecord
  */
-export function readImportFile(store: Store, batchId: string): { record: ImportRecord; bytes: Buffer } {
+export function readImportFile(
+  store: Store,
+  batchId: string
+): { record: ImportRecord; bytes: Buffer; damage?: string } {
   const file = evidenceImportFile(store, batchId);
   const shown = displayPath(store, file);
   const bytes = readStoreBytes(store, file, MAX_IMPORT_BYTES);
@@ -121,7 +124,54 @@ export function readImportFile(store: Store, batchId: string): { record: ImportR
   } catch {
     throw new InvalidFileError(shown, "not JSON");
   }
-  return { record: checkRecord(rec, shown, batchId), bytes };
+  if (rec === null || typeof rec !== "object" || Array.isArray(rec))
+    throw new InvalidFileError(shown, "not a JSON object");
+  const damage = degradePayload(rec);
+  const record = checkRecord(rec, shown, batchId);
+  return damage ? { record, bytes, damage } : { record, bytes };
+}
+
+/**
+ * The degradation law for a stored import's kernel payload (spec/evidence.md,
+ * "Reading the log"): garbage where the payload should be, or a null payload
+ * its markers do not account for, is read as an import without a payload
+ * that carries the marker saying so (`malformed_kernel_payload`,
+ * `missing_kernel_payload`; forge-observe names it with the batch), so its
+ * trials are never folded as something they are not, never vanish silently,
+ * and the rest of the log is read. Changes `rec` in place (as read, never
+ * written back).
+ * @returns what is wrong with the file (for fsck), or undefined when nothing is
+ */
+function degradePayload(rec: ImportRecord): string | undefined {
+  const k = rec.kernel_payload as unknown;
+  let marker: string;
+  let damage: string;
+  if (k === null || k === undefined) {
+    if (Array.isArray(rec.markers) && rec.markers.some((m) => PAYLOAD_MARKERS.includes(m))) return undefined;
+    marker = "missing_kernel_payload";
+    damage = "field 'kernel_payload': null, and no marker says the import had no payload (its trials are lost)";
+  } else if (!isPayload(k)) {
+    marker = "malformed_kernel_payload";
+    damage = "field 'kernel_payload': expected {claims, trials, relations} of objects or null";
+  } else return undefined;
+  const markers = Array.isArray(rec.markers) ? rec.markers.filter((m) => typeof m === "string") : [];
+  rec.markers = [...new Set([...markers, marker])].sort(cmp);
+  rec.degraded = true;
+  rec.kernel_payload = null;
+  rec.trials = 0;
+  return damage;
+}
+
+/** Markers that mean an import's kernel payload is unusable. */
+export const PAYLOAD_MARKERS = ["missing_kernel_payload", "malformed_kernel_payload"];
+
+const isRecordList = (v: unknown): boolean =>
+  Array.isArray(v) && v.every((x) => x !== null && typeof x === "object" && !Array.isArray(x));
+
+function isPayload(k: unknown): boolean {
+  if (k === null || typeof k !== "object" || Array.isArray(k)) return false;
+  const p = k as Record<string, unknown>;
+  return isRecordList(p.claims) && isRecordList(p.trials) && isRecordList(p.relations);
 }
 
 /**

@@ -46,6 +46,7 @@ export {
   IMPORT_SCHEMA,
   type ImportLogEntry,
   type ImportRecord,
+  readImportFile,
   readImportLog,
 } from "./import_log.js";
 export {

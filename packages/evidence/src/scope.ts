@@ -13,6 +13,7 @@ import {
   episodesOf,
   type ImportLogEntry,
   type ImportRecord,
+  PAYLOAD_MARKERS,
   readImportLog,
 } from "./import_log.js";
 import { trialEpisode } from "./trial_episode.js";
@@ -38,8 +39,7 @@ export interface ScopeState {
   markers: string[];
 }
 
-/** Markers that mean an import's kernel payload is unusable. */
-export const PAYLOAD_MARKERS = ["missing_kernel_payload", "malformed_kernel_payload"];
+export { PAYLOAD_MARKERS };
 
 /** Options of `readScope`. */
 export interface ReadScopeOptions {

@@ -1,8 +1,9 @@
 /**
  * The checks of `forge fsck`, like `git fsck`: every file of the store
  * against schema v1 and the evidence log against spec/evidence.md, the refs
- * between them, duplicate ids, stray temp and lock files, and the order
- * cache against the folders. Reads only; yields one problem per finding.
+ * between them, duplicate ids, stray temp and lock files, the order cache
+ * against the folders, and forge-loop's loops as forge-loop checks them.
+ * Reads only; yields one problem per finding.
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import {
   COMMENT,
   displayPath,
   entityFile,
+  evidenceImportFile,
   IMPORT_RECORD,
   importsDir,
   isForgeError,
@@ -27,6 +29,7 @@ import {
   mergesDir,
   PR,
   PR_REVIEW,
+  printable,
   PRS,
   readPatch,
   STORE_VERSION,
@@ -42,7 +45,8 @@ import {
   type LoadedEntity,
   type Store,
 } from "@forge/core";
-import { readImportLog } from "@forge/evidence";
+import { loadLoop, loopIds, loopPaths, StorageCorruptionError } from "@forge/contract/loop";
+import { importIds, readImportFile } from "@forge/evidence";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
 export interface Problem {
@@ -156,7 +160,8 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     ["milestones", "milestones.md"],
   ] as const) {
     try {
-      await loadDefList(store, key);
+      const list = await loadDefList(store, key);
+      if (key === "labels") yield* labelColors(list.items, show(join(store.dir, file)));
     } catch (err) {
       yield bad(join(store.dir, file), err);
     }
@@ -179,11 +184,25 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
       yield bad(entityFile(store, CI_RUNS, ref.id, ref.archived), err);
     }
   }
-  try {
-    readImportLog(store);
-  } catch (err) {
-    const f = (err as { file?: unknown } | null)?.file;
-    yield { file: typeof f === "string" ? f : ".forge/evidence/imports", problem: problemOf(store, err) };
+  // forge-loop's loops, checked as forge-loop reads them (the hash chain of events.jsonl, loop.md's hashes and head).
+  for (const id of safe(() => loopIds(store), [])) {
+    try {
+      await loadLoop(store, id);
+    } catch (err) {
+      if (err instanceof StorageCorruptionError) yield { file: err.file, problem: err.why };
+      else yield bad(loopPaths(store, id).md, err);
+    }
+  }
+  // Each import file on its own: one bad file is named, the others are still checked.
+  for (const id of safe(() => importIds(store).sort(), [])) {
+    try {
+      const { damage } = readImportFile(store, id);
+      // Readers go on with a marker (the degradation law); fsck names the file.
+      if (damage) yield { file: show(evidenceImportFile(store, id)), problem: damage };
+    } catch (err) {
+      const f = (err as { file?: unknown } | null)?.file;
+      yield { file: typeof f === "string" ? f : show(evidenceImportFile(store, id)), problem: problemOf(store, err) };
+    }
   }
   for (const name of names(join(store.dir, "evidence", "imports"))) {
     if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
@@ -197,7 +216,9 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
       file: show(path),
       problem: path.endsWith(".tmp")
         ? "stray temp file of an interrupted write (forge fsck --prune-temp removes it)"
-        : "stray lock file (a writer died or is still running)",
+        : path.endsWith(".stale")
+          ? "a broken lock set aside by an interrupted lock break (forge fsck --prune-temp removes it)"
+          : "stray lock file (a writer died or is still running)",
     };
 }
 
@@ -225,6 +246,19 @@ export function strays(dir: string): string[] {
 }
 
 // --- internal ---
+
+/** A label's colour as forge-label writes it (spec/schema.md: 6 lowercase hex digits, no `#`), or none. */
+function* labelColors(items: Array<Record<string, unknown>>, file: string): Generator<Problem> {
+  for (const [i, l] of items.entries()) {
+    const c = l.color;
+    if (c === undefined || c === null || c === "" || (typeof c === "string" && /^[0-9a-f]{6}$/.test(c))) continue;
+    const shown = typeof c === "string" ? `'${printable(c, 40)}'` : typeof c;
+    yield {
+      file,
+      problem: `field 'labels[${i}].color': ${shown} is not a colour (6 lowercase hex digits, like d73a4a)`,
+    };
+  }
+}
 
 async function* flatRecords(
   store: Store,

@@ -2,11 +2,12 @@
  * `forge fsck [--json] [--prune-temp]`: check the whole store like `git
  * fsck` (see `_fsck_store.ts`), one line per problem, exit 1 if any. Never
  * repairs; `--prune-temp` removes only stray temp files of interrupted
- * writes (older than a minute, so a write in progress keeps its own).
+ * writes and locks set aside by an interrupted lock break (`.stale`), older
+ * than a minute, so a write or a break in progress keeps its own.
  */
 import { rmSync, statSync } from "node:fs";
 import { displayPath, findStore, STALE_MS, storeAt, UsageError } from "@forge/core";
-import type { Io } from "@forge/cli";
+import { type Io, Out } from "@forge/cli";
 import { fsckStore, strays, type Problem } from "./_fsck_store.js";
 
 /** Options of `forge fsck`. */
@@ -43,7 +44,8 @@ export async function runFsck(io: Io, o: FsckOptions): Promise<number> {
   let pruned = 0;
   if (o.pruneTemp) {
     for (const p of strays(store.dir)) {
-      if (!p.endsWith(".tmp")) continue;
+      // A `.lock` may be held by a live writer; a temp file or a lock set aside (`.stale`) is nobody's once old.
+      if (!p.endsWith(".tmp") && !p.endsWith(".stale")) continue;
       if (Date.now() - statSync(p).mtimeMs < STALE_MS) continue;
       rmSync(p, { recursive: true, force: true });
       pruned++;
@@ -51,10 +53,13 @@ export async function runFsck(io: Io, o: FsckOptions): Promise<number> {
     }
   }
   let n = 0;
+  // Written with back-pressure, and a reader that goes away (`| head -1`) ends the output quietly.
+  const out = new Out(io.stdout);
   for await (const p of fsckStore(store)) {
     n++;
-    io.stdout.write(o.json ? JSON.stringify(p satisfies Problem) + "\n" : `${p.file}: ${p.problem}\n`);
+    await out.write(o.json ? JSON.stringify(p satisfies Problem) + "\n" : `${p.file}: ${p.problem}\n`);
   }
+  await out.flush();
   if (pruned === 0 && n === 0 && io.stdout.isTTY) io.stderr.write("forge fsck: no problems\n");
   return n ? 1 : 0;
 }

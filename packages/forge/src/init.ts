@@ -3,7 +3,17 @@ import { join, resolve } from "node:path";
 import { atomicWrite, ForgeError, git, versionFile, writeStoreVersion } from "@forge/core";
 
 /** Machine state and caches: never committed (DESIGN §3 data classes). */
-export const IGNORED = ["ci/runs/", "releases/out/", "pilot/", ".cache/", "*.tmp", "*.lock", "releases/activations/"];
+export const IGNORED = [
+  "ci/runs/",
+  "releases/out/",
+  "pilot/",
+  ".cache/",
+  "*.tmp",
+  "*.lock",
+  "releases/activations/",
+  // A lock set aside while being broken (`<file>.lock.<pid>.<hex>.stale`), left when the breaker died.
+  "*.stale",
+];
 
 /**
  * Make `.forge/` in `dir` with its `.gitignore`; safe to run again (adds

@@ -16,7 +16,7 @@ test(
     t.true(initStore(dir).existed);
     t.is(
       readFileSync(join(dir, ".forge/.gitignore"), "utf8"),
-      "mine\n.cache/\nci/runs/\nreleases/out/\npilot/\n*.tmp\n*.lock\nreleases/activations/\n"
+      "mine\n.cache/\nci/runs/\nreleases/out/\npilot/\n*.tmp\n*.lock\nreleases/activations/\n*.stale\n"
     );
   }
 );

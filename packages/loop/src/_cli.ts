@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openStore, UsageError } from "@forge/core";
+import { openStore, printable, UsageError } from "@forge/core";
 import { type Ctx, emit, type FlagsDef, jsonFlags, jsonRequestOf, type Parsed } from "@forge/cli";
 import { clockOf } from "./_util.js";
 import type { LoopContext } from "./engine.js";
@@ -77,7 +77,7 @@ export async function readInput(ctx: Ctx, value: unknown, flag: string, max = 25
   try {
     return readFileSync(resolve(ctx.io.cwd, value), "utf8");
   } catch {
-    throw new UsageError(`--${flag}: cannot read '${value.slice(0, 60)}'`);
+    throw new UsageError(`--${flag}: cannot read '${printable(value, 60)}'`);
   }
 }
 
@@ -87,7 +87,7 @@ export function intFlag(args: Parsed, name: string, def: number, min: number, ma
   if (v === undefined) return def;
   const n = Number(v);
   if (typeof v !== "string" || !/^\d+$/.test(v) || n < min || n > max)
-    throw new UsageError(`invalid --${name} '${String(v).slice(0, 20)}' (${min}..${max})`);
+    throw new UsageError(`invalid --${name} '${printable(String(v), 20)}' (${min}..${max})`);
   return n;
 }
 

@@ -1,5 +1,5 @@
 /** What learn, supersede, retract and recall share. */
-import { UsageError } from "@forge/core";
+import { printable, UsageError } from "@forge/core";
 import type { Parsed } from "@forge/cli";
 import { type ExperienceKind, KINDS } from "./experience.js";
 
@@ -31,7 +31,7 @@ export function kindOf(args: Parsed, required: boolean): ExperienceKind | undefi
     return undefined;
   }
   if (!KINDS.includes(k as ExperienceKind))
-    throw new UsageError(`invalid --kind '${String(k).slice(0, 20)}' (observation|hypothesis|lesson)`);
+    throw new UsageError(`invalid --kind '${printable(String(k), 20)}' (observation|hypothesis|lesson)`);
   return k as ExperienceKind;
 }
 

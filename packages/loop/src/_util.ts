@@ -3,15 +3,9 @@
  * errors, the injectable clock, derived ids, sha256.
  */
 import { createHash } from "node:crypto";
-import { ForgeError, formatTimestamp, isTimestamp, UsageError } from "@forge/core";
+import { ForgeError, formatTimestamp, isTimestamp, printable, UsageError } from "@forge/core";
 
-/** A loop's files are damaged (a gap, a duplicate, an unparsable or edited line): never repaired (exit 1). */
-export class StorageCorruptionError extends ForgeError {
-  constructor(file: string, why: string) {
-    super(`storage_corruption: ${file}: ${why}`, "E_STORAGE_CORRUPTION", 1);
-    this.name = "StorageCorruptionError";
-  }
-}
+export { StorageCorruptionError } from "@forge/contract/loop";
 
 /** A round report breaks its schema: nothing changes (exit 1). */
 export class InvalidReportError extends ForgeError {
@@ -19,7 +13,11 @@ export class InvalidReportError extends ForgeError {
   readonly why: string;
   /** @param source the report's file (`stdin` for `-`), when known */
   constructor(field: string, why: string, source?: string) {
-    super(`invalid_round_report: ${source ? `${source}: ` : ""}field '${field}': ${why}`, "E_INVALID_ROUND_REPORT", 1);
+    super(
+      `invalid_round_report: ${source ? `${printable(source, 200)}: ` : ""}field '${printable(field, 80)}': ${why}`,
+      "E_INVALID_ROUND_REPORT",
+      1
+    );
     this.name = "InvalidReportError";
     this.field = field;
     this.why = why;
@@ -59,7 +57,7 @@ export function clockOf(env: Record<string, string | undefined>): () => Date {
   const fixed = env.FORGE_NOW;
   if (fixed === undefined || fixed === "") return () => new Date();
   if (!isTimestamp(fixed))
-    throw new UsageError(`FORGE_NOW: expected an RFC 3339 UTC timestamp, got '${String(fixed).slice(0, 30)}'`);
+    throw new UsageError(`FORGE_NOW: expected an RFC 3339 UTC timestamp, got '${printable(String(fixed), 30)}'`);
   const d = new Date(fixed);
   return () => d;
 }

@@ -23,6 +23,7 @@ import {
   isUuid,
   NotFoundError,
   parseFrontmatterFast,
+  printable,
   readStoreFile,
   type Store,
   UsageError,
@@ -87,7 +88,7 @@ export function newRecord(
   supersedes: string | null = null
 ): Experience {
   if (!SCOPE.test(n.scope))
-    throw new UsageError(`--scope: '${n.scope.slice(0, 40)}' is not a scope (letters, digits, . _ : / -)`);
+    throw new UsageError(`--scope: '${printable(n.scope, 40)}' is not a scope (letters, digits, . _ : / -)`);
   const text = normText(n.text);
   if (text === "" || text.length > 2000) throw new UsageError("--text: expected 1..2000 characters");
   const at = formatTimestamp(now);

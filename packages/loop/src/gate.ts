@@ -7,7 +7,7 @@
  * payment, external communication, public API changes, and for
  * irreversible or unknown effects or authorization.
  */
-import { UsageError } from "@forge/core";
+import { printable, UsageError } from "@forge/core";
 import { canonicalJson } from "@forge/kernel";
 import { sha256 } from "./_util.js";
 
@@ -58,7 +58,7 @@ export function parseDescriptor(raw: string): Descriptor {
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o))
     if (!["description", "scope", "effects", "reversibility", "authorization"].includes(k))
-      throw new UsageError(`gate descriptor: field '${k}': unknown field`);
+      throw new UsageError(`gate descriptor: field '${printable(k, 60)}': unknown field`);
   if (typeof o.description !== "string" || o.description.trim() === "" || o.description.length > 2000)
     throw new UsageError("gate descriptor: field 'description': expected a non-empty string");
   const list = (k: string): string[] => {

@@ -1,5 +1,5 @@
 /** `forge-loop gate check|resolve <loop> -F descriptor.json`. */
-import { currentAuthor, UsageError } from "@forge/core";
+import { currentAuthor, printable, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
 import { ENV_NOW, loopContext, loopIdOf, output, outFlags, READS_EVENTS, READS_LOOP_MD, readInput } from "./_cli.js";
 import { checkGate, resolveGate } from "./engine.js";
@@ -63,7 +63,7 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const action = args.action as string;
     if (action !== "check" && action !== "resolve")
-      throw new UsageError(`unknown gate action '${action.slice(0, 20)}' (check|resolve)`);
+      throw new UsageError(`unknown gate action '${printable(action, 20)}' (check|resolve)`);
     if (action === "check" && (args.approve || args.deny))
       throw new UsageError("--approve/--deny are for 'gate resolve'");
     if (action === "resolve" && !!args.approve === !!args.deny)

@@ -87,3 +87,16 @@ for (const [name, report, field] of bad) {
     t.true(err!.message.startsWith("invalid_round_report: "));
   });
 }
+
+test("SEC-10: an unknown field's name is quoted with its control characters shown as '?'", (t) => {
+  for (const report of [
+    { ...ok, "hunter2\u001b[2J": 1 },
+    { ...ok, evidence: { files: [], "x\u0007\r\ny": [] } },
+  ]) {
+    const err = t.throws(() => parseReport(JSON.stringify(report)));
+    t.false(/[\x00-\x1f\x7f]/.test(err.message), err.message);
+  }
+  t.throws(() => parseReport(JSON.stringify({ ...ok, "hunter2\u001b[2J": 1 })), {
+    message: "invalid_round_report: field 'hunter2?[2J': unknown field",
+  });
+});

@@ -1,5 +1,5 @@
 /** `forge-loop start`: a new loop and its first prompt (L2). */
-import { UsageError } from "@forge/core";
+import { printable, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
 import { ENV_NOW, intFlag, loopContext, output, outFlags, READS_EXPERIENCE, roundText } from "./_cli.js";
 import { parseCheckArgv } from "./argv.js";
@@ -101,7 +101,7 @@ export function parseStartOptions(args: Parsed, rawArgs: string[]): StartOptions
   if (criteria.length === 0) criteria.push({ text: task, argv: null });
   const domain = args.domain === undefined ? null : String(args.domain);
   if (domain !== null && !/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/.test(domain))
-    throw new UsageError(`invalid --domain '${domain.slice(0, 40)}'`);
+    throw new UsageError(`invalid --domain '${printable(domain, 40)}'`);
   return {
     task,
     constraints,

@@ -1,14 +1,11 @@
 /**
  * The loop store: `.forge/loops/<id>/loop.md` (frontmatter: the state;
- * body: the open round's prompt) and `events.jsonl`. Reading checks that
- * both agree (the state's `eventSequence`/`eventHash` are the timeline's
- * head; its `stateHash` and `promptHash` match what is there); any
- * disagreement is `storage_corruption`. A change holds the loop's lock,
- * re-reads under it, appends the events, then rewrites loop.md, each by an
- * atomic rename.
+ * body: the open round's prompt) and `events.jsonl`, read and checked by
+ * the contract's loop files (`loadLoop`, shared with `forge fsck`). A
+ * change holds the loop's lock, re-reads under it, appends the events,
+ * then rewrites loop.md, each by an atomic rename.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { type LoadedLoop, loadLoop, loopIds, loopPaths } from "@forge/contract/loop";
 import {
   AmbiguousRefError,
   atomicWrite,
@@ -16,47 +13,16 @@ import {
   ForgeError,
   formatFrontmatter,
   MAX_FILE_BYTES,
-  isUuid,
   NotFoundError,
-  parseFrontmatter,
-  readStoreBytes,
-  readStoreFile,
   type Store,
   UsageError,
 } from "@forge/core";
-import { sha256, StorageCorruptionError } from "./_util.js";
-import { chainEvents, type LoopEvent, parseEvents } from "./events.js";
+import { sha256 } from "./_util.js";
+import { chainEvents, type LoopEvent } from "./events.js";
 import { takeLock } from "./lock.js";
-import { type LoopState, stateFromData, stateHashOf, stateToData } from "./state.js";
+import { type LoopState, stateHashOf, stateToData } from "./state.js";
 
-/** Events files above this are refused (bounded reads). */
-export const MAX_EVENTS_BYTES = 32 * 1024 * 1024;
-
-/** `.forge/loops/`. */
-export function loopsDir(store: Store): string {
-  return join(store.dir, "loops");
-}
-
-/** The paths of one loop. */
-export function loopPaths(store: Store, id: string): { dir: string; md: string; events: string; lock: string } {
-  const dir = join(loopsDir(store), id);
-  return { dir, md: join(dir, "loop.md"), events: join(dir, "events.jsonl"), lock: join(dir, "loop.lock") };
-}
-
-/** A loop as read: state, prompt (loop.md's body), events and the raw events text. */
-export interface LoadedLoop {
-  state: LoopState;
-  prompt: string;
-  events: LoopEvent[];
-  eventsText: string;
-}
-
-/** The ids of every loop folder. */
-export function loopIds(store: Store): string[] {
-  const dir = loopsDir(store);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter(isUuid).sort();
-}
+export { type LoadedLoop, loadLoop, loopIds, loopPaths, loopsDir, MAX_EVENTS_BYTES } from "@forge/contract/loop";
 
 /**
  * Resolve a loop ref: a full id or a unique prefix (≥ 4 hex).
@@ -69,49 +35,6 @@ export function resolveLoop(store: Store, ref: string): string {
   if (hits.length === 0) throw new NotFoundError(`no loop '${ref}'`);
   if (hits.length > 1) throw new AmbiguousRefError(`loop prefix '${ref}' matches ${hits.length} loops`);
   return hits[0]!;
-}
-
-/**
- * Read and verify one loop.
- * @throws StorageCorruptionError naming the file and line; NotFoundError
- */
-export async function loadLoop(store: Store, id: string): Promise<LoadedLoop> {
-  const p = loopPaths(store, id);
-  const mdName = displayPath(store, p.md);
-  const evName = displayPath(store, p.events);
-  const text = readStoreFile(store, p.md);
-  let state: LoopState;
-  let prompt: string;
-  try {
-    const fm = await parseFrontmatter(text, mdName);
-    state = stateFromData(fm.data);
-    prompt = fm.body;
-  } catch (err) {
-    throw new StorageCorruptionError(mdName, (err as Error).message.replace(`${mdName}: `, ""));
-  }
-  if (state.id !== id) throw new StorageCorruptionError(mdName, `id ${state.id} is not the folder's`);
-  if (stateHashOf(state) !== state.stateHash)
-    throw new StorageCorruptionError(mdName, "the state does not match its stateHash (edited)");
-  if (sha256(prompt) !== state.promptHash)
-    throw new StorageCorruptionError(mdName, "the prompt does not match its promptHash (edited)");
-  let eventsText: string;
-  try {
-    eventsText = readStoreBytes(store, p.events, MAX_EVENTS_BYTES).toString("utf8");
-  } catch (err) {
-    if ((err as { code?: string }).code === "E_NOT_FOUND") throw new StorageCorruptionError(evName, "missing");
-    throw err;
-  }
-  const parsed = parseEvents(eventsText);
-  if (parsed.error !== undefined) throw new StorageCorruptionError(evName, parsed.error);
-  const events = parsed.events;
-  const head = events[events.length - 1]!;
-  if (head.event_sequence !== state.eventSequence || head.hash !== state.eventHash) {
-    throw new StorageCorruptionError(
-      evName,
-      `ends at event ${head.event_sequence} but loop.md is at event ${state.eventSequence} (truncated or not written)`
-    );
-  }
-  return { state, prompt, events, eventsText };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CI_RUN, CI_RUNS, loadEntity, loadEntityFast } from "@forge/core";
+import { CI_RUN, CI_RUNS, loadEntity, loadEntityFast, printable } from "@forge/core";
 import type { CiRunJson } from "./record.js";
 import { Runs, type RunCtx } from "./runs.js";
 
@@ -15,19 +15,19 @@ export interface ListRunOptions {
 
 /**
  * The runs that match, newest first, at most `limit`; each unreadable
- * summary is reported on `ctx.log.error` (and counted in `batch.failed`) without stopping.
+ * summary is one warning `unreadable:run:<id>: <why>` on `ctx.log` (the
+ * marker forge-observe gives it) and the rest is listed: a damaged record
+ * is not a failure of the listing (`batch` is left as it is).
  */
 export async function* listRuns(
   ctx: RunCtx,
   opts: ListRunOptions,
-  batch: { failed: number }
+  _batch: { failed: number }
 ): AsyncGenerator<CiRunJson> {
   const runs = new Runs(ctx.io);
   const order = await runs.ranked();
-  for (const u of order.errors) {
-    batch.failed++;
-    ctx.log.error(u.error);
-  }
+  // The degradation law: a damaged record is one named line, the rest is listed (exit 0: a pilot reads on).
+  for (const u of order.errors) ctx.log.warn(unreadable(u.ref.id, u.error));
   let n = 0;
   for (let i = order.length - 1; i >= 0 && n < opts.limit; i--) {
     const ref = order.at(i)!.ref;
@@ -41,8 +41,12 @@ export async function* listRuns(
       n++;
       yield await runs.json(e, i + 1);
     } catch (err) {
-      batch.failed++;
-      ctx.log.error((err as Error).message);
+      ctx.log.warn(unreadable(ref.id, err));
     }
   }
+}
+
+/** The warning for a run record that cannot be read. */
+function unreadable(id: string, err: unknown): string {
+  return `unreadable:run:${id}: ${printable(err instanceof Error ? err.message : String(err), 300)}`;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { capText, LineSplitter, MAX_JSON_LINE_BYTES, type SplitLine, textLines } from "./split_lines.js";
 
 /**
  * One record read from JSON lines, or the error for its line. `idle`: the
@@ -10,52 +11,70 @@ export type JsonLine = (
   | { line: number; error: Error; value?: undefined }
 ) & { idle?: true };
 
-/** The most a JSON array on stdin may weigh (it is parsed whole). */
-const MAX_ARRAY_CHARS = 64 * 1024 * 1024;
+/** The most a JSON array on stdin may weigh (it is parsed whole), in UTF-8 bytes. */
+export const MAX_JSON_ARRAY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Read JSON lines from a stream: blank lines skipped, one result per
  * non-blank line. A bad line yields an error naming its line number with at
- * most 30 characters of it, so one bad record never stops the batch. Input
- * that starts with `[` is one JSON array of objects (what gh prints, compact
- * or indented): each item is a record, numbered as its place in the array.
+ * most 30 characters of it, so one bad record never stops the batch; a line
+ * over MAX_JSON_LINE_BYTES is one such error naming the limit (its bytes are
+ * skipped, never held). Linear in the input (see LineSplitter). Input whose
+ * first non-blank byte is `[` is one JSON array of objects (what gh prints,
+ * compact or indented), at most MAX_JSON_ARRAY_BYTES: each item is a record,
+ * numbered as its place in the array.
  * @param input a byte stream (e.g. `process.stdin`)
+ * @throws UsageError when a JSON array passes its limit
  * @example for await (const r of readJsonLines(process.stdin)) …
  */
 export async function* readJsonLines(input: AsyncIterable<Buffer | string>): AsyncGenerator<JsonLine> {
-  let buf = "";
-  let line = 0;
-  let array = false;
-  const decoder = new TextDecoder();
-  for await (const chunk of input) {
-    buf += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    if (!array && line === 0 && buf.trimStart().startsWith("[")) array = true;
+  const split = new LineSplitter();
+  // Until the first non-blank byte: whether the input is a JSON array; then its chunks while it is one.
+  let array: boolean | undefined;
+  const held: Buffer[] = [];
+  let heldBytes = 0;
+  for await (const c of input) {
+    const chunk = typeof c === "string" ? Buffer.from(c) : c;
+    if (array === undefined) {
+      const first = firstNonBlank(chunk);
+      if (first >= 0) array = chunk[first] === 0x5b;
+    }
     if (array) {
-      if (buf.length > MAX_ARRAY_CHARS) throw new UsageError("stdin: the JSON array is too large");
+      heldBytes += chunk.length;
+      if (heldBytes > MAX_JSON_ARRAY_BYTES)
+        throw new UsageError(`stdin: the JSON array is over the ${capText(MAX_JSON_ARRAY_BYTES)} limit`);
+      held.push(chunk);
       continue;
     }
-    let nl: number;
-    const ready: JsonLine[] = [];
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const text = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      line++;
-      const r = parseLine(text, line);
-      if (r) ready.push(r);
-    }
+    const ready = split.push(chunk).flatMap(parseSplit);
     const last = ready.pop();
     yield* ready;
     if (last) yield { ...last, idle: true };
   }
-  buf += decoder.decode();
   if (array) {
-    yield* arrayRecords(buf);
+    yield* arrayRecords(Buffer.concat(held, heldBytes).toString("utf8"));
     return;
   }
-  if (buf !== "") {
-    const r = parseLine(buf, ++line);
-    if (r) yield { ...r, idle: true };
+  for (const r of split.end().flatMap(parseSplit)) yield { ...r, idle: true };
+}
+
+/** The index of the first byte that is not JSON whitespace, or -1. */
+function firstNonBlank(b: Buffer): number {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
   }
+  return -1;
+}
+
+function parseSplit(l: SplitLine): JsonLine[] {
+  if (l.tooLong) return [{ line: l.line, error: tooLong(l.line) }];
+  const r = parseLine(l.text, l.line);
+  return r ? [r] : [];
+}
+
+function tooLong(line: number): UsageError {
+  return new UsageError(`stdin line ${line}: longer than the ${capText(MAX_JSON_LINE_BYTES)} line limit`);
 }
 
 function* arrayRecords(text: string): Generator<JsonLine> {
@@ -85,16 +104,7 @@ function* arrayRecords(text: string): Generator<JsonLine> {
  * @example parseJsonLines('{"a":1}\n\nx\n').map((r) => r.line) // [1, 3]
  */
 export function parseJsonLines(text: string): JsonLine[] {
-  const out: JsonLine[] = [];
-  let line = 0;
-  for (let at = 0; at < text.length;) {
-    let nl = text.indexOf("\n", at);
-    if (nl < 0) nl = text.length;
-    const r = parseLine(text.slice(at, nl), ++line);
-    if (r) out.push(r);
-    at = nl + 1;
-  }
-  return out;
+  return [...textLines(text)].flatMap(parseSplit);
 }
 
 function parseLine(text: string, line: number): JsonLine | undefined {

@@ -1,0 +1,181 @@
+/**
+ * Integrity end to end (issue 32): the one JSON-lines reader refuses a line
+ * over its cap with one line naming the limit, forge-plan names the bad
+ * field of an observation line, and the degradation law: a damaged import
+ * payload or run record is a named marker and the rest of the answer goes on.
+ */
+import test from "ava";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
+
+const made: string[] = [];
+test.after.always(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+function repo(prefix: string): string {
+  const dir = tempRepo(prefix);
+  made.push(dir);
+  return dir;
+}
+
+test("a 20 MB stdin line is one error line naming the limit: forge-plan, forge-issue view -", async (t) => {
+  const dir = repo("forge-integrity-cap-");
+  const long = `{"kind":"observation","scope":"${"x".repeat(20_000_000)}"}\n`;
+  const p = await run("forge-plan", ["--json"], { cwd: dir, input: long });
+  t.deepEqual([p.code, p.stdout, p.stderr], [1, "", "forge-plan: stdin line 1: longer than the 16 MiB line limit\n"]);
+  const v = await run("forge-issue", ["view", "-"], { cwd: dir, input: `{"number":"${"1".repeat(20_000_000)}"}\n` });
+  t.is(v.code, 1);
+  t.is(v.stdout, "");
+  t.is(v.stderr, "forge-issue view: stdin line 1: longer than the 16 MiB line limit\n");
+});
+
+test("forge-plan names the observation line and field it cannot read, exit 1, nothing on stdout", async (t) => {
+  const dir = repo("forge-integrity-plan-");
+  const o = await run("forge-observe", ["--json"], { cwd: dir });
+  t.is(o.code, 0, o.stderr);
+  const header = jsonl(o.stdout)[0]!;
+  const cases: Array<[string, string]> = [
+    [JSON.stringify({ ...header, markers: { a: 1 } }), "stdin line 1: observation line: field 'markers'"],
+    [
+      `${JSON.stringify(header)}\n{"kind":"node","claim_id":"c","claim_kind":"check","current":true,"verdict":"x"}`,
+      "stdin line 2: node line: field 'passes': expected a number",
+    ],
+  ];
+  for (const [input, message] of cases) {
+    const p = await run("forge-plan", ["--json"], { cwd: dir, input: input + "\n" });
+    t.is(p.code, 1, p.stderr);
+    t.is(p.stdout, "");
+    t.true(p.stderr.startsWith(`forge-plan: ${message}`), p.stderr);
+    t.is(p.stderr.split("\n").length, 2, p.stderr);
+  }
+});
+
+/** A repo with one CI step run twice and exported: two imports, two runs. */
+async function exported(
+  t: import("ava").ExecutionContext
+): Promise<{ dir: string; imports: string[]; runs: string[] }> {
+  const dir = repo("forge-integrity-law-");
+  const steps = join(dir, ".forge", "ci", "steps");
+  mkdirSync(steps, { recursive: true });
+  writeFileSync(join(steps, "10-unit"), "#!/bin/sh\necho ok\n");
+  chmodSync(join(steps, "10-unit"), 0o755);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "a step"]);
+  for (let i = 0; i < 2; i++) t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 0);
+  const e = await sh("forge-ci list --json | forge-export", { cwd: dir });
+  t.is(e.code, 0, e.stderr);
+  const imports = readdirSync(join(dir, ".forge", "evidence", "imports")).map((n) => n.slice(0, 64));
+  const runs = readdirSync(join(dir, ".forge", "ci", "runs")).sort();
+  t.is(imports.length, 2);
+  t.is(runs.length, 2);
+  return { dir, imports, runs };
+}
+
+/** The observation's markers and its trials over every node. */
+async function observed(
+  t: import("ava").ExecutionContext,
+  dir: string
+): Promise<{ markers: string[]; trials: number }> {
+  const o = await run("forge-observe", ["--json"], { cwd: dir });
+  t.is(o.code, 0, o.stderr);
+  const lines = jsonl(o.stdout);
+  const trials = lines.filter((l) => l.kind === "node").reduce((n, l) => n + (l.trials as number), 0);
+  return { markers: lines[0]!.markers as string[], trials };
+}
+
+for (const [damage, payload, marker] of [
+  ["garbage", "garbage", "malformed_kernel_payload"],
+  ["a list of numbers", { claims: [], trials: [1, 2], relations: [] }, "malformed_kernel_payload"],
+  ["null with no marker", null, "missing_kernel_payload"],
+] as Array<[string, unknown, string]>) {
+  test(`degradation law: import kernel_payload ${damage}: ${marker}:<batch>, the rest goes on`, async (t) => {
+    const { dir, imports } = await exported(t);
+    const before = await observed(t, dir);
+    t.is(before.trials, 2);
+    // The later import: one trial of the claim the first import states (damaging the first would leave the
+    // second's trial dangling, rightly folded as nothing).
+    const read = (id: string): Record<string, unknown> =>
+      JSON.parse(readFileSync(join(dir, ".forge", "evidence", "imports", `${id}.json`), "utf8"));
+    const later = imports.find((id) => (read(id).kernel_payload as { claims: unknown[] }).claims.length === 0)!;
+    const file = join(dir, ".forge", "evidence", "imports", `${later}.json`);
+    const rec = read(later);
+    t.is(rec.trials, 1);
+    writeFileSync(file, JSON.stringify({ ...rec, kernel_payload: payload }) + "\n");
+    const after = await observed(t, dir);
+    t.true(after.markers.includes(`${marker}:${later}`), after.markers.join(" "));
+    t.is(after.trials, 1, "the other import's trial is still folded");
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1);
+    t.true(f.stdout.startsWith(`.forge/evidence/imports/${later}.json: field 'kernel_payload': `), f.stdout);
+  });
+}
+
+test("degradation law: a damaged run record is unreadable:run:<id>; forge-ci, forge-run list go on", async (t) => {
+  const { dir, runs } = await exported(t);
+  const [bad, good] = runs as [string, string];
+  const summary = join(dir, ".forge", "ci", "runs", bad, "summary.md");
+  for (const text of ["garbage\n", `---\nid: ${bad}\nstatus: 7\n---\n`]) {
+    writeFileSync(summary, text);
+    for (const [cmd, args] of [
+      ["forge-ci", ["list", "--json", "id"]],
+      ["forge-run", ["list", "--json", "id"]],
+    ] as Array<[string, string[]]>) {
+      const r = await run(cmd, args, { cwd: dir });
+      t.is(r.code, 0, r.stderr);
+      t.deepEqual(jsonl(r.stdout), [{ id: good }]);
+      t.true(r.stderr.startsWith(`${cmd} list: warning: unreadable:run:${bad}: `), r.stderr);
+      t.is(r.stderr.split("\n").length, 2, r.stderr);
+    }
+    t.true((await observed(t, dir)).markers.includes(`unreadable:run:${bad}`));
+  }
+  // forge-pilot reads the runs through forge-ci list: the damaged record no longer stops it.
+  const p = await run("forge-pilot", ["run", "--json", "--max-iterations", "1"], { cwd: dir });
+  t.is(p.code, 0, p.stderr);
+  t.like(jsonl(p.stdout).at(-1), { kind: "report", halt_reason: "max_iterations_reached" });
+});
+
+const LOOP_DAMAGE: Array<[string, "events.jsonl" | "loop.md", (s: string) => string]> = [
+  ["truncated", "events.jsonl", (s) => s.slice(0, -15)],
+  ["edited", "events.jsonl", (s) => s.replace('"type":"loop_started"', '"type":"loop_startes"')],
+  ["cut at a line end", "events.jsonl", (s) => s.split("\n").slice(0, 1).join("\n") + "\n"],
+  [
+    "duplicated",
+    "events.jsonl",
+    (s) => {
+      const l = s.split("\n");
+      l.splice(1, 0, l[0]!);
+      return l.join("\n");
+    },
+  ],
+  ["emptied", "events.jsonl", () => ""],
+  ["a state edited", "loop.md", (s) => s.replace("goal: ", "goal: not ")],
+  ["a prompt edited", "loop.md", (s) => s + "more\n"],
+  ["a frontmatter broken", "loop.md", (s) => s.replace("---\n", "")],
+];
+
+test("forge fsck finds each damage of a loop's files as forge-loop does, naming the same file and why", async (t) => {
+  const dir = repo("forge-integrity-loop-");
+  const env = { FORGE_NOW: "2026-12-01T09:00:00Z" };
+  const s = await run("forge-loop", ["start", "--task", "make it pass", "--criterion", "c", "--check", "true"], {
+    cwd: dir,
+    env,
+  });
+  t.is(s.code, 0, s.stderr);
+  const id = readdirSync(join(dir, ".forge", "loops"))[0]!;
+  t.is((await run("forge", ["fsck"], { cwd: dir })).stdout, "");
+  for (const [name, file, damage] of LOOP_DAMAGE) {
+    const path = join(dir, ".forge", "loops", id, file);
+    const good = readFileSync(path, "utf8");
+    writeFileSync(path, damage(good));
+    const l = await run("forge-loop", ["status", id], { cwd: dir, env });
+    t.is(l.code, 1, name);
+    const m = /^forge-loop status: storage_corruption: (.+)\n$/.exec(l.stderr);
+    t.truthy(m, `${name}: ${l.stderr}`);
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1, name);
+    t.is(f.stdout, `${m![1]}\n`, name);
+    writeFileSync(path, good);
+  }
+});
