@@ -26,7 +26,7 @@ import {
 import { defineCommand, emit, type Ctx, type Parsed, BODY_FLAGS } from "@forge/cli";
 import { closingNumbers } from "./_closes.js";
 import { checkBranch, currentBranch, defaultBranch, makePatch, rangeCommits, type FillCommit } from "./_git.js";
-import { JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+import { confirm, JSON_FLAGS, jsonRequest, listArg, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr create`. */
 export interface CreatePrOptions {
@@ -239,6 +239,9 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const rec = await createPullRequest(ctx, parseCreateOptions(args, await readBody(ctx, args)), wanted(req, false));
-    await emit(ctx.io, ctx.out, [rec], prRender(args, req, true));
+    if (req) return void (await emit(ctx.io, ctx.out, [rec], prRender(args, req, true)));
+    // gh: the new PR's URL on stdout (`url=$(gh pr create …)`); the confirmation on stderr.
+    confirm(ctx, "Created", rec);
+    await ctx.out.write(`${rec.url as string}\n`);
   },
 });
