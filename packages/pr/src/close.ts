@@ -4,7 +4,7 @@ import { runSetState, STATE_ARGS } from "./_state.js";
 export default defineCommand({
   meta: {
     name: "close",
-    description: "Close pull requests (nothing is deleted)",
+    description: "Close pull requests (the store keeps them)",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
       env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
