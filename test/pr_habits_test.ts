@@ -163,7 +163,7 @@ test("pr checkout N checks out a branch that exists; a diverged one is refused",
   t.regex(d.stderr, /branch 'fix' has diverged from pull request #1/);
 });
 
-test("bundled short booleans: pr merge -ds 1 is -d -s; an unknown letter is a usage error", async (t) => {
+test("bundled short booleans: pr merge -dr 1 is -d -r (gh's pflag); an unknown letter is a usage error", async (t) => {
   const dir = repo();
   branch(dir, "fix", "v2\n");
   await ok(dir, "forge-pr", ["create", "-t", "Fix", "-b", "", "-H", "fix", "-B", "main"]);
@@ -172,7 +172,7 @@ test("bundled short booleans: pr merge -ds 1 is -d -s; an unknown letter is a us
   const bad = await run("forge-pr", ["merge", "-dz", "1"], { cwd: dir });
   t.is(bad.code, 2);
   t.regex(bad.stderr, /unknown flag '-z' in '-dz'/);
-  const r = await run("forge-pr", ["merge", "-ds", "1"], { cwd: dir });
+  const r = await run("forge-pr", ["merge", "-dr", "1"], { cwd: dir });
   t.is(r.code, 0, r.stderr);
   t.is(jsonl(await ok(dir, "forge-pr", ["view", "1", "--json", "state"]))[0]!.state, "MERGED");
   t.is(git(dir, ["branch", "--list", "fix"]), "");
