@@ -179,17 +179,20 @@ test("create refuses an empty range and a detached HEAD with one line, writing n
 });
 
 test(
-  "checkout makes the head branch from baseSha + git am, refuses to clobber it, --force resets, --branch names " +
-    "another",
+  "checkout makes the head branch from baseSha + git am, checks out the existing head as gh does, --force " +
+    "resets, --branch names another",
   async (t) => {
     const dir = repoWithBranch();
     await ok(t, "forge-pr", ["create", "-t", "Feature"], dir);
     const tree = git(dir, ["rev-parse", "feature^{tree}"]).trim();
     git(dir, ["checkout", "-q", "main"]);
-    const clash = await run("forge-pr", ["checkout", "1"], { cwd: dir });
-    t.is(clash.code, 1);
-    t.regex(clash.stderr, /^forge-pr checkout: branch 'feature' exists/);
-    t.is(git(dir, ["branch", "--show-current"]).trim(), "main", "nothing switched");
+    // gh: a local branch that exists is checked out (issue 31; it was refused before).
+    const head = git(dir, ["rev-parse", "feature"]).trim();
+    const existing = await run("forge-pr", ["checkout", "1"], { cwd: dir });
+    t.is(existing.code, 0, existing.stderr);
+    t.is(git(dir, ["branch", "--show-current"]).trim(), "feature");
+    t.is(git(dir, ["rev-parse", "HEAD"]).trim(), head, "the branch is not moved");
+    git(dir, ["checkout", "-q", "main"]);
     const other = await ok(t, "forge-pr", ["checkout", "1", "--branch", "review/1"], dir);
     t.regex(other.stderr, /Checked out pull request #1 \(Feature\) on branch review\/1/);
     t.is(git(dir, ["branch", "--show-current"]).trim(), "review/1");

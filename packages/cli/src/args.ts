@@ -31,7 +31,8 @@ export type Parsed = { _: string[] } & Record<string, string | boolean | string[
  * @example parseArgv(["-l", "bug,ui", "x"],
  * {label: {type: "string", alias: "l", multiple: true}, ref: {type: "positional"}})
  */
-export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { help?: boolean; fullHelp?: boolean } {
+export function parseArgv(argvIn: readonly string[], defs: FlagsDef): Parsed & { help?: boolean; fullHelp?: boolean } {
+  const argv = [...argvIn];
   const out: Parsed & { help?: boolean; fullHelp?: boolean } = { _: [] };
   const byName = new Map<string, [string, FlagDef]>();
   for (const [name, d] of Object.entries(defs)) {
@@ -55,6 +56,11 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
       out.help = true;
       // git's split: -h the short usage, --help the whole page.
       if (tok === "--help") out.fullHelp = true;
+      continue;
+    }
+    const bundle = unbundle(tok, byName);
+    if (bundle) {
+      argv.splice(i, 0, ...bundle);
       continue;
     }
     let flag = tok;
@@ -118,6 +124,28 @@ export function parseArgv(argv: readonly string[], defs: FlagsDef): Parsed & { h
       if (out[name] !== undefined && !d.optionalValue) throw new UsageError(`flag '${flag}' given twice`);
       out[name] = value;
     }
+  }
+  return out;
+}
+
+/**
+ * pflag's shorthand bundles: `-dr` is `-d -r` when `-d` is a boolean; each
+ * letter is a flag until one takes a value, which takes the rest (`-dlbug` is
+ * `-d -l bug`). A letter that is no flag is left for the caller's unknown-flag error.
+ * @returns the tokens the bundle stands for, or undefined when `tok` is no bundle
+ */
+function unbundle(tok: string, byName: Map<string, [string, FlagDef]>): string[] | undefined {
+  if (tok.startsWith("--") || tok.length <= 2 || byName.get(tok.slice(0, 2))?.[1].type !== "boolean") return undefined;
+  const out: string[] = [];
+  for (let k = 1; k < tok.length; k++) {
+    const short = `-${tok[k]}`;
+    const d = byName.get(short)?.[1];
+    if (d === undefined && short !== "-h") throw new UsageError(`unknown flag '${short}' in '${tok.slice(0, 40)}'`);
+    if (d !== undefined && d.type !== "boolean") {
+      out.push(short + tok.slice(k + 1));
+      break;
+    }
+    out.push(short);
   }
   return out;
 }

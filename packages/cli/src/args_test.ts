@@ -7,6 +7,7 @@ const defs: FlagsDef = {
   label: { type: "string", alias: "l", multiple: true },
   state: { type: "enum", alias: "s", options: ["open", "closed"] },
   draft: { type: "boolean", alias: "d" },
+  yes: { type: "boolean", alias: "y" },
   json: {
     type: "string",
     optionalValue: true,
@@ -30,6 +31,10 @@ const ok: Array<[string, string[], Record<string, unknown>]> = [
   ["- as a positional", ["-", "--json"], { _: ["-"], json: "" }],
   ["-- ends flags", ["--", "--title"], { _: ["--title"] }],
   ["- as a flag value", ["-t", "-", "1"], { _: ["1"], title: "-" }],
+  // pflag's shorthand bundles: booleans, then at most one flag that takes the rest or the next token.
+  ["bundled booleans", ["-dy", "1"], { _: ["1"], draft: true, yes: true }],
+  ["a bundle ending in a valued flag", ["-dtx", "1"], { _: ["1"], draft: true, title: "x" }],
+  ["a bundle whose valued flag takes the next token", ["-dl", "bug", "1"], { _: ["1"], draft: true, label: ["bug"] }],
 ];
 for (const [name, argv, expected] of ok) {
   test(`parseArgv() accepts ${name}`, (t) => {
@@ -44,6 +49,7 @@ const bad: Array<[string, string[], RegExp]> = [
   ["a string flag followed by a flag", ["--title", "--json"], /^flag '--title' needs a value$/],
   ["a bad enum value", ["-s", "merged"], /^invalid value for '-s': 'merged' \(one of open\|closed\)$/],
   ["a value on a boolean", ["--draft=yes"], /^flag '--draft' takes no value$/],
+  ["an unknown letter in a bundle", ["-dz", "1"], /^unknown flag '-z' in '-dz'$/],
   ["a string flag given twice", ["-t", "a", "-t", "b"], /given twice/],
 ];
 for (const [name, argv, msg] of bad) {

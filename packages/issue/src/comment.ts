@@ -1,4 +1,4 @@
-import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
+import { addComment, currentAuthor, formatTimestamp, ISSUE, touchEdited, type IssueJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -21,8 +21,9 @@ export async function* commentIssues(
   const issues = new Issues(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   yield* writeEach(ctx, issues, opts.ref, batch, "Commented on", async (issue, number) => {
-    addComment(issues.store, issue, { body: opts.body, author, now: formatTimestamp() });
-    return issues.json(issue, number, true);
+    const now = formatTimestamp();
+    addComment(issues.store, issue, { body: opts.body, author, now });
+    return issues.json(touchEdited(ISSUE, issue, now), number, true);
   });
 }
 

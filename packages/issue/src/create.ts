@@ -13,7 +13,7 @@ import {
   type IssueJson,
 } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
-import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
+import { confirm, Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, readBody } from "./_shared.js";
 
 /** Options of `forge-issue create`. */
 export interface CreateIssueOptions {
@@ -95,6 +95,9 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const rec = await createIssues(ctx, parseCreateOptions(args, await readBody(ctx, args)));
-    await emit(ctx.io, ctx.out, [rec], issueRender(args, req, true));
+    if (req) return void (await emit(ctx.io, ctx.out, [rec], issueRender(args, req, true)));
+    // gh: the new issue's URL on stdout (`url=$(gh issue create …)`); the confirmation on stderr.
+    confirm(ctx, "Created", rec);
+    await ctx.out.write(`${rec.url}\n`);
   },
 });

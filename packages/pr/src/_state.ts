@@ -12,12 +12,15 @@ import {
   type PrJson,
 } from "@forge/core";
 import { changeStateEach, emitBatch, type Batch, type Ctx, type Parsed } from "@forge/cli";
+import { deleteHead } from "./_delete_branch.js";
 import { JSON_FLAGS, jsonRequest, Prs, wanted, type Want, writtenRender } from "./_shared.js";
 
 /** Options of `close` / `reopen`. */
 export interface StateOptions {
   ref: string;
   comment?: string;
+  /** close `-d`: delete the local head branch of each PR closed now. */
+  deleteBranch?: boolean;
 }
 
 /** Flags shared by close and reopen. */
@@ -49,7 +52,8 @@ export async function* setPrState(
   const prs = new Prs(ctx.io);
   const author = opts.comment !== undefined ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
   const now = formatTimestamp();
-  yield* changeStateEach(ctx, prs, opts.ref, batch, {
+  const closed: Array<{ head: string; base: string }> = [];
+  const each = changeStateEach(ctx, prs, opts.ref, batch, {
     to,
     verb: to === "closed" ? "Closed" : "Reopened",
     refuse: (pr, number) => {
@@ -63,14 +67,21 @@ export async function* setPrState(
       opts.comment === undefined
         ? undefined
         : (pr) => void addPrComment(prs.store, pr, { body: opts.comment!, author, now }),
-    apply: (pr) =>
-      updateEntity(PR, pr, (d) => {
+    apply: (pr) => {
+      if (opts.deleteBranch) closed.push({ head: pr.data.headRefName as string, base: pr.data.baseRefName as string });
+      return updateEntity(PR, pr, (d) => {
         d.state = to;
         if (to === "closed") d.closedAt = now;
         else delete d.closedAt;
-      }),
+      });
+    },
     json: (pr, n) => prs.json(pr, n, want),
   });
+  // gh: the branch goes after `Closed pull request …`, only for a PR closed now (not one already closed).
+  for await (const rec of each) {
+    for (const b of closed.splice(0)) await deleteHead(ctx, b.head, b.base, "Deleted branch");
+    yield rec;
+  }
 }
 
 /** The whole `run` of close/reopen. */
@@ -81,7 +92,11 @@ export async function runSetState(ctx: Ctx, args: Parsed, to: "open" | "closed")
     (batch) =>
       setPrState(
         ctx,
-        { ref: args.ref as string, comment: args.comment as string | undefined },
+        {
+          ref: args.ref as string,
+          comment: args.comment as string | undefined,
+          deleteBranch: args["delete-branch"] === true,
+        },
         to,
         batch,
         wanted(req, false)

@@ -1,4 +1,4 @@
-import { addPrComment, currentAuthor, formatTimestamp, type PrJson } from "@forge/core";
+import { addPrComment, currentAuthor, formatTimestamp, PR, touchEdited, type PrJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -22,8 +22,9 @@ export async function* commentPrs(
   const prs = new Prs(ctx.io);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   yield* writeEach(ctx, prs, opts.ref, batch, "Commented on", async (pr, number) => {
-    addPrComment(prs.store, pr, { body: opts.body, author, now: formatTimestamp() });
-    return prs.json(pr, number, { ...want, comments: true });
+    const now = formatTimestamp();
+    addPrComment(prs.store, pr, { body: opts.body, author, now });
+    return prs.json(touchEdited(PR, pr, now), number, { ...want, comments: true });
   });
 }
 

@@ -34,7 +34,18 @@ import {
   rangeCommits,
   type FillCommit,
 } from "./_git.js";
-import { JSON_FLAGS, jsonRequest, listArg, note, prRender, Prs, readBody, wanted, type Want } from "./_shared.js";
+import {
+  confirm,
+  JSON_FLAGS,
+  jsonRequest,
+  listArg,
+  note,
+  prRender,
+  Prs,
+  readBody,
+  wanted,
+  type Want,
+} from "./_shared.js";
 
 /** Options of `forge-pr create`. */
 export interface CreatePrOptions {
@@ -250,6 +261,9 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const rec = await createPullRequest(ctx, parseCreateOptions(args, await readBody(ctx, args)), wanted(req, false));
-    await emit(ctx.io, ctx.out, [rec], prRender(args, req, true));
+    if (req) return void (await emit(ctx.io, ctx.out, [rec], prRender(args, req, true)));
+    // gh: the new PR's URL on stdout (`url=$(gh pr create …)`); the confirmation on stderr.
+    confirm(ctx, "Created", rec);
+    await ctx.out.write(`${rec.url as string}\n`);
   },
 });

@@ -4,6 +4,7 @@ import {
   currentAuthor,
   editList,
   expandMe,
+  formatTimestamp,
   PR,
   storedBody,
   UsageError,
@@ -20,6 +21,7 @@ import {
   BODY_FLAGS,
   REF_ARG,
 } from "@forge/cli";
+import { closingNumbers } from "./_closes.js";
 import { checkBranch } from "./_git.js";
 import { JSON_FLAGS, jsonRequest, listArg, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -78,17 +80,46 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
   const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
   checkDefined(await prs.defs(), o.addLabels, o.milestone);
   yield* writeEach(ctx, prs, o.ref, batch, "Edited", async (pr, number) => {
+    const links = o.body === undefined ? undefined : await bodyLinks(ctx, prs, pr.body, o.body);
     const updated = updateEntity(PR, pr, (d) => {
+      const kept = (d.closes as string[]).filter((id) => !links?.dropped.includes(id));
+      if (links) d.closes = [...new Set([...kept, ...links.added])];
       if (o.title !== undefined) d.title = o.title;
       if (o.base !== undefined) d.baseRefName = o.base;
       d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
       d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;
+      d.editedAt = formatTimestamp();
       return { body: o.body === undefined ? undefined : storedBody(o.body) };
     });
     return prs.json(updated, number, want);
   });
+}
+
+/**
+ * What a new body does to the PR's links, as GitHub does on every body
+ * change: issues its closing keywords name are linked, and those only the old
+ * body's keywords named are unlinked (links made with `create --issue` stay).
+ */
+async function bodyLinks(
+  ctx: Ctx,
+  prs: Prs,
+  oldBody: string,
+  newBody: string
+): Promise<{ added: string[]; dropped: string[] }> {
+  const ids = async (body: string, warn: boolean): Promise<string[]> => {
+    const out: string[] = [];
+    for (const n of closingNumbers(body)) {
+      const id = await prs.issueByNumber(n);
+      if (id !== undefined) out.push(id);
+      else if (warn) ctx.log.warn(`no issue #${n} to close (not linked)`);
+    }
+    return out;
+  };
+  const added = await ids(newBody, true);
+  const dropped = (await ids(oldBody, false)).filter((id) => !added.includes(id));
+  return { added, dropped };
 }
 
 export default defineCommand({

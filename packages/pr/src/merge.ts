@@ -1,6 +1,7 @@
 import { ForgeError, UsageError } from "@forge/core";
-import { defineCommand, emit, jsonFlags, jsonRequestOf, readBody, useColor, type Ctx, type Parsed } from "@forge/cli";
-import { confirm, prOrCurrent, Prs, shown, refWithRepo } from "./_shared.js";
+import { defineCommand, emit, jsonFlags, jsonRequestOf, readBody, type Ctx, type Parsed } from "@forge/cli";
+import { deleteHead } from "./_delete_branch.js";
+import { confirm, prOrCurrent, Prs, refWithRepo } from "./_shared.js";
 
 /** Options of `forge-pr merge` (gh's flags). */
 export interface MergePrOptions {
@@ -60,28 +61,9 @@ export async function mergePullRequest(
   } else if (r.verdict === "already-merged") ctx.io.stderr.write(`! Pull request #${number} was already merged\n`);
   else ctx.io.stderr.write(`${ctx.prog}: ${formatMerge(r)}\n`);
   const ok = r.verdict === "merged" || r.verdict === "already-merged";
-  if (ok && o.deleteBranch) await deleteHead(ctx, pr.data.headRefName as string, pr.data.baseRefName as string);
+  if (ok && o.deleteBranch)
+    await deleteHead(ctx, pr.data.headRefName as string, pr.data.baseRefName as string, "Deleted local branch");
   return { rec: mergeJson(r), code: ok ? 0 : 1 };
-}
-
-async function deleteHead(ctx: Ctx, head: string, base: string): Promise<void> {
-  const { git } = await import("@forge/core");
-  const { checkBranch } = await import("./_git.js");
-  await checkBranch(ctx.io.cwd, head);
-  const cur = await git(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: ctx.io.cwd });
-  let switched = "";
-  if (cur.code === 0 && cur.stdout.trim() === head) {
-    const sw = await git(["switch", "--quiet", "--end-of-options", base], { cwd: ctx.io.cwd });
-    if (sw.code !== 0) throw new ForgeError(`cannot switch to ${shown(base)} to delete ${shown(head)}`, "E_GIT", 1);
-    switched = ` and switched to branch ${base}`;
-  }
-  const d = await git(["branch", "-D", "--end-of-options", head], { cwd: ctx.io.cwd });
-  if (d.code !== 0) {
-    ctx.log.warn(`could not delete local branch ${shown(head)}`);
-    return;
-  }
-  const tick = useColor(ctx.io) ? "\x1b[32m✓\x1b[0m " : "";
-  ctx.io.stderr.write(`${tick}Deleted local branch ${shown(head)}${switched}\n`);
 }
 
 /** Every `--json` field of a merge outcome (forge-merge's line). */

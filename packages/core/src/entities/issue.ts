@@ -99,8 +99,7 @@ export function storedBody(text: string): string {
 
 /**
  * An issue as gh-shaped JSON. `updatedAt` is derived: the latest of
- * `createdAt`, `closedAt` and `reopenedAt` (no stored stamp that every edit
- * would rewrite, so edits of different fields merge cleanly).
+ * `createdAt`, `closedAt`, `reopenedAt` and `editedAt` (the last edit or comment).
  * @param e the loaded issue
  * @param number its derived number
  * @param ctx label and milestone definitions
@@ -111,7 +110,8 @@ export function issueToJson(e: LoadedEntity, number: number, ctx: IssueContext, 
   const closedAt = (d.closedAt as string | undefined) ?? null;
   const created = d.createdAt as string;
   let updated = created;
-  for (const t of [closedAt, d.reopenedAt as string | undefined]) if (t && t > updated) updated = t;
+  for (const t of [closedAt, d.reopenedAt as string | undefined, d.editedAt as string | undefined])
+    if (t && t > updated) updated = t;
   const ms = d.milestone as string | undefined;
   const msDef = ms === undefined ? undefined : ctx.milestones.get(ms);
   const out: IssueJson = {

@@ -167,7 +167,7 @@ export const MAX_PATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * A pull request as gh-shaped JSON. `updatedAt` is derived (the latest of
- * `createdAt`, `closedAt`, `mergedAt`); a merged PR is `closed`, with
+ * `createdAt`, `closedAt`, `mergedAt`, `editedAt`); a merged PR is `closed`, with
  * `closedAt` its merge time when no close was recorded.
  * @param e the loaded pr.md
  * @param number its derived number
@@ -181,8 +181,7 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
   const closedAt = state === "open" ? null : ((d.closedAt as string | undefined) ?? mergedAt);
   const created = d.createdAt as string;
   let updated = created;
-  for (const t of [d.closedAt as string | undefined, d.mergedAt as string | undefined])
-    if (t && t > updated) updated = t;
+  for (const t of [d.closedAt, d.mergedAt, d.editedAt] as Array<string | undefined>) if (t && t > updated) updated = t;
   const ms = d.milestone as string | undefined;
   const msDef = ms === undefined ? undefined : ctx.milestones.get(ms);
   const ci = (d.ci as string | undefined) ?? null;

@@ -190,6 +190,8 @@ export const ISSUE: EntitySchema = {
     S("author", true),
     S("milestone"),
     TS("createdAt", true),
+    // The last edit or comment (feeds updatedAt); beside createdAt, which never changes.
+    TS("editedAt"),
     { name: "isPinned", type: { t: "bool" } },
     LIST("labels"),
     LIST("assignees"),
@@ -220,6 +222,7 @@ export const PR: EntitySchema = {
     { name: "previousPatchSha256", type: { t: "strings" } },
     { name: "ci", type: { t: "enum", values: ["pass", "fail", "running", "cancelled"] } },
     TS("createdAt", true),
+    TS("editedAt"),
     S("milestone"),
     LIST("closes"),
     LIST("labels"),

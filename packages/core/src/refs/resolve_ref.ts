@@ -16,10 +16,15 @@ export interface Resolved {
 
 const NUMBER = /^#?([1-9][0-9]{0,8})$/;
 const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/;
+/** An item's URL as forge prints it (`<web>/issues/12`, `<web>/pull/12`), as gh takes one for an argument. */
+const URL_REF = /^(?:https?|file):\/\/\S*\/(issues|pull)\/([1-9][0-9]{0,8})\/?$/;
+/** The URL segment of each noun that has one. */
+const URL_SEGMENT: Record<string, string> = { issue: "issues", "pull request": "pull" };
 
 /**
- * Resolve a user's ref against a ranked kind: a number (`12` or `#12`), a
- * full id, or a unique id prefix of at least 4 hex characters. (`-`, for
+ * Resolve a user's ref against a ranked kind: a number (`12` or `#12`), the
+ * item's URL (`…/issues/12`, `…/pull/12`, as forge prints `url`), a full id,
+ * or a unique id prefix of at least 4 hex characters. (`-`, for
  * JSON lines on stdin, is handled by the caller.)
  * @param entries the kind's order (number = index + 1)
  * @param input the ref as typed
@@ -32,6 +37,13 @@ const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/;
  * @example resolveRef(entries, "#2", "issue") // {ref: entries[1].ref, number: 2}
  */
 export function resolveRef(entries: Ranked, input: string, noun: string, unranked: readonly Unranked[] = []): Resolved {
+  const url = URL_REF.exec(input);
+  if (url && URL_SEGMENT[noun] !== undefined) {
+    if (url[1] !== URL_SEGMENT[noun]) {
+      throw new UsageError(`'${input.slice(0, 60)}' is no ${noun} URL (…/${URL_SEGMENT[noun]}/<number>)`);
+    }
+    input = url[2]!;
+  }
   const n = NUMBER.exec(input);
   if (n) {
     const num = Number(n[1]);

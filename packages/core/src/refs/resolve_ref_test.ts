@@ -16,6 +16,8 @@ const ok = [
   ["aaaa2", 2],
   ["AAAA2", 2],
   ["aaaa1111-0000", 1],
+  ["https://example.com/o/r/issues/2", 2],
+  ["file:///home/u/proj/issues/3", 3],
 ] as const;
 for (const [input, number] of ok) {
   test(`resolveRef() resolves '${input}' to #${number}`, (t) => {
@@ -67,4 +69,9 @@ test("resolveRef() refuses a number while an unreadable entity could rank anywhe
   });
   t.is(resolveRef(entries, "bbbb", "issue", unranked).number, 3);
   t.throws(() => resolveRef(entries, "cccc", "issue", unranked), { message: /larger than 256 KiB/ });
+});
+
+test("resolveRef() takes a PR's URL for a PR and refuses it for an issue", (t) => {
+  t.is(resolveRef(entries, "https://example.com/o/r/pull/2", "pull request").number, 2);
+  t.throws(() => resolveRef(entries, "https://example.com/o/r/pull/2", "issue"), { message: /is no issue URL/ });
 });

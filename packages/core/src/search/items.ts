@@ -36,7 +36,7 @@ export function issueSearchItem(
     comments: comments?.map((c) => c.body),
     commenters: comments?.map((c) => c.author.login),
     createdAt: d.createdAt as string,
-    updatedAt: latest(d, ["closedAt", "reopenedAt"]),
+    updatedAt: latest(d, ["closedAt", "reopenedAt", "editedAt"]),
     closedAt: d.state === "closed" ? ((d.closedAt as string | undefined) ?? null) : null,
     stateReason:
       d.state === "closed"
@@ -76,7 +76,7 @@ export function prSearchItem(e: LoadedEntity, parts: PrSearchParts = {}): Search
     comments: parts.comments?.map((c) => c.body),
     commenters: parts.comments?.map((c) => c.author.login),
     createdAt: d.createdAt as string,
-    updatedAt: latest(d, ["closedAt", "mergedAt"]),
+    updatedAt: latest(d, ["closedAt", "mergedAt", "editedAt"]),
     closedAt:
       state === "open" ? null : ((d.closedAt as string | undefined) ?? (d.mergedAt as string | undefined) ?? null),
     mergedAt: state === "merged" ? ((d.mergedAt as string | undefined) ?? null) : null,
