@@ -151,15 +151,66 @@ test(
   }
 );
 
-test("a green run exits 0; no steps at all is a pass", async (t) => {
+test("a green run exits 0; no steps at all is exit 1 and one line, never a green run", async (t) => {
   const dir = repo({ "10-ok": "true" });
   const r = await ci(dir, ["run"]);
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /^1\tpass\tci\tmanual\t[0-9a-f]{7}\t\d+\.\d s\n$/);
+  // gh has no such case (no workflows, no checks); forge says so rather than pass on nothing checked.
   const empty = repo({});
   const e = await ci(empty, ["run", "--json", "verdict,steps"]);
-  t.is(e.code, 0, e.stderr);
-  t.is(e.stdout, '{"steps":[],"verdict":"pass"}\n');
+  t.is(e.code, 1);
+  t.is(e.stdout, "");
+  t.is(
+    e.stderr,
+    "forge-ci run: no CI steps in .forge/ci/steps: nothing was run " +
+      "(add an executable step, e.g. .forge/ci/steps/10-test)\n"
+  );
+  t.false(
+    existsSync(join(empty, ".forge", "ci", "runs")) && readdirSync(join(empty, ".forge", "ci", "runs")).length > 0
+  );
+});
+
+test("no steps: a PR's run is refused and forge-pr merge does not merge on it", async (t) => {
+  const dir = repo({});
+  await withPr(t, dir);
+  const r = await ci(dir, ["run", "1"]);
+  t.is(r.code, 1);
+  t.regex(r.stderr, /^forge-ci run: no CI steps in \.forge\/ci\/steps: nothing was run/);
+  const m = await run("forge-pr", ["merge", "1", "--squash"], { cwd: dir });
+  t.is(m.code, 1);
+  t.regex(m.stderr, /no CI steps in \.forge\/ci\/steps: nothing was run/);
+  t.is(m.stderr.trim().split("\n").length, 1);
+  const v = await run("forge-pr", ["view", "1", "--json", "state"], { cwd: dir });
+  t.is(v.stdout, '{"state":"OPEN"}\n');
+  t.is(readFileSync(join(dir, "app.txt"), "utf8"), "broken\n");
+  t.is(git(dir, ["log", "--format=%s", "main"]).trim(), "initial");
+});
+
+test("a step named 10-test.sh is not NN-name: one warning names it, and alone it is no steps", async (t) => {
+  // spec/schema.md ci-step: names are ^[0-9]{2}-[a-z0-9-]+$, no extension (the name is the step's id in
+  // logs, `--until`, `run view --log` and Docker container names); a misnamed file is said, never skipped silently.
+  const dir = repo({ "10-test.sh": "true", "20-lint": "true", "README.md": "steps" });
+  const r = await ci(dir, ["run", "--json", "verdict,steps"]);
+  t.is(r.code, 0, r.stderr);
+  const warned = r.stderr.split("\n").filter((l) => l.includes("warning"));
+  t.deepEqual(warned, [
+    "forge-ci run: warning: .forge/ci/steps/10-test.sh: not a step, not run (a step is named NN-name, e.g. 10-test)",
+  ]);
+  const rec = runs(r)[0]!;
+  t.deepEqual(
+    rec.steps.map((s) => s.name),
+    ["20-lint"]
+  );
+  const only = repo({ "10-test.sh": "true" });
+  const o = await ci(only, ["run"]);
+  t.is(o.code, 1);
+  t.is(
+    o.stderr,
+    "forge-ci run: no CI steps in .forge/ci/steps: nothing was run " +
+      "(add an executable step, e.g. .forge/ci/steps/10-test);" +
+      " .forge/ci/steps/10-test.sh: not a step, not run (a step is named NN-name, e.g. 10-test)\n"
+  );
 });
 
 test("steps run in a disposable worktree: the live checkout is untouched and no worktree is left", async (t) => {

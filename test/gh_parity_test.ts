@@ -422,3 +422,155 @@ test(
     t.deepEqual(jsonl(m.stdout), [{ baseRefName: "master", title: "Add g", body: "" }]);
   }
 );
+
+// --- issue 31, items 10–11 (helper habits-noun): gh habits of run, label, milestone and release ---
+
+/** A fresh repo with one commit on main. */
+function freshRepo(prefix: string): string {
+  const dir = scratch(tempRepo(prefix));
+  writeFileSync(join(dir, "app.txt"), "v1\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "initial"]);
+  return dir;
+}
+
+async function must(dir: string, prog: string, args: string[]): Promise<string> {
+  const r = await run(prog, args, { cwd: dir });
+  if (r.code !== 0) throw new Error(`${prog} ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
+}
+
+test("run view --json jobs: gh's jobs[] (one job `ci`, its steps numbered), not a field of run list", async (t) => {
+  const dir = freshRepo("forge-gh-jobs-");
+  const d = join(dir, ".forge", "ci", "steps");
+  mkdirSync(d, { recursive: true });
+  for (const [name, code] of [
+    ["10-ok", 0],
+    ["20-bad", 3],
+    ["30-never", 0],
+  ] as const) {
+    writeFileSync(join(d, name), `#!/bin/sh\nexit ${code}\n`);
+    chmodSync(join(d, name), 0o755);
+  }
+  t.is((await run("forge-ci", ["run"], { cwd: dir })).code, 1);
+  const r = await run("forge", ["run", "view", "1", "--json", "jobs"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  const { jobs } = JSON.parse(r.stdout) as { jobs: Array<Record<string, unknown>> };
+  t.is(jobs.length, 1);
+  const job = jobs[0]!;
+  // gh's keys (pkg/cmd/run/shared Run.ExportData), sorted as gh prints them.
+  t.deepEqual(Object.keys(job), [
+    "completedAt",
+    "conclusion",
+    "databaseId",
+    "name",
+    "startedAt",
+    "status",
+    "steps",
+    "url",
+  ]);
+  t.like(job, { name: "ci", status: "completed", conclusion: "failure", databaseId: 1 });
+  t.regex(job.url as string, /\/actions\/runs\/1\/job\/1$/);
+  const steps = job.steps as Array<Record<string, unknown>>;
+  t.deepEqual(
+    steps.map((s) => [s.number, s.name, s.status, s.conclusion]),
+    [
+      [1, "10-ok", "completed", "success"],
+      [2, "20-bad", "completed", "failure"],
+      [3, "30-never", "completed", "skipped"],
+    ]
+  );
+  t.deepEqual(Object.keys(steps[0]!), ["completedAt", "conclusion", "name", "number", "startedAt", "status"]);
+  t.regex(steps[0]!.startedAt as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  // A step that never started has Go's zero time, as gh prints it.
+  t.is(steps[2]!.startedAt, "0001-01-01T00:00:00Z");
+  // gh: jobs is SingleRunFields only; `run list --json jobs` lists the fields.
+  const l = await run("forge", ["run", "list", "--json", "jobs"], { cwd: dir });
+  t.is(l.code, 2);
+  t.regex(l.stderr, /unknown JSON field 'jobs'/);
+  const jq = await run("forge", ["run", "view", "1", "--json", "jobs", "--jq", ".jobs[].steps[].name"], { cwd: dir });
+  t.is(jq.stdout, "10-ok\n20-bad\n30-never\n");
+});
+
+test("label delete takes the label off every issue and PR, as gh does", async (t) => {
+  const dir = freshRepo("forge-gh-label-");
+  await must(dir, "forge", ["label", "create", "wontfix"]);
+  await must(dir, "forge", ["label", "create", "bug"]);
+  await must(dir, "forge", ["issue", "create", "-t", "one", "-l", "wontfix,bug"]);
+  await must(dir, "forge", ["issue", "create", "-t", "two", "-l", "wontfix"]);
+  git(dir, ["checkout", "-qb", "topic"]);
+  writeFileSync(join(dir, "app.txt"), "v2\n");
+  git(dir, ["commit", "-qam", "Change"]);
+  await must(dir, "forge", ["pr", "create", "-t", "Change", "-b", "", "-B", "main", "-l", "wontfix"]);
+  git(dir, ["checkout", "-q", "main"]);
+  const d = await run("forge", ["label", "delete", "WontFix", "--yes"], { cwd: dir });
+  t.is(d.code, 0, d.stderr);
+  const issues = await run(
+    "forge",
+    ["issue", "list", "--json", "number,labels", "--jq", ".[] | [.number, (.labels | map(.name))]"],
+    {
+      cwd: dir,
+    }
+  );
+  t.deepEqual(issues.stdout.trim().split("\n").sort(), ['[1,["bug"]]', "[2,[]]"]);
+  const pr = await run("forge", ["pr", "view", "1", "--json", "labels"], { cwd: dir });
+  t.is(pr.stdout, '{"labels":[]}\n');
+  t.is((await run("forge", ["issue", "list", "-l", "wontfix", "--json", "number"], { cwd: dir })).stdout, "");
+});
+
+test("milestone edit --title moves its issues and PRs to the new title, as gh does", async (t) => {
+  const dir = freshRepo("forge-gh-ms-");
+  await must(dir, "forge", ["milestone", "create", "v1"]);
+  await must(dir, "forge", ["milestone", "create", "v2"]);
+  await must(dir, "forge", ["issue", "create", "-t", "in v1", "-m", "v1"]);
+  await must(dir, "forge", ["issue", "create", "-t", "in v2", "-m", "v2"]);
+  git(dir, ["checkout", "-qb", "topic"]);
+  writeFileSync(join(dir, "app.txt"), "v2\n");
+  git(dir, ["commit", "-qam", "Change"]);
+  await must(dir, "forge", ["pr", "create", "-t", "Change", "-b", "", "-B", "main", "-m", "v1"]);
+  git(dir, ["checkout", "-q", "main"]);
+  const e = await run("forge", ["milestone", "edit", "v1", "--title", "v1.0"], { cwd: dir });
+  t.is(e.code, 0, e.stderr);
+  const moved = await run(
+    "forge",
+    ["issue", "list", "-m", "v1.0", "--json", "title,milestone", "--jq", ".[].milestone.title"],
+    {
+      cwd: dir,
+    }
+  );
+  t.is(moved.stdout, "v1.0\n");
+  const other = await run("forge", ["issue", "view", "2", "--json", "milestone", "--jq", ".milestone.title"], {
+    cwd: dir,
+  });
+  t.is(other.stdout, "v2\n");
+  const pr = await run("forge", ["pr", "view", "1", "--json", "milestone", "--jq", ".milestone.title"], { cwd: dir });
+  t.is(pr.stdout, "v1.0\n");
+  t.is((await run("forge", ["issue", "list", "-m", "v1", "--json", "number"], { cwd: dir })).stdout, "");
+});
+
+test("release create TAG FILE records the file as an asset, as gh uploads it (FILE#label: no label)", async (t) => {
+  const dir = freshRepo("forge-gh-release-");
+  mkdirSync(join(dir, "dist"), { recursive: true });
+  writeFileSync(join(dir, "dist", "app.tar.gz"), "archive\n");
+  const r = await run(
+    "forge",
+    ["release", "create", "v1.0", "dist/app.tar.gz#The app", "-n", "first", "--json", "assets"],
+    {
+      cwd: dir,
+    }
+  );
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(
+    (JSON.parse(r.stdout) as { assets: Array<{ name: string; size: number }> }).assets.map((a) => [a.name, a.size]),
+    [["app.tar.gz", 8]]
+  );
+  t.regex(r.stderr, /Created release v1\.0 at [0-9a-f]{7} \(1 asset\)\n$/);
+  t.notRegex(r.stderr, /no build steps/);
+  const v = await run("forge", ["release", "verify", "v1.0"], { cwd: dir });
+  t.is(v.code, 0, v.stderr);
+  // A missing file: one line, nothing written, no tag.
+  const m = await run("forge", ["release", "create", "v2.0", "dist/nope.zip"], { cwd: dir });
+  t.is(m.code, 1);
+  t.is(m.stderr, "forge-release create: dist/nope.zip: no such file; no release written\n");
+  t.is(git(dir, ["tag", "-l", "v2.0"]), "");
+});

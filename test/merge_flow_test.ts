@@ -19,10 +19,14 @@ test.after.always(removeScratch);
 
 const A = "1\n2\n3\n4\n5\n6\n7\n8\n";
 
-/** A repo with a.txt on main, everything committed, main checked out. */
+/**
+ * A repo with a.txt and one passing CI step on main, everything committed, main
+ * checked out (a merge needs a step: no steps is never green).
+ */
 function repo(): string {
   const dir = scratch(tempRepo("forge-merge-"));
   writeFileSync(join(dir, "a.txt"), A);
+  steps(dir, { "10-ok": "true" });
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "initial"]);
   return dir;

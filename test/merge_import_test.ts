@@ -101,14 +101,15 @@ async function makeForeign(t: ExecutionContext): Promise<string> {
     );
   }
   git(dir, ["checkout", "-q", "main"]);
+  // The merge below runs CI: it needs a step (no steps is never green).
+  mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
+  writeFileSync(join(dir, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\ntrue\n");
+  chmodSync(join(dir, ".forge", "ci", "steps", "10-test"), 0o755);
   await ok(t, dir, "forge-pr", ["review", ids[1]!, "--approve"]);
   await ok(t, dir, "forge-pr", ["comment", ids[1]!, "-b", "looks fine"]);
   // The merge's record through the evidence lane: the store's evidence is an import the lane wrote.
   await ok(t, dir, "forge-export", [], await ok(t, dir, "forge-merge", [ids[0]!, "--json"]));
   await ok(t, dir, "forge-release", ["create", "v1.0", "-n", "first"]);
-  mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
-  writeFileSync(join(dir, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\ntrue\n");
-  chmodSync(join(dir, ".forge", "ci", "steps", "10-test"), 0o755);
   return dir;
 }
 
@@ -509,6 +510,10 @@ test(
     const old = git(a, ["rev-parse", "main"]).trim();
     const r = await importJson(a, zip);
     t.is(r.code, 0, r.stderr);
+    // CI steps are not imported; the merge here runs this clone's (no steps is never green).
+    mkdirSync(join(a, ".forge", "ci", "steps"), { recursive: true });
+    writeFileSync(join(a, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\ntrue\n");
+    chmodSync(join(a, ".forge", "ci", "steps", "10-test"), 0o755);
     const m = await sh(`forge-merge ${open.id} --json | jq -c '{verdict, checkout}'`, { cwd: a });
     t.is(m.code, 0, m.stderr);
     t.is(m.stdout, '{"verdict":"merged","checkout":"updated"}\n');

@@ -11,7 +11,16 @@ import {
 } from "@forge/core";
 import { batchMessage, defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import pLimit from "p-limit";
-import { checkedPosture, checkUntil, headCommit, Runs, runStepsIn, withTree, type CiRunJson } from "@forge/runner";
+import {
+  checkedPosture,
+  checkUntil,
+  headCommit,
+  notStepWarning,
+  Runs,
+  runStepsIn,
+  withTree,
+  type CiRunJson,
+} from "@forge/runner";
 import { CI_READS, JSON_FLAGS, jsonRequest, runRender, stepLine } from "./_shared.js";
 
 /** Options of `forge-ci run`. */
@@ -51,6 +60,8 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
   const top = await gitTopLevel(ctx.io.cwd, ctx.io.env, "CI runs a commit");
   // The posture once, before anything runs: ci.env, the steps, the image, the engine.
   const p = await checkedPosture(runs.store, top, ctx.io.env, undefined, opts.docker);
+  // A misnamed step (`10-test.sh`) is not run, and never without a word.
+  for (const n of p.notSteps) ctx.log.warn(notStepWarning(".forge/ci/steps", n));
   checkUntil(p, opts.until);
   const once = async (t: Target): Promise<CiRunJson> =>
     withTree(top, t.headSha, t.patch, (dir) =>
@@ -181,7 +192,12 @@ export default defineCommand({
         "forge-pr list --state open --json | forge-ci run - -j 2 --json",
         "forge-ci run 4 --docker",
       ],
-      notes: ["Exit 1 when any run is red or a PR cannot be run (one stderr line each, naming the PR)."],
+      notes: [
+        "Exit 1 when any run is red or a PR cannot be run (one stderr line each, naming the PR).",
+        "No steps is exit 1 and one line, no run recorded: a run that checked nothing is never green " +
+          "(gh has no such case: a repository without workflows has no checks).",
+        "A file in .forge/ci/steps not named NN-name (10-test.sh) is not run: one warning line names it.",
+      ],
     },
   },
   args: {

@@ -13,6 +13,7 @@ export {
   emit,
   isFieldList,
   jsonFlags,
+  jsonMode,
   jsonRequestOf,
   type JsonRequest,
   Out,

@@ -1,5 +1,6 @@
 /**
- * Output: JSON lines, `--jq` through the system jq, or human text, written
+ * Output: JSON lines (or gh's one array with `FORGE_JSON=array`), `--jq`
+ * through the system jq, or human text, written
  * with back-pressure (a slow reader gets every byte; nothing is lost by
  * exiting early) and a quiet stop when the reader goes away (`| head -1`).
  */
@@ -178,6 +179,15 @@ export async function emit<R extends object>(
     for await (const r of records) all.push(project(r as Record<string, unknown>, fields));
     if (opts.single && all.length === 1) await runJq(io, out, opts.jq, all[0], tty);
     else await runJq(io, out, opts.jq, all, tty);
+  } else if (opts.json && jsonMode(io) === "array" && !opts.single) {
+    // gh's shape: one array (`[]` when empty), still streamed record by record.
+    let sep = "[";
+    for await (const r of records) {
+      if (out.closed) break;
+      await out.write(sep + JSON.stringify(project(r as Record<string, unknown>, fields)));
+      sep = ",";
+    }
+    await out.write(sep === "[" ? "[]\n" : "]\n");
   } else if (opts.json) {
     for await (const r of records) {
       if (out.closed) break;
@@ -202,6 +212,19 @@ export async function emit<R extends object>(
     for await (const _ of records);
   }
   await out.flush();
+}
+
+/**
+ * `FORGE_JSON` in the environment: `lines` (the default, one object a line)
+ * or `array` (gh's one JSON array per list, for scripts written for gh that
+ * pipe into `jq '.[]'`). A single-ref `view` prints one object either way.
+ * @throws UsageError for any other value
+ */
+export function jsonMode(io: Io): "lines" | "array" {
+  const v = io.env.FORGE_JSON;
+  if (v === undefined || v === "" || v === "lines") return "lines";
+  if (v === "array") return "array";
+  throw new UsageError(`FORGE_JSON: unknown mode '${v.slice(0, 30)}'; expected lines or array`);
 }
 
 async function runJq(io: Io, out: Out, expr: string, input: unknown, tty: boolean): Promise<void> {

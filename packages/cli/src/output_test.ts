@@ -3,8 +3,8 @@ import { PassThrough, Writable } from "node:stream";
 import type { Io } from "./io.js";
 import { emit, Out, parseJsonFields } from "./output.js";
 
-function io(stdout: NodeJS.WritableStream & { isTTY?: boolean }): Io {
-  return { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: "/" };
+function io(stdout: NodeJS.WritableStream & { isTTY?: boolean }, env: Record<string, string> = {}): Io {
+  return { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env, cwd: "/" };
 }
 
 test("Out delivers every byte to a slow reader (back-pressure)", async (t) => {
@@ -62,6 +62,27 @@ test("emit() writes one compact JSON object per line, keys sorted, restricted to
   ];
   await emit(io(sink), new Out(sink), recs, { json: { fields: ["title", "number"] } });
   t.is(text, '{"number":1,"title":"a"}\n{"number":2,"title":"b"}\n');
+});
+
+test("FORGE_JSON=array: one JSON array per list as gh prints it; a single view stays one object", async (t) => {
+  const recs = [
+    { title: "a", number: 1 },
+    { title: "b", number: 2 },
+  ];
+  const print = async (r: object[], env: Record<string, string>, single = false): Promise<string> => {
+    const sink = new PassThrough();
+    let text = "";
+    sink.on("data", (d: Buffer) => (text += d.toString()));
+    await emit(io(sink, env), new Out(sink), r, { json: { fields: ["title", "number"] }, single });
+    return text;
+  };
+  t.is(await print(recs, { FORGE_JSON: "array" }), '[{"number":1,"title":"a"},{"number":2,"title":"b"}]\n');
+  t.is(await print([], { FORGE_JSON: "array" }), "[]\n");
+  t.is(await print(recs.slice(0, 1), { FORGE_JSON: "array" }, true), '{"number":1,"title":"a"}\n');
+  t.is(await print(recs, { FORGE_JSON: "lines" }), '{"number":1,"title":"a"}\n{"number":2,"title":"b"}\n');
+  await t.throwsAsync(print(recs, { FORGE_JSON: "arrays" }), {
+    message: "FORGE_JSON: unknown mode 'arrays'; expected lines or array",
+  });
 });
 
 test("emit() renders tab-separated rows off a TTY and aligned columns on one", async (t) => {

@@ -22,7 +22,7 @@ import {
   type SearchQuery,
   type Store,
 } from "@forge/core";
-import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed } from "@forge/cli";
 import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
 
 /** Options of `forge-issue list`. */
@@ -248,7 +248,8 @@ export default defineCommand({
     const filtered =
       opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone || opts.search !== undefined;
     const cached = cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
-    if (cached) {
+    // The cache writes JSON lines; gh's one array (FORGE_JSON=array) goes through `emit`.
+    if (cached && jsonMode(ctx.io) === "lines") {
       await writeCachedList(ctx, opts, cached, tally);
       return tally.failed ? 1 : 0;
     }

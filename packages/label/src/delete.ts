@@ -1,5 +1,6 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
+import { removeLabelEverywhere } from "./_rename.js";
 import { confirm, LabelFile } from "./_shared.js";
 
 /** Options of `forge-label delete`. */
@@ -18,8 +19,11 @@ export function parseDeleteOptions(args: Parsed): DeleteLabelOptions {
 }
 
 /**
- * Remove a label's definition from `labels.md`. Issues and PRs that carry
- * the label keep it (as text, with no color or description).
+ * Delete a label as gh does: its definition leaves `labels.md`, then the
+ * label leaves every issue and PR that carries it (each file rewritten on
+ * its own, atomically; the definition goes first, so a stop half-way leaves
+ * only labels no longer defined, which a second `delete` cannot reach but
+ * `issue edit --remove-label` can).
  * @throws NotFoundError
  */
 export async function deleteLabel(ctx: Ctx, opts: DeleteLabelOptions): Promise<void> {
@@ -27,13 +31,14 @@ export async function deleteLabel(ctx: Ctx, opts: DeleteLabelOptions): Promise<v
   const i = f.get(opts.name);
   const [gone] = f.items.splice(i, 1);
   f.save();
+  await removeLabelEverywhere(f.store, String(gone!.name));
   confirm(ctx, String(gone!.name), "deleted");
 }
 
 export default defineCommand({
   meta: {
     name: "delete",
-    description: "Delete a label definition (issues keep the label)",
+    description: "Delete a label (it leaves every issue and PR, as in gh)",
     help: {
       reads: [[".forge/labels.md", "the label definitions"]],
       examples: [

@@ -33,8 +33,8 @@ export interface CiRequest {
 export type RunCi = (dir: string, req: CiRequest) => Promise<CiOutcome>;
 
 /**
- * Run CI with `@forge/runner` (no steps: `pass`, nothing to fail).
- * @throws ForgeError before any step runs: a bad `ci.env`, no Docker engine for a docker runner
+ * Run CI with `@forge/runner` (no steps: an error, never a pass).
+ * @throws ForgeError before any step runs: no steps, a bad `ci.env`, no Docker engine for a docker runner
  */
 export async function runCi(dir: string, req: CiRequest): Promise<CiOutcome> {
   // Loaded here, not at the top: `forge-merge pr -h` and `forge-pr merge -h` do not need the runner.

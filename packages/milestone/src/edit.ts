@@ -41,8 +41,9 @@ export function parseEditOptions(args: Parsed): EditMilestoneOptions {
 }
 
 /**
- * Change a milestone's definition. A new title changes only
- * `milestones.md`: issues keep naming the old one.
+ * Change a milestone's definition. A new title moves every issue and PR
+ * that named the old one to it, as in gh (they belong to the milestone,
+ * not to its title).
  * @throws NotFoundError; ConflictError when the new title is taken
  */
 export async function editMilestone(
@@ -57,8 +58,13 @@ export async function editMilestone(
   if (o.title !== undefined) m.title = o.title;
   if (o.dueOn !== undefined) m.dueOn = o.dueOn ?? undefined;
   if (o.description !== undefined) m.description = o.description || undefined;
+  const before = f.items[i]!.title as string;
   f.items[i] = m;
   f.save();
+  if (o.title !== undefined && o.title !== before) {
+    const { moveMilestoneEverywhere } = await import("./_move.js");
+    await moveMilestoneEverywhere(f.store, before, o.title);
+  }
   const r = await recordOf(ctx, f, i, req);
   confirm(ctx, "Edited", r.rec);
   return r;
@@ -67,7 +73,7 @@ export async function editMilestone(
 export default defineCommand({
   meta: {
     name: "edit",
-    description: "Edit a milestone (issues keep the old title)",
+    description: "Edit a milestone (a new title moves its issues and PRs with it, as in gh)",
     help: {
       reads: [[".forge/milestones.md", "the milestone definitions"]],
       examples: ["forge-milestone edit v1.2 --due 2027-01-15", "forge-milestone edit 2 --title v1.3"],

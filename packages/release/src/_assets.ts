@@ -2,10 +2,10 @@
  * Artifacts on disk: hashing a file without following a symlink, and
  * listing every regular file under a release's `OUT` folder.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, constants, copyFileSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { sep } from "node:path";
-import { ForgeError, isAssetName, printable } from "@forge/core";
+import { basename, join, resolve, sep } from "node:path";
+import { ConflictError, ForgeError, isAssetName, printable } from "@forge/core";
 
 /** One artifact as the release file records it. */
 export interface Asset {
@@ -63,4 +63,59 @@ export function collectAssets(out: string): Asset[] {
 
 function refused(name: string, why: string): ForgeError {
   return new ForgeError(`artifact '${printable(name, 80)}' ${why} (refused); no release written`, "E_BAD_ARTIFACT", 1);
+}
+
+/** A file given on the command line, to be recorded as an asset. */
+export interface Upload {
+  /** The file, absolute. */
+  path: string;
+  /** Its asset name: the file's base name, as gh names an uploaded asset. */
+  name: string;
+}
+
+/**
+ * gh's `release create TAG FILE…` arguments: each a file, optionally
+ * `FILE#label` (gh's display label, which forge does not keep: the asset is
+ * named by the file's base name, as in gh). Checked before anything is built.
+ * @param cwd where relative paths start
+ * @throws ForgeError for a missing or non-regular file; ConflictError for two files of one name
+ * @example uploadsOf("/w", ["dist/app.tgz#App"]) // [{ path: "/w/dist/app.tgz", name: "app.tgz" }]
+ */
+export function uploadsOf(cwd: string, args: readonly string[]): Upload[] {
+  const seen = new Set<string>();
+  return args.map((arg) => {
+    const i = arg.indexOf("#");
+    const file = i > 0 ? arg.slice(0, i) : arg;
+    const path = resolve(cwd, file);
+    let ok = false;
+    try {
+      ok = statSync(path).isFile();
+    } catch {
+      throw new ForgeError(`${printable(file, 80)}: no such file; no release written`, "E_NO_FILE", 1);
+    }
+    if (!ok) throw new ForgeError(`${printable(file, 80)}: not a regular file; no release written`, "E_NOT_FILE", 1);
+    const name = basename(path);
+    if (!isAssetName(name)) throw refused(name, "has an unsafe name");
+    if (seen.has(name)) throw new ConflictError(`two files named '${printable(name, 80)}'; no release written`);
+    seen.add(name);
+    return { path, name };
+  });
+}
+
+/**
+ * Copy the files into `OUT` beside the build's artifacts, so they are
+ * recorded (size, sha256) as the build's are.
+ * @throws ConflictError when the build made an artifact of the same name
+ */
+export function copyUploads(out: string, uploads: readonly Upload[]): void {
+  for (const u of uploads) {
+    try {
+      copyFileSync(u.path, join(out, u.name), constants.COPYFILE_EXCL);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      throw new ConflictError(
+        `asset '${printable(u.name, 80)}' is both a file given and a build artifact; no release written`
+      );
+    }
+  }
 }

@@ -33,6 +33,8 @@ export interface BuildPlan {
   outRootRel: string;
   /** The absolute `OUT` folder (exists, empty). */
   out: string;
+  /** Files given on the command line (gh's `release create TAG FILE…`): with them, no steps is no warning. */
+  uploads?: number;
 }
 
 /** One build step found in the tagged tree. */
@@ -76,7 +78,7 @@ async function buildIn(ctx: Ctx, plan: BuildPlan, wt: string, stop: Interrupt, b
       );
   };
   const steps = buildSteps(ctx, wt, plan.buildRel);
-  if (steps.length === 0)
+  if (steps.length === 0 && !plan.uploads)
     ctx.log.warn(
       `no build steps in ${plan.buildRel}/ at ${plan.sha.slice(0, 7)} (uncommitted steps are not used): no assets`
     );

@@ -35,7 +35,7 @@ import {
   listReleaseTags,
 } from "@forge/core";
 import { defineCommand, emit, readTextFlag, useColor, type Ctx, type Parsed } from "@forge/cli";
-import { collectAssets } from "./_assets.js";
+import { collectAssets, copyUploads, uploadsOf } from "./_assets.js";
 import { identityDigest, treeOf } from "./_identity.js";
 import { runBuild } from "./_build.js";
 import { jsonFlags, jsonRequest, releaseRow } from "./_shared.js";
@@ -53,6 +53,8 @@ export interface CreateReleaseOptions {
   prerelease?: boolean;
   latest?: boolean;
   generateNotes?: boolean;
+  /** gh's `FILE…` after the tag: uploaded as assets beside the build's. */
+  files?: string[];
 }
 
 /**
@@ -75,6 +77,8 @@ export function parseCreateOptions(args: Parsed, notes: string): CreateReleaseOp
   if (args.prerelease === true) marks.prerelease = true;
   if (args.latest === true) marks.latest = true;
   if (args["generate-notes"] === true) marks.generateNotes = true;
+  const file = args.file as string | undefined;
+  if (file !== undefined) marks.files = [file];
   return { tag, notes, title, target, ...marks };
 }
 
@@ -151,6 +155,7 @@ export async function createRelease(ctx: Ctx, input: CreateReleaseOptions): Prom
     if (head === undefined) throw new ForgeError("no commit to release (HEAD has none)", "E_NO_COMMIT", 1);
     sha = head;
   }
+  const uploads = uploadsOf(ctx.io.cwd, opts.files ?? []);
   const out = releaseOutDir(store, opts.tag);
   if (lexists(out) && readdirSync(out).length > 0) {
     throw new ConflictError(
@@ -165,7 +170,9 @@ export async function createRelease(ctx: Ctx, input: CreateReleaseOptions): Prom
     out,
     buildRel: relative(top, store.real + releaseBuildDir(store).slice(store.dir.length)),
     outRootRel: relative(top, realpathSync(releaseOutRoot(store))),
+    uploads: uploads.length,
   });
+  copyUploads(out, uploads);
   const assets = collectAssets(out);
   const data: Record<string, unknown> = {
     tagName: opts.tag,
@@ -263,10 +270,13 @@ export default defineCommand({
         "forge-release create v1.2.0 -t 'v1.2.0' -n 'Fixes the drain.'",
         "git log --oneline v1.1.0.. | forge-release create v1.2.0 -F -",
         "forge-release create v1.2.0 --target main --json tagName,assets",
+        "forge-release create v1.2.0 dist/app.tar.gz -n 'Fixes the drain.'",
       ],
       notes: [
         "Writes .forge/releases/<tag>.md once (releases are immutable) and tags the commit when the tag is new; " +
           "nothing when a step fails.",
+        "A file after the tag is copied into OUT after the build and recorded as an asset, as gh uploads it " +
+          "(one file for now: several need a rest argument the flag parser does not have yet).",
       ],
     },
   },
@@ -276,6 +286,12 @@ export default defineCommand({
       required: true,
       valueHint: "tag",
       description: "the release's tag (A-Z a-z 0-9 . _ + -; an existing tag must name the commit)",
+    },
+    file: {
+      type: "positional",
+      valueHint: "file",
+      description:
+        "a file to record as an asset beside the build's, named by its base name (gh's FILE#label: label unused)",
     },
     notes: { type: "string", alias: "n", valueHint: "text", description: "the release notes (markdown)" },
     "notes-file": {

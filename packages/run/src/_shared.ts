@@ -62,6 +62,79 @@ export function jsonRequest(args: Parsed): JsonRequest | null {
   return jsonRequestOf(args, RUN_FIELDS);
 }
 
+/** `run view`'s fields: every run field and `jobs`, as gh's `SingleRunFields`. */
+export const VIEW_FIELDS: readonly string[] = [...RUN_FIELDS, "jobs"].sort();
+
+/** A step of gh's `jobs[].steps`. */
+export interface JobStepJson {
+  completedAt: string;
+  conclusion: string;
+  name: string;
+  number: number;
+  startedAt: string;
+  status: string;
+}
+
+/** A job of gh's `jobs` (forge's run is one job, `ci`). */
+export interface JobJson {
+  completedAt: string;
+  conclusion: string;
+  databaseId: number;
+  name: string;
+  startedAt: string;
+  status: string;
+  steps: JobStepJson[];
+  url: string;
+}
+
+/** Go's zero time, as gh prints a time that has not come (a step not run, a job still running). */
+const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+const STEP_CONCLUSION: Record<string, string> = {
+  pass: "success",
+  fail: "failure",
+  timeout: "timed_out",
+  cancelled: "cancelled",
+  skipped: "skipped",
+};
+
+/**
+ * gh's `jobs` of a run: forge runs its steps as one job named `ci` (the
+ * job's id is the run's). Step times follow from the run's start and each
+ * step's duration, the steps running one after another; a skipped step has
+ * Go's zero times, as gh prints a step that never started.
+ * @example jobsOf(run)[0].steps[0] // { name: "10-test", number: 1, status: "completed", conclusion: "success", … }
+ */
+export function jobsOf(r: RunJson): JobJson[] {
+  let at = Date.parse(r.startedAt);
+  const steps = r.steps.map((s, i): JobStepJson => {
+    const ran = s.outcome !== "skipped";
+    const startedAt = ran && Number.isFinite(at) ? iso(at) : ZERO_TIME;
+    if (ran) at += s.durationMs;
+    const completedAt = ran && Number.isFinite(at) ? iso(at) : ZERO_TIME;
+    const conclusion = STEP_CONCLUSION[s.outcome] ?? "";
+    return { completedAt, conclusion, name: s.name, number: i + 1, startedAt, status: "completed" };
+  });
+  const done = r.status === "completed";
+  return [
+    {
+      completedAt: done ? r.updatedAt : ZERO_TIME,
+      conclusion: done ? r.conclusion : "",
+      databaseId: r.databaseId,
+      name: "ci",
+      startedAt: r.startedAt,
+      status: r.status,
+      steps,
+      url: `${r.url}/job/${r.databaseId}`,
+    },
+  ];
+}
+
+/** A time as gh prints it: seconds, UTC, `Z`. */
+function iso(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
 /** What the gh shape needs beyond a run's own record, read once per command. */
 export class RunShaper {
   #store: Store;

@@ -1,7 +1,7 @@
 import { ForgeError, UsageError } from "@forge/core";
-import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonFlags, jsonRequestOf, type Ctx, type Parsed } from "@forge/cli";
 import { formatRun, Runs, runLogs, viewRun } from "@forge/runner";
-import { isFailure, JSON_FLAGS, jsonRequest, RunShaper, type RunJson } from "./_shared.js";
+import { isFailure, jobsOf, RunShaper, VIEW_FIELDS, type RunJson } from "./_shared.js";
 
 /** One run in gh's shape. */
 export async function viewGhRun(ctx: Ctx, ref: string): Promise<RunJson> {
@@ -49,12 +49,12 @@ export default defineCommand({
     "exit-status": { type: "boolean", description: "exit 1 if the run failed" },
     log: { type: "boolean", description: "print the full log (JOB\\tSTEP\\tLINE)" },
     "log-failed": { type: "boolean", description: "print the logs of failed steps only" },
-    ...JSON_FLAGS,
+    ...jsonFlags(VIEW_FIELDS),
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     if (args.log === true && args["log-failed"] === true)
       throw new UsageError("specify only one of --log or --log-failed");
-    const req = jsonRequest(args);
+    const req = jsonRequestOf(args, VIEW_FIELDS);
     const run = await viewGhRun(ctx, args.run as string);
     if (args.log === true || args["log-failed"] === true) {
       for await (const l of ghLogLines(ctx, run, args["log-failed"] === true)) {
@@ -64,7 +64,10 @@ export default defineCommand({
       return 0;
     }
     const ci = await viewRun(ctx, run.id);
-    await emit(ctx.io, ctx.out, [run], {
+    // `jobs` only when asked for (gh fetches them only then): forge's one job, `ci`, and its steps.
+    const asked = req !== null && (req.fields === null || req.fields.includes("jobs"));
+    const rec: RunJson & { jobs?: ReturnType<typeof jobsOf> } = asked ? { ...run, jobs: jobsOf(run) } : run;
+    await emit(ctx.io, ctx.out, [rec], {
       json: req,
       jq: args.jq as string | undefined,
       single: true,

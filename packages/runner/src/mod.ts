@@ -15,7 +15,7 @@ export {
 } from "./run_steps.js";
 export { RUN_FIELDS, runToJson, type CiRunJson, type StepJson } from "./record.js";
 export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
-export { envFingerprint, type Posture, type StepFile } from "./posture.js";
+export { envFingerprint, notStepWarning, type Posture, type StepFile } from "./posture.js";
 export { KEEP_RUNS, pruneRuns } from "./retention.js";
 export { withTree } from "./tree.js";
 export type { Outcome, StepResult } from "./step.js";

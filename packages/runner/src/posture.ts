@@ -12,6 +12,7 @@ import {
   ciSettings,
   ciStepOrder,
   displayPath,
+  isCiStepName,
   ForgeError,
   parseCiEnv,
   readStoreBytes,
@@ -34,6 +35,8 @@ export interface Posture {
   /** The bytes of `ci.env` (empty when there is none). */
   envBytes: Buffer;
   steps: StepFile[];
+  /** Files beside the steps whose names are not `NN-name` (`10-test.sh`): not run, said on stderr. */
+  notSteps: string[];
   /** sha256 over the posture, `ci.env` and every step file. */
   envSha256: string;
 }
@@ -66,6 +69,29 @@ export function readSteps(dir: string, shown: string): StepFile[] {
     }
     return { name, mode: st.mode & 0o777, bytes: readFileSync(path) };
   });
+}
+
+/**
+ * The files of a steps folder that are not steps and look meant to be one
+ * (`10-test.sh`, `test`): every name but `NN-name`, dot files and `README*`.
+ * @example notStepNames(dir) // ["10-test.sh"] beside 20-lint and README.md
+ */
+export function notStepNames(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => !isCiStepName(n) && !n.startsWith(".") && !/^README/i.test(n))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * A line for a file that is not a step: its name, and the name that would run.
+ * @example notStepWarning(".forge/ci/steps", "10-test.sh")
+ * // ".forge/ci/steps/10-test.sh: not a step, not run (a step is named NN-name, e.g. 10-test)"
+ */
+export function notStepWarning(shown: string, name: string): string {
+  const base = name.toLowerCase().replace(/\.[a-z0-9]+$/, "");
+  const eg = isCiStepName(base) ? base : "10-test";
+  return `${shown}/${name}: not a step, not run (a step is named NN-name, e.g. ${eg})`;
 }
 
 /**
@@ -105,7 +131,7 @@ export function posture(store: Store, stepsDir: string, stepsShown: string, dock
   }
   const steps = readSteps(stepsDir, stepsShown);
   const envSha256 = envFingerprint(runner, runner === "docker" ? settings.image : undefined, bytes, steps);
-  return { settings, runner, envBytes: bytes, steps, envSha256 };
+  return { settings, runner, envBytes: bytes, steps, notSteps: notStepNames(stepsDir), envSha256 };
 }
 
 /**

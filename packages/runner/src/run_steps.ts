@@ -34,7 +34,7 @@ import {
 } from "@forge/core";
 import { registerRun } from "./active.js";
 import { pruneRuns } from "./retention.js";
-import { posture, stepEnv, type Posture } from "./posture.js";
+import { notStepWarning, posture, stepEnv, type Posture } from "./posture.js";
 import { runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
 import { startStep, type RunningStep, type StepResult } from "./step.js";
 
@@ -208,7 +208,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
 /**
  * A run's posture from `ci.env` and the steps (`.forge/ci/steps/` or a kept
  * `bin/`), with the Docker engine checked when the runner is docker.
- * @throws ForgeError: bad `ci.env`, a step that is not a file, no image, no engine
+ * @throws ForgeError: bad `ci.env`, no steps, a step that is not a file, no image, no engine
  */
 export async function checkedPosture(
   store: Store,
@@ -218,7 +218,14 @@ export async function checkedPosture(
   docker: boolean
 ): Promise<Posture> {
   const stepsDir = stepsFrom ?? ciStepsDir(store);
-  const p = posture(store, stepsDir, displayPath(store, stepsDir), docker);
+  const shown = displayPath(store, stepsDir);
+  const p = posture(store, stepsDir, shown, docker);
+  if (p.steps.length === 0) {
+    // No steps checks nothing: never a green run (a PR would merge on it).
+    const misnamed = p.notSteps.length ? `; ${notStepWarning(shown, p.notSteps[0]!)}` : "";
+    const want = "add an executable step, e.g. .forge/ci/steps/10-test";
+    throw new ForgeError(`no CI steps in ${shown}: nothing was run (${want})${misnamed}`, "E_NO_STEPS", 1);
+  }
   if (p.runner === "docker") await checkDocker(top, env);
   return p;
 }
