@@ -396,6 +396,19 @@ test.serial("halt (§16.7): external_halt from .forge/pilot/halt, before anythin
 });
 
 test.serial(
+  "a caller's FORGE_JSON=array (gh's array mode) does not reach the stages: they speak JSON lines",
+  async (t) => {
+    const s = sample();
+    mkdirSync(join(s.dir, ".forge", "pilot"), { recursive: true });
+    writeFileSync(join(s.dir, ".forge", "pilot", "halt"), "");
+    const r = await pilot(s.dir, [], { FORGE_JSON: "array" });
+    t.is(r.code, 0, r.stderr);
+    t.is(r.report.halt_reason, "external_halt");
+    t.true((r.report.recovered as Rec).exports > 0, "the pick-up read forge-ci's runs and exported them");
+  }
+);
+
+test.serial(
   "pick-up removes only scratch folders whose owner file names a dead pid: one being written (empty), or not a pid, " +
     "is left alone",
   async (t) => {

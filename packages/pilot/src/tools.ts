@@ -51,6 +51,8 @@ export class Tools {
   start(name: string, args: readonly string[]): Started {
     const env: NodeJS.ProcessEnv = { ...this.env, PATH: `${this.env.PATH ?? ""}:${this.binDir}` };
     if (STORE_ONLY.has(name)) delete env.NODE_EXTRA_CA_CERTS;
+    // The stages speak JSON lines to each other: a caller's gh-array mode (FORGE_JSON=array) is for its own scripts.
+    delete env.FORGE_JSON;
     const child = spawn(name, args, { cwd: this.workspace, env, stdio: ["pipe", "pipe", "pipe"] });
     this.children.add(child);
     const out: Buffer[] = [];
