@@ -70,6 +70,9 @@ test("ava exiting 0 before a file started fails the command: files not run, no p
 
 test("a timeout (on which ava 7's TAP reporter crashes) fails the command and names the timeout", async (t) => {
   const r = await runTests(project(), "timeout");
-  t.regex(r.last, /^0 passed, 0 failed, 2 files not run, timed out, runner crashed: \S/);
+  // ava does not promise file order: when b_test runs first it passes, and a_test's timeout then ends the run
+  // (seen on a loaded machine) with ava's own exit 1 and a_test never reported. Either way the run fails, saying so.
+  t.regex(r.last, /^[01] passed, 0 failed, [12] files? not run(, timed out)?, runner crashed: \S/);
+  t.regex(r.last, /timed out|ava exited 1 with no failed test/);
   t.not(r.code, 0);
 });

@@ -1,13 +1,4 @@
-import {
-  checkDefined,
-  currentAuthor,
-  editList,
-  expandMe,
-  formatTimestamp,
-  UsageError,
-  updateIssue,
-  type IssueJson,
-} from "@forge/core";
+import { checkDefined, currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
 import {
   defineCommand,
   writeEach,
@@ -76,7 +67,6 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
       d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;
-      d.editedAt = formatTimestamp();
       return { body: o.body };
     });
     return issues.json(updated, number, false);

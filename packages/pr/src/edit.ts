@@ -4,7 +4,6 @@ import {
   currentAuthor,
   editList,
   expandMe,
-  formatTimestamp,
   PR,
   storedBody,
   UsageError,
@@ -90,7 +89,6 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
       d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;
-      d.editedAt = formatTimestamp();
       return { body: o.body === undefined ? undefined : storedBody(o.body) };
     });
     return prs.json(updated, number, want);
