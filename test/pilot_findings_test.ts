@@ -118,3 +118,41 @@ test(
     );
   }
 );
+
+test("a check's finding carries its verdict's bound; a bound wider than the precision is '— unresolved'", (t) => {
+  const node = (step: string, verdict: string, passes: number, fails: number, bound?: object) => ({
+    kind: "node",
+    claim_id: `check:${step}`,
+    claim_kind: "check",
+    subject: { step, tree: "T" },
+    tree: "T",
+    verdict,
+    passes,
+    fails,
+    trials: passes + fails,
+    signatures: fails ? ["sig-v1:a"] : [],
+    flake_rate: null,
+    ...(bound ? { bound } : {}),
+  });
+  const head = { kind: "observation", base_tree: "T", config: { precision_micros: 300_000 } };
+  const o = [
+    head,
+    node("10-unit", "passing", 3, 0),
+    node("11-lint", "passing", 12, 0),
+    node("20-net", "failing", 0, 4),
+    node("21-build", "failing", 0, 10, {
+      decided: true,
+      low_micros: 0,
+      method: "clopper-pearson",
+      rate: "pass",
+      upper_micros: 258_866,
+    }),
+  ];
+  const targets = ["10-unit", "11-lint", "20-net", "21-build"].map((s) => ({ key: s, refs: [`check:${s}`] }));
+  t.deepEqual(findings(o, [], targets), [
+    "10-unit: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
+    "11-lint: passing, 12 trials (fail rate ≤ 0.22 at 95 %, Clopper–Pearson)",
+    "20-net: failing, 4 trials, one signature (pass rate ≤ 0.53 at 95 %, Clopper–Pearson) — unresolved",
+    "21-build: failing, 10 trials, one signature (pass rate ≤ 0.26 at 95 %, Clopper–Pearson)",
+  ]);
+});

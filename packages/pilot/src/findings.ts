@@ -14,7 +14,9 @@ import type {
   PairedResult,
   PrLine,
   Target,
+  VerdictBoundLine,
 } from "./_lines.js";
+import { verdictBound } from "@forge/kernel";
 
 function pct(micros: number): string {
   return (micros / 1_000_000).toFixed(2);
@@ -34,24 +36,32 @@ const UNRESOLVED = [
   "flaky_patched",
 ];
 
+/** A node's bound: the one forge-observe wrote, or (an older line without one) the kernel's from its counts. */
+function boundOf(n: NodeLine, precision: number): VerdictBoundLine {
+  return n.bound ?? verdictBound(n.verdict, { n: n.trials ?? 0, f: n.fails ?? 0 }, precision);
+}
+
+const METHOD = { "clopper-pearson": "Clopper–Pearson", wilson: "Wilson" } as const;
+
 /**
- * A check's line in the verdict words, with how it is known (its trials). A
- * flake rate the budget left wider than the precision is unresolved.
+ * A check's line in the verdict words, with how it is known (its trials) and
+ * its bound (spec/loop.md §6): a bound wider than the precision is
+ * "— unresolved", never a bare verdict word.
  */
-function checkLine(label: string, n: NodeLine): string {
+function checkLine(label: string, n: NodeLine, precision: number): string {
   const f = n.flake_rate;
+  const b = boundOf(n, precision);
+  const open = b.decided ? "" : " — unresolved";
   if (n.verdict === "flaky" && f) {
     const undecided = f.decided ? "" : " (rate undecided — unresolved)";
     const rate = `${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]`;
     return `${label}: flaky, fail rate ${rate}, ${n.trials} trials${undecided}`;
   }
-  if (n.verdict === "passing") {
-    const bound = Math.min(1, 3 / Math.max(1, n.trials)).toFixed(2);
-    return `${label}: passing, ${n.trials} trials (fail rate ≤ ${bound} at 95 %, rule of three)`;
-  }
+  const bound = `${b.rate} rate ≤ ${pct(b.upper_micros)} at 95 %, ${METHOD[b.method] ?? b.method}`;
+  if (n.verdict === "passing") return `${label}: passing, ${n.trials} trials (${bound})${open}`;
   if (n.verdict === "failing") {
     const k = (n.signatures ?? []).length;
-    return `${label}: failing, ${n.trials} trials, ${k === 1 ? "one signature" : `${k} signatures`}`;
+    return `${label}: failing, ${n.trials} trials, ${k === 1 ? "one signature" : `${k} signatures`} (${bound})${open}`;
   }
   return `${label}: ${n.verdict ?? "unknown"}, ${n.trials} trials — unresolved`;
 }
@@ -74,6 +84,7 @@ function checkFindings(
   const out: string[] = [];
   const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
   const nodes = obs.filter(isNode);
+  const precision = head.config?.precision_micros ?? 300_000;
   const steps = new Set<string | undefined>();
   for (const r of results) {
     if (r.plan_kind === "CheckRerun" && r.stats) steps.add(r.stats.step);
@@ -90,7 +101,7 @@ function checkFindings(
     (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
   for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
     const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
-    if (n) out.push(checkLine(step, n));
+    if (n) out.push(checkLine(step, n, precision));
   }
   // A step rerun at a PR's patch: what the loop knows of it there (the base's line is not about that code).
   const patched = new Map<string, { step?: string; patch_sha256: string }>();
@@ -104,7 +115,7 @@ function checkFindings(
       x.claim_kind === "check" && x.subject?.step === s.step && x.subject?.patch_sha256 === s.patch_sha256;
     const n = most(nodes.filter(there));
     const where = n?.pr ? `PR #${n.pr.number}` : `patch ${s.patch_sha256.slice(0, 12)}`;
-    if (n) out.push(checkLine(`${s.step} at ${where}'s patch`, n));
+    if (n) out.push(checkLine(`${s.step} at ${where}'s patch`, n, precision));
   }
   return out;
 }
