@@ -69,6 +69,7 @@ export {
   flakeRate,
   type SyndromeState,
   syndromeStates,
+  trialsToBound,
   trialsToDecide,
   type VerdictBound,
   verdictBound,

@@ -104,6 +104,20 @@ export function clopperPearsonZeroMicros(n: number): number {
 }
 
 /**
+ * The fewest all-same trials whose Clopper–Pearson bound decides a stable
+ * verdict (`clopperPearsonZeroMicros(n) ≤ precisionMicros`).
+ * @example trialsToBound(300_000) // 9
+ */
+export function trialsToBound(precisionMicros: number): number {
+  if (precisionMicros <= 0) return Infinity;
+  if (precisionMicros >= MICROS) return 1;
+  let n = Math.max(1, Math.floor(Math.log(0.05) / Math.log(1 - precisionMicros / MICROS)));
+  while (clopperPearsonZeroMicros(n) > precisionMicros) n++;
+  while (n > 1 && clopperPearsonZeroMicros(n - 1) <= precisionMicros) n--;
+  return n;
+}
+
+/**
  * A check verdict's bound from its counted trials (`s + flaky` passed, `f` failed of `n`).
  * @example verdictBound("passing", { n: 10, f: 0 }, 300_000) // {decided: true, upper_micros: 258866, ...}
  */

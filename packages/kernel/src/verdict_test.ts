@@ -7,6 +7,7 @@ import {
   clopperPearsonZeroMicros,
   flakeRate,
   syndromeStates,
+  trialsToBound,
   trialsToDecide,
   wilsonIntervalMicros,
 } from "./verdict.js";
@@ -207,3 +208,12 @@ test(
     }
   }
 );
+
+test("trialsToBound(): the fewest all-same trials whose Clopper–Pearson bound is within the precision", (t) => {
+  for (const p of [50_000, 100_000, 300_000, 500_000, 950_000]) {
+    const n = trialsToBound(p);
+    t.true(clopperPearsonZeroMicros(n) <= p, `${p}: ${n}`);
+    t.true(n === 1 || clopperPearsonZeroMicros(n - 1) > p, `${p}: ${n - 1} would do`);
+  }
+  t.is(trialsToBound(300_000), 9);
+});
