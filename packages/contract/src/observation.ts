@@ -167,7 +167,7 @@ export interface PrLine {
   state: string;
 }
 
-/** An issue closed as fixed. */
+/** An issue closed as fixed (closed as completed, with a fix label, or closed by a PR). */
 export interface IssueLine {
   closed_at: string | null;
   /** `merge:<id>`, or null. */
@@ -180,8 +180,8 @@ export interface IssueLine {
   labels: string[];
   number: number;
   state: string;
-  /** forge has no state reason. */
-  state_reason: null;
+  /** gh's stateReason when stored (`forge-issue close --reason`): `COMPLETED`, `NOT_PLANNED`, else null. */
+  state_reason: "COMPLETED" | "NOT_PLANNED" | null;
 }
 
 /** What a rerun needs, on `missing_log:` and `unexported_run:` markers. */

@@ -120,7 +120,17 @@ function checkFindings(
   return out;
 }
 
-/** What each PR's last paired experiment says of it. */
+/** A belief in micros as the report says it. */
+const belief = (m: number | null | undefined): string => (m == null ? "no belief" : `belief ${pct(m)}`);
+
+/**
+ * What the graph says of each PR a paired experiment ran in this run, from
+ * the observation after the last export (spec/loop.md §6): each check's
+ * typed-diff category beside its patch effect's belief, and `fixes #I` only
+ * when the `fixes` claim for the PR's patch is `verified`; an unverified one
+ * is said with its belief and "— unresolved". The act result gives only the
+ * run counts (and the typed diff when the observation has none).
+ */
 function prFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
@@ -128,6 +138,7 @@ function prFindings(
 ): string[] {
   const out: string[] = [];
   const prs = obs.filter(isPr);
+  const nodes = obs.filter(isNode);
   const byPr = new Map<string, PairedResult & { typed_diff: DiffEntry[] }>();
   for (const r of results) {
     if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", { ...r, typed_diff: r.typed_diff });
@@ -139,37 +150,59 @@ function prFindings(
     seen.add(prId);
     const pr = prs.find((p) => p.id === prId);
     const no = pr ? `PR #${pr.number}` : `PR ${prId.slice(0, 8)}`;
-    const cats = r.typed_diff;
+    const patch = pr?.patch_sha256 ?? r.typed_diff.find((d) => d.patch_sha256)?.patch_sha256 ?? null;
+    const effects = Object.entries(pr?.effects ?? {});
+    const cats: DiffEntry[] = effects.length
+      ? effects.map(([check, category]) => ({ check, category }) as DiffEntry)
+      : r.typed_diff;
+    const effectBelief = new Map<string, number | null>();
+    for (const n of nodes) {
+      if (n.claim_kind === "patch_effect" && patch !== null && n.patch_sha256 === patch) {
+        effectBelief.set(String(n.subject?.step), n.belief_micros);
+      }
+    }
+    const fixesNodes = nodes.filter(
+      (n) => n.claim_kind === "fixes" && patch !== null && n.subject?.patch_sha256 === patch
+    );
     const runs = `${r.sides?.baseline?.reps ?? "?"}+${r.sides?.patched?.reps ?? "?"} runs`;
-    const regressed = cats.filter((d) => d.category === "regressed").map((d) => d.check);
-    const fixed = cats.filter((d) => d.category === "fixed").map((d) => d.check);
-    const fixes = r.fixes ?? [];
-    const held = fixes.filter((f) => f.holds);
+    const withBelief = (d: DiffEntry): string =>
+      effectBelief.has(d.check)
+        ? `${d.check} ${d.category}, ${belief(effectBelief.get(d.check))}`
+        : `${d.check} ${d.category}`;
+    const regressed = cats.filter((d) => d.category === "regressed");
+    const fixed = cats.filter((d) => d.category === "fixed");
     const said = (ds: DiffEntry[]): string => ds.map((d) => `${d.check} ${d.category}`).join(", ");
-    if (held.length > 0) {
+    const verified = fixesNodes.filter((n) => n.verdict === "verified");
+    const issueOf = (n: NodeLine): string => `#${issueNo(String(n.subject?.issue ?? ""))}`;
+    if (verified.length > 0) {
       // Flakes of a check already flaky at the base were not counted against the rule: said, not hidden.
+      const flakyAtBase = (r.fixes ?? []).flatMap((f) => f.flaky_at_base ?? []);
       const flakes = cats.filter(
-        (d) =>
-          (held[0]!.flaky_at_base ?? []).includes(d.check) &&
-          d.category !== "still_passing" &&
-          d.category !== "flaky_baseline"
+        (d) => flakyAtBase.includes(d.check) && d.category !== "still_passing" && d.category !== "flaky_baseline"
       );
-      // A check left out of PASS_TO_PASS because it flaked at the base stays unresolved: "nothing regressed" is not
-      // about it.
       const open = cats.filter((d) => UNRESOLVED.includes(d.category) && !flakes.includes(d));
       const note =
         (flakes.length ? `; ${said(flakes)}: flaky at the base, not counted` : "") +
         (open.length ? `; unresolved: ${said(open)}` : "");
-      const closes = held.map((f) => `#${issueNo(f.issue)}`).join(", ");
-      out.push(`${no}: fixes ${closes} (${fixed.join(", ")} fixed, nothing regressed, ${runs}${note})`);
-    } else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.join(", ")} (${runs})`);
-    else if (fixed.length > 0 && fixes.length > 0) {
+      const closes = verified.map(issueOf).join(", ");
+      const how = `${fixed.map(withBelief).join(", ")}, fixes ${belief(verified[0]!.belief_micros)}`;
+      out.push(`${no}: fixes ${closes} (${how}, nothing regressed, ${runs}${note})`);
+    } else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.map(withBelief).join(", ")} (${runs})`);
+    else if (fixesNodes.length > 0) {
+      // A fixes claim the graph holds but does not verify: its belief said, unresolved.
+      const claims = fixesNodes.map((n) => `fixes ${issueOf(n)} ${n.verdict} (${belief(n.belief_micros)})`).join(", ");
+      const how = fixed.length ? `${fixed.map(withBelief).join(", ")}; ` : "";
+      out.push(`${no}: ${how}${claims}, ${runs} — unresolved`);
+    } else if (fixed.length > 0 && (r.fixes ?? []).length > 0) {
       // It closes issues, but SWE-bench's rule did not hold (a check broke, flaked or went undecided): no fix claimed.
+      const fixes = r.fixes ?? [];
       const broke = cats.filter((d) => (fixes[0]!.broken ?? []).includes(d.check)).map((d) => said([d]));
       const closes = fixes.map((f) => `#${issueNo(f.issue)}`).join(", ");
-      out.push(`${no}: ${fixed.join(", ")} fixed; fixes ${closes} unresolved (${[...broke, runs].join(", ")})`);
-    } else if (fixed.length > 0) out.push(`${no}: fixes ${fixed.join(", ")} (no issue it closes, ${runs})`);
-    else {
+      const how = fixed.map(withBelief).join("; ");
+      out.push(`${no}: ${how}; fixes ${closes} unresolved (${[...broke, runs].join(", ")})`);
+    } else if (fixed.length > 0) {
+      out.push(`${no}: ${fixed.map(withBelief).join("; ")}; closes no issue (${runs})`);
+    } else {
       // A check flaky on either side says nothing about the patch: unresolved, never "no effect".
       const unresolved = cats.filter((d) => UNRESOLVED.includes(d.category));
       const same = cats
@@ -201,17 +234,23 @@ export function findings(
   firstTargets: readonly Target[] = []
 ): string[] {
   const issues = obs.filter(isIssue);
+  const nodes = obs.filter(isNode);
   const issueNo = (id: string): string | number =>
     issues.find((i) => i.id === id)?.number ?? issueNumbers.get(id) ?? id.slice(0, 8);
   const out = [...checkFindings(obs, results, lastTargets), ...prFindings(obs, results, issueNo)];
   for (const i of issues) {
     if (i.state !== "closed" && i.state !== "CLOSED") continue;
     const ev = i.fix_evidence ?? [];
-    if (ev.length > 0) {
-      out.push(`issue #${i.number}: closed, verified (${ev.length} fixes claim${ev.length > 1 ? "s" : ""})`);
+    const how = i.state_reason === "COMPLETED" ? "closed as completed" : "closed";
+    const held = nodes.filter((n) => ev.includes(n.claim_id) && n.verdict === "verified");
+    if (held.length > 0) {
+      out.push(`issue #${i.number}: ${how}, verified (${held.length} fixes claim${held.length > 1 ? "s" : ""})`);
+    } else if (ev.length > 0) {
+      const best = Math.max(...nodes.filter((n) => ev.includes(n.claim_id)).map((n) => n.belief_micros ?? 0), 0);
+      out.push(`issue #${i.number}: ${how}, unverified: fixes claim below the threshold (${belief(best)})`);
     } else {
       const why = i.closed_by ? `closed by ${i.closed_by}, no fixes claim` : "no patch";
-      out.push(`issue #${i.number}: closed, unverified: ${why}`);
+      out.push(`issue #${i.number}: ${how}, unverified: ${why}`);
     }
   }
   // A degraded export the loop saw at first and no longer sees, though no act was aimed at it: said, not dropped.
