@@ -132,6 +132,38 @@ test(
   }
 );
 
+test("compile(): the infrastructure rule drops a run's trials all together or none, never a pass alone", (t) => {
+  // R: 4 of 5 trials fail (an infrastructure-looking run); "a"'s failure reproduces in R2, "d" passed in R.
+  const ts = [
+    trial("e", "fail", { run_id: "R" }),
+    trial("a", "fail", { run_id: "R" }),
+    trial("b", "fail", { run_id: "R" }),
+    trial("c", "fail", { run_id: "R" }),
+    trial("d", "pass", { run_id: "R" }),
+    trial("a", "fail", { run_id: "R2" }),
+    trial("d", "pass", { run_id: "R2" }),
+  ];
+  const c = compile(
+    batch(
+      ["a", "b", "c", "d", "e"].map((id) => claim(id)),
+      ts
+    )
+  );
+  t.deepEqual(c.infra_runs, ["R"]);
+  t.is(c.infra_trials.size, 0, "a reproduced failure keeps the whole run, its pass of d too");
+  t.is(checkVerdict(c.index.get("d")!, c, P).stats.s, 2);
+  t.is(checkVerdict(c.index.get("b")!, c, P).stats.f, 1);
+  // Without R2's failure of a, nothing in R reproduces: every trial of R is left out, the pass with the failures.
+  const none = compile(
+    batch(
+      ["a", "b", "c", "d", "e"].map((id) => claim(id)),
+      ts.slice(0, 5)
+    )
+  );
+  t.is(none.infra_trials.size, 5);
+  t.is(checkVerdict(none.index.get("d")!, none, P).stats.infra, 1);
+});
+
 test("verdictBound(): passing and failing carry the one-sided Clopper–Pearson bound, decided in the precision", (t) => {
   t.is(clopperPearsonZeroMicros(0), 1_000_000);
   t.is(clopperPearsonZeroMicros(1), 950_000);
