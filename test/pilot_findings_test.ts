@@ -188,3 +188,54 @@ test("a check's finding carries its verdict's bound; a bound wider than the prec
     "21-build: failing, 10 trials, one signature (pass rate ≤ 0.26 at 95 %, Clopper–Pearson)",
   ]);
 });
+
+test(
+  "the report lists every claim the loop holds a verdict on (checks at the base, at each open PR's patch, PRs, " +
+    "issues); brief lists only what this run investigated",
+  (t) => {
+    type Full = (
+      obs: object[],
+      results: object[],
+      lastTargets: object[],
+      issueNumbers: Map<string, number>,
+      firstTargets: object[],
+      brief: boolean
+    ) => string[];
+    const all = findings as unknown as Full;
+    const check = (step: string, patch: string | null, over: object) => ({
+      kind: "node",
+      claim_id: `check:${step}:${patch}`,
+      claim_kind: "check",
+      current: true,
+      tree: "T",
+      patch_sha256: patch,
+      subject: { step, tree: "T", patch_sha256: patch },
+      pr: patch ? { id: A, number: 1 } : null,
+      signatures: [],
+      flake_rate: null,
+      ...over,
+    });
+    const o = [
+      { kind: "observation", base_tree: "T", config: { precision_micros: 300_000 } },
+      { ...pr(A, 1), effects: { "10-unit": "regressed" } },
+      pr(B, 2),
+      check("10-unit", null, { verdict: "passing", trials: 12, passes: 12, fails: 0 }),
+      check("20-net", null, { verdict: "passing", trials: 3, passes: 3, fails: 0 }),
+      check("10-unit", `patch-${A}`, { verdict: "failing", trials: 3, passes: 0, fails: 3, signatures: ["s"] }),
+      { kind: "issue", id: ISSUE, number: 7, state: "closed", fix_evidence: [], closed_by: null },
+    ];
+    const rerun = { plan_kind: "CheckRerun", stats: { step: "20-net", patch_sha256: null } };
+    t.deepEqual(all(o, [rerun], [], new Map(), [], false), [
+      "10-unit: passing, 12 trials (fail rate ≤ 0.22 at 95 %, Clopper–Pearson)",
+      "20-net: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
+      "10-unit at PR #1's patch: failing, 3 trials, one signature (pass rate ≤ 0.63 at 95 %, Clopper–Pearson) — " +
+        "unresolved",
+      "PR #1: regresses 10-unit (earlier runs)",
+      "issue #7: closed, unverified: no patch",
+    ]);
+    t.deepEqual(all(o, [rerun], [], new Map(), [], true), [
+      "20-net: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
+      "issue #7: closed, unverified: no patch",
+    ]);
+  }
+);

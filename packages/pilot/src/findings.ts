@@ -1,8 +1,10 @@
 /**
- * forge-pilot's findings: what the loop now knows of each check, PR, issue
- * and target it investigated, in the verdict words, from the last
- * observation and the act results: a pure function, so the report's words
- * are tested without running a loop (test/pilot_findings_test.ts).
+ * forge-pilot's findings: what the loop now knows of every check, PR and
+ * issue the graph holds a verdict on in the scope (or, brief, of those this
+ * run investigated) and of its targets, in the verdict words with their
+ * bounds, from the observation after the last export (the act results give
+ * only what was tried and its run counts): a pure function, so the report's
+ * words are tested without running a loop (test/pilot_findings_test.ts).
  */
 import type {
   ActResult,
@@ -79,7 +81,8 @@ const isIssue = (o: ObservationLine): o is IssueLine => o.kind === "issue";
 function checkFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
-  lastTargets: readonly Target[]
+  lastTargets: readonly Target[],
+  brief: boolean
 ): string[] {
   const out: string[] = [];
   const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
@@ -99,6 +102,8 @@ function checkFindings(
     n.claim_kind === "check" &&
     (n.subject?.patch_sha256 ?? null) === null &&
     (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
+  // The whole report: every check the graph holds a verdict on at the base (brief: only those this run touched).
+  if (!brief) for (const n of nodes) if (n.current && atBase(n)) steps.add(n.subject?.step as string | undefined);
   for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
     const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
     if (n) out.push(checkLine(step, n, precision));
@@ -109,6 +114,15 @@ function checkFindings(
     const s = r.stats;
     if (r.plan_kind !== "CheckRerun" || !s?.patch_sha256) continue;
     patched.set(`${s.step} ${s.patch_sha256}`, { ...s, patch_sha256: s.patch_sha256 });
+  }
+  if (!brief) {
+    // And at each open PR's current patch.
+    for (const n of nodes) {
+      const patch = n.patch_sha256;
+      if (!n.current || n.claim_kind !== "check" || !patch || !n.pr) continue;
+      const step = n.subject?.step as string | undefined;
+      patched.set(`${step} ${patch}`, { step, patch_sha256: patch });
+    }
   }
   for (const [, s] of [...patched].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const there = (x: NodeLine): boolean =>
@@ -134,7 +148,8 @@ const belief = (m: number | null | undefined): string => (m == null ? "no belief
 function prFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
-  issueNo: (id: string) => string | number
+  issueNo: (id: string) => string | number,
+  brief: boolean
 ): string[] {
   const out: string[] = [];
   const prs = obs.filter(isPr);
@@ -144,7 +159,19 @@ function prFindings(
     if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", { ...r, typed_diff: r.typed_diff });
   }
   const seen = new Set<string>();
-  for (const r of [...byPr.values()].reverse()) {
+  const acted = [...byPr.values()].reverse();
+  // The whole report: every PR the graph holds a typed diff or a fixes claim for, not only those tried this run.
+  if (!brief) {
+    const tried = new Set(acted.map((r) => String(r.candidate_id ?? "").replace(/^pr:/, "")));
+    for (const p of prs) {
+      const known =
+        Object.keys(p.effects ?? {}).length > 0 ||
+        nodes.some((n) => n.claim_kind === "fixes" && n.subject?.patch_sha256 === p.patch_sha256);
+      if (known && !tried.has(p.id))
+        acted.push({ candidate_id: `pr:${p.id}`, typed_diff: [] } as unknown as (typeof acted)[0]);
+    }
+  }
+  for (const r of acted) {
     const prId = String(r.candidate_id ?? "").replace(/^pr:/, "");
     if (seen.has(prId)) continue;
     seen.add(prId);
@@ -164,7 +191,8 @@ function prFindings(
     const fixesNodes = nodes.filter(
       (n) => n.claim_kind === "fixes" && patch !== null && n.subject?.patch_sha256 === patch
     );
-    const runs = `${r.sides?.baseline?.reps ?? "?"}+${r.sides?.patched?.reps ?? "?"} runs`;
+    // The runs of this run's experiment; a PR not tried in this run is said from the graph alone.
+    const runs = r.sides ? `${r.sides.baseline?.reps ?? "?"}+${r.sides.patched?.reps ?? "?"} runs` : "earlier runs";
     const withBelief = (d: DiffEntry): string =>
       effectBelief.has(d.check)
         ? `${d.check} ${d.category}, ${belief(effectBelief.get(d.check))}`
@@ -187,8 +215,12 @@ function prFindings(
       const closes = verified.map(issueOf).join(", ");
       const how = `${fixed.map(withBelief).join(", ")}, fixes ${belief(verified[0]!.belief_micros)}`;
       out.push(`${no}: fixes ${closes} (${how}, nothing regressed, ${runs}${note})`);
-    } else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.map(withBelief).join(", ")} (${runs})`);
-    else if (fixesNodes.length > 0) {
+    } else if (regressed.length > 0) {
+      const which = regressed.map((d) =>
+        effectBelief.has(d.check) ? `${d.check} (${belief(effectBelief.get(d.check))})` : d.check
+      );
+      out.push(`${no}: regresses ${which.join(", ")} (${runs})`);
+    } else if (fixesNodes.length > 0) {
       // A fixes claim the graph holds but does not verify: its belief said, unresolved.
       const claims = fixesNodes.map((n) => `fixes ${issueOf(n)} ${n.verdict} (${belief(n.belief_micros)})`).join(", ");
       const how = fixed.length ? `${fixed.map(withBelief).join(", ")}; ` : "";
@@ -225,19 +257,22 @@ function prFindings(
  * @param lastTargets the last plan's targets
  * @param issueNumbers issue numbers by id, for issues the observation does not show
  * @param firstTargets the first plan's targets
+ * @param brief only what this run investigated; else every claim the loop holds a verdict on in the scope
+ *   (checks at the base, checks at each open PR's patch, PRs, issues)
  */
 export function findings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
   lastTargets: readonly Target[],
   issueNumbers: ReadonlyMap<string, number> = new Map(),
-  firstTargets: readonly Target[] = []
+  firstTargets: readonly Target[] = [],
+  brief = false
 ): string[] {
   const issues = obs.filter(isIssue);
   const nodes = obs.filter(isNode);
   const issueNo = (id: string): string | number =>
     issues.find((i) => i.id === id)?.number ?? issueNumbers.get(id) ?? id.slice(0, 8);
-  const out = [...checkFindings(obs, results, lastTargets), ...prFindings(obs, results, issueNo)];
+  const out = [...checkFindings(obs, results, lastTargets, brief), ...prFindings(obs, results, issueNo, brief)];
   for (const i of issues) {
     if (i.state !== "closed" && i.state !== "CLOSED") continue;
     const ev = i.fix_evidence ?? [];
