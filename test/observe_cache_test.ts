@@ -142,7 +142,7 @@ test(
     const at = text.indexOf(TYPO);
     const sep = text.indexOf("\x1f", at);
     const end = text.indexOf("\n", sep);
-    t.regex(text.slice(sep + 1, end), /^N\["closed",".*",\["docs"\]\]$/);
+    t.regex(text.slice(sep + 1, end), /^N\["closed",".*",\["docs"\],null\]$/);
     const flipped = text.slice(sep + 2, end).replace('["docs"]', '["bug"]');
     const forged = `${text.slice(0, sep + 1)}F${flipped}${text.slice(end)}`;
     const nl = forged.indexOf("\n") + 1;

@@ -19,7 +19,7 @@ const { findings } = (await import(pathToFileURL(join(ROOT, "packages", "pilot",
 };
 
 const ISSUE = "11111111-1111-4111-8111-111111111111";
-const pr = (id: string, number: number) => ({ kind: "pr", id, number, state: "open" });
+const pr = (id: string, number: number) => ({ kind: "pr", id, number, state: "open", patch_sha256: `patch-${id}` });
 const diff = (cats: Record<string, string>) => Object.entries(cats).map(([check, category]) => ({ check, category }));
 const paired = (id: string, cats: Record<string, string>, fixes: object[]) => ({
   plan_kind: "PairedPatch",
@@ -34,11 +34,39 @@ const B = "bbbbbbbb-0000-4000-8000-000000000000";
 const C = "cccccccc-0000-4000-8000-000000000000";
 const D = "dddddddd-0000-4000-8000-000000000000";
 const E = "eeeeeeee-0000-4000-8000-000000000000";
-const obs = [{ kind: "observation" }, pr(A, 1), pr(B, 2), pr(C, 3), pr(D, 4), pr(E, 5)];
+const F = "ffffffff-0000-4000-8000-000000000000";
+/** A claim node of the graph at a PR's patch (a `fixes` claim, or a patch effect of a step). */
+const claimAt = (kind: string, id: string, verdict: string, belief: number, subject: object) => ({
+  kind: "node",
+  claim_id: `${kind}:${id}:${JSON.stringify(subject)}`,
+  claim_kind: kind,
+  patch_sha256: `patch-${id}`,
+  subject: { patch_sha256: `patch-${id}`, ...subject },
+  verdict,
+  belief_micros: belief,
+});
+const fixesAt = (id: string, verdict: string, belief: number) =>
+  claimAt("fixes", id, verdict, belief, { issue: ISSUE });
+const obs = [
+  { kind: "observation" },
+  pr(A, 1),
+  pr(B, 2),
+  pr(C, 3),
+  pr(D, 4),
+  pr(E, 5),
+  pr(F, 6),
+  fixesAt(A, "verified", 950_000),
+  claimAt("patch_effect", A, "fixed", 950_000, { step: "20-integration" }),
+  fixesAt(D, "verified", 920_000),
+  fixesAt(E, "verified", 910_000),
+  // The act's rule held, but the graph does not verify the claim (belief under the threshold).
+  fixesAt(F, "unverified", 889_000),
+  claimAt("patch_effect", F, "inconclusive", 800_000, { step: "20-integration" }),
+];
 
 test(
-  "a PR's finding: fixes only when FAIL_TO_PASS and PASS_TO_PASS held; a closed issue whose rule broke is " +
-    "unresolved, naming the check",
+  "a PR's finding: fixes only when the graph verifies the fixes claim (FAIL_TO_PASS and PASS_TO_PASS held); a " +
+    "closed issue whose rule broke is unresolved, naming the check; the typed diff beside its belief",
   (t) => {
     const results = [
       paired(A, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "still_passing" }, [
@@ -54,16 +82,20 @@ test(
       paired(E, { "10-unit": "still_passing", "20-integration": "fixed", "30-net": "flaky_baseline" }, [
         { issue: ISSUE, holds: true, broken: [], flaky_at_base: ["30-net"] },
       ]),
+      paired(F, { "10-unit": "still_passing", "20-integration": "fixed" }, [{ issue: ISSUE, holds: true, broken: [] }]),
     ];
     const f = findings(obs, results, [], new Map([[ISSUE, 7]]));
     t.deepEqual(f.filter((x) => x.startsWith("PR ")).sort(), [
-      "PR #1: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs)",
+      "PR #1: fixes #7 (20-integration fixed, belief 0.95, fixes belief 0.95, nothing regressed, 3+3 runs)",
       "PR #2: 20-integration fixed; fixes #7 unresolved (30-net flaky_patched, 3+3 runs)",
-      "PR #3: fixes 20-integration (no issue it closes, 3+3 runs)",
-      "PR #4: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; 30-net flaky_patched: flaky at the base, " +
-        "not counted)",
+      "PR #3: 20-integration fixed; closes no issue (3+3 runs)",
+      "PR #4: fixes #7 (20-integration fixed, fixes belief 0.92, nothing regressed, 3+3 runs; 30-net flaky_patched: " +
+        "flaky at the base, not counted)",
       // Flaky at the base: left out of PASS_TO_PASS, and said to be unresolved (not "checked and fine").
-      "PR #5: fixes #7 (20-integration fixed, nothing regressed, 3+3 runs; unresolved: 30-net flaky_baseline)",
+      "PR #5: fixes #7 (20-integration fixed, fixes belief 0.91, nothing regressed, 3+3 runs; unresolved: 30-net " +
+        "flaky_baseline)",
+      // The act's typed diff says fixed; the graph's claim is unverified: said with its belief, never "fixes".
+      "PR #6: 20-integration fixed, belief 0.80; fixes #7 unverified (belief 0.89), 3+3 runs — unresolved",
     ]);
   }
 );
@@ -116,5 +148,94 @@ test(
         "30-net at PR #1's patch: flaky, fail rate 0.17 [0.07, 0.37], 23 trials (rate undecided — unresolved)",
       ]
     );
+  }
+);
+
+test("a check's finding carries its verdict's bound; a bound wider than the precision is '— unresolved'", (t) => {
+  const node = (step: string, verdict: string, passes: number, fails: number, bound?: object) => ({
+    kind: "node",
+    claim_id: `check:${step}`,
+    claim_kind: "check",
+    subject: { step, tree: "T" },
+    tree: "T",
+    verdict,
+    passes,
+    fails,
+    trials: passes + fails,
+    signatures: fails ? ["sig-v1:a"] : [],
+    flake_rate: null,
+    ...(bound ? { bound } : {}),
+  });
+  const head = { kind: "observation", base_tree: "T", config: { precision_micros: 300_000 } };
+  const o = [
+    head,
+    node("10-unit", "passing", 3, 0),
+    node("11-lint", "passing", 12, 0),
+    node("20-net", "failing", 0, 4),
+    node("21-build", "failing", 0, 10, {
+      decided: true,
+      low_micros: 0,
+      method: "clopper-pearson",
+      rate: "pass",
+      upper_micros: 258_866,
+    }),
+  ];
+  const targets = ["10-unit", "11-lint", "20-net", "21-build"].map((s) => ({ key: s, refs: [`check:${s}`] }));
+  t.deepEqual(findings(o, [], targets), [
+    "10-unit: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
+    "11-lint: passing, 12 trials (fail rate ≤ 0.22 at 95 %, Clopper–Pearson)",
+    "20-net: failing, 4 trials, one signature (pass rate ≤ 0.53 at 95 %, Clopper–Pearson) — unresolved",
+    "21-build: failing, 10 trials, one signature (pass rate ≤ 0.26 at 95 %, Clopper–Pearson)",
+  ]);
+});
+
+test(
+  "the report lists every claim the loop holds a verdict on (checks at the base, at each open PR's patch, PRs, " +
+    "issues); brief lists only what this run investigated",
+  (t) => {
+    type Full = (
+      obs: object[],
+      results: object[],
+      lastTargets: object[],
+      issueNumbers: Map<string, number>,
+      firstTargets: object[],
+      brief: boolean
+    ) => string[];
+    const all = findings as unknown as Full;
+    const check = (step: string, patch: string | null, over: object) => ({
+      kind: "node",
+      claim_id: `check:${step}:${patch}`,
+      claim_kind: "check",
+      current: true,
+      tree: "T",
+      patch_sha256: patch,
+      subject: { step, tree: "T", patch_sha256: patch },
+      pr: patch ? { id: A, number: 1 } : null,
+      signatures: [],
+      flake_rate: null,
+      ...over,
+    });
+    const o = [
+      { kind: "observation", base_tree: "T", config: { precision_micros: 300_000 } },
+      { ...pr(A, 1), effects: { "10-unit": "regressed" } },
+      pr(B, 2),
+      check("10-unit", null, { verdict: "passing", trials: 12, passes: 12, fails: 0 }),
+      check("20-net", null, { verdict: "passing", trials: 3, passes: 3, fails: 0 }),
+      check("10-unit", `patch-${A}`, { verdict: "failing", trials: 3, passes: 0, fails: 3, signatures: ["s"] }),
+      { kind: "issue", id: ISSUE, number: 7, state: "closed", fix_evidence: [], closed_by: null },
+    ];
+    const rerun = { plan_kind: "CheckRerun", stats: { step: "20-net", patch_sha256: null } };
+    t.deepEqual(all(o, [rerun], [], new Map(), [], false), [
+      "10-unit: passing, 12 trials (fail rate ≤ 0.22 at 95 %, Clopper–Pearson)",
+      "20-net: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
+      "10-unit at PR #1's patch: failing, 3 trials, one signature (pass rate ≤ 0.63 at 95 %, Clopper–Pearson) — " +
+        "unresolved",
+      "PR #1: regresses 10-unit (earlier runs)",
+      "issue #7: closed, unverified: no patch",
+    ]);
+    t.deepEqual(all(o, [rerun], [], new Map(), [], true), [
+      "20-net: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
+      "issue #7: closed, unverified: no patch",
+    ]);
   }
 );

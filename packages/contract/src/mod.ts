@@ -84,6 +84,7 @@ export {
   type DegradationDetail,
   type DegradationLine,
   type FlakeRateLine,
+  type VerdictBoundLine,
   type IssueLine,
   type IssueUnverifiedWhy,
   type NodeLine,

@@ -21,6 +21,22 @@ export interface FlakeRateLine {
   decided: boolean;
 }
 
+/**
+ * The bound a check's verdict carries (kernel `verdictBound`): `passing` the
+ * fail rate's and `failing` the pass rate's one-sided 95 % Clopper–Pearson
+ * upper bound (`low_micros` 0); `flaky` and `unknown` the fail rate's Wilson
+ * 95 % interval. `decided`: within the precision; an undecided verdict is
+ * said "— unresolved".
+ */
+export interface VerdictBoundLine {
+  decided: boolean;
+  low_micros: number;
+  method: "clopper-pearson" | "wilson";
+  /** Which rate `low_micros`..`upper_micros` bounds. */
+  rate: "fail" | "pass";
+  upper_micros: number;
+}
+
 /** The header's `health` (seed §5.3). */
 export interface ObservationHealth {
   total_claim_versions: number;
@@ -73,6 +89,8 @@ export interface ObservationHeader {
 /** One claim of the scope's fold (keys in sorted order, as forge-observe builds it). */
 export interface NodeLine {
   belief_micros: number | null;
+  /** Checks: the verdict's bound (every check node has one); other claims: null. */
+  bound: VerdictBoundLine | null;
   caveat: boolean;
   claim_id: string;
   claim_kind: string;
@@ -149,7 +167,7 @@ export interface PrLine {
   state: string;
 }
 
-/** An issue closed as fixed. */
+/** An issue closed as fixed (closed as completed, with a fix label, or closed by a PR). */
 export interface IssueLine {
   closed_at: string | null;
   /** `merge:<id>`, or null. */
@@ -162,8 +180,8 @@ export interface IssueLine {
   labels: string[];
   number: number;
   state: string;
-  /** forge has no state reason. */
-  state_reason: null;
+  /** gh's stateReason when stored (`forge-issue close --reason`): `COMPLETED`, `NOT_PLANNED`, else null. */
+  state_reason: "COMPLETED" | "NOT_PLANNED" | null;
 }
 
 /** What a rerun needs, on `missing_log:` and `unexported_run:` markers. */

@@ -10,6 +10,8 @@ import type { KernelConfig } from "./model.js";
  * also fails in another run, or in a trial with no run) is evidence, never
  * discarded: a bad patch that breaks every step of a small suite is a
  * regression, not an outage, once it fails twice (spec/evidence.md §1.1).
+ * A run's trials are dropped all together or none: in a run with a
+ * failure that reproduces, every trial counts (it is still listed).
  */
 export function classifyTrials(
   nodes: CompiledNode[],
@@ -43,10 +45,12 @@ export function classifyTrials(
   const infraRuns: string[] = [];
   const infraTrials = new Set<string>();
   for (const [id, r] of runs) {
-    if (r.total >= cfg.infra_min_trials && r.failed * 1_000_000 >= cfg.infra_fail_micros * r.total) {
-      infraRuns.push(id);
-      for (const t of r.trials) if (!reproduced.has(t)) infraTrials.add(t);
-    }
+    if (r.total < cfg.infra_min_trials || r.failed * 1_000_000 < cfg.infra_fail_micros * r.total) continue;
+    infraRuns.push(id);
+    // All or none: a run with a failure that reproduces is evidence whole (dropping its passes and keeping its
+    // failures could only push a fail rate up); otherwise every trial of it is left out.
+    if (r.trials.some((t) => reproduced.has(t))) continue;
+    for (const t of r.trials) infraTrials.add(t);
   }
   return { infraRuns: infraRuns.sort(cmp), infraTrials, flaky };
 }

@@ -61,13 +61,18 @@ export { type ReplayAssessment, temporalReplay } from "./oracles/temporal_replay
 export { causalRefuter, directSupports, type RefutationAssessment } from "./oracles/causal_refuter.js";
 export { minimalPerturbation, type PerturbationAssessment } from "./oracles/minimal_perturbation.js";
 export {
+  type BoundMethod,
   type CheckVerdict,
   checkVerdict,
+  clopperPearsonZeroMicros,
   type FlakeRate,
   flakeRate,
   type SyndromeState,
   syndromeStates,
+  trialsToBound,
   trialsToDecide,
+  type VerdictBound,
+  verdictBound,
   type VerdictReport,
   wilsonIntervalMicros,
 } from "./verdict.js";

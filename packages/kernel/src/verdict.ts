@@ -25,6 +25,8 @@ export interface FlakeRate {
 /** What `checkVerdict` says about one node. */
 export interface VerdictReport {
   verdict: CheckVerdict;
+  /** The verdict's bound (`verdictBound`). */
+  bound: VerdictBound;
   /** Set when the verdict is flaky (mixed outcomes), else null. */
   flake_rate: FlakeRate | null;
   /** Distinct failure signatures of counted failed trials, sorted (null signatures left out). */
@@ -68,6 +70,79 @@ export function flakeRate(fails: number, n: number, precisionMicros: number): Fl
     high_micros: high,
     low_micros: low,
     rate_micros: n === 0 ? 0 : Math.floor((fails * MICROS) / n),
+  };
+}
+
+/** How a verdict's bound was computed (one method each, spec/loop.md §6). */
+export type BoundMethod = "clopper-pearson" | "wilson";
+
+/**
+ * The bound every check verdict carries: `passing` bounds the fail rate
+ * above (`rate: "fail"`), `failing` the pass rate (`rate: "pass"`), each the
+ * one-sided 95 % Clopper–Pearson bound of 0 in n (exact: 1 − 0.05^(1/n), the
+ * rule of three's exact form) and decided when it is at most the precision;
+ * `flaky` and `unknown` carry the fail rate's Wilson 95 % interval, decided
+ * (flaky only) when no wider than the precision. An undecided bound's verdict
+ * is said "— unresolved", never as a bare word.
+ */
+export interface VerdictBound {
+  decided: boolean;
+  low_micros: number;
+  method: BoundMethod;
+  rate: "fail" | "pass";
+  upper_micros: number;
+}
+
+/**
+ * The one-sided 95 % Clopper–Pearson upper bound of a rate seen 0 times in n
+ * trials, in micros, rounded up: 1 − 0.05^(1/n) (n = 0: 1).
+ * @example clopperPearsonZeroMicros(10) // 258866
+ */
+export function clopperPearsonZeroMicros(n: number): number {
+  if (n <= 0) return MICROS;
+  return Math.min(MICROS, Math.ceil((1 - Math.pow(0.05, 1 / n)) * MICROS));
+}
+
+/**
+ * The fewest all-same trials whose Clopper–Pearson bound decides a stable
+ * verdict (`clopperPearsonZeroMicros(n) ≤ precisionMicros`).
+ * @example trialsToBound(300_000) // 9
+ */
+export function trialsToBound(precisionMicros: number): number {
+  if (precisionMicros <= 0) return Infinity;
+  if (precisionMicros >= MICROS) return 1;
+  let n = Math.max(1, Math.floor(Math.log(0.05) / Math.log(1 - precisionMicros / MICROS)));
+  while (clopperPearsonZeroMicros(n) > precisionMicros) n++;
+  while (n > 1 && clopperPearsonZeroMicros(n - 1) <= precisionMicros) n--;
+  return n;
+}
+
+/**
+ * A check verdict's bound from its counted trials (`s + flaky` passed, `f` failed of `n`).
+ * @example verdictBound("passing", { n: 10, f: 0 }, 300_000) // {decided: true, upper_micros: 258866, ...}
+ */
+export function verdictBound(
+  verdict: string,
+  stats: { readonly n: number; readonly f: number },
+  precisionMicros: number
+): VerdictBound {
+  if ((verdict === "passing" && stats.f === 0) || (verdict === "failing" && stats.f === stats.n)) {
+    const upper = clopperPearsonZeroMicros(stats.n);
+    return {
+      decided: stats.n > 0 && upper <= precisionMicros,
+      low_micros: 0,
+      method: "clopper-pearson",
+      rate: verdict === "passing" ? "fail" : "pass",
+      upper_micros: upper,
+    };
+  }
+  const [low, high] = wilsonIntervalMicros(stats.f, stats.n);
+  return {
+    decided: verdict === "flaky" && stats.n > 0 && high - low <= precisionMicros,
+    low_micros: low,
+    method: "wilson",
+    rate: "fail",
+    upper_micros: high,
   };
 }
 
@@ -115,6 +190,7 @@ export function checkVerdict(node: CompiledNode, compiled: Compiled, precisionMi
   else verdict = stats.f === stats.n ? "failing" : "passing";
   return {
     verdict,
+    bound: verdictBound(verdict, stats, precisionMicros),
     flake_rate: verdict === "flaky" ? flakeRate(stats.f, stats.n, precisionMicros) : null,
     signatures: [...sigs].sort(cmp),
     env_fingerprints: [...envs.keys()].filter((k) => k !== "").sort(cmp),

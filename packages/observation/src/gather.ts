@@ -319,24 +319,34 @@ function saysOpen(text: string): boolean {
  * The issues. One that cannot have been closed as fixed — it says `state: open`,
  * or names no fix label anywhere in its text and no PR closes it — is left out
  * (and one of those that is not valid is not reported). Kept: `O` (open), or
- * `F`/`N` (a fix label in its text, or not) and `[state, closedAt, labels]`.
+ * `F`/`N` (a fix label or a completed close in its text, or not) and
+ * `[state, closedAt, labels, stateReason]`.
  */
 function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]): Reader<IssueInput> {
-  const input = (id: string, number: number, state: unknown, closedAt: unknown, labels: unknown): IssueInput => ({
+  const input = (
+    id: string,
+    number: number,
+    state: unknown,
+    closedAt: unknown,
+    labels: unknown,
+    reason: unknown
+  ): IssueInput => ({
     id,
     number,
     state: state as string,
     closedAt: (closedAt as string | undefined) ?? null,
     labels: (labels as string[] | undefined) ?? [],
+    stateReason: (reason as string | undefined) ?? null,
   });
   return {
-    cache: { layout: "observe-issue/1", context: recordContext(fixedLabels) },
+    cache: { layout: "observe-issue/2", context: recordContext(fixedLabels) },
     fromText(ref, number, parse, text, keep) {
       if (saysOpen(text)) {
         keep("O");
         return undefined;
       }
-      const fixed = fixedLabels.some((l) => text.includes(l));
+      // A fix label, or a close stored as completed (gh's stateReason COMPLETED): it may claim a fix.
+      const fixed = fixedLabels.some((l) => text.includes(l)) || text.includes("stateReason: completed");
       const out = !fixed && !closed.has(ref.id);
       let e: Entity | undefined;
       try {
@@ -345,20 +355,25 @@ function issueReader(closed: ReadonlySet<string>, fixedLabels: readonly string[]
         if (out) return undefined;
         throw err;
       }
-      if (e)
-        keep(`${fixed ? "F" : "N"}${JSON.stringify([e.data.state, e.data.closedAt ?? null, e.data.labels ?? []])}`);
+      if (e) {
+        const d = e.data;
+        keep(
+          `${fixed ? "F" : "N"}${JSON.stringify([d.state, d.closedAt ?? null, d.labels ?? [], d.stateReason ?? null])}`
+        );
+      }
       if (out) return undefined;
-      return e ? input(ref.id, number, e.data.state, e.data.closedAt, e.data.labels) : SLOW;
+      return e ? input(ref.id, number, e.data.state, e.data.closedAt, e.data.labels, e.data.stateReason) : SLOW;
     },
-    fromEntity: (e, number) => input(e.ref.id, number, e.data.state, e.data.closedAt, e.data.labels),
+    fromEntity: (e, number) =>
+      input(e.ref.id, number, e.data.state, e.data.closedAt, e.data.labels, e.data.stateReason),
     fromPayload(ref, number, buf, start, end) {
       // The flag is read as a byte: most issues are open, or out, and are not decoded.
       const flag = buf[start];
       if (flag === 0x4f && end - start === 1) return undefined;
       if (flag !== 0x46 && flag !== 0x4e) return null;
       if (flag === 0x4e && !closed.has(ref.id)) return undefined;
-      const v = parsed(buf.toString("utf8", start + 1, end), 3);
-      return v ? input(ref.id, number, v[0], v[1], v[2]) : null;
+      const v = parsed(buf.toString("utf8", start + 1, end), 4);
+      return v ? input(ref.id, number, v[0], v[1], v[2], v[3]) : null;
     },
   };
 }

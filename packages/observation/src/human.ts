@@ -16,6 +16,11 @@ function nodeLine(n: NodeLine): string {
     tail +=
       `, fail rate ${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]` +
       ` ${f.decided ? "decided" : "undecided"}`;
+  } else if (n.bound) {
+    const b = n.bound;
+    tail +=
+      `, ${b.rate} rate ≤ ${pct(b.upper_micros)} at 95 % (${b.method})` +
+      ` ${b.decided ? "decided" : "undecided — unresolved"}`;
   }
   return `  ${String(n.verdict).padEnd(12)} ${String(n.claim_kind).padEnd(12)} ${what} @${at}${pr}  ${tail}`;
 }

@@ -42,6 +42,8 @@ export interface IssueInput {
   state: string;
   closedAt: string | null;
   labels: string[];
+  /** The stored reason of a close (`forge-issue close --reason`): `completed`, `not_planned`, or none. */
+  stateReason?: string | null;
 }
 
 /** A merge record (`.forge/merges/<id>.md`). */

@@ -37,7 +37,7 @@ export function observe(inputs: ObserveInputs, config: Partial<ObserveConfig> = 
   const prById = new Map(inputs.prs.map((p) => [p.id, p]));
   // Typed-diff categories exported by act results (episodes `typed_diff`), latest first wins per claim.
   const effects = typedDiffs(inputs.state.episodes);
-  const { nodes, current, verdictOf } = nodeLines(inputs, view, effects);
+  const { nodes, current, verdictOf } = nodeLines(inputs, view, effects, cfg.precision_micros);
   const syndromes = syndromeLines(view, nodes, current, verdictOf);
   const degradations = degradationLines(inputs, view, prById);
   const prs = prLines(inputs, nodes, effects);

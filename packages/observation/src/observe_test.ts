@@ -197,6 +197,38 @@ test(
   }
 );
 
+test(
+  "observe(): an issue closed as completed (gh's stateReason COMPLETED) with no PR and no evidence is unverified; " +
+    "closed as not planned never is, label or not",
+  (t) => {
+    const o = observe(
+      inputs({
+        issues: [
+          { ...issueOf("i1", 1, "closed", []), stateReason: "completed" },
+          { ...issueOf("i2", 2, "closed", []), stateReason: "not_planned" },
+          { ...issueOf("i3", 3, "closed", ["bug"]), stateReason: "not_planned" },
+          issueOf("i4", 4, "closed", ["bug"]),
+          issueOf("i5", 5, "closed", []),
+        ],
+      })
+    );
+    t.deepEqual(
+      o.issues.map((i) => [i.number, i.state_reason]),
+      [
+        [1, "COMPLETED"],
+        [4, null],
+      ]
+    );
+    t.deepEqual(
+      o.unverified.map((u) => [u.claim_id, u.why]),
+      [
+        ["issue:i1", "closed_without_evidence"],
+        ["issue:i4", "closed_without_evidence"],
+      ]
+    );
+  }
+);
+
 test("determinism: the same inputs in any order give byte-identical observation text", (t) => {
   const claims = [check("c:a", "10-unit"), check("c:b", "20-int"), check("c:c", "30-net", TREE, "9".repeat(64))];
   const trials = [

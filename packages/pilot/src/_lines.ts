@@ -19,9 +19,10 @@ import type {
   PlanLine,
   PrLine,
   TargetLine,
+  VerdictBoundLine,
 } from "@forge/contract";
 
-export type { ActResult, DiffEntry, IssueLine, NodeLine, ObservationLine, PrLine };
+export type { ActResult, DiffEntry, IssueLine, NodeLine, ObservationLine, PrLine, VerdictBoundLine };
 /** A paired experiment's act result. */
 export type PairedResult = ActResultOf<"PairedPatch">;
 /** forge-observe's header line. */

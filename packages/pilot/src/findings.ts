@@ -1,8 +1,10 @@
 /**
- * forge-pilot's findings: what the loop now knows of each check, PR, issue
- * and target it investigated, in the verdict words, from the last
- * observation and the act results: a pure function, so the report's words
- * are tested without running a loop (test/pilot_findings_test.ts).
+ * forge-pilot's findings: what the loop now knows of every check, PR and
+ * issue the graph holds a verdict on in the scope (or, brief, of those this
+ * run investigated) and of its targets, in the verdict words with their
+ * bounds, from the observation after the last export (the act results give
+ * only what was tried and its run counts): a pure function, so the report's
+ * words are tested without running a loop (test/pilot_findings_test.ts).
  */
 import type {
   ActResult,
@@ -14,7 +16,9 @@ import type {
   PairedResult,
   PrLine,
   Target,
+  VerdictBoundLine,
 } from "./_lines.js";
+import { verdictBound } from "@forge/kernel";
 
 function pct(micros: number): string {
   return (micros / 1_000_000).toFixed(2);
@@ -34,24 +38,32 @@ const UNRESOLVED = [
   "flaky_patched",
 ];
 
+/** A node's bound: the one forge-observe wrote, or (an older line without one) the kernel's from its counts. */
+function boundOf(n: NodeLine, precision: number): VerdictBoundLine {
+  return n.bound ?? verdictBound(n.verdict, { n: n.trials ?? 0, f: n.fails ?? 0 }, precision);
+}
+
+const METHOD = { "clopper-pearson": "Clopper–Pearson", wilson: "Wilson" } as const;
+
 /**
- * A check's line in the verdict words, with how it is known (its trials). A
- * flake rate the budget left wider than the precision is unresolved.
+ * A check's line in the verdict words, with how it is known (its trials) and
+ * its bound (spec/loop.md §6): a bound wider than the precision is
+ * "— unresolved", never a bare verdict word.
  */
-function checkLine(label: string, n: NodeLine): string {
+function checkLine(label: string, n: NodeLine, precision: number): string {
   const f = n.flake_rate;
+  const b = boundOf(n, precision);
+  const open = b.decided ? "" : " — unresolved";
   if (n.verdict === "flaky" && f) {
     const undecided = f.decided ? "" : " (rate undecided — unresolved)";
     const rate = `${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]`;
     return `${label}: flaky, fail rate ${rate}, ${n.trials} trials${undecided}`;
   }
-  if (n.verdict === "passing") {
-    const bound = Math.min(1, 3 / Math.max(1, n.trials)).toFixed(2);
-    return `${label}: passing, ${n.trials} trials (fail rate ≤ ${bound} at 95 %, rule of three)`;
-  }
+  const bound = `${b.rate} rate ≤ ${pct(b.upper_micros)} at 95 %, ${METHOD[b.method] ?? b.method}`;
+  if (n.verdict === "passing") return `${label}: passing, ${n.trials} trials (${bound})${open}`;
   if (n.verdict === "failing") {
     const k = (n.signatures ?? []).length;
-    return `${label}: failing, ${n.trials} trials, ${k === 1 ? "one signature" : `${k} signatures`}`;
+    return `${label}: failing, ${n.trials} trials, ${k === 1 ? "one signature" : `${k} signatures`} (${bound})${open}`;
   }
   return `${label}: ${n.verdict ?? "unknown"}, ${n.trials} trials — unresolved`;
 }
@@ -69,11 +81,13 @@ const isIssue = (o: ObservationLine): o is IssueLine => o.kind === "issue";
 function checkFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
-  lastTargets: readonly Target[]
+  lastTargets: readonly Target[],
+  brief: boolean
 ): string[] {
   const out: string[] = [];
   const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
   const nodes = obs.filter(isNode);
+  const precision = head.config?.precision_micros ?? 300_000;
   const steps = new Set<string | undefined>();
   for (const r of results) {
     if (r.plan_kind === "CheckRerun" && r.stats) steps.add(r.stats.step);
@@ -88,9 +102,11 @@ function checkFindings(
     n.claim_kind === "check" &&
     (n.subject?.patch_sha256 ?? null) === null &&
     (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
+  // The whole report: every check the graph holds a verdict on at the base (brief: only those this run touched).
+  if (!brief) for (const n of nodes) if (n.current && atBase(n)) steps.add(n.subject?.step as string | undefined);
   for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
     const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
-    if (n) out.push(checkLine(step, n));
+    if (n) out.push(checkLine(step, n, precision));
   }
   // A step rerun at a PR's patch: what the loop knows of it there (the base's line is not about that code).
   const patched = new Map<string, { step?: string; patch_sha256: string }>();
@@ -99,66 +115,126 @@ function checkFindings(
     if (r.plan_kind !== "CheckRerun" || !s?.patch_sha256) continue;
     patched.set(`${s.step} ${s.patch_sha256}`, { ...s, patch_sha256: s.patch_sha256 });
   }
+  if (!brief) {
+    // And at each open PR's current patch.
+    for (const n of nodes) {
+      const patch = n.patch_sha256;
+      if (!n.current || n.claim_kind !== "check" || !patch || !n.pr) continue;
+      const step = n.subject?.step as string | undefined;
+      patched.set(`${step} ${patch}`, { step, patch_sha256: patch });
+    }
+  }
   for (const [, s] of [...patched].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const there = (x: NodeLine): boolean =>
       x.claim_kind === "check" && x.subject?.step === s.step && x.subject?.patch_sha256 === s.patch_sha256;
     const n = most(nodes.filter(there));
     const where = n?.pr ? `PR #${n.pr.number}` : `patch ${s.patch_sha256.slice(0, 12)}`;
-    if (n) out.push(checkLine(`${s.step} at ${where}'s patch`, n));
+    if (n) out.push(checkLine(`${s.step} at ${where}'s patch`, n, precision));
   }
   return out;
 }
 
-/** What each PR's last paired experiment says of it. */
+/** A belief in micros as the report says it. */
+const belief = (m: number | null | undefined): string => (m == null ? "no belief" : `belief ${pct(m)}`);
+
+/**
+ * What the graph says of each PR a paired experiment ran in this run, from
+ * the observation after the last export (spec/loop.md §6): each check's
+ * typed-diff category beside its patch effect's belief, and `fixes #I` only
+ * when the `fixes` claim for the PR's patch is `verified`; an unverified one
+ * is said with its belief and "— unresolved". The act result gives only the
+ * run counts (and the typed diff when the observation has none).
+ */
 function prFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
-  issueNo: (id: string) => string | number
+  issueNo: (id: string) => string | number,
+  brief: boolean
 ): string[] {
   const out: string[] = [];
   const prs = obs.filter(isPr);
+  const nodes = obs.filter(isNode);
   const byPr = new Map<string, PairedResult & { typed_diff: DiffEntry[] }>();
   for (const r of results) {
     if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", { ...r, typed_diff: r.typed_diff });
   }
   const seen = new Set<string>();
-  for (const r of [...byPr.values()].reverse()) {
+  const acted = [...byPr.values()].reverse();
+  // The whole report: every PR the graph holds a typed diff or a fixes claim for, not only those tried this run.
+  if (!brief) {
+    const tried = new Set(acted.map((r) => String(r.candidate_id ?? "").replace(/^pr:/, "")));
+    for (const p of prs) {
+      const known =
+        Object.keys(p.effects ?? {}).length > 0 ||
+        nodes.some((n) => n.claim_kind === "fixes" && n.subject?.patch_sha256 === p.patch_sha256);
+      if (known && !tried.has(p.id))
+        acted.push({ candidate_id: `pr:${p.id}`, typed_diff: [] } as unknown as (typeof acted)[0]);
+    }
+  }
+  for (const r of acted) {
     const prId = String(r.candidate_id ?? "").replace(/^pr:/, "");
     if (seen.has(prId)) continue;
     seen.add(prId);
     const pr = prs.find((p) => p.id === prId);
     const no = pr ? `PR #${pr.number}` : `PR ${prId.slice(0, 8)}`;
-    const cats = r.typed_diff;
-    const runs = `${r.sides?.baseline?.reps ?? "?"}+${r.sides?.patched?.reps ?? "?"} runs`;
-    const regressed = cats.filter((d) => d.category === "regressed").map((d) => d.check);
-    const fixed = cats.filter((d) => d.category === "fixed").map((d) => d.check);
-    const fixes = r.fixes ?? [];
-    const held = fixes.filter((f) => f.holds);
+    const patch = pr?.patch_sha256 ?? r.typed_diff.find((d) => d.patch_sha256)?.patch_sha256 ?? null;
+    const effects = Object.entries(pr?.effects ?? {});
+    const cats: DiffEntry[] = effects.length
+      ? effects.map(([check, category]) => ({ check, category }) as DiffEntry)
+      : r.typed_diff;
+    const effectBelief = new Map<string, number | null>();
+    for (const n of nodes) {
+      if (n.claim_kind === "patch_effect" && patch !== null && n.patch_sha256 === patch) {
+        effectBelief.set(String(n.subject?.step), n.belief_micros);
+      }
+    }
+    const fixesNodes = nodes.filter(
+      (n) => n.claim_kind === "fixes" && patch !== null && n.subject?.patch_sha256 === patch
+    );
+    // The runs of this run's experiment; a PR not tried in this run is said from the graph alone.
+    const runs = r.sides ? `${r.sides.baseline?.reps ?? "?"}+${r.sides.patched?.reps ?? "?"} runs` : "earlier runs";
+    const withBelief = (d: DiffEntry): string =>
+      effectBelief.has(d.check)
+        ? `${d.check} ${d.category}, ${belief(effectBelief.get(d.check))}`
+        : `${d.check} ${d.category}`;
+    const regressed = cats.filter((d) => d.category === "regressed");
+    const fixed = cats.filter((d) => d.category === "fixed");
     const said = (ds: DiffEntry[]): string => ds.map((d) => `${d.check} ${d.category}`).join(", ");
-    if (held.length > 0) {
+    const verified = fixesNodes.filter((n) => n.verdict === "verified");
+    const issueOf = (n: NodeLine): string => `#${issueNo(String(n.subject?.issue ?? ""))}`;
+    if (verified.length > 0) {
       // Flakes of a check already flaky at the base were not counted against the rule: said, not hidden.
+      const flakyAtBase = (r.fixes ?? []).flatMap((f) => f.flaky_at_base ?? []);
       const flakes = cats.filter(
-        (d) =>
-          (held[0]!.flaky_at_base ?? []).includes(d.check) &&
-          d.category !== "still_passing" &&
-          d.category !== "flaky_baseline"
+        (d) => flakyAtBase.includes(d.check) && d.category !== "still_passing" && d.category !== "flaky_baseline"
       );
-      // A check left out of PASS_TO_PASS because it flaked at the base stays unresolved: "nothing regressed" is not
-      // about it.
       const open = cats.filter((d) => UNRESOLVED.includes(d.category) && !flakes.includes(d));
       const note =
         (flakes.length ? `; ${said(flakes)}: flaky at the base, not counted` : "") +
         (open.length ? `; unresolved: ${said(open)}` : "");
-      const closes = held.map((f) => `#${issueNo(f.issue)}`).join(", ");
-      out.push(`${no}: fixes ${closes} (${fixed.join(", ")} fixed, nothing regressed, ${runs}${note})`);
-    } else if (regressed.length > 0) out.push(`${no}: regresses ${regressed.join(", ")} (${runs})`);
-    else if (fixed.length > 0 && fixes.length > 0) {
+      const closes = verified.map(issueOf).join(", ");
+      const how = `${fixed.map(withBelief).join(", ")}, fixes ${belief(verified[0]!.belief_micros)}`;
+      out.push(`${no}: fixes ${closes} (${how}, nothing regressed, ${runs}${note})`);
+    } else if (regressed.length > 0) {
+      const which = regressed.map((d) =>
+        effectBelief.has(d.check) ? `${d.check} (${belief(effectBelief.get(d.check))})` : d.check
+      );
+      out.push(`${no}: regresses ${which.join(", ")} (${runs})`);
+    } else if (fixesNodes.length > 0) {
+      // A fixes claim the graph holds but does not verify: its belief said, unresolved.
+      const claims = fixesNodes.map((n) => `fixes ${issueOf(n)} ${n.verdict} (${belief(n.belief_micros)})`).join(", ");
+      const how = fixed.length ? `${fixed.map(withBelief).join(", ")}; ` : "";
+      out.push(`${no}: ${how}${claims}, ${runs} — unresolved`);
+    } else if (fixed.length > 0 && (r.fixes ?? []).length > 0) {
       // It closes issues, but SWE-bench's rule did not hold (a check broke, flaked or went undecided): no fix claimed.
+      const fixes = r.fixes ?? [];
       const broke = cats.filter((d) => (fixes[0]!.broken ?? []).includes(d.check)).map((d) => said([d]));
       const closes = fixes.map((f) => `#${issueNo(f.issue)}`).join(", ");
-      out.push(`${no}: ${fixed.join(", ")} fixed; fixes ${closes} unresolved (${[...broke, runs].join(", ")})`);
-    } else if (fixed.length > 0) out.push(`${no}: fixes ${fixed.join(", ")} (no issue it closes, ${runs})`);
-    else {
+      const how = fixed.map(withBelief).join("; ");
+      out.push(`${no}: ${how}; fixes ${closes} unresolved (${[...broke, runs].join(", ")})`);
+    } else if (fixed.length > 0) {
+      out.push(`${no}: ${fixed.map(withBelief).join("; ")}; closes no issue (${runs})`);
+    } else {
       // A check flaky on either side says nothing about the patch: unresolved, never "no effect".
       const unresolved = cats.filter((d) => UNRESOLVED.includes(d.category));
       const same = cats
@@ -181,26 +257,35 @@ function prFindings(
  * @param lastTargets the last plan's targets
  * @param issueNumbers issue numbers by id, for issues the observation does not show
  * @param firstTargets the first plan's targets
+ * @param brief only what this run investigated; else every claim the loop holds a verdict on in the scope
+ *   (checks at the base, checks at each open PR's patch, PRs, issues)
  */
 export function findings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
   lastTargets: readonly Target[],
   issueNumbers: ReadonlyMap<string, number> = new Map(),
-  firstTargets: readonly Target[] = []
+  firstTargets: readonly Target[] = [],
+  brief = false
 ): string[] {
   const issues = obs.filter(isIssue);
+  const nodes = obs.filter(isNode);
   const issueNo = (id: string): string | number =>
     issues.find((i) => i.id === id)?.number ?? issueNumbers.get(id) ?? id.slice(0, 8);
-  const out = [...checkFindings(obs, results, lastTargets), ...prFindings(obs, results, issueNo)];
+  const out = [...checkFindings(obs, results, lastTargets, brief), ...prFindings(obs, results, issueNo, brief)];
   for (const i of issues) {
     if (i.state !== "closed" && i.state !== "CLOSED") continue;
     const ev = i.fix_evidence ?? [];
-    if (ev.length > 0) {
-      out.push(`issue #${i.number}: closed, verified (${ev.length} fixes claim${ev.length > 1 ? "s" : ""})`);
+    const how = i.state_reason === "COMPLETED" ? "closed as completed" : "closed";
+    const held = nodes.filter((n) => ev.includes(n.claim_id) && n.verdict === "verified");
+    if (held.length > 0) {
+      out.push(`issue #${i.number}: ${how}, verified (${held.length} fixes claim${held.length > 1 ? "s" : ""})`);
+    } else if (ev.length > 0) {
+      const best = Math.max(...nodes.filter((n) => ev.includes(n.claim_id)).map((n) => n.belief_micros ?? 0), 0);
+      out.push(`issue #${i.number}: ${how}, unverified: fixes claim below the threshold (${belief(best)})`);
     } else {
       const why = i.closed_by ? `closed by ${i.closed_by}, no fixes claim` : "no patch";
-      out.push(`issue #${i.number}: closed, unverified: ${why}`);
+      out.push(`issue #${i.number}: ${how}, unverified: ${why}`);
     }
   }
   // A degraded export the loop saw at first and no longer sees, though no act was aimed at it: said, not dropped.

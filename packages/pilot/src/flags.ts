@@ -35,6 +35,8 @@ export interface LoopConfig {
   refineWith: string | null;
   /** The history file, relative to the workspace (default `.forge/pilot/history.jsonl`). */
   history: string | null;
+  /** The report's findings: only what this run investigated (default: every claim the loop holds a verdict on). */
+  brief: boolean;
   json: boolean;
   /** The repository the loop runs in (the working directory). */
   workspace: string;
@@ -44,7 +46,7 @@ type Kind = "count" | "fraction" | "string" | "boolean";
 
 /**
  * Each flag: its field and kind, in the order the report's `config` lists
- * them (`--json` and `--workspace`, not part of the loop's config, last).
+ * them (`--brief`, `--json` and `--workspace`, not part of the loop's config, last).
  */
 const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
   ["max-iterations", ["maxIterations", "count"]],
@@ -59,6 +61,7 @@ const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
   ["include-hyperedges", ["includeHyperedges", "boolean"]],
   ["refine-with", ["refineWith", "string"]],
   ["history", ["history", "string"]],
+  ["brief", ["brief", "boolean"]],
   ["json", ["json", "boolean"]],
   ["workspace", ["workspace", "string"]],
 ]);
@@ -78,6 +81,7 @@ export function defaults(workspace: string): LoopConfig {
     includeHyperedges: false,
     refineWith: null,
     history: null,
+    brief: false,
     json: false,
     workspace,
   };
@@ -133,11 +137,13 @@ export function parseArgv(argv: readonly string[], cwd: string): { verb: Verb; c
 
 /**
  * The config as the report shows it: keyed by flag name, in the flags'
- * order, without `json` and `workspace`.
+ * order, without how it is shown (`brief`, `json`) and `workspace`.
  */
 export function reportedConfig(c: LoopConfig): Record<string, number | string | boolean | null> {
   const out: Record<string, number | string | boolean | null> = {};
-  for (const [name, [field]] of FLAGS) if (field !== "json" && field !== "workspace") out[name] = c[field];
+  for (const [name, [field]] of FLAGS) {
+    if (field !== "json" && field !== "brief" && field !== "workspace") out[name] = c[field];
+  }
   return out;
 }
 

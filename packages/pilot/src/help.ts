@@ -42,6 +42,8 @@ flags (LoopConfig) and their defaults:
   --allow-advisory-only  off  advisory plans run, marked, never verification
   --refine-with CMD      off  CMD reads a plan line, may change only
                               description, rationale, check_hints
+  --brief                off  findings: only what this run investigated;
+                              default: every claim with a verdict in scope
   --json                 one report line (kind "report")
 history: .forge/pilot/history.jsonl (gitignored, last 10000 attempts)
 halt: touch .forge/pilot/halt (or SIGTERM) = external_halt

@@ -99,7 +99,7 @@ export async function runLoop(deps: LoopDeps, c: LoopConfig): Promise<Report> {
     await lane.close();
   }
   const last = await deps.final();
-  rep.findings = findings(last.obs, s.results, s.lastTargets, last.issueNumbers, s.firstTargets ?? []);
+  rep.findings = findings(last.obs, s.results, s.lastTargets, last.issueNumbers, s.firstTargets ?? [], c.brief);
   rep.elapsed_seconds = Math.round((deps.now() - t0) / 100) / 10;
   if (deps.now() > s.deadline) {
     rep.deadline_overruns.push({ iteration: rep.iterations, target_key: null, overrun_ms: deps.now() - s.deadline });

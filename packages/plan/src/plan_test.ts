@@ -67,7 +67,9 @@ test(
     );
     t.is(d(p).kind, "plan");
     t.is(d(p).target_key, `syndrome:sig-v1:${"1".repeat(32)}`);
-    t.is(d(p).plan_kind, "OracleExactBounded"); // no PR passes the failing step
+    // No PR passes the failing step, and 4 failing trials do not bound it: rerun it (issue 25), never an oracle.
+    t.is(d(p).plan_kind, "CheckRerun");
+    t.like(d(p).params as object, { step: "20-integration", tree: TREE, patch_sha256: null, repetitions: 5 });
     const fragile = byKey(p.targets, "fragile:c:net");
     t.is(fragile.plan_kind, "CheckRerun");
     t.like(fragile.draft!.params, {
@@ -78,6 +80,28 @@ test(
       pr: null,
     });
     t.true((fragile.draft!.params as { repetitions: number }).repetitions >= 20);
+  }
+);
+
+test(
+  "a failing check is rerun until its failure is bounded; then, with no PR that passes it, the syndrome has no " +
+    "executable plan (no oracle can change what its trials say)",
+  (t) => {
+    const i = sample();
+    const key = `syndrome:sig-v1:${"1".repeat(32)}`;
+    i.state.kernel.trials.push(...["e", "f", "g", "h"].map((r) => trialOf("c:int", "fail", `x${r}`)));
+    const eight = planOf(i);
+    t.is(eight.chosen?.key, key);
+    t.is(d(eight).plan_kind, "CheckRerun", "8 failing trials: pass rate ≤ 0.32, wider than 0.30");
+    t.like(d(eight).params as object, { repetitions: 1 });
+    i.state.kernel.trials.push(trialOf("c:int", "fail", "xi"));
+    const o = observe(i);
+    t.like(o.nodes.find((n) => n.claim_id === "c:int")!.bound, { decided: true, rate: "pass", upper_micros: 283_129 });
+    const nine = plan(o, [], cfg(), NOW);
+    const syn = byKey(nine.targets, key);
+    t.is(syn.draft, null);
+    t.regex(syn.plan_why, /bounded/);
+    t.is(nine.chosen?.key, "fragile:c:net", "the next target with a plan is taken");
   }
 );
 

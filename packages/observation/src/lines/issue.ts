@@ -4,8 +4,9 @@ import { cmp } from "@forge/kernel";
 import type { ObserveInputs, PrInput } from "../inputs.js";
 
 /**
- * The issue lines, by number: issues closed as fixed (a fix label, or a PR
- * that closes them); other closed issues claim no fix and get no line.
+ * The issue lines, by number: issues closed as fixed (closed as completed,
+ * a fix label, or a PR that closes them); other closed issues, and those
+ * closed as not planned that no PR closes, claim no fix and get no line.
  * @param prById the PRs by id
  * @param fixedLabels the labels whose closing claims a fix
  */
@@ -35,8 +36,11 @@ export function issueLines(
   for (const i of [...inputs.issues].sort((x, y) => x.number - y.number)) {
     if (i.state !== "closed") continue;
     const closing = closingPrs.get(i.id) ?? [];
-    // Closed as fixed: a fix label, or a PR that closes it. Other closed issues claim no fix.
-    if (closing.length === 0 && !i.labels.some((l) => fixedLabels.includes(l))) continue;
+    // Closed as fixed: closed as completed (gh's stateReason COMPLETED, stored by `--reason completed`), a fix
+    // label, or a PR that closes it. Closed as not planned claims no fix, label or not; other closed issues neither.
+    const reason = i.stateReason === "completed" ? "COMPLETED" : i.stateReason === "not_planned" ? "NOT_PLANNED" : null;
+    const labelled = reason !== "NOT_PLANNED" && i.labels.some((l) => fixedLabels.includes(l));
+    if (closing.length === 0 && !labelled && reason !== "COMPLETED") continue;
     const merge = mergedBy.get(i.id);
     // Keys in sorted order (see the node lines).
     issues.push({
@@ -49,7 +53,7 @@ export function issueLines(
       labels: [...i.labels].sort(cmp),
       number: i.number,
       state: i.state,
-      state_reason: null,
+      state_reason: reason,
     });
   }
   return issues;

@@ -5,7 +5,7 @@
  */
 import type { NodeLine } from "@forge/contract";
 import type { KernelView } from "@forge/evidence";
-import { type FlakeRate, MICROS } from "@forge/kernel";
+import { type FlakeRate, MICROS, type VerdictBound, verdictBound } from "@forge/kernel";
 import type { ObserveInputs, PrInput } from "../inputs.js";
 
 /** The node lines and what the other lines take from them. */
@@ -20,8 +20,14 @@ export interface NodeLines {
 /**
  * The node lines, in the view's node order.
  * @param effects the latest typed-diff category per patched check claim
+ * @param precisionMicros the widest bound that decides a verdict
  */
-export function nodeLines(inputs: ObserveInputs, view: KernelView, effects: ReadonlyMap<string, string>): NodeLines {
+export function nodeLines(
+  inputs: ObserveInputs,
+  view: KernelView,
+  effects: ReadonlyMap<string, string>,
+  precisionMicros: number
+): NodeLines {
   const { base } = inputs;
   const thr = view.fragile_threshold_micros;
   const openByPatch = new Map<string, PrInput>();
@@ -49,11 +55,13 @@ export function nodeLines(inputs: ObserveInputs, view: KernelView, effects: Read
     if (isCurrent) current.add(n.id);
     let verdict: string;
     let flake: FlakeRate | null = null;
+    let bound: VerdictBound | null = null;
     let signatures: string[] = [];
     let envs: string[] = [];
     if (n.check) {
       verdict = n.check.verdict;
       flake = n.check.flake_rate;
+      bound = verdictBound(verdict, n.trials, precisionMicros);
       signatures = n.check.signatures;
       envs = n.check.env_fingerprints;
     } else if (n.kind === "patch_effect") {
@@ -66,6 +74,7 @@ export function nodeLines(inputs: ObserveInputs, view: KernelView, effects: Read
     // Keys in sorted order, as canonicalLine writes them (then it writes the line without a sorted copy).
     nodes.push({
       belief_micros: n.belief_micros,
+      bound,
       caveat: n.caveat,
       claim_id: n.id,
       claim_kind: n.kind,

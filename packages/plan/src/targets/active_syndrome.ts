@@ -1,13 +1,16 @@
 /**
  * ActiveSyndrome: a current check fails with one signature and no pass. At
  * the base: an open PR whose patch passes the failing step is verified as
- * the fix (paired), else the failing claim is bounded exactly; at a PR's
- * patch only: the diff against the base is typed (paired).
+ * the fix (paired); else a failure not yet bounded (fewer trials than its
+ * Clopper–Pearson bound needs) is rerun, as Bazel retries a failure before
+ * believing it (a pass makes it flaky); a bounded failure with no PR to try
+ * has no executable plan: no oracle can change what its trials say. At a
+ * PR's patch only: the diff against the base is typed (paired).
  */
 import type { NodeLine, SyndromeLine } from "@forge/contract";
-import { cmp } from "@forge/kernel";
+import { cmp, trialsToBound } from "@forge/kernel";
 import { BASE_MICROS } from "../config.js";
-import { type Found, pairedDraft, type PlanDraft, stepOf, type TargetContext } from "./_context.js";
+import { type Found, pairedDraft, type PlanDraft, rerunDraft, stepOf, type TargetContext } from "./_context.js";
 
 /** The target of an active syndrome with a stable failure, or null. */
 export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null {
@@ -18,7 +21,7 @@ export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null 
   if (stable.length === 0) return null;
   const atBase = stable.filter((n) => n.patch_sha256 === null);
   const atPr = stable.filter((n) => n.patch_sha256 !== null && n.pr !== null);
-  let draft: PlanDraft;
+  let draft: PlanDraft | null;
   let why: string;
   if (atBase.length > 0) {
     const steps = new Set(atBase.map(stepOf));
@@ -40,15 +43,21 @@ export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null 
       why = `open PR #${fixer.number} passes the failing step at its patch`;
       draft = pairedDraft(c, fixer, why, c.baseSteps);
     } else {
-      const id = atBase[0]!.claim_id;
-      why = "no PR passes the failing step: bound the failing claim exactly";
-      draft = {
-        plan_kind: "OracleExactBounded",
-        params: { target_node_id: id },
-        max_runs: 0,
-        description: `exact belief of ${id}`,
-        why,
-      };
+      const bound = trialsToBound(c.precision);
+      // Undecided: the node's bound says so (an older line without one: fewer trials than the bound needs).
+      const open = atBase
+        .filter((n) => !(n.bound?.decided ?? n.trials >= bound))
+        .sort((a, b) => a.trials - b.trials || cmp(a.claim_id, b.claim_id));
+      const n = open[0];
+      if (n) {
+        const need = Math.max(1, bound - n.trials);
+        why = `${n.trials} failing trials do not bound the failure: rerun it (Bazel's retry of a failure)`;
+        draft = rerunDraft(c, n, need, "failure not bounded");
+        if (!draft) why = "failure not bounded, and no commit known for its tree";
+      } else {
+        why = "failure bounded by its trials and no PR passes the failing step: no plan can change what is known";
+        draft = null;
+      }
     }
   } else if (atPr.length > 0) {
     const pr = c.prById.get(atPr[0]!.pr!.id)!;
