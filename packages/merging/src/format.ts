@@ -33,26 +33,7 @@ export function formatMerge(r: MergeResult, tick = ""): string {
   }
 }
 
-/** Every `--json` field of a merge outcome. */
-export const MERGE_FIELDS: readonly string[] = [
-  "base",
-  "baseRefName",
-  "checkout",
-  "ciRun",
-  "closedIssues",
-  "commit",
-  "conflicts",
-  "createdAt",
-  "failedStep",
-  "id",
-  "landed",
-  "patchId",
-  "patchSha256",
-  "pr",
-  "record",
-  "resolved",
-  "verdict",
-];
+export { MERGE_FIELDS } from "./fields.js";
 
 /** The JSON line: keys sorted, like every forge record. */
 export function mergeJson(r: MergeResult): Record<string, unknown> {

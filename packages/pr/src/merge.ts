@@ -1,4 +1,5 @@
 import { ForgeError, UsageError } from "@forge/core";
+import { MERGE_FIELDS } from "@forge/merging/fields";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, readBody, type Ctx, type Parsed } from "@forge/cli";
 import { deleteHead } from "./_delete_branch.js";
 import { confirm, prOrCurrent, Prs, refWithRepo } from "./_shared.js";
@@ -67,25 +68,7 @@ export async function mergePullRequest(
 }
 
 /** Every `--json` field of a merge outcome (forge-merge's line). */
-const FIELDS = [
-  "base",
-  "baseRefName",
-  "checkout",
-  "ciRun",
-  "closedIssues",
-  "commit",
-  "conflicts",
-  "createdAt",
-  "failedStep",
-  "id",
-  "landed",
-  "patchId",
-  "patchSha256",
-  "pr",
-  "record",
-  "resolved",
-  "verdict",
-];
+const FIELDS = MERGE_FIELDS;
 
 export default defineCommand({
   meta: {
