@@ -203,7 +203,6 @@ export {
   loadRecords,
   PRS,
   TASKS,
-  touchEdited,
   updateEntity,
 } from "./entities/folder_entity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";

@@ -59,17 +59,6 @@ export function updateEntity(
 }
 
 /**
- * Stamp an edit or a comment: `editedAt` = `now` (never moved back), so
- * `updatedAt`, `updated:>T` and `sort:updated` see the change.
- * @returns the entity as rewritten
- */
-export function touchEdited(schema: EntitySchema, e: LoadedEntity, now: string): LoadedEntity {
-  return rewriteFile(schema, e, (d) => {
-    if (!(typeof d.editedAt === "string" && d.editedAt > now)) d.editedAt = now;
-  });
-}
-
-/**
  * Append a record file (`<sub>/<id>.md`) to an entity: a new file, never an
  * edit, so concurrent appends from two clones merge without conflict.
  * @throws EEXIST if that record id exists (never overwritten)
