@@ -548,7 +548,7 @@ test("milestone edit --title moves its issues and PRs to the new title, as gh do
   t.is((await run("forge", ["issue", "list", "-m", "v1", "--json", "number"], { cwd: dir })).stdout, "");
 });
 
-test("release create TAG FILE records the file as an asset, as gh uploads it (FILE#label: no label)", async (t) => {
+test("release create TAG FILE… records the files as assets, as gh uploads them (FILE#label: no label)", async (t) => {
   const dir = freshRepo("forge-gh-release-");
   mkdirSync(join(dir, "dist"), { recursive: true });
   writeFileSync(join(dir, "dist", "app.tar.gz"), "archive\n");
@@ -573,4 +573,17 @@ test("release create TAG FILE records the file as an asset, as gh uploads it (FI
   t.is(m.code, 1);
   t.is(m.stderr, "forge-release create: dist/nope.zip: no such file; no release written\n");
   t.is(git(dir, ["tag", "-l", "v2.0"]), "");
+  // Several files, as `gh release create TAG FILE…` uploads them all; one missing writes none.
+  writeFileSync(join(dir, "dist", "app.zip"), "zip\n");
+  const none = await run("forge", ["release", "create", "v3.0", "dist/app.zip", "dist/nope.zip"], { cwd: dir });
+  t.is(none.code, 1);
+  t.is(git(dir, ["tag", "-l", "v3.0"]), "");
+  const two = await run("forge", ["release", "create", "v3.0", "dist/app.zip", "dist/app.tar.gz", "--json", "assets"], {
+    cwd: dir,
+  });
+  t.is(two.code, 0, two.stderr);
+  t.deepEqual((JSON.parse(two.stdout) as { assets: Array<{ name: string }> }).assets.map((a) => a.name).sort(), [
+    "app.tar.gz",
+    "app.zip",
+  ]);
 });

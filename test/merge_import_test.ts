@@ -105,7 +105,8 @@ async function makeForeign(t: ExecutionContext): Promise<string> {
   mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
   writeFileSync(join(dir, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\ntrue\n");
   chmodSync(join(dir, ".forge", "ci", "steps", "10-test"), 0o755);
-  await ok(t, dir, "forge-pr", ["review", ids[1]!, "--approve"]);
+  const review = await run("forge-pr", ["review", ids[1]!, "--approve"], { cwd: dir, env: { FORGE_AUTHOR: "bob" } });
+  t.is(review.code, 0, review.stderr);
   await ok(t, dir, "forge-pr", ["comment", ids[1]!, "-b", "looks fine"]);
   // The merge's record through the evidence lane: the store's evidence is an import the lane wrote.
   await ok(t, dir, "forge-export", [], await ok(t, dir, "forge-merge", [ids[0]!, "--json"]));

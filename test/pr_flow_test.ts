@@ -105,7 +105,17 @@ test(
       closingIssuesReferences: [{ number: 1 }],
     });
     t.deepEqual(prBytes(dir, ["diff", "1"]), gitBytes(dir, ["diff", "main..fix/line-2"]));
-    await ok(t, "forge-pr", ["review", "1", "--approve", "-b", "lgtm"], dir);
+    // As on GitHub, the PR's own author cannot approve it; another can.
+    const own = await run("forge-pr", ["review", "1", "--approve", "-b", "lgtm"], { cwd: dir });
+    t.deepEqual(
+      [own.code, own.stderr],
+      [1, "forge-pr review: failed to create review: Can not approve your own pull request\n"]
+    );
+    const other = await run("forge-pr", ["review", "1", "--approve", "-b", "lgtm"], {
+      cwd: dir,
+      env: { FORGE_AUTHOR: "bob" },
+    });
+    t.is(other.code, 0, other.stderr);
     const l = await ok(t, "forge-pr", ["list", "--json", "--jq", ".[0].reviews[0].state"], dir);
     t.is(l.stdout, "APPROVED\n");
   }

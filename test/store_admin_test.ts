@@ -13,8 +13,8 @@ import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
 
-async function ok(dir: string, cmd: string, args: string[]): Promise<string> {
-  const r = await run(cmd, args, { cwd: dir });
+async function ok(dir: string, cmd: string, args: string[], env?: Record<string, string>): Promise<string> {
+  const r = await run(cmd, args, { cwd: dir, env });
   if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }
@@ -34,7 +34,7 @@ async function fullStore(): Promise<string> {
   await ok(dir, "forge-issue", ["create", "-t", "two"]);
   await ok(dir, "forge-issue", ["comment", "1", "-b", "a comment"]);
   await ok(dir, "forge-pr", ["create", "-t", "pr", "-H", "topic", "-B", "main"]);
-  await ok(dir, "forge-pr", ["review", "1", "--approve"]);
+  await ok(dir, "forge-pr", ["review", "1", "--approve"], { FORGE_AUTHOR: "bob" });
   await ok(dir, "forge-task", ["create", "-t", "task"]);
   await ok(dir, "forge-issue", ["list", "--state", "all"]);
   return dir;

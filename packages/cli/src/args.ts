@@ -8,7 +8,10 @@ import { UsageError } from "@forge/core";
 
 /** citty's ArgDef plus what gh's flags need. */
 export type FlagDef = ArgDef & {
-  /** Repeatable; each value is also split on commas (gh's StringSlice). */
+  /**
+   * Repeatable; each value is also split on commas (gh's StringSlice). On the
+   * last positional: it takes every remaining argument, as a list (`FILE…`).
+   */
   multiple?: boolean;
   /** May appear without a value (`--json` alone); takes the next token only if `acceptsValue` says so. */
   optionalValue?: boolean;
@@ -157,8 +160,14 @@ function unbundle(tok: string, byName: Map<string, [string, FlagDef]>): string[]
  */
 export function bindPositionals(parsed: Parsed, defs: FlagsDef): void {
   const pos = Object.entries(defs).filter(([, d]) => d.type === "positional");
-  if (parsed._.length > pos.length) throw new UsageError(`unexpected argument '${parsed._[pos.length]!.slice(0, 40)}'`);
+  const rest = pos.at(-1)?.[1].multiple === true;
+  if (parsed._.length > pos.length && !rest)
+    throw new UsageError(`unexpected argument '${parsed._[pos.length]!.slice(0, 40)}'`);
   pos.forEach(([name, d], k) => {
+    if (rest && k === pos.length - 1) {
+      parsed[name] = parsed._.slice(k);
+      return;
+    }
     const v = parsed._[k];
     if (v === undefined && d.required) throw new UsageError(`missing <${d.valueHint ?? name}>`);
     parsed[name] = v;

@@ -87,3 +87,19 @@ test("parseArgv() checks each item of a repeatable enum flag", (t) => {
     message: "invalid value for '-s': 'nope' (one of todo|doing|done)",
   });
 });
+
+test("bindPositionals(): a last positional marked multiple takes every remaining argument (gh's FILE…)", (t) => {
+  const rest: FlagsDef = {
+    tag: { type: "positional", required: true },
+    file: { type: "positional", multiple: true },
+  };
+  const p = parseArgv(["v1", "a.zip", "b.zip"], rest);
+  bindPositionals(p, rest);
+  t.deepEqual([p.tag, p.file], ["v1", ["a.zip", "b.zip"]]);
+  const none = parseArgv(["v1"], rest);
+  bindPositionals(none, rest);
+  t.deepEqual(none.file, []);
+  // Only the last one: a middle positional marked multiple does not take the rest.
+  const mid: FlagsDef = { a: { type: "positional", multiple: true }, b: { type: "positional" } };
+  t.throws(() => bindPositionals(parseArgv(["1", "2", "3"], mid), mid), { message: "unexpected argument '3'" });
+});

@@ -51,7 +51,12 @@ const POSITIONALS: Record<string, string> = {
 export function renderHelp(u: HelpInfo): string {
   const pos = Object.entries(u.flags).filter(([, d]) => d.type === "positional");
   const flags = Object.entries(u.flags).filter(([, d]) => d.type !== "positional");
-  const posText = pos.map(([n, d]) => (d.required ? `<${d.valueHint ?? n}>` : `[<${d.valueHint ?? n}>]`)).join(" ");
+  const posText = pos
+    .map(([n, d]) => {
+      const one = `<${d.valueHint ?? n}>${d.multiple ? "..." : ""}`;
+      return d.required ? one : `[${one}]`;
+    })
+    .join(" ");
   const out = [`usage: ${u.prog}${posText ? " " + posText : ""}${flags.length ? " [flags]" : ""}`, "", u.description];
   if (pos.length) {
     out.push("", "arguments:");

@@ -1,4 +1,12 @@
-import { addReview, currentAuthor, formatTimestamp, UsageError, type PrJson, type ReviewJson } from "@forge/core";
+import {
+  addReview,
+  currentAuthor,
+  ForgeError,
+  formatTimestamp,
+  UsageError,
+  type PrJson,
+  type ReviewJson,
+} from "@forge/core";
 import { defineCommand, emitBatch, eachRef, type Batch, type Ctx, type Parsed, BODY_FLAGS, REF_ARG } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, Prs, readBody, wanted, type Want, writtenRender } from "./_shared.js";
 
@@ -37,6 +45,10 @@ export async function* reviewPrs(ctx: Ctx, opts: ReviewPrOptions, batch: Batch, 
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   yield* eachRef(ctx, opts.ref, batch, async (ref) => {
     const { pr, number } = await prs.get(ref);
+    const own = opts.state === "APPROVED" ? "approve" : opts.state === "CHANGES_REQUESTED" ? "request changes on" : "";
+    // GitHub refuses both on one's own PR (gh prints the API's words); a comment review is allowed.
+    if (own && pr.data.author === author)
+      throw new ForgeError(`failed to create review: Can not ${own} your own pull request`, "E_OWN_PR", 1);
     addReview(prs.store, pr, { state: opts.state, body: opts.body, author, now: formatTimestamp() });
     const rec = await prs.json(pr, number, { ...want, reviews: true });
     confirm(ctx, VERB[opts.state], rec);
@@ -50,7 +62,13 @@ export default defineCommand({
     description: "Review a pull request",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        [
+          "FORGE_AUTHOR",
+          "who it is recorded as (default: git's user.name); also what @me means. As on GitHub, one " +
+            "cannot approve or request changes on one's own PR",
+        ],
+      ],
       examples: [
         "forge-pr review 4 --approve",
         'forge-pr review 4 -r -b "needs a test"',

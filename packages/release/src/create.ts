@@ -77,8 +77,8 @@ export function parseCreateOptions(args: Parsed, notes: string): CreateReleaseOp
   if (args.prerelease === true) marks.prerelease = true;
   if (args.latest === true) marks.latest = true;
   if (args["generate-notes"] === true) marks.generateNotes = true;
-  const file = args.file as string | undefined;
-  if (file !== undefined) marks.files = [file];
+  const files = (args.file as string[] | undefined) ?? [];
+  if (files.length) marks.files = files;
   return { tag, notes, title, target, ...marks };
 }
 
@@ -275,8 +275,7 @@ export default defineCommand({
       notes: [
         "Writes .forge/releases/<tag>.md once (releases are immutable) and tags the commit when the tag is new; " +
           "nothing when a step fails.",
-        "A file after the tag is copied into OUT after the build and recorded as an asset, as gh uploads it " +
-          "(one file for now: several need a rest argument the flag parser does not have yet).",
+        "Files after the tag are copied into OUT after the build and recorded as assets, as gh uploads them.",
       ],
     },
   },
@@ -290,8 +289,9 @@ export default defineCommand({
     file: {
       type: "positional",
       valueHint: "file",
+      multiple: true,
       description:
-        "a file to record as an asset beside the build's, named by its base name (gh's FILE#label: label unused)",
+        "files to record as assets beside the build's, each named by its base name (gh's FILE#label: label unused)",
     },
     notes: { type: "string", alias: "n", valueHint: "text", description: "the release notes (markdown)" },
     "notes-file": {

@@ -4,7 +4,10 @@ import { checkDefined } from "./check_defs.js";
 const defs = (labels: string[], milestones: string[]) => ({
   labels: new Map(labels.map((name) => [name, { name, color: "", description: "" }])),
   milestones: new Map(
-    milestones.map((title) => [title, { title, description: "", dueOn: null, state: "OPEN" as const }])
+    milestones.map((title, i) => [
+      title,
+      { number: i + 1, title, description: "", dueOn: null, state: "OPEN" as const },
+    ])
   ),
 });
 

@@ -15,6 +15,8 @@ export interface LabelDef {
 
 /** A milestone definition from `milestones.md`. */
 export interface MilestoneDef {
+  /** Its place in `milestones.md`, from 1 (what forge-milestone calls its number). */
+  number: number;
   title: string;
   description: string;
   dueOn: string | null;
@@ -47,6 +49,7 @@ export async function loadMilestoneDefs(store: Store): Promise<Map<string, Miles
   for (const x of (await loadDefList(store, "milestones")).items) {
     const title = String(x.title);
     m.set(title, {
+      number: m.size + 1,
       title,
       description: (x.description as string | undefined) ?? "",
       dueOn: (x.dueOn as string | undefined) ?? null,

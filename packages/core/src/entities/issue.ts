@@ -35,7 +35,8 @@ export interface IssueJson {
   isArchived: boolean;
   isPinned: boolean;
   labels: LabelDef[];
-  milestone: { title: string; description: string; dueOn: string | null } | null;
+  /** gh's shape; `number` is 0 for a title `milestones.md` does not define. */
+  milestone: { number: number; title: string; description: string; dueOn: string | null } | null;
   number: number;
   state: "OPEN" | "CLOSED";
   stateReason: "COMPLETED" | "NOT_PLANNED" | "REOPENED" | "";
@@ -126,7 +127,9 @@ export function issueToJson(e: LoadedEntity, number: number, ctx: IssueContext, 
     isPinned: d.isPinned === true,
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
     milestone:
-      ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
+      ms === undefined
+        ? null
+        : { number: msDef?.number ?? 0, title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
     number,
     state: d.state === "closed" ? "CLOSED" : "OPEN",
     stateReason: stateReasonOf(d),

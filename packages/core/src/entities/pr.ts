@@ -67,7 +67,8 @@ export interface PrJson {
   isDraft: boolean;
   labels: LabelDef[];
   mergedAt: string | null;
-  milestone: { title: string; description: string; dueOn: string | null } | null;
+  /** gh's shape; `number` is 0 for a title `milestones.md` does not define. */
+  milestone: { number: number; title: string; description: string; dueOn: string | null } | null;
   number: number;
   patchSha256: string;
   previousPatchSha256: string[];
@@ -204,7 +205,9 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
     mergedAt,
     milestone:
-      ms === undefined ? null : { title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
+      ms === undefined
+        ? null
+        : { number: msDef?.number ?? 0, title: ms, description: msDef?.description ?? "", dueOn: msDef?.dueOn ?? null },
     number,
     patchSha256: d.patchSha256,
     previousPatchSha256: d.previousPatchSha256,
