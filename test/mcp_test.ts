@@ -388,7 +388,7 @@ test("the README's client configuration starts the server as written (forge mcp,
   }
 });
 
-test("forge-mcp -h within 8 lines and 250 bytes, --help the full page, goldens; a stray argument: exit 2", async (t) => {
+test("forge-mcp -h within 8 lines, 250 bytes; --help the full page; goldens; a stray argument: exit 2", async (t) => {
   const short = await run("forge-mcp", ["-h"], { cwd: tmpdir() });
   t.is(short.code, 0);
   t.true(short.stdout.split("\n").length - 1 <= 8);
