@@ -8,7 +8,8 @@
  *
  * Options: `--runs N` (15), `--warmup N` (3), `--issues N` (10000),
  * `--prs N` (2000), `--pages N` (500), `--only TEXT` (cases whose name contains TEXT),
- * `--against DIR` (below). Writes `.bench/results.json`.
+ * `--against DIR` (below). Writes `.bench/results.json`. The token audit (tools/token_audit.ts: bytes an agent
+ * reads, forge CLI vs forge-mcp vs gh help vs Backlog.md MCP) prints after the table, case name "token audit".
  *
  * A/B mode, `--against DIR`: DIR is another clone's bin/ (say the old main's, built). Each case's
  * subject is then measured against itself run from DIR, in place of its baseline: the same argv
@@ -34,6 +35,7 @@ import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
 import { peakMemory, storeCases, storeOf } from "./bench_store.js";
+import { type Audit, formatAudit, tokenAudit } from "./token_audit.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -406,6 +408,21 @@ if (huge) {
     (r) => `${r.medianMs} MiB`
   );
 }
+// The token audit (issue 28, tools/token_audit.ts): bytes an agent reads, not milliseconds; printed after the
+// table and kept in results.json. It runs this clone's bin/ only (no old side in A/B mode).
+const AUDIT = "token audit";
+let audit: Audit | undefined;
+if (AGAINST) {
+  if (!ONLY || AUDIT.includes(ONLY)) skipped.push({ case: AUDIT, why: "it counts this clone's bytes only" });
+} else if (!ONLY || AUDIT.includes(ONLY)) {
+  try {
+    audit = await tokenAudit(BIN, ENV);
+    process.stderr.write(`  ${AUDIT}: forge-mcp tools/list ${audit.toolsListBytes} bytes, ${audit.tools} tools\n`);
+  } catch (err) {
+    aborted.push({ case: AUDIT, error: (err as Error).message });
+    process.stderr.write(`  ${AUDIT}: ABORTED: ${(err as Error).message}\n`);
+  }
+}
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(
   `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} ` +
@@ -413,6 +430,7 @@ process.stdout.write(
     table(results)
 );
 for (const r of results) if (r.note) process.stdout.write(`note: ${r.case}: ${r.note}\n`);
+if (audit) process.stdout.write(formatAudit(audit));
 const meta = {
   date: new Date().toISOString(),
   node: process.version,
@@ -425,7 +443,10 @@ const meta = {
   pages: PAGES,
 };
 const ab = AGAINST ? { against: AGAINST, skipped } : {};
-writeFileSync(join(BENCH, "results.json"), JSON.stringify({ ...meta, ...ab, results, aborted }, null, 2) + "\n");
+writeFileSync(
+  join(BENCH, "results.json"),
+  JSON.stringify({ ...meta, ...ab, results, aborted, ...(audit ? { tokenAudit: audit } : {}) }, null, 2) + "\n"
+);
 // A case that could not run is not a pass: say so last, and exit 1.
 for (const k of skipped) process.stdout.write(`skipped (not A/B): ${k.case}: ${k.why}\n`);
 for (const a of aborted) process.stdout.write(`ABORTED: ${a.case}: ${a.error.split("\n")[0]}\n`);

@@ -32,6 +32,7 @@ export const NOUNS = [
   "act",
   "pilot",
   "loop",
+  "mcp",
 ];
 
 /** The version every executable reports. */
