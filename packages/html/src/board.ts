@@ -34,7 +34,10 @@ export function renderBoard(b: BoardInput): string {
     const cards = c.cards.map(card).join("");
     return `<section class="col"><h2>${esc(c.name)} (${c.cards.length})</h2>\n${cards}</section>\n`;
   });
-  return page(b.title, `<h1>${esc(b.title)}</h1>\n<p>${total} cards</p>\n<div class="board">\n${cols.join("")}</div>\n`);
+  return page(
+    b.title,
+    `<h1>${esc(b.title)}</h1>\n<p>${total} cards</p>\n<div class="board">\n${cols.join("")}</div>\n`
+  );
 }
 
 // --- internal ---

@@ -157,7 +157,8 @@ function observedOpen(v: View): string[] {
   const out: string[] = [];
   for (const n of v.checks) {
     if (!n.current) continue;
-    if (n.bound && !n.bound.decided) out.push(`${stepOf(n)} at ${at(n)}: ${n.verdict}, ${n.trials} trials — unresolved`);
+    if (n.bound && !n.bound.decided)
+      out.push(`${stepOf(n)} at ${at(n)}: ${n.verdict}, ${n.trials} trials — unresolved`);
     else if (n.flake_rate && !n.flake_rate.decided) {
       out.push(`${stepOf(n)} at ${at(n)}: flaky, rate undecided, ${n.trials} trials — unresolved`);
     }
@@ -189,10 +190,20 @@ function checksPart(v: View, d: PageDetail): string {
       outcomeStrip(o),
     ];
   });
-  const head = ["check", "code tree", "verdict", "fail rate, 95 % interval (0–1)", "trials", "pass/fail/error", "trials in order"];
+  const head = [
+    "check",
+    "code tree",
+    "verdict",
+    "fail rate, 95 % interval (0–1)",
+    "trials",
+    "pass/fail/error",
+    "trials in order",
+  ];
   const claims = v.nodes
     .filter((n) => n.claim_kind !== "check")
-    .sort((a, b) => cmp(a.claim_kind, b.claim_kind) || cmp(claimWhat(a, v), claimWhat(b, v)) || cmp(a.claim_id, b.claim_id))
+    .sort(
+      (a, b) => cmp(a.claim_kind, b.claim_kind) || cmp(claimWhat(a, v), claimWhat(b, v)) || cmp(a.claim_id, b.claim_id)
+    )
     .map((n) => [
       `<td id="claim-${esc(n.claim_id)}">${esc(n.claim_kind)}</td>`,
       esc(claimWhat(n, v)),
@@ -243,7 +254,10 @@ function prsPart(v: View): string {
     const fixes = v.nodes
       .filter((n) => n.claim_kind === "fixes" && n.subject?.patch_sha256 === p.patch_sha256)
       .sort((a, b) => cmp(a.claim_id, b.claim_id))
-      .map((n) => `fixes #${esc(v.issueNo(String(n.subject?.issue ?? "")))}: ${verdict(n.verdict)}, ${esc(belief(n.belief_micros))}`);
+      .map(
+        (n) =>
+          `fixes #${esc(v.issueNo(String(n.subject?.issue ?? "")))}: ${verdict(n.verdict)}, ${esc(belief(n.belief_micros))}`
+      );
     return (
       `<h3 id="pr-${p.number}" data-verdict="${esc(word.key)}">PR #${p.number}: ${verdict(word.key)} ${esc(word.text)}` +
       ` <span class="meta">${esc(p.state)}, patch <code>${esc(short(p.patch_sha256))}</code>` +
@@ -262,12 +276,19 @@ function prsPart(v: View): string {
 function prVerdict(p: PrLine, v: View): { key: string; text: string } {
   const fixes = v.nodes.filter((n) => n.claim_kind === "fixes" && n.subject?.patch_sha256 === p.patch_sha256);
   const cats = Object.entries(p.effects);
-  const regressed = cats.filter(([, c]) => c === "regressed").map(([s]) => s).sort();
-  const open = cats.filter(([, c]) => OPEN.includes(c)).map(([s, c]) => `${s} ${c}`).sort();
+  const regressed = cats
+    .filter(([, c]) => c === "regressed")
+    .map(([s]) => s)
+    .sort();
+  const open = cats
+    .filter(([, c]) => OPEN.includes(c))
+    .map(([s, c]) => `${s} ${c}`)
+    .sort();
   const issues = (ns: NodeLine[]): string => ns.map((n) => `#${v.issueNo(String(n.subject?.issue ?? ""))}`).join(", ");
   const tail = open.length ? `; unresolved: ${open.join(", ")}` : "";
   const verified = fixes.filter((n) => n.verdict === "verified");
-  if (verified.length && !regressed.length) return { key: "fixes", text: `${issues(verified)} (nothing regressed${tail})` };
+  if (verified.length && !regressed.length)
+    return { key: "fixes", text: `${issues(verified)} (nothing regressed${tail})` };
   if (regressed.length) return { key: "regresses", text: `${regressed.join(", ")}${tail}` };
   if (fixes.length) return { key: "unverified", text: `fixes ${issues(fixes)} unverified — unresolved${tail}` };
   if (!cats.length) return { key: "unknown", text: "no paired experiment yet — unresolved" };
@@ -291,7 +312,13 @@ function syndromesPart(v: View, d: PageDetail): string {
     .sort((a, b) => Number(b.active) - Number(a.active) || cmp(a.signature, b.signature))
     .map((s) => {
       const seen = d.seen[s.signature];
-      const where = [...new Set(s.claim_ids.map((id) => v.nodes.find((n) => n.claim_id === id)).map((n) => (n ? `${stepOf(n)} at ${at(n)}` : "?")))];
+      const where = [
+        ...new Set(
+          s.claim_ids
+            .map((id) => v.nodes.find((n) => n.claim_id === id))
+            .map((n) => (n ? `${stepOf(n)} at ${at(n)}` : "?"))
+        ),
+      ];
       return [
         `<td id="syndrome-${esc(s.signature)}"><code>${esc(s.signature)}</code></td>`,
         s.active ? `<b>active</b>${s.failing_claim_ids.length ? " (stable failure)" : " (mixed)"}` : "cleared",
@@ -335,20 +362,27 @@ function loopPart(loop: LoopPart): string {
   const findings = loop.findings.length
     ? `<h3>Findings (the text report's words)</h3>\n<ul class="plain">${loop.findings.map((f) => `<li>${esc(f)}</li>`).join("\n")}</ul>\n`
     : "";
-  const trace = rows.length ? table(["#", "target", "plan", "outcome", "recorded"], rows) : "<p>no attempts recorded</p>\n";
+  const trace = rows.length
+    ? table(["#", "target", "plan", "outcome", "recorded"], rows)
+    : "<p>no attempts recorded</p>\n";
   return `<h2 id="loop">The loop: each iteration's target, plan and outcome, then the halt</h2>\n${trace}${halt}${findings}`;
 }
 
 function provenancePart(v: View, input: ReportPageInput): string {
   const h = v.head;
   const trees = [...new Set(v.nodes.map((n) => n.tree).filter((t): t is string => typeof t === "string"))].sort();
-  const patches = [...new Set(v.nodes.map((n) => n.patch_sha256).filter((t): t is string => typeof t === "string"))].sort();
+  const patches = [
+    ...new Set(v.nodes.map((n) => n.patch_sha256).filter((t): t is string => typeof t === "string")),
+  ].sort();
   const rows = [
     ["forge version", esc(input.forge_version)],
     ["store version", String(input.detail.store_version)],
     ["observation", esc(`${h?.schema_version ?? "?"}, scope ${h?.scope ?? "?"}`)],
     ["base", esc(`${h?.base_ref ?? "?"} ${h?.base_sha ?? "?"}`)],
-    ["code trees", trees.map((t) => `<code>${esc(t)}</code>${t === h?.base_tree ? " (base)" : ""}`).join("<br>") || "none"],
+    [
+      "code trees",
+      trees.map((t) => `<code>${esc(t)}</code>${t === h?.base_tree ? " (base)" : ""}`).join("<br>") || "none",
+    ],
     ["patches", patches.map((p) => `<code>${esc(p)}</code>`).join("<br>") || "none"],
     ["markers", esc((h?.markers ?? []).join(" ") || "none")],
     [
@@ -371,7 +405,8 @@ function at(n: NodeLine): string {
 
 function claimWhat(n: NodeLine, v: View): string {
   const s = n.subject ?? {};
-  if (n.claim_kind === "fixes") return `issue #${v.issueNo(String(s.issue ?? ""))} by patch ${short(String(s.patch_sha256 ?? ""))}`;
+  if (n.claim_kind === "fixes")
+    return `issue #${v.issueNo(String(s.issue ?? ""))} by patch ${short(String(s.patch_sha256 ?? ""))}`;
   if (typeof s.step === "string") return `${s.step} at ${at(n)}`;
   return n.claim_id;
 }
