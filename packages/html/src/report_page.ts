@@ -174,7 +174,15 @@ function observedOpen(v: View): string[] {
   return out;
 }
 
-const OPEN = ["inconclusive", "error", "skipped", "spurious_fixed", "spurious_regressed", "flaky_baseline"];
+const OPEN = [
+  "inconclusive",
+  "error",
+  "skipped",
+  "spurious_fixed",
+  "spurious_regressed",
+  "flaky_baseline",
+  "flaky_patched",
+];
 
 function checksPart(v: View, d: PageDetail): string {
   const rows = v.checks.map((n) => {
