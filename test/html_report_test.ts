@@ -9,7 +9,6 @@
  * installs it).
  */
 import test, { type ExecutionContext } from "ava";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,16 +43,16 @@ async function open(t: ExecutionContext, b: string, file: string): Promise<strin
 }
 
 let demo: { out: string; html: string; text: string; sample: string; info: any } | undefined;
-/** The demo, run once. */
-function runDemo(): NonNullable<typeof demo> {
+/** The demo, run once (asynchronously: a blocked worker looks dead to ava's timeout). */
+async function runDemo(): Promise<NonNullable<typeof demo>> {
   if (demo) return demo;
   const env = {
     ...(baseEnv() as NodeJS.ProcessEnv),
     TMPDIR: scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-html-")))),
   };
-  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "demo.mjs")], { env, encoding: "utf8" });
+  const r = await run(process.execPath, [join(ROOT, "scripts", "demo.mjs")], { cwd: ROOT, env });
   const out = r.stdout;
-  if (r.status !== 0) throw new Error(`demo: exit ${r.status}: ${out.slice(-2000)} ${r.stderr.slice(-2000)}`);
+  if (r.code !== 0) throw new Error(`demo: exit ${r.code}: ${out.slice(-2000)} ${r.stderr.slice(-2000)}`);
   const m = /^the report: (\S+) \(text\), (\S+) \(HTML\)$/m.exec(out);
   if (!m) throw new Error(`demo: no 'the report:' line in ${out.slice(-2000)}`);
   const info = JSON.parse(out.split("\n").find((l) => l.startsWith('{"dir"')) ?? "{}");
@@ -63,7 +62,7 @@ function runDemo(): NonNullable<typeof demo> {
 
 test.serial("the demo writes report.html beside report.txt; the page shows the sample's verdicts", async (t) => {
   t.timeout(1_200_000);
-  const d = runDemo();
+  const d = await runDemo();
   t.true(existsSync(d.text) && existsSync(d.html));
   t.is(join(d.text, ".."), join(d.html, ".."), "side by side");
   const html = readFileSync(d.html, "utf8");
@@ -96,7 +95,7 @@ test.serial("the demo writes report.html beside report.txt; the page shows the s
 
 test.serial("two builds from one store are the same bytes (forge-pilot report, forge-observe)", async (t) => {
   t.timeout(1_200_000);
-  const d = runDemo();
+  const d = await runDemo();
   const env = baseEnv();
   const again = join(d.html, "..", "again.html");
   const one = await run("forge-pilot", ["report", "--html", "-o", again], { cwd: d.sample, env });

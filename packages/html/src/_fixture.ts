@@ -1,7 +1,8 @@
 /**
  * Made-up input of a given size, for the size tests and the bench
  * (`html_report`, `html_board`): `checks` current check nodes at the base,
- * each with `trials` outcomes (a fifth of the checks flaky at ~20 %), a PR
+ * each with `trials` outcomes (half the checks flaky, at fail rates from 5 to 50 %, the worst
+ * case for the strips' size), a PR
  * with a typed diff, a syndrome; and `n` issues for the board. Deterministic
  * (a fixed linear congruential sequence), so two calls give the same page.
  */
@@ -20,9 +21,10 @@ export function manyChecks(checks: number, trials: number): ReportPageInput {
   const nodes: NodeLine[] = [];
   for (let c = 0; c < checks; c++) {
     const id = `check:${hex(c, 32)}`;
-    const flaky = c % 5 === 0;
+    const flaky = c % 2 === 0;
+    const rate = 0.05 * (1 + ((c / 2) % 10));
     let o = "";
-    for (let t = 0; t < trials; t++) o += flaky ? (rnd() < 0.2 ? "f" : rnd() < 0.01 ? "e" : "p") : "p";
+    for (let t = 0; t < trials; t++) o += flaky ? (rnd() < rate ? "f" : rnd() < 0.01 ? "e" : "p") : "p";
     outcomes[id] = o;
     const fails = o.split("f").length - 1;
     const errors = o.split("e").length - 1;
