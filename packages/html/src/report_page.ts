@@ -133,7 +133,7 @@ function heading(v: View, input: ReportPageInput): string {
       `${h.counts.imports} imports`
     : "no observation header";
   const halt = input.loop?.halt
-    ? `<p id="halt">halted: <b>${esc(input.loop.halt.reason)}</b>${input.loop.halt.detail ? ` (${esc(input.loop.halt.detail)})` : ""}` +
+    ? `<p id="halt">halted: ${haltWords(input.loop.halt)}` +
       `${input.loop.summary ? `<br><span class="meta">${esc(input.loop.summary)}</span>` : ""}</p>\n`
     : "";
   return `<h1>${esc(input.title)}</h1>\n<p>${where}</p>\n${halt}`;
@@ -248,6 +248,7 @@ function rateCell(n: NodeLine): string {
 function prsPart(v: View): string {
   const parts = v.prs.map((p) => {
     const word = prVerdict(p, v);
+    const replaced = p.previous_patch_sha256.length;
     const cats = Object.entries(p.effects).sort(([a], [b]) => cmp(a, b));
     const steps = [...new Set([...p.checks, ...cats.map(([s]) => s)])].sort();
     const rows = steps.map((s) => {
@@ -264,12 +265,14 @@ function prsPart(v: View): string {
       .sort((a, b) => cmp(a.claim_id, b.claim_id))
       .map(
         (n) =>
-          `fixes #${esc(v.issueNo(String(n.subject?.issue ?? "")))}: ${verdict(n.verdict)}, ${esc(belief(n.belief_micros))}`
+          `fixes #${esc(v.issueNo(String(n.subject?.issue ?? "")))}: ${verdict(n.verdict)}, ` +
+          esc(belief(n.belief_micros))
       );
     return (
-      `<h3 id="pr-${p.number}" data-verdict="${esc(word.key)}">PR #${p.number}: ${verdict(word.key)} ${esc(word.text)}` +
+      `<h3 id="pr-${p.number}" data-verdict="${esc(word.key)}">` +
+      `PR #${p.number}: ${verdict(word.key)} ${esc(word.text)}` +
       ` <span class="meta">${esc(p.state)}, patch <code>${esc(short(p.patch_sha256))}</code>` +
-      `${p.previous_patch_sha256.length ? `, replaced ${p.previous_patch_sha256.length} patch(es)` : ""}</span></h3>\n` +
+      `${replaced ? `, replaced ${replaced} patch(es)` : ""}</span></h3>\n` +
       (rows.length
         ? table(["check", "baseline", "patched", "typed diff", "class"], rows)
         : `<p class="none">no checks at this patch</p>\n`) +
@@ -277,7 +280,8 @@ function prsPart(v: View): string {
       `${fixes.length ? fixes.join("<br>") : "no fixes claim for this patch"}</p>\n`
     );
   });
-  return `<h2 id="prs">Pull requests: paired experiments (${v.prs.length})</h2>\n${parts.join("") || "<p>no PRs</p>\n"}`;
+  const title = `<h2 id="prs">Pull requests: paired experiments (${v.prs.length})</h2>\n`;
+  return title + (parts.join("") || "<p>no PRs</p>\n");
 }
 
 /** A PR's word: what its experiment says, the way the text report says it. */
@@ -337,7 +341,8 @@ function syndromesPart(v: View, d: PageDetail): string {
       ];
     });
   const head = ["signature", "state", "failures", "checks", "first seen", "last seen"];
-  return `<h2 id="syndromes">Failure signatures (${rows.length})</h2>\n${rows.length ? table(head, rows) : "<p>none</p>\n"}`;
+  const title = `<h2 id="syndromes">Failure signatures (${rows.length})</h2>\n`;
+  return title + (rows.length ? table(head, rows) : "<p>none</p>\n");
 }
 
 function issuesPart(v: View): string {
@@ -353,7 +358,12 @@ function issuesPart(v: View): string {
         verdict(held ? "verified" : "unverified"),
       ];
     });
-  return `<h2 id="issues">Issues closed as fixed (${rows.length})</h2>\n${table(["issue", "state", "closed by", "fix evidence"], rows)}`;
+  const title = `<h2 id="issues">Issues closed as fixed (${rows.length})</h2>\n`;
+  return title + table(["issue", "state", "closed by", "fix evidence"], rows);
+}
+
+function haltWords(h: { reason: string; detail: string }): string {
+  return `<b>${esc(h.reason)}</b>${h.detail ? ` (${esc(h.detail)})` : ""}`;
 }
 
 function loopPart(loop: LoopPart): string {
@@ -364,16 +374,16 @@ function loopPart(loop: LoopPart): string {
     esc(t.outcome_signature ?? "-"),
     esc(t.recorded_at ?? "-"),
   ]);
-  const halt = loop.halt
-    ? `<p>halt: <b>${esc(loop.halt.reason)}</b>${loop.halt.detail ? ` (${esc(loop.halt.detail)})` : ""}</p>\n`
-    : `<p class="none">no run recorded</p>\n`;
+  const halt = loop.halt ? `<p>halt: ${haltWords(loop.halt)}</p>\n` : `<p class="none">no run recorded</p>\n`;
   const findings = loop.findings.length
-    ? `<h3>Findings (the text report's words)</h3>\n<ul class="plain">${loop.findings.map((f) => `<li>${esc(f)}</li>`).join("\n")}</ul>\n`
+    ? `<h3>Findings (the text report's words)</h3>\n` +
+      `<ul class="plain">${loop.findings.map((f) => `<li>${esc(f)}</li>`).join("\n")}</ul>\n`
     : "";
   const trace = rows.length
     ? table(["#", "target", "plan", "outcome", "recorded"], rows)
     : "<p>no attempts recorded</p>\n";
-  return `<h2 id="loop">The loop: each iteration's target, plan and outcome, then the halt</h2>\n${trace}${halt}${findings}`;
+  const title = `<h2 id="loop">The loop: each iteration's target, plan and outcome, then the halt</h2>\n`;
+  return title + trace + halt + findings;
 }
 
 function provenancePart(v: View, input: ReportPageInput): string {
@@ -395,7 +405,8 @@ function provenancePart(v: View, input: ReportPageInput): string {
     ["markers", esc((h?.markers ?? []).join(" ") || "none")],
     [
       `imports (${input.detail.imports.length})`,
-      `<details><summary>import ids, in fold order</summary><code>${input.detail.imports.map(esc).join("<br>")}</code></details>`,
+      `<details><summary>import ids, in fold order</summary>` +
+        `<code>${input.detail.imports.map(esc).join("<br>")}</code></details>`,
     ],
   ];
   return `<h2 id="provenance">Provenance</h2>\n${table(["", ""], rows)}`;

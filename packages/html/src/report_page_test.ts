@@ -5,7 +5,8 @@ import { esc } from "./escape.js";
 import { renderReportPage } from "./report_page.js";
 import { outcomeStrip, rateBar } from "./svg.js";
 
-const HOSTILE = `</svg></td></table><script>alert(1)</script><img src=x onerror=alert(2)> \u202Eexe.txt \u2066x\u2069 "q' &amp;`;
+const HOSTILE =
+  `</svg></td></table><script>alert(1)</script>` + `<img src=x onerror=alert(2)> \u202Eexe.txt \u2066x\u2069 "q' &amp;`;
 
 function hostileInput(): Parameters<typeof renderReportPage>[0] {
   const base = manyChecks(3, 20);
@@ -93,7 +94,8 @@ test("outcomeStrip() draws each run of fails and errors once, in order", (t) => 
   t.is(
     outcomeStrip("ppffpe"),
     `<svg class="strip" viewBox="0 0 6 8" preserveAspectRatio="none" role="img" ` +
-      `aria-label="6 trials in order: 3 pass, 2 fail, 1 error"><title>6 trials in order: 3 pass, 2 fail, 1 error</title>` +
+      `aria-label="6 trials in order: 3 pass, 2 fail, 1 error">` +
+      `<title>6 trials in order: 3 pass, 2 fail, 1 error</title>` +
       `<rect class="p" width="6" height="8"/><path class="f" d="M0 4m2 0h2"/><path class="e" d="M0 4m5 0h1"/></svg>`
   );
   t.is(outcomeStrip(""), `<span class="none">no trials</span>`);
