@@ -112,6 +112,9 @@ test.serial("two builds from one store are the same bytes (forge-pilot report, f
   // The text report again, as the run printed it.
   const text = await run("forge-pilot", ["report"], { cwd: d.sample, env });
   t.is(text.stdout, readFileSync(d.text, "utf8"));
+  const json = await run("forge-pilot", ["report", "--json"], { cwd: d.sample, env });
+  t.is(JSON.parse(json.stdout).kind, "report");
+  t.is(json.stdout.split("\n").length, 2, "one line");
 });
 
 test.serial("boards: hostile titles, labels and assignees are text in Chromium; blocked cards marked", async (t) => {
