@@ -3,12 +3,13 @@
 // planted defects (tools/sample_repo.ts: a stable failure with a fix PR, a
 // ~20 % flaky check, a regressing PR, an updated PR, an issue closed with no
 // evidence, a run whose log was deleted), then `forge-pilot run` to an
-// honest halt, and its report. Every command shown is exactly the command
+// honest halt, and its report, as text and as one HTML page (report.txt and
+// report.html beside the sample repository). Every command shown is exactly the command
 // run (an argv array, printed as it is run; no shell).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin");
@@ -45,11 +46,23 @@ const run = step("the loop: observe > plan > act > export, until it halts (one s
   "forge-pilot",
   "run",
 ]);
+// The report beside the text output: the run's text report, and the same run as one page (no script, no URL).
+const out = dirname(dir);
+writeFileSync(join(out, "report.txt"), run.stdout ?? "");
+const html = step("the report as one self-contained HTML page (the evidence behind every word)", [
+  "forge-pilot",
+  "report",
+  "--html",
+  "-o",
+  join(out, "report.html"),
+]);
 step("the history it keeps (loop-local, gitignored): the last attempts", [
   "tail",
   "-n",
   "3",
   ".forge/pilot/history.jsonl",
 ]);
+if (html.status === 0)
+  console.log(`\nthe report: ${join(out, "report.txt")} (text), ${join(out, "report.html")} (HTML)`);
 console.log(`\ndone in ${((Date.now() - t0) / 1000).toFixed(1)} s; the sample repository stays in ${dir}`);
 process.exitCode = run.status === 0 ? 0 : 1;

@@ -31,6 +31,7 @@ import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 import { median, retarget, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
 import { noChangeBuild } from "./bench_build.js";
+import { htmlCases } from "./bench_html.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
@@ -342,6 +343,7 @@ const all: Case[] = [
   loopIterationCase(BENCH, BIN, ROOT),
   loopIterationCase(BENCH, BIN, ROOT, true),
   ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : []),
+  ...(!ONLY || ONLY.startsWith("html") ? htmlCases(BENCH, BIN, ROOT, big.dir) : []),
 ];
 for (const c0 of all) {
   if (ONLY && !c0.name.includes(ONLY)) continue;

@@ -215,6 +215,7 @@ export default defineCommand({
         "forge-issue list",
         "forge-issue list -s all -l bug -L 100 --json number,title,state",
         'forge-issue list -S "is:open label:bug sort:created-asc"',
+        "forge-issue list -s all -L 1000 --html > board.html",
       ],
     },
   },
@@ -237,12 +238,20 @@ export default defineCommand({
     milestone: { type: "string", alias: "m", description: "only issues in this milestone (by title)" },
     search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, label:, created:>…, sort:…" },
     limit: { type: "string", alias: "L", description: "max (30)" },
+    html: { type: "boolean", description: "a static kanban board as one HTML page" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const opts = parseListOptions(args);
     const tally = { failed: 0 };
+    if (args.html === true) {
+      if (req) throw new UsageError("--json and --html: choose one");
+      const { issueBoardHtml } = await import("./board_html.js");
+      const { records, failed } = await listIssues(ctx, opts, false);
+      await ctx.out.write(issueBoardHtml(records));
+      return failed ? 1 : 0;
+    }
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
     const filtered =

@@ -6,6 +6,7 @@
  * a folder. forge-observe prints it; forge-plan observes by itself with it.
  */
 export { canonicalLine } from "./canonical_line.js";
+export { type EvidenceDetail, evidenceDetail, evidenceDetailOf } from "./detail.js";
 export { gather, type GatherOptions } from "./gather.js";
 export { humanSummary } from "./human.js";
 export {

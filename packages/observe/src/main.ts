@@ -6,9 +6,12 @@
 import { UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } from "@forge/cli";
 import { isScope } from "@forge/evidence";
+import { renderReportPage } from "@forge/html";
 import {
   DEFAULT_OBSERVE_CONFIG,
+  evidenceDetail,
   humanSummary,
+  observationLines,
   observationText,
   observeStore,
   type ObserveStoreOptions,
@@ -23,11 +26,13 @@ export const FLAGS: FlagsDef = {
   base: { type: "string", alias: "B", valueHint: "branch", description: "base branch (default: HEAD's)" },
   precision: { type: "string", valueHint: "w", description: "flake-rate interval width that decides (default: 0.3)" },
   json: { type: "boolean", description: "JSON lines" },
+  html: { type: "boolean", description: "one self-contained HTML page (spec/html.md)" },
 };
 
 /** Options of one observation. */
 export interface ObserveCliOptions extends ObserveStoreOptions {
   json: boolean;
+  html: boolean;
 }
 
 /**
@@ -42,10 +47,12 @@ export function parseObserveOptions(args: Parsed): ObserveCliOptions {
     throw new UsageError(`invalid base '${base.slice(0, 40)}'`);
   }
   const precision = args.precision as string | undefined;
+  if (args.json === true && args.html === true) throw new UsageError("--json and --html: choose one");
   return {
     scope,
     base,
     json: args.json === true,
+    html: args.html === true,
     config: { precision_micros: fractionFlag("precision", precision, DEFAULT_OBSERVE_CONFIG.precision_micros) },
   };
 }
@@ -69,6 +76,7 @@ export default defineCommand({
         "forge-observe",
         "forge-observe --json | forge-plan --json",
         "forge-observe --json --scope nightly --base main",
+        "forge-observe --html > evidence.html",
       ],
     },
   },
@@ -76,6 +84,12 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const opts = parseObserveOptions(args);
     const o = await observeStore(ctx.io.cwd, ctx.io.env, opts);
+    if (opts.html) {
+      const detail = evidenceDetail(ctx.io.cwd, ctx.io.env, opts.scope);
+      const title = `forge-observe: scope ${opts.scope}`;
+      await ctx.out.write(renderReportPage({ title, lines: observationLines(o), detail, forge_version: VERSION }));
+      return 0;
+    }
     await ctx.out.write(opts.json ? observationText(o) : humanSummary(o));
     return 0;
   },

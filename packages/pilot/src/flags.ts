@@ -10,7 +10,7 @@
 import { UsageError } from "@forge/core";
 
 /** The verbs. */
-export const VERBS = ["run", "observe", "plan", "explain"] as const;
+export const VERBS = ["run", "observe", "plan", "explain", "report"] as const;
 
 /** A verb. */
 export type Verb = (typeof VERBS)[number];
@@ -38,6 +38,10 @@ export interface LoopConfig {
   /** The report's findings: only what this run investigated (default: every claim the loop holds a verdict on). */
   brief: boolean;
   json: boolean;
+  /** `report --html`: the evidence as one HTML page (spec/html.md). */
+  html: boolean;
+  /** `report -o FILE`: where the report goes (default: stdout). */
+  output: string | null;
   /** The repository the loop runs in (the working directory). */
   workspace: string;
 }
@@ -63,6 +67,8 @@ const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
   ["history", ["history", "string"]],
   ["brief", ["brief", "boolean"]],
   ["json", ["json", "boolean"]],
+  ["html", ["html", "boolean"]],
+  ["output", ["output", "string"]],
   ["workspace", ["workspace", "string"]],
 ]);
 
@@ -83,6 +89,8 @@ export function defaults(workspace: string): LoopConfig {
     history: null,
     brief: false,
     json: false,
+    html: false,
+    output: null,
     workspace,
   };
 }
@@ -97,13 +105,14 @@ export function defaults(workspace: string): LoopConfig {
 export function parseArgv(argv: readonly string[], cwd: string): { verb: Verb; config: LoopConfig } {
   const verb = argv[0];
   if (!isVerb(verb)) {
-    if (verb === undefined) throw new UsageError("a verb is needed (run, observe, plan, explain)");
+    if (verb === undefined) throw new UsageError("a verb is needed (run, observe, plan, explain, report)");
     throw new UsageError(`unknown verb '${verb.slice(0, 40)}'`);
   }
   const c = defaults(cwd);
   const set = c as unknown as Record<string, number | string | boolean | null>;
   for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
+    // `-o FILE`, the one short flag (gh's and git's letter for an output file).
+    const a = argv[i] === "-o" ? "--output" : argv[i]!;
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unexpected argument '${a.slice(0, 40)}'`);
     const name = m[1]!;
@@ -132,6 +141,8 @@ export function parseArgv(argv: readonly string[], cwd: string): { verb: Verb; c
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(c.scope)) {
     throw new UsageError(`invalid scope '${c.scope.slice(0, 40)}' (letters, digits, . _ : -)`);
   }
+  if (c.html && c.json) throw new UsageError("--json and --html: choose one");
+  if ((c.html || c.output !== null) && verb !== "report") throw new UsageError("--html and -o are report's flags");
   return { verb, config: c };
 }
 
@@ -142,10 +153,13 @@ export function parseArgv(argv: readonly string[], cwd: string): { verb: Verb; c
 export function reportedConfig(c: LoopConfig): Record<string, number | string | boolean | null> {
   const out: Record<string, number | string | boolean | null> = {};
   for (const [name, [field]] of FLAGS) {
-    if (field !== "json" && field !== "brief" && field !== "workspace") out[name] = c[field];
+    if (!UNREPORTED.includes(field)) out[name] = c[field];
   }
   return out;
 }
+
+/** How the report is shown and where: not the loop's config. */
+const UNREPORTED: ReadonlyArray<keyof LoopConfig> = ["json", "brief", "html", "output", "workspace"];
 
 function isVerb(s: string | undefined): s is Verb {
   return (VERBS as readonly (string | undefined)[]).includes(s);

@@ -17,7 +17,7 @@ test("parseArgv: every LoopConfig field is a flag, as --flag value or --flag=val
 
 test("parseArgv: usage errors in the pilot's own words", (t) => {
   const bad: Array<[string[], string]> = [
-    [[], "a verb is needed (run, observe, plan, explain)"],
+    [[], "a verb is needed (run, observe, plan, explain, report)"],
     [["go"], "unknown verb 'go'"],
     [["run", "x"], "unexpected argument 'x'"],
     [["run", "--constructor"], "unknown flag '--constructor'"],
@@ -28,10 +28,20 @@ test("parseArgv: usage errors in the pilot's own words", (t) => {
     [["run", "--cooldown", "1.5"], "invalid cooldown '1.5' (a whole number)"],
     [["run", "--max-iterations", "0"], "invalid max-iterations '0' (at least 1)"],
     [["plan", "--scope", "a b"], "invalid scope 'a b' (letters, digits, . _ : -)"],
+    [["run", "--html"], "--html and -o are report's flags"],
+    [["report", "--html", "--json"], "--json and --html: choose one"],
+    [["report", "-o"], "--output needs a value"],
   ];
   for (const [argv, message] of bad) {
     t.throws(() => parseArgv(argv, "/r"), { code: "E_USAGE", message }, argv.join(" "));
   }
+});
+
+test("parseArgv: report --html -o FILE", (t) => {
+  const { verb, config } = parseArgv(["report", "--html", "-o", "r.html"], "/r");
+  t.is(verb, "report");
+  t.true(config.html);
+  t.is(config.output, "r.html");
 });
 
 test("reportedConfig: keyed by flag, in the report's order, without json and workspace", (t) => {

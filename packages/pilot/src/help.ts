@@ -10,18 +10,20 @@
 export const VERSION = "0.1.0";
 
 /** `-h`, and no arguments. */
-export const SHORT = `usage: forge-pilot <run|observe|plan|explain> [flags]
+export const SHORT = `usage: forge-pilot <run|observe|plan|explain|report> [flags]
 Loop observe > plan > act > export to an honest halt
 --max-iterations --time-budget --cooldown --halt-threshold
 --max-retries --scope --refine-with --json (--help: all)
 `;
 
 /** `--help`. */
-export const LONG = `usage: forge-pilot <run|observe|plan|explain> [flags]
+export const LONG = `usage: forge-pilot <run|observe|plan|explain|report> [flags]
   run      loop observe > plan > act > export until a halt; print the report
   observe  the observation (forge-observe), as the loop sees it
   plan     the next plan with the loop's config and history (nothing runs)
   explain  the ranked targets and why the plan is what it is
+  report   the last run's report again; --html: one self-contained page
+           of the evidence (spec/html.md); -o FILE: write it there
 
 flags (LoopConfig) and their defaults:
   --max-iterations N     32   the sample's defects (a flaky check that needs
@@ -45,6 +47,8 @@ flags (LoopConfig) and their defaults:
   --brief                off  findings: only what this run investigated;
                               default: every claim with a verdict in scope
   --json                 one report line (kind "report")
+  --html, -o FILE        report: the page (no script, no URL); where to
+                              write it (default: stdout)
 history: .forge/pilot/history.jsonl (gitignored, last 10000 attempts)
 halt: touch .forge/pilot/halt (or SIGTERM) = external_halt
 `;

@@ -4,15 +4,16 @@
  * to a halt, passing a SIGTERM or SIGINT on to the tools running then.
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { ForgeError } from "@forge/core";
+import { dirname, join, resolve } from "node:path";
+import { atomicWrite, ForgeError } from "@forge/core";
 import type { Io } from "@forge/cli";
 import { realDeps, type Signals } from "./deps.js";
 import type { LoopConfig, Verb } from "./flags.js";
-import { pilotDir } from "./history.js";
+import { historyFile, pilotDir } from "./history.js";
+import { historyLines, saveLastRun } from "./last_run.js";
 import { takePilotLock } from "./lock.js";
 import { runLoop } from "./loop.js";
-import { formatExplain, formatObservation, formatPlan, formatReport } from "./report.js";
+import { formatExplain, formatObservation, formatPlan, formatReport, PROG } from "./report.js";
 import { observe, observeAndPlan } from "./stages.js";
 import { Tools } from "./tools.js";
 
@@ -35,6 +36,17 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
     io.stdout.write(c.json ? lines(obs) : formatObservation(obs, c.scope));
     return 0;
   }
+  if (verb === "report") {
+    const { reportText } = await import("./report_page.js");
+    const text = await reportText(tools, c, io.env);
+    if (c.output === null) io.stdout.write(text);
+    else {
+      const file = resolve(c.workspace, c.output);
+      atomicWrite(file, text);
+      io.stderr.write(`${PROG}: wrote ${file}\n`);
+    }
+    return 0;
+  }
   if (verb === "plan" || verb === "explain") {
     const { targets, decision } = await observeAndPlan(tools, c);
     if (c.json) io.stdout.write(lines([...targets, decision]));
@@ -50,7 +62,11 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
   process.on("SIGINT", onSignal);
   const unlock = takePilotLock(pilotDir(c.workspace));
   try {
+    const history = historyFile(c.workspace, c.history);
+    const before = historyLines(history);
     const rep = await runLoop(realDeps(tools, c, signals, io.stderr), c);
+    // Kept for `forge-pilot report` (its trace: the history lines this run added).
+    saveLastRun(c.workspace, rep, before, historyLines(history));
     io.stdout.write(c.json ? JSON.stringify(rep) + "\n" : formatReport(rep));
     return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : 0;
   } finally {

@@ -104,6 +104,7 @@ export default defineCommand({
         "forge-task list",
         "forge-task list -s todo -s doing -a @me",
         "forge-task list --json number,title,status",
+        "forge-task list --html > board.html",
       ],
     },
   },
@@ -118,13 +119,18 @@ export default defineCommand({
     },
     assignee: { type: "string", alias: "a", description: "only tasks assigned to this login (@me: you)" },
     limit: { type: "string", alias: "L", description: "max per column (30)" },
+    html: { type: "boolean", description: "the board as one static HTML page" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
+    if (req && args.html === true) throw new UsageError("--json and --html: choose one");
     const opts = parseListOptions(args);
     const { records, failed } = await listTasks(ctx, opts);
-    if (!req && ctx.io.stdout.isTTY === true) {
+    if (args.html === true) {
+      const { taskBoardHtml } = await import("./board_html.js");
+      await ctx.out.write(taskBoardHtml(records, opts.statuses));
+    } else if (!req && ctx.io.stdout.isTTY === true) {
       if (records.length) await ctx.out.write(formatBoard(records, opts.statuses, useColor(ctx.io)));
     } else await emit(ctx.io, ctx.out, records, taskRender(args, req, false));
     return failed ? 1 : 0;
