@@ -131,8 +131,7 @@ test(
     );
     t.true(runs.every((x) => x.headSha === head(dir)));
     t.true(
-      a.receipts.length >= 9 &&
-        a.receipts.every((x: Rec) => Array.isArray(x.argv) && typeof x.duration_ms === "number")
+      a.receipts.length >= 9 && a.receipts.every((x: Rec) => Array.isArray(x.argv) && typeof x.duration_ms === "number")
     );
     t.deepEqual(extraWorktrees(dir), []);
   }
