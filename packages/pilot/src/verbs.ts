@@ -12,7 +12,8 @@ import type { LoopConfig, Verb } from "./flags.js";
 import { pilotDir } from "./history.js";
 import { takePilotLock } from "./lock.js";
 import { runLoop } from "./loop.js";
-import { formatExplain, formatObservation, formatPlan, formatReport } from "./report.js";
+import { firstSteps } from "./first_steps.js";
+import { formatExplain, formatObservation, formatPlan, formatReport, PROG } from "./report.js";
 import { observe, observeAndPlan } from "./stages.js";
 import { Tools } from "./tools.js";
 
@@ -36,9 +37,13 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
     return 0;
   }
   if (verb === "plan" || verb === "explain") {
-    const { targets, decision } = await observeAndPlan(tools, c);
+    const { obs, targets, decision } = await observeAndPlan(tools, c);
+    // No evidence yet: what to do next, as `run` says it (which exports CI runs first).
+    if (decision.kind === "halt" && decision.reason === "missing_kernel_payload") {
+      decision.detail = firstSteps(c.workspace, false);
+    }
     if (c.json) io.stdout.write(lines([...targets, decision]));
-    else io.stdout.write(verb === "explain" ? formatExplain(targets, decision) : formatPlan(decision));
+    else io.stdout.write(verb === "explain" ? formatExplain(targets, decision, obs) : formatPlan(decision));
     return 0;
   }
   const signals: Signals = { stop: null };
@@ -51,8 +56,12 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
   const unlock = takePilotLock(pilotDir(c.workspace));
   try {
     const rep = await runLoop(realDeps(tools, c, signals, io.stderr), c);
+    // Nothing to work on: what to do next, in plain words, and a failing exit (it did nothing).
+    const idle = rep.halt_reason === "missing_kernel_payload" && rep.iterations === 0;
+    if (idle) rep.halt_detail = firstSteps(c.workspace, true);
     io.stdout.write(c.json ? JSON.stringify(rep) + "\n" : formatReport(rep));
-    return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : 0;
+    if (idle) io.stderr.write(`${PROG}: nothing done: ${rep.halt_detail}\n`);
+    return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : idle ? 1 : 0;
   } finally {
     unlock();
   }
