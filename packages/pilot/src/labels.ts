@@ -51,6 +51,7 @@ export function targetLabel(t: Labelled, obs: readonly ObservationLine[]): strin
       } else add(step ? `${step}${at}` : null);
     }
   }
+  out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // A lost log's key names its step.
   const lost = /^thin_export:missing_log:[^:]+:(.+)$/.exec(t.key);
   if (lost) add(lost[1]!);

@@ -70,7 +70,8 @@ test(
       p.targets.map((x) => [x.target_kind, x.key, x.urgency_micros]),
       [
         ["ActiveSyndrome", `syndrome:sig-v1:${"1".repeat(32)}`, 950_000],
-        ["FragileNode", "fragile:c:net", 800_000],
+        // 0.80 and 0.002 for the two steps its rerun runs as setup (10-unit, 20-integration).
+        ["FragileNode", "fragile:c:net", 802_000],
       ]
     );
     t.is(d(p).kind, "plan");
@@ -136,7 +137,7 @@ test("retry decay is multiplicative and monotone: urgency × 0.5^attempts, never
         "fragile:c:net"
       ).urgency_micros
   );
-  t.deepEqual(us, [800_000, 400_000, 200_000, 100_000, 50_000]);
+  t.deepEqual(us, [802_000, 401_000, 200_500, 100_250, 50_125]);
   t.deepEqual(byKey(planOf(sample(), hist("fragile:c:net", "x")).targets, "fragile:c:net").modifiers.at(-1), {
     name: "retry_decay",
     factor_micros: 500_000,
@@ -154,7 +155,7 @@ test(
       cfg({ max_retries_per_target: 5, halt_threshold_micros: 100_000 })
     );
     t.like(byKey(p.targets, syn), { exhausted: true, exhausted_why: "repeated_outcome" });
-    t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_000 });
+    t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_500 });
     t.is(d(p).target_key, "fragile:c:net");
     const q = planOf(
       sample(),
@@ -397,7 +398,7 @@ test(
 test("explain: base, modifiers, history, final score, why this plan kind", (t) => {
   const p = planOf(sample(), hist("fragile:c:net", "flaky:1/6"));
   const r = explainRecord(p, "fragile:c:net", cfg());
-  t.like(r, { kind: "explain", key: "fragile:c:net", base_micros: 800_000, urgency_micros: 400_000, attempts: 1 });
+  t.like(r, { kind: "explain", key: "fragile:c:net", base_micros: 800_000, urgency_micros: 401_000, attempts: 1 });
   const text = explainText(r);
   t.regex(text, /retry_decay × 50\.0% \(0\.5\^1\)/);
   t.regex(text, /plan: CheckRerun/);
@@ -448,7 +449,7 @@ test(
     const p = planOf(inputs({ state: scope(kernel(claims, trials)), runs }));
     t.deepEqual(
       p.targets.map((x) => [x.target_kind, x.key, x.urgency_micros, x.refs]),
-      [["FragileNode", "fragile:c:c", 700_000, ["c:b", "c:c"]]]
+      [["FragileNode", "fragile:c:c", 702_000, ["c:b", "c:c"]]]
     );
     t.is(d(p).plan_kind, "CheckRerun");
     // 20-b has 4 trials: 5 more bound it (9 at 0.30), and 30-c's rerun runs 20-b as its setup.

@@ -7,7 +7,7 @@
  * a derived claim below the verification threshold (the smallest support
  * set that flips its verdict).
  */
-import type { NodeLine } from "@forge/contract";
+import type { Modifier, NodeLine } from "@forge/contract";
 import { cmp, MICROS, trialsToBound, trialsToDecide } from "@forge/kernel";
 import { BASE_MICROS } from "../config.js";
 import { type Found, rerunDraft, stepOf, type TargetContext } from "./_context.js";
@@ -35,6 +35,7 @@ export function fragileNode(n: NodeLine, c: TargetContext): Found | null {
     return {
       key: `fragile:${id}`,
       base_micros: Math.max(BASE_MICROS.FragileNode, MICROS - (n.belief_micros ?? 0)),
+      modifiers: setupSteps(n, c),
       refs: [id],
       plan_why: draft
         ? `about ${need} more trials narrow the flake rate's 95 % interval (now ${now}) to at most ` +
@@ -68,6 +69,44 @@ function undecided(n: NodeLine, bound: number): boolean {
   return n.verdict === "passing" && n.env_fingerprints.length <= 1 && !(n.bound?.decided ?? n.trials >= bound);
 }
 
+/** The undecided passing checks of each tree and patch, in step order (built once per observation). */
+const groups = new WeakMap<TargetContext, Map<string, NodeLine[]>>();
+
+function groupsOf(c: TargetContext, bound: number): Map<string, NodeLine[]> {
+  let g = groups.get(c);
+  if (g) return g;
+  g = new Map();
+  for (const x of c.o.nodes) {
+    if (!x.current || x.claim_kind !== "check" || x.head_sha === null || x.tree === null || stepOf(x) === null)
+      continue;
+    if (!undecided(x, bound)) continue;
+    const k = `${x.tree} ${x.patch_sha256 ?? "-"}`;
+    const xs = g.get(k);
+    if (xs) xs.push(x);
+    else g.set(k, [x]);
+  }
+  for (const xs of g.values()) xs.sort((a, b) => cmp(stepOf(a)!, stepOf(b)!) || cmp(a.claim_id, b.claim_id));
+  groups.set(c, g);
+  return g;
+}
+
+/**
+ * How many steps run before a check's step as its setup (at the base: the
+ * base's steps; at a patch: the steps with evidence there): a rerun of a
+ * later step gives each of them a trial too, so among equally urgent
+ * reruns the later step goes first (+0.001 a step).
+ */
+function setupSteps(n: NodeLine, c: TargetContext): Modifier[] {
+  const step = stepOf(n);
+  if (step === null) return [];
+  const steps =
+    n.patch_sha256 === null
+      ? c.baseSteps
+      : c.o.nodes.filter((x) => x.claim_kind === "check" && x.current && x.patch_sha256 === n.patch_sha256).map(stepOf);
+  const before = new Set(steps.filter((s): s is string => s !== null && cmp(s, step) < 0)).size;
+  return before > 0 ? [{ delta_micros: 1_000 * before, name: "setup_steps" }] : [];
+}
+
 /**
  * The target of the undecided passing checks at `n`'s tree and patch, found
  * at the last of them in step order (null at the others): its rerun runs
@@ -77,18 +116,7 @@ function undecided(n: NodeLine, bound: number): boolean {
 function undecidedPassing(n: NodeLine, c: TargetContext): Found | null {
   const bound = trialsToBound(c.precision);
   if (!undecided(n, bound) || stepOf(n) === null || n.head_sha === null || n.tree === null) return null;
-  const group = c.o.nodes
-    .filter(
-      (x) =>
-        x.current &&
-        x.claim_kind === "check" &&
-        x.tree === n.tree &&
-        x.patch_sha256 === n.patch_sha256 &&
-        x.head_sha !== null &&
-        stepOf(x) !== null &&
-        undecided(x, bound)
-    )
-    .sort((a, b) => cmp(stepOf(a)!, stepOf(b)!) || cmp(a.claim_id, b.claim_id));
+  const group = groupsOf(c, bound).get(`${n.tree} ${n.patch_sha256 ?? "-"}`) ?? [];
   if (group.at(-1) !== n) return null;
   const need = Math.max(1, bound - Math.min(...group.map((x) => x.trials)));
   const steps = group.map((x) => stepOf(x)!);
@@ -98,6 +126,7 @@ function undecidedPassing(n: NodeLine, c: TargetContext): Found | null {
   return {
     key: `fragile:${n.claim_id}`,
     base_micros: UNDECIDED_PASSING_MICROS,
+    modifiers: setupSteps(n, c),
     refs: group.map((x) => x.claim_id).sort(cmp),
     plan_why:
       `${which}${at}: too few trials to bound the fail rate by ${pct2(c.precision)} at 95 % ` +
