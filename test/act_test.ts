@@ -105,8 +105,8 @@ function extraWorktrees(dir: string): string[] {
 }
 
 test(
-  "CheckRerun: a stable pass stops as soon as its Clopper–Pearson bound decides it; trials are CI runs, referenced and " +
-    "not copied",
+  "CheckRerun: a stable pass stops as soon as its Clopper–Pearson bound decides it; trials are CI runs, referenced " +
+    "and not copied",
   async (t) => {
     const dir = repo({ "10-unit": "exit 0" });
     const r = await act(

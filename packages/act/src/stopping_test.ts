@@ -9,7 +9,7 @@ test("rerunBudget follows Datadog's duration table, 1 past 5 minutes", (t) => {
   );
 });
 
-test("flakeRate: a stable outcome is decided by the Clopper–Pearson bound (1 − 0.05^(1/n) within the precision)", (t) => {
+test("flakeRate: a stable outcome is decided by Clopper–Pearson (1 − 0.05^(1/n) within the precision)", (t) => {
   t.is(stableAfter(300_000), 9);
   t.false(flakeRate(8, 0, 300_000).decided);
   t.true(flakeRate(9, 0, 300_000).decided);
