@@ -143,7 +143,7 @@ test.serial(
       ["max_iterations_reached", "time_budget_exhausted"].includes(rep.halt_reason),
       `halted by a budget: ${rep.halt_reason}`
     );
-    t.true(rep.elapsed_seconds < 300 && rep.iterations < 32, `${rep.iterations} iterations, ${rep.elapsed_seconds} s`);
+    t.true(rep.elapsed_seconds < 1200 && rep.iterations < 32, `${rep.iterations} iterations, ${rep.elapsed_seconds} s`);
     const f: string[] = rep.findings;
     t.true(
       f.some((x) => /^30-net: flaky, fail rate 0\.\d\d \[0\.\d\d, 0\.\d\d\], \d+ trials$/.test(x)),
@@ -982,7 +982,7 @@ test(
     const long = (await run("forge-pilot", ["run", "--help"], { cwd: dir })).stdout;
     t.regex(long, /--max-iterations N +32 /);
     t.regex(long, /reference's 4/);
-    t.regex(long, /--time-budget S +300 /);
+    t.regex(long, /--time-budget S +1200 /);
     t.regex(long, /--refine-with CMD/);
   }
 );

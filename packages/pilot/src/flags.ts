@@ -70,7 +70,7 @@ const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
 export function defaults(workspace: string): LoopConfig {
   return {
     maxIterations: 32,
-    timeBudget: 300,
+    timeBudget: 1200,
     cooldown: 0,
     haltThreshold: 0.25,
     maxRetries: 3,
