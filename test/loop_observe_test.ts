@@ -73,9 +73,9 @@ test(
       [`thin_export:missing_log:${s.deletedLog.runId}:${s.deletedLog.step}`, "ThinExport", "CheckRerun", 900_000],
       // 0.80, and 0.002 for the two steps its rerun runs as setup.
       [`fragile:${net.claim_id as string}`, "FragileNode", "CheckRerun", 802_000],
+      [`unverified:issue:${s.issues.closedNoEvidence.id}`, "UnverifiedClaimVersion", null, 750_000],
       // 10-unit passes its 6 trials: its bound (0.40) is wider than the precision, so it is rerun (issue 25).
       [`fragile:${unit.claim_id as string}`, "FragileNode", "CheckRerun", 700_000],
-      [`unverified:issue:${s.issues.closedNoEvidence.id}`, "UnverifiedClaimVersion", null, 750_000],
       [
         `supersession:${s.prs.updated.patchSha256}:${s.prs.updated.previousPatchSha256}`,
         "SupersessionVerification",
@@ -99,7 +99,7 @@ test(
       [...urg].sort((a, b) => b - a)
     );
     t.deepEqual(
-      targets.slice(0, 6).map((x) => x.key),
+      targets.slice(0, 7).map((x) => x.key),
       expected.map((e) => e[0])
     );
     t.true(

@@ -35,7 +35,7 @@ export interface LoopConfig {
   refineWith: string | null;
   /** The history file, relative to the workspace (default `.forge/pilot/history.jsonl`). */
   history: string | null;
-  /** The report's findings: only what this run investigated (default: every claim the loop holds a verdict on). */
+  /** The report's findings: only the verdicts this run changed (default: every claim the loop holds a verdict on). */
   brief: boolean;
   json: boolean;
   /** The repository the loop runs in (the working directory). */

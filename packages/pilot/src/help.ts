@@ -47,7 +47,7 @@ flags (LoopConfig) and their defaults:
   --allow-advisory-only  off  advisory plans run, marked, never verification
   --refine-with CMD      off  CMD reads a plan line, may change only
                               description, rationale, check_hints
-  --brief                off  findings: only what this run investigated;
+  --brief                off  findings: only the verdicts this run changed;
                               default: every claim with a verdict in scope
   --json                 one report line (kind "report")
 history: .forge/pilot/history.jsonl (gitignored, last 10000 attempts)
