@@ -99,12 +99,29 @@ function groupsOf(c: TargetContext, bound: number): Map<string, NodeLine[]> {
 function setupSteps(n: NodeLine, c: TargetContext): Modifier[] {
   const step = stepOf(n);
   if (step === null) return [];
-  const steps =
-    n.patch_sha256 === null
-      ? c.baseSteps
-      : c.o.nodes.filter((x) => x.claim_kind === "check" && x.current && x.patch_sha256 === n.patch_sha256).map(stepOf);
-  const before = new Set(steps.filter((s): s is string => s !== null && cmp(s, step) < 0)).size;
+  const steps = n.patch_sha256 === null ? c.baseSteps : (patchStepsOf(c).get(n.patch_sha256) ?? []);
+  let before = 0;
+  for (const s of steps) if (cmp(s, step) < 0) before++;
   return before > 0 ? [{ delta_micros: 1_000 * before, name: "setup_steps" }] : [];
+}
+
+/** The steps of the current checks at each patch, distinct (built once per observation). */
+const patchSteps = new WeakMap<TargetContext, Map<string, string[]>>();
+
+function patchStepsOf(c: TargetContext): Map<string, string[]> {
+  let m = patchSteps.get(c);
+  if (m) return m;
+  const sets = new Map<string, Set<string>>();
+  for (const x of c.o.nodes) {
+    const s = stepOf(x);
+    if (x.claim_kind !== "check" || !x.current || x.patch_sha256 === null || s === null) continue;
+    const set = sets.get(x.patch_sha256);
+    if (set) set.add(s);
+    else sets.set(x.patch_sha256, new Set([s]));
+  }
+  m = new Map([...sets].map(([k, v]) => [k, [...v]]));
+  patchSteps.set(c, m);
+  return m;
 }
 
 /**
