@@ -3,7 +3,8 @@
  * COMPLETED, with no PR that closes it and no fixes claim, is an unverified
  * claim the loop names (`UnverifiedClaimVersion`, and the pilot's finding
  * `issue #N: closed as completed, unverified: …`); one closed as not
- * planned never is.
+ * planned never is. A plain close (no `--reason`) stores gh's default,
+ * COMPLETED.
  */
 import test from "ava";
 import { jsonl, run, sh, tempRepo } from "./lib/run.js";
@@ -29,7 +30,11 @@ test("closed as completed with nothing behind it is unverified; closed as not pl
   const issues = obs.filter((o) => o.kind === "issue");
   t.deepEqual(
     issues.map((i) => [i.number, i.state_reason]),
-    [[1, "COMPLETED"]]
+    [
+      [1, "COMPLETED"],
+      // A plain close stores gh's default stateReason, COMPLETED (GitHub records a close without a reason so).
+      [3, "COMPLETED"],
+    ]
   );
   const plan = await run("forge-plan", ["--json"], { cwd: dir, input: "" });
   const targets = jsonl(plan.stdout).filter((l) => l.kind === "target");
@@ -40,8 +45,9 @@ test("closed as completed with nothing behind it is unverified; closed as not pl
   const pilot = await run("forge-pilot", ["run", "--json"], { cwd: dir });
   const report = JSON.parse(pilot.stdout.trim().split("\n").pop()!) as { findings: string[] };
   t.true(report.findings.includes("issue #1: closed as completed, unverified: no patch"), report.findings.join("\n"));
+  t.true(report.findings.includes("issue #3: closed as completed, unverified: no patch"), report.findings.join("\n"));
   t.false(
-    report.findings.some((f) => /^issue #[23]:/.test(f)),
+    report.findings.some((f) => /^issue #2:/.test(f)),
     report.findings.join("\n")
   );
 });

@@ -57,6 +57,7 @@ test(
     t.is(net.fails, netFailures);
     t.false((net.flake_rate as { decided: boolean }).decided);
     const integration = base.find((n) => step(n) === "20-integration")!;
+    const unit = base.find((n) => step(n) === "10-unit")!;
     const sig = (integration.signatures as string[])[0]!;
     t.deepEqual(header.markers, [`missing_log:${s.deletedLog.runId}:${s.deletedLog.step}`]);
 
@@ -70,8 +71,11 @@ test(
     const expected: Array<[string, string, string | null, number]> = [
       [`syndrome:${sig}`, "ActiveSyndrome", "PairedPatch", 950_000],
       [`thin_export:missing_log:${s.deletedLog.runId}:${s.deletedLog.step}`, "ThinExport", "CheckRerun", 900_000],
-      [`fragile:${net.claim_id as string}`, "FragileNode", "CheckRerun", 800_000],
+      // 0.80, and 0.002 for the two steps its rerun runs as setup.
+      [`fragile:${net.claim_id as string}`, "FragileNode", "CheckRerun", 802_000],
       [`unverified:issue:${s.issues.closedNoEvidence.id}`, "UnverifiedClaimVersion", null, 750_000],
+      // 10-unit passes its 6 trials: its bound (0.40) is wider than the precision, so it is rerun (issue 25).
+      [`fragile:${unit.claim_id as string}`, "FragileNode", "CheckRerun", 700_000],
       [
         `supersession:${s.prs.updated.patchSha256}:${s.prs.updated.previousPatchSha256}`,
         "SupersessionVerification",
@@ -95,7 +99,7 @@ test(
       [...urg].sort((a, b) => b - a)
     );
     t.deepEqual(
-      targets.slice(0, 6).map((x) => x.key),
+      targets.slice(0, 7).map((x) => x.key),
       expected.map((e) => e[0])
     );
     t.true(
@@ -138,7 +142,7 @@ test(
     const fragile = jsonl(p1.stdout).find((l) => l.target_kind === "FragileNode")!;
     const e = await run("forge-plan", ["explain", fragile.key as string], { cwd: s.dir, input: a.stdout });
     t.is(e.code, 0, e.stderr);
-    t.regex(e.stdout, /urgency 80\.0% \(threshold 25\.0%\)/);
+    t.regex(e.stdout, /urgency 80\.2% \(threshold 25\.0%\)/);
     t.regex(e.stdout, /plan: CheckRerun/);
     const human = await run("forge-observe", [], { cwd: s.dir });
     t.regex(human.stdout, /flaky +check +30-net/);

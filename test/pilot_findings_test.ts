@@ -182,8 +182,8 @@ test("a check's finding carries its verdict's bound; a bound wider than the prec
   ];
   const targets = ["10-unit", "11-lint", "20-net", "21-build"].map((s) => ({ key: s, refs: [`check:${s}`] }));
   t.deepEqual(findings(o, [], targets), [
-    "10-unit: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
-    "11-lint: passing, 12 trials (fail rate ≤ 0.22 at 95 %, Clopper–Pearson)",
+    "10-unit: passing, 3 trials (fail rate ≤ 0.64 at 95 %, Clopper–Pearson) — unresolved",
+    "11-lint: passing, 12 trials (fail rate ≤ 0.23 at 95 %, Clopper–Pearson)",
     "20-net: failing, 4 trials, one signature (pass rate ≤ 0.53 at 95 %, Clopper–Pearson) — unresolved",
     "21-build: failing, 10 trials, one signature (pass rate ≤ 0.26 at 95 %, Clopper–Pearson)",
   ]);
@@ -191,16 +191,8 @@ test("a check's finding carries its verdict's bound; a bound wider than the prec
 
 test(
   "the report lists every claim the loop holds a verdict on (checks at the base, at each open PR's patch, PRs, " +
-    "issues); brief lists only what this run investigated",
+    "issues)",
   (t) => {
-    type Full = (
-      obs: object[],
-      results: object[],
-      lastTargets: object[],
-      issueNumbers: Map<string, number>,
-      firstTargets: object[],
-      brief: boolean
-    ) => string[];
     const all = findings as unknown as Full;
     const check = (step: string, patch: string | null, over: object) => ({
       kind: "node",
@@ -226,16 +218,135 @@ test(
     ];
     const rerun = { plan_kind: "CheckRerun", stats: { step: "20-net", patch_sha256: null } };
     t.deepEqual(all(o, [rerun], [], new Map(), [], false), [
-      "10-unit: passing, 12 trials (fail rate ≤ 0.22 at 95 %, Clopper–Pearson)",
-      "20-net: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
-      "10-unit at PR #1's patch: failing, 3 trials, one signature (pass rate ≤ 0.63 at 95 %, Clopper–Pearson) — " +
+      "10-unit: passing, 12 trials (fail rate ≤ 0.23 at 95 %, Clopper–Pearson)",
+      "20-net: passing, 3 trials (fail rate ≤ 0.64 at 95 %, Clopper–Pearson) — unresolved",
+      "10-unit at PR #1's patch: failing, 3 trials, one signature (pass rate ≤ 0.64 at 95 %, Clopper–Pearson) — " +
         "unresolved",
-      "PR #1: regresses 10-unit (earlier runs)",
+      // The typed diff says regressed; the graph's failure at the patch is not bounded: never a bare "regresses".
+      "PR #1: 10-unit regressed, no belief (at its patch: failing, 3 trials, not bounded), earlier runs — unresolved",
       "issue #7: closed, unverified: no patch",
     ]);
-    t.deepEqual(all(o, [rerun], [], new Map(), [], true), [
-      "20-net: passing, 3 trials (fail rate ≤ 0.63 at 95 %, Clopper–Pearson) — unresolved",
-      "issue #7: closed, unverified: no patch",
+  }
+);
+
+type Full = (
+  obs: object[],
+  results: object[],
+  lastTargets: object[],
+  issueNumbers: Map<string, number>,
+  firstTargets: object[],
+  brief: boolean,
+  opts?: object
+) => string[];
+
+test(
+  "--brief says only what changed in this run: the findings whose verdict differs from the observation before it " +
+    "(more trials of the same verdict are no change)",
+  (t) => {
+    const all = findings as unknown as Full;
+    const head = { kind: "observation", base_tree: "T", config: { precision_micros: 300_000 } };
+    const check = (step: string, over: object) => ({
+      kind: "node",
+      claim_id: `check:${step}`,
+      claim_kind: "check",
+      current: true,
+      tree: "T",
+      patch_sha256: null,
+      subject: { step, tree: "T", patch_sha256: null },
+      pr: null,
+      signatures: [],
+      flake_rate: null,
+      ...over,
+    });
+    const issue = { kind: "issue", id: ISSUE, number: 7, state: "closed", fix_evidence: [], closed_by: null };
+    const before = [
+      head,
+      check("10-unit", { verdict: "passing", trials: 12, passes: 12, fails: 0 }),
+      check("20-net", { verdict: "passing", trials: 3, passes: 3, fails: 0 }),
+      check("30-db", { verdict: "passing", trials: 4, passes: 4, fails: 0 }),
+      issue,
+    ];
+    const after = [
+      head,
+      check("10-unit", { verdict: "passing", trials: 21, passes: 21, fails: 0 }),
+      // Bounded now: a change.
+      check("20-net", { verdict: "passing", trials: 12, passes: 12, fails: 0 }),
+      // A rerun showed a failure: flaky now.
+      check("30-db", {
+        verdict: "flaky",
+        trials: 13,
+        passes: 12,
+        fails: 1,
+        flake_rate: { rate_micros: 76_923, low_micros: 13_000, high_micros: 333_000, decided: false },
+      }),
+      check("40-new", { verdict: "passing", trials: 9, passes: 9, fails: 0 }),
+      issue,
+    ];
+    t.deepEqual(all(after, [], [], new Map(), [], true, { before }), [
+      "20-net: passing, 12 trials (fail rate ≤ 0.23 at 95 %, Clopper–Pearson)",
+      "30-db: flaky, fail rate 0.08 [0.01, 0.34], 13 trials (rate undecided — unresolved)",
+      "40-new: passing, 9 trials (fail rate ≤ 0.29 at 95 %, Clopper–Pearson)",
     ]);
+    t.is(all(after, [], [], new Map(), [], false, { before }).length, 5, "the whole report: every claim");
+  }
+);
+
+test(
+  "a regression is said only when the graph bounds both sides (passing at the base, failing at the patch), with " +
+    "its belief; on a budget's halt the targets left are listed, each with what it is about",
+  (t) => {
+    const all = findings as unknown as Full;
+    const head = { kind: "observation", base_tree: "T", config: { precision_micros: 300_000 } };
+    const check = (step: string, patch: string | null, over: object) => ({
+      kind: "node",
+      claim_id: `check:${step}:${patch}`,
+      claim_kind: "check",
+      current: true,
+      tree: "T",
+      patch_sha256: patch,
+      subject: { step, tree: "T", patch_sha256: patch },
+      pr: patch ? { id: A, number: 2 } : null,
+      signatures: ["s"],
+      flake_rate: null,
+      ...over,
+    });
+    const o = [
+      head,
+      { ...pr(A, 2), effects: { "10-unit": "regressed", "20-api": "regressed" } },
+      check("10-unit", null, { verdict: "passing", trials: 31, passes: 31, fails: 0, belief_micros: 969_696 }),
+      check("20-api", null, { verdict: "passing", trials: 12, passes: 12, fails: 0, belief_micros: 928_571 }),
+      check("10-unit", `patch-${A}`, { verdict: "failing", trials: 9, passes: 0, fails: 9, belief_micros: 90_909 }),
+      check("20-api", `patch-${A}`, { verdict: "failing", trials: 4, passes: 0, fails: 4, belief_micros: 166_666 }),
+    ];
+    const f = all(o, [], [], new Map(), [], false);
+    t.deepEqual(
+      f.filter((x) => x.startsWith("PR ")),
+      [
+        "PR #2: regresses 10-unit (belief 0.88: passing at the base, failing at its patch, both bounded) (earlier " +
+          "runs; unresolved: 20-api regressed, belief 0.77 (at its patch: failing, 4 trials, not bounded))",
+      ]
+    );
+    const target = {
+      key: "fragile:check:20-api:patch",
+      refs: [`check:20-api:patch-${A}`],
+      target_kind: "FragileNode",
+      plan_kind: "CheckRerun",
+      urgency_micros: 700_000,
+      exhausted: false,
+      attempts: 0,
+    };
+    const left = all(o, [], [target], new Map(), [], false, { halt: "time_budget_exhausted" });
+    t.true(
+      left.includes(
+        "target fragile:check:20-api:patch (20-api at PR #2's patch): left open (time_budget_exhausted), CheckRerun " +
+          "next — unresolved"
+      ),
+      left.join("\n")
+    );
+    const done = all(o, [], [target], new Map(), [], false, { halt: "nothing_worth_investigating" });
+    t.false(
+      done.some((x) => /left open/.test(x)),
+      "only a budget's halt leaves targets open"
+    );
   }
 );

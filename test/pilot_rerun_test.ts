@@ -51,7 +51,8 @@ test("a 50 % flake seen failing 4 times is rerun before any oracle and ends flak
   t.true(["nothing_worth_investigating", "all_targets_exhausted"].includes(report.halt_reason), report.halt_reason);
   // The first act is a rerun of the failing step: Bazel's retry of a failure, before any oracle.
   const progress = r.stderr.split("\n").filter((l) => /^forge-pilot: \d+: /.test(l));
-  t.regex(progress[0] ?? "", /^forge-pilot: 1: syndrome:\S+ CheckRerun → /, r.stderr);
+  // The target's key with the step it is about.
+  t.regex(progress[0] ?? "", /^forge-pilot: 1: syndrome:\S+ \(20-net\) CheckRerun → /, r.stderr);
   t.false(
     progress.some((l) => / Oracle\w+ → /.test(l)),
     r.stderr

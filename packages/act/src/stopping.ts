@@ -1,13 +1,13 @@
 /**
  * When to stop rerunning a check: sequential, decided by the counts so far
- * (loop-anchors §1, §6.3), with the kernel's flake rate (the same Wilson
- * interval and precision forge-observe reports): a mixed check is decided
- * when its 95 % interval is no wider than the precision; a stable one when
- * the rule of three bounds the other outcome's rate by the precision
- * ([0, 3/n] no wider than a decided interval). The rerun budget shrinks
- * with the check's duration as in Datadog's Early Flake Detection table.
+ * (loop-anchors §1, §6.3), by the kernel's one rule (`countsDecided`, the
+ * same bounds forge-observe's verdicts carry): a mixed check is decided
+ * when its Wilson 95 % interval is no wider than the precision; a stable one
+ * when the one-sided Clopper–Pearson bound of the other outcome's rate is at
+ * most the precision. The rerun budget shrinks with the check's duration as
+ * in Datadog's Early Flake Detection table.
  */
-import { flakeRate as kernelFlakeRate, type FlakeRate, MICROS } from "@forge/kernel";
+import { countsDecided, flakeRate as kernelFlakeRate, type FlakeRate, trialsToBound } from "@forge/kernel";
 
 export type { FlakeRate };
 
@@ -26,21 +26,19 @@ export function rerunBudget(durationMs: number): number {
 
 /**
  * The fail rate of `fails` in `passes + fails` counted trials, decided by
- * the interval (mixed) or the rule of three (stable).
- * @param precisionMicros the widest interval that decides it
+ * the kernel's stopping rule (the verdict's bound).
+ * @param precisionMicros the widest bound that decides it
  * @example flakeRate(8, 2, 300_000).decided // false
  */
 export function flakeRate(passes: number, fails: number, precisionMicros: number): FlakeRate {
   const n = passes + fails;
-  const r = kernelFlakeRate(fails, n, precisionMicros);
-  const stable = n > 0 && (passes === 0 || fails === 0);
-  return stable ? { ...r, decided: 3 * MICROS <= precisionMicros * n } : r;
+  return { ...kernelFlakeRate(fails, n, precisionMicros), decided: countsDecided(fails, n, precisionMicros) };
 }
 
 /**
- * The fewest all-same trials the rule of three needs to decide a stable outcome.
- * @example stableAfter(300_000) // 10
+ * The fewest all-same trials that decide a stable outcome (Clopper–Pearson, the kernel's `trialsToBound`).
+ * @example stableAfter(300_000) // 9
  */
 export function stableAfter(precisionMicros: number): number {
-  return Math.ceil((3 * MICROS) / precisionMicros);
+  return trialsToBound(precisionMicros);
 }

@@ -66,7 +66,8 @@ export async function* setIssueState(
         d.state = to;
         if (to === "closed") {
           d.closedAt = now;
-          if (opts.reason) d.stateReason = opts.reason;
+          // gh's default: a close without --reason is recorded COMPLETED (GitHub's closeIssue stateReason default).
+          d.stateReason = opts.reason ?? "completed";
         } else {
           delete d.closedAt;
           delete d.stateReason;

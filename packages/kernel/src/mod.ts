@@ -65,6 +65,7 @@ export {
   type CheckVerdict,
   checkVerdict,
   clopperPearsonZeroMicros,
+  countsDecided,
   type FlakeRate,
   flakeRate,
   type SyndromeState,

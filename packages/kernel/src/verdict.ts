@@ -147,6 +147,21 @@ export function verdictBound(
 }
 
 /**
+ * The one stopping rule (spec/loop.md §6, §7): whether `fails` failures in
+ * `n` counted trials decide the verdict they make, by that verdict's bound
+ * (`verdictBound`): all passing or all failing by the one-sided
+ * Clopper–Pearson bound, mixed by the Wilson interval's width. forge-act
+ * stops rerunning by it; forge-observe's verdicts are decided by it; forge-plan
+ * asks for trials until it holds.
+ * @example countsDecided(0, 9, 300_000) // true: 1 − 0.05^(1/9) ≤ 0.30
+ */
+export function countsDecided(fails: number, n: number, precisionMicros: number): boolean {
+  if (n <= 0) return false;
+  const verdict = fails === 0 ? "passing" : fails === n ? "failing" : "flaky";
+  return verdictBound(verdict, { n, f: fails }, precisionMicros).decided;
+}
+
+/**
  * How many counted trials a flake rate near `fails / n` needs before its
  * interval is at most `precisionMicros` wide (the normal approximation,
  * n ≥ (2z)²·p(1−p)/w², p smoothed as (f+1)/(n+2)), never fewer than `n + 1`.

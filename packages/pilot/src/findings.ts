@@ -1,10 +1,11 @@
 /**
  * forge-pilot's findings: what the loop now knows of every check, PR and
- * issue the graph holds a verdict on in the scope (or, brief, of those this
- * run investigated) and of its targets, in the verdict words with their
- * bounds, from the observation after the last export (the act results give
- * only what was tried and its run counts): a pure function, so the report's
- * words are tested without running a loop (test/pilot_findings_test.ts).
+ * issue the graph holds a verdict on in the scope (or, brief, of those whose
+ * verdict this run changed: the observation before the run against the one
+ * after) and of its targets, in the verdict words with their bounds, from
+ * the observation after the last export (the act results give only what
+ * was tried and its run counts): a pure function, so the report's words are
+ * tested without running a loop (test/pilot_findings_test.ts).
  */
 import type {
   ActResult,
@@ -19,9 +20,19 @@ import type {
   VerdictBoundLine,
 } from "./_lines.js";
 import { verdictBound } from "@forge/kernel";
+import { keyWithLabel } from "./labels.js";
 
 function pct(micros: number): string {
   return (micros / 1_000_000).toFixed(2);
+}
+
+/** A bound said in two decimals without narrowing it: an upper bound rounded up, a lower one down. */
+function up(micros: number): string {
+  return (Math.ceil(micros / 10_000) / 100).toFixed(2);
+}
+
+function down(micros: number): string {
+  return (Math.floor(micros / 10_000) / 100).toFixed(2);
 }
 
 /**
@@ -56,10 +67,10 @@ function checkLine(label: string, n: NodeLine, precision: number): string {
   const open = b.decided ? "" : " — unresolved";
   if (n.verdict === "flaky" && f) {
     const undecided = f.decided ? "" : " (rate undecided — unresolved)";
-    const rate = `${pct(f.rate_micros)} [${pct(f.low_micros)}, ${pct(f.high_micros)}]`;
+    const rate = `${pct(f.rate_micros)} [${down(f.low_micros)}, ${up(f.high_micros)}]`;
     return `${label}: flaky, fail rate ${rate}, ${n.trials} trials${undecided}`;
   }
-  const bound = `${b.rate} rate ≤ ${pct(b.upper_micros)} at 95 %, ${METHOD[b.method] ?? b.method}`;
+  const bound = `${b.rate} rate ≤ ${up(b.upper_micros)} at 95 %, ${METHOD[b.method] ?? b.method}`;
   if (n.verdict === "passing") return `${label}: passing, ${n.trials} trials (${bound})${open}`;
   if (n.verdict === "failing") {
     const k = (n.signatures ?? []).length;
@@ -74,6 +85,15 @@ function most(xs: NodeLine[]): NodeLine | undefined {
 }
 
 const isNode = (o: ObservationLine): o is NodeLine => o.kind === "node";
+
+/** A check at the base: no patch, at the base tree (or of no known tree). */
+function isBaseCheck(n: NodeLine, head: Partial<ObservationHead>): boolean {
+  return (
+    n.claim_kind === "check" &&
+    (n.subject?.patch_sha256 ?? null) === null &&
+    (head.base_tree == null || n.tree == null || n.tree === head.base_tree)
+  );
+}
 const isPr = (o: ObservationLine): o is PrLine => o.kind === "pr";
 const isIssue = (o: ObservationLine): o is IssueLine => o.kind === "issue";
 
@@ -81,8 +101,7 @@ const isIssue = (o: ObservationLine): o is IssueLine => o.kind === "issue";
 function checkFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
-  lastTargets: readonly Target[],
-  brief: boolean
+  lastTargets: readonly Target[]
 ): string[] {
   const out: string[] = [];
   const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
@@ -98,12 +117,9 @@ function checkFindings(
       if (n) steps.add(n.subject?.step as string | undefined);
     }
   }
-  const atBase = (n: NodeLine): boolean =>
-    n.claim_kind === "check" &&
-    (n.subject?.patch_sha256 ?? null) === null &&
-    (head.base_tree == null || n.tree == null || n.tree === head.base_tree);
-  // The whole report: every check the graph holds a verdict on at the base (brief: only those this run touched).
-  if (!brief) for (const n of nodes) if (n.current && atBase(n)) steps.add(n.subject?.step as string | undefined);
+  const atBase = (n: NodeLine): boolean => isBaseCheck(n, head);
+  // The whole report: every check the graph holds a verdict on at the base.
+  for (const n of nodes) if (n.current && atBase(n)) steps.add(n.subject?.step as string | undefined);
   for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
     const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
     if (n) out.push(checkLine(step, n, precision));
@@ -115,14 +131,12 @@ function checkFindings(
     if (r.plan_kind !== "CheckRerun" || !s?.patch_sha256) continue;
     patched.set(`${s.step} ${s.patch_sha256}`, { ...s, patch_sha256: s.patch_sha256 });
   }
-  if (!brief) {
-    // And at each open PR's current patch.
-    for (const n of nodes) {
-      const patch = n.patch_sha256;
-      if (!n.current || n.claim_kind !== "check" || !patch || !n.pr) continue;
-      const step = n.subject?.step as string | undefined;
-      patched.set(`${step} ${patch}`, { step, patch_sha256: patch });
-    }
+  // And at each open PR's current patch.
+  for (const n of nodes) {
+    const patch = n.patch_sha256;
+    if (!n.current || n.claim_kind !== "check" || !patch || !n.pr) continue;
+    const step = n.subject?.step as string | undefined;
+    patched.set(`${step} ${patch}`, { step, patch_sha256: patch });
   }
   for (const [, s] of [...patched].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const there = (x: NodeLine): boolean =>
@@ -148,12 +162,13 @@ const belief = (m: number | null | undefined): string => (m == null ? "no belief
 function prFindings(
   obs: readonly ObservationLine[],
   results: readonly ActResult[],
-  issueNo: (id: string) => string | number,
-  brief: boolean
+  issueNo: (id: string) => string | number
 ): string[] {
   const out: string[] = [];
   const prs = obs.filter(isPr);
   const nodes = obs.filter(isNode);
+  const head = (obs.find((o) => o.kind === "observation") ?? {}) as Partial<ObservationHead>;
+  const precision = head.config?.precision_micros ?? 300_000;
   const byPr = new Map<string, PairedResult & { typed_diff: DiffEntry[] }>();
   for (const r of results) {
     if (r.plan_kind === "PairedPatch" && r.typed_diff) byPr.set(r.version_id ?? "", { ...r, typed_diff: r.typed_diff });
@@ -161,15 +176,13 @@ function prFindings(
   const seen = new Set<string>();
   const acted = [...byPr.values()].reverse();
   // The whole report: every PR the graph holds a typed diff or a fixes claim for, not only those tried this run.
-  if (!brief) {
-    const tried = new Set(acted.map((r) => String(r.candidate_id ?? "").replace(/^pr:/, "")));
-    for (const p of prs) {
-      const known =
-        Object.keys(p.effects ?? {}).length > 0 ||
-        nodes.some((n) => n.claim_kind === "fixes" && n.subject?.patch_sha256 === p.patch_sha256);
-      if (known && !tried.has(p.id))
-        acted.push({ candidate_id: `pr:${p.id}`, typed_diff: [] } as unknown as (typeof acted)[0]);
-    }
+  const tried = new Set(acted.map((r) => String(r.candidate_id ?? "").replace(/^pr:/, "")));
+  for (const p of prs) {
+    const known =
+      Object.keys(p.effects ?? {}).length > 0 ||
+      nodes.some((n) => n.claim_kind === "fixes" && n.subject?.patch_sha256 === p.patch_sha256);
+    if (known && !tried.has(p.id))
+      acted.push({ candidate_id: `pr:${p.id}`, typed_diff: [] } as unknown as (typeof acted)[0]);
   }
   for (const r of acted) {
     const prId = String(r.candidate_id ?? "").replace(/^pr:/, "");
@@ -216,10 +229,7 @@ function prFindings(
       const how = `${fixed.map(withBelief).join(", ")}, fixes ${belief(verified[0]!.belief_micros)}`;
       out.push(`${no}: fixes ${closes} (${how}, nothing regressed, ${runs}${note})`);
     } else if (regressed.length > 0) {
-      const which = regressed.map((d) =>
-        effectBelief.has(d.check) ? `${d.check} (${belief(effectBelief.get(d.check))})` : d.check
-      );
-      out.push(`${no}: regresses ${which.join(", ")} (${runs})`);
+      out.push(regressionLine(no, regressed, nodes, head, patch, precision, runs));
     } else if (fixesNodes.length > 0) {
       // A fixes claim the graph holds but does not verify: its belief said, unresolved.
       const claims = fixesNodes.map((n) => `fixes ${issueOf(n)} ${n.verdict} (${belief(n.belief_micros)})`).join(", ");
@@ -250,6 +260,78 @@ function prFindings(
 }
 
 /**
+ * A PR's regression, from the graph: `regresses <step>` only when the step
+ * is `passing` at the base and `failing` at the PR's patch, both bounds
+ * decided (the one rule, spec/loop.md §6), with its belief (the base's
+ * belief that it passes times the patch's that it fails); else said with
+ * its belief, what is not bounded, and "— unresolved".
+ */
+function regressionLine(
+  no: string,
+  regressed: readonly DiffEntry[],
+  nodes: readonly NodeLine[],
+  head: Partial<ObservationHead>,
+  patch: string | null,
+  precision: number,
+  runs: string
+): string {
+  const held: string[] = [];
+  const open: string[] = [];
+  for (const d of regressed) {
+    const base = most(nodes.filter((x) => isBaseCheck(x, head) && x.subject?.step === d.check));
+    const at = most(
+      nodes.filter(
+        (x) =>
+          x.claim_kind === "check" &&
+          patch !== null &&
+          x.subject?.step === d.check &&
+          (x.patch_sha256 ?? x.subject?.patch_sha256) === patch
+      )
+    );
+    const b = base?.belief_micros;
+    const p = at?.belief_micros;
+    const bel = belief(b != null && p != null ? Math.round((b * (1_000_000 - p)) / 1_000_000) : null);
+    const side = (where: string, n: NodeLine | undefined, want: string): string | null => {
+      if (!n) return `no trials ${where}`;
+      const decided = boundOf(n, precision).decided;
+      if (n.verdict === want && decided) return null;
+      return `${where}: ${n.verdict ?? "unknown"}, ${n.trials} trials${n.verdict === want ? ", not bounded" : ""}`;
+    };
+    const why = [side("at the base", base, "passing"), side("at its patch", at, "failing")].filter(Boolean);
+    if (why.length === 0) held.push(`${d.check} (${bel}: passing at the base, failing at its patch, both bounded)`);
+    else open.push(`${d.check} regressed, ${bel} (${why.join("; ")})`);
+  }
+  if (held.length === 0) return `${no}: ${open.join(", ")}, ${runs} — unresolved`;
+  return `${no}: regresses ${held.join(", ")} (${runs}${open.length ? `; unresolved: ${open.join(", ")}` : ""})`;
+}
+
+/** What changes a finding's verdict: its words without the counts, numbers and run counts (`--brief`). */
+function verdictWords(line: string): string {
+  return line
+    .slice(line.indexOf(": ") + 2)
+    .replace(/[0-9]+\+[0-9]+ runs|earlier runs/g, "runs")
+    .replace(/[0-9]+(\.[0-9]+)?/g, "#");
+}
+
+/** A finding's subject: what it is said of (`10-unit`, `10-unit at PR #1's patch`, `PR #1`, `issue #2`). */
+function subjectOf(line: string): string {
+  return line.slice(0, line.indexOf(": "));
+}
+
+/** The halts that stop the loop with targets it could still act on. */
+const BUDGET_HALTS = ["time_budget_exhausted", "max_iterations_reached", "external_halt"];
+
+/** How the findings are said beyond the observation and the results. */
+export interface FindingsOptions {
+  /** The observation before the run: `brief` says only the findings whose verdict differs from it (none: all). */
+  before?: readonly ObservationLine[] | null;
+  /** The run's halt: on a budget's (time, iterations, external), the targets left open are listed. */
+  halt?: string | null;
+  /** The halt threshold in micros (the targets left open reach it; default 250 000). */
+  thresholdMicros?: number;
+}
+
+/**
  * What the loop now knows of each check, PR, issue and target it
  * investigated, in the verdict words.
  * @param obs the last observation's lines
@@ -257,8 +339,9 @@ function prFindings(
  * @param lastTargets the last plan's targets
  * @param issueNumbers issue numbers by id, for issues the observation does not show
  * @param firstTargets the first plan's targets
- * @param brief only what this run investigated; else every claim the loop holds a verdict on in the scope
- *   (checks at the base, checks at each open PR's patch, PRs, issues)
+ * @param brief only the claims whose verdict this run changed (`opts.before` against `obs`), and the targets;
+ *   else every claim the loop holds a verdict on in the scope (checks at the base, checks at each open PR's
+ *   patch, PRs, issues)
  */
 export function findings(
   obs: readonly ObservationLine[],
@@ -266,13 +349,32 @@ export function findings(
   lastTargets: readonly Target[],
   issueNumbers: ReadonlyMap<string, number> = new Map(),
   firstTargets: readonly Target[] = [],
-  brief = false
+  brief = false,
+  opts: FindingsOptions = {}
+): string[] {
+  const now = claimFindings(obs, results, lastTargets, issueNumbers);
+  let shown = now;
+  if (brief) {
+    const was = new Map(
+      claimFindings(opts.before ?? [], [], [], issueNumbers).map((l) => [subjectOf(l), verdictWords(l)])
+    );
+    shown = now.filter((l) => was.get(subjectOf(l)) !== verdictWords(l));
+  }
+  return [...shown, ...targetFindings(obs, results, lastTargets, firstTargets, opts)];
+}
+
+/** Every claim's finding: checks, PRs, issues. */
+function claimFindings(
+  obs: readonly ObservationLine[],
+  results: readonly ActResult[],
+  lastTargets: readonly Target[],
+  issueNumbers: ReadonlyMap<string, number>
 ): string[] {
   const issues = obs.filter(isIssue);
   const nodes = obs.filter(isNode);
   const issueNo = (id: string): string | number =>
     issues.find((i) => i.id === id)?.number ?? issueNumbers.get(id) ?? id.slice(0, 8);
-  const out = [...checkFindings(obs, results, lastTargets, brief), ...prFindings(obs, results, issueNo, brief)];
+  const out = [...checkFindings(obs, results, lastTargets), ...prFindings(obs, results, issueNo)];
   for (const i of issues) {
     if (i.state !== "closed" && i.state !== "CLOSED") continue;
     const ev = i.fix_evidence ?? [];
@@ -288,6 +390,18 @@ export function findings(
       out.push(`issue #${i.number}: ${how}, unverified: ${why}`);
     }
   }
+  return out;
+}
+
+/** The targets' findings: cleared without an act, exhausted, and (a budget's halt) left open. */
+function targetFindings(
+  obs: readonly ObservationLine[],
+  results: readonly ActResult[],
+  lastTargets: readonly Target[],
+  firstTargets: readonly Target[],
+  opts: FindingsOptions
+): string[] {
+  const out: string[] = [];
   // A degraded export the loop saw at first and no longer sees, though no act was aimed at it: said, not dropped.
   const acted = new Set(results.map((r) => r.target_key));
   const still = new Set(lastTargets.map((t) => t.key));
@@ -296,12 +410,21 @@ export function findings(
     const why = t.key.startsWith("thin_export:missing_log:")
       ? "a later run re-recorded the step at the same code tree; the lost log stays lost"
       : "no longer a target at the end";
-    out.push(`target ${t.key}: cleared without an act (${why})`);
+    out.push(`target ${keyWithLabel(t, obs)}: cleared without an act (${why})`);
   }
   for (const t of lastTargets) {
     if (!t.exhausted) continue;
     const why = t.exhausted_why ? ` (${t.exhausted_why})` : "";
-    out.push(`target ${t.key}: exhausted${why} after ${t.attempts} attempt${t.attempts === 1 ? "" : "s"} — unresolved`);
+    const tries = `${t.attempts} attempt${t.attempts === 1 ? "" : "s"}`;
+    out.push(`target ${keyWithLabel(t, obs)}: exhausted${why} after ${tries} — unresolved`);
+  }
+  // A budget's halt leaves targets the loop would still act on: listed, never dropped.
+  if (opts.halt && BUDGET_HALTS.includes(opts.halt)) {
+    const threshold = opts.thresholdMicros ?? 250_000;
+    for (const t of lastTargets) {
+      if (t.exhausted || t.plan_kind === null || t.urgency_micros < threshold) continue;
+      out.push(`target ${keyWithLabel(t, obs)}: left open (${opts.halt}), ${t.plan_kind} next — unresolved`);
+    }
   }
   return out;
 }

@@ -35,7 +35,7 @@ export interface LoopConfig {
   refineWith: string | null;
   /** The history file, relative to the workspace (default `.forge/pilot/history.jsonl`). */
   history: string | null;
-  /** The report's findings: only what this run investigated (default: every claim the loop holds a verdict on). */
+  /** The report's findings: only the verdicts this run changed (default: every claim the loop holds a verdict on). */
   brief: boolean;
   json: boolean;
   /** `report --html`: the evidence as one HTML page (spec/html.md). */
@@ -76,7 +76,7 @@ const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
 export function defaults(workspace: string): LoopConfig {
   return {
     maxIterations: 32,
-    timeBudget: 300,
+    timeBudget: 1200,
     cooldown: 0,
     haltThreshold: 0.25,
     maxRetries: 3,

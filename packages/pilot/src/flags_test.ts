@@ -50,7 +50,7 @@ test("reportedConfig: keyed by flag, in the report's order, without json and wor
     JSON.stringify(reportedConfig(c)),
     JSON.stringify({
       "max-iterations": 32,
-      "time-budget": 300,
+      "time-budget": 1200,
       cooldown: 0,
       "halt-threshold": 0.25,
       "max-retries": 3,

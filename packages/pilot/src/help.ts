@@ -26,12 +26,17 @@ export const LONG = `usage: forge-pilot <run|observe|plan|explain|report> [flags
            of the evidence (spec/html.md); -o FILE: write it there
 
 flags (LoopConfig) and their defaults:
-  --max-iterations N     32   the sample's defects (a flaky check that needs
-                              2-3 rerun acts of 10, 3 PRs, a stable failure,
-                              a closed issue, a lost log) take about 12; the
-                              reference's 4 stops before half of them
-  --time-budget S        300  one act of a check of up to 5 min fits; a
-                              deadline handed to every act, overrun reported
+  --max-iterations N     32   the demo's sample (a flake, 3 PRs, a stable
+                              failure, a closed issue, a lost log) takes
+                              12-16, a 24-check store with 6 flakes about 6
+                              (a later step's rerun gives the steps before
+                              it their trials); the reference's 4 stops
+                              before half of them
+  --time-budget S        1200 both halt by their own reason (retries spent,
+                              nothing urgent) in 3-7 min on a 2-vCPU
+                              machine at load 30 (an act 25-140 s); 300
+                              cut both short there. A deadline handed to
+                              every act, overrun reported
   --cooldown S           0    seconds between iterations
   --halt-threshold X     0.25 the reference's: below it nothing is urgent
   --max-retries N        3    a flaky rate needs ~24 trials: 3 acts of 10
@@ -44,7 +49,7 @@ flags (LoopConfig) and their defaults:
   --allow-advisory-only  off  advisory plans run, marked, never verification
   --refine-with CMD      off  CMD reads a plan line, may change only
                               description, rationale, check_hints
-  --brief                off  findings: only what this run investigated;
+  --brief                off  findings: only the verdicts this run changed;
                               default: every claim with a verdict in scope
   --json                 one report line (kind "report")
   --html, -o FILE        report: the page (no script, no URL); where to

@@ -11,6 +11,7 @@ import type { ActResult, ObservationHead, ObservationLine, Plan, Target } from "
 import { bounded } from "./bounds.js";
 import { type LoopConfig, reportedConfig } from "./flags.js";
 import { findings } from "./findings.js";
+import { keyWithLabel } from "./labels.js";
 import type { Attempt } from "./history.js";
 import type { Exported, Lane } from "./lane.js";
 import type { Recovered } from "./recover.js";
@@ -54,6 +55,8 @@ export interface LoopState {
   results: ActResult[];
   lastTargets: Target[];
   firstTargets: Target[] | null;
+  /** The first observation of the run: `--brief` says what changed from it. */
+  firstObs: ObservationLine[] | null;
 }
 
 /** Run the loop to a halt; the report. */
@@ -65,6 +68,7 @@ export async function runLoop(deps: LoopDeps, c: LoopConfig): Promise<Report> {
     results: [],
     lastTargets: [],
     firstTargets: null,
+    firstObs: null,
   };
   const { rep } = s;
   // The run's lane opens first: its start-up and its read of the import log run while the pick-up looks for
@@ -99,7 +103,11 @@ export async function runLoop(deps: LoopDeps, c: LoopConfig): Promise<Report> {
     await lane.close();
   }
   const last = await deps.final();
-  rep.findings = findings(last.obs, s.results, s.lastTargets, last.issueNumbers, s.firstTargets ?? [], c.brief);
+  rep.findings = findings(last.obs, s.results, s.lastTargets, last.issueNumbers, s.firstTargets ?? [], c.brief, {
+    before: s.firstObs,
+    halt: rep.halt_reason,
+    thresholdMicros: Math.round(c.haltThreshold * 1_000_000),
+  });
   rep.elapsed_seconds = Math.round((deps.now() - t0) / 100) / 10;
   if (deps.now() > s.deadline) {
     rep.deadline_overruns.push({ iteration: rep.iterations, target_key: null, overrun_ms: deps.now() - s.deadline });
@@ -118,6 +126,7 @@ export async function step(deps: LoopDeps, c: LoopConfig, s: LoopState, lane: La
   if (head && (head.markers ?? []).length > 0) rep.degraded_iterations++;
   s.lastTargets = targets;
   s.firstTargets ??= targets;
+  s.firstObs ??= obs;
   if (decision.kind === "halt") {
     halt(rep, isHaltReason(decision.reason) ? decision.reason : "nothing_worth_investigating", decision.detail ?? "");
     return true;
@@ -130,6 +139,8 @@ export async function step(deps: LoopDeps, c: LoopConfig, s: LoopState, lane: La
     if (r.discarded) rep.refinements_discarded.push({ iteration: rep.iterations, why: r.discarded });
   }
   p = bounded(c, p);
+  // The target as a person knows it: its key, and the step, PR or issue it is about.
+  const what = keyWithLabel(targets.find((t) => t.key === p.target_key) ?? { key: p.target_key }, obs);
   const started = deps.now();
   const a = await deps.act(p, s.deadline);
   const res = a.result;
@@ -150,7 +161,7 @@ export async function step(deps: LoopDeps, c: LoopConfig, s: LoopState, lane: La
       recorded_at: at,
     });
     const why = lastLine(a.stderr).slice(0, 120);
-    deps.progress(`${PROG}: ${rep.iterations}: ${p.target_key} ${p.plan_kind} → error (${why})`);
+    deps.progress(`${PROG}: ${rep.iterations}: ${what} ${p.plan_kind} → error (${why})`);
     return false;
   }
   rep.actions_executed++;
@@ -173,7 +184,7 @@ export async function step(deps: LoopDeps, c: LoopConfig, s: LoopState, lane: La
   const stop = res.stop && res.stop !== "done" && res.stop !== "decided" ? ` (${res.stop})` : "";
   const secs = ((deps.now() - started) / 1000).toFixed(1);
   const outcome = `${res.outcome_signature}${stop}`;
-  deps.progress(`${PROG}: ${rep.iterations}: ${p.target_key} ${p.plan_kind} → ${outcome} ${secs} s`);
+  deps.progress(`${PROG}: ${rep.iterations}: ${what} ${p.plan_kind} → ${outcome} ${secs} s`);
   if (res.parity_violation) {
     halt(rep, "parity_violation", `delta parity failed (act ${res.id}): the evidence store disagrees with itself`);
     return true;

@@ -5,6 +5,7 @@
  */
 import { type HaltReason, REPORT_SCHEMA } from "@forge/contract";
 import type { Decision, ObservationHead, ObservationLine, Target } from "./_lines.js";
+import { keyWithLabel, targetLabel } from "./labels.js";
 import type { Recovered } from "./recover.js";
 
 /** The program's name, the prefix of its stderr lines. */
@@ -59,7 +60,9 @@ export function newReport(config: Report["config"]): Report {
 /** The report for people. */
 export function formatReport(r: Report): string {
   const l = [
-    `${PROG}: halted: ${r.halt_reason}${r.halt_detail ? ` (${r.halt_detail})` : ""}`,
+    r.halt_reason === "missing_kernel_payload"
+      ? `${PROG}: nothing to work on yet (missing_kernel_payload): ${r.halt_detail}`
+      : `${PROG}: halted: ${r.halt_reason}${r.halt_detail ? ` (${r.halt_detail})` : ""}`,
     `iterations ${r.iterations}, actions ${r.actions_executed} (advisory ${r.advisory_steps}), exports ${r.exports}, ` +
       `imports ${r.imports}, degraded ${r.degraded_iterations}, ${r.elapsed_seconds} s`,
   ];
@@ -73,17 +76,29 @@ export function formatReport(r: Report): string {
   return l.join("\n") + "\n";
 }
 
-/** The ranked targets, and the plan or halt with why (`explain`). */
-export function formatExplain(targets: readonly Target[], decision: Decision): string {
+/**
+ * The ranked targets, each with what it is about (step, PR, issue), and
+ * the plan or halt with why (`explain`).
+ */
+export function formatExplain(
+  targets: readonly Target[],
+  decision: Decision,
+  obs: readonly ObservationLine[] = []
+): string {
   const l = targets.map((t, i) => {
     const urgency = (t.urgency_micros / 1e6).toFixed(3);
     const exhausted = t.exhausted ? `, exhausted: ${t.exhausted_why ?? ""}` : "";
     const attempts = t.attempts ? `, ${t.attempts} attempts` : "";
-    return `${i + 1}. ${urgency} ${t.key} (${t.target_kind}) → ${t.plan_kind ?? "-"}${exhausted}${attempts}`;
+    const about = targetLabel(t, obs);
+    return (
+      `${i + 1}. ${urgency} ${t.key}${about ? ` [${about}]` : ""} (${t.target_kind}) → ${t.plan_kind ?? "-"}` +
+      `${exhausted}${attempts}`
+    );
   });
   if (decision.kind === "plan") {
+    const chosen = targets.find((t) => t.key === decision.target_key) ?? { key: decision.target_key };
     l.push(
-      `plan: ${decision.plan_kind} on ${decision.target_key}${decision.advisory ? " (advisory)" : ""}`,
+      `plan: ${decision.plan_kind} on ${keyWithLabel(chosen, obs)}${decision.advisory ? " (advisory)" : ""}`,
       `  ${decision.description ?? ""}`,
       `  why: ${decision.rationale ?? ""}`
     );

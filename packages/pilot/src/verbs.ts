@@ -13,6 +13,7 @@ import { historyFile, pilotDir } from "./history.js";
 import { historyLines, saveLastRun } from "./last_run.js";
 import { takePilotLock } from "./lock.js";
 import { runLoop } from "./loop.js";
+import { firstSteps } from "./first_steps.js";
 import { formatExplain, formatObservation, formatPlan, formatReport, PROG } from "./report.js";
 import { observe, observeAndPlan } from "./stages.js";
 import { Tools } from "./tools.js";
@@ -48,9 +49,13 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
     return 0;
   }
   if (verb === "plan" || verb === "explain") {
-    const { targets, decision } = await observeAndPlan(tools, c);
+    const { obs, targets, decision } = await observeAndPlan(tools, c);
+    // No evidence yet: what to do next, as `run` says it (which exports CI runs first).
+    if (decision.kind === "halt" && decision.reason === "missing_kernel_payload") {
+      decision.detail = firstSteps(c.workspace, false);
+    }
     if (c.json) io.stdout.write(lines([...targets, decision]));
-    else io.stdout.write(verb === "explain" ? formatExplain(targets, decision) : formatPlan(decision));
+    else io.stdout.write(verb === "explain" ? formatExplain(targets, decision, obs) : formatPlan(decision));
     return 0;
   }
   const signals: Signals = { stop: null };
@@ -65,10 +70,14 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
     const history = historyFile(c.workspace, c.history);
     const before = historyLines(history);
     const rep = await runLoop(realDeps(tools, c, signals, io.stderr), c);
+    // Nothing to work on: what to do next, in plain words, and a failing exit (it did nothing).
+    const idle = rep.halt_reason === "missing_kernel_payload" && rep.iterations === 0;
+    if (idle) rep.halt_detail = firstSteps(c.workspace, true);
     // Kept for `forge-pilot report` (its trace: the history lines this run added).
     saveLastRun(c.workspace, rep, before, historyLines(history));
     io.stdout.write(c.json ? JSON.stringify(rep) + "\n" : formatReport(rep));
-    return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : 0;
+    if (idle) io.stderr.write(`${PROG}: nothing done: ${rep.halt_detail}\n`);
+    return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : idle ? 1 : 0;
   } finally {
     unlock();
   }

@@ -5,7 +5,7 @@ import type { TargetKind } from "@forge/contract";
 export interface PlanConfig {
   /** Pick nothing below this urgency (forge-pilot: 0.25). */
   halt_threshold_micros: number;
-  /** A target tried this often is exhausted (forge-plan's default 2; forge-pilot passes its --max-retries, 3). */
+  /** A target tried this often is exhausted (3: forge-plan's default and forge-pilot's --max-retries, the same). */
   max_retries_per_target: number;
   /** A scope whose last import is older than this is stale (seconds). */
   stale_after_s: number;
@@ -22,7 +22,7 @@ export interface PlanConfig {
 /** The defaults (forge-pilot's LoopConfig where it has one). */
 export const DEFAULT_PLAN_CONFIG: Readonly<PlanConfig> = Object.freeze({
   halt_threshold_micros: 250_000,
-  max_retries_per_target: 2,
+  max_retries_per_target: 3,
   stale_after_s: 7 * 86_400,
   paired_repetitions: 3,
   max_removed_nodes: 2,

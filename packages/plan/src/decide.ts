@@ -1,7 +1,8 @@
 /**
  * decide(): the one plan (or the one halt) for a ranked target list (seed
  * §9): filter exhausted targets, take the highest above the halt
- * threshold that has an executable plan; an advisory plan only with
+ * threshold that has an executable plan (a kernel oracle only when no plan
+ * that runs checks is left: it adds no trial); an advisory plan only with
  * `allow_advisory_only`, and visibly so. No randomness: the plan id is
  * the hash of the plan's canonical JSON.
  */
@@ -41,8 +42,19 @@ export function plan(o: Observation, history: readonly HistoryEntry[], cfg: Plan
   const scope = String(o.header.scope ?? "default");
   const above = targets.filter((t) => t.urgency_micros >= cfg.halt_threshold_micros);
   const live = above.filter((t) => !t.exhausted);
-  const chosen = live.find((t) => t.draft !== null) ?? (cfg.allow_advisory_only ? live[0] : undefined);
-  if (chosen) return { targets, decision: planLine(chosen, scope), chosen };
+  const executable = live.filter((t) => t.draft !== null);
+  // An oracle adds no trial: it waits while a target whose plan runs checks is live (spec/loop.md §8).
+  const first = executable[0];
+  const trial = executable.find((t) => !waits(t));
+  const chosen = trial ?? first ?? (cfg.allow_advisory_only ? live[0] : undefined);
+  if (chosen) {
+    const note =
+      first && chosen !== first
+        ? `; ${first.key} (${first.plan_kind}, urgency ${first.urgency_micros / 10_000}%) waits: an oracle adds no ` +
+          "trial while a check has too few"
+        : "";
+    return { targets, decision: planLine(chosen, scope, note), chosen };
+  }
   // A hand-written header may lack counts and markers.
   const counts = o.header.counts as Partial<Observation["header"]["counts"]> | undefined;
   const markers = o.header.markers ?? [];
@@ -78,8 +90,20 @@ export function plan(o: Observation, history: readonly HistoryEntry[], cfg: Plan
   return { targets, decision: halt, chosen: null };
 }
 
+/**
+ * Whether a target's plan waits for the targets whose plans run checks: a
+ * kernel oracle over the graph as it is (minimal perturbation, causal
+ * refuter, exact bound, temporal replay) adds no trial and cannot change a
+ * check's verdict; delta parity (a thin export: the store may disagree with
+ * itself, and every verdict with it) does not wait.
+ */
+function waits(t: Target): boolean {
+  const k = t.draft?.plan_kind ?? "";
+  return k.startsWith("Oracle") && k !== "OracleDeltaParity";
+}
+
 /** The plan line of a target: its draft, or (advisory only) a visibly advisory plan. */
-function planLine(t: Target, scope: string): PlanLine {
+function planLine(t: Target, scope: string, note = ""): PlanLine {
   const d = t.draft;
   const body = {
     kind: "plan",
@@ -92,7 +116,7 @@ function planLine(t: Target, scope: string): PlanLine {
     budget: { max_runs: d ? d.max_runs : 0, deadline_ms: null },
     advisory: d === null,
     description: d ? d.description : `advisory only: ${t.plan_why}`,
-    rationale: `${t.target_kind} at ${t.urgency_micros / 10_000}%: ${t.plan_why}`,
+    rationale: `${t.target_kind} at ${t.urgency_micros / 10_000}%: ${t.plan_why}${note}`,
     check_hints: [],
   };
   // The draft's kind and params go together (PlanDraft); the advisory one is Advisory's.

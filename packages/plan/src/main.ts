@@ -35,7 +35,11 @@ export const FLAGS: FlagsDef = {
     description: "the time ScopeStale is judged at, RFC 3339 (default: the clock)",
   },
   threshold: { type: "string", valueHint: "u", description: "halt below this urgency (default: 0.25)" },
-  "max-retries": { type: "string", valueHint: "n", description: "attempts before a target is exhausted (default: 2)" },
+  "max-retries": {
+    type: "string",
+    valueHint: "n",
+    description: "attempts before a target is exhausted (default: 3, as forge-pilot)",
+  },
   "allow-advisory-only": { type: "boolean", description: "an advisory plan when nothing executable is left" },
   scope: {
     type: "string",

@@ -14,7 +14,7 @@ import {
   trialOf,
   TREE,
 } from "@forge/observation/fixture";
-import { canonicalJson } from "@forge/kernel";
+import { canonicalJson, type Trial } from "@forge/kernel";
 import { plan } from "./decide.js";
 import { explainRecord, explainText } from "./explain.js";
 import type { HistoryEntry } from "./history.js";
@@ -48,21 +48,30 @@ function sample(): ObserveInputs {
     ...["a", "b", "c", "d"].map((r) => trialOf("c:int", "fail", r)),
     ...["a", "b", "c", "d", "e"].map((r) => trialOf("c:net", "pass", r)),
     trialOf("c:net", "fail", "f", { signature: SIG2 }),
-    ...["a", "b", "c"].map((r) => trialOf("c:unit", "pass", r)),
+    ...bounded("c:unit"),
   ];
   return inputs({ state: scope(kernel(claims, trials)), runs: ["a", "b", "c", "d", "e", "f"].map((r) => runOf(r)) });
 }
 
+/** Nine passing trials of a check in runs a–c (three each): its Clopper–Pearson bound decided at 0.30. */
+function bounded(claim: string): Trial[] {
+  return Array.from({ length: 9 }, (_, k) => {
+    const r = ["a", "b", "c"][k % 3]!;
+    return trialOf(claim, "pass", r, { trial_id: `${r}:${claim}:${k}` });
+  });
+}
+
 test(
   "a stable failure is an ActiveSyndrome (not a FragileNode); a mixed check is a FragileNode at ≥ 0.80 while " +
-    "undecided; a passing check is no target",
+    "undecided; a passing check bounded by its trials is no target",
   (t) => {
     const p = planOf(sample());
     t.deepEqual(
       p.targets.map((x) => [x.target_kind, x.key, x.urgency_micros]),
       [
         ["ActiveSyndrome", `syndrome:sig-v1:${"1".repeat(32)}`, 950_000],
-        ["FragileNode", "fragile:c:net", 800_000],
+        // 0.80 and 0.002 for the two steps its rerun runs as setup (10-unit, 20-integration).
+        ["FragileNode", "fragile:c:net", 802_000],
       ]
     );
     t.is(d(p).kind, "plan");
@@ -128,7 +137,7 @@ test("retry decay is multiplicative and monotone: urgency × 0.5^attempts, never
         "fragile:c:net"
       ).urgency_micros
   );
-  t.deepEqual(us, [800_000, 400_000, 200_000, 100_000, 50_000]);
+  t.deepEqual(us, [802_000, 401_000, 200_500, 100_250, 50_125]);
   t.deepEqual(byKey(planOf(sample(), hist("fragile:c:net", "x")).targets, "fragile:c:net").modifiers.at(-1), {
     name: "retry_decay",
     factor_micros: 500_000,
@@ -146,9 +155,13 @@ test(
       cfg({ max_retries_per_target: 5, halt_threshold_micros: 100_000 })
     );
     t.like(byKey(p.targets, syn), { exhausted: true, exhausted_why: "repeated_outcome" });
-    t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_000 });
+    t.like(byKey(p.targets, "fragile:c:net"), { exhausted: false, attempts: 2, urgency_micros: 200_500 });
     t.is(d(p).target_key, "fragile:c:net");
-    const q = planOf(sample(), [...hist(syn, "a", "b"), ...hist("fragile:c:net", "a", "b")]);
+    const q = planOf(
+      sample(),
+      [...hist(syn, "a", "b"), ...hist("fragile:c:net", "a", "b")],
+      cfg({ max_retries_per_target: 2 })
+    );
     t.like(byKey(q.targets, "fragile:c:net"), { exhausted: true, exhausted_why: "max_retries" });
     t.deepEqual([d(q).kind, d(q).reason], ["halt", "all_targets_exhausted"]);
   }
@@ -194,12 +207,7 @@ test(
   (t) => {
     const i = inputs({
       state: {
-        ...scope(
-          kernel(
-            [check("c:unit", "10-unit")],
-            ["a", "b", "c"].map((r) => trialOf("c:unit", "pass", r))
-          )
-        ),
+        ...scope(kernel([check("c:unit", "10-unit")], bounded("c:unit"))),
         evidence_refs: ["a", "b", "c"].map((r) => ({
           ref_id: `ci-run:${r}`,
           kind: "ci-run",
@@ -390,7 +398,7 @@ test(
 test("explain: base, modifiers, history, final score, why this plan kind", (t) => {
   const p = planOf(sample(), hist("fragile:c:net", "flaky:1/6"));
   const r = explainRecord(p, "fragile:c:net", cfg());
-  t.like(r, { kind: "explain", key: "fragile:c:net", base_micros: 800_000, urgency_micros: 400_000, attempts: 1 });
+  t.like(r, { kind: "explain", key: "fragile:c:net", base_micros: 800_000, urgency_micros: 401_000, attempts: 1 });
   const text = explainText(r);
   t.regex(text, /retry_decay × 50\.0% \(0\.5\^1\)/);
   t.regex(text, /plan: CheckRerun/);
@@ -426,3 +434,46 @@ test("a kernel marker naming claims of the graph is a ThinExport with an OracleD
   t.like(thin, { target_kind: "ThinExport", plan_kind: "OracleDeltaParity" });
   t.deepEqual(thin.draft!.params, { changed_node_ids: ["c:y"], max_iterations: 4 });
 });
+
+test(
+  "undecided passing checks (bound wider than the precision) are one target per tree: the last step is rerun, the " +
+    "others as its setup, until the widest is bounded; an oracle waits while it is live",
+  (t) => {
+    const claims = [check("c:a", "10-a"), check("c:b", "20-b"), check("c:c", "30-c")];
+    const trials = [
+      ...bounded("c:a"),
+      ...["a", "b", "c", "d"].map((r) => trialOf("c:b", "pass", r)),
+      ...["a", "b", "c", "d", "e", "f"].map((r) => trialOf("c:c", "pass", r)),
+    ];
+    const runs = ["a", "b", "c", "d", "e", "f"].map((r) => runOf(r));
+    const p = planOf(inputs({ state: scope(kernel(claims, trials)), runs }));
+    t.deepEqual(
+      p.targets.map((x) => [x.target_kind, x.key, x.urgency_micros, x.refs]),
+      [["FragileNode", "fragile:c:c", 702_000, ["c:b", "c:c"]]]
+    );
+    t.is(d(p).plan_kind, "CheckRerun");
+    // 20-b has 4 trials: 5 more bound it (9 at 0.30), and 30-c's rerun runs 20-b as its setup.
+    t.like(d(p).params as object, { step: "30-c", repetitions: 5 });
+    t.regex(p.targets[0]!.plan_why, /2 passing checks \(20-b, 30-c\).*Clopper–Pearson needs 9.*rerun 30-c/);
+    // A derived claim far below the threshold ranks first, but its oracle adds no trial: it waits for the rerun.
+    const o = observe(inputs({ state: scope(kernel(claims, trials)), runs }));
+    const crit = { ...o.nodes[0]!, claim_id: "c:crit", claim_kind: "criterion", verdict: "unverified" };
+    o.nodes.push({ ...crit, belief_micros: 100_000, bound: null, subject: {} });
+    const q = plan(o, [], cfg(), NOW);
+    t.deepEqual(
+      q.targets.map((x) => [x.key, x.plan_kind]),
+      [
+        ["fragile:c:crit", "OracleMinimalPerturbation"],
+        ["fragile:c:c", "CheckRerun"],
+      ]
+    );
+    t.like(q.decision, { kind: "plan", plan_kind: "CheckRerun", target_key: "fragile:c:c" });
+    t.regex(
+      String((q.decision as { rationale: string }).rationale),
+      /fragile:c:crit .* waits: an oracle adds no trial/
+    );
+    // Once no plan that runs checks is left, the oracle runs.
+    const r = plan(o, hist("fragile:c:c", "passing:0/5", "passing:0/5"), cfg(), NOW);
+    t.like(r.decision, { kind: "plan", plan_kind: "OracleMinimalPerturbation" });
+  }
+);

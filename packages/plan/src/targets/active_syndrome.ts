@@ -5,7 +5,9 @@
  * Clopper–Pearson bound needs) is rerun, as Bazel retries a failure before
  * believing it (a pass makes it flaky); a bounded failure with no PR to try
  * has no executable plan: no oracle can change what its trials say. At a
- * PR's patch only: the diff against the base is typed (paired).
+ * PR's patch only: the diff against the base is typed (paired), then a
+ * failure there not yet bounded is rerun at the patch (a regression is said
+ * only when bounded).
  */
 import type { NodeLine, SyndromeLine } from "@forge/contract";
 import { cmp, trialsToBound } from "@forge/kernel";
@@ -61,8 +63,25 @@ export function activeSyndrome(s: SyndromeLine, c: TargetContext): Found | null 
     }
   } else if (atPr.length > 0) {
     const pr = c.prById.get(atPr[0]!.pr!.id)!;
-    why = `the failure is stable at PR #${pr.number}'s patch: type the diff against the base`;
-    draft = pairedDraft(c, pr, why, [...new Set([...c.baseSteps, ...atPr.map((n) => stepOf(n)!)])].sort(cmp));
+    const bound = trialsToBound(c.precision);
+    // Typed already (the PR's effects name every failing step): a regression is said only once its failure at the
+    // patch is bounded, so the missing trials are rerun there; else the diff against the base is typed (paired).
+    const typed = atPr.every((n) => (pr.effects ?? {})[stepOf(n)!] !== undefined);
+    const open = atPr
+      .filter((n) => !(n.bound?.decided ?? n.trials >= bound))
+      .sort((a, b) => a.trials - b.trials || cmp(a.claim_id, b.claim_id));
+    if (typed && open[0]) {
+      const n = open[0];
+      why = `${n.trials} failing trials at PR #${pr.number}'s patch do not bound the failure: rerun it there`;
+      draft = rerunDraft(c, n, Math.max(1, bound - n.trials), "failure not bounded");
+      if (!draft) why = "failure not bounded, and no commit known for its tree";
+    } else if (typed) {
+      why = `the failure at PR #${pr.number}'s patch is typed and bounded: no plan can change what is known`;
+      draft = null;
+    } else {
+      why = `the failure is stable at PR #${pr.number}'s patch: type the diff against the base`;
+      draft = pairedDraft(c, pr, why, [...new Set([...c.baseSteps, ...atPr.map((n) => stepOf(n)!)])].sort(cmp));
+    }
   } else return null;
   return {
     key: `syndrome:${s.signature}`,
