@@ -7,7 +7,12 @@ import { defineNoun } from "@forge/cli";
 export const VERSION = "0.1.0";
 
 export default defineNoun({
-  meta: { name: "forge-ci", version: VERSION, description: "CI runs of .forge/ci/steps" },
+  meta: {
+    name: "forge-ci",
+    version: VERSION,
+    description:
+      "CI runs of .forge/ci/steps (each step gets FORGE_REPORTS_DIR for JUnit XML or TAP: its tests become checks)",
+  },
   subCommands: {
     run: () => import("./run.js").then((m) => m.default),
     list: () => import("./list.js").then((m) => m.default),
