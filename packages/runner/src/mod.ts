@@ -23,7 +23,7 @@ export {
   type TestCase,
   type TestOutcome,
 } from "./reports.js";
-export { readRunTests, TESTS_FILE, type TestsRequest } from "./run_tests.js";
+export { readRunTests, testNameOf, TESTS_FILE, type TestsRequest } from "./run_tests.js";
 export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
 export { envFingerprint, notStepWarning, type Posture, type StepFile } from "./posture.js";
 export { KEEP_RUNS, pruneRuns } from "./retention.js";

@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWrite, CI_RUNS, entityDir, type Store } from "@forge/core";
+import { atomicWrite, CI_RUN, CI_RUNS, entityDir, entityOrder, type Store } from "@forge/core";
 import type { RunTests } from "./record.js";
-import { testsPattern } from "./reports.js";
+import { TEST_SEPARATOR, testsPattern } from "./reports.js";
 
 /** The file of a run's test cases. */
 export const TESTS_FILE = "tests.json";
@@ -64,4 +64,25 @@ export interface TestsRequest {
 export function testsEnv(req: TestsRequest | undefined, step: string): Record<string, string> {
   if (!req || req.step !== step || req.ids.length === 0) return {};
   return { FORGE_TESTS: req.ids.join("\n"), FORGE_TESTS_PATTERN: testsPattern(req.names) };
+}
+
+/**
+ * A test's own name (what a runner's name filter matches), from the newest
+ * run whose step recorded that test id; else from the id itself (its last
+ * part, without a `(file)` or `#n` suffix).
+ * @param look the most runs to look through, newest first
+ */
+export async function testNameOf(store: Store, step: string, id: string, look = 200): Promise<string> {
+  const order = await entityOrder(store, CI_RUNS, CI_RUN);
+  for (let i = order.length - 1, n = 0; i >= 0 && n < look; i--, n++) {
+    const ref = order.at(i)!.ref;
+    const hit = readRunTests(store, ref.id, ref.archived)[step]?.tests.find((c) => c.id === id);
+    if (hit && typeof hit.name === "string" && hit.name !== "") return hit.name;
+  }
+  const last = id
+    .replace(/ #\d+$/, "")
+    .replace(/ \([^()]*\)$/, "")
+    .split(TEST_SEPARATOR)
+    .pop();
+  return last || id;
 }
