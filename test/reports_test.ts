@@ -70,6 +70,8 @@ function project(): { dir: string; counter: string } {
 }
 
 test.serial("50 node:test tests, one flaky: the pilot names that test flaky with an interval, no other", async (t) => {
+  // Three base runs and a pilot of about 25 trials: minutes on a loaded machine.
+  t.timeout(600_000);
   const { dir, counter } = project();
   // Three runs at the base: every test recorded, the flaky one fails the second (its execution 1).
   const ci = await run("forge-ci", ["run", "--repeat", "3", "--json"], { cwd: dir });
@@ -117,6 +119,7 @@ test.serial("50 node:test tests, one flaky: the pilot names that test flaky with
 });
 
 test.serial("a step that ignores FORGE_TESTS reruns whole: every test in it still yields a trial", async (t) => {
+  t.timeout(300_000);
   const { dir } = project();
   writeFileSync(join(dir, ".forge", "ci", "steps", "20-unit"), STEP.replace(/^if .*\n/m, ""));
   git(dir, ["commit", "-qam", "a step that runs every test"]);
@@ -148,6 +151,7 @@ test.serial("a step that ignores FORGE_TESTS reruns whole: every test in it stil
 });
 
 test.serial("hostile JUnit is refused with one line; the run is recorded, its step one check", async (t) => {
+  t.timeout(300_000);
   const { dir } = project();
   const hostile: Record<string, string> = {
     laughs:

@@ -10,8 +10,7 @@ export default defineNoun({
   meta: {
     name: "forge-ci",
     version: VERSION,
-    description:
-      "CI runs of .forge/ci/steps (each step gets FORGE_REPORTS_DIR for JUnit XML or TAP: its tests become checks)",
+    description: "CI runs of .forge/ci/steps (tests: JUnit/TAP in FORGE_REPORTS_DIR)",
   },
   subCommands: {
     run: () => import("./run.js").then((m) => m.default),
