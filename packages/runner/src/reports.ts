@@ -63,7 +63,8 @@ class Refused extends Error {}
  * @param step the step's name (part of each failure's signature)
  * @param dir the step's reports folder
  * @param tree the folder the step ran in (masked as `<tree>`; a file attribute under it is made relative)
- * @example readReports("20-unit", "/r/.forge/ci/runs/x/reports/20-unit", "/tmp/wt").tests[0].id // "parser › handles --"
+ * @example readReports("20-unit", "/r/.forge/ci/runs/x/reports/20-unit", "/tmp/wt").tests[0].id
+ * // "parser › handles --"
  */
 export function readReports(step: string, dir: string, tree: string): StepReports {
   let shown = "";

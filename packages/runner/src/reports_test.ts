@@ -55,14 +55,17 @@ test("node:test's JUnit: suites, outcomes, durations, a masked failure signature
 test("pytest, jest-junit, vitest, mocha and gotestsum shapes give readable, unique ids", (t) => {
   const pytest = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="0">
 <testcase classname="tests.test_x" name="test_a" file="tests/test_x.py" time="0.01"/>
-<testcase classname="tests.test_x" name="test_b" file="tests/test_x.py" time="0.02"><error message="fixture">E boom</error></testcase>
+<testcase classname="tests.test_x" name="test_b" file="tests/test_x.py" time="0.02">
+<error message="fixture">E boom</error></testcase>
 </testsuite></testsuites>`;
   const jest = `<testsuites name="jest tests"><testsuite name="math" file="/work/tree/src/math.test.js">
 <testcase classname="math adds" name="math adds" time="0.003"/></testsuite></testsuites>`;
-  const vitest = `<testsuites><testsuite name="test/a.test.ts"><testcase classname="test/a.test.ts" name="a &gt; b" time="0.1">
+  const vitest = `<testsuites><testsuite name="test/a.test.ts">
+<testcase classname="test/a.test.ts" name="a &gt; b" time="0.1">
 <failure message="x"><![CDATA[AssertionError: x]]></failure></testcase></testsuite></testsuites>`;
   const gotest = `<testsuites><testsuite name="example.com/p" tests="1"><testcase classname="example.com/p" name="TestX"
- time="0.000"></testcase><testcase classname="example.com/p" name="TestX" time="0.000"></testcase></testsuite></testsuites>`;
+ time="0.000"></testcase><testcase classname="example.com/p" name="TestX" time="0.000"></testcase>
+</testsuite></testsuites>`;
   const r = reports({ "a/pytest.xml": pytest, "b/jest.xml": jest, "c/vitest.xml": vitest, "d/go.xml": gotest });
   t.is(r.error, null);
   t.deepEqual(
@@ -127,7 +130,8 @@ test("hostile JUnit is refused with one line naming the file; nothing is read", 
 ]><testsuites><testsuite name="&lol2;"><testcase name="x"/></testsuite></testsuites>`;
   const external = `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]>
 <testsuites><testcase name="&x;"/></testsuites>`;
-  const deep = `<testsuites>${"<testsuite name='s'>".repeat(200)}<testcase name="x"/>${"</testsuite>".repeat(200)}</testsuites>`;
+  const open = "<testsuite name='s'>".repeat(200);
+  const deep = `<testsuites>${open}<testcase name="x"/>${"</testsuite>".repeat(200)}</testsuites>`;
   const cases: Array<[string, string, RegExp]> = [
     ["laughs.xml", laughs, /DOCTYPE or entity declaration/],
     ["ext.xml", external, /DOCTYPE or entity declaration/],
