@@ -207,3 +207,75 @@ test.serial("hostile JUnit is refused with one line; the run is recorded, its st
   t.true(checks.some((s) => s.step === "30-laughs" && s.test === undefined));
   t.true(checks.some((s) => s.step === "20-unit" && s.test === "group 2 › case 4"));
 });
+
+test.serial("a PR's typed diff is per test: FAIL_TO_PASS and PASS_TO_PASS are test lists (TAP reports)", async (t) => {
+  t.timeout(300_000);
+  const dir = scratch(tempRepo("forge-reports-pr-"));
+  mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
+  const step = join(dir, ".forge", "ci", "steps", "20-unit");
+  writeFileSync(
+    step,
+    "#!/bin/sh\n" +
+      'if grep -q good int.txt; then b="ok 2 - b"; else b="not ok 2 - b"; fi\n' +
+      "printf 'TAP version 13\\n# Subtest: unit\\n    ok 1 - a\\n    %s\\n    1..2\\nok 1 - unit\\n1..1\\n' \"$b\" " +
+      '> "$FORGE_REPORTS_DIR/out.tap"\n' +
+      "grep -q good int.txt\n"
+  );
+  chmodSync(step, 0o755);
+  writeFileSync(join(dir, "int.txt"), "bad\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "initial"]);
+  const issue = JSON.parse(
+    (await run("forge-issue", ["create", "-t", "b fails", "--json", "id,number"], { cwd: dir })).stdout
+  ) as Rec;
+  git(dir, ["checkout", "-q", "-b", "fix", "main"]);
+  writeFileSync(join(dir, "int.txt"), "good\n");
+  git(dir, ["commit", "-qam", "fix"]);
+  git(dir, ["checkout", "-q", "main"]);
+  const args = ["create", "-t", "fix", "-B", "main", "-H", "fix", "--issue", String(issue.number)];
+  const p = JSON.parse(
+    (await run("forge-pr", [...args, "--json", "id,number,patchSha256"], { cwd: dir })).stdout
+  ) as Rec;
+  const checks = ["20-unit › unit › a", "20-unit › unit › b", "20-unit › (outside tests)"];
+  const line = {
+    kind: "plan",
+    plan_id: "p-paired",
+    plan_kind: "PairedPatch",
+    target_key: "t:paired",
+    target_kind: "UnverifiedClaimVersion",
+    scope: "default",
+    params: {
+      pr: { id: p.id, number: p.number },
+      patch_sha256: p.patchSha256,
+      base_sha: git(dir, ["rev-parse", "main"]).trim(),
+      checks,
+      repetitions: 3,
+      closes: [issue.id],
+      flaky_at_base: [],
+    },
+  };
+  const act = await run("forge-act", ["--json"], { cwd: dir, input: JSON.stringify(line) + "\n" });
+  t.is(act.code, 0, act.stderr);
+  const a = JSON.parse(act.stdout) as Rec;
+  t.deepEqual(
+    a.typed_diff.map((d: Rec) => [d.check, d.category]),
+    [
+      ["20-unit › unit › a", "still_passing"],
+      ["20-unit › unit › b", "fixed"],
+      ["20-unit › (outside tests)", "still_passing"],
+    ]
+  );
+  t.deepEqual(
+    a.fixes.map((f: Rec) => [f.holds, f.fail_to_pass, f.pass_to_pass]),
+    [[true, ["20-unit › unit › b"], ["20-unit › unit › a", "20-unit › (outside tests)"]]]
+  );
+  // Through the lane: the PR's effects are per test.
+  const runs = (await run("forge-ci", ["list", "--limit", "100", "--json"], { cwd: dir })).stdout;
+  t.is((await run("forge-export", [], { cwd: dir, input: runs })).code, 0);
+  t.is((await run("forge-export", [], { cwd: dir, input: act.stdout })).code, 0);
+  const obs = jsonl((await run("forge-observe", ["--json"], { cwd: dir })).stdout) as Rec[];
+  const prLine = obs.find((o) => o.kind === "pr")!;
+  // (b's patch effect is said by its belief after three runs a side, as a step's is.)
+  t.deepEqual(Object.keys(prLine.effects).sort(), [...checks].sort(), JSON.stringify(prLine));
+  t.deepEqual(prLine.checks, [...checks].sort(), JSON.stringify(prLine));
+});
