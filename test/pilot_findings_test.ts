@@ -350,3 +350,39 @@ test(
     );
   }
 );
+
+test("tests are checks: each test of a step is its own finding, named <step> › <test>", (t) => {
+  const node = (claim: string, test: string, over: object) => ({
+    kind: "node",
+    claim_id: claim,
+    claim_kind: "check",
+    current: true,
+    subject: { step: "20-unit", test, patch_sha256: null },
+    pr: null,
+    ...over,
+  });
+  const bound = (upper: number) => ({
+    decided: true,
+    low_micros: 0,
+    method: "clopper-pearson",
+    rate: "fail",
+    upper_micros: upper,
+  });
+  const observed = [
+    { kind: "observation", config: { precision_micros: 300_000 } },
+    node("check:a", "parser › handles --", {
+      verdict: "flaky",
+      trials: 24,
+      flake_rate: { rate_micros: 210_000, low_micros: 90_000, high_micros: 410_000, decided: false },
+    }),
+    node("check:b", "group 1 › case 0", { verdict: "passing", trials: 24, bound: bound(117_000) }),
+  ];
+  const rerun = {
+    plan_kind: "CheckRerun",
+    stats: { step: "20-unit", test: "parser › handles --", patch_sha256: null },
+  };
+  t.deepEqual(findings(observed, [rerun], []), [
+    "20-unit › group 1 › case 0: passing, 24 trials (fail rate ≤ 0.12 at 95 %, Clopper–Pearson)",
+    "20-unit › parser › handles --: flaky, fail rate 0.21 [0.09, 0.41], 24 trials (rate undecided — unresolved)",
+  ]);
+});

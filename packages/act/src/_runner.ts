@@ -7,10 +7,10 @@
  * never reads half of it) before the worktree is added, so a pilot that
  * finds it after a SIGKILL knows whose it was.
  */
-import type { TrialRef } from "@forge/contract";
+import { splitCheck, type TrialRef } from "@forge/contract";
 import { join } from "node:path";
 import { atomicWrite, type Store } from "@forge/core";
-import { runStepsIn, withTree, type CiRunJson } from "@forge/runner";
+import { runStepsIn, withTree, type CiRunJson, type TestsRequest } from "@forge/runner";
 
 /** The file beside an act's worktree that names the process that made it. */
 export const OWNER_FILE = "forge-act.pid";
@@ -27,6 +27,8 @@ export interface TrialRequest {
   continueOnError: boolean;
   title: string;
   env: NodeJS.ProcessEnv;
+  /** The tests of a step to ask for (`FORGE_TESTS`), when the check is a test. */
+  tests?: TestsRequest;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runTrial(req: TrialRequest): Promise<{ run: CiRunJson } | 
           continueOnError: req.continueOnError,
           until: req.until,
           env: req.env,
+          tests: req.tests,
         }),
       { mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`) }
     );
@@ -74,13 +77,14 @@ export type { TrialRef };
  * code is a check's outcome of its own (forge-ci's steps are checks, run
  * independently with --continue-on-error), not a broken setup.
  */
-export function trialOf(run: CiRunJson, step: string, side: TrialRef["side"]): TrialRef {
+export function trialOf(run: CiRunJson, check: string, side: TrialRef["side"]): TrialRef {
+  const { step, test } = splitCheck(check);
   const i = run.steps.findIndex((x) => x.name === step);
   const s = i < 0 ? undefined : run.steps[i]!;
   const at = run.completedAt ?? run.createdAt;
   const base = {
     run_id: run.id,
-    step,
+    step: check,
     side,
     head_sha: run.headSha,
     patch_sha256: run.patchSha256,
@@ -100,8 +104,38 @@ export function trialOf(run: CiRunJson, step: string, side: TrialRef["side"]): T
           : "did not run";
     return { ...base, outcome: "error", duration_ms: s?.durationMs ?? 0, signature: null, why };
   }
+  if (test !== null) return testTrial(base, s, test);
   return { ...base, outcome: s.outcome, duration_ms: s.durationMs, signature: s.signature, why: null };
 }
+
+/**
+ * The trial of one test of a step that ran (its check is `<step> › <test>`): the test case's outcome in the
+ * step's reports (fail and error: `fail`); a test the run did not report, or skipped (a name filter that left
+ * it out), is `skipped`: no trial, as forge-export counts it. `(outside tests)` is the step beyond its tests.
+ */
+function testTrial(
+  base: Omit<TrialRef, "outcome" | "duration_ms" | "signature" | "why">,
+  s: CiRunJson["steps"][number],
+  test: string
+): TrialRef {
+  const tests = s.tests ?? [];
+  if (test === OUTSIDE_TESTS && tests.length > 0) {
+    const failed = tests.some((c) => c.outcome === "fail" || c.outcome === "error");
+    const bad = s.outcome === "timeout" || (s.outcome === "fail" && !failed);
+    const outcome = bad ? (s.outcome as "fail" | "timeout") : "pass";
+    return { ...base, outcome, duration_ms: s.durationMs, signature: bad ? s.signature : null, why: null };
+  }
+  const c = tests.find((x) => x.id === test);
+  if (!c || c.outcome === "skip") {
+    const why = s.reportError ?? (c ? "skipped by the step" : "not in the step's reports");
+    return { ...base, outcome: "skipped", duration_ms: 0, signature: null, why };
+  }
+  const failed = c.outcome === "fail" || c.outcome === "error";
+  return { ...base, outcome: failed ? "fail" : "pass", duration_ms: c.durationMs, signature: c.signature, why: null };
+}
+
+/** The check of a step with reports beyond its tests (forge-export's name for it). */
+export const OUTSIDE_TESTS = "(outside tests)";
 
 /** The receipts of a run: one per step that ran (argv, exit code, duration, log digest). */
 export function receiptsOf(

@@ -7,10 +7,11 @@
  * measured on the first trial), nor past the deadline. After the first
  * trial, two run at once (RERUN_JOBS); the decision is taken after each pair.
  */
-import type { ActReceipt, CheckRerunPlan, RerunStats, TrialRef } from "@forge/contract";
+import { checkName, type ActReceipt, type CheckRerunPlan, type RerunStats, type TrialRef } from "@forge/contract";
 import { entityOrder, ForgeError, formatTimestamp, loadEntity, PR, PRS, readPatch, resolveRef } from "@forge/core";
+import { testNameOf } from "@forge/runner";
 import { stopReason, type Limits } from "./_clock.js";
-import { receiptsOf, runTrial, trialOf } from "./_runner.js";
+import { OUTSIDE_TESTS, receiptsOf, runTrial, trialOf } from "./_runner.js";
 import type { ActContext } from "./context.js";
 import { flakeRate, rerunBudget } from "./stopping.js";
 
@@ -37,7 +38,13 @@ export interface RerunOutcome {
  * @throws ForgeError when the PR or its patch is gone (nothing ran)
  */
 export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise<RerunOutcome> {
-  const { step, head_sha: headSha, patch_sha256: patchSha } = plan.params;
+  const { step, test, head_sha: headSha, patch_sha256: patchSha } = plan.params;
+  // A test's check: the step runs with FORGE_TESTS naming it (a step that ignores it runs whole, every test a trial).
+  const check = checkName(step, test);
+  const tests =
+    test !== undefined && test !== OUTSIDE_TESTS
+      ? { step, ids: [test], names: [await testNameOf(ctx.store, step, test)] }
+      : undefined;
   const precision = plan.params.precision_micros ?? DEFAULT_PRECISION_MICROS;
   let max = Math.min(plan.params.repetitions ?? DEFAULT_REPETITIONS, plan.budget.max_runs ?? Number.MAX_SAFE_INTEGER);
   // A plan with a patch names its PR (parsePlan checks it).
@@ -58,6 +65,7 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
       continueOnError: true,
       title: `forge-act ${ctx.actId}`,
       env: ctx.env,
+      tests,
     });
   // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
   for (let done = 0; done < max;) {
@@ -76,7 +84,7 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
       if ("error" in r) {
         refs.push({
           run_id: null,
-          step,
+          step: check,
           side: null,
           outcome: "error",
           head_sha: headSha,
@@ -92,7 +100,7 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
         continue;
       }
       if (r.run.runner !== "docker") threats.add("unisolated_runner");
-      const t = trialOf(r.run, step, null);
+      const t = trialOf(r.run, check, null);
       refs.push(t);
       receipts.push(...receiptsOf(r.run));
       if (refs.length === 1 && t.outcome !== "error") max = Math.min(max, rerunBudget(t.duration_ms));
@@ -120,6 +128,7 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
   const verdict = n === 0 ? "unknown" : c.fails === 0 ? "passing" : c.passes === 0 ? "failing" : "flaky";
   const stats: RerunStats = {
     step,
+    ...(test !== undefined ? { test } : {}),
     head_sha: headSha,
     patch_sha256: patchSha,
     tree: plan.params.tree,

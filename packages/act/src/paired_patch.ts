@@ -5,7 +5,13 @@
  * Every check gets a typed diff; each issue the PR closes gets a `fixes`
  * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
  */
-import type { DiffEntry, FixesVerdict, PairedPatchPart, PairedPatchPlan } from "@forge/contract";
+import {
+  splitCheck,
+  type DiffEntry,
+  type FixesVerdict,
+  type PairedPatchPart,
+  type PairedPatchPlan,
+} from "@forge/contract";
 import { codeTree, formatTimestamp } from "@forge/core";
 import { breaksPassToPass, fixesRuleHolds } from "@forge/evidence";
 import pLimit from "p-limit";
@@ -135,7 +141,8 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
 }
 
 function sideTrial(run: CiRunJson, step: string, side: "baseline" | "patched"): TrialRef {
-  if (run.steps.some((x) => x.name === step)) return trialOf(run, step, side);
+  // A check is a step or a test of one (`<step> › <test>`): its typed diff is per test then.
+  if (run.steps.some((x) => x.name === splitCheck(step).step)) return trialOf(run, step, side);
   const at = run.completedAt ?? run.createdAt;
   return {
     run_id: run.id,

@@ -30,6 +30,11 @@ export const CI_READS: ReadonlyArray<readonly [string, string]> = [
     ".forge/ci/steps/NN-name",
     "the steps: executables run in filename order in a disposable worktree, env + FORGE_CI_RUN, FORGE_CI_STEP",
   ],
+  [
+    "FORGE_REPORTS_DIR",
+    "a fresh folder per step execution: JUnit XML (*.xml) or TAP (*.tap) written there makes each test case a " +
+      "check (steps[].tests); a rerun of tests sets FORGE_TESTS (ids, one per line) and FORGE_TESTS_PATTERN",
+  ],
 ];
 
 /** Where runs are kept, for the help pages of the verbs that read them. */

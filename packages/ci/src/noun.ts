@@ -7,7 +7,11 @@ import { defineNoun } from "@forge/cli";
 export const VERSION = "0.1.0";
 
 export default defineNoun({
-  meta: { name: "forge-ci", version: VERSION, description: "CI runs of .forge/ci/steps" },
+  meta: {
+    name: "forge-ci",
+    version: VERSION,
+    description: "CI runs of .forge/ci/steps (tests: JUnit/TAP in FORGE_REPORTS_DIR)",
+  },
   subCommands: {
     run: () => import("./run.js").then((m) => m.default),
     list: () => import("./list.js").then((m) => m.default),

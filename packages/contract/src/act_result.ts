@@ -142,6 +142,8 @@ export interface FixesVerdict {
 /** What a rerun learnt. */
 export interface RerunStats {
   step: string;
+  /** The test of `step` rerun (its check `<step> › <test>`), when the check is a test. */
+  test?: string;
   head_sha: string;
   patch_sha256: string | null;
   tree: string | null;

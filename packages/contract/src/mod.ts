@@ -101,3 +101,4 @@ export {
 } from "./observation.js";
 export { ObservationReader, readObservation } from "./observation_reader.js";
 export { type ExhaustedWhy, type Modifier, TARGET_KINDS, type TargetKind, type TargetLine } from "./target.js";
+export { CHECK_SEPARATOR, checkName, splitCheck, subjectCheck } from "./check_name.js";

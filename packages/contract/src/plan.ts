@@ -28,6 +28,11 @@ export interface PrRef {
 /** CheckRerun: one check, rerun at a node's commit (plus the PR's patch when there is one). */
 export interface CheckRerunParams {
   step: string;
+  /**
+   * The test of `step` to rerun (a check `<step> › <test>`, from its reports); absent: the whole step.
+   * forge-act hands the step `FORGE_TESTS` and `FORGE_TESTS_PATTERN` for it.
+   */
+  test?: string;
   /** The commit to run. */
   head_sha: string;
   /** The code tree the evidence is keyed by. */
@@ -203,7 +208,8 @@ const PARAMS: { [K in PlanKind]: (p: Rec) => PlanParams[K] } = {
     const repetitions = intParam(p, "repetitions");
     const pr = patch_sha256 !== null ? prParam(p, true) : namedPr(p.pr);
     const tree = optParam(p, "tree");
-    return { step, head_sha, tree, patch_sha256, pr, repetitions, precision_micros, ...text(p, "why") };
+    const test = p.test === undefined || p.test === null ? {} : { test: param(p, "test") };
+    return { step, ...test, head_sha, tree, patch_sha256, pr, repetitions, precision_micros, ...text(p, "why") };
   },
   PairedPatch: (p) => {
     const pr = prParam(p, true)!;

@@ -207,3 +207,10 @@ test("parsePlan: the common fields are checked before the params, in a fixed ord
   }
   t.throws(() => parsePlan(null), { instanceOf: PlanError, message: "field 'kind': expected a plan object" });
 });
+
+test("parsePlan: a CheckRerun of a test keeps params.test; an empty one is refused by name", (t) => {
+  const p = parsePlan({ ...base, params: { ...base.params, test: "parser › handles --" } });
+  t.like(p.params, { step: "10-unit", test: "parser › handles --" });
+  t.false("test" in parsePlan(base).params, "a step's rerun has no test");
+  t.regex(t.throws(() => parsePlan({ ...base, params: { ...base.params, test: "" } }))!.message, /params\.test/);
+});

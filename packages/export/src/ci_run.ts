@@ -6,6 +6,14 @@
  * (with the step's signature); cancelled → error (the harness stopped, not
  * evidence about the step); skipped → no trial. A run that has not
  * completed is not evidence: it is skipped with a note.
+ *
+ * A step that wrote test reports (`steps[].tests` not empty) is its tests:
+ * each test case is a trial of the check `<step> › <test id>` (pass → pass;
+ * fail and error → fail with the test's signature; skip → no trial), and
+ * the step beyond its tests is the check `<step> › (outside tests)`: it
+ * fails when the step failed with no failing test, or timed out (a crash,
+ * a broken report, a hang), and passes otherwise. So a flaky test makes
+ * only that test flaky, and nothing is counted twice.
  */
 import { isUuid } from "@forge/core";
 import { BUNDLE_SCHEMA, type EvidenceBundle, type Receipt } from "@forge/evidence";
@@ -26,7 +34,21 @@ import {
   str,
   ts,
 } from "@forge/contract";
+import { checkName } from "@forge/contract";
 import { checkClaim, type Tree, treeLabel } from "./claim_ids.js";
+
+/** The check of a step with test reports beyond its test cases. */
+export const OUTSIDE_TESTS = "(outside tests)";
+
+const TEST_OUTCOMES = ["pass", "fail", "skip", "error"] as const;
+
+/** One test case of a step, as a CI run record carries it. */
+export interface CiTestCase {
+  id: string;
+  outcome: (typeof TEST_OUTCOMES)[number];
+  durationMs: number;
+  signature: string | null;
+}
 
 /** The fields of a CI run record this mapping reads (spec/evidence.md §CI run). */
 export interface CiRunRecord {
@@ -51,6 +73,8 @@ export interface CiRunRecord {
     durationMs: number;
     signature: string | null;
     logSha256: string | null;
+    /** Its test cases ([] when it wrote no reports, or a record from before them). */
+    tests: CiTestCase[];
   }>;
 }
 
@@ -75,6 +99,10 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
       durationMs: int(s, "durationMs", p),
       signature: optMatch(s, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p),
       logSha256: optMatch(s, "logSha256", SHA256, "64 hex or null", p),
+      tests:
+        s.tests === undefined || s.tests === null
+          ? []
+          : list(s, "tests", p).map((c, j) => testCase(c, `${p}tests[${j}].`)),
     };
   });
   const pr = v.pr === null || v.pr === undefined ? null : (v.pr as Record<string, unknown>);
@@ -98,6 +126,18 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   };
 }
 
+function testCase(c: Record<string, unknown>, p: string): CiTestCase {
+  const id = str(c, "id", p);
+  if (id === "") throw new RecordError(`${p}id`, "expected a non-empty string");
+  const outcome = oneOf(c, "outcome", TEST_OUTCOMES, p);
+  return {
+    id,
+    outcome,
+    durationMs: int(c, "durationMs", p),
+    signature: optMatch(c, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p),
+  };
+}
+
 /** What a step outcome counts as (null: no trial). */
 export function stepTrialOutcome(o: CiRunRecord["steps"][number]["outcome"]): Outcome | null {
   return o === "pass" ? "pass" : o === "fail" || o === "timeout" ? "fail" : o === "cancelled" ? "error" : null;
@@ -114,31 +154,48 @@ export function ciRunBundle(run: CiRunRecord, scope: string): EvidenceBundle | {
   const claims: ClaimVersion[] = [];
   const trials: Trial[] = [];
   const receipts: Receipt[] = [];
-  const aliases = [];
-  for (const s of run.steps) {
-    const outcome = stepTrialOutcome(s.outcome);
-    if (outcome === null) continue;
-    const claim = checkClaim(s.name, tree, run.completedAt);
+  const aliases: Array<{ alias: string; claim_id: string }> = [];
+  const at = run.completedAt;
+  const trial = (check: string, outcome: Outcome, durationMs: number, signature: string | null): void => {
+    const claim = checkClaim(check, tree, at);
     claims.push(claim);
     trials.push({
-      trial_id: `${run.id}:${s.name}`,
+      trial_id: `${run.id}:${check}`,
       claim_id: claim.claim_id,
       outcome,
-      duration_ms: s.durationMs,
-      signature: outcome === "fail" ? s.signature : null,
-      recorded_at: run.completedAt,
+      duration_ms: durationMs,
+      signature: outcome === "fail" ? signature : null,
+      recorded_at: at,
       env_fingerprint: run.envSha256,
       receipt_ref: `ci-run:${run.id}`,
       run_id: run.id,
       retry_of: run.rerunOf,
     });
+    aliases.push({ alias: `ci-step:${check}@${treeLabel(tree)}`, claim_id: claim.claim_id });
+  };
+  for (const s of run.steps) {
+    const outcome = stepTrialOutcome(s.outcome);
+    if (outcome === null) continue;
+    if (s.tests.length > 0 && outcome !== "error") {
+      const seen = new Set<string>();
+      let failed = false;
+      for (const c of s.tests) {
+        // A record with a repeated id states it once (forge-ci never writes one).
+        if (c.outcome === "skip" || seen.has(c.id)) continue;
+        seen.add(c.id);
+        const o: Outcome = c.outcome === "pass" ? "pass" : "fail";
+        failed ||= o === "fail";
+        trial(checkName(s.name, c.id), o, c.durationMs, c.signature);
+      }
+      const outside = s.outcome === "timeout" || (outcome === "fail" && !failed) ? "fail" : "pass";
+      trial(checkName(s.name, OUTSIDE_TESTS), outside, s.durationMs, s.signature);
+    } else trial(s.name, outcome, s.durationMs, s.signature);
     receipts.push({
       argv: [`.forge/ci/steps/${s.name}`],
       exit_code: s.exitCode,
       duration_ms: s.durationMs,
       log_digest: s.logSha256 ? `sha256:${s.logSha256}` : null,
     });
-    aliases.push({ alias: `ci-step:${s.name}@${treeLabel(tree)}`, claim_id: claim.claim_id });
   }
   return {
     schema_version: BUNDLE_SCHEMA,

@@ -133,3 +133,81 @@ test(
     t.throws(() => parseCiRun(ciRun(A, { codeTree: "nope" })), { message: /field 'codeTree'/ });
   }
 );
+
+test("a step with test reports is its tests: one check per test case, and the step beyond its tests", (t) => {
+  const T = "2".repeat(40);
+  const S2 = "sig-v1:" + "2".repeat(32);
+  const tests = [
+    { id: "parser › a", name: "a", outcome: "pass", durationMs: 3, signature: null },
+    { id: "parser › b", name: "b", outcome: "fail", durationMs: 4, signature: S2 },
+    { id: "parser › c", name: "c", outcome: "skip", durationMs: 0, signature: null },
+    { id: "parser › d", name: "d", outcome: "error", durationMs: 1, signature: SIG },
+  ];
+  const steps = [{ name: "20-unit", outcome: "fail", exitCode: 1, durationMs: 9, signature: SIG, tests }];
+  const b = ciRunBundle(parseCiRun(ciRun(A, { codeTree: T, steps })), "default");
+  if ("skip" in b) return t.fail();
+  const tree = { headSha: HEAD, patchSha256: null, codeTree: T };
+  const id = (check: string) => checkClaimId(check, tree);
+  t.deepEqual(
+    b.claims.map((c) => [c.claim_id, c.subject, c.statement]),
+    [
+      [
+        id("20-unit › parser › a"),
+        { step: "20-unit", tree: T, patch_sha256: null, test: "parser › a" },
+        `test parser › a of step 20-unit passes at tree:${T.slice(0, 12)}`,
+      ],
+      [
+        id("20-unit › parser › b"),
+        { step: "20-unit", tree: T, patch_sha256: null, test: "parser › b" },
+        `test parser › b of step 20-unit passes at tree:${T.slice(0, 12)}`,
+      ],
+      [
+        id("20-unit › parser › d"),
+        { step: "20-unit", tree: T, patch_sha256: null, test: "parser › d" },
+        `test parser › d of step 20-unit passes at tree:${T.slice(0, 12)}`,
+      ],
+      [
+        id("20-unit › (outside tests)"),
+        { step: "20-unit", tree: T, patch_sha256: null, test: "(outside tests)" },
+        `test (outside tests) of step 20-unit passes at tree:${T.slice(0, 12)}`,
+      ],
+    ]
+  );
+  t.not(id("20-unit › parser › a"), id("20-unit"), "a test's claim is not its step's");
+  t.deepEqual(
+    b.verification!.trials.map((x) => [x.trial_id, x.outcome, x.duration_ms, x.signature]),
+    [
+      [`${A}:20-unit › parser › a`, "pass", 3, null],
+      [`${A}:20-unit › parser › b`, "fail", 4, S2],
+      [`${A}:20-unit › parser › d`, "fail", 1, SIG],
+      // The step failed because its tests did: nothing beyond them failed.
+      [`${A}:20-unit › (outside tests)`, "pass", 9, null],
+    ]
+  );
+  t.is(b.receipts.length, 1, "one receipt per step that ran");
+  // A step that failed with every test passing (a crash after them) fails beyond its tests; a timeout too.
+  const crash = [{ ...steps[0], tests: [tests[0]] }];
+  const c = ciRunBundle(parseCiRun(ciRun(A, { codeTree: T, steps: crash })), "default");
+  if ("skip" in c) return t.fail();
+  t.deepEqual(
+    c.verification!.trials.map((x) => [x.trial_id, x.outcome, x.signature]),
+    [
+      [`${A}:20-unit › parser › a`, "pass", null],
+      [`${A}:20-unit › (outside tests)`, "fail", SIG],
+    ]
+  );
+  // A cancelled step is not evidence about its tests: the step's error trial, as before.
+  const cancelled = [{ ...steps[0], outcome: "cancelled", exitCode: null, signature: null }];
+  const d = ciRunBundle(parseCiRun(ciRun(A, { codeTree: T, steps: cancelled })), "default");
+  if ("skip" in d) return t.fail();
+  t.deepEqual(
+    d.verification!.trials.map((x) => [x.trial_id, x.outcome]),
+    [[`${A}:20-unit`, "error"]]
+  );
+});
+
+test("parseCiRun names a bad test case's field", (t) => {
+  const steps = [{ name: "20-unit", outcome: "pass", exitCode: 0, durationMs: 9, tests: [{ id: "x", outcome: "ok" }] }];
+  const e = t.throws(() => parseCiRun(ciRun(A, { steps })));
+  t.regex(e!.message, /steps\[0\]\.tests\[0\]\.outcome/);
+});

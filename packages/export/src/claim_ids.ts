@@ -3,6 +3,7 @@
  * at the same tree in two runs is the same claim whichever record states it.
  */
 import { sha256Hex } from "@forge/evidence";
+import { splitCheck } from "@forge/contract";
 import type { ClaimVersion } from "@forge/kernel";
 
 /**
@@ -18,6 +19,9 @@ export interface Tree {
 }
 
 /**
+ * A check is a step or one test of a step (`20-unit › parser › x`, @forge/contract's check names): a test's
+ * claim is keyed by its check name, so by step + test id + code tree, exactly as a step's is.
+ *
  * `check:<32 hex>`: keyed by the code tree, `sha256("check\n<step>\ntree:<codeTree>\n<patch or ->")`,
  * so `.forge/` commits never split a check's trials; a tree without a code
  * tree (an old record) keeps the commit-keyed `sha256("check\n<step>\n<headSha>\n<patch or ->")`,
@@ -73,7 +77,7 @@ export function checkClaim(step: string, tree: Tree, at: string): ClaimVersion {
     claim_version_id: `${id}@1`,
     kind: "check",
     subject: subjectOf(step, tree),
-    statement: `step ${step} passes at ${treeLabel(tree)}`,
+    statement: statementOf(step, tree),
     recorded_at: at,
     supersedes_claim_version_id: null,
   };
@@ -86,8 +90,20 @@ export function checkClaim(step: string, tree: Tree, at: string): ClaimVersion {
  * patch_sha256}`. The commit a trial ran stays with the run (its receipt,
  * the bundle's `version_id`).
  */
-export function subjectOf(step: string, tree: Tree): Record<string, string | null> {
-  return tree.codeTree
+export function subjectOf(check: string, tree: Tree): Record<string, string | null> {
+  const { step, test } = splitCheck(check);
+  const s: Record<string, string | null> = tree.codeTree
     ? { step, tree: tree.codeTree, patch_sha256: tree.patchSha256 }
     : { step, head_sha: tree.headSha, patch_sha256: tree.patchSha256 };
+  // A test's subject names its test (a step's keeps the fields it always had).
+  if (test !== null) s.test = test;
+  return s;
+}
+
+/** What a check claim states: `step S passes at T`, or `test X of step S passes at T`. */
+function statementOf(check: string, tree: Tree): string {
+  const { step, test } = splitCheck(check);
+  return test === null
+    ? `step ${step} passes at ${treeLabel(tree)}`
+    : `test ${test} of step ${step} passes at ${treeLabel(tree)}`;
 }

@@ -1,5 +1,5 @@
 /** The human summary of an observation (without `--json`): a thin rendering of the same lines. */
-import type { NodeLine, Observation } from "@forge/contract";
+import { subjectCheck, type NodeLine, type Observation } from "@forge/contract";
 
 const pct = (m: number): string => `${Math.round(m / 10_000)}%`;
 const short = (s: unknown): string => (typeof s === "string" ? s.slice(0, 12) : "-");
@@ -7,7 +7,7 @@ const short = (s: unknown): string => (typeof s === "string" ? s.slice(0, 12) : 
 /** One check or claim, one line. */
 function nodeLine(n: NodeLine): string {
   const subj = n.subject;
-  const what = typeof subj.step === "string" ? subj.step : n.claim_id;
+  const what = subjectCheck(subj) ?? n.claim_id;
   const at = `${short(n.tree ?? subj.head_sha)}${n.patch_sha256 ? `+${short(n.patch_sha256)}` : ""}`;
   const pr = n.pr ? ` #${n.pr.number}` : "";
   let tail = `${n.passes}/${n.trials} passed`;

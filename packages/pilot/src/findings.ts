@@ -21,6 +21,7 @@ import type {
 } from "./_lines.js";
 import { verdictBound } from "@forge/kernel";
 import { keyWithLabel } from "./labels.js";
+import { checkName, subjectCheck } from "@forge/contract";
 
 function pct(micros: number): string {
   return (micros / 1_000_000).toFixed(2);
@@ -109,19 +110,19 @@ function checkFindings(
   const precision = head.config?.precision_micros ?? 300_000;
   const steps = new Set<string | undefined>();
   for (const r of results) {
-    if (r.plan_kind === "CheckRerun" && r.stats) steps.add(r.stats.step);
+    if (r.plan_kind === "CheckRerun" && r.stats) steps.add(checkName(r.stats.step, r.stats.test));
   }
   for (const t of lastTargets) {
     for (const ref of t.refs ?? []) {
       const n = nodes.find((x) => x.claim_id === ref && x.claim_kind === "check");
-      if (n) steps.add(n.subject?.step as string | undefined);
+      if (n) steps.add(subjectCheck(n.subject) ?? undefined);
     }
   }
   const atBase = (n: NodeLine): boolean => isBaseCheck(n, head);
   // The whole report: every check the graph holds a verdict on at the base.
-  for (const n of nodes) if (n.current && atBase(n)) steps.add(n.subject?.step as string | undefined);
+  for (const n of nodes) if (n.current && atBase(n)) steps.add(subjectCheck(n.subject) ?? undefined);
   for (const step of [...steps].filter((s): s is string => Boolean(s)).sort()) {
-    const n = most(nodes.filter((x) => atBase(x) && x.subject?.step === step));
+    const n = most(nodes.filter((x) => atBase(x) && subjectCheck(x.subject) === step));
     if (n) out.push(checkLine(step, n, precision));
   }
   // A step rerun at a PR's patch: what the loop knows of it there (the base's line is not about that code).
@@ -129,18 +130,19 @@ function checkFindings(
   for (const r of results) {
     const s = r.stats;
     if (r.plan_kind !== "CheckRerun" || !s?.patch_sha256) continue;
-    patched.set(`${s.step} ${s.patch_sha256}`, { ...s, patch_sha256: s.patch_sha256 });
+    const step = checkName(s.step, s.test);
+    patched.set(`${step} ${s.patch_sha256}`, { step, patch_sha256: s.patch_sha256 });
   }
   // And at each open PR's current patch.
   for (const n of nodes) {
     const patch = n.patch_sha256;
     if (!n.current || n.claim_kind !== "check" || !patch || !n.pr) continue;
-    const step = n.subject?.step as string | undefined;
+    const step = subjectCheck(n.subject) ?? undefined;
     patched.set(`${step} ${patch}`, { step, patch_sha256: patch });
   }
   for (const [, s] of [...patched].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const there = (x: NodeLine): boolean =>
-      x.claim_kind === "check" && x.subject?.step === s.step && x.subject?.patch_sha256 === s.patch_sha256;
+      x.claim_kind === "check" && subjectCheck(x.subject) === s.step && x.subject?.patch_sha256 === s.patch_sha256;
     const n = most(nodes.filter(there));
     const where = n?.pr ? `PR #${n.pr.number}` : `patch ${s.patch_sha256.slice(0, 12)}`;
     if (n) out.push(checkLine(`${s.step} at ${where}'s patch`, n, precision));
@@ -198,7 +200,7 @@ function prFindings(
     const effectBelief = new Map<string, number | null>();
     for (const n of nodes) {
       if (n.claim_kind === "patch_effect" && patch !== null && n.patch_sha256 === patch) {
-        effectBelief.set(String(n.subject?.step), n.belief_micros);
+        effectBelief.set(String(subjectCheck(n.subject)), n.belief_micros);
       }
     }
     const fixesNodes = nodes.filter(
@@ -278,13 +280,13 @@ function regressionLine(
   const held: string[] = [];
   const open: string[] = [];
   for (const d of regressed) {
-    const base = most(nodes.filter((x) => isBaseCheck(x, head) && x.subject?.step === d.check));
+    const base = most(nodes.filter((x) => isBaseCheck(x, head) && subjectCheck(x.subject) === d.check));
     const at = most(
       nodes.filter(
         (x) =>
           x.claim_kind === "check" &&
           patch !== null &&
-          x.subject?.step === d.check &&
+          subjectCheck(x.subject) === d.check &&
           (x.patch_sha256 ?? x.subject?.patch_sha256) === patch
       )
     );

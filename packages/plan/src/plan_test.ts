@@ -477,3 +477,30 @@ test(
     t.like(r.decision, { kind: "plan", plan_kind: "OracleMinimalPerturbation" });
   }
 );
+
+test("a flaky test is its own target: its CheckRerun names the step and the test, its text the check name", (t) => {
+  const test1 = {
+    ...check("c:t", "20-unit"),
+    subject: { step: "20-unit", test: "parser › handles --", tree: TREE, patch_sha256: null },
+  };
+  const test2 = {
+    ...check("c:u", "20-unit"),
+    subject: { step: "20-unit", test: "group 1 › case 0", tree: TREE, patch_sha256: null },
+  };
+  const trials = [
+    ...["a", "b", "c", "d", "e"].map((r) => trialOf("c:t", "pass", r)),
+    trialOf("c:t", "fail", "f", { signature: SIG2 }),
+    ...["a", "b", "c", "d", "e", "f"].map((r) => trialOf("c:u", "pass", r)),
+  ];
+  const i = inputs({
+    state: scope(kernel([test1, test2], trials)),
+    runs: ["a", "b", "c", "d", "e", "f"].map((r) => runOf(r)),
+  });
+  const p = planOf(i);
+  t.deepEqual(
+    p.targets.map((x) => x.key),
+    ["fragile:c:t"]
+  );
+  t.like(d(p).params as object, { step: "20-unit", test: "parser › handles --", tree: TREE });
+  t.regex(String(d(p).description), /^rerun 20-unit › parser › handles -- at /);
+});

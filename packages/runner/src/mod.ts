@@ -13,7 +13,17 @@ export {
   setPrVerdict,
   type StepsRequest,
 } from "./run_steps.js";
-export { RUN_FIELDS, runToJson, type CiRunJson, type StepJson } from "./record.js";
+export { RUN_FIELDS, runToJson, type CiRunJson, type RunTests, type StepJson } from "./record.js";
+export {
+  MAX_FILE_BYTES,
+  readReports,
+  TEST_SEPARATOR,
+  testsPattern,
+  type StepReports,
+  type TestCase,
+  type TestOutcome,
+} from "./reports.js";
+export { readRunTests, testNameOf, TESTS_FILE, type TestsRequest } from "./run_tests.js";
 export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
 export { envFingerprint, notStepWarning, type Posture, type StepFile } from "./posture.js";
 export { KEEP_RUNS, pruneRuns } from "./retention.js";

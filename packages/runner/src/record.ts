@@ -3,7 +3,11 @@
  * the gh-shaped JSON of `forge-ci list/view --json` (gh `run` fields plus
  * forge's: the tree, the fingerprint, the steps).
  */
+import type { TestCase } from "./reports.js";
 import type { StepResult } from "./step.js";
+
+/** A step's test cases as a run keeps them (`tests.json` beside `summary.md`), by step name. */
+export type RunTests = Record<string, { tests: TestCase[]; error: string | null }>;
 
 /** One step in a run's JSON. */
 export interface StepJson {
@@ -14,6 +18,10 @@ export interface StepJson {
   signature: string | null;
   /** sha256 of the step's log (null when it did not run). */
   logSha256: string | null;
+  /** The test cases its reports named (`FORGE_REPORTS_DIR`); [] when it wrote none, or they were refused. */
+  tests: TestCase[];
+  /** Why its reports were refused (one line), or null. */
+  reportError: string | null;
 }
 
 /** A run as `--json` prints it (keys sorted, as gh prints them). */
@@ -75,8 +83,14 @@ export const RUN_FIELDS: readonly string[] = [
  * @param d the summary's known fields
  * @param number the run's derived number
  * @param prNumber the number of the run's PR, when known
+ * @param tests the run's `tests.json` (runTests in run_tests.ts), when it has one
  */
-export function runToJson(d: Record<string, unknown>, number: number, prNumber: number | null): CiRunJson {
+export function runToJson(
+  d: Record<string, unknown>,
+  number: number,
+  prNumber: number | null,
+  tests: RunTests = {}
+): CiRunJson {
   const steps = (d.steps as Record<string, unknown>[]).map((s) => ({
     name: s.name as string,
     outcome: s.outcome as StepResult["outcome"],
@@ -84,6 +98,8 @@ export function runToJson(d: Record<string, unknown>, number: number, prNumber: 
     durationMs: s.durationMs as number,
     signature: (s.signature as string | undefined) ?? null,
     logSha256: (s.logSha256 as string | undefined) ?? null,
+    tests: Object.hasOwn(tests, s.name as string) ? tests[s.name as string]!.tests : [],
+    reportError: Object.hasOwn(tests, s.name as string) ? tests[s.name as string]!.error : null,
   }));
   const createdAt = d.createdAt as string;
   const completedAt = (d.completedAt as string | undefined) ?? null;
@@ -153,8 +169,24 @@ export function summaryBody(steps: readonly StepResult[], verdict: string): stri
   const table = `${head}${rows.join("\n")}${rows.length ? "\n" : ""}`;
   let out = `${table}\nverdict: ${verdict}${failed ? ` (${failed.name})` : ""}\n`;
   for (const s of steps) {
+    if (s.reportError) out += `\n${s.reportError}\n`;
+    const failed = (s.tests ?? []).filter((c) => c.outcome === "fail" || c.outcome === "error");
+    if (s.tests?.length) out += `\n${s.name}: ${s.tests.length} tests, ${failed.length} failed\n`;
+    for (const c of failed.slice(0, 50)) out += `    ${c.outcome} ${c.id} ${c.signature ?? ""}\n`;
+    if (failed.length > 50) out += `    … and ${failed.length - 50} more (forge-ci view --json)\n`;
+  }
+  for (const s of steps) {
     if (!s.signature) continue;
     out += `\n${s.name} ${s.signature}:\n\n${(s.signatureText ?? []).map((l) => `    ${l}`).join("\n")}\n`;
+  }
+  return out;
+}
+
+/** The test cases of finished steps, as `tests.json` keeps them (only steps that wrote reports). */
+export function runTestsOf(steps: readonly StepResult[]): RunTests {
+  const out: RunTests = {};
+  for (const s of steps) {
+    if (s.tests?.length || s.reportError) out[s.name] = { tests: s.tests ?? [], error: s.reportError ?? null };
   }
   return out;
 }

@@ -38,7 +38,7 @@ export async function pruneRuns(
   const order = await entityOrder(store, CI_RUNS, CI_RUN);
   if (order.length <= keep) return [];
   const bulky = (id: string): string[] =>
-    ["steps", "bin", "patch.diff"].map((n) => join(entityDir(store, CI_RUNS, id), n));
+    ["steps", "bin", "patch.diff", "reports"].map((n) => join(entityDir(store, CI_RUNS, id), n));
   const old: Array<{ id: string; pr?: string; done: boolean }> = [];
   for (let i = 0; i < order.length - keep; i++) {
     const ref = order.at(i)!.ref;

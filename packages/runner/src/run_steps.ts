@@ -35,7 +35,9 @@ import {
 import { registerRun } from "./active.js";
 import { pruneRuns } from "./retention.js";
 import { notStepWarning, posture, stepEnv, type Posture } from "./posture.js";
-import { runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
+import { runTestsOf, runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
+import { readReports } from "./reports.js";
+import { stepReportsDir, testsEnv, writeRunTests, type TestsRequest } from "./run_tests.js";
 import { startStep, type RunningStep, type StepResult } from "./step.js";
 
 /** What to run, and on what. */
@@ -69,7 +71,15 @@ export interface StepsRequest {
   env?: NodeJS.ProcessEnv;
   /** One line per finished step (for stderr). */
   progress?: (runId: string, step: StepResult) => void;
+  /** Run only these tests of a step, if it honours `FORGE_TESTS` (a CheckRerun of tests). */
+  tests?: TestsRequest;
 }
+
+/** The variables forge-ci sets per step execution: never inherited from the caller. */
+const PER_STEP = ["FORGE_REPORTS_DIR", "FORGE_TESTS", "FORGE_TESTS_PATTERN"];
+
+/** Where the docker runner mounts a step's reports folder. */
+const DOCKER_REPORTS = "/forge-ci/reports";
 
 /** A run's folder and files. */
 export function runPaths(
@@ -164,11 +174,16 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
         results.push({ name: s.name, outcome: "skipped", exitCode: null, durationMs: 0 });
         continue;
       }
+      const reports = stepReportsDir(paths.dir, s.name);
+      const extra = testsEnv(req.tests, s.name);
+      const local = { ...stepEnv(env, p.settings, id, s.name) };
+      for (const k of PER_STEP) delete local[k];
+      Object.assign(local, extra, { FORGE_REPORTS_DIR: reports });
       current = startStep({
         name: s.name,
-        argv: stepArgv(p, paths, dir, s.name, id),
+        argv: stepArgv(p, paths, dir, s.name, id, reports, extra),
         cwd: dir,
-        env: stepEnv(env, p.settings, id, s.name),
+        env: local,
         log: join(paths.logs, `${s.name}.log`),
         timeout: p.settings.timeout,
         onKill: p.runner === "docker" ? () => void dockerKill(req.top, env, containerName(id, s.name)) : undefined,
@@ -177,6 +192,12 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
       started.push(current);
       const r = await current.done;
       current = undefined;
+      if (r.outcome !== "cancelled") {
+        // The step's test cases (none: it stays one check); hostile reports are refused with one line, never thrown.
+        const rep = readReports(s.name, reports, dir);
+        if (rep.tests.length) r.tests = rep.tests;
+        if (rep.error) r.reportError = rep.error;
+      }
       results.push(r);
       req.progress?.(id, r);
       if ((r.outcome !== "pass" && !req.continueOnError) || s.name === req.until) stop = true;
@@ -187,6 +208,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     unregister();
   }
   let { verdict, conclusion } = verdictOf(results, cancelled);
+  const tests = runTestsOf(results);
+  writeRunTests(paths.dir, tests);
   // Under the record's lock, on the record as it is now: a `cancel` that found no runner answering may have
   // finished it meanwhile; the run then stays cancelled (with the steps it did run), never quietly un-cancelled.
   const done = rewriteFile(CI_RUN, await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false }), (d) => {
@@ -202,7 +225,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   // Bounded machine state: runs beyond keep_runs lose their logs (never this run's verdict).
   await pruneRuns(store).catch(() => []);
   // Ranked in the order from just before its folder appeared, as every create is.
-  return runToJson(done, before.rankOf(createdAt, id) + 1, req.pr ? await prNumber(store, req.pr.id) : null);
+  return runToJson(done, before.rankOf(createdAt, id) + 1, req.pr ? await prNumber(store, req.pr.id) : null, tests);
 }
 
 /**
@@ -274,9 +297,17 @@ function createRunDir(
 }
 
 /** The argv of a step: the copied file, or `docker run` of it in the image. */
-function stepArgv(p: Posture, paths: ReturnType<typeof runPaths>, dir: string, name: string, id: string): string[] {
+function stepArgv(
+  p: Posture,
+  paths: ReturnType<typeof runPaths>,
+  dir: string,
+  name: string,
+  id: string,
+  reports: string,
+  extra: Record<string, string>
+): string[] {
   if (p.runner === "local") return [join(paths.bin, name)];
-  const env = { ...p.settings.env, FORGE_CI_RUN: id, FORGE_CI_STEP: name };
+  const env = { ...p.settings.env, FORGE_CI_RUN: id, FORGE_CI_STEP: name, ...extra, FORGE_REPORTS_DIR: DOCKER_REPORTS };
   return [
     "docker",
     "run",
@@ -290,6 +321,8 @@ function stepArgv(p: Posture, paths: ReturnType<typeof runPaths>, dir: string, n
     "/work",
     "-v",
     `${paths.bin}:/forge-ci/steps:ro`,
+    "-v",
+    `${reports}:${DOCKER_REPORTS}`,
     ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     p.settings.image!,
     `/forge-ci/steps/${name}`,

@@ -17,6 +17,7 @@ import {
   type Store,
 } from "@forge/core";
 import { runToJson, type CiRunJson, type StepJson } from "./record.js";
+import { readRunTests } from "./run_tests.js";
 import type { StepResult } from "./step.js";
 
 /** Where a run verb works: the caller's folder and environment. */
@@ -66,7 +67,7 @@ export class Runs {
       }
       prNumber = this.#prNumbers.get(prId) ?? null;
     }
-    return runToJson(run.data, number, prNumber);
+    return runToJson(run.data, number, prNumber, readRunTests(this.store, run.ref.id, run.ref.archived));
   }
 }
 
@@ -97,5 +98,9 @@ export function stepLine(label: string, s: StepResult, color: boolean): string {
   const ok = s.outcome === "pass";
   const mark = color ? (ok ? "\x1b[32m✓\x1b[0m" : "\x1b[31mX\x1b[0m") : ok ? "✓" : "X";
   const detail = s.outcome === "fail" ? `fail (exit ${s.exitCode ?? "signal"})` : s.outcome;
-  return `${label}${mark} ${s.name} ${detail} ${seconds(s.durationMs)}\n`;
+  const t = s.tests ?? [];
+  const failed = t.filter((c) => c.outcome === "fail" || c.outcome === "error").length;
+  const tests = t.length ? ` (${t.length} tests, ${failed} failed)` : "";
+  const refused = s.reportError ? `${label}warning: ${s.reportError}\n` : "";
+  return `${label}${mark} ${s.name} ${detail} ${seconds(s.durationMs)}${tests}\n${refused}`;
 }

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { constants } from "node:os";
+import type { TestCase } from "./reports.js";
 import { failureSignature, type FailureKind } from "./signature.js";
 
 /** How a step ended. */
@@ -26,6 +27,10 @@ export interface StepResult {
   signatureText?: string[];
   /** sha256 of the step's whole log (the receipt's log digest). */
   logSha256?: string;
+  /** The test cases of its reports (reports.ts), when it wrote any. */
+  tests?: TestCase[];
+  /** Why its reports were refused (one line), when they were. */
+  reportError?: string;
 }
 
 /** What to start. */

@@ -1,5 +1,5 @@
 /** `pr` lines: every PR, by number, with its checks, typed-diff effects and runs at its current patch. */
-import type { NodeLine, PrLine } from "@forge/contract";
+import { subjectCheck, type NodeLine, type PrLine } from "@forge/contract";
 import { cmp } from "@forge/kernel";
 import type { ObserveInputs } from "../inputs.js";
 
@@ -27,15 +27,16 @@ export function prLines(
       const at = nodesByPatch.get(p.patchSha256) ?? [];
       const eff: Record<string, string> = {};
       for (const nd of at) {
-        const step = nd.subject.step;
-        if (typeof step !== "string") continue;
+        // A check's name: its step, or `<step> › <test>` for a test (the typed diff is per test then).
+        const step = subjectCheck(nd.subject);
+        if (step === null) continue;
         if (nd.claim_kind === "patch_effect") eff[step] = nd.verdict;
         else if (nd.claim_kind === "check" && effects.has(nd.claim_id) && !(step in eff)) {
           eff[step] = effects.get(nd.claim_id)!;
         }
       }
       const checks = [
-        ...new Set(at.filter((nd) => nd.claim_kind === "check").map((nd) => nd.subject.step as string)),
+        ...new Set(at.filter((nd) => nd.claim_kind === "check").map((nd) => subjectCheck(nd.subject) as string)),
       ].sort(cmp);
       // Keys in sorted order (see the node lines).
       return {

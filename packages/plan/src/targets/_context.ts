@@ -4,7 +4,17 @@
  * the clock, and the two plan drafts several kinds propose (a paired patch
  * experiment, a check rerun).
  */
-import type { IssueLine, Modifier, NodeLine, Observation, PlanKind, PlanParams, PrLine } from "@forge/contract";
+import {
+  splitCheck,
+  subjectCheck,
+  type IssueLine,
+  type Modifier,
+  type NodeLine,
+  type Observation,
+  type PlanKind,
+  type PlanParams,
+  type PrLine,
+} from "@forge/contract";
 import { cmp } from "@forge/kernel";
 import type { PlanConfig } from "../config.js";
 
@@ -80,10 +90,9 @@ export function targetContext(o: Observation, cfg: PlanConfig, now: number): Tar
   };
 }
 
-/** A check node's step, or null. */
+/** A check node's check name (its step, or `<step> › <test>` for a test), or null. */
 export function stepOf(n: NodeLine): string | null {
-  const s = n.subject?.step;
-  return typeof s === "string" ? s : null;
+  return subjectCheck(n.subject);
 }
 
 /** A paired baseline-vs-patched experiment on a PR's patch over `checks`. */
@@ -115,10 +124,12 @@ export function rerunDraft(c: TargetContext, n: NodeLine, reps: number, why: str
   if (s === null || n.head_sha === null || n.tree === null) return null;
   const r = Math.max(1, Math.min(reps, maxRepetitions(n.duration_ms)));
   const at = `${String(n.tree).slice(0, 12)}${n.patch_sha256 ? `+${String(n.patch_sha256).slice(0, 12)}` : ""}`;
+  const { step, test } = splitCheck(s);
   return {
     plan_kind: "CheckRerun",
     params: {
-      step: s,
+      step,
+      ...(test !== null ? { test } : {}),
       head_sha: n.head_sha,
       tree: n.tree,
       patch_sha256: n.patch_sha256,
