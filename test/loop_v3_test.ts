@@ -81,132 +81,148 @@ const files = (dir: string, id: string): string =>
 
 const OFF = { agentIntent: "redesign the billing dashboard colours" };
 
-test("drift: an intent off the objective is detected, shown at L2, and a driftClarification anchored to an id is taken", async (t) => {
-  const dir = repo();
-  const { id, cr } = await start(t, dir);
-  // No drift yet: a clarification has nothing to clarify (an input error, nothing written).
-  const early = await loop(
-    dir,
-    ["next", id, "-F", "-"],
-    report({ driftClarification: { explanation: "the parser is needed by the dashboard", anchor: cr } })
-  );
-  t.is(early.code, 1);
-  t.regex(early.stderr, /field 'driftClarification': no drift was detected/);
-
-  const r1 = await submit(t, dir, "next", id, report(OFF));
-  t.is(r1.decision, "accepted");
-  t.true((r1.changes as string[]).includes("drift_detected"));
-  t.is((r1.next as Rec).level, "L2");
-  t.regex(
-    prompt(r1),
-    /## Drift detected\nround 1: the stated intent 'redesign the billing dashboard colours' names no/
-  );
-
-  // A made-up anchor, a path outside the workspace, a missing file: invalid reports, no byte written.
-  const before = files(dir, id);
-  for (const [anchor, why] of [
-    ["cr-00000000", /cr-00000000 is not a live criterion/],
-    ["../outside.txt", /a path inside the workspace/],
-    ["docs/none.md", /neither a live criterion, constraint or sub-goal id nor a file in the workspace/],
-  ] as const) {
-    const bad = await loop(
+test(
+  "drift: an intent off the objective is detected, shown at L2, and a driftClarification anchored to an id is " +
+    "taken",
+  async (t) => {
+    const dir = repo();
+    const { id, cr } = await start(t, dir);
+    // No drift yet: a clarification has nothing to clarify (an input error, nothing written).
+    const early = await loop(
       dir,
       ["next", id, "-F", "-"],
-      report({ driftClarification: { explanation: "the dashboard renders the parser output", anchor } })
+      report({ driftClarification: { explanation: "the parser is needed by the dashboard", anchor: cr } })
     );
-    t.is(bad.code, 1, anchor);
-    t.regex(bad.stderr, /invalid_round_report: .*field 'driftClarification\.anchor': /);
-    t.regex(bad.stderr, why);
+    t.is(early.code, 1);
+    t.regex(early.stderr, /field 'driftClarification': no drift was detected/);
+
+    const r1 = await submit(t, dir, "next", id, report(OFF));
+    t.is(r1.decision, "accepted");
+    t.true((r1.changes as string[]).includes("drift_detected"));
+    t.is((r1.next as Rec).level, "L2");
+    t.regex(
+      prompt(r1),
+      /## Drift detected\nround 1: the stated intent 'redesign the billing dashboard colours' names no/
+    );
+
+    // A made-up anchor, a path outside the workspace, a missing file: invalid reports, no byte written.
+    const before = files(dir, id);
+    for (const [anchor, why] of [
+      ["cr-00000000", /cr-00000000 is not a live criterion/],
+      ["../outside.txt", /a path inside the workspace/],
+      ["docs/none.md", /neither a live criterion, constraint or sub-goal id nor a file in the workspace/],
+    ] as const) {
+      const bad = await loop(
+        dir,
+        ["next", id, "-F", "-"],
+        report({ driftClarification: { explanation: "the dashboard renders the parser output", anchor } })
+      );
+      t.is(bad.code, 1, anchor);
+      t.regex(bad.stderr, /invalid_round_report: .*field 'driftClarification\.anchor': /);
+      t.regex(bad.stderr, why);
+    }
+    const waiver = await loop(dir, ["next", id, "-F", "-"], report({ clarification_accepted: true }));
+    t.regex(waiver.stderr, /field 'clarification_accepted': unknown field/, "no waiver boolean");
+    t.is(files(dir, id), before);
+
+    const r2 = await submit(
+      t,
+      dir,
+      "next",
+      id,
+      report({ driftClarification: { explanation: "the dashboard renders the parser's output tables", anchor: cr } })
+    );
+    t.is(r2.decision, "accepted");
+    t.true((r2.changes as string[]).includes(`drift_clarified ${cr}`));
+    t.notRegex(prompt(r2), /Drift detected/);
+    const st = jsonl((await loop(dir, ["status", id, "--json"])).stdout)[0]!;
+    t.is(st.lastDecision, "accepted");
+    t.regex(readFileSync(join(dir, ".forge", "loops", id, "loop.md"), "utf8"), /drift clarified \(round 2, cr-/);
   }
-  const waiver = await loop(dir, ["next", id, "-F", "-"], report({ clarification_accepted: true }));
-  t.regex(waiver.stderr, /field 'clarification_accepted': unknown field/, "no waiver boolean");
-  t.is(files(dir, id), before);
+);
 
-  const r2 = await submit(
-    t,
-    dir,
-    "next",
-    id,
-    report({ driftClarification: { explanation: "the dashboard renders the parser's output tables", anchor: cr } })
-  );
-  t.is(r2.decision, "accepted");
-  t.true((r2.changes as string[]).includes(`drift_clarified ${cr}`));
-  t.notRegex(prompt(r2), /Drift detected/);
-  const st = jsonl((await loop(dir, ["status", id, "--json"])).stdout)[0]!;
-  t.is(st.lastDecision, "accepted");
-  t.regex(readFileSync(join(dir, ".forge", "loops", id, "loop.md"), "utf8"), /drift clarified \(round 2, cr-/);
-});
+test(
+  "drift left unanswered rejects (intent_drift) and escalates: a guided retry, " + "then a file anchor clears it",
+  async (t) => {
+    const dir = repo();
+    const { id } = await start(t, dir);
+    await submit(t, dir, "next", id, report(OFF));
+    const r1 = await submit(t, dir, "next", id, report());
+    t.is(r1.decision, "rejected");
+    t.regex(r1.reason as string, /^intent_drift: round 1: /);
+    const r2 = await submit(t, dir, "retry", id, report());
+    t.is(r2.decision, "rejected");
+    t.true((r2.changes as string[]).includes("guided_retry intent_drift"));
+    t.regex(
+      prompt(r2),
+      /Guided retry: intent_drift has rejected this round 2 times; one more rejection by it terminates/
+    );
+    const r3 = await submit(
+      t,
+      dir,
+      "retry",
+      id,
+      report({
+        driftClarification: { explanation: "notes.md records why the parser matters here", anchor: "notes.md" },
+      })
+    );
+    t.is(r3.decision, "accepted");
+    t.true((r3.changes as string[]).includes("drift_clarified notes.md"));
+  }
+);
 
-test("drift left unanswered rejects (intent_drift) and escalates: a guided retry, then a file anchor clears it", async (t) => {
-  const dir = repo();
-  const { id } = await start(t, dir);
-  await submit(t, dir, "next", id, report(OFF));
-  const r1 = await submit(t, dir, "next", id, report());
-  t.is(r1.decision, "rejected");
-  t.regex(r1.reason as string, /^intent_drift: round 1: /);
-  const r2 = await submit(t, dir, "retry", id, report());
-  t.is(r2.decision, "rejected");
-  t.true((r2.changes as string[]).includes("guided_retry intent_drift"));
-  t.regex(
-    prompt(r2),
-    /Guided retry: intent_drift has rejected this round 2 times; one more rejection by it terminates/
-  );
-  const r3 = await submit(
-    t,
-    dir,
-    "retry",
-    id,
-    report({ driftClarification: { explanation: "notes.md records why the parser matters here", anchor: "notes.md" } })
-  );
-  t.is(r3.decision, "accepted");
-  t.true((r3.changes as string[]).includes("drift_clarified notes.md"));
-});
+test(
+  "escalation is per rule: three rejections by different rules do not terminate; a rule's third does, after its " +
+    "guided retry",
+  async (t) => {
+    const dir = repo();
+    const { id, cr } = await start(t, dir);
+    const lie = report({
+      evidence: {
+        checks: [{ name: "node check.js", status: "passed" }],
+        claims: [{ id: "claim-1", targetId: cr, evidenceRefs: ["command:node check.js"] }],
+      },
+    });
+    const broke = report({ violations: ["added a dependency"] });
+    const seq: Array<[string, string, string]> = [
+      ["next", lie, "rejected"],
+      ["retry", broke, "rejected"],
+      ["retry", lie, "rejected"], // contradictions: 2 (its guided retry)
+      ["retry", broke, "rejected"], // violations: 2
+    ];
+    for (const [verb, r, want] of seq) t.is((await submit(t, dir, verb, id, r)).decision, want);
+    const last = await submit(t, dir, "retry", id, lie);
+    t.deepEqual(
+      [last.decision, last.status, last.stopReason, last.next],
+      ["terminated", "terminated", "repeated_contradictions", null]
+    );
+  }
+);
 
-test("escalation is per rule: three rejections by different rules do not terminate; a rule's third does, after its guided retry", async (t) => {
-  const dir = repo();
-  const { id, cr } = await start(t, dir);
-  const lie = report({
-    evidence: {
-      checks: [{ name: "node check.js", status: "passed" }],
-      claims: [{ id: "claim-1", targetId: cr, evidenceRefs: ["command:node check.js"] }],
-    },
-  });
-  const broke = report({ violations: ["added a dependency"] });
-  const seq: Array<[string, string, string]> = [
-    ["next", lie, "rejected"],
-    ["retry", broke, "rejected"],
-    ["retry", lie, "rejected"], // contradictions: 2 (its guided retry)
-    ["retry", broke, "rejected"], // violations: 2
-  ];
-  for (const [verb, r, want] of seq) t.is((await submit(t, dir, verb, id, r)).decision, want);
-  const last = await submit(t, dir, "retry", id, lie);
-  t.deepEqual(
-    [last.decision, last.status, last.stopReason, last.next],
-    ["terminated", "terminated", "repeated_contradictions", null]
-  );
-});
+test(
+  "objectiveRefinement: anchored, it is validated and taken into the state and the prompt; " + "unanchored, refused",
+  async (t) => {
+    const dir = repo();
+    const { id, cr } = await start(t, dir);
+    const unknown = await loop(dir, ["next", id, "-F", "-"], report({ objectiveRefinement: "cr-00000000 means more" }));
+    t.is(unknown.code, 1);
+    t.regex(unknown.stderr, /field 'objectiveRefinement': names cr-00000000: not a live criterion/);
 
-test("objectiveRefinement: anchored, it is validated and taken into the state and the prompt; unanchored, refused", async (t) => {
-  const dir = repo();
-  const { id, cr } = await start(t, dir);
-  const unknown = await loop(dir, ["next", id, "-F", "-"], report({ objectiveRefinement: "cr-00000000 means more" }));
-  t.is(unknown.code, 1);
-  t.regex(unknown.stderr, /field 'objectiveRefinement': names cr-00000000: not a live criterion/);
+    const loose = await submit(t, dir, "next", id, report({ objectiveRefinement: "also make it fast" }));
+    t.true((loose.changes as string[]).some((c) => c.startsWith("objective_refinement_refused (no anchor")));
+    t.notRegex(prompt(loose), /Objective refinements/);
 
-  const loose = await submit(t, dir, "next", id, report({ objectiveRefinement: "also make it fast" }));
-  t.true((loose.changes as string[]).some((c) => c.startsWith("objective_refinement_refused (no anchor")));
-  t.notRegex(prompt(loose), /Objective refinements/);
-
-  const text = `${cr} means the check passes on a fresh clone, not only here`;
-  const ok = await submit(t, dir, "next", id, report({ objectiveRefinement: text }));
-  t.true((ok.changes as string[]).includes(`objective_refined ${cr}`));
-  t.is((ok.next as Rec).level, "L2");
-  t.regex(
-    prompt(ok),
-    new RegExp(`## Objective refinements \\(clarify the goal, never replace it\\)\\n- \\(round 2, ${cr}\\) `)
-  );
-  t.regex(readFileSync(join(dir, ".forge", "loops", id, "loop.md"), "utf8"), /^refinements:\n {2}- round: 2\n/m);
-});
+    const text = `${cr} means the check passes on a fresh clone, not only here`;
+    const ok = await submit(t, dir, "next", id, report({ objectiveRefinement: text }));
+    t.true((ok.changes as string[]).includes(`objective_refined ${cr}`));
+    t.is((ok.next as Rec).level, "L2");
+    t.regex(
+      prompt(ok),
+      new RegExp(`## Objective refinements \\(clarify the goal, never replace it\\)\\n- \\(round 2, ${cr}\\) `)
+    );
+    t.regex(readFileSync(join(dir, ".forge", "loops", id, "loop.md"), "utf8"), /^refinements:\n {2}- round: 2\n/m);
+  }
+);
 
 test("phaseBoundaryProposal: refused when the round closed nothing, taken when a criterion was verified", async (t) => {
   const dir = repo();
@@ -310,7 +326,10 @@ test("a prompt whose protected part passes its byte budget says so", async (t) =
   t.true(Buffer.byteLength(p) > 500);
   t.regex(
     p,
-    /\nNote: the protected part of this prompt \(goal, constraints, open criteria, report line\) is \d+ bytes, over its budget of 500: it is kept whole and every other section was left out\.\n$/
+    new RegExp(
+      "\\nNote: the protected part of this prompt \\(goal, constraints, open criteria, report line\\) is \\d+ " +
+        "bytes, over its budget of 500: it is kept whole and every other section was left out\\.\\n$"
+    )
   );
   const ok = await loop(dir, ["start", "--task", "short", "--json"]);
   t.notRegex(jsonl(ok.stdout)[0]!.prompt as string, /Note: the protected part/);

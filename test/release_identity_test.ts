@@ -336,7 +336,10 @@ test(
     t.deepEqual(jsonl(rerun.stdout), [{ outcome: "check-failed", previous: "v1" }]);
     t.regex(
       rerun.stderr,
-      /an interrupted activate of v2 \(\.forge\/releases\/activations\/[0-9TZ]+-[0-9a-f]{8}\.md\) is now aborted: current back on v1/
+      new RegExp(
+        "an interrupted activate of v2 \\(\\.forge/releases/activations/[0-9TZ]+-[0-9a-f]{8}\\.md\\) " +
+          "is now aborted: current back on v1"
+      )
     );
     t.is(currentOf(to), "v1");
     const recs = activations(dir);

@@ -238,7 +238,8 @@ test(
     const rest = await run("forge", ["migrate"], { cwd: dir });
     t.is(
       rest.stdout,
-      "would write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\nwould write 2 (was 1): .forge/version\n"
+      "would write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\n" +
+        "would write 2 (was 1): .forge/version\n"
     );
     const done = await run("forge", ["migrate", "--apply"], { cwd: dir, env: { FORGE_AUTHOR: "migrator" } });
     t.is(done.code, 0, done.stderr);
@@ -250,7 +251,10 @@ test(
     const note = readFileSync(join(dir, ".forge", "merges", "migrations", "v1-to-v2.md"), "utf8");
     t.regex(
       note,
-      /^---\nfrom: 1\nto: 2\nchanges:\n {2}- "write 2 \(was 1\): \.forge\/version"\nauthor: migrator\ncreatedAt: "\d{4}-[^"]+Z"\n---\nforge migrate converted this store from version 1 to version 2, one hop/
+      new RegExp(
+        '^---\\nfrom: 1\\nto: 2\\nchanges:\\n {2}- "write 2 \\(was 1\\): \\.forge/version"\\nauthor: migrator\\n' +
+          'createdAt: "\\d{4}-[^"]+Z"\\n---\\nforge migrate converted this store from version 1 to version 2, one hop'
+      )
     );
 
     const list = await run("forge-issue", ["view", "1", "--json", "title,labels,comments"], { cwd: dir });
@@ -284,7 +288,10 @@ test("forge migrate --apply on the fixture makes all three changes in one run", 
   );
   t.regex(
     readFileSync(join(dir, ".forge", "merges", "migrations", "v1-to-v2.md"), "utf8"),
-    /changes:\n {2}- "add \*\.lock releases\/activations\/ \*\.stale: \.forge\/\.gitignore"\n {2}- "write 2 \(was 1\): \.forge\/version"\n/
+    new RegExp(
+      'changes:\\n {2}- "add \\*\\.lock releases/activations/ \\*\\.stale: \\.forge/\\.gitignore"\\n' +
+        ' {2}- "write 2 \\(was 1\\): \\.forge/version"\\n'
+    )
   );
   t.true(
     readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\nreleases/activations/\n*.stale\n")

@@ -233,7 +233,8 @@ export function submitReport(
           ? `constraint_violation: ${clip(report.violations.join("; "), 200)}`
           : rule === "contradicted_evidence"
             ? `contradicted_evidence: ${contradicted.map((f) => f.ref).join(", ")}`
-            : `intent_drift: ${clip(s0.drift!, 200)}; this report neither anchors its work nor gives driftClarification`;
+            : `intent_drift: ${clip(s0.drift!, 200)}; this report neither anchors its work nor gives ` +
+              "driftClarification";
       s.rejections++;
       const esc = escalate(s0.escalation, rule);
       s.escalation = esc.list;

@@ -91,7 +91,8 @@ export function compilePrompt(s: LoopState): Prompt {
   const overBudget = budget < 0;
   if (overBudget)
     tail.push(
-      `Note: the protected part of this prompt (goal, constraints, open criteria${level === "L0" ? ", rejection" : ""}` +
+      "Note: the protected part of this prompt (goal, constraints, open criteria" +
+        `${level === "L0" ? ", rejection" : ""}` +
         `, report line) is ${fixedBytes} bytes, over its budget of ${s.promptBudget}: it is kept whole and ` +
         "every other section was left out."
     );

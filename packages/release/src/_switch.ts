@@ -108,7 +108,8 @@ export async function reconcilePending(
     }
     out.push(await closeActivation(store, r, outcome));
     ctx.log.warn(
-      `an interrupted ${r.action} of ${r.tag} (${r.record}) is now ${outcome === "active" ? "committed" : "aborted"}: ` +
+      `an interrupted ${r.action} of ${r.tag} (${r.record}) is now ` +
+        `${outcome === "active" ? "committed" : "aborted"}: ` +
         where
     );
   }
