@@ -18,6 +18,7 @@ import {
   readFileSync,
   readlinkSync,
   realpathSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -270,12 +271,141 @@ test(
       t.true(["v1", "v2"].includes(currentOf(to) ?? "none"), `after a kill at ${delay} ms: ${currentOf(to)}`);
     }
     // The lock a killed run left behind belongs to a dead pid: the next run takes it over.
+    // Each run closes what a killed one left pending (the kills land at any moment, so how many are left varies).
+    const pending = activations(dir).filter((r) => r.outcome === "pending").length;
     const again = await rel(dir, ["activate", "v1", "--to", to]);
     t.is(again.code, 0, again.stderr);
-    t.regex(again.stderr, /an earlier activate of v2 did not finish/);
+    t.is(
+      (again.stderr.match(/an interrupted activate of v[12] \(.*\) is now (aborted|committed)/g) ?? []).length,
+      pending,
+      again.stderr
+    );
     t.is(currentOf(to), "v1");
+    t.false(
+      activations(dir).some((r) => r.outcome === "pending"),
+      "every interrupted transaction is closed by the next run"
+    );
   }
 );
+
+/** Start `activate TAG --check <a check that says it started, then sleeps>` and kill -9 it while the check runs. */
+async function killDuringCheck(t: ExecutionContext, dir: string, to: string, tag: string): Promise<void> {
+  const marks = dirname(to);
+  const slow = join(marks, "slow-check");
+  writeFileSync(
+    slow,
+    `#!/bin/sh\necho $$ > "${marks}/checking.tmp"\nmv "${marks}/checking.tmp" "${marks}/checking"\nexec sleep 30\n`
+  );
+  chmodSync(slow, 0o755);
+  const child = spawn(join(BIN, "forge-release"), ["activate", tag, "--to", to, "--check", slow], {
+    cwd: dir,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
+  const closed = new Promise((res) => child.on("close", res));
+  const mark = join(marks, "checking");
+  const end = Date.now() + 30_000;
+  while (!existsSync(mark) && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+  t.true(existsSync(mark), "the check started");
+  t.true(child.kill("SIGKILL"));
+  await closed;
+  // The check is in its own process group and outlives the kill: end it, as an operator would.
+  try {
+    process.kill(Number(readFileSync(mark, "utf8").trim()), "SIGKILL");
+  } catch {
+    // gone already
+  }
+  rmSync(mark);
+}
+
+test(
+  "activation is a transaction: kill -9 during the check, and the next run rolls it back to one aborted " +
+    "transaction before its own (a failing check then lands on the checked release, not the unchecked one)",
+  async (t) => {
+    const dir = await twoReleases(t);
+    const to = target();
+    t.is((await rel(dir, ["activate", "v1", "--to", to])).code, 0);
+    await killDuringCheck(t, dir, to, "v2");
+    t.is(currentOf(to), "v2", "the kill left current on the unchecked release");
+    t.deepEqual(
+      activations(dir).map((r) => r.outcome),
+      ["active", "pending"]
+    );
+
+    // The rerun: the interrupted transaction is aborted (current back on v1) before the new one starts, so the
+    // new one's previous is v1 and its failing check puts current back on v1.
+    const bad = join(dirname(to), "bad-check");
+    writeFileSync(bad, "#!/bin/sh\nexit 3\n");
+    chmodSync(bad, 0o755);
+    const rerun = await rel(dir, ["activate", "v2", "--to", to, "--check", bad, "--json", "outcome,previous"]);
+    t.is(rerun.code, 1, rerun.stderr);
+    t.deepEqual(jsonl(rerun.stdout), [{ outcome: "check-failed", previous: "v1" }]);
+    t.regex(
+      rerun.stderr,
+      new RegExp(
+        "an interrupted activate of v2 \\(\\.forge/releases/activations/[0-9TZ]+-[0-9a-f]{8}\\.md\\) " +
+          "is now aborted: current back on v1"
+      )
+    );
+    t.is(currentOf(to), "v1");
+    const recs = activations(dir);
+    t.deepEqual(
+      recs.map((r) => [r.tag, r.outcome]),
+      [
+        ["v1", "active"],
+        ["v2", "aborted"],
+        ["v2", "check-failed"],
+      ]
+    );
+    t.regex(recs[1]!.reconciledAt ?? "", /^\d{4}-\d\d-\d\dT/, "the closing is stamped");
+
+    // Killed again, then a rerun that passes: one aborted transaction, then one committed; nothing pending.
+    await killDuringCheck(t, dir, to, "v2");
+    t.is(currentOf(to), "v2");
+    const ok = await rel(dir, ["activate", "v2", "--to", to, "--check", "bin/app", "--json", "outcome,previous"]);
+    t.is(ok.code, 0, ok.stderr);
+    t.deepEqual(jsonl(ok.stdout), [{ outcome: "active", previous: "v1" }]);
+    t.is(currentOf(to), "v2");
+    t.deepEqual(
+      activations(dir).map((r) => r.outcome),
+      ["active", "aborted", "check-failed", "aborted", "active"]
+    );
+
+    // A rollback killed during its check is closed the same way by the next rollback.
+    const slowRollback = spawnKillRollback(t, dir, to);
+    await slowRollback;
+    t.is(currentOf(to), "v1", "the killed rollback left current on v1 unchecked");
+    const rb = await rel(dir, ["rollback", "--to", to]);
+    t.is(rb.code, 0, rb.stderr);
+    t.regex(rb.stderr, /an interrupted rollback of v1 \(.*\) is now aborted: current back on v2/);
+    t.is(currentOf(to), "v1", "then the rollback itself ran");
+    t.false(activations(dir).some((r) => r.outcome === "pending"));
+  }
+);
+
+/** `rollback --check <slow>` killed -9 while its check runs. */
+async function spawnKillRollback(t: ExecutionContext, dir: string, to: string): Promise<void> {
+  const marks = dirname(to);
+  const slow = join(marks, "slow-check");
+  const child = spawn(join(BIN, "forge-release"), ["rollback", "--to", to, "--check", slow], {
+    cwd: dir,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
+  const closed = new Promise((res) => child.on("close", res));
+  const mark = join(marks, "checking");
+  const end = Date.now() + 30_000;
+  while (!existsSync(mark) && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+  t.true(existsSync(mark), "the rollback's check started");
+  child.kill("SIGKILL");
+  await closed;
+  try {
+    process.kill(Number(readFileSync(mark, "utf8").trim()), "SIGKILL");
+  } catch {
+    // gone already
+  }
+  rmSync(mark);
+}
 
 test("activate and rollback: usage errors, a target current that is not forge's symlink", async (t) => {
   const dir = await twoReleases(t);

@@ -1,12 +1,13 @@
 /**
  * `forge fsck` and `forge migrate` against real stores: a clean store has no
  * problem; every planted problem is found, one line naming its file; the
- * fixture store of the previous shape (test/fixtures/store-v1) is refused by
- * every other command with a hint, migrated by a dry run then `--apply`
- * (resumable), and read afterwards; a newer store is refused.
+ * fixture store of the previous shape (test/fixtures/store-v1) is read (and
+ * written) by every command as it is (N−1), migrated by a dry run then
+ * `--apply` (resumable) with a one-hop note in merges/migrations/, and read
+ * afterwards; a newer store is refused.
  */
 import test from "ava";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, jsonl, ROOT, run, sh, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
@@ -205,36 +206,56 @@ function v1Store(): string {
 }
 
 test(
-  "a store of the previous version is refused with a hint, " + "migrated by forge migrate (dry run first), then read",
+  "a store of the previous version (N−1) is read by every command as it is, " +
+    "migrated by forge migrate (dry run first) with a one-hop note, then read",
   async (t) => {
     const dir = v1Store();
     const before = readFileSync(join(dir, ".forge", ".gitignore"), "utf8");
-    for (const [cmd, args] of [
-      ["forge-issue", ["list"]],
-      ["forge-label", ["list"]],
-      ["forge-issue", ["create", "-t", "x"]],
-    ] as const) {
-      const r = await run(cmd, [...args], { cwd: dir });
-      t.is(r.code, 1);
-      t.regex(r.stderr, /^forge-\w+ \w+: this store is version 1, forge 2 needs version 2: run 'forge migrate' .+\n$/);
-    }
+    const listed = await run("forge-issue", ["list", "--json", "number,title"], { cwd: dir });
+    t.is(listed.code, 0, listed.stderr);
+    t.is(listed.stdout, '{"number":1,"title":"Made before the version marker"}\n');
+    const labels = await run("forge-label", ["list", "--json", "name"], { cwd: dir });
+    t.is(labels.code, 0, labels.stderr);
+    t.is(labels.stdout, '{"name":"bug"}\n');
+    const made = await run("forge-issue", ["create", "-t", "written into a v1 store"], { cwd: dir });
+    t.is(made.code, 0, made.stderr);
+    t.is((await run("forge-issue", ["list", "--json", "number"], { cwd: dir })).stdout, '{"number":2}\n{"number":1}\n');
+    t.false(existsSync(join(dir, ".forge", "version")), "reading or writing does not migrate");
+
     const dry = await run("forge", ["migrate"], { cwd: dir });
     t.is(dry.code, 0, dry.stderr);
     t.is(
       dry.stdout,
-      "would add *.lock releases/activations/ *.stale: .forge/.gitignore\nwould write 2 (was 1): .forge/version\n"
+      "would add *.lock releases/activations/ *.stale: .forge/.gitignore\n" +
+        "would write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\n" +
+        "would write 2 (was 1): .forge/version\n"
     );
     t.is(readFileSync(join(dir, ".forge", ".gitignore"), "utf8"), before, "a dry run changes nothing");
-    t.is((await run("forge-issue", ["list"], { cwd: dir })).code, 1);
+    t.false(existsSync(join(dir, ".forge", "merges")), "a dry run writes no note");
 
     // Interrupted after its first write: the rerun plans only what is left.
     writeFileSync(join(dir, ".forge", ".gitignore"), before + "*.lock\nreleases/activations/\n*.stale\n");
     const rest = await run("forge", ["migrate"], { cwd: dir });
-    t.is(rest.stdout, "would write 2 (was 1): .forge/version\n");
-    const done = await run("forge", ["migrate", "--apply"], { cwd: dir });
+    t.is(
+      rest.stdout,
+      "would write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\n" +
+        "would write 2 (was 1): .forge/version\n"
+    );
+    const done = await run("forge", ["migrate", "--apply"], { cwd: dir, env: { FORGE_AUTHOR: "migrator" } });
     t.is(done.code, 0, done.stderr);
-    t.is(done.stdout, "write 2 (was 1): .forge/version\n");
+    t.is(
+      done.stdout,
+      "write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\nwrite 2 (was 1): .forge/version\n"
+    );
     t.is(readFileSync(join(dir, ".forge", "version"), "utf8"), "2\n");
+    const note = readFileSync(join(dir, ".forge", "merges", "migrations", "v1-to-v2.md"), "utf8");
+    t.regex(
+      note,
+      new RegExp(
+        '^---\\nfrom: 1\\nto: 2\\nchanges:\\n {2}- "write 2 \\(was 1\\): \\.forge/version"\\nauthor: migrator\\n' +
+          'createdAt: "\\d{4}-[^"]+Z"\\n---\\nforge migrate converted this store from version 1 to version 2, one hop'
+      )
+    );
 
     const list = await run("forge-issue", ["view", "1", "--json", "title,labels,comments"], { cwd: dir });
     t.is(list.code, 0, list.stderr);
@@ -249,17 +270,29 @@ test(
       [["bug", "d73a4a"]]
     );
     t.is(v.comments[0]!.body, "Still readable after the migration.");
-    t.is((await run("forge", ["fsck"], { cwd: dir })).code, 0);
+    t.is((await run("forge", ["fsck"], { cwd: dir })).code, 0, "the note is no stray file for fsck");
     const again = await run("forge", ["migrate", "--apply"], { cwd: dir });
     t.is(again.stdout, "");
     t.regex(again.stderr, /version 2 already; nothing to do/);
+    t.is(readFileSync(join(dir, ".forge", "merges", "migrations", "v1-to-v2.md"), "utf8"), note, "written once");
   }
 );
 
-test("forge migrate --apply on the fixture makes both changes in one run", async (t) => {
+test("forge migrate --apply on the fixture makes all three changes in one run", async (t) => {
   const dir = v1Store();
   const r = await run("forge", ["migrate", "--apply"], { cwd: dir });
-  t.is(r.stdout, "add *.lock releases/activations/ *.stale: .forge/.gitignore\nwrite 2 (was 1): .forge/version\n");
+  t.is(
+    r.stdout,
+    "add *.lock releases/activations/ *.stale: .forge/.gitignore\n" +
+      "write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\nwrite 2 (was 1): .forge/version\n"
+  );
+  t.regex(
+    readFileSync(join(dir, ".forge", "merges", "migrations", "v1-to-v2.md"), "utf8"),
+    new RegExp(
+      'changes:\\n {2}- "add \\*\\.lock releases/activations/ \\*\\.stale: \\.forge/\\.gitignore"\\n' +
+        ' {2}- "write 2 \\(was 1\\): \\.forge/version"\\n'
+    )
+  );
   t.true(
     readFileSync(join(dir, ".forge", ".gitignore"), "utf8").endsWith("*.tmp\n*.lock\nreleases/activations/\n*.stale\n")
   );

@@ -6,11 +6,31 @@
  * not planned again).
  *
  * Version 1 → 2: `.gitignore` gains the lines of this version (`*.lock`:
- * lock files never belong in a commit), then `.forge/version` says 2.
+ * lock files never belong in a commit), then the one-hop note
+ * `merges/migrations/v1-to-v2.md` (what changed, who, when: the store's
+ * own record of its conversion, beside the merge records), then
+ * `.forge/version` says 2. Commands read a version-1 store as it is
+ * (N−1); migrating is what makes it version 2.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWrite, findStore, ForgeError, STORE_VERSION, storeVersion, UsageError, versionFile } from "@forge/core";
+import {
+  atomicWrite,
+  currentAuthor,
+  findStore,
+  ForgeError,
+  formatFrontmatter,
+  formatTimestamp,
+  mkdirInside,
+  STORE_VERSION,
+  storeAt,
+  storeVersion,
+  toFrontmatter,
+  UsageError,
+  validate,
+  versionFile,
+  type EntitySchema,
+} from "@forge/core";
 import type { Io } from "@forge/cli";
 import { IGNORED } from "./init.js";
 
@@ -22,6 +42,24 @@ export interface Change {
   text: string;
 }
 
+/** `merges/migrations/v<from>-to-<to>.md`: the one-hop note `forge migrate --apply` leaves. */
+export const MIGRATION_NOTE: EntitySchema = {
+  kind: "migration-note",
+  fields: [
+    { name: "from", type: { t: "int" }, required: true },
+    { name: "to", type: { t: "int" }, required: true },
+    { name: "changes", type: { t: "strings" }, required: true },
+    { name: "author", type: { t: "string" }, required: true },
+    { name: "createdAt", type: { t: "timestamp" }, required: true },
+  ],
+};
+
+/** The note's path (relative to the repository, and under `dir`, the `.forge/` folder). */
+export function migrationNote(dir: string, from: number, to: number): { file: string; path: string } {
+  const name = `v${from}-to-v${to}.md`;
+  return { file: `.forge/merges/migrations/${name}`, path: join(dir, "merges", "migrations", name) };
+}
+
 /** The short help (`-h`). */
 export const MIGRATE_HELP =
   "usage: forge migrate [--apply]\nUpgrade an older store: list the changes, or make them with --apply\n";
@@ -30,7 +68,7 @@ export const MIGRATE_HELP =
  * The changes that bring the store at `dir` (its `.forge/`) to this version.
  * @throws ForgeError for a store newer than this forge, or older than the previous version
  */
-export function planMigration(dir: string): Change[] {
+export function planMigration(dir: string, author = "forge", now = formatTimestamp()): Change[] {
   const v = storeVersion(dir);
   if (v === STORE_VERSION) return [];
   if (v > STORE_VERSION)
@@ -63,6 +101,21 @@ export function planMigration(dir: string): Change[] {
       text: (have === "" || have.endsWith("\n") ? have : have + "\n") + missing.join("\n") + "\n",
     });
   }
+  const note = migrationNote(dir, v, STORE_VERSION);
+  // Planned unless a run interrupted before the marker left it already (a rerun does not write it twice).
+  if (!existsSync(note.path)) {
+    const changes = [...out.map((c) => `${c.change}: ${c.file}`), `write ${STORE_VERSION} (was ${v}): .forge/version`];
+    const data = validate(MIGRATION_NOTE, { from: v, to: STORE_VERSION, changes, author, createdAt: now }, note.file);
+    const body =
+      `forge migrate converted this store from version ${v} to version ${STORE_VERSION}, one hop: the changes ` +
+      `above, each one atomic write, the version marker last. Nothing else was touched.\n`;
+    out.push({
+      file: note.file,
+      change: `write the one-hop note (${v} → ${STORE_VERSION})`,
+      path: note.path,
+      text: formatFrontmatter(toFrontmatter(MIGRATION_NOTE, data.data), body),
+    });
+  }
   out.push({
     file: ".forge/version",
     change: `write ${STORE_VERSION} (was ${v})`,
@@ -76,7 +129,7 @@ export function planMigration(dir: string): Change[] {
  * Run `forge migrate`: print the plan, and with `apply` make it.
  * @returns the exit code
  */
-export function runMigrate(io: Io, argv: string[]): number {
+export async function runMigrate(io: Io, argv: string[]): Promise<number> {
   let apply = false;
   for (const a of argv) {
     if (a === "--apply") apply = true;
@@ -84,13 +137,16 @@ export function runMigrate(io: Io, argv: string[]): number {
     else throw new UsageError(`unexpected argument '${a.slice(0, 40)}'`);
   }
   const dir = findStore({ cwd: io.cwd, env: io.env });
-  const plan = planMigration(dir);
+  const plan = planMigration(dir, await currentAuthor(io.env, io.cwd));
   if (plan.length === 0) {
     io.stderr.write(`forge migrate: the store is version ${STORE_VERSION} already; nothing to do\n`);
     return 0;
   }
   for (const c of plan) {
-    if (apply) atomicWrite(c.path, c.text);
+    if (apply) {
+      if (c.path.startsWith(join(dir, "merges"))) mkdirInside(storeAt(dir), join(dir, "merges", "migrations"));
+      atomicWrite(c.path, c.text);
+    }
     io.stdout.write(`${apply ? "" : "would "}${c.change}: ${c.file}\n`);
   }
   if (!apply) io.stderr.write("forge migrate: dry run; run 'forge migrate --apply' to make these changes\n");

@@ -44,6 +44,7 @@ export default defineCommand({
         "Advisory: never touches workspace files. Prints the commit and code tree recorded at round N, every " +
           "declared check to run after restoring,",
         "the criteria reopened (verified after N), and opens a new L2 round whose prompt it prints.",
+        "The accepted rounds after N are abandoned: --max-rounds counts only the accepted rounds still in effect.",
       ],
     },
   },

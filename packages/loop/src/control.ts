@@ -8,7 +8,8 @@ import { guardOpen, type LoopContext, openRound, promptOf, statusRecord } from "
 import { checkName } from "./argv.js";
 import { commitLoop, withLoop } from "./store.js";
 import { MAX_ROWS } from "./engine.js";
-import { liveCriteria, type LoopState, type LoopStatus, TERMINAL } from "./state.js";
+import { liveCriteria, type LoopState, type LoopStatus, setOptional, TERMINAL } from "./state.js";
+import { acceptedInEffect, closeGates } from "./_rules.js";
 
 /** Pause an open loop (its state and prompt hashes are kept for resume). */
 export function pauseLoop(ctx: LoopContext, id: string): Promise<Record<string, unknown>> {
@@ -58,7 +59,10 @@ export function stopLoop(ctx: LoopContext, id: string, reason: string | null): P
       stopReason: reason ? `user_stop: ${clip(reason, 200)}` : "user_stop",
       updatedAt: at,
     };
-    const { state } = commitLoop(ctx.store, l, s, "", [{ type: "stopped", at, round: s0.round, reason: s.stopReason }]);
+    const closed = closeGates(s, at);
+    const { state } = commitLoop(ctx.store, l, s, "", [
+      { type: "stopped", at, round: s0.round, reason: s.stopReason, ...(closed.length ? { gatesClosed: closed } : {}) },
+    ]);
     return { ...statusRecord(state, "", false), decision: "stopped" };
   });
 }
@@ -118,6 +122,9 @@ export function backtrackLoop(
     s.awaiting = "report";
     s.level = "L2";
     s.rejections = 0;
+    setOptional(s, "escalation", undefined);
+    // The accepted rounds after the restore point are abandoned: --max-rounds no longer counts them.
+    s.acceptedRounds = acceptedInEffect(l.events, to);
     s.updatedAt = at;
     s.facts = [
       ...s.facts,

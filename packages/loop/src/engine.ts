@@ -12,15 +12,34 @@ import { adviceFor, guardOpen, type LoopContext, openRound, promptOf } from "./_
 import { CHECKPOINT } from "./prompt.js";
 import { parseReport, type RoundReport } from "./report.js";
 import { commitLoop, loopPaths, withLoop } from "./store.js";
-import { type Criterion, type Decision, type Finding, liveCriteria, type LoopState, openGates } from "./state.js";
+import {
+  type Criterion,
+  type Decision,
+  type Finding,
+  liveCriteria,
+  type LoopState,
+  openGates,
+  setOptional,
+} from "./state.js";
 import { checkAgainstLoop, verifyReport, Verifier } from "./verify.js";
+import {
+  acceptedInEffect,
+  applyV3,
+  closeGates,
+  driftUnanswered,
+  escalate,
+  GUIDED_AT,
+  type Rule,
+  TERMINAL_REASON,
+  TERMINATE_AT,
+} from "./_rules.js";
 
 export { type LoopContext, type OpenRound, statusRecord } from "./_round.js";
 export { backtrackLoop, pauseLoop, resumeLoop, stopLoop } from "./control.js";
 export { checkGate, resolveGate } from "./gate_ops.js";
 
-/** Rejections of one logical round after which the loop is terminated. */
-export const MAX_REJECTIONS = 3;
+/** Firings of one rejection rule in one round after which the loop is terminated (its guided retry was used). */
+export const MAX_REJECTIONS = TERMINATE_AT;
 
 /** Rounds kept in loop.md; constraints and sub-goals a loop may hold; characters of a text a report adds. */
 export const MAX_ROWS = 50;
@@ -154,7 +173,7 @@ export function submitReport(
     let report: RoundReport;
     try {
       report = parseReport(raw);
-      checkAgainstLoop(s0, report);
+      checkAgainstLoop(s0, report, ctx.store.root);
     } catch (err) {
       // Name the file as well as the field.
       if (source && (err as { code?: string }).code === "E_INVALID_ROUND_REPORT") {
@@ -196,39 +215,60 @@ export function submitReport(
     s.updatedAt = at;
     s.findings = findings;
     s.completion = null;
+    // A context request is shown once: the prompt after the round that asked.
+    setOptional(s, "contextRequest", undefined);
     let decision: Decision;
     let reason: string | null = null;
     const changes: string[] = [];
-    if (report.violations.length || contradicted.length) {
-      reason = report.violations.length
-        ? `constraint_violation: ${clip(report.violations.join("; "), 200)}`
-        : `contradicted_evidence: ${contradicted.map((f) => f.ref).join(", ")}`;
+    const rule: Rule | null = report.violations.length
+      ? "constraint_violation"
+      : contradicted.length
+        ? "contradicted_evidence"
+        : driftUnanswered(s0, report)
+          ? "intent_drift"
+          : null;
+    if (rule !== null) {
+      reason =
+        rule === "constraint_violation"
+          ? `constraint_violation: ${clip(report.violations.join("; "), 200)}`
+          : rule === "contradicted_evidence"
+            ? `contradicted_evidence: ${contradicted.map((f) => f.ref).join(", ")}`
+            : `intent_drift: ${clip(s0.drift!, 200)}; this report neither anchors its work nor gives ` +
+              "driftClarification";
       s.rejections++;
-      if (s.rejections >= MAX_REJECTIONS) {
+      const esc = escalate(s0.escalation, rule);
+      s.escalation = esc.list;
+      if (esc.count >= TERMINATE_AT) {
         decision = "terminated";
         s.status = "terminated";
-        s.stopReason = contradicted.length ? "repeated_contradictions" : "repeated_violations";
+        s.stopReason = TERMINAL_REASON[rule];
         s.awaiting = "none";
+        for (const h of closeGates(s, at)) changes.push(`gate_closed ${h.slice(0, 12)}`);
       } else {
         decision = "rejected";
         s.awaiting = "retry";
         s.attempt++;
         s.level = "L0";
+        if (esc.count === GUIDED_AT) changes.push(`guided_retry ${rule}`);
       }
     } else {
       decision = "accepted";
       s.rejections = 0;
+      setOptional(s, "escalation", undefined);
+      s.acceptedRounds = (s0.acceptedRounds ?? acceptedInEffect(l.events)) + 1;
       const structural = applyReport(s, report, v, findings, changes);
+      const rehydrate = applyV3(s, report, s0.round, changes);
       const open = liveCriteria(s).filter((c) => c.status !== "verified");
       const gates = openGates(s);
       if (disposition === "goal_complete" && open.length === 0 && gates.length === 0) {
         s.status = "complete";
         s.stopReason = "goal_complete";
         s.awaiting = "none";
-      } else if (s.round >= s.maxRounds) {
+      } else if (s.acceptedRounds >= s.maxRounds) {
         s.status = "terminated";
         s.stopReason = "max_rounds";
         s.awaiting = "none";
+        for (const h of closeGates(s, at)) changes.push(`gate_closed ${h.slice(0, 12)}`);
       } else {
         if (disposition === "goal_complete") {
           const unmet = open.length ? ` criteria not verified: ${open.map((c) => c.id).join(", ")}` : "";
@@ -242,7 +282,7 @@ export function submitReport(
         s.roundId = roundIdOf(s.id, s.round);
         s.attempt = 1;
         s.awaiting = "report";
-        s.level = s.round % CHECKPOINT === 1 || structural ? "L2" : "L1";
+        s.level = s.round % CHECKPOINT === 1 || structural || rehydrate ? "L2" : "L1";
       }
     }
     s.lastDecision = decision;
@@ -409,6 +449,5 @@ function applyReport(s: LoopState, r: RoundReport, v: Verifier, findings: Findin
     if (!s.facts.includes(t)) s.facts.push(t);
   }
   if (s.facts.length > 50) s.facts = s.facts.slice(-50);
-  if (r.objectiveRefinement) structural = true;
   return structural;
 }

@@ -34,6 +34,8 @@ export default defineCommand({
           "blocks completion) and says approved only",
         "for the exact actionHash (sha256 of the canonical descriptor) approved; resolve needs the open gate of that " +
           "hash. by is a record, not proof.",
+        "Gates close with their loop: once it is stopped, terminated or complete, an open gate is closed and " +
+          "check and resolve are refused (exit 1).",
       ],
     },
   },

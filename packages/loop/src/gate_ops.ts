@@ -57,6 +57,13 @@ export function resolveGate(
 ): Promise<Record<string, unknown>> {
   return withLoop(ctx.store, id, ctx.note, async (l) => {
     const s0 = l.state;
+    // Gates close with their loop: a loop that ended takes no decision, an approval included.
+    if (TERMINAL.includes(s0.status))
+      throw new ForgeError(
+        `loop ${id.slice(0, 8)} is ${s0.status} (${s0.stopReason ?? "no reason"}): its gates closed with it`,
+        "E_LOOP_CLOSED",
+        1
+      );
     const hash = actionHash(d);
     const g = s0.gates.find((x) => x.actionHash === hash);
     if (!g || g.status !== "open")

@@ -12,8 +12,12 @@ export default roundVerb("next", "Submit a round report; claims are re-verified"
   notes: [
     "The report is untrusted: the declared --check of each criterion claimed runs again (argv, no shell, in the " +
       "workspace) and ci:<step> claims are read",
-    "from forge-ci's runs; a violation or a contradicted finding rejects the attempt (use retry), the third " +
-      "rejection of a round terminates the loop.",
+    "from forge-ci's runs; a violation, a contradicted finding or unanswered drift rejects the attempt (use retry); " +
+      "each rule escalates on its own: its second rejection is a guided retry, its third terminates the loop.",
+    "Drift (an agentIntent naming nothing of the loop) is shown in the next prompt; answer it with work anchored to " +
+      "an id or driftClarification {explanation, anchor: a live id or a workspace file}.",
+    "objectiveRefinement is taken only when it names a live id or an evidence file; phaseBoundaryProposal only when " +
+      "the round verified or completed something; contextRequest is shown in the next prompt once.",
     "An invalid report is one stderr line (invalid_round_report: …), exit 1, nothing written. Refused after a " +
       "rejection (use retry) and on a paused or waiting loop (resume).",
     "stderr: 'round N attempt A: <decision>; loop <status>'; stdout: the next round's prompt (--json: the " +

@@ -43,10 +43,14 @@ export interface RoundReport {
   constraintEvents: Array<{ id: string; event: "retire"; reason: string; evidenceRefs: string[] }>;
   criterionRevisions: Array<{ from: string; to: string; reason: string }>;
   objectiveRefinement: string | null;
-  phaseBoundaryProposal: string | null;
-  contextRequest: string | null;
+  phaseBoundaryProposal: { label: string; reason: string | null } | null;
+  contextRequest: { kind: (typeof CONTEXT_KINDS)[number]; text: string } | null;
   agentIntent: string | null;
+  /** The answer to detected drift: why this work serves the goal, anchored to an id or an observed file. */
+  driftClarification: { explanation: string; anchor: string } | null;
 }
+
+export const CONTEXT_KINDS = ["emphasis", "expansion", "confusion"] as const;
 
 /** The most a report may hold. */
 export const MAX_REPORT_BYTES = 256 * 1024;
@@ -71,6 +75,7 @@ const TOP = new Set([
   "phaseBoundaryProposal",
   "contextRequest",
   "agentIntent",
+  "driftClarification",
 ]);
 /** Derived views an agent must not submit as facts (loopforge's list). */
 const DERIVED = new Set([
@@ -210,6 +215,41 @@ export function parseReport(raw: string): RoundReport {
     known(o, f, ["from", "to", "reason"]);
     return { from: text(o.from, `${f}.from`)!, to: text(o.to, `${f}.to`)!, reason: text(o.reason, `${f}.reason`)! };
   });
+  let phase: RoundReport["phaseBoundaryProposal"] = null;
+  if (typeof r.phaseBoundaryProposal === "string")
+    phase = { label: text(r.phaseBoundaryProposal, "phaseBoundaryProposal")!, reason: null };
+  else if (r.phaseBoundaryProposal !== undefined && r.phaseBoundaryProposal !== null) {
+    const o = obj(r.phaseBoundaryProposal, "phaseBoundaryProposal");
+    known(o, "phaseBoundaryProposal", ["label", "reason"]);
+    phase = {
+      label: text(o.label, "phaseBoundaryProposal.label")!,
+      reason: text(o.reason, "phaseBoundaryProposal.reason", true),
+    };
+  }
+  if (phase && phase.label.length > 80)
+    throw new InvalidReportError("phaseBoundaryProposal.label", "longer than 80 characters");
+  let contextRequest: RoundReport["contextRequest"] = null;
+  if (typeof r.contextRequest === "string")
+    contextRequest = { kind: "emphasis", text: text(r.contextRequest, "contextRequest")! };
+  else if (r.contextRequest !== undefined && r.contextRequest !== null) {
+    const o = obj(r.contextRequest, "contextRequest");
+    known(o, "contextRequest", ["kind", "text"]);
+    contextRequest = {
+      kind: o.kind === undefined ? "emphasis" : oneOf(o.kind, "contextRequest.kind", CONTEXT_KINDS),
+      text: text(o.text, "contextRequest.text")!,
+    };
+  }
+  let driftClarification: RoundReport["driftClarification"] = null;
+  if (r.driftClarification !== undefined && r.driftClarification !== null) {
+    const o = obj(r.driftClarification, "driftClarification");
+    known(o, "driftClarification", ["explanation", "anchor"]);
+    driftClarification = {
+      explanation: text(o.explanation, "driftClarification.explanation")!,
+      anchor: text(o.anchor, "driftClarification.anchor")!,
+    };
+    if (driftClarification.explanation.trim().length < 20)
+      throw new InvalidReportError("driftClarification.explanation", "a concrete explanation (20 characters or more)");
+  }
   return {
     roundId: text(r.roundId, "roundId", true),
     outcome,
@@ -230,8 +270,9 @@ export function parseReport(raw: string): RoundReport {
     constraintEvents,
     criterionRevisions,
     objectiveRefinement: text(r.objectiveRefinement, "objectiveRefinement", true),
-    phaseBoundaryProposal: text(r.phaseBoundaryProposal, "phaseBoundaryProposal", true),
-    contextRequest: text(r.contextRequest, "contextRequest", true),
+    phaseBoundaryProposal: phase,
+    contextRequest,
     agentIntent: text(r.agentIntent, "agentIntent", true),
+    driftClarification,
   };
 }

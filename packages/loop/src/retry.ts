@@ -9,8 +9,8 @@ export default roundVerb("retry", "Resubmit a rejected round (same round id, att
   notes: [
     "Only after the last attempt was rejected: the report answers the L0 prompt (the rejection reason and every " +
       "finding not verified), same roundId.",
-    "Claims are re-verified as with next; the third rejection of a round terminates the loop " +
-      "(repeated_contradictions / repeated_violations).",
+    "Claims are re-verified as with next; rejections escalate per rule: a rule's second rejection of a round is a " +
+      "guided retry, its third terminates the loop (repeated_contradictions / repeated_violations / repeated_drift).",
     "An invalid report is one stderr line (invalid_round_report: …), exit 1, nothing written.",
   ],
 });

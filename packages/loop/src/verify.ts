@@ -7,7 +7,7 @@
  * (or a CI step) passing now; a file claim by sha256. Each finding is
  * `verified | contradicted | unavailable`.
  */
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, sep } from "node:path";
 import type { Store } from "@forge/core";
 import { clip, InvalidReportError, sha256 } from "./_util.js";
@@ -100,7 +100,7 @@ export class Verifier {
  * file paths stay inside the workspace, ids in events exist.
  * @throws InvalidReportError naming the field
  */
-export function checkAgainstLoop(state: LoopState, r: RoundReport): void {
+export function checkAgainstLoop(state: LoopState, r: RoundReport, root?: string): void {
   const crit = new Set(liveCriteria(state).map((c) => c.id));
   const sg = new Set(state.subGoals.map((s) => s.id));
   const cons = new Map(state.constraints.map((c) => [c.id, c]));
@@ -132,6 +132,48 @@ export function checkAgainstLoop(state: LoopState, r: RoundReport): void {
     if (!crit.has(e.from))
       throw new InvalidReportError(`criterionRevisions[${i}].from`, "not a criterion of this loop");
   });
+  const live = liveIds(state);
+  if (r.objectiveRefinement !== null) {
+    for (const id of idsIn(r.objectiveRefinement))
+      if (!live.has(id))
+        throw new InvalidReportError(
+          "objectiveRefinement",
+          `names ${id}: not a live criterion, constraint or sub-goal`
+        );
+  }
+  if (r.driftClarification !== null) {
+    if (state.drift === undefined)
+      throw new InvalidReportError("driftClarification", "no drift was detected in this loop: nothing to clarify");
+    const a = r.driftClarification.anchor;
+    if (/^(c|cr|sg)-[0-9a-f]{8}$/.test(a)) {
+      if (!live.has(a))
+        throw new InvalidReportError(
+          "driftClarification.anchor",
+          `${a} is not a live criterion, constraint or sub-goal`
+        );
+    } else {
+      safePath(a, "driftClarification.anchor");
+      if (root === undefined || !existsSync(join(root, a)))
+        throw new InvalidReportError(
+          "driftClarification.anchor",
+          "neither a live criterion, constraint or sub-goal id nor a file in the workspace"
+        );
+    }
+  }
+}
+
+/** The ids a report may anchor to: live criteria, active constraints, open or blocked sub-goals. */
+export function liveIds(state: LoopState): Set<string> {
+  return new Set([
+    ...liveCriteria(state).map((c) => c.id),
+    ...state.constraints.filter((c) => c.status === "active").map((c) => c.id),
+    ...state.subGoals.filter((g) => g.status === "open" || g.status === "blocked").map((g) => g.id),
+  ]);
+}
+
+/** The loop ids (`c-`, `cr-`, `sg-` + 8 hex) a text names. */
+export function idsIn(text: string): string[] {
+  return [...text.matchAll(/\b(?:c|cr|sg)-[0-9a-f]{8}\b/g)].map((m) => m[0]);
 }
 
 function safePath(p: string, field: string): void {

@@ -7,7 +7,9 @@
  * copies into a temp folder beside the final one and renames it into place.
  * Every activation and rollback is recorded in
  * `.forge/releases/activations/<id>.md`, first as `pending` (before
- * `current` moves), then with its outcome.
+ * `current` moves), then with its outcome. Each is a transaction: a record
+ * a kill left `pending` is reconciled by the next activate or rollback on
+ * the target (`reconcilePending` in _switch.ts) to `active` or `aborted`.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -49,12 +51,13 @@ export const ACTIVATION: EntitySchema = {
     { name: "tag", type: { t: "string" }, required: true },
     { name: "previous", type: { t: "string" } },
     { name: "dir", type: { t: "string" }, required: true },
-    { name: "outcome", type: { t: "enum", values: ["pending", "active", "check-failed"] }, required: true },
+    { name: "outcome", type: { t: "enum", values: ["pending", "active", "check-failed", "aborted"] }, required: true },
     { name: "check", type: { t: "text" } },
     { name: "checkExit", type: { t: "int" } },
     { name: "checkSignal", type: { t: "string" } },
     { name: "author", type: { t: "string" }, required: true },
     { name: "createdAt", type: { t: "timestamp" }, required: true },
+    { name: "reconciledAt", type: { t: "timestamp" } },
   ],
 };
 
@@ -80,7 +83,7 @@ export interface ActivationJson {
   createdAt: string;
   dir: string;
   id: string;
-  outcome: "pending" | "active" | "check-failed";
+  outcome: "pending" | "active" | "check-failed" | "aborted";
   previous: string | null;
   /** The record file, relative to the repository. */
   record: string;
@@ -228,6 +231,22 @@ export function writeActivation(store: Store, rec: Omit<ActivationJson, "record"
   const checked = validate(ACTIVATION, data, shown).data;
   atomicWrite(file, formatFrontmatter(toFrontmatter(ACTIVATION, checked), ""));
   return { ...rec, record: shown };
+}
+
+/**
+ * Rewrite a record's outcome (its other fields as written), stamped with
+ * `reconciledAt`: how an interrupted transaction is closed.
+ */
+export async function closeActivation(
+  store: Store,
+  rec: ActivationJson,
+  outcome: "active" | "aborted"
+): Promise<ActivationJson> {
+  const file = join(activationsDir(store), `${rec.id}.md`);
+  const data = { ...(await loadFile(store, ACTIVATION, file)).data, outcome, reconciledAt: nowStamp() };
+  const checked = validate(ACTIVATION, data, rec.record).data;
+  atomicWrite(file, formatFrontmatter(toFrontmatter(ACTIVATION, checked), ""));
+  return { ...rec, outcome };
 }
 
 /** Every record for the target `dir` (a realpath), oldest first. Unreadable records are skipped. */

@@ -5,7 +5,14 @@
 import { spawn } from "node:child_process";
 import type { Store } from "@forge/core";
 import type { Ctx } from "@forge/cli";
-import { newActivationId, nowStamp, writeActivation, type ActivationJson, type Target } from "./_activation.js";
+import {
+  closeActivation,
+  newActivationId,
+  nowStamp,
+  writeActivation,
+  type ActivationJson,
+  type Target,
+} from "./_activation.js";
 
 /** What to switch to. */
 export interface SwitchPlan {
@@ -61,6 +68,52 @@ export async function switchAndCheck(ctx: Ctx, store: Store, target: Target, pla
       ? "no release is current (there was none before)"
       : `current is back on ${plan.previous}`;
   return { record, failure: `${plan.tag}: check '${base.check!.slice(0, 80)}' ${r.why}; ${back}` };
+}
+
+/**
+ * Close every transaction a kill left `pending` on this target, before a
+ * new one starts (the caller holds the target's lock, so none is live).
+ * Only the target's newest record can have left `current` moved: when
+ * `current` is on its tag, one without a check had nothing left to do and
+ * is committed (`active`); one with a check never saw it pass, so
+ * `current` goes back to its `previous` (removed when there was none) and
+ * it is `aborted`. Any other pending record changed nothing that is still
+ * in place: `aborted`. One line on stderr per record closed.
+ * @returns the records, with the closed ones' new outcomes
+ */
+export async function reconcilePending(
+  ctx: Ctx,
+  store: Store,
+  target: Target,
+  recs: readonly ActivationJson[]
+): Promise<ActivationJson[]> {
+  const out: ActivationJson[] = [];
+  for (const [i, r] of recs.entries()) {
+    if (r.outcome !== "pending") {
+      out.push(r);
+      continue;
+    }
+    const moved = i === recs.length - 1 && target.currentTag() === r.tag;
+    let outcome: "active" | "aborted" = "aborted";
+    let where: string;
+    if (moved && r.check === null) {
+      outcome = "active";
+      where = `current is on ${r.tag}`;
+    } else if (moved) {
+      target.switchTo(r.previous ?? undefined);
+      where = r.previous === null ? "current removed (there was none before)" : `current back on ${r.previous}`;
+    } else {
+      const cur = target.currentTag();
+      where = cur === undefined ? "no release is current" : `current stays on ${cur}`;
+    }
+    out.push(await closeActivation(store, r, outcome));
+    ctx.log.warn(
+      `an interrupted ${r.action} of ${r.tag} (${r.record}) is now ` +
+        `${outcome === "active" ? "committed" : "aborted"}: ` +
+        where
+    );
+  }
+  return out;
 }
 
 /** Split `--check CMD` into an argv (on blanks; no shell, no quotes: a check that needs more is a script). */

@@ -1,9 +1,9 @@
 import { currentAuthor, openStore, UsageError } from "@forge/core";
 import { defineCommand, emit, useColor, type Ctx, type Parsed } from "@forge/cli";
-import { ACTIVATION_FIELDS, activationsOf, Target, type ActivationJson } from "./_activation.js";
+import { ACTIVATION_FIELDS, activationsOf, Target } from "./_activation.js";
 import type { RecordedAsset } from "./_identity.js";
 import { jsonFlags, jsonRequest } from "./_shared.js";
-import { checkArgv, switchAndCheck, type Switched } from "./_switch.js";
+import { checkArgv, reconcilePending, switchAndCheck, type Switched } from "./_switch.js";
 import { verifyRelease } from "./verify.js";
 
 /** Options of `forge-release activate`. */
@@ -40,7 +40,8 @@ export function parseTargetOptions(args: Parsed): { to: string; check?: string[]
  * Activate a release in a target folder: `verify` it (a release that fails
  * is never installed or activated), install its artifacts as
  * `DIR/releases/<tag>/`, switch `DIR/current` to it atomically, run the
- * check there; on failure switch back to the previous release.
+ * check there; on failure switch back to the previous release. An earlier
+ * activation or rollback a kill interrupted is reconciled first.
  * @returns the record and, when the check failed, why
  * @throws ForgeError (E_VERIFY) for a release that fails verify; ConflictError when another activation holds the target
  */
@@ -50,7 +51,7 @@ export async function activateRelease(ctx: Ctx, opts: ActivateOptions): Promise<
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   const target = new Target(opts.to, true);
   return target.locked(async () => {
-    warnPending(ctx, await activationsOf(store, target.dir));
+    await reconcilePending(ctx, store, target, await activationsOf(store, target.dir));
     const previous = target.currentTag();
     target.install(opts.tag, v.file.data.assets as RecordedAsset[], v.out);
     return switchAndCheck(ctx, store, target, {
@@ -62,16 +63,6 @@ export async function activateRelease(ctx: Ctx, opts: ActivateOptions): Promise<
       author,
     });
   });
-}
-
-/** An earlier activation or rollback that never finished (killed) is reported, once per run. */
-export function warnPending(ctx: Ctx, recs: ActivationJson[]): void {
-  for (const r of recs)
-    if (r.outcome === "pending")
-      ctx.log.warn(
-        `an earlier ${r.action} of ${r.tag} did not finish (${r.record}); current was left as it found it or on ` +
-          `${r.tag}`
-      );
 }
 
 /** The run of activate and rollback: the record with --json, a status line, exit 1 on a failed check. */
@@ -134,6 +125,8 @@ export default defineCommand({
       notes: [
         "A failing check leaves DIR/current on the previous release, exit 1. DIR/current moves by an atomic rename: " +
           "a kill leaves the old or the new release.",
+        "An activation is a transaction: one a kill interrupted is closed by the next activate or rollback on DIR " +
+          "(committed when it had no check left to pass, else aborted and current put back).",
       ],
     },
   },

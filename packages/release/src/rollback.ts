@@ -3,8 +3,8 @@ import { defineCommand, type Ctx, type Parsed } from "@forge/cli";
 import { ACTIVATION_FIELDS, activationsOf, Target } from "./_activation.js";
 import { checkIdentity, type RecordedAsset } from "./_identity.js";
 import { Releases, jsonFlags, jsonRequest } from "./_shared.js";
-import { switchAndCheck, type Switched } from "./_switch.js";
-import { parseTargetOptions, reportSwitch, TARGET_FLAGS, warnPending } from "./activate.js";
+import { reconcilePending, switchAndCheck, type Switched } from "./_switch.js";
+import { parseTargetOptions, reportSwitch, TARGET_FLAGS } from "./activate.js";
 
 /** Options of `forge-release rollback`. */
 export interface RollbackOptions {
@@ -27,8 +27,7 @@ export async function rollbackRelease(ctx: Ctx, opts: RollbackOptions): Promise<
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   const target = new Target(opts.to, false);
   return target.locked(async () => {
-    const recs = await activationsOf(store, target.dir);
-    warnPending(ctx, recs);
+    const recs = await reconcilePending(ctx, store, target, await activationsOf(store, target.dir));
     const cur = target.currentTag();
     if (cur === undefined)
       throw new ForgeError(`nothing is current in ${target.dir} (no current symlink)`, "E_TARGET", 1);

@@ -62,7 +62,8 @@ export interface Finding {
 export interface Gate {
   actionHash: string;
   gate: "user" | "agent";
-  status: "open" | "approved" | "denied" | "allowed";
+  /** `closed`: a user gate still open when its loop ended (gates close with their loop). */
+  status: "open" | "approved" | "denied" | "allowed" | "closed";
   description: string;
   risks: string;
   at: string;
@@ -75,6 +76,24 @@ export interface Advice {
   text: string;
 }
 
+/** How often a rejection rule fired in the open round (its guided retry is the one after the second). */
+export interface Escalation {
+  rule: string;
+  count: number;
+}
+/** An objective refinement the runtime took: a clarification of the goal, anchored to an id or file. */
+export interface Refinement {
+  round: number;
+  text: string;
+  anchor: string;
+}
+
+/**
+ * The loop's state. The fields marked "(loopforge 3.0)" came after v1's
+ * files: absent in an older loop.md, they read as their default and are
+ * written only once they hold something, so an older loop's stateHash
+ * does not change.
+ */
 export interface LoopState {
   id: string;
   createdAt: string;
@@ -108,6 +127,19 @@ export interface LoopState {
   findings: Finding[];
   gates: Gate[];
   advice: Advice[];
+  /** (loopforge 3.0) Accepted rounds still in effect (a backtrack drops those after its restore point). */
+  acceptedRounds?: number;
+  /** (loopforge 3.0) The open round's rejections, by rule. */
+  escalation?: Escalation[];
+  /** (loopforge 3.0) Objective refinements taken, oldest first. */
+  refinements?: Refinement[];
+  /** (loopforge 3.0) The phase the runtime accepted a boundary for, and the round it began. */
+  phase?: string;
+  phaseRound?: number;
+  /** (loopforge 3.0) Drift the runtime detected and is waiting to see clarified (the round and why). */
+  drift?: string;
+  /** (loopforge 3.0) A report's context request, shown once in the next prompt, then dropped. */
+  contextRequest?: string;
 }
 
 /** Fields that are not part of the loop's position (status and bookkeeping). */
@@ -202,4 +234,10 @@ export function stateFromData(d: Rec): LoopState {
     gates: list("gates"),
     advice: list("advice"),
   };
+}
+
+/** Set an optional (loopforge 3.0) field, or remove it when it holds its default (nothing is written for it). */
+export function setOptional<K extends keyof LoopState>(s: LoopState, k: K, v: LoopState[K] | undefined): void {
+  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) delete s[k];
+  else s[k] = v;
 }

@@ -18,8 +18,9 @@ export interface Store {
 }
 
 /**
- * Open the store found from `opts` (see `findStore`), refusing one of
- * another version (`checkStoreVersion`: older → `forge migrate`).
+ * Open the store found from `opts` (see `findStore`): one of this version
+ * or the one before (N−1) is read as it is; another is refused
+ * (`checkStoreVersion`).
  * @throws NotFoundError when there is no store; ForgeError for another version
  */
 export function openStore(opts: FindStoreOptions = {}): Store {

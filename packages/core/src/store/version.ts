@@ -2,8 +2,10 @@
  * The store's version marker, `.forge/version`: one line, the number of the
  * store's shape. `forge init` writes it; every command reads it (through
  * `openStore`). A store without it is version 1, the shape from before the
- * marker; a store one version older is upgraded by `forge migrate` and
- * refused by everything else with a one-line hint; a newer one is refused.
+ * marker. Every command reads and writes a store of this version or the
+ * one before it (N−1: its files have the same shape; `forge migrate` brings
+ * it to N and leaves a one-hop note in `merges/migrations/`); an older or
+ * a newer one is refused with a one-line hint.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,17 +43,19 @@ export function storeVersion(dir: string): number {
 }
 
 /**
- * Refuse a store of another version than this code's: older → run
- * `forge migrate`; newer → upgrade forge.
+ * Refuse a store this code cannot read: older than N−1 → migrate it with an
+ * older forge first; newer → upgrade forge. A store of version N−1 is read
+ * as it is (its files have the same shape as N's).
+ * @returns the store's version (N or N−1)
  * @throws ForgeError (E_STORE_OLD, E_STORE_NEW)
  */
-export function checkStoreVersion(dir: string): void {
+export function checkStoreVersion(dir: string): number {
   const v = storeVersion(dir);
-  if (v === STORE_VERSION) return;
+  if (v === STORE_VERSION || v === STORE_VERSION - 1) return v;
   if (v < STORE_VERSION) {
     throw new ForgeError(
-      `this store is version ${v}, forge ${STORE_VERSION} needs version ${STORE_VERSION}: run 'forge migrate' to see ` +
-        `the changes, 'forge migrate --apply' to make them`,
+      `this store is version ${v}, forge ${STORE_VERSION} reads versions ${STORE_VERSION - 1} and ` +
+        `${STORE_VERSION}: migrate it with an older forge first`,
       "E_STORE_OLD",
       1
     );
