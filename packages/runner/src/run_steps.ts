@@ -61,6 +61,13 @@ export interface StepsRequest {
   stepsFrom?: string;
   /** Run the steps up to and including this one (the ones before it are its setup); later steps are `skipped`. */
   until?: string;
+  /**
+   * Start at this step: the ones before it already ran in this tree (an earlier run of the same setup, `setupId`)
+   * and are recorded `skipped`.
+   */
+  from?: string;
+  /** The setup this run shares with the other runs in the same worktree (recorded as `setupId`). */
+  setupId?: string;
   /** The run this one reruns. */
   rerunOf?: string;
   /** The posture already read and checked (ci.env, the steps, the Docker engine) by a caller running many. */
@@ -116,6 +123,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const env = req.env ?? process.env;
   const p = req.posture ?? (await checkedPosture(store, req.top, env, req.stepsFrom, req.docker ?? false));
   checkUntil(p, req.until);
+  checkUntil(p, req.from);
   // Evidence is keyed by the code, not the commit: the tree without `.forge`
   // (the patch, if any, is keyed by its sha256).
   const tree = await codeTree(req.top, req.headSha, env);
@@ -142,6 +150,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     if (req.pr) data.pr = req.pr.id;
     if (req.title) data.title = req.title;
     if (req.rerunOf) data.rerunOf = req.rerunOf;
+    if (req.setupId) data.setupId = req.setupId;
     createRunDir(store, paths, p, data, req.patch ?? null);
     recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
     return { createdAt, before, id, paths };
@@ -158,8 +167,10 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const results: StepResult[] = [];
   try {
     let stop = false;
+    let setupDone = req.from !== undefined;
     for (const s of p.steps) {
-      if (stop || cancelled || existsSync(paths.cancel)) {
+      if (s.name === req.from) setupDone = false;
+      if (setupDone || stop || cancelled || existsSync(paths.cancel)) {
         cancelled ||= !stop && existsSync(paths.cancel);
         results.push({ name: s.name, outcome: "skipped", exitCode: null, durationMs: 0 });
         continue;
