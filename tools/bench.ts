@@ -34,6 +34,7 @@ import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
 import { peakMemory, storeCases, storeOf } from "./bench_store.js";
+import { cacheCase, setupOnce } from "./bench_setup.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -340,6 +341,7 @@ const all: Case[] = [
   loopIterationCase(BENCH, BIN, ROOT),
   loopIterationCase(BENCH, BIN, ROOT, true),
   ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : []),
+  ...(!ONLY || ONLY.startsWith("dependency cache") ? [cacheCase(BENCH, BIN)] : []),
 ];
 for (const c0 of all) {
   if (ONLY && !c0.name.includes(ONLY)) continue;
@@ -404,6 +406,17 @@ if (huge) {
     "store: peak RSS",
     (bin, runs) => peakMemory(ROOT, huge, ENV, Math.max(3, Math.min(runs, 7)), bin),
     (r) => `${r.medianMs} MiB`
+  );
+}
+// A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.
+const setupCase = "setup once per worktree: step executions per targeted trial";
+if (AGAINST) {
+  if (!ONLY || setupCase.includes(ONLY)) skipped.push({ case: setupCase, why: "its baseline is in the same run" });
+} else {
+  own(
+    setupCase,
+    () => setupOnce(BENCH, BIN, ENV),
+    (r) => `${r.ratio} exec/trial (${r.note})`
   );
 }
 const load = loadavg()[0]!.toFixed(1);

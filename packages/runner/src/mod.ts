@@ -17,6 +17,7 @@ export { RUN_FIELDS, runToJson, type CiRunJson, type StepJson } from "./record.j
 export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
 export { envFingerprint, notStepWarning, type Posture, type StepFile } from "./posture.js";
 export { KEEP_RUNS, pruneRuns } from "./retention.js";
+export { cacheRoot, KEEP_CACHES, pruneCaches } from "./cache.js";
 export { withTree } from "./tree.js";
 export { openTree, type OpenTree } from "./worktree.js";
 export { initSubmodules } from "./submodules.js";

@@ -14,6 +14,8 @@ export interface StepJson {
   signature: string | null;
   /** sha256 of the step's log (null when it did not run). */
   logSha256: string | null;
+  /** The cache's install step only: `hit` (restored from the cache, not run) or `saved`. */
+  cache?: "hit" | "saved";
 }
 
 /** A run as `--json` prints it (keys sorted, as gh prints them). */
@@ -84,6 +86,7 @@ export function runToJson(d: Record<string, unknown>, number: number, prNumber: 
     durationMs: s.durationMs as number,
     signature: (s.signature as string | undefined) ?? null,
     logSha256: (s.logSha256 as string | undefined) ?? null,
+    ...(s.cache ? { cache: s.cache as "hit" | "saved" } : {}),
   }));
   const createdAt = d.createdAt as string;
   const completedAt = (d.completedAt as string | undefined) ?? null;
@@ -134,6 +137,7 @@ export function storedSteps(steps: readonly StepResult[]): Record<string, unknow
     o.outcome = s.outcome;
     if (s.signature) o.signature = s.signature;
     if (s.logSha256) o.logSha256 = s.logSha256;
+    if (s.cache) o.cache = s.cache;
     return o;
   });
 }
@@ -146,7 +150,7 @@ export function summaryBody(steps: readonly StepResult[], verdict: string): stri
   if (verdict === "running") return "running\n";
   const rows = steps.map((s) => {
     const took = s.outcome === "skipped" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`;
-    return `| ${s.name} | ${s.outcome} | ${s.exitCode ?? ""} | ${took} |`;
+    return `| ${s.name} | ${s.outcome}${s.cache ? ` (cache ${s.cache})` : ""} | ${s.exitCode ?? ""} | ${took} |`;
   });
   const failed = steps.find((s) => s.outcome === "fail" || s.outcome === "timeout" || s.outcome === "cancelled");
   const head = "| step | outcome | exit | duration |\n| --- | --- | --- | --- |\n";

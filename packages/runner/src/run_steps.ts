@@ -5,6 +5,7 @@
  * can run the same steps again. Steps run one after another; the first
  * failure stops the run (later steps `skipped`) unless `continueOnError`.
  */
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -33,6 +34,7 @@ import {
   type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
+import { cacheUse, checkCache, KEEP_CACHES, restoreCache, saveCache, type CacheUse } from "./cache.js";
 import { pruneRuns } from "./retention.js";
 import { notStepWarning, posture, stepEnv, type Posture } from "./posture.js";
 import { runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
@@ -175,6 +177,17 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
         results.push({ name: s.name, outcome: "skipped", exitCode: null, durationMs: 0 });
         continue;
       }
+      // The install step: restored from the cache on a hit (not run); run on a miss, and its result saved.
+      // A rerun of the install step itself runs it.
+      const cache = s.name === p.settings.cacheStep ? cacheUse(store, p, dir) : undefined;
+      if (cache && s.name !== req.until) {
+        const hit = await restoredStep(cache, dir, join(paths.logs, `${s.name}.log`));
+        if (hit) {
+          results.push(hit);
+          req.progress?.(id, hit);
+          continue;
+        }
+      }
       current = startStep({
         name: s.name,
         argv: stepArgv(p, paths, dir, s.name, id),
@@ -188,6 +201,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
       started.push(current);
       const r = await current.done;
       current = undefined;
+      if (cache && r.outcome === "pass" && (await saveCache(store, cache, dir, p.settings.keepCaches ?? KEEP_CACHES)))
+        r.cache = "saved";
       results.push(r);
       req.progress?.(id, r);
       if ((r.outcome !== "pass" && !req.continueOnError) || s.name === req.until) stop = true;
@@ -231,6 +246,7 @@ export async function checkedPosture(
   const stepsDir = stepsFrom ?? ciStepsDir(store);
   const shown = displayPath(store, stepsDir);
   const p = posture(store, stepsDir, shown, docker);
+  checkCache(store, p);
   if (p.steps.length === 0) {
     // No steps checks nothing: never a green run (a PR would merge on it).
     const misnamed = p.notSteps.length ? `; ${notStepWarning(shown, p.notSteps[0]!)}` : "";
@@ -250,6 +266,17 @@ export function checkUntil(p: Posture, until: string | undefined): void {
     const have = p.steps.map((s) => s.name).join(" ") || "none";
     throw new ForgeError(`no step '${until.slice(0, 60)}' in .forge/ci/steps (have: ${have})`, "E_NO_STEP", 1);
   }
+}
+
+/** The install step's result on a cache hit (its log says what was restored), or undefined on a miss. */
+async function restoredStep(cache: CacheUse, dir: string, log: string): Promise<StepResult | undefined> {
+  const t0 = performance.now();
+  if (!(await restoreCache(cache, dir))) return undefined;
+  const text = `forge-ci: ${cache.paths.join(" ")} restored from the cache (key ${cache.key}); ${cache.step} not run\n`;
+  writeFileSync(log, text, { flag: "wx" });
+  const logSha256 = createHash("sha256").update(text).digest("hex");
+  const durationMs = Math.round(performance.now() - t0);
+  return { name: cache.step, outcome: "skipped", exitCode: null, durationMs, logSha256, cache: "hit" };
 }
 
 /** The derived number of a PR, or null when it is gone. */

@@ -26,6 +26,8 @@ export interface StepResult {
   signatureText?: string[];
   /** sha256 of the step's whole log (the receipt's log digest). */
   logSha256?: string;
+  /** The install step of the dependency cache: `hit` (restored, not run) or `saved` (ran, its result kept). */
+  cache?: "hit" | "saved";
 }
 
 /** What to start. */

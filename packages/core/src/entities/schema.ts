@@ -391,6 +391,8 @@ export const CI_RUN: EntitySchema = {
           },
           S("signature"),
           { name: "logSha256", type: { t: "sha256" } },
+          // The dependency cache's install step: restored (`hit`, not run) or run and kept (`saved`).
+          { name: "cache", type: { t: "enum", values: ["hit", "saved"] } },
         ],
       },
     },
