@@ -5,7 +5,6 @@ import { atomicWrite, ForgeError, git, versionFile, writeStoreVersion } from "@f
 /** Machine state and caches: never committed (DESIGN §3 data classes). */
 export const IGNORED = [
   "ci/runs/",
-  "ci/cache/",
   "releases/out/",
   "pilot/",
   ".cache/",
