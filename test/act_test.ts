@@ -148,7 +148,7 @@ function setupIds(dir: string): Map<string, string | null> {
   );
 }
 
-test("CheckRerun: never past the plan's repetitions; the steps before the target run once per worktree as its setup", async (t) => {
+test("CheckRerun: never past the repetitions; the steps before the target run once, as its setup", async (t) => {
   const dir = repo({
     "10-setup": "echo setup >> ../setup-ran; exit 0",
     "20-check": "exit 1",
