@@ -201,3 +201,26 @@ test("submodules: steps see them in every worktree, initialised offline from the
   t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 3, a.stderr);
   t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
 });
+
+test("forge-ci run --until --repeat: the steps before the target run once per worktree; --independent-trials: each", async (t) => {
+  const dir = scratch(tempRepo("forge-setup-once-"));
+  const count = scratch(`${dir}-setups`);
+  step(dir, "10-setup", `echo setup >> ${count}\ntouch built`);
+  step(dir, "20-check", "test -f built");
+  step(dir, "30-after", "exit 0");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "steps"]);
+  const setups = () => readFileSync(count, "utf8").split("\n").filter(Boolean).length;
+  const r = await run("forge-ci", ["run", "--until", "20-check", "--repeat", "3", "--json", "steps"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(
+    jsonl(r.stdout).map((x: Rec) => x.steps.map((s: Rec) => s.outcome).join(" ")),
+    ["pass pass skipped", "skipped pass skipped", "skipped pass skipped"]
+  );
+  t.is(setups(), 1);
+  const b = await run("forge-ci", ["run", "--until", "20-check", "--repeat", "3", "--independent-trials"], {
+    cwd: dir,
+  });
+  t.is(b.code, 0, b.stderr);
+  t.is(setups(), 4);
+});
