@@ -202,7 +202,7 @@ test("submodules: steps see them in every worktree, initialised offline from the
   t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
 });
 
-test("forge-ci run --until --repeat: the steps before the target run once per worktree; --independent-trials: each", async (t) => {
+test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {
   const dir = scratch(tempRepo("forge-setup-once-"));
   const count = scratch(`${dir}-setups`);
   step(dir, "10-setup", `echo setup >> ${count}\ntouch built`);
