@@ -132,7 +132,7 @@ test(
         pr: { id: p.id, number: p.number },
         patch_sha256: p.patchSha256,
         base_sha: head(dir),
-        checks: ["10-test"],
+        checks: ["10-test", "05-install"],
         repetitions: 3,
         closes: [],
       };
@@ -142,6 +142,7 @@ test(
     };
     const same = await paired(await pr("docs", { "README.md": "# app\n" }));
     t.is(same.typed_diff[0].category, "still_passing");
+    t.is(same.typed_diff[1].category, "skipped", "the install step restored on both sides: no trial, not an error");
     t.is(installs(), 1, "the paired experiment's six runs all restored");
     const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8")) as Rec;
     lock.packages["node_modules/pkg-0"].version = "1.0.1";
