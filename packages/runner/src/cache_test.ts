@@ -67,7 +67,7 @@ test("checkCache names ci.env and the field", (t) => {
   t.notThrows(() => checkCache(setup().store, setup().p));
 });
 
-test("save, then restore into another tree: a copy (not a link), modes kept; a miss when the folder is there", async (t) => {
+test("save, then restore elsewhere: a copy, not a link, modes kept; a miss when the folder is there", async (t) => {
   const { store, p, tree } = setup();
   const one = tree("v1");
   mkdirSync(join(one, "node_modules", "a", ".bin"), { recursive: true });
