@@ -144,7 +144,10 @@ function setupIds(dir: string): Map<string, string | null> {
   return new Map(
     readdirSync(runs)
       .filter((id) => !id.startsWith("."))
-      .map((id) => [id, /^setupId: (\S+)$/m.exec(readFileSync(join(runs, id, "summary.md"), "utf8"))?.[1] ?? null])
+      .map((id) => [
+        id,
+        /^setupId: "?([0-9a-f]+)"?$/m.exec(readFileSync(join(runs, id, "summary.md"), "utf8"))?.[1] ?? null,
+      ])
   );
 }
 
