@@ -201,6 +201,7 @@ test("submodules: steps see them in every worktree, initialised offline from the
   });
   t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 3, a.stderr);
   t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
+  t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
 });
 
 test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {

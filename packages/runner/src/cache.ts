@@ -28,7 +28,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { ciEnvFile, DEFAULT_CACHE_KEY, displayPath, ForgeError, type Store } from "@forge/core";
+import { atomicWrite, ciEnvFile, DEFAULT_CACHE_KEY, displayPath, ForgeError, type Store } from "@forge/core";
 import type { Posture } from "./posture.js";
 
 /** The default of `keep_caches`. */
@@ -127,7 +127,7 @@ export async function saveCache(store: Store, use: CacheUse, dir: string, keep: 
   mkdirSync(root, { recursive: true });
   // Machine state: ignored by git whatever the store's own .gitignore says.
   const ignore = join(root, ".gitignore");
-  if (!existsSync(ignore)) writeFileSync(ignore, "*\n");
+  if (!existsSync(ignore)) atomicWrite(ignore, "*\n");
   const tmp = join(root, `.new-${randomBytes(6).toString("hex")}`);
   try {
     mkdirSync(join(tmp, "tree"), { recursive: true });
