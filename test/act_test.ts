@@ -188,6 +188,19 @@ test("CheckRerun: never past the repetitions; the steps before the target run on
       "setup ran, the target ran, nothing after it"
     );
   t.deepEqual([...setupIds(dir2).values()], [null, null, null]);
+  // The same from the environment (how forge-pilot's forge-act gets it).
+  const dir3 = repo({ "10-setup": "exit 0", "20-check": "exit 1" });
+  const c = await run("forge-act", ["--json"], {
+    cwd: dir3,
+    input: plan("CheckRerun", { step: "20-check", head_sha: head(dir3), repetitions: 2 }),
+    env: { FORGE_ACT_INDEPENDENT_TRIALS: "1" },
+  });
+  t.is(c.code, 0, c.stderr);
+  const runs3 = jsonl((await run("forge-ci", ["list", "--json", "steps"], { cwd: dir3 })).stdout) as Rec[];
+  t.deepEqual(
+    runs3.map((x) => x.steps.map((s: Rec) => s.outcome).join(" ")),
+    ["pass fail", "pass fail"]
+  );
 });
 
 test("CheckRerun: plans on one tree share a worktree: each step runs once as setup across the plans", async (t) => {

@@ -45,7 +45,7 @@ export interface ActCliOptions {
  * argv → options.
  * @throws UsageError for a bad deadline or an argument other than `-`
  */
-export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
+export function parseActOptions(args: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): ActCliOptions {
   if (args.stdin !== undefined && args.stdin !== "-")
     throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (plans come on stdin)`);
   const d = args["deadline-ms"] as string | undefined;
@@ -55,7 +55,8 @@ export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
     json: args.json === true,
     allowAdvisoryOnly: args["allow-advisory-only"] === true,
     deadlineMs: d === undefined ? null : Number(d),
-    independentTrials: args["independent-trials"] === true,
+    // The environment's default reaches forge-act under forge-pilot, which starts it with the caller's environment.
+    independentTrials: args["independent-trials"] === true || env.FORGE_ACT_INDEPENDENT_TRIALS === "1",
   };
 }
 
@@ -148,6 +149,7 @@ export default defineCommand({
         "A CheckRerun's trials share one worktree per tree: the steps before the target run once there (the runs' " +
           "setupId says which shared it), then the target alone each trial; --independent-trials: a fresh one each.",
       ],
+      env: [["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"]],
       examples: [
         "forge-observe --json | forge-plan --json | forge-act --json | forge-export",
         "forge-plan --json | forge-act --json --deadline-ms 1767225600000",
@@ -155,5 +157,5 @@ export default defineCommand({
     },
   },
   args: FLAGS,
-  run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => actRun(ctx, parseActOptions(args)),
+  run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => actRun(ctx, parseActOptions(args, ctx.io.env)),
 });
