@@ -7,7 +7,7 @@
  */
 import test from "ava";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, baseEnv, git, jsonl, run, tempRepo, type Ran } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
@@ -137,9 +137,22 @@ test(
   }
 );
 
-test("CheckRerun: never past the plan's repetitions; the steps before the target run as its setup", async (t) => {
+/** The `setupId` of each CI run's record (summary.md), by run id. */
+function setupIds(dir: string): Map<string, string | null> {
+  const runs = join(dir, ".forge", "ci", "runs");
+  return new Map(
+    readdirSync(runs)
+      .filter((id) => !id.startsWith("."))
+      .map((id) => [
+        id,
+        /^setupId: "?([0-9a-f]+)"?$/m.exec(readFileSync(join(runs, id, "summary.md"), "utf8"))?.[1] ?? null,
+      ])
+  );
+}
+
+test("CheckRerun: never past the repetitions; the steps before the target run once, as its setup", async (t) => {
   const dir = repo({
-    "10-setup": "echo setup > ../setup-ran-$FORGE_CI_RUN; exit 0",
+    "10-setup": "echo setup >> ../setup-ran; exit 0",
     "20-check": "exit 1",
     "30-after": "exit 0",
   });
@@ -149,13 +162,62 @@ test("CheckRerun: never past the plan's repetitions; the steps before the target
   t.is(a.stats.trials, 3, `stop ${a.stats.stop}, budget ${a.stats.budget}; trials: ${whys.join(", ")}`);
   t.is(a.stats.stop, "budget");
   t.is(a.stats.verdict, "failing");
-  const runs = jsonl((await run("forge-ci", ["list", "--json", "steps"], { cwd: dir })).stdout) as Rec[];
-  for (const x of runs)
+  const runs = jsonl((await run("forge-ci", ["list", "--json", "id,steps"], { cwd: dir })).stdout) as Rec[];
+  t.deepEqual(
+    runs.map((x) => x.steps.map((s: Rec) => s.outcome).join(" ")).sort(),
+    ["pass fail skipped", "skipped fail skipped", "skipped fail skipped"],
+    "the setup ran once, the target three times, nothing after it"
+  );
+  const ids = setupIds(dir);
+  t.is(new Set(ids.values()).size, 1, "the three runs share one setup id");
+  t.regex([...ids.values()][0] ?? "", /^[0-9a-f]{24}$/);
+  t.deepEqual(extraWorktrees(dir), []);
+
+  // --independent-trials: each trial its own worktree and its whole setup, as before.
+  const dir2 = repo({ "10-setup": "exit 0", "20-check": "exit 1", "30-after": "exit 0" });
+  const b = await act(dir2, plan("CheckRerun", { step: "20-check", head_sha: head(dir2), repetitions: 3 }), [
+    "--independent-trials",
+  ]);
+  t.is(b.recs[0]!.stats.trials, 3);
+  const runs2 = jsonl((await run("forge-ci", ["list", "--json", "steps"], { cwd: dir2 })).stdout) as Rec[];
+  for (const x of runs2)
     t.deepEqual(
       x.steps.map((s: Rec) => s.outcome),
       ["pass", "fail", "skipped"],
       "setup ran, the target ran, nothing after it"
     );
+  t.deepEqual([...setupIds(dir2).values()], [null, null, null]);
+  // The same from the environment (how forge-pilot's forge-act gets it).
+  const dir3 = repo({ "10-setup": "exit 0", "20-check": "exit 1" });
+  const c = await run("forge-act", ["--json"], {
+    cwd: dir3,
+    input: plan("CheckRerun", { step: "20-check", head_sha: head(dir3), repetitions: 2 }),
+    env: { FORGE_ACT_INDEPENDENT_TRIALS: "1" },
+  });
+  t.is(c.code, 0, c.stderr);
+  const runs3 = jsonl((await run("forge-ci", ["list", "--json", "steps"], { cwd: dir3 })).stdout) as Rec[];
+  t.deepEqual(
+    runs3.map((x) => x.steps.map((s: Rec) => s.outcome).join(" ")),
+    ["pass fail", "pass fail"]
+  );
+});
+
+test("CheckRerun: plans on one tree share a worktree: each step runs once as setup across the plans", async (t) => {
+  const steps: Record<string, string> = {};
+  for (let i = 1; i <= 6; i++) steps[`${i}0-s${i}`] = `echo "$FORGE_CI_STEP" >> ../executions; exit 0`;
+  const dir = repo(steps);
+  const sha = head(dir);
+  const names = Object.keys(steps);
+  const input = names.map((s) => plan("CheckRerun", { step: s, head_sha: sha, repetitions: 3 })).join("");
+  const r = await act(dir, input);
+  t.is(r.code, 0, r.stderr);
+  t.is(r.recs.length, 6);
+  const trials = r.recs.reduce((n, a) => n + a.stats.trials, 0);
+  const runs = jsonl((await run("forge-ci", ["list", "--limit", "100", "--json", "steps"], { cwd: dir })).stdout);
+  const executions = runs.reduce((n, x: Rec) => n + x.steps.filter((s: Rec) => s.outcome !== "skipped").length, 0);
+  t.is(trials, 18);
+  t.is(executions, 18, "every execution is a targeted trial: the setup of each is the trials before it");
+  t.is(new Set(setupIds(dir).values()).size, 1);
 });
 
 test("CheckRerun: a setup step that cannot run makes the target's trial error, never fail", async (t) => {

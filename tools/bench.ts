@@ -37,6 +37,7 @@ import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
 import { peakMemory, storeCases, storeOf } from "./bench_store.js";
 import { type Audit, formatAudit, tokenAudit } from "./token_audit.js";
+import { cacheCase, setupOnce } from "./bench_setup.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -344,6 +345,7 @@ const all: Case[] = [
   loopIterationCase(BENCH, BIN, ROOT, true),
   ...(huge && s1k ? storeCases(ROOT, big, huge, s1k) : []),
   ...(!ONLY || ONLY.startsWith("html") ? htmlCases(BENCH, BIN, ROOT, big.dir) : []),
+  ...(!ONLY || ONLY.startsWith("dependency cache") ? [cacheCase(BENCH, BIN)] : []),
 ];
 for (const c0 of all) {
   if (ONLY && !c0.name.includes(ONLY)) continue;
@@ -424,6 +426,17 @@ if (AGAINST) {
     aborted.push({ case: AUDIT, error: (err as Error).message });
     process.stderr.write(`  ${AUDIT}: ABORTED: ${(err as Error).message}\n`);
   }
+}
+// A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.
+const setupCase = "setup once per worktree: step executions per targeted trial";
+if (AGAINST) {
+  if (!ONLY || setupCase.includes(ONLY)) skipped.push({ case: setupCase, why: "its baseline is in the same run" });
+} else {
+  own(
+    setupCase,
+    () => setupOnce(BENCH, BIN, ENV),
+    (r) => `${r.ratio} exec/trial (${r.note})`
+  );
 }
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(

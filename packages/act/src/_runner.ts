@@ -95,6 +95,9 @@ export function trialOf(run: CiRunJson, check: string, side: TrialRef["side"]): 
   const broken = run.steps
     .slice(0, Math.max(0, i))
     .find((x) => x.outcome === "timeout" || x.outcome === "cancelled" || x.exitCode === 126 || x.exitCode === 127);
+  // The cache's install step restored, not run: no trial of it (a rerun of that step itself always runs it).
+  if (s?.cache === "hit")
+    return { ...base, outcome: "skipped", duration_ms: 0, signature: null, why: "restored from the cache, not run" };
   if (!s || s.outcome === "skipped" || s.outcome === "cancelled" || broken) {
     const why =
       s?.outcome === "cancelled" || run.verdict === "cancelled"

@@ -54,19 +54,21 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
   const threats = new Set<string>();
   let stop = "budget";
   let errorsInARow = 0;
-  const one = () =>
-    runTrial({
-      store: ctx.store,
-      top: ctx.top,
-      headSha,
-      patch,
-      patchSha256: patchSha,
-      until: step,
-      continueOnError: true,
-      title: `forge-act ${ctx.actId}`,
-      env: ctx.env,
-      tests,
-    });
+  const req = {
+    store: ctx.store,
+    top: ctx.top,
+    headSha,
+    patch,
+    patchSha256: patchSha,
+    until: step,
+    continueOnError: true,
+    title: `forge-act ${ctx.actId}`,
+    env: ctx.env,
+    tests,
+  };
+  // One worktree's setup shared by the trials (one after another), or each its own (RERUN_JOBS at a time).
+  const one = () => (ctx.setups ? ctx.setups.trial(req) : runTrial(req));
+  const jobs = ctx.setups ? 1 : RERUN_JOBS;
   // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
   for (let done = 0; done < max;) {
     const why = stopReason(ctx.limits);
@@ -74,7 +76,7 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
       stop = why;
       break;
     }
-    const batch = done === 0 ? 1 : Math.min(RERUN_JOBS, max - done);
+    const batch = done === 0 ? 1 : Math.min(jobs, max - done);
     const rs = await Promise.all(Array.from({ length: batch }, one));
     done += batch;
     // Every trial of the batch is kept, also those beside one whose tree could not be made: each finished run is a

@@ -1,6 +1,7 @@
 /** What every executor is handed: the store, the repository, the caller's environment and the act's limits. */
 import type { Store } from "@forge/core";
 import type { Limits } from "./_clock.js";
+import type { SharedSetups } from "./_setup.js";
 
 /** The world of one act. */
 export interface ActContext {
@@ -11,4 +12,6 @@ export interface ActContext {
   limits: Limits;
   /** The act's id: the title of its CI runs. */
   actId: string;
+  /** The worktrees trials share (setup once per worktree); absent: every trial in a fresh worktree. */
+  setups?: SharedSetups;
 }

@@ -10,6 +10,7 @@ import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
 import { canonicalJson } from "@forge/kernel";
 import { actId, executePlan } from "./act.js";
+import { SharedSetups } from "./_setup.js";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -19,6 +20,11 @@ export const FLAGS: FlagsDef = {
   stdin: { type: "positional", valueHint: "-", description: "plan lines on stdin (the default)" },
   json: { type: "boolean", description: "act results as JSON lines" },
   "allow-advisory-only": { type: "boolean", description: "run advisory plans (never verification)" },
+  "independent-trials": {
+    type: "boolean",
+    description:
+      "a fresh worktree and the whole setup for every trial (default: the steps before a target once per worktree)",
+  },
   "deadline-ms": {
     type: "string",
     valueHint: "ms",
@@ -31,13 +37,15 @@ export interface ActCliOptions {
   json: boolean;
   allowAdvisoryOnly: boolean;
   deadlineMs: number | null;
+  /** Every trial in a fresh worktree with its whole setup (no setup shared between trials). */
+  independentTrials: boolean;
 }
 
 /**
  * argv → options.
  * @throws UsageError for a bad deadline or an argument other than `-`
  */
-export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
+export function parseActOptions(args: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): ActCliOptions {
   if (args.stdin !== undefined && args.stdin !== "-")
     throw new UsageError(`unexpected argument '${String(args.stdin).slice(0, 40)}' (plans come on stdin)`);
   const d = args["deadline-ms"] as string | undefined;
@@ -47,6 +55,8 @@ export function parseActOptions(args: Record<string, unknown>): ActCliOptions {
     json: args.json === true,
     allowAdvisoryOnly: args["allow-advisory-only"] === true,
     deadlineMs: d === undefined ? null : Number(d),
+    // The environment's default reaches forge-act under forge-pilot, which starts it with the caller's environment.
+    independentTrials: args["independent-trials"] === true || env.FORGE_ACT_INDEPENDENT_TRIALS === "1",
   };
 }
 
@@ -74,6 +84,8 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   let failed = 0;
+  // One pool for every plan of this process: a check's trials, and the checks after it on the same tree, share a setup.
+  const setups = opts.independentTrials ? undefined : new SharedSetups();
   try {
     for await (const line of readJsonLines(io.stdin as AsyncIterable<Buffer>)) {
       if (line.error) {
@@ -97,7 +109,7 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
           interrupted: () => interrupted,
         };
         const rec = await executePlan(
-          { store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()) },
+          { store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()), setups },
           plan,
           { allowAdvisoryOnly: opts.allowAdvisoryOnly }
         );
@@ -113,6 +125,7 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
       if (out.closed) break;
     }
   } finally {
+    await setups?.close();
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
   }
@@ -133,7 +146,10 @@ export default defineCommand({
       ],
       notes: [
         "Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export.",
+        "A CheckRerun's trials share one worktree per tree: the steps before the target run once there (the runs' " +
+          "setupId says which shared it), then the target alone each trial; --independent-trials: a fresh one each.",
       ],
+      env: [["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"]],
       examples: [
         "forge-observe --json | forge-plan --json | forge-act --json | forge-export",
         "forge-plan --json | forge-act --json --deadline-ms 1767225600000",
@@ -141,5 +157,5 @@ export default defineCommand({
     },
   },
   args: FLAGS,
-  run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => actRun(ctx, parseActOptions(args)),
+  run: ({ args, data: ctx }: { args: Parsed; data: Ctx }) => actRun(ctx, parseActOptions(args, ctx.io.env)),
 });

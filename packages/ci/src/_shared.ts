@@ -27,8 +27,17 @@ export const CI_READS: ReadonlyArray<readonly [string, string]> = [
       "none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment",
   ],
   [
+    ".forge/ci/ci.env (cache)",
+    "cache=<paths> (e.g. node_modules) made by cache_step=<step> (e.g. 05-install), keyed by cache_key=<files> " +
+      "(default: package-lock.json npm-shrinkwrap.json pnpm-lock.yaml yarn.lock, as the tree has them): on a hit " +
+      "the folders are copied in and the step is skipped, on a miss it runs and its folders are saved; " +
+      "keep_caches=<n> entries (default 4)",
+  ],
+  [".forge/ci/cache/<key>/", "the dependency cache (machine state, gitignored; deleting it changes no verdict)"],
+  [
     ".forge/ci/steps/NN-name",
-    "the steps: executables run in filename order in a disposable worktree, env + FORGE_CI_RUN, FORGE_CI_STEP",
+    "the steps: executables run in filename order in a disposable worktree (its submodules initialised from the " +
+      "main clone, offline), env + FORGE_CI_RUN, FORGE_CI_STEP",
   ],
   [
     "FORGE_REPORTS_DIR",

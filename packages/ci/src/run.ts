@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import {
   ForgeError,
@@ -16,10 +17,13 @@ import {
   checkUntil,
   headCommit,
   notStepWarning,
+  openTree,
   Runs,
   runStepsIn,
   withTree,
   type CiRunJson,
+  type OpenTree,
+  type StepsRequest,
 } from "@forge/runner";
 import { CI_READS, JSON_FLAGS, jsonRequest, runRender, stepLine } from "./_shared.js";
 
@@ -37,6 +41,8 @@ export interface RunOptions {
   until?: string;
   /** `--repeat`: how many runs of each tree, one after another (default 1). */
   repeat: number;
+  /** `--independent-trials`: with --until and --repeat, each run its own worktree and its whole setup. */
+  independentTrials: boolean;
 }
 
 /** One thing to run: a tree and what it is for. */
@@ -63,38 +69,74 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
   // A misnamed step (`10-test.sh`) is not run, and never without a word.
   for (const n of p.notSteps) ctx.log.warn(notStepWarning(".forge/ci/steps", n));
   checkUntil(p, opts.until);
+  const request = (t: Target): StepsRequest => ({
+    store: runs.store,
+    top,
+    headSha: t.headSha,
+    patchSha256: t.patchSha256,
+    patch: t.patch,
+    pr: t.pr,
+    title: t.title,
+    posture: p,
+    continueOnError: opts.continueOnError,
+    env: ctx.io.env,
+    until: opts.until,
+    progress: (_id, s) => ctx.io.stderr.write(stepLine(ctx.io, t.label, s)),
+  });
   const once = async (t: Target): Promise<CiRunJson> =>
-    withTree(top, t.headSha, t.patch, (dir) =>
-      runStepsIn(dir, {
-        store: runs.store,
-        top,
-        headSha: t.headSha,
-        patchSha256: t.patchSha256,
-        patch: t.patch,
-        pr: t.pr,
-        title: t.title,
-        posture: p,
-        continueOnError: opts.continueOnError,
-        env: ctx.io.env,
-        until: opts.until,
-        progress: (_id, s) => ctx.io.stderr.write(stepLine(ctx.io, t.label, s)),
-      })
-    );
-  // --repeat: the same tree again, one run after another.
+    withTree(top, t.headSha, t.patch, (dir) => runStepsIn(dir, request(t)));
+  // --repeat with --until: the runs of one tree share one worktree, the steps before --until run there once (its
+  // setup) and each later run starts at it, every record with the same setupId; a setup step that could not finish
+  // (timeout, cancelled, 126/127) retires the worktree. --independent-trials: each run its own worktree and setup.
+  const shared = opts.until !== undefined && opts.repeat > 1 && !opts.independentTrials;
+  const repeated = async function* (t: Target): AsyncGenerator<CiRunJson> {
+    if (!shared) {
+      for (let i = 0; i < opts.repeat; i++) yield await once(t);
+      return;
+    }
+    let tree: OpenTree | undefined;
+    let setupId = "";
+    try {
+      for (let i = 0; i < opts.repeat; i++) {
+        const fresh = tree === undefined;
+        if (fresh) setupId = randomBytes(12).toString("hex");
+        tree ??= await openTree(top, t.headSha, t.patch);
+        const r = await runStepsIn(tree.dir, {
+          ...request(t),
+          from: fresh ? undefined : opts.until,
+          setupId,
+        });
+        // Without --continue-on-error a setup step that failed stopped the run: the next one sets up afresh.
+        const broken = r.steps.some(
+          (x) =>
+            x.name !== opts.until &&
+            (x.outcome === "timeout" ||
+              x.exitCode === 126 ||
+              x.exitCode === 127 ||
+              (!opts.continueOnError && x.outcome === "fail"))
+        );
+        if (broken || r.verdict === "cancelled") {
+          await tree.close();
+          tree = undefined;
+        }
+        yield r;
+      }
+    } finally {
+      await tree?.close();
+    }
+  };
   const one = async (t: Target): Promise<CiRunJson[]> => {
     const rs: CiRunJson[] = [];
-    for (let i = 0; i < opts.repeat; i++) rs.push(await once(t));
+    for await (const r of repeated(t)) rs.push(r);
     return rs;
   };
   if (opts.ref === undefined) {
     const headSha = opts.at === undefined ? await headCommit(top) : await commitOf(top, opts.at);
-    for (let i = 0; i < opts.repeat; i++)
-      yield await once({ label: "", headSha, patch: null, patchSha256: null, pr: null });
+    yield* repeated({ label: "", headSha, patch: null, patchSha256: null, pr: null });
     return;
   }
   if (opts.ref !== "-") {
-    const t = await prTarget(runs, top, opts.ref, "");
-    for (let i = 0; i < opts.repeat; i++) yield await once(t);
+    yield* repeated(await prTarget(runs, top, opts.ref, ""));
     return;
   }
   const limit = pLimit(opts.jobs);
@@ -171,6 +213,7 @@ export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOption
     at,
     until: nonEmpty(args, "until"),
     repeat: Number(repeat),
+    independentTrials: args["independent-trials"] === true,
   };
 }
 
@@ -225,7 +268,17 @@ export default defineCommand({
       valueHint: "step",
       description: "run the steps up to and including this one (default: every step)",
     },
-    repeat: { type: "string", valueHint: "n", description: "runs of the same tree, one after another (default: 1)" },
+    repeat: {
+      type: "string",
+      valueHint: "n",
+      description:
+        "runs of the same tree, one after another (default: 1); with --until they share one worktree, the steps " +
+        "before it run once",
+    },
+    "independent-trials": {
+      type: "boolean",
+      description: "with --until and --repeat: each run its own worktree and its whole setup",
+    },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

@@ -90,6 +90,7 @@ export {
 export {
   CI_SETTINGS,
   ciSettings,
+  DEFAULT_CACHE_KEY,
   formatCiEnv,
   parseCiEnv,
   type CiEnvEntry,

@@ -228,6 +228,7 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
  */
 export function strays(dir: string): string[] {
   const out: string[] = [];
+  const ciCache = join(dir, "ci", "cache");
   const walk = (d: string): void => {
     let ents;
     try {
@@ -238,7 +239,8 @@ export function strays(dir: string): string[] {
     for (const e of ents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(d, e.name);
       if (STRAY.test(e.name)) out.push(p);
-      else if (e.isDirectory() && !(d === dir && (e.name === ".cache" || e.name === ".git"))) walk(p);
+      // The dependency cache (.forge/ci/cache/) holds the user's installed trees: their files are not the store's.
+      else if (e.isDirectory() && !(d === dir && (e.name === ".cache" || e.name === ".git")) && p !== ciCache) walk(p);
     }
   };
   walk(dir);

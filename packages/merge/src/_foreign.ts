@@ -17,7 +17,7 @@ export interface Foreign {
 }
 
 /** Machine state and scratch: never imported, never read. */
-const SKIP_DIRS = new Set(["ci/runs", "releases/out", "pilot", ".cache"]);
+const SKIP_DIRS = new Set(["ci/runs", "ci/cache", "releases/out", "pilot", ".cache"]);
 /** What marks a folder as a store's own contents. */
 const STORE_ENTRIES = [
   "issues",

@@ -27,7 +27,10 @@ export { readRunTests, testNameOf, TESTS_FILE, type TestsRequest } from "./run_t
 export { failureSignature, SIGNATURE_VERSION, type Signature } from "./signature.js";
 export { envFingerprint, notStepWarning, type Posture, type StepFile } from "./posture.js";
 export { KEEP_RUNS, pruneRuns } from "./retention.js";
+export { cacheRoot, KEEP_CACHES, pruneCaches } from "./cache.js";
 export { withTree } from "./tree.js";
+export { openTree, type OpenTree } from "./worktree.js";
+export { initSubmodules } from "./submodules.js";
 export type { Outcome, StepResult } from "./step.js";
 
 export { formatRun, Runs, seconds, stepLine, type RunCtx, type RunIo } from "./runs.js";

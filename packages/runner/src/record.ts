@@ -22,6 +22,8 @@ export interface StepJson {
   tests: TestCase[];
   /** Why its reports were refused (one line), or null. */
   reportError: string | null;
+  /** The cache's install step only: `hit` (restored from the cache, not run) or `saved`. */
+  cache?: "hit" | "saved";
 }
 
 /** A run as `--json` prints it (keys sorted, as gh prints them). */
@@ -100,6 +102,7 @@ export function runToJson(
     logSha256: (s.logSha256 as string | undefined) ?? null,
     tests: Object.hasOwn(tests, s.name as string) ? tests[s.name as string]!.tests : [],
     reportError: Object.hasOwn(tests, s.name as string) ? tests[s.name as string]!.error : null,
+    ...(s.cache ? { cache: s.cache as "hit" | "saved" } : {}),
   }));
   const createdAt = d.createdAt as string;
   const completedAt = (d.completedAt as string | undefined) ?? null;
@@ -150,6 +153,7 @@ export function storedSteps(steps: readonly StepResult[]): Record<string, unknow
     o.outcome = s.outcome;
     if (s.signature) o.signature = s.signature;
     if (s.logSha256) o.logSha256 = s.logSha256;
+    if (s.cache) o.cache = s.cache;
     return o;
   });
 }
@@ -162,7 +166,7 @@ export function summaryBody(steps: readonly StepResult[], verdict: string): stri
   if (verdict === "running") return "running\n";
   const rows = steps.map((s) => {
     const took = s.outcome === "skipped" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`;
-    return `| ${s.name} | ${s.outcome} | ${s.exitCode ?? ""} | ${took} |`;
+    return `| ${s.name} | ${s.outcome}${s.cache ? ` (cache ${s.cache})` : ""} | ${s.exitCode ?? ""} | ${took} |`;
   });
   const failed = steps.find((s) => s.outcome === "fail" || s.outcome === "timeout" || s.outcome === "cancelled");
   const head = "| step | outcome | exit | duration |\n| --- | --- | --- | --- |\n";

@@ -5,6 +5,7 @@
  * can run the same steps again. Steps run one after another; the first
  * failure stops the run (later steps `skipped`) unless `continueOnError`.
  */
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -33,6 +34,7 @@ import {
   type Store,
 } from "@forge/core";
 import { registerRun } from "./active.js";
+import { cacheUse, checkCache, KEEP_CACHES, restoreCache, saveCache, type CacheUse } from "./cache.js";
 import { pruneRuns } from "./retention.js";
 import { notStepWarning, posture, stepEnv, type Posture } from "./posture.js";
 import { runTestsOf, runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
@@ -63,6 +65,13 @@ export interface StepsRequest {
   stepsFrom?: string;
   /** Run the steps up to and including this one (the ones before it are its setup); later steps are `skipped`. */
   until?: string;
+  /**
+   * Start at this step: the ones before it already ran in this tree (an earlier run of the same setup, `setupId`)
+   * and are recorded `skipped`.
+   */
+  from?: string;
+  /** The setup this run shares with the other runs in the same worktree (recorded as `setupId`). */
+  setupId?: string;
   /** The run this one reruns. */
   rerunOf?: string;
   /** The posture already read and checked (ci.env, the steps, the Docker engine) by a caller running many. */
@@ -126,6 +135,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const env = req.env ?? process.env;
   const p = req.posture ?? (await checkedPosture(store, req.top, env, req.stepsFrom, req.docker ?? false));
   checkUntil(p, req.until);
+  checkUntil(p, req.from);
   // Evidence is keyed by the code, not the commit: the tree without `.forge`
   // (the patch, if any, is keyed by its sha256).
   const tree = await codeTree(req.top, req.headSha, env);
@@ -152,6 +162,7 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
     if (req.pr) data.pr = req.pr.id;
     if (req.title) data.title = req.title;
     if (req.rerunOf) data.rerunOf = req.rerunOf;
+    if (req.setupId) data.setupId = req.setupId;
     createRunDir(store, paths, p, data, req.patch ?? null);
     recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
     return { createdAt, before, id, paths };
@@ -168,11 +179,24 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
   const results: StepResult[] = [];
   try {
     let stop = false;
+    let setupDone = req.from !== undefined;
     for (const s of p.steps) {
-      if (stop || cancelled || existsSync(paths.cancel)) {
+      if (s.name === req.from) setupDone = false;
+      if (setupDone || stop || cancelled || existsSync(paths.cancel)) {
         cancelled ||= !stop && existsSync(paths.cancel);
         results.push({ name: s.name, outcome: "skipped", exitCode: null, durationMs: 0 });
         continue;
+      }
+      // The install step: restored from the cache on a hit (not run); run on a miss, and its result saved.
+      // A rerun of the install step itself runs it.
+      const cache = s.name === p.settings.cacheStep ? cacheUse(store, p, dir) : undefined;
+      if (cache && s.name !== req.until) {
+        const hit = await restoredStep(cache, dir, join(paths.logs, `${s.name}.log`));
+        if (hit) {
+          results.push(hit);
+          req.progress?.(id, hit);
+          continue;
+        }
       }
       const reports = stepReportsDir(paths.dir, s.name);
       const extra = testsEnv(req.tests, s.name);
@@ -198,6 +222,8 @@ export async function runStepsIn(dir: string, req: StepsRequest): Promise<CiRunJ
         if (rep.tests.length) r.tests = rep.tests;
         if (rep.error) r.reportError = rep.error;
       }
+      if (cache && r.outcome === "pass" && (await saveCache(store, cache, dir, p.settings.keepCaches ?? KEEP_CACHES)))
+        r.cache = "saved";
       results.push(r);
       req.progress?.(id, r);
       if ((r.outcome !== "pass" && !req.continueOnError) || s.name === req.until) stop = true;
@@ -243,6 +269,7 @@ export async function checkedPosture(
   const stepsDir = stepsFrom ?? ciStepsDir(store);
   const shown = displayPath(store, stepsDir);
   const p = posture(store, stepsDir, shown, docker);
+  checkCache(store, p);
   if (p.steps.length === 0) {
     // No steps checks nothing: never a green run (a PR would merge on it).
     const misnamed = p.notSteps.length ? `; ${notStepWarning(shown, p.notSteps[0]!)}` : "";
@@ -262,6 +289,17 @@ export function checkUntil(p: Posture, until: string | undefined): void {
     const have = p.steps.map((s) => s.name).join(" ") || "none";
     throw new ForgeError(`no step '${until.slice(0, 60)}' in .forge/ci/steps (have: ${have})`, "E_NO_STEP", 1);
   }
+}
+
+/** The install step's result on a cache hit (its log says what was restored), or undefined on a miss. */
+async function restoredStep(cache: CacheUse, dir: string, log: string): Promise<StepResult | undefined> {
+  const t0 = performance.now();
+  if (!(await restoreCache(cache, dir))) return undefined;
+  const text = `forge-ci: ${cache.paths.join(" ")} restored from the cache (key ${cache.key}); ${cache.step} not run\n`;
+  writeFileSync(log, text, { flag: "wx" });
+  const logSha256 = createHash("sha256").update(text).digest("hex");
+  const durationMs = Math.round(performance.now() - t0);
+  return { name: cache.step, outcome: "skipped", exitCode: null, durationMs, logSha256, cache: "hit" };
 }
 
 /** The derived number of a PR, or null when it is gone. */

@@ -95,9 +95,15 @@ export function formatRun(r: CiRunJson): string {
  * @param color whether the mark is coloured (the cli kit's `useColor(io)`)
  */
 export function stepLine(label: string, s: StepResult, color: boolean): string {
-  const ok = s.outcome === "pass";
+  // A cache hit is no failure: the install step's result restored, not run.
+  const ok = s.outcome === "pass" || s.cache === "hit";
   const mark = color ? (ok ? "\x1b[32m✓\x1b[0m" : "\x1b[31mX\x1b[0m") : ok ? "✓" : "X";
-  const detail = s.outcome === "fail" ? `fail (exit ${s.exitCode ?? "signal"})` : s.outcome;
+  const detail =
+    s.outcome === "fail"
+      ? `fail (exit ${s.exitCode ?? "signal"})`
+      : s.cache === "hit"
+        ? "restored from the cache"
+        : s.outcome;
   const t = s.tests ?? [];
   const failed = t.filter((c) => c.outcome === "fail" || c.outcome === "error").length;
   const tests = t.length ? ` (${t.length} tests, ${failed} failed)` : "";

@@ -31,6 +31,8 @@ export interface StepResult {
   tests?: TestCase[];
   /** Why its reports were refused (one line), when they were. */
   reportError?: string;
+  /** The install step of the dependency cache: `hit` (restored, not run) or `saved` (ran, its result kept). */
+  cache?: "hit" | "saved";
 }
 
 /** What to start. */

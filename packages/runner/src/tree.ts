@@ -1,11 +1,13 @@
 /**
  * The tree a run happens in: core's disposable worktree of a commit, with a
  * patch applied commit by commit (`git apply --check` first, then
- * `git apply --index`; SEC-05). The live checkout is never touched.
+ * `git apply --index`; SEC-05), and its submodules initialised from the
+ * main clone's objects (submodules.ts). The live checkout is never touched.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ForgeError, git, gitMessage, splitPatchSeries, withWorktree, type WorktreeOptions } from "@forge/core";
+import { initSubmodules } from "./submodules.js";
 
 /**
  * Run `fn` in a fresh worktree of `commit` with `patch` applied.
@@ -43,6 +45,7 @@ export function withTree<T>(
           }
         }
       }
+      await initSubmodules(dir);
       return fn(dir);
     },
     opts

@@ -11,6 +11,7 @@
  * would silently change the CI posture (SEC-07).
  */
 import { InvalidFileError } from "../errors.js";
+import { isCiStepName } from "./ci_step.js";
 
 /** One line of `ci.env`: a `KEY=value` pair, or a comment / blank line kept verbatim. */
 export type CiEnvEntry = { key: string; value: string } | { text: string };
@@ -27,12 +28,38 @@ export interface CiSettings {
   base?: string;
   /** How many CI runs (and release outputs) keep their bulky files; absent: 200. */
   keepRuns?: number;
+  /** `cache=`: the folders (relative to the tree) the dependency cache keeps, e.g. `node_modules`. */
+  cache?: string[];
+  /** `cache_key=`: the files whose bytes key the cache (default: the lockfiles of `DEFAULT_CACHE_KEY` there are). */
+  cacheKey?: string[];
+  /** `cache_step=`: the step that installs (it runs only on a miss; its result is saved for the next tree). */
+  cacheStep?: string;
+  /** `keep_caches=`: how many cache entries are kept (the least recently used go first); absent: 4. */
+  keepCaches?: number;
   /** The upper-case variables, passed to every step on top of the caller's environment. */
   env: Record<string, string>;
 }
 
 /** The lower-case settings `ci.env` knows. */
-export const CI_SETTINGS: readonly string[] = ["runner", "image", "timeout", "base", "keep_runs"];
+export const CI_SETTINGS: readonly string[] = [
+  "runner",
+  "image",
+  "timeout",
+  "base",
+  "keep_runs",
+  "cache",
+  "cache_key",
+  "cache_step",
+  "keep_caches",
+];
+
+/** The files that key the cache when `cache_key` is not given (those the tree has). */
+export const DEFAULT_CACHE_KEY: readonly string[] = [
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "yarn.lock",
+];
 
 const ENV_KEY = /^[A-Z_][A-Z0-9_]*$/;
 const PAIR = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
@@ -111,6 +138,10 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
     else if (e.key === "timeout") out.timeout = Number(e.value);
     else if (e.key === "base") out.base = e.value;
     else if (e.key === "keep_runs") out.keepRuns = Number(e.value);
+    else if (e.key === "cache") out.cache = e.value.split(" ").filter(Boolean);
+    else if (e.key === "cache_key") out.cacheKey = e.value.split(" ").filter(Boolean);
+    else if (e.key === "cache_step") out.cacheStep = e.value;
+    else if (e.key === "keep_caches") out.keepCaches = Number(e.value);
     else out.env[e.key] = e.value;
   }
   return out;
@@ -118,12 +149,28 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
 
 // --- internal ---
 
+/** Space-separated paths inside the tree: relative, no `..`, not `.git` or `.forge`. */
+function checkTreePaths(value: string): string | undefined {
+  const paths = value.split(" ").filter(Boolean);
+  if (paths.length === 0) return "expected one or more paths relative to the tree, separated by spaces";
+  for (const p of paths) {
+    const parts = p.replace(/\/+$/, "").split("/");
+    if (p.startsWith("/") || parts.some((x) => x === ".." || x === "." || x === "") || /[\\\t]/.test(p))
+      return `'${p.slice(0, 60)}': expected a path relative to the tree (no '..', no leading '/')`;
+    if (parts[0] === ".git" || parts[0] === ".forge") return `'${p.slice(0, 60)}': not inside .git or .forge`;
+  }
+  return undefined;
+}
+
 function checkSetting(key: string, value: string): string | undefined {
   if (key === "runner" && value !== "local" && value !== "docker") return "expected local or docker";
   if (key === "image" && (value.trim() === "" || value !== value.trim()))
     return "expected an image name without spaces around it";
   if (key === "timeout" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number of seconds ≥ 1";
-  if (key === "keep_runs" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number ≥ 1";
+  if ((key === "keep_runs" || key === "keep_caches") && !/^[1-9][0-9]{0,6}$/.test(value))
+    return "expected a whole number ≥ 1";
+  if (key === "cache" || key === "cache_key") return checkTreePaths(value);
+  if (key === "cache_step" && !isCiStepName(value)) return "expected a step's name, e.g. 05-install";
   // A branch name: git's own check (check-ref-format --branch) runs where it is used.
   if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value)))
     return "expected a branch name";

@@ -59,13 +59,27 @@ test(
   "an unknown lower-case setting",
   invalid,
   "runer=docker\n",
-  `${FILE}: line 1: unknown setting 'runer' (settings: runner, image, timeout, base, keep_runs; variables: UPPER_CASE)`
+  `${FILE}: line 1: unknown setting 'runer' (settings: runner, image, timeout, base, keep_runs, cache, cache_key, ` +
+    "cache_step, keep_caches; variables: UPPER_CASE)"
 );
 test(
   "a mixed-case key",
   invalid,
   "Foo=1\n",
-  `${FILE}: line 1: unknown setting 'Foo' (settings: runner, image, timeout, base, keep_runs; variables: UPPER_CASE)`
+  `${FILE}: line 1: unknown setting 'Foo' (settings: runner, image, timeout, base, keep_runs, cache, cache_key, ` +
+    "cache_step, keep_caches; variables: UPPER_CASE)"
+);
+test(
+  "a cache path that climbs out of the tree",
+  invalid,
+  "cache=node_modules ../x\n",
+  `${FILE}: line 1: 'cache': '../x': expected a path relative to the tree (no '..', no leading '/')`
+);
+test(
+  "a cache step that is not a step's name",
+  invalid,
+  "cache_step=install\n",
+  `${FILE}: line 1: 'cache_step': expected a step's name, e.g. 05-install`
 );
 test("a duplicate key", invalid, "A=1\n\nA=2\n", `${FILE}: line 3: duplicate key 'A'`);
 test(
@@ -134,4 +148,17 @@ test("formatCiEnv() refuses a value with a newline", (t) => {
 
 test("formatCiEnv() refuses a text line that is not a comment", (t) => {
   t.throws(() => formatCiEnv([{ text: "runner=docker" }]), { instanceOf: TypeError });
+});
+
+test("ciSettings() reads the dependency cache: paths and key files split on spaces", (t) => {
+  const text =
+    "cache=node_modules packages/a/node_modules\ncache_key=pnpm-lock.yaml\ncache_step=05-install\nkeep_caches=2\n";
+  t.deepEqual(ciSettings(parseCiEnv(text, FILE)), {
+    runner: "local",
+    cache: ["node_modules", "packages/a/node_modules"],
+    cacheKey: ["pnpm-lock.yaml"],
+    cacheStep: "05-install",
+    keepCaches: 2,
+    env: {},
+  });
 });

@@ -371,6 +371,8 @@ export const CI_RUN: EntitySchema = {
     S("runner", true),
     S("title"),
     { name: "rerunOf", type: { t: "uuid" } },
+    // The runs that share one worktree's setup (the steps before the target ran once there) share this id.
+    S("setupId"),
     { name: "pid", type: { t: "int", min: 1 } },
     TS("createdAt", true),
     TS("completedAt"),
@@ -389,6 +391,8 @@ export const CI_RUN: EntitySchema = {
           },
           S("signature"),
           { name: "logSha256", type: { t: "sha256" } },
+          // The dependency cache's install step: restored (`hit`, not run) or run and kept (`saved`).
+          { name: "cache", type: { t: "enum", values: ["hit", "saved"] } },
         ],
       },
     },

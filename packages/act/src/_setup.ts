@@ -1,0 +1,122 @@
+/**
+ * Setup once per worktree: the trials of one forge-act process (every plan
+ * on its stdin) that target a step of the same tree (commit, patch, step
+ * files) share one worktree. The steps before the first target run there
+ * once (its setup), then each trial runs only its target: a run that starts
+ * at the target, the steps before it recorded `skipped`, and every run made
+ * in that worktree carries the same `setupId` in its record. A later target
+ * further down runs only the steps between (its setup grows in place); one
+ * further up reuses the tree as its later steps left it. A setup step that
+ * could not finish (timed out, cancelled, exit 126/127) retires the
+ * worktree: the next trial starts a fresh one. `--independent-trials` (no
+ * pool) gives every trial a fresh worktree and its whole setup, for checks
+ * whose setup is the suspect.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { atomicWrite } from "@forge/core";
+import { checkedPosture, openTree, runStepsIn, type OpenTree, type Posture } from "@forge/runner";
+import { OWNER_FILE, type TrialRequest } from "./_runner.js";
+import type { CiRunJson } from "@forge/runner";
+
+/** The most worktrees kept open at once (the least recently used idle one is closed first). */
+export const MAX_OPEN_TREES = 4;
+
+interface Prepared {
+  key: string;
+  tree: OpenTree;
+  setupId: string;
+  /** The index of the last step that ran in this tree (-1: none). */
+  ranThrough: number;
+  busy: boolean;
+  usedAt: number;
+}
+
+/** The worktrees of one forge-act process, each with the steps that ran in it. */
+export class SharedSetups {
+  private readonly trees: Prepared[] = [];
+  private clock = 0;
+
+  constructor(private readonly max = MAX_OPEN_TREES) {}
+
+  /**
+   * One trial of `req.until` in a prepared worktree of its tree (made, with its setup, when there is none).
+   * @returns the run, or why the tree could not be made (the harness's failure)
+   */
+  async trial(req: TrialRequest & { until: string }): Promise<{ run: CiRunJson } | { error: string }> {
+    const p: Posture = await checkedPosture(req.store, req.top, req.env, undefined, false);
+    const k = p.steps.findIndex((s) => s.name === req.until);
+    const key = `${req.headSha}:${req.patchSha256 ?? "-"}:${p.envSha256}`;
+    let t = this.trees.find((x) => x.key === key && !x.busy);
+    if (!t) {
+      let tree: OpenTree;
+      try {
+        tree = await openTree(req.top, req.headSha, req.patch, {
+          mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`),
+        });
+      } catch (err) {
+        const e = err as { code?: unknown; message?: unknown };
+        if (e.code === "E_PATCH_FAILED" || e.code === "E_WORKTREE") return { error: String(e.message) };
+        throw err;
+      }
+      t = { key, tree, setupId: randomBytes(12).toString("hex"), ranThrough: -1, busy: true, usedAt: ++this.clock };
+      this.trees.push(t);
+      await this.evict();
+    }
+    t.busy = true;
+    t.usedAt = ++this.clock;
+    try {
+      // The steps between what already ran here and the target; none when the target's setup is all done.
+      const start = k < 0 ? 0 : Math.min(t.ranThrough + 1, k);
+      const run = await runStepsIn(t.tree.dir, {
+        store: req.store,
+        top: req.top,
+        headSha: req.headSha,
+        patchSha256: req.patchSha256,
+        patch: req.patch,
+        pr: null,
+        title: req.title,
+        continueOnError: req.continueOnError,
+        until: req.until,
+        from: start > 0 ? p.steps[start]!.name : undefined,
+        setupId: t.setupId,
+        posture: p,
+        env: req.env,
+        tests: req.tests,
+      });
+      const broken = run.steps.some(
+        (s) =>
+          s.name !== req.until &&
+          (s.outcome === "timeout" || s.outcome === "cancelled" || s.exitCode === 126 || s.exitCode === 127)
+      );
+      if (broken || run.verdict === "cancelled") await this.retire(t);
+      else t.ranThrough = Math.max(t.ranThrough, k);
+      return { run };
+    } catch (err) {
+      await this.retire(t);
+      throw err;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Close every worktree. */
+  async close(): Promise<void> {
+    const all = this.trees.splice(0);
+    await Promise.all(all.map((t) => t.tree.close()));
+  }
+
+  private async retire(t: Prepared): Promise<void> {
+    const i = this.trees.indexOf(t);
+    if (i >= 0) this.trees.splice(i, 1);
+    await t.tree.close();
+  }
+
+  private async evict(): Promise<void> {
+    while (this.trees.length > this.max) {
+      const idle = this.trees.filter((x) => !x.busy).sort((a, b) => a.usedAt - b.usedAt)[0];
+      if (!idle) return;
+      await this.retire(idle);
+    }
+  }
+}

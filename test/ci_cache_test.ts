@@ -1,0 +1,228 @@
+/**
+ * Worktree preparation on real-style projects, end to end: the dependency
+ * cache of `ci.env` (300 packages installed once per key across a CI run,
+ * a 10-trial rerun and a paired experiment; a PR that changes the lockfile
+ * gets its own; deleting the cache changes no verdict) and submodules
+ * initialised in every worktree from the main clone, offline.
+ */
+import test from "ava";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, jsonl, run, tempRepo } from "./lib/run.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
+
+test.after.always(removeScratch);
+
+type Rec = Record<string, any>;
+
+function step(dir: string, name: string, text: string): void {
+  const f = join(dir, ".forge", "ci", "steps", name);
+  mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
+  writeFileSync(f, `#!/bin/sh\nset -e\n${text}\n`);
+  chmodSync(f, 0o755);
+}
+
+/**
+ * A project with a lockfile naming 300 packages, vendored as folders (`vendor/`, no registry); its install step
+ * copies them into node_modules the way a package manager lays them out and counts itself in `installs`.
+ */
+function project(): { dir: string; installs: () => number } {
+  const dir = scratch(tempRepo("forge-cache-e2e-"));
+  const count = join(dir, "..", `${dir.split("/").pop()}-installs`);
+  scratch(count);
+  const lock: Rec = { name: "app", lockfileVersion: 3, packages: {} };
+  for (let i = 0; i < 300; i++) {
+    const p = join(dir, "vendor", `pkg-${i}`);
+    mkdirSync(join(p, "lib"), { recursive: true });
+    writeFileSync(
+      join(p, "package.json"),
+      JSON.stringify({ name: `pkg-${i}`, version: "1.0.0", main: "lib/index.js" })
+    );
+    writeFileSync(join(p, "lib", "index.js"), `module.exports = ${i};\n`);
+    lock.packages[`node_modules/pkg-${i}`] = { version: "1.0.0", resolved: `file:vendor/pkg-${i}` };
+  }
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0" }) + "\n");
+  writeFileSync(join(dir, "package-lock.json"), JSON.stringify(lock, null, 2) + "\n");
+  writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+  writeFileSync(join(dir, "app.js"), "module.exports = require('pkg-7') + require('pkg-299');\n");
+  mkdirSync(join(dir, ".forge", "ci"), { recursive: true });
+  writeFileSync(join(dir, ".forge", "ci", "ci.env"), `cache=node_modules\ncache_step=05-install\nINSTALLS=${count}\n`);
+  step(
+    dir,
+    "05-install",
+    [
+      'echo install >> "$INSTALLS"',
+      "mkdir node_modules",
+      'node -e \'const l=require("./package-lock.json");for(const k of Object.keys(l.packages))' +
+        'require("fs").cpSync(l.packages[k].resolved.slice(5),k,{recursive:true})\'',
+    ].join("\n")
+  );
+  step(
+    dir,
+    "10-test",
+    'test ! -L node_modules\ntest "$(NODE_PATH=node_modules node -p "require(\'./app.js\')")" = 306'
+  );
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "project"]);
+  return {
+    dir,
+    installs: () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").filter(Boolean).length : 0),
+  };
+}
+
+function plan(kind: string, params: Rec): string {
+  const p = { kind: "plan", plan_id: `p-${kind}`, plan_kind: kind, target_key: "t", target_kind: "FragileNode" };
+  return JSON.stringify({ ...p, scope: "default", params }) + "\n";
+}
+
+const head = (dir: string): string => git(dir, ["rev-parse", "main"]).trim();
+
+async function lastRun(dir: string): Promise<Rec> {
+  return jsonl(
+    (await run("forge-ci", ["list", "--limit", "1", "--json", "verdict,steps"], { cwd: dir })).stdout
+  )[0] as Rec;
+}
+
+test(
+  "dependency cache: a CI run, a 10-trial rerun and a paired experiment install once per key; a PR that changes " +
+    "the lockfile installs its own; deleting the cache changes no verdict",
+  async (t) => {
+    t.timeout(900_000, "thirteen CI runs of a 300-package project on a shared machine");
+    const { dir, installs } = project();
+    const first = await run("forge-ci", ["run", "--json", "verdict,steps"], { cwd: dir });
+    t.is(first.code, 0, first.stderr);
+    t.is(installs(), 1);
+    const r1 = jsonl(first.stdout)[0] as Rec;
+    t.is(r1.verdict, "pass");
+    t.is(r1.steps[0].cache, "saved");
+    t.true(existsSync(join(dir, ".forge", "ci", "cache", ".gitignore")));
+    t.is(git(dir, ["status", "--porcelain", "--ignored", ".forge/ci/cache"]).trim(), "!! .forge/ci/cache/");
+
+    // A second run: a hit, the install step not run, the tests see the packages (a copy, not a symlink).
+    await run("forge-ci", ["run"], { cwd: dir });
+    t.is(installs(), 1);
+    const r2 = await lastRun(dir);
+    t.is(r2.verdict, "pass");
+    t.like(r2.steps[0], { name: "05-install", outcome: "skipped", cache: "hit" });
+
+    // Ten independent trials, each in a fresh worktree: every one restores, none installs.
+    const rerun = { step: "10-test", head_sha: head(dir), repetitions: 10, precision_micros: 300_000 };
+    const a = await run("forge-act", ["--json", "--independent-trials"], {
+      cwd: dir,
+      input: plan("CheckRerun", rerun),
+    });
+    t.is(a.code, 0, a.stderr);
+    const stats = (jsonl(a.stdout)[0] as Rec).stats as Rec;
+    t.is(stats.trials, 10);
+    t.is(stats.verdict, "passing");
+    t.is(installs(), 1);
+
+    // A PR that leaves the lockfile alone (hit on both sides), then one that changes it (its own key, once).
+    const pr = async (branch: string, files: Record<string, string>): Promise<Rec> => {
+      git(dir, ["checkout", "-q", "-b", branch, "main"]);
+      for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+      git(dir, ["add", "-A"]);
+      git(dir, ["commit", "-qm", branch]);
+      git(dir, ["checkout", "-q", "main"]);
+      const args = ["create", "-t", branch, "-B", "main", "-H", branch, "--json", "id,number,patchSha256"];
+      return JSON.parse((await run("forge-pr", args, { cwd: dir })).stdout) as Rec;
+    };
+    const paired = async (p: Rec): Promise<Rec> => {
+      const params = {
+        pr: { id: p.id, number: p.number },
+        patch_sha256: p.patchSha256,
+        base_sha: head(dir),
+        checks: ["10-test", "05-install"],
+        repetitions: 3,
+        closes: [],
+      };
+      const r = await run("forge-act", ["--json"], { cwd: dir, input: plan("PairedPatch", params) });
+      t.is(r.code, 0, r.stderr);
+      return jsonl(r.stdout)[0] as Rec;
+    };
+    const same = await paired(await pr("docs", { "README.md": "# app\n" }));
+    t.is(same.typed_diff[0].category, "still_passing");
+    t.is(same.typed_diff[1].category, "skipped", "the install step restored on both sides: no trial, not an error");
+    t.is(installs(), 1, "the paired experiment's six runs all restored");
+    const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8")) as Rec;
+    lock.packages["node_modules/pkg-0"].version = "1.0.1";
+    const bumped = await paired(await pr("bump", { "package-lock.json": JSON.stringify(lock, null, 2) + "\n" }));
+    t.is(bumped.typed_diff[0].category, "still_passing");
+    t.is(installs(), 2, "the changed lockfile installed once, under its own key");
+
+    // Deleting the cache changes no verdict: the next run installs again and passes.
+    const fsck = await run("forge", ["fsck"], { cwd: dir });
+    t.is(fsck.code, 0, fsck.stdout + fsck.stderr);
+    rmSync(join(dir, ".forge", "ci", "cache"), { recursive: true });
+    await run("forge-ci", ["run"], { cwd: dir });
+    t.is((await lastRun(dir)).verdict, "pass");
+    t.is(installs(), 3);
+  }
+);
+
+test("dependency cache: a bad setting is one line naming ci.env and the field; nothing runs", async (t) => {
+  const { dir, installs } = project();
+  for (const [env, why] of [
+    ["cache=../out\ncache_step=05-install\n", /ci\.env: line 1: 'cache': '\.\.\/out': expected a path relative/],
+    ["cache=node_modules\n", /ci\.env: field 'cache_step': missing/],
+    ["cache=node_modules\ncache_step=07-nope\n", /ci\.env: field 'cache_step': no step '07-nope'/],
+  ] as const) {
+    writeFileSync(join(dir, ".forge", "ci", "ci.env"), env);
+    const r = await run("forge-ci", ["run"], { cwd: dir });
+    t.is(r.code, 1);
+    t.regex(r.stderr, why);
+    t.is(r.stderr.trim().split("\n").length, 1, r.stderr);
+  }
+  t.is(installs(), 0);
+});
+
+test("submodules: steps see them in every worktree, initialised offline from the main clone", async (t) => {
+  const sub = scratch(tempRepo("forge-sub-"));
+  writeFileSync(join(sub, "lib.txt"), "from the submodule\n");
+  git(sub, ["add", "-A"]);
+  git(sub, ["commit", "-qm", "lib"]);
+  const dir = scratch(tempRepo("forge-super-"));
+  git(dir, ["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/lib"]);
+  step(dir, "10-see", "grep -q 'from the submodule' vendor/lib/lib.txt");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "super"]);
+  // The submodule's origin is gone: only the main clone's copy (.git/modules) is left, no network.
+  renameSync(sub, `${sub}-gone`);
+  scratch(`${sub}-gone`);
+  const r = await run("forge-ci", ["run", "--repeat", "2", "--json", "verdict"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(
+    jsonl(r.stdout).map((x) => x.verdict),
+    ["pass", "pass"]
+  );
+  const a = await run("forge-act", ["--json", "--independent-trials"], {
+    cwd: dir,
+    input: plan("CheckRerun", { step: "10-see", head_sha: head(dir), repetitions: 3 }),
+  });
+  t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 3, a.stderr);
+  t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
+  t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+});
+
+test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {
+  const dir = scratch(tempRepo("forge-setup-once-"));
+  const count = scratch(`${dir}-setups`);
+  step(dir, "10-setup", `echo setup >> ${count}\ntouch built`);
+  step(dir, "20-check", "test -f built");
+  step(dir, "30-after", "exit 0");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "steps"]);
+  const setups = () => readFileSync(count, "utf8").split("\n").filter(Boolean).length;
+  const r = await run("forge-ci", ["run", "--until", "20-check", "--repeat", "3", "--json", "steps"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(
+    jsonl(r.stdout).map((x: Rec) => x.steps.map((s: Rec) => s.outcome).join(" ")),
+    ["pass pass skipped", "skipped pass skipped", "skipped pass skipped"]
+  );
+  t.is(setups(), 1);
+  const b = await run("forge-ci", ["run", "--until", "20-check", "--repeat", "3", "--independent-trials"], {
+    cwd: dir,
+  });
+  t.is(b.code, 0, b.stderr);
+  t.is(setups(), 4);
+});

@@ -1,0 +1,166 @@
+/**
+ * Worktree preparation's bench cases (issue 26):
+ * - setup once per worktree: a 24-step store whose first step is a 2 s
+ *   setup, one CheckRerun plan per step piped into one forge-act; the step
+ *   executions per targeted trial (deterministic: counted from the CI run
+ *   records) against today's behaviour in the same run
+ *   (`--independent-trials`: each trial a fresh worktree and its whole
+ *   setup); target ≤ 1.2 executions per targeted trial;
+ * - the dependency cache: a worktree ready (checked out, its 300 packages in
+ *   node_modules) with the cache warm, against the same with the cache
+ *   deleted first (the install step runs); target ≤ 3 s.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { round, type Case, type Result } from "./bench_lib.js";
+
+/** A repository with one commit of `files` and `steps` (`name` → shell text), forge-initialised. */
+function repo(dir: string, bin: string, steps: Record<string, string>, files: Record<string, string> = {}): string {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, ".forge", "ci", "steps"), { recursive: true });
+  const git = (...a: string[]) => execFileSync("git", a, { cwd: dir, stdio: "ignore" });
+  git("init", "-q", "-b", "main");
+  execFileSync(join(bin, "forge"), ["init"], { cwd: dir, stdio: "ignore" });
+  for (const [name, text] of Object.entries(steps)) {
+    const f = join(dir, ".forge", "ci", "steps", name);
+    writeFileSync(f, `#!/bin/sh\n${text}\n`);
+    chmodSync(f, 0o755);
+  }
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  git("add", "-A");
+  git("-c", "user.name=bench", "-c", "user.email=b@e", "-c", "commit.gpgsign=false", "commit", "-qm", "bench");
+  return execFileSync("git", ["rev-parse", "HEAD"], { cwd: dir, encoding: "utf8" }).trim();
+}
+
+/** Step executions (steps that ran, not `skipped`) over every CI run record of `dir`. */
+function executions(dir: string): { runs: number; executions: number } {
+  const runs = join(dir, ".forge", "ci", "runs");
+  let n = 0;
+  let count = 0;
+  for (const id of readdirSync(runs)) {
+    if (id.startsWith(".")) continue;
+    const text = readFileSync(join(runs, id, "summary.md"), "utf8");
+    n++;
+    count += [...text.matchAll(/^ {4}outcome: (\S+)$/gm)].filter((m) => m[1] !== "skipped").length;
+  }
+  return { runs: n, executions: count };
+}
+
+/**
+ * One CheckRerun plan per step of a 24-step store (the first a 2 s setup), last step first, piped into one
+ * forge-act.
+ * @returns executions per targeted trial and wall ms per trial
+ */
+function rerunAll(dir: string, bin: string, env: NodeJS.ProcessEnv, reps: number, args: string[]): Rec {
+  const steps: Record<string, string> = { "01-setup": "sleep 2" };
+  for (let i = 2; i <= 24; i++) steps[`${String(i).padStart(2, "0")}-check`] = "exit 0";
+  const sha = repo(dir, bin, steps);
+  // The last step first: its first trial runs the whole setup (23 steps) before the plans further up reuse it.
+  const plans = Object.keys(steps)
+    .reverse()
+    .map((step, i) =>
+      JSON.stringify({
+        kind: "plan",
+        plan_id: `bench-${i}`,
+        plan_kind: "CheckRerun",
+        target_key: `bench-${i}`,
+        target_kind: "FragileNode",
+        scope: "default",
+        params: { step, head_sha: sha, repetitions: reps, precision_micros: 300_000 },
+      })
+    )
+    .join("\n");
+  const t0 = performance.now();
+  const r = spawnSync(join(bin, "forge-act"), ["--json", ...args], { cwd: dir, env, input: plans, encoding: "utf8" });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`forge-act ${args.join(" ")}: exit ${r.status}: ${r.stderr.slice(-300)}`);
+  const trials = r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .reduce((n, l) => n + (JSON.parse(l) as Rec).stats.trials, 0);
+  const e = executions(dir);
+  return { trials, ...e, perTrial: e.executions / trials, msPerTrial: ms / trials };
+}
+
+type Rec = Record<string, any>;
+
+/**
+ * The setup-once case: shared setups (10 trials a check, the default) against independent trials (today's
+ * behaviour; one trial a check: each trial of step k runs k steps whatever the count, so fewer is the same ratio).
+ */
+export function setupOnce(bench: string, bin: string, env: NodeJS.ProcessEnv): Result {
+  mkdirSync(join(bench, "setup"), { recursive: true });
+  const shared = rerunAll(join(bench, "setup", "shared"), bin, env, 10, []);
+  const alone = rerunAll(join(bench, "setup", "independent"), bin, env, 1, ["--independent-trials"]);
+  return {
+    case: "setup once per worktree: step executions per targeted trial @24 steps, 2 s setup",
+    subject: "24 CheckRerun plans × 10 trials | forge-act (shared setups)",
+    baseline: "24 CheckRerun plans × 1 trial | forge-act --independent-trials (today's behaviour)",
+    medianMs: round(shared.msPerTrial),
+    baselineMedianMs: round(alone.msPerTrial),
+    ratio: Math.round(shared.perTrial * 100) / 100,
+    target: "≤ 1.2 exec/trial",
+    pass: shared.perTrial <= 1.2,
+    note:
+      `ms columns: wall per targeted trial; ratio column: step executions per targeted trial (counted from the run ` +
+      `records): shared ${shared.executions}/${shared.trials} = ${shared.perTrial.toFixed(2)}, independent ` +
+      `${alone.executions}/${alone.trials} = ${alone.perTrial.toFixed(2)}`,
+    samplesMs: [round(shared.msPerTrial)],
+    baselineSamplesMs: [round(alone.msPerTrial)],
+  };
+}
+
+/**
+ * The cache case: `forge-ci run --until 05-install` of a project whose lockfile names 300 packages (vendored
+ * folders, installed by a step that copies them as a package manager lays them out), with the cache warm (subject)
+ * and deleted first (baseline: the install runs).
+ */
+export function cacheCase(bench: string, bin: string): Case {
+  const dir = join(bench, "cache", "repo");
+  const lock: Rec = { name: "app", lockfileVersion: 3, packages: {} };
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) {
+    files[`vendor/pkg-${i}/package.json`] = JSON.stringify({ name: `pkg-${i}`, version: "1.0.0" });
+    files[`vendor/pkg-${i}/lib/index.js`] = `module.exports = ${i};\n`;
+    lock.packages[`node_modules/pkg-${i}`] = { version: "1.0.0", resolved: `file:vendor/pkg-${i}` };
+  }
+  files["package-lock.json"] = JSON.stringify(lock, null, 2) + "\n";
+  files[".gitignore"] = "node_modules/\n";
+  files[".forge/ci/ci.env"] = "cache=node_modules\ncache_step=05-install\n";
+  repo(
+    dir,
+    bin,
+    {
+      "05-install":
+        'set -e\nmkdir node_modules\nnode -e \'const l=require("./package-lock.json");' +
+        'for(const k of Object.keys(l.packages))require("fs").cpSync(l.packages[k].resolved.slice(5),k,' +
+        "{recursive:true})'",
+      "10-test": "test -f node_modules/pkg-299/lib/index.js",
+    },
+    files
+  );
+  const ci = join(bin, "forge-ci");
+  return {
+    name: "dependency cache: a worktree ready with 300 packages, cache warm",
+    target: { kind: "ms", max: 3000 },
+    note:
+      "forge-ci run --until 05-install: the worktree checked out and node_modules restored from .forge/ci/cache/ " +
+      "(a copy) vs the same with the cache deleted first (the install step copies the 300 packages itself)",
+    baseline: {
+      label: "rm -rf .forge/ci/cache; forge-ci run --until 05-install (miss: installs)",
+      argv: ["sh", "-c", `rm -rf .forge/ci/cache && exec ${ci} run --until 05-install`],
+      cwd: dir,
+      stderrOk: true,
+    },
+    subject: {
+      label: "forge-ci run --until 05-install (hit)",
+      argv: [ci, "run", "--until", "05-install"],
+      cwd: dir,
+      stderrOk: true,
+    },
+  };
+}
