@@ -54,4 +54,8 @@ test("README 'Your own project': its blocks run as written; the second run resto
     r.steps.map((s: Record<string, unknown>) => `${s.name} ${s.outcome} ${s.cache ?? ""}`.trim()),
     ["05-install pass saved", "10-lint pass", "20-test pass"]
   );
+  // Test reports, as the section's last block writes them: each test case recorded.
+  const reports = await sh(`set -e\ncd notes\n${block("own-project-reports")}`, { cwd: home, env: ENV });
+  t.is(reports.code, 0, reports.stderr);
+  t.regex(reports.stdout, /^pass titles become ids\b.*\n$/);
 });
