@@ -490,11 +490,12 @@ test("a flaky test is its own target: its CheckRerun names the step and the test
   const trials = [
     ...["a", "b", "c", "d", "e"].map((r) => trialOf("c:t", "pass", r)),
     trialOf("c:t", "fail", "f", { signature: SIG2 }),
-    ...["a", "b", "c", "d", "e", "f"].map((r) => trialOf("c:u", "pass", r)),
+    // Bounded (10 passes): not a target of its own.
+    ...["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"].map((r) => trialOf("c:u", "pass", r)),
   ];
   const i = inputs({
     state: scope(kernel([test1, test2], trials)),
-    runs: ["a", "b", "c", "d", "e", "f"].map((r) => runOf(r)),
+    runs: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"].map((r) => runOf(r)),
   });
   const p = planOf(i);
   t.deepEqual(
