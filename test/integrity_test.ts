@@ -102,7 +102,8 @@ for (const [damage, payload, marker] of [
     const file = join(dir, ".forge", "evidence", "imports", `${later}.json`);
     const rec = read(later);
     t.is(rec.trials, 1);
-    writeFileSync(file, JSON.stringify({ ...rec, kernel_payload: payload }) + "\n");
+    // Without its digest (a record of before digests, read as it was): the payload's own damage is what is read.
+    writeFileSync(file, JSON.stringify({ ...rec, kernel_payload: payload, record_sha256: undefined }) + "\n");
     const after = await observed(t, dir);
     t.true(after.markers.includes(`${marker}:${later}`), after.markers.join(" "));
     t.is(after.trials, 1, "the other import's trial is still folded");
@@ -178,4 +179,67 @@ test("forge fsck finds each damage of a loop's files as forge-loop does, naming 
     t.is(f.stdout, `${m![1]}\n`, name);
     writeFileSync(path, good);
   }
+});
+
+/** An import file's path and parsed record. */
+function importFile(dir: string, id: string): { file: string; rec: Record<string, unknown> } {
+  const file = join(dir, ".forge", "evidence", "imports", `${id}.json`);
+  return { file, rec: JSON.parse(readFileSync(file, "utf8")) };
+}
+
+/** The import holding no claim (only a trial of the other's claim). */
+function laterImport(dir: string, imports: string[]): string {
+  return imports.find((id) => (importFile(dir, id).rec.kernel_payload as { claims: unknown[] }).claims.length === 0)!;
+}
+
+for (const [damage, edit] of [
+  ["not JSON", () => "garbage\n"],
+  ["a trial's outcome flipped", (s: string) => s.replace('"outcome":"pass"', '"outcome":"fail"')],
+  ["cut short", (s: string) => s.slice(0, 100)],
+] as Array<[string, (s: string) => string]>) {
+  test(`degradation law: an import file ${damage}: unreadable:import:<id> in forge-observe, named by fsck, export refuses`, async (t) => {
+    const { dir, imports } = await exported(t);
+    const later = laterImport(dir, imports);
+    const { file } = importFile(dir, later);
+    const good = readFileSync(file, "utf8");
+    t.not(edit(good), good);
+    writeFileSync(file, edit(good));
+    const after = await observed(t, dir);
+    t.true(after.markers.includes(`unreadable:import:${later}`), after.markers.join(" "));
+    t.is(after.trials, 1, "the other import's trial is still folded, the damaged one's is not");
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1);
+    t.true(f.stdout.startsWith(`.forge/evidence/imports/${later}.json: `), f.stdout);
+    t.is(f.stdout.split("\n").length, 2, f.stdout);
+    const p = await sh("forge-observe --json | forge-plan --json", { cwd: dir });
+    t.is(p.code, 0, p.stderr);
+    const e = await sh("forge-ci list --json | forge-export", { cwd: dir });
+    t.is(e.code, 1);
+    t.true(e.stderr.startsWith(`forge-export: .forge/evidence/imports/${later}.json: `), e.stderr);
+    t.is(e.stderr.split("\n").length, 2, e.stderr);
+  });
+}
+
+test("an import file written before record_sha256 (N−1) is read as it was; fsck finds nothing", async (t) => {
+  const { dir, imports } = await exported(t);
+  const before = await run("forge-observe", ["--json"], { cwd: dir });
+  for (const id of imports) {
+    const { file, rec } = importFile(dir, id);
+    t.regex(String(rec.record_sha256), /^[0-9a-f]{64}$/);
+    delete rec.record_sha256;
+    writeFileSync(file, JSON.stringify(rec) + "\n");
+  }
+  const after = await run("forge-observe", ["--json"], { cwd: dir });
+  t.is(after.stdout, before.stdout);
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+});
+
+test("forge-plan reads an observation header without health (no ScopeStale target, no crash)", async (t) => {
+  const { dir } = await exported(t);
+  const p = await sh(
+    `forge-observe --json | jq -c 'if .kind == "observation" then del(.health) else . end' | forge-plan --json`,
+    { cwd: dir }
+  );
+  t.is(p.code, 0, p.stderr);
+  t.is(p.stderr, "");
 });

@@ -4,6 +4,7 @@
  * back in order — (imported_at, batch_id) — is the only way to a scope's
  * state. This file is the only reader of those files.
  */
+import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import {
   displayPath,
@@ -42,6 +43,11 @@ export interface ImportRecord {
   trial_episodes: "derived" | "stored";
   /** The batch as stored: only what it added to its scope (episodes and payload as above). */
   batch: ProjectionImportBatchV3;
+  /**
+   * sha256 (hex) of the file's bytes with this field's 64 digits read as `0`s (`sealRecord`): an edit of the
+   * file is found on read. Absent in a record written before it existed (read as it always was: N−1).
+   */
+  record_sha256?: string;
 }
 
 /** The entry the lane returns and `forge-export` prints, one per import. */
@@ -126,9 +132,59 @@ export function readImportFile(
   }
   if (rec === null || typeof rec !== "object" || Array.isArray(rec))
     throw new InvalidFileError(shown, "not a JSON object");
+  checkDigest(bytes, rec, shown);
   const damage = degradePayload(rec);
   const record = checkRecord(rec, shown, batchId);
   return damage ? { record, bytes, damage } : { record, bytes };
+}
+
+const DIGEST_KEY = Buffer.from('"record_sha256":"');
+const ZERO = "0".repeat(64);
+
+/**
+ * The text of an import record as stored, sealed: canonical JSON with
+ * `record_sha256`, the sha256 of that text with the digest's 64 digits read
+ * as `0`s. Sets `rec.record_sha256`, so `canonicalJson(rec) + "\n"` is the
+ * text returned.
+ * @example sealRecord(rec) === canonicalJson(rec) + "\n" // true
+ */
+export function sealRecord(rec: ImportRecord): string {
+  const text = Buffer.from(canonicalJson({ ...rec, record_sha256: ZERO }) + "\n");
+  const at = text.lastIndexOf(DIGEST_KEY) + DIGEST_KEY.length;
+  const digest = createHash("sha256").update(text).digest("hex");
+  rec.record_sha256 = digest;
+  text.write(digest, at, "latin1");
+  return text.toString("utf8");
+}
+
+/**
+ * A record's digest against the bytes it was parsed from (none: a record of before digests, read as it was).
+ * @throws InvalidFileError naming `record_sha256` when the bytes are not the ones sealed
+ */
+function checkDigest(bytes: Buffer, rec: ImportRecord, shown: string): void {
+  const d = rec.record_sha256 as unknown;
+  if (d === undefined) return;
+  if (typeof d !== "string" || !/^[0-9a-f]{64}$/.test(d))
+    throw new InvalidFileError(shown, "expected 64 hex", "record_sha256");
+  const i = bytes.lastIndexOf(DIGEST_KEY);
+  const at = i + DIGEST_KEY.length;
+  const copy = Buffer.from(bytes);
+  if (
+    i < 0 ||
+    copy.toString("latin1", at, at + 64) !== d ||
+    copy.write(ZERO, at, "latin1") !== 64 ||
+    createHash("sha256").update(copy).digest("hex") !== d
+  )
+    throw new InvalidFileError(shown, "does not match the file's bytes (edited after it was written)", "record_sha256");
+}
+
+/**
+ * `checkDigest` for a record given as a value (another store's, `checkImportRecord`): its canonical text is what the
+ * writer sealed.
+ */
+function checkValueDigest(rec: ImportRecord, shown: string): void {
+  if (rec.record_sha256 === undefined) return;
+  checkDigest(Buffer.from(canonicalJson(rec) + "\n"), rec, shown);
 }
 
 /**
@@ -215,6 +271,8 @@ export function checkImportRecord(value: unknown, file: string, name: string): I
   if (rec.batch.batch_id !== rec.batch_id) {
     throw new InvalidFileError(file, "does not match the record's batch_id", "batch.batch_id");
   }
+  // Last: a field the checks above name is named; any other edit is the digest's.
+  checkValueDigest(rec, file);
   return rec;
 }
 

@@ -22,6 +22,7 @@ import {
   checkedCache,
   evidenceImportFile,
   fileStamp,
+  InvalidFileError,
   readCacheFile,
   writeCacheFile,
   writeCacheLater,
@@ -57,6 +58,11 @@ export interface CachedLogOptions {
   write: boolean;
   /** The read's start (ms since the epoch; default now). */
   now?: number;
+  /**
+   * The degradation law: given, a file that is not an import record (or whose digest does not hold) is left out of
+   * the log and `import:<batch_id>` added here (a reader names it as a marker), instead of the read stopping.
+   */
+  unreadable?: string[];
 }
 
 /**
@@ -74,7 +80,8 @@ export function readImportLogCached(store: Store, opts: CachedLogOptions): Logge
   const fresh = { bytes: 0 };
   let used = 0;
   for (const id of ids) {
-    const l = readLogged(store, id, now, cached, fresh);
+    const l = readOrMark(opts.unreadable, id, () => readLogged(store, id, now, cached, fresh));
+    if (!l) continue;
     out.push(l);
     if (l.stamp !== null && cached?.get(l.record.batch_id) === l) used++;
   }
@@ -96,9 +103,16 @@ export function withPayloads(
   store: Store,
   log: readonly LoggedImport[],
   wanted: (l: LoggedImport) => boolean,
-  now = Date.now()
+  now = Date.now(),
+  unreadable?: string[]
 ): LoggedImport[] {
-  return log.map((l) => (l.elided && wanted(l) ? readLogged(store, l.record.batch_id, now) : l)).sort(foldOrder);
+  const out: LoggedImport[] = [];
+  for (const l of log) {
+    const id = l.record.batch_id;
+    const r = l.elided && wanted(l) ? readOrMark(unreadable, id, () => readLogged(store, id, now)) : l;
+    if (r) out.push(r);
+  }
+  return out.sort(foldOrder);
 }
 
 /**
@@ -149,6 +163,18 @@ export function hasRecords(payload: ImportRecord["kernel_payload"]): boolean {
 }
 
 // --- internal ---
+
+/** `read()`, or with `unreadable` given, undefined and the import named there when its file is not a record. */
+function readOrMark(unreadable: string[] | undefined, id: string, read: () => LoggedImport): LoggedImport | undefined {
+  if (!unreadable) return read();
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof InvalidFileError)) throw err;
+    unreadable.push(`import:${id}`);
+    return undefined;
+  }
+}
 
 function cachePath(store: Store): string {
   return join(cacheDir(store), "imports.observed");
