@@ -6,6 +6,7 @@
  */
 import test from "ava";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 
@@ -242,4 +243,103 @@ test("forge-plan reads an observation header without health (no ScopeStale targe
   );
   t.is(p.code, 0, p.stderr);
   t.is(p.stderr, "");
+});
+
+type Rec = Record<string, unknown>;
+
+/** An act result as another repository's forge-act made it: its trials name that repository's runs and PR. */
+function foreignAct(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const ref = (i: number) => ({
+    run_id: `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`,
+    step: "10-unit",
+    side: i % 2 ? "patched" : "baseline",
+    outcome: i % 2 ? "pass" : "fail",
+    head_sha: "a".repeat(40),
+    patch_sha256: i % 2 ? "b".repeat(64) : null,
+    code_tree: null,
+    duration_ms: 5,
+    signature: i % 2 ? null : "sig-v1:0123456789abcdef0123456789abcdef",
+    env_sha256: "e".repeat(64),
+    recorded_at: "2026-11-30T04:00:00Z",
+    why: null,
+  });
+  return {
+    kind: "act_result",
+    schema_version: "forge-act-result/v1",
+    id: "act-elsewhere",
+    target_key: "fragile:x",
+    plan_kind: "PairedPatch",
+    advisory: false,
+    started_at: "2026-11-30T03:59:00Z",
+    completed_at: "2026-11-30T04:00:00Z",
+    trials: [],
+    trial_refs: Array.from({ length: 6 }, (_, i) => ref(i)),
+    typed_diff: [
+      {
+        check: "10-unit",
+        category: "fixed",
+        base_sha: "a".repeat(40),
+        patch_sha256: "b".repeat(64),
+        baseline: { pass: 0, fail: 3 },
+        patched: { pass: 3, fail: 0 },
+      },
+    ],
+    pr: { id: "44444444-4444-4444-8444-444444444444", number: 9 },
+    closes: [],
+    oracle: null,
+    ...over,
+  };
+}
+
+test("the lane refuses an act result of another store (its runs, its PR) and step names that are paths", async (t) => {
+  const { dir, runs } = await exported(t);
+  const imports = () => readdirSync(join(dir, ".forge", "evidence", "imports")).length;
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [foreignAct(), "act result: field 'trial_refs[0].run_id': no CI run 00000000-aaaa-4aaa-8aaa-aaaaaaaaaaaa in this"],
+    [
+      foreignAct({ trial_refs: [], pr: { id: "44444444-4444-4444-8444-444444444444", number: 9 } }),
+      "act result: field 'pr.id': no pull request 44444444-4444-4444-8444-444444444444 in this store",
+    ],
+    [
+      foreignAct({ trial_refs: [{ ...(foreignAct().trial_refs as Rec[])[0], run_id: "../../x" }] }),
+      "field 'trial_refs[0].run_id': expected a uuid",
+    ],
+    [
+      foreignAct({ trial_refs: [{ ...(foreignAct().trial_refs as Rec[])[0], run_id: runs[0], step: "../../../x" }] }),
+      "act result: field 'trial_refs[0].step': '../../../x' is not a step name",
+    ],
+  ];
+  for (const [rec, message] of cases) {
+    const e = await run("forge-export", [], { cwd: dir, input: JSON.stringify(rec) + "\n" });
+    t.is(e.code, 1, e.stderr);
+    t.true(
+      e.stderr.startsWith(
+        `forge-export: stdin line 1: ${message}`.replace("stdin line 1: field", "stdin line 1: act result: field")
+      ),
+      e.stderr
+    );
+    t.is(imports(), 2, "nothing written");
+  }
+  // A CI run whose step names are paths is not data.
+  const ci = await run("forge-ci", ["list", "--json"], { cwd: dir });
+  const rec = jsonl(ci.stdout)[0]!;
+  const steps = (rec.steps as Rec[]).map((s) => ({ ...s, name: "../../../x" }));
+  const e = await run("forge-export", [], {
+    cwd: dir,
+    input: JSON.stringify({ ...rec, id: randomUUID(), steps }) + "\n",
+  });
+  t.is(e.code, 1);
+  t.true(
+    e.stderr.startsWith("forge-export: stdin line 1: ci run: field 'steps[0].name': '../../../x' is not a step name"),
+    e.stderr
+  );
+  t.is(imports(), 2);
+  // The same act result naming this store's runs is taken.
+  const mine = foreignAct({
+    pr: null,
+    trial_refs: (foreignAct().trial_refs as Rec[]).map((r, i) => ({ ...r, run_id: runs[i % 2] })),
+  });
+  const ok = await run("forge-export", [], { cwd: dir, input: JSON.stringify(mine) + "\n" });
+  t.is(ok.code, 0, ok.stderr);
+  t.is(imports(), 3);
 });

@@ -27,6 +27,7 @@ import {
   ts,
 } from "@forge/contract";
 import { checkClaim, type Tree, treeLabel } from "./claim_ids.js";
+import { stepName } from "./provenance.js";
 
 /** The fields of a CI run record this mapping reads (spec/evidence.md §CI run). */
 export interface CiRunRecord {
@@ -68,6 +69,8 @@ export function isCiRun(v: Record<string, unknown>): boolean {
 export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   const steps = list(v, "steps").map((s, i) => {
     const p = `steps[${i}].`;
+    // A step's name names its claim, its trial and its argv: a step's name (NN-name), never a path.
+    stepName(s.name, `${p}name`);
     return {
       name: str(s, "name", p),
       outcome: oneOf(s, "outcome", STEP_OUTCOMES, p),

@@ -28,6 +28,7 @@ import {
 } from "@forge/evidence";
 import { RecordError } from "@forge/contract";
 import { actResultBundle } from "./act_result.js";
+import { checkActProvenance } from "./provenance.js";
 import { ciRunBundle, isCiRun, parseCiRun } from "./ci_run.js";
 import { loopResultBundle } from "./loop_result.js";
 import { keepLaneView, type LaneLog, laneLog } from "./lane_view.js";
@@ -100,6 +101,7 @@ export function exportRecord(
 ): ImportLogEntry | { skip: string } {
   const b = bundleOf(v, opts.scope);
   if ("skip" in b) return b;
+  if (recordKind(v) === "act_result") checkActProvenance(store, v);
   return importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, opts.producer)), { now: opts.now, records });
 }
 
