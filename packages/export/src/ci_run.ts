@@ -69,9 +69,7 @@ export function isCiRun(v: Record<string, unknown>): boolean {
 export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   const steps = list(v, "steps").map((s, i) => {
     const p = `steps[${i}].`;
-    // A step's name names its claim, its trial and its argv: a step's name (NN-name), never a path.
-    stepName(s.name, `${p}name`);
-    return {
+    const step = {
       name: str(s, "name", p),
       outcome: oneOf(s, "outcome", STEP_OUTCOMES, p),
       exitCode: optInt(s, "exitCode", p),
@@ -79,6 +77,9 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
       signature: optMatch(s, "signature", SIGNATURE, "sig-v1:<32 hex> or null", p),
       logSha256: optMatch(s, "logSha256", SHA256, "64 hex or null", p),
     };
+    // A step's name names its claim, its trial and its argv: a step's name (NN-name), never a path.
+    stepName(step.name, `${p}name`);
+    return step;
   });
   const pr = v.pr === null || v.pr === undefined ? null : (v.pr as Record<string, unknown>);
   if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string"))
