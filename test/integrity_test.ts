@@ -343,3 +343,43 @@ test("the lane refuses an act result of another store (its runs, its PR) and ste
   t.is(ok.code, 0, ok.stderr);
   t.is(imports(), 3);
 });
+
+test("forge fsck checks experience records, evidence refs and tracked files deleted; --prune-temp takes dead locks", async (t) => {
+  const { dir, imports, runs } = await exported(t);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "runs and imports"]);
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+  const exp = join(dir, ".forge", "experience");
+  mkdirSync(exp);
+  const id = "11111111-1111-4111-8111-111111111111";
+  writeFileSync(
+    join(exp, `${id}.md`),
+    `---\nid: ${id}\nkind: rumor\nscope: x\ntext: hi\nrevision: 1\nstatus: active\n---\n`
+  );
+  const lock = join(dir, ".forge", "issues.lock");
+  writeFileSync(lock, "999999999 " + (await import("node:os")).hostname() + " 1\n");
+  const old = new Date(Date.now() - 120_000);
+  (await import("node:fs")).utimesSync(lock, old, old);
+  // A run's folder deleted (ci/runs is not tracked): the import of its trials names a run this store lacks.
+  rmSync(join(dir, ".forge", "ci", "runs", runs[0]!), { recursive: true });
+  const named = imports.find((i) =>
+    readFileSync(join(dir, ".forge", "evidence", "imports", `${i}.json`), "utf8").includes(runs[0]!)
+  )!;
+  // The other import deleted: nothing else names it, git does.
+  const other = imports.find((i) => i !== named)!;
+  rmSync(join(dir, ".forge", "evidence", "imports", `${other}.json`));
+  const f = await run("forge", ["fsck"], { cwd: dir });
+  t.is(f.code, 1);
+  t.deepEqual(
+    f.stdout.trimEnd().split("\n").sort(),
+    [
+      `.forge/evidence/imports/${other}.json: missing: tracked by git, deleted from the work tree (git restore brings it back)`,
+      `.forge/evidence/imports/${named}.json: field 'batch.evidence_refs[0]': no CI run ${runs[0]} in this store (its trials are not this store's)`,
+      `.forge/experience/${id}.md: field 'kind': 'rumor' is not observation|hypothesis|lesson`,
+      ".forge/issues.lock: stray lock file (a writer died or is still running)",
+    ].sort()
+  );
+  const p = await run("forge", ["fsck", "--prune-temp"], { cwd: dir });
+  t.is(p.stderr, "forge fsck: removed .forge/issues.lock\n");
+  t.false(p.stdout.includes("issues.lock"));
+});
