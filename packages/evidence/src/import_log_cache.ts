@@ -29,7 +29,15 @@ import {
   type Store,
 } from "@forge/core";
 import { cmp } from "@forge/kernel";
-import { importIds, type ImportRecord, readImportFile } from "./import_log.js";
+import {
+  importIds,
+  type ImportRecord,
+  packNames,
+  readImportFile,
+  readLooseOrPacked,
+  readPackFile,
+} from "./import_log.js";
+import { canonicalJson } from "@forge/kernel";
 
 const MAGIC = "forge-imports 1";
 
@@ -72,7 +80,7 @@ export interface CachedLogOptions {
  */
 export function readImportLogCached(store: Store, opts: CachedLogOptions): LoggedImport[] {
   const ids = importIds(store);
-  if (ids.length === 0) return [];
+  if (ids.length === 0 && packNames(store).length === 0) return [];
   const now = opts.now ?? Date.now();
   const path = cachePath(store);
   const { rows: cached, bytes } = loadCache(path) ?? {};
@@ -80,11 +88,12 @@ export function readImportLogCached(store: Store, opts: CachedLogOptions): Logge
   const fresh = { bytes: 0 };
   let used = 0;
   for (const id of ids) {
-    const l = readOrMark(opts.unreadable, id, () => readLogged(store, id, now, cached, fresh));
+    const l = readOrMark(opts.unreadable, id, () => readLooseOrPacked(() => readLogged(store, id, now, cached, fresh)));
     if (!l) continue;
     out.push(l);
     if (l.stamp !== null && cached?.get(l.record.batch_id) === l) used++;
   }
+  addPacked(store, out, opts.unreadable);
   out.sort(foldOrder);
   // Once the caller's answer is out (the log as read now: later changes to it are not kept).
   if (opts.write && (used !== (cached?.size ?? 0) || (fresh.bytes > 0 && fresh.bytes * 8 >= (bytes ?? 0)))) {
@@ -122,9 +131,40 @@ export function withPayloads(
  * @throws InvalidFileError as `readImportLog`
  */
 export function readImportLogStamped(store: Store, now = Date.now()): LoggedImport[] {
-  return importIds(store)
-    .map((id) => readLogged(store, id, now))
-    .sort(foldOrder);
+  const out: LoggedImport[] = [];
+  for (const id of importIds(store)) {
+    const l = readLooseOrPacked(() => readLogged(store, id, now));
+    if (l) out.push(l);
+  }
+  addPacked(store, out);
+  return out.sort(foldOrder);
+}
+
+/**
+ * The records of the store's packs that `out` does not hold, added to it: never cached (a pack is read whole, checked
+ * by its digest), each vouched for by its record's digest. Listed after the loose files were read (see readImportLog).
+ * @param unreadable as `CachedLogOptions.unreadable` (a pack that is not one: `import:pack-<sha>`)
+ */
+function addPacked(store: Store, out: LoggedImport[], unreadable?: string[]): void {
+  const names = packNames(store);
+  if (names.length === 0) return;
+  const seen = new Set(out.map((l) => l.record.batch_id));
+  for (const name of names) {
+    let records: ImportRecord[];
+    try {
+      records = readPackFile(store, name).records;
+    } catch (err) {
+      if (!unreadable || !(err instanceof InvalidFileError)) throw err;
+      unreadable.push(`import:${name.slice(0, -5)}`);
+      continue;
+    }
+    for (const record of records) {
+      if (seen.has(record.batch_id)) continue;
+      seen.add(record.batch_id);
+      const digest = record.record_sha256 ? `sha256:${record.record_sha256}` : digestOf(canonicalJson(record) + "\n");
+      out.push({ record, elided: false, stamp: null, digest });
+    }
+  }
 }
 
 /**
@@ -165,7 +205,11 @@ export function hasRecords(payload: ImportRecord["kernel_payload"]): boolean {
 // --- internal ---
 
 /** `read()`, or with `unreadable` given, undefined and the import named there when its file is not a record. */
-function readOrMark(unreadable: string[] | undefined, id: string, read: () => LoggedImport): LoggedImport | undefined {
+function readOrMark(
+  unreadable: string[] | undefined,
+  id: string,
+  read: () => LoggedImport | undefined
+): LoggedImport | undefined {
   if (!unreadable) return read();
   try {
     return read();

@@ -23,6 +23,7 @@ import {
   type ImportLogEntry,
   importProjectionBatch,
   type ImportRecord,
+  packNames,
   type Producer,
   transformEnvelopeV3,
 } from "@forge/evidence";
@@ -174,8 +175,10 @@ export async function* exportRecords(
 
 /** Whether the lane's log holds every import file there is (none made since by another process). */
 function knowsEveryImport(store: Store, lane: LaneLog): boolean {
+  // Every import is a loose file first; a pack holds only imports that were (packImports).
+  if (!packNames(store).every((n) => lane.packs.has(n))) return false;
   const ids = importIds(store);
-  if (ids.length !== lane.records.length) return false;
+  if (ids.length > lane.records.length) return false;
   const known = new Set(lane.records.map((r) => r.batch_id));
   return ids.every((id) => known.has(id));
 }

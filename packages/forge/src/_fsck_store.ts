@@ -47,7 +47,7 @@ import {
   type Store,
 } from "@forge/core";
 import { loadLoop, loopIds, loopPaths, StorageCorruptionError } from "@forge/contract/loop";
-import { importIds, readImportFile } from "@forge/evidence";
+import { importIds, packNames, readImportFile, readPackFile } from "@forge/evidence";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
 export interface Problem {
@@ -212,9 +212,28 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     }
   }
   yield* experience(store, show);
-  yield* deletedFiles(store);
+  // Packs (evidence compaction): each checked whole by its digest, then each record as a loose file's.
+  const packed = new Set<string>();
+  for (const name of safe(() => packNames(store), [])) {
+    const file = show(join(store.dir, "evidence", "imports", name));
+    try {
+      const { records, damage } = readPackFile(store, name);
+      for (const r of records) packed.add(`evidence/imports/${r.batch_id}.json`);
+      for (const d of damage) yield { file, problem: d };
+      for (const [k, rec] of records.entries()) {
+        const refs = rec.batch.evidence_refs;
+        for (const [i, r] of (Array.isArray(refs) ? refs : []).entries()) {
+          const why = refProblem(store, r);
+          if (why) yield { file, problem: `records[${k}]: field 'batch.evidence_refs[${i}]': ${why}` };
+        }
+      }
+    } catch (err) {
+      yield { file, problem: problemOf(store, err) };
+    }
+  }
+  yield* deletedFiles(store, packed);
   for (const name of names(join(store.dir, "evidence", "imports"))) {
-    if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
+    if (!/^(pack-)?[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
       yield {
         file: show(join(store.dir, "evidence", "imports", name)),
         problem: "not an import file (expected <batch_id>.json, 64 hex)",
@@ -321,9 +340,9 @@ function* experience(store: Store, show: (p: string) => string): Generator<Probl
 
 /**
  * Files of the store git tracks that are gone from the work tree (a deleted import, run record or entity is
- * otherwise invisible: nothing else names it). None outside a git repository.
+ * otherwise invisible: nothing else names it), but for loose imports packed since. None outside a git repository.
  */
-async function* deletedFiles(store: Store): AsyncGenerator<Problem> {
+async function* deletedFiles(store: Store, packed: ReadonlySet<string>): AsyncGenerator<Problem> {
   const r = await git(["ls-files", "--deleted", "-z", "--full-name", "--", "."], { cwd: store.dir }).catch(() => null);
   if (!r || r.code !== 0) return;
   const prefix = await git(["rev-parse", "--show-prefix"], { cwd: store.dir }).catch(() => null);
@@ -334,7 +353,8 @@ async function* deletedFiles(store: Store): AsyncGenerator<Problem> {
   for (const f of r.stdout.split("\0").sort()) {
     if (f === "" || !f.startsWith(top)) continue;
     const inStore = f.slice(top.length);
-    if (inStore.startsWith(".cache/")) continue;
+    // A loose import a pack now holds is not missing (`forge-export pack` removes what it packed).
+    if (inStore.startsWith(".cache/") || packed.has(inStore)) continue;
     yield {
       file: `${rel}/${inStore}`,
       problem: "missing: tracked by git, deleted from the work tree (git restore brings it back)",
