@@ -99,7 +99,7 @@ async function observe(dir: string): Promise<{ out: string; markers: string[] }>
 
 const SEED = Number(process.env.FORGE_PROPERTY_SEED) || Math.floor(Math.random() * 2 ** 31);
 
-test(`a random damage to one evidence file: fsck names it; observe marks it or answers as without it (seed ${SEED})`, async (t) => {
+test(`damage to an evidence file: fsck names it, observe marks it or answers without it (seed ${SEED})`, async (t) => {
   const r = rng(SEED);
   const stores = 2;
   const perStore = 6;

@@ -67,7 +67,7 @@ test("the demo's sample: the observation is byte for byte the same after forge-e
   t.is(await observe(dir), committed);
 });
 
-test("a 10,000-trial store: the observation is byte for byte the same after packing, and after a pack interrupted", async (t) => {
+test("a 10,000-trial store: the observation is byte for byte the same packed, and a pack interrupted", async (t) => {
   const gen = (await import(
     pathToFileURL(join(ROOT, "tools", "dist", "gen_evidence.js")).href
   )) as typeof import("../tools/dist/gen_evidence.js");

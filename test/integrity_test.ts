@@ -198,7 +198,7 @@ for (const [damage, edit] of [
   ["a trial's outcome flipped", (s: string) => s.replace('"outcome":"pass"', '"outcome":"fail"')],
   ["cut short", (s: string) => s.slice(0, 100)],
 ] as Array<[string, (s: string) => string]>) {
-  test(`degradation law: an import file ${damage}: unreadable:import:<id> in forge-observe, named by fsck, export refuses`, async (t) => {
+  test(`degradation law: an import file ${damage}: unreadable:import:<id>, fsck names it, export stops`, async (t) => {
     const { dir, imports } = await exported(t);
     const later = laterImport(dir, imports);
     const { file } = importFile(dir, later);
@@ -344,7 +344,7 @@ test("the lane refuses an act result of another store (its runs, its PR) and ste
   t.is(imports(), 3);
 });
 
-test("forge fsck checks experience records, evidence refs and tracked files deleted; --prune-temp takes dead locks", async (t) => {
+test("forge fsck checks experience, evidence refs, deleted tracked files; --prune-temp takes dead locks", async (t) => {
   const { dir, imports, runs } = await exported(t);
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "runs and imports"]);
@@ -373,8 +373,10 @@ test("forge fsck checks experience records, evidence refs and tracked files dele
   t.deepEqual(
     f.stdout.trimEnd().split("\n").sort(),
     [
-      `.forge/evidence/imports/${other}.json: missing: tracked by git, deleted from the work tree (git restore brings it back)`,
-      `.forge/evidence/imports/${named}.json: field 'batch.evidence_refs[0]': no CI run ${runs[0]} in this store (its trials are not this store's)`,
+      `.forge/evidence/imports/${other}.json: missing: tracked by git, deleted from the work tree ` +
+        "(git restore brings it back)",
+      `.forge/evidence/imports/${named}.json: field 'batch.evidence_refs[0]': no CI run ${runs[0]} in this store ` +
+        "(its trials are not this store's)",
       `.forge/experience/${id}.md: field 'kind': 'rumor' is not observation|hypothesis|lesson`,
       ".forge/issues.lock: stray lock file (a writer died or is still running)",
     ].sort()

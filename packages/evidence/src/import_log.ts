@@ -105,7 +105,10 @@ export function readLooseOrPacked<T>(read: () => T): T | undefined {
   }
 }
 
-/** `loose` and the packed records none of them has (a pack and its parts both there: a pack interrupted before it removed them). */
+/**
+ * `loose` and the packed records none of them has (a pack and its parts both there: a pack interrupted before it
+ * removed them).
+ */
 export function withPacked<T extends { batch_id: string }>(loose: T[], packed: readonly T[]): T[] {
   if (packed.length === 0) return loose;
   const seen = new Set(loose.map((r) => r.batch_id));
