@@ -116,11 +116,16 @@ export function withPayloads(
   unreadable?: string[]
 ): LoggedImport[] {
   const out: LoggedImport[] = [];
+  let gone = false;
   for (const l of log) {
     const id = l.record.batch_id;
-    const r = l.elided && wanted(l) ? readOrMark(unreadable, id, () => readLogged(store, id, now)) : l;
+    const r =
+      l.elided && wanted(l) ? readOrMark(unreadable, id, () => readLooseOrPacked(() => readLogged(store, id, now))) : l;
     if (r) out.push(r);
+    // Its file went since the log was read: packed meanwhile (`packImports` writes the pack first), read from there.
+    else if (l.elided && wanted(l) && !unreadable?.includes(`import:${id}`)) gone = true;
   }
+  if (gone) addPacked(store, out, unreadable);
   return out.sort(foldOrder);
 }
 
