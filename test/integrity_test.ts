@@ -6,6 +6,7 @@
  */
 import test from "ava";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 
@@ -102,7 +103,8 @@ for (const [damage, payload, marker] of [
     const file = join(dir, ".forge", "evidence", "imports", `${later}.json`);
     const rec = read(later);
     t.is(rec.trials, 1);
-    writeFileSync(file, JSON.stringify({ ...rec, kernel_payload: payload }) + "\n");
+    // Without its digest (a record of before digests, read as it was): the payload's own damage is what is read.
+    writeFileSync(file, JSON.stringify({ ...rec, kernel_payload: payload, record_sha256: undefined }) + "\n");
     const after = await observed(t, dir);
     t.true(after.markers.includes(`${marker}:${later}`), after.markers.join(" "));
     t.is(after.trials, 1, "the other import's trial is still folded");
@@ -178,4 +180,208 @@ test("forge fsck finds each damage of a loop's files as forge-loop does, naming 
     t.is(f.stdout, `${m![1]}\n`, name);
     writeFileSync(path, good);
   }
+});
+
+/** An import file's path and parsed record. */
+function importFile(dir: string, id: string): { file: string; rec: Record<string, unknown> } {
+  const file = join(dir, ".forge", "evidence", "imports", `${id}.json`);
+  return { file, rec: JSON.parse(readFileSync(file, "utf8")) };
+}
+
+/** The import holding no claim (only a trial of the other's claim). */
+function laterImport(dir: string, imports: string[]): string {
+  return imports.find((id) => (importFile(dir, id).rec.kernel_payload as { claims: unknown[] }).claims.length === 0)!;
+}
+
+for (const [damage, edit] of [
+  ["not JSON", () => "garbage\n"],
+  ["a trial's outcome flipped", (s: string) => s.replace('"outcome":"pass"', '"outcome":"fail"')],
+  ["cut short", (s: string) => s.slice(0, 100)],
+] as Array<[string, (s: string) => string]>) {
+  test(`degradation law: an import file ${damage}: unreadable:import:<id>, fsck names it, export stops`, async (t) => {
+    const { dir, imports } = await exported(t);
+    const later = laterImport(dir, imports);
+    const { file } = importFile(dir, later);
+    const good = readFileSync(file, "utf8");
+    t.not(edit(good), good);
+    writeFileSync(file, edit(good));
+    const after = await observed(t, dir);
+    t.true(after.markers.includes(`unreadable:import:${later}`), after.markers.join(" "));
+    t.is(after.trials, 1, "the other import's trial is still folded, the damaged one's is not");
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1);
+    t.true(f.stdout.startsWith(`.forge/evidence/imports/${later}.json: `), f.stdout);
+    t.is(f.stdout.split("\n").length, 2, f.stdout);
+    const p = await sh("forge-observe --json | forge-plan --json", { cwd: dir });
+    t.is(p.code, 0, p.stderr);
+    const e = await sh("forge-ci list --json | forge-export", { cwd: dir });
+    t.is(e.code, 1);
+    t.true(e.stderr.startsWith(`forge-export: .forge/evidence/imports/${later}.json: `), e.stderr);
+    t.is(e.stderr.split("\n").length, 2, e.stderr);
+  });
+}
+
+test("an import file written before record_sha256 (N−1) is read as it was; fsck finds nothing", async (t) => {
+  const { dir, imports } = await exported(t);
+  const before = await run("forge-observe", ["--json"], { cwd: dir });
+  for (const id of imports) {
+    const { file, rec } = importFile(dir, id);
+    t.regex(String(rec.record_sha256), /^[0-9a-f]{64}$/);
+    delete rec.record_sha256;
+    writeFileSync(file, JSON.stringify(rec) + "\n");
+  }
+  const after = await run("forge-observe", ["--json"], { cwd: dir });
+  t.is(after.stdout, before.stdout);
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+});
+
+test("forge-plan reads an observation header without health (no ScopeStale target, no crash)", async (t) => {
+  const { dir } = await exported(t);
+  const p = await sh(
+    `forge-observe --json | jq -c 'if .kind == "observation" then del(.health) else . end' | forge-plan --json`,
+    { cwd: dir }
+  );
+  t.is(p.code, 0, p.stderr);
+  t.is(p.stderr, "");
+});
+
+type Rec = Record<string, unknown>;
+
+/** An act result as another repository's forge-act made it: its trials name that repository's runs and PR. */
+function foreignAct(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const ref = (i: number) => ({
+    run_id: `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`,
+    step: "10-unit",
+    side: i % 2 ? "patched" : "baseline",
+    outcome: i % 2 ? "pass" : "fail",
+    head_sha: "a".repeat(40),
+    patch_sha256: i % 2 ? "b".repeat(64) : null,
+    code_tree: null,
+    duration_ms: 5,
+    signature: i % 2 ? null : "sig-v1:0123456789abcdef0123456789abcdef",
+    env_sha256: "e".repeat(64),
+    recorded_at: "2026-11-30T04:00:00Z",
+    why: null,
+  });
+  return {
+    kind: "act_result",
+    schema_version: "forge-act-result/v1",
+    id: "act-elsewhere",
+    target_key: "fragile:x",
+    plan_kind: "PairedPatch",
+    advisory: false,
+    started_at: "2026-11-30T03:59:00Z",
+    completed_at: "2026-11-30T04:00:00Z",
+    trials: [],
+    trial_refs: Array.from({ length: 6 }, (_, i) => ref(i)),
+    typed_diff: [
+      {
+        check: "10-unit",
+        category: "fixed",
+        base_sha: "a".repeat(40),
+        patch_sha256: "b".repeat(64),
+        baseline: { pass: 0, fail: 3 },
+        patched: { pass: 3, fail: 0 },
+      },
+    ],
+    pr: { id: "44444444-4444-4444-8444-444444444444", number: 9 },
+    closes: [],
+    oracle: null,
+    ...over,
+  };
+}
+
+test("the lane refuses an act result of another store (its runs, its PR) and step names that are paths", async (t) => {
+  const { dir, runs } = await exported(t);
+  const imports = () => readdirSync(join(dir, ".forge", "evidence", "imports")).length;
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [foreignAct(), "act result: field 'trial_refs[0].run_id': no CI run 00000000-aaaa-4aaa-8aaa-aaaaaaaaaaaa in this"],
+    [
+      foreignAct({ trial_refs: [], pr: { id: "44444444-4444-4444-8444-444444444444", number: 9 } }),
+      "act result: field 'pr.id': no pull request 44444444-4444-4444-8444-444444444444 in this store",
+    ],
+    [
+      foreignAct({ trial_refs: [{ ...(foreignAct().trial_refs as Rec[])[0], run_id: "../../x" }] }),
+      "field 'trial_refs[0].run_id': expected a uuid",
+    ],
+    [
+      foreignAct({ trial_refs: [{ ...(foreignAct().trial_refs as Rec[])[0], run_id: runs[0], step: "../../../x" }] }),
+      "act result: field 'trial_refs[0].step': '../../../x' is not a step name",
+    ],
+  ];
+  for (const [rec, message] of cases) {
+    const e = await run("forge-export", [], { cwd: dir, input: JSON.stringify(rec) + "\n" });
+    t.is(e.code, 1, e.stderr);
+    t.true(
+      e.stderr.startsWith(
+        `forge-export: stdin line 1: ${message}`.replace("stdin line 1: field", "stdin line 1: act result: field")
+      ),
+      e.stderr
+    );
+    t.is(imports(), 2, "nothing written");
+  }
+  // A CI run whose step names are paths is not data.
+  const ci = await run("forge-ci", ["list", "--json"], { cwd: dir });
+  const rec = jsonl(ci.stdout)[0]!;
+  const steps = (rec.steps as Rec[]).map((s) => ({ ...s, name: "../../../x" }));
+  const e = await run("forge-export", [], {
+    cwd: dir,
+    input: JSON.stringify({ ...rec, id: randomUUID(), steps }) + "\n",
+  });
+  t.is(e.code, 1);
+  t.true(
+    e.stderr.startsWith("forge-export: stdin line 1: ci run: field 'steps[0].name': '../../../x' is not a step name"),
+    e.stderr
+  );
+  t.is(imports(), 2);
+  // The same act result naming this store's runs is taken.
+  const mine = foreignAct({
+    pr: null,
+    trial_refs: (foreignAct().trial_refs as Rec[]).map((r, i) => ({ ...r, run_id: runs[i % 2] })),
+  });
+  const ok = await run("forge-export", [], { cwd: dir, input: JSON.stringify(mine) + "\n" });
+  t.is(ok.code, 0, ok.stderr);
+  t.is(imports(), 3);
+});
+
+test("forge fsck checks experience, evidence refs, deleted tracked files; --prune-temp takes dead locks", async (t) => {
+  const { dir, imports, runs } = await exported(t);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "runs and imports"]);
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+  const exp = join(dir, ".forge", "experience");
+  mkdirSync(exp);
+  const id = "11111111-1111-4111-8111-111111111111";
+  writeFileSync(
+    join(exp, `${id}.md`),
+    `---\nid: ${id}\nkind: rumor\nscope: x\ntext: hi\nrevision: 1\nstatus: active\n---\n`
+  );
+  const lock = join(dir, ".forge", "issues.lock");
+  writeFileSync(lock, "999999999 " + (await import("node:os")).hostname() + " 1\n");
+  const old = new Date(Date.now() - 120_000);
+  (await import("node:fs")).utimesSync(lock, old, old);
+  // A run's folder deleted (ci/runs is not tracked): the import of its trials names a run this store lacks.
+  rmSync(join(dir, ".forge", "ci", "runs", runs[0]!), { recursive: true });
+  const named = imports.find((i) =>
+    readFileSync(join(dir, ".forge", "evidence", "imports", `${i}.json`), "utf8").includes(runs[0]!)
+  )!;
+  // The other import deleted: nothing else names it, git does.
+  const other = imports.find((i) => i !== named)!;
+  rmSync(join(dir, ".forge", "evidence", "imports", `${other}.json`));
+  const f = await run("forge", ["fsck"], { cwd: dir });
+  t.is(f.code, 1);
+  t.deepEqual(
+    f.stdout.trimEnd().split("\n").sort(),
+    [
+      `.forge/evidence/imports/${other}.json: missing: tracked by git, deleted from the work tree ` +
+        "(git restore brings it back)",
+      `.forge/evidence/imports/${named}.json: field 'batch.evidence_refs[0]': no CI run ${runs[0]} in this store ` +
+        "(its trials are not this store's)",
+      `.forge/experience/${id}.md: field 'kind': 'rumor' is not observation|hypothesis|lesson`,
+      ".forge/issues.lock: stray lock file (a writer died or is still running)",
+    ].sort()
+  );
+  const p = await run("forge", ["fsck", "--prune-temp"], { cwd: dir });
+  t.is(p.stderr, "forge fsck: removed .forge/issues.lock\n");
+  t.false(p.stdout.includes("issues.lock"));
 });

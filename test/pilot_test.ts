@@ -279,8 +279,8 @@ test.serial(
     t.deepEqual(after, before);
     const imports = readdirSync(join(s.dir, ".forge", "evidence", "imports"));
     t.true(
-      imports.every((n) => /^[0-9a-f]{64}\.json$/.test(n)),
-      "only the lane's import files"
+      imports.every((n) => /^(pack-)?[0-9a-f]{64}\.json$/.test(n)),
+      "only the lane's import files (packed at the run's end: forge-export pack)"
     );
   }
 );

@@ -62,6 +62,13 @@ test("checkImportRecord() refuses what the lane would not have written, naming t
     bad((v) => (batch(v).episodes = "none")),
     `${file}: field 'batch.episodes': expected a list`
   );
+  t.is(
+    bad((v) => {
+      const trial = (v.kernel_payload as { trials: Array<{ outcome: string }> }).trials[0]!;
+      trial.outcome = trial.outcome === "pass" ? "fail" : "pass";
+    }),
+    `${file}: field 'record_sha256': does not match the file's bytes (edited after it was written)`
+  );
   const other = bad((v) => (batch(v).batch_id = "0".repeat(64)));
   t.is(other, `${file}: field 'batch.batch_id': does not match the record's batch_id`);
   const message = (v: unknown, name: string): string => t.throws(() => checkImportRecord(v, "f", name))!.message;

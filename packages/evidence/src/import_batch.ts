@@ -33,6 +33,7 @@ import {
   type ImportRecord,
   readImportLog,
   readImportRecord,
+  sealRecord,
 } from "./import_log.js";
 import { parsePayload, readScope } from "./scope.js";
 import type { Episode } from "./bundle.js";
@@ -135,7 +136,7 @@ export function importProjectionBatch(store: Store, batch: unknown, opts: Import
   // SEC-02: the imports folder must resolve inside the store (a symlinked evidence/ pointing elsewhere is refused).
   mkdirInside(store, evidenceImportsDir(store));
   try {
-    atomicWrite(evidenceImportFile(store, b.batch_id), canonicalJson(rec) + "\n", { exclusive: true });
+    atomicWrite(evidenceImportFile(store, b.batch_id), sealRecord(rec), { exclusive: true });
   } catch (err) {
     // Another process imported the same batch since `log` was read: that import's entry, from its one file.
     if ((err as NodeJS.ErrnoException).code === "EEXIST")

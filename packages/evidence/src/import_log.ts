@@ -4,7 +4,9 @@
  * back in order — (imported_at, batch_id) — is the only way to a scope's
  * state. This file is the only reader of those files.
  */
+import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import {
   displayPath,
   evidenceImportFile,
@@ -42,6 +44,11 @@ export interface ImportRecord {
   trial_episodes: "derived" | "stored";
   /** The batch as stored: only what it added to its scope (episodes and payload as above). */
   batch: ProjectionImportBatchV3;
+  /**
+   * sha256 (hex) of the file's bytes with this field's 64 digits read as `0`s (`sealRecord`): an edit of the
+   * file is found on read. Absent in a record written before it existed (read as it always was: N−1).
+   */
+  record_sha256?: string;
 }
 
 /** The entry the lane returns and `forge-export` prints, one per import. */
@@ -75,9 +82,130 @@ const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
  * @example readImportLog(store).map((r) => r.batch_id)
  */
 export function readImportLog(store: Store): ImportRecord[] {
-  return importIds(store)
-    .map((id) => readImportRecord(store, id))
-    .sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+  const loose: ImportRecord[] = [];
+  for (const id of importIds(store)) {
+    const r = readLooseOrPacked(() => readImportRecord(store, id));
+    if (r) loose.push(r);
+  }
+  // Listed after the loose files were read: one a pack took meanwhile (written before its parts go) is in one of them.
+  const packed = packNames(store).flatMap((name) => readPackFile(store, name).records);
+  return withPacked(loose, packed).sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
+}
+
+/**
+ * `read()`, or undefined when its loose file is gone since it was listed (packed meanwhile: `packImports` writes the
+ * pack before it removes the parts, so the record is in a pack listed after).
+ */
+export function readLooseOrPacked<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "E_NOT_FOUND") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * `loose` and the packed records none of them has (a pack and its parts both there: a pack interrupted before it
+ * removed them).
+ */
+export function withPacked<T extends { batch_id: string }>(loose: T[], packed: readonly T[]): T[] {
+  if (packed.length === 0) return loose;
+  const seen = new Set(loose.map((r) => r.batch_id));
+  for (const r of packed) if (!seen.has(r.batch_id)) (seen.add(r.batch_id), loose.push(r));
+  return loose;
+}
+
+/**
+ * A loose import's record as its file holds it (not degraded, as read by readers), when the file is a whole record
+ * and nothing is wrong with it; undefined otherwise (a damaged file stays loose, for fsck to name).
+ */
+export function packableRecord(store: Store, batchId: string): ImportRecord | undefined {
+  let bytes: Buffer;
+  try {
+    const r = readImportFile(store, batchId);
+    if (r.damage) return undefined;
+    bytes = r.bytes;
+  } catch {
+    return undefined;
+  }
+  return JSON.parse(bytes.toString("utf8")) as ImportRecord;
+}
+
+/** The schema tag of a pack of import records (`packImports`). */
+export const PACK_SCHEMA = "forge-evidence-pack/v1";
+const PACK_NAME = /^pack-[0-9a-f]{64}\.json$/;
+const PACK_HEAD = Buffer.from('{"pack_sha256":"');
+const MAX_PACK_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The pack files of the store (`pack-<pack_sha256>.json`), sorted; none when there is no imports folder.
+ * @example packNames(store) // ["pack-3f….json"]
+ */
+export function packNames(store: Store): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(evidenceImportsDir(store));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  return names.filter((n) => PACK_NAME.test(n)).sort(cmp);
+}
+
+/**
+ * The text of a pack of records (in fold order), sealed: canonical JSON whose first field, `pack_sha256`, is the
+ * sha256 of the text with its own 64 digits read as `0`s; the file's name is `pack-<pack_sha256>.json`.
+ */
+export function sealPack(records: readonly ImportRecord[]): { text: string; sha: string } {
+  const text = Buffer.from(canonicalJson({ pack_sha256: ZERO, records, schema_version: PACK_SCHEMA }) + "\n");
+  const sha = createHash("sha256").update(text).digest("hex");
+  text.write(sha, PACK_HEAD.length, "latin1");
+  return { text: text.toString("utf8"), sha };
+}
+
+/**
+ * One pack file, checked: its digest (an edit anywhere in it is found), its schema and each record as a loose
+ * file's is (with the degradation law for a record's payload, `damage` naming each record for fsck).
+ * @throws InvalidFileError naming the file (and the record, `records[i]`) when it is not a pack
+ */
+export function readPackFile(store: Store, name: string): { records: ImportRecord[]; damage: string[]; sha: string } {
+  const file = join(evidenceImportsDir(store), name);
+  const shown = displayPath(store, file);
+  const bytes = readStoreBytes(store, file, MAX_PACK_BYTES);
+  const sha = name.slice(5, 69);
+  const copy = Buffer.from(bytes);
+  if (
+    copy.subarray(0, PACK_HEAD.length).compare(PACK_HEAD) !== 0 ||
+    copy.toString("latin1", PACK_HEAD.length, PACK_HEAD.length + 64) !== sha ||
+    copy.write(ZERO, PACK_HEAD.length, "latin1") !== 64 ||
+    createHash("sha256").update(copy).digest("hex") !== sha
+  )
+    throw new InvalidFileError(
+      shown,
+      "does not match the file's bytes or name (edited after it was written)",
+      "pack_sha256"
+    );
+  let v: { schema_version?: unknown; records?: unknown };
+  try {
+    v = JSON.parse(bytes.toString("utf8")) as typeof v;
+  } catch {
+    throw new InvalidFileError(shown, "not JSON");
+  }
+  if (v?.schema_version !== PACK_SCHEMA) throw new InvalidFileError(shown, "expected " + PACK_SCHEMA, "schema_version");
+  if (!Array.isArray(v.records)) throw new InvalidFileError(shown, "expected a list", "records");
+  const damage: string[] = [];
+  const records = (v.records as ImportRecord[]).map((rec, i) => {
+    const at = `${shown} records[${i}]`;
+    if (rec === null || typeof rec !== "object" || Array.isArray(rec))
+      throw new InvalidFileError(at, "not a JSON object");
+    if (typeof rec.batch_id !== "string" || !/^[0-9a-f]{64}$/.test(rec.batch_id))
+      throw new InvalidFileError(at, "expected 64 hex", "batch_id");
+    const d = degradePayload(rec);
+    if (d) damage.push(`records[${i}]: ${d}`);
+    return checkRecord(rec, at, rec.batch_id);
+  });
+  return { records, damage, sha };
 }
 
 /**
@@ -126,9 +254,59 @@ export function readImportFile(
   }
   if (rec === null || typeof rec !== "object" || Array.isArray(rec))
     throw new InvalidFileError(shown, "not a JSON object");
+  checkDigest(bytes, rec, shown);
   const damage = degradePayload(rec);
   const record = checkRecord(rec, shown, batchId);
   return damage ? { record, bytes, damage } : { record, bytes };
+}
+
+const DIGEST_KEY = Buffer.from('"record_sha256":"');
+const ZERO = "0".repeat(64);
+
+/**
+ * The text of an import record as stored, sealed: canonical JSON with
+ * `record_sha256`, the sha256 of that text with the digest's 64 digits read
+ * as `0`s. Sets `rec.record_sha256`, so `canonicalJson(rec) + "\n"` is the
+ * text returned.
+ * @example sealRecord(rec) === canonicalJson(rec) + "\n" // true
+ */
+export function sealRecord(rec: ImportRecord): string {
+  const text = Buffer.from(canonicalJson({ ...rec, record_sha256: ZERO }) + "\n");
+  const at = text.lastIndexOf(DIGEST_KEY) + DIGEST_KEY.length;
+  const digest = createHash("sha256").update(text).digest("hex");
+  rec.record_sha256 = digest;
+  text.write(digest, at, "latin1");
+  return text.toString("utf8");
+}
+
+/**
+ * A record's digest against the bytes it was parsed from (none: a record of before digests, read as it was).
+ * @throws InvalidFileError naming `record_sha256` when the bytes are not the ones sealed
+ */
+function checkDigest(bytes: Buffer, rec: ImportRecord, shown: string): void {
+  const d = rec.record_sha256 as unknown;
+  if (d === undefined) return;
+  if (typeof d !== "string" || !/^[0-9a-f]{64}$/.test(d))
+    throw new InvalidFileError(shown, "expected 64 hex", "record_sha256");
+  const i = bytes.lastIndexOf(DIGEST_KEY);
+  const at = i + DIGEST_KEY.length;
+  const copy = Buffer.from(bytes);
+  if (
+    i < 0 ||
+    copy.toString("latin1", at, at + 64) !== d ||
+    copy.write(ZERO, at, "latin1") !== 64 ||
+    createHash("sha256").update(copy).digest("hex") !== d
+  )
+    throw new InvalidFileError(shown, "does not match the file's bytes (edited after it was written)", "record_sha256");
+}
+
+/**
+ * `checkDigest` for a record given as a value (another store's, `checkImportRecord`): its canonical text is what the
+ * writer sealed.
+ */
+function checkValueDigest(rec: ImportRecord, shown: string): void {
+  if (rec.record_sha256 === undefined) return;
+  checkDigest(Buffer.from(canonicalJson(rec) + "\n"), rec, shown);
 }
 
 /**
@@ -215,6 +393,8 @@ export function checkImportRecord(value: unknown, file: string, name: string): I
   if (rec.batch.batch_id !== rec.batch_id) {
     throw new InvalidFileError(file, "does not match the record's batch_id", "batch.batch_id");
   }
+  // Last: a field the checks above name is named; any other edit is the digest's.
+  checkValueDigest(rec, file);
   return rec;
 }
 

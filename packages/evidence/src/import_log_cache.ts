@@ -22,13 +22,22 @@ import {
   checkedCache,
   evidenceImportFile,
   fileStamp,
+  InvalidFileError,
   readCacheFile,
   writeCacheFile,
   writeCacheLater,
   type Store,
 } from "@forge/core";
 import { cmp } from "@forge/kernel";
-import { importIds, type ImportRecord, readImportFile } from "./import_log.js";
+import {
+  importIds,
+  type ImportRecord,
+  packNames,
+  readImportFile,
+  readLooseOrPacked,
+  readPackFile,
+} from "./import_log.js";
+import { canonicalJson } from "@forge/kernel";
 
 const MAGIC = "forge-imports 1";
 
@@ -57,6 +66,11 @@ export interface CachedLogOptions {
   write: boolean;
   /** The read's start (ms since the epoch; default now). */
   now?: number;
+  /**
+   * The degradation law: given, a file that is not an import record (or whose digest does not hold) is left out of
+   * the log and `import:<batch_id>` added here (a reader names it as a marker), instead of the read stopping.
+   */
+  unreadable?: string[];
 }
 
 /**
@@ -66,7 +80,7 @@ export interface CachedLogOptions {
  */
 export function readImportLogCached(store: Store, opts: CachedLogOptions): LoggedImport[] {
   const ids = importIds(store);
-  if (ids.length === 0) return [];
+  if (ids.length === 0 && packNames(store).length === 0) return [];
   const now = opts.now ?? Date.now();
   const path = cachePath(store);
   const { rows: cached, bytes } = loadCache(path) ?? {};
@@ -74,10 +88,12 @@ export function readImportLogCached(store: Store, opts: CachedLogOptions): Logge
   const fresh = { bytes: 0 };
   let used = 0;
   for (const id of ids) {
-    const l = readLogged(store, id, now, cached, fresh);
+    const l = readOrMark(opts.unreadable, id, () => readLooseOrPacked(() => readLogged(store, id, now, cached, fresh)));
+    if (!l) continue;
     out.push(l);
     if (l.stamp !== null && cached?.get(l.record.batch_id) === l) used++;
   }
+  addPacked(store, out, opts.unreadable);
   out.sort(foldOrder);
   // Once the caller's answer is out (the log as read now: later changes to it are not kept).
   if (opts.write && (used !== (cached?.size ?? 0) || (fresh.bytes > 0 && fresh.bytes * 8 >= (bytes ?? 0)))) {
@@ -96,9 +112,21 @@ export function withPayloads(
   store: Store,
   log: readonly LoggedImport[],
   wanted: (l: LoggedImport) => boolean,
-  now = Date.now()
+  now = Date.now(),
+  unreadable?: string[]
 ): LoggedImport[] {
-  return log.map((l) => (l.elided && wanted(l) ? readLogged(store, l.record.batch_id, now) : l)).sort(foldOrder);
+  const out: LoggedImport[] = [];
+  let gone = false;
+  for (const l of log) {
+    const id = l.record.batch_id;
+    const r =
+      l.elided && wanted(l) ? readOrMark(unreadable, id, () => readLooseOrPacked(() => readLogged(store, id, now))) : l;
+    if (r) out.push(r);
+    // Its file went since the log was read: packed meanwhile (`packImports` writes the pack first), read from there.
+    else if (l.elided && wanted(l) && !unreadable?.includes(`import:${id}`)) gone = true;
+  }
+  if (gone) addPacked(store, out, unreadable);
+  return out.sort(foldOrder);
 }
 
 /**
@@ -108,9 +136,40 @@ export function withPayloads(
  * @throws InvalidFileError as `readImportLog`
  */
 export function readImportLogStamped(store: Store, now = Date.now()): LoggedImport[] {
-  return importIds(store)
-    .map((id) => readLogged(store, id, now))
-    .sort(foldOrder);
+  const out: LoggedImport[] = [];
+  for (const id of importIds(store)) {
+    const l = readLooseOrPacked(() => readLogged(store, id, now));
+    if (l) out.push(l);
+  }
+  addPacked(store, out);
+  return out.sort(foldOrder);
+}
+
+/**
+ * The records of the store's packs that `out` does not hold, added to it: never cached (a pack is read whole, checked
+ * by its digest), each vouched for by its record's digest. Listed after the loose files were read (see readImportLog).
+ * @param unreadable as `CachedLogOptions.unreadable` (a pack that is not one: `import:pack-<sha>`)
+ */
+function addPacked(store: Store, out: LoggedImport[], unreadable?: string[]): void {
+  const names = packNames(store);
+  if (names.length === 0) return;
+  const seen = new Set(out.map((l) => l.record.batch_id));
+  for (const name of names) {
+    let records: ImportRecord[];
+    try {
+      records = readPackFile(store, name).records;
+    } catch (err) {
+      if (!unreadable || !(err instanceof InvalidFileError)) throw err;
+      unreadable.push(`import:${name.slice(0, -5)}`);
+      continue;
+    }
+    for (const record of records) {
+      if (seen.has(record.batch_id)) continue;
+      seen.add(record.batch_id);
+      const digest = record.record_sha256 ? `sha256:${record.record_sha256}` : digestOf(canonicalJson(record) + "\n");
+      out.push({ record, elided: false, stamp: null, digest });
+    }
+  }
 }
 
 /**
@@ -149,6 +208,22 @@ export function hasRecords(payload: ImportRecord["kernel_payload"]): boolean {
 }
 
 // --- internal ---
+
+/** `read()`, or with `unreadable` given, undefined and the import named there when its file is not a record. */
+function readOrMark(
+  unreadable: string[] | undefined,
+  id: string,
+  read: () => LoggedImport | undefined
+): LoggedImport | undefined {
+  if (!unreadable) return read();
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof InvalidFileError)) throw err;
+    unreadable.push(`import:${id}`);
+    return undefined;
+  }
+}
 
 function cachePath(store: Store): string {
   return join(cacheDir(store), "imports.observed");

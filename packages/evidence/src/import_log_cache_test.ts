@@ -117,10 +117,14 @@ test(
     const ns = st.mtimeNs.toString();
     execFileSync("touch", ["-m", "-d", `@${ns.slice(0, -9)}.${ns.slice(-9)}`, file]);
     t.is(statSync(file, { bigint: true }).mtimeNs, st.mtimeNs);
-    const edited = byId(readImportLogCached(store, LATER)).get(full)!;
-    t.false(edited.elided, "read from its file");
-    t.deepEqual(edited.record, readImportLog(store)[0]);
-    t.true(edited.record.kernel_payload!.trials.every((x) => x.outcome === "fail"));
+    // Read from its file (not the cache), and refused there: its digest no longer holds.
+    t.throws(() => readImportLogCached(store, LATER), { message: /field 'record_sha256': does not match/ });
+    t.throws(() => readImportLog(store), { message: /field 'record_sha256': does not match/ });
+    // The degradation law: a reader that asks has it left out and named.
+    const unreadable: string[] = [];
+    const rest = readImportLogCached(store, { ...LATER, unreadable });
+    t.deepEqual(unreadable, [`import:${full}`]);
+    t.false(rest.some((l) => l.record.batch_id === full));
   }
 );
 

@@ -46,9 +46,13 @@ export {
   IMPORT_SCHEMA,
   type ImportLogEntry,
   type ImportRecord,
+  packNames,
+  PACK_SCHEMA,
   readImportFile,
   readImportLog,
+  readPackFile,
 } from "./import_log.js";
+export { packImports, type PackResult } from "./pack.js";
 export {
   type CachedLogOptions,
   digestOf,

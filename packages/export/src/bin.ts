@@ -1,4 +1,6 @@
-import { exitWith, mainCommand } from "@forge/cli";
+import { exitWith, mainCommand, processIo } from "@forge/cli";
 import command from "./main.js";
+import { packRun } from "./pack_cmd.js";
 
-void mainCommand(command, process.argv.slice(2)).then(exitWith);
+const argv = process.argv.slice(2);
+void (argv[0] === "pack" ? packRun(processIo(), argv.slice(1)) : mainCommand(command, argv)).then(exitWith);

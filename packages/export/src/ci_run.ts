@@ -36,6 +36,7 @@ import {
 } from "@forge/contract";
 import { checkName } from "@forge/contract";
 import { checkClaim, type Tree, treeLabel } from "./claim_ids.js";
+import { stepName } from "./provenance.js";
 
 /** The check of a step with test reports beyond its test cases. */
 export const OUTSIDE_TESTS = "(outside tests)";
@@ -92,7 +93,7 @@ export function isCiRun(v: Record<string, unknown>): boolean {
 export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
   const steps = list(v, "steps").map((s, i) => {
     const p = `steps[${i}].`;
-    return {
+    const step = {
       name: str(s, "name", p),
       outcome: oneOf(s, "outcome", STEP_OUTCOMES, p),
       exitCode: optInt(s, "exitCode", p),
@@ -104,6 +105,9 @@ export function parseCiRun(v: Record<string, unknown>): CiRunRecord {
           ? []
           : list(s, "tests", p).map((c, j) => testCase(c, `${p}tests[${j}].`)),
     };
+    // A step's name names its claim, its trial and its argv: a step's name (NN-name), never a path.
+    stepName(step.name, `${p}name`);
+    return step;
   });
   const pr = v.pr === null || v.pr === undefined ? null : (v.pr as Record<string, unknown>);
   if (pr !== null && (typeof pr !== "object" || typeof pr.id !== "string"))

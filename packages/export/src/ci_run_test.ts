@@ -78,8 +78,11 @@ test("ciRunBundle() marks a rerun's trials as retries of the original run", (t) 
 
 test("parseCiRun() names the bad field", (t) => {
   t.throws(() => parseCiRun(ciRun(A, { headSha: "xyz" })), { message: "field 'headSha': expected a 40-hex commit" });
-  t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "s", outcome: "weird", durationMs: 1 }] })), {
+  t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "10-s", outcome: "weird", durationMs: 1 }] })), {
     message: "field 'steps[0].outcome': expected pass|fail|timeout|cancelled|skipped",
+  });
+  t.throws(() => parseCiRun(ciRun(A, { steps: [{ name: "../../../x", outcome: "pass", durationMs: 1 }] })), {
+    message: "field 'steps[0].name': '../../../x' is not a step name (NN-name, like 10-test)",
   });
   t.throws(() => parseCiRun(ciRun(A, { envSha256: undefined })), { message: "field 'envSha256': expected 64 hex" });
   t.throws(() => parseCiRun(ciRun(A, { completedAt: "2026-02-30T00:00:00Z" })), {

@@ -23,11 +23,13 @@ import {
   type ImportLogEntry,
   importProjectionBatch,
   type ImportRecord,
+  packNames,
   type Producer,
   transformEnvelopeV3,
 } from "@forge/evidence";
 import { RecordError } from "@forge/contract";
 import { actResultBundle } from "./act_result.js";
+import { checkActProvenance } from "./provenance.js";
 import { ciRunBundle, isCiRun, parseCiRun } from "./ci_run.js";
 import { loopResultBundle } from "./loop_result.js";
 import { keepLaneView, type LaneLog, laneLog } from "./lane_view.js";
@@ -100,6 +102,7 @@ export function exportRecord(
 ): ImportLogEntry | { skip: string } {
   const b = bundleOf(v, opts.scope);
   if ("skip" in b) return b;
+  if (recordKind(v) === "act_result") checkActProvenance(store, v);
   return importProjectionBatch(store, transformEnvelopeV3(exportBundle(b, opts.producer)), { now: opts.now, records });
 }
 
@@ -172,8 +175,10 @@ export async function* exportRecords(
 
 /** Whether the lane's log holds every import file there is (none made since by another process). */
 function knowsEveryImport(store: Store, lane: LaneLog): boolean {
+  // Every import is a loose file first; a pack holds only imports that were (packImports).
+  if (!packNames(store).every((n) => lane.packs.has(n))) return false;
   const ids = importIds(store);
-  if (ids.length !== lane.records.length) return false;
+  if (ids.length > lane.records.length) return false;
   const known = new Set(lane.records.map((r) => r.batch_id));
   return ids.every((id) => known.has(id));
 }

@@ -23,6 +23,7 @@ import {
   type KeptView,
   keptView,
   type LoggedImport,
+  packNames,
   primeFold,
   readImportLogStamped,
   readScope,
@@ -48,6 +49,8 @@ export interface LaneLog {
   fold?: Compiled;
   /** The view kept of that fold, when the one kept is (its key holds for the log as read). */
   view?: KernelView;
+  /** The packs there were when the log was read. */
+  packs: ReadonlySet<string>;
 }
 
 /**
@@ -57,6 +60,8 @@ export interface LaneLog {
  * @throws InvalidFileError for a file that is not an import record (as readImportLog)
  */
 export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
+  // Listed before the log is read: a pack made since is one the lane has not read.
+  const packs = new Set(packNames(store));
   const log = readImportLogStamped(store);
   const records = log.map((l) => l.record);
   const kernel = ahead ? readScope(store, scope, { records, episodes: false, entries: false }).kernel : undefined;
@@ -66,7 +71,7 @@ export function laneLog(store: Store, scope: string, ahead: boolean): LaneLog {
   const madeWith = madeWithOf(kept, scope);
   // The view of the fold read, which the lane's new trials then only change (viewExtended).
   const view = fold && madeWith !== undefined ? viewFor(store, kept, log, scope, madeWith) : undefined;
-  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith, fold, view };
+  return { records, read: new Map(log.map((l) => [l.record.batch_id, l])), madeWith, fold, view, packs };
 }
 
 /**

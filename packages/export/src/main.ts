@@ -91,6 +91,8 @@ export default defineCommand({
       notes: [
         "Writes one import-log line per record on stdout; a record that cannot be exported is one stderr line (its " +
           "stdin line), exit 1.",
+        "forge-export pack [--json] packs the loose import files into one checked file; no answer changes " +
+          "(forge-pilot packs at the end of each run).",
       ],
     },
   },

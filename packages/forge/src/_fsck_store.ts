@@ -6,6 +6,7 @@
  * Reads only; yields one problem per finding.
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { isUuid, parseFrontmatterFast, readStoreFile, git } from "@forge/core";
 import { join } from "node:path";
 import {
   CI_RUN,
@@ -46,7 +47,7 @@ import {
   type Store,
 } from "@forge/core";
 import { loadLoop, loopIds, loopPaths, StorageCorruptionError } from "@forge/contract/loop";
-import { importIds, readImportFile } from "@forge/evidence";
+import { importIds, packNames, readImportFile, readPackFile } from "@forge/evidence";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
 export interface Problem {
@@ -196,16 +197,43 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
   // Each import file on its own: one bad file is named, the others are still checked.
   for (const id of safe(() => importIds(store).sort(), [])) {
     try {
-      const { damage } = readImportFile(store, id);
+      const { record, damage } = readImportFile(store, id);
       // Readers go on with a marker (the degradation law); fsck names the file.
       if (damage) yield { file: show(evidenceImportFile(store, id)), problem: damage };
+      const refs = record.batch.evidence_refs;
+      for (const [i, r] of (Array.isArray(refs) ? refs : []).entries()) {
+        const why = refProblem(store, r);
+        if (why)
+          yield { file: show(evidenceImportFile(store, id)), problem: `field 'batch.evidence_refs[${i}]': ${why}` };
+      }
     } catch (err) {
       const f = (err as { file?: unknown } | null)?.file;
       yield { file: typeof f === "string" ? f : show(evidenceImportFile(store, id)), problem: problemOf(store, err) };
     }
   }
+  yield* experience(store, show);
+  // Packs (evidence compaction): each checked whole by its digest, then each record as a loose file's.
+  const packed = new Set<string>();
+  for (const name of safe(() => packNames(store), [])) {
+    const file = show(join(store.dir, "evidence", "imports", name));
+    try {
+      const { records, damage } = readPackFile(store, name);
+      for (const r of records) packed.add(`evidence/imports/${r.batch_id}.json`);
+      for (const d of damage) yield { file, problem: d };
+      for (const [k, rec] of records.entries()) {
+        const refs = rec.batch.evidence_refs;
+        for (const [i, r] of (Array.isArray(refs) ? refs : []).entries()) {
+          const why = refProblem(store, r);
+          if (why) yield { file, problem: `records[${k}]: field 'batch.evidence_refs[${i}]': ${why}` };
+        }
+      }
+    } catch (err) {
+      yield { file, problem: problemOf(store, err) };
+    }
+  }
+  yield* deletedFiles(store, packed);
   for (const name of names(join(store.dir, "evidence", "imports"))) {
-    if (!/^[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
+    if (!/^(pack-)?[0-9a-f]{64}\.json$/.test(name) && !STRAY.test(name))
       yield {
         file: show(join(store.dir, "evidence", "imports", name)),
         problem: "not an import file (expected <batch_id>.json, 64 hex)",
@@ -248,6 +276,93 @@ export function strays(dir: string): string[] {
 }
 
 // --- internal ---
+
+/**
+ * What is wrong with an import's evidence ref, or undefined: a path must be a plain path of the store
+ * (`.forge/…`, no `..`) to a file that is there; a CI run's, to the run live or archived (an archived run's summary
+ * moved with it).
+ */
+function refProblem(store: Store, r: unknown): string | undefined {
+  if (r === null || typeof r !== "object") return "expected an object";
+  const { path, kind, ref_id } = r as Record<string, unknown>;
+  if (path === null || path === undefined) return undefined;
+  if (typeof path !== "string" || !/^\.forge\/[A-Za-z0-9._\/-]+$/.test(path) || path.split("/").includes(".."))
+    return `path '${printable(String(path), 60)}' is not a path of the store`;
+  if (kind === "ci-run" && typeof ref_id === "string") {
+    const id = ref_id.slice("ci-run:".length);
+    if (!isUuid(id)) return `ref_id '${printable(ref_id, 60)}' names no run`;
+    if (exists(entityFile(store, CI_RUNS, id)) || exists(entityFile(store, CI_RUNS, id, true))) return undefined;
+    return `no CI run ${id} in this store (its trials are not this store's)`;
+  }
+  return exists(join(store.root, path)) ? undefined : `path ${path}: no such file`;
+}
+
+/** forge-loop's experience kinds (packages/loop's experience.ts: what it reads; anything else is not a record). */
+const EXPERIENCE_KINDS = ["observation", "hypothesis", "lesson"];
+const EXPERIENCE_STATUS = ["active", "superseded", "retracted"];
+
+/**
+ * `.forge/experience/<uuid>.md`, each checked as forge-loop reads it (its id, kind, status, revision, text and scope;
+ * a `kind: rumor` is not a record), one finding per file.
+ */
+function* experience(store: Store, show: (p: string) => string): Generator<Problem> {
+  const dir = join(store.dir, "experience");
+  for (const n of names(dir)) {
+    if (STRAY.test(n)) continue;
+    const path = join(dir, n);
+    if (!n.endsWith(".md") || !isUuid(n.slice(0, -3))) {
+      yield { file: show(path), problem: "not an experience record file (expected <uuid>.md)" };
+      continue;
+    }
+    let d: Record<string, unknown> | undefined;
+    try {
+      d = parseFrontmatterFast(readStoreFile(store, path), show(path))?.data as Record<string, unknown> | undefined;
+    } catch (err) {
+      yield { file: show(path), problem: problemOf(store, err) };
+      continue;
+    }
+    const why = !d
+      ? "no frontmatter"
+      : d.id !== n.slice(0, -3)
+        ? "field 'id': does not match the file name"
+        : !EXPERIENCE_KINDS.includes(d.kind as string)
+          ? `field 'kind': '${printable(String(d.kind), 40)}' is not ${EXPERIENCE_KINDS.join("|")}`
+          : !EXPERIENCE_STATUS.includes(d.status as string)
+            ? `field 'status': expected ${EXPERIENCE_STATUS.join("|")}`
+            : typeof d.revision !== "number"
+              ? "field 'revision': expected a number"
+              : typeof d.text !== "string"
+                ? "field 'text': expected a string"
+                : typeof d.scope !== "string"
+                  ? "field 'scope': expected a string"
+                  : undefined;
+    if (why) yield { file: show(path), problem: why };
+  }
+}
+
+/**
+ * Files of the store git tracks that are gone from the work tree (a deleted import, run record or entity is
+ * otherwise invisible: nothing else names it), but for loose imports packed since. None outside a git repository.
+ */
+async function* deletedFiles(store: Store, packed: ReadonlySet<string>): AsyncGenerator<Problem> {
+  const r = await git(["ls-files", "--deleted", "-z", "--full-name", "--", "."], { cwd: store.dir }).catch(() => null);
+  if (!r || r.code !== 0) return;
+  const prefix = await git(["rev-parse", "--show-prefix"], { cwd: store.dir }).catch(() => null);
+  if (!prefix || prefix.code !== 0) return;
+  // Paths relative to the repository's top; the store's own folder is `prefix` there.
+  const top = prefix.stdout.trim();
+  const rel = displayPath(store, store.dir);
+  for (const f of r.stdout.split("\0").sort()) {
+    if (f === "" || !f.startsWith(top)) continue;
+    const inStore = f.slice(top.length);
+    // A loose import a pack now holds is not missing (`forge-export pack` removes what it packed).
+    if (inStore.startsWith(".cache/") || packed.has(inStore)) continue;
+    yield {
+      file: `${rel}/${inStore}`,
+      problem: "missing: tracked by git, deleted from the work tree (git restore brings it back)",
+    };
+  }
+}
 
 /** A label's colour as forge-label writes it (spec/schema.md: 6 lowercase hex digits, no `#`), or none. */
 function* labelColors(items: Array<Record<string, unknown>>, file: string): Generator<Problem> {

@@ -104,7 +104,7 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInputs, "base">> {
   const fixedLabels = opts.fixedLabels ?? DEFAULT_OBSERVE_CONFIG.fixed_labels;
   const unreadable: string[] = [];
-  const { state, kernel } = evidence(store, opts);
+  const { state, kernel } = evidence(store, opts, unreadable);
   await settle();
   const runs = await loadAll(store, CI_RUNS, CI_RUN, "run", unreadable, {
     archived: true,
@@ -135,12 +135,13 @@ async function read(store: Store, opts: GatherOptions): Promise<Omit<ObserveInpu
  * key of exactly these payloads is used, else the payloads of the scope are
  * read and the view made (and kept).
  */
-function evidence(store: Store, opts: GatherOptions): { state: ScopeState; kernel: KernelView } {
+function evidence(store: Store, opts: GatherOptions, unreadable: string[]): { state: ScopeState; kernel: KernelView } {
   const precision = opts.precisionMicros ?? DEFAULT_OBSERVE_CONFIG.precision_micros;
   const made = viewConfig(precision, opts.kernel ?? {});
-  let log = readImportLogCached(store, { write: true });
+  // The degradation law: an import file that is not a record (or was edited) is `unreadable:import:<id>`, left out.
+  let log = readImportLogCached(store, { write: true, unreadable });
   let kernel = viewFor(store, keptView(store), log, opts.scope, made);
-  if (!kernel) log = withPayloads(store, log, (l) => l.record.batch.scope === opts.scope);
+  if (!kernel) log = withPayloads(store, log, (l) => l.record.batch.scope === opts.scope, undefined, unreadable);
   // Trial episodes (one per trial) are not needed: the kernel payload holds the trials. Only the stored episodes (typed
   // diffs, merges, oracles) are read.
   const state = readScope(store, opts.scope, { records: log.map((l) => l.record), episodes: false });

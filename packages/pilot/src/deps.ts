@@ -17,7 +17,7 @@ import type { LoopDeps } from "./loop.js";
 import { recover } from "./recover.js";
 import { refine } from "./refine.js";
 import { act, exportAct, issueNumbers, observe, observeAndPlan } from "./stages.js";
-import type { Tools } from "./tools.js";
+import { lastLine, type Tools } from "./tools.js";
 
 /** A signal the pilot received (the run halts at the top of its next iteration). */
 export interface Signals {
@@ -50,6 +50,10 @@ export function realDeps(tools: Tools, c: LoopConfig, signals: Signals, stderr: 
     record: (attempt) => appendHistory(history, [attempt]),
     progress: (line) => void stderr.write(line + "\n"),
     final: async () => {
+      // The run's end packs the loose evidence imports into one file (spec/evidence.md, "Packs and retention"): no
+      // answer changes, so the last observation is the same after it.
+      const packed = await tools.run("forge-export", ["pack", "--json"]).catch(() => null);
+      if (packed && packed.code !== 0) stderr.write(`forge-pilot: evidence pack: ${lastLine(packed.stderr)}\n`);
       const obs = await observe(tools, c).catch((): ObservationLine[] => []);
       const numbers = await issueNumbers(tools).catch(() => new Map<string, number>());
       return { obs, issueNumbers: numbers };

@@ -6,9 +6,11 @@ import type { Found, TargetContext } from "./_context.js";
 /** The base urgency of a scope never imported. */
 const NEVER_IMPORTED_MICROS = 400_000;
 
-/** The target of a stale scope, or null. */
+/** The target of a stale scope, or null (also when the header has no `health`: nothing is invented). */
 export function scopeStale(h: ObservationHeader, c: TargetContext): Found | null {
-  const last = h.health.last_import_at;
+  const health = h.health as ObservationHeader["health"] | undefined;
+  if (health === undefined) return null;
+  const last = health.last_import_at;
   const key = `stale:${h.scope}`;
   if (last === null) {
     const why = "never imported: export evidence first";
