@@ -140,6 +140,17 @@ export {
 } from "./entities/record_cache.js";
 export { cachedIssueFields, cachedIssueList, type CachedIssueListOptions } from "./entities/issue_list_cache.js";
 export {
+  cyclePath,
+  ISSUE_LINK_FIELDS,
+  IssueGraph,
+  linkNodeOf,
+  type IssueConnectionJson,
+  type IssueLinksJson,
+  type LinkedIssueJson,
+  type LinkNode,
+} from "./entities/issue_links.js";
+export { loadIssueGraph } from "./entities/issue_graph.js";
+export {
   buildId,
   checkedCache,
   flushCacheWrites,
@@ -256,6 +267,7 @@ export {
 export {
   matchSearch,
   searchNeedsComments,
+  searchNeedsLinks,
   searchNeedsReviews,
   sortBySearch,
   type SearchEnv,

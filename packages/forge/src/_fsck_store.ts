@@ -47,6 +47,7 @@ import {
 } from "@forge/core";
 import { loadLoop, loopIds, loopPaths, StorageCorruptionError } from "@forge/contract/loop";
 import { importIds, readImportFile } from "@forge/evidence";
+import { issueLinks } from "./_fsck_links.js";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
 export interface Problem {
@@ -155,6 +156,7 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     }
     yield* orderCache(store, kind, schema, show);
   }
+  yield* issueLinks(store);
   for (const [key, file] of [
     ["labels", "labels.md"],
     ["milestones", "milestones.md"],

@@ -9,6 +9,7 @@
 import { ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
+import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order } from "./order.js";
 import { openRecordCache, recordContext } from "./record_cache.js";
@@ -26,6 +27,8 @@ export interface CachedIssueListOptions {
   onWarning: (warning: string) => void;
   /** Whether the reader has gone: the walk stops. */
   closed: () => boolean;
+  /** Only ready work (open, no open blocker, no blocked ancestor: `IssueGraph.ready`). */
+  ready?: boolean;
 }
 
 /**
@@ -64,6 +67,10 @@ export async function* cachedIssueList(
   // `,"url":"<base>/issues/` (a number has nothing to escape).
   const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
   const want = opts.state === "all" ? 0 : opts.state === "open" ? 0x4f : 0x43;
+  if (opts.ready) {
+    yield* readyList(store, order, defs, opts, cache, url, full);
+    return;
+  }
   const sink = new Sink();
   let n = 0;
   let i = order.length - 1;
@@ -77,6 +84,10 @@ export async function* cachedIssueList(
       // is read from its file).
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
       if (hit && !(sep > hit.start && sep < hit.end)) hit = undefined;
+      // The links after the record's second part (read by --ready only).
+      const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
+      if (hit && end > sep) hit = { buf: hit.buf, start: hit.start, end };
+      else hit = undefined;
       // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
       if (hit && want && hit.buf[sep + 10] !== want) continue;
       let json: Record<string, unknown> | undefined;
@@ -94,7 +105,7 @@ export async function* cachedIssueList(
         if (!e) continue;
         json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
         made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
-        cache.put(key, made, e.warnings.length === 0);
+        cache.put(key, `${made}\x1f${linksText(e.data)}`, e.warnings.length === 0);
         if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
       }
       n++;
@@ -123,7 +134,7 @@ export async function* cachedIssueList(
  */
 const BEFORE = ISSUE_FIELDS.filter((f) => f < "number" && f !== "comments");
 const AFTER = ISSUE_FIELDS.filter((f) => f > "number" && f !== "url");
-const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}`;
+const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}|links`;
 const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 
 /** A listed issue, read: its warnings told, or undefined when it cannot be read (told). */
@@ -209,4 +220,98 @@ function digits(buf: Buffer, at: number, n: number): number {
   for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
   for (let k = at + len - 1, x = n; k >= at; k--, x = Math.floor(x / 10)) buf[k] = 0x30 + (x % 10);
   return at + len;
+}
+
+/** An issue's links as the cache keeps them: `<parent>|<blocker>,<blocker>` (either side may be empty). */
+function linksText(d: Record<string, unknown>): string {
+  return `${(d.parent as string | undefined) ?? ""}|${((d.blockedBy as string[] | undefined) ?? []).join(",")}`;
+}
+
+/** One live issue of a --ready walk: its place, and its record's bytes when open. */
+interface ReadyEntry {
+  i: number;
+  bytes?: Buffer;
+  sep: number;
+}
+
+/**
+ * `--ready`: every issue is visited (a blocker can be older or newer than
+ * what it blocks), its links and state taken from its cached record (or its
+ * file), the graph built, and the ready ones written newest first, at most
+ * `limit`. One lstat per issue, as the plain list; only open records are kept.
+ */
+async function* readyList(
+  store: Store,
+  order: Order,
+  defs: IssueContext,
+  opts: CachedIssueListOptions,
+  cache: ReturnType<typeof openRecordCache>,
+  url: Buffer,
+  full: boolean
+): AsyncGenerator<Buffer> {
+  const nodes: LinkNode[] = [];
+  const open: ReadyEntry[] = [];
+  let i = order.length - 1;
+  try {
+    for (; i >= 0 && !opts.closed(); i--) {
+      const { ref, createdAt } = order.at(i)!;
+      if (ref.archived) {
+        // Archived issues are never listed, but one may still block: its file says so.
+        const e = await readListed(store, ref, { ...opts, onWarning: () => undefined });
+        if (e) nodes.push(nodeOf(ref.id, i, e.data.state !== "closed", linksText(e.data)));
+        continue;
+      }
+      const key = `${createdAt} ${ref.id}`;
+      const hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
+      const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
+      if (hit && sep > hit.start && end > sep) {
+        const isOpen = hit.buf[sep + 10] === 0x4f;
+        nodes.push(nodeOf(ref.id, i, isOpen, hit.buf.toString("latin1", end + 1, hit.end)));
+        if (isOpen) open.push({ i, bytes: Buffer.from(hit.buf.subarray(hit.start, end)), sep: sep - hit.start });
+        continue;
+      }
+      const e = await readListed(store, ref, opts);
+      if (!e) continue;
+      const json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
+      const made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
+      const links = linksText(e.data);
+      cache.put(key, `${made}\x1f${links}`, e.warnings.length === 0);
+      const isOpen = json.state === "OPEN";
+      nodes.push(nodeOf(ref.id, i, isOpen, links));
+      if (isOpen) {
+        const bytes = Buffer.from(made);
+        open.push({ i, bytes, sep: bytes.indexOf(0x1f) });
+      }
+    }
+  } finally {
+    cache.close(i < 0);
+  }
+  if (opts.closed() || opts.state === "closed") return;
+  const g = new IssueGraph(nodes);
+  const sink = new Sink();
+  let n = 0;
+  for (const r of open) {
+    if (n >= opts.limit) break;
+    if (g.blocked(order.at(r.i)!.ref.id)) continue;
+    n++;
+    const b = r.bytes!;
+    if (full) sink.record(b, 0, r.sep, b.length, r.i + 1, url);
+    else {
+      const json = JSON.parse(`{${b.toString("utf8", 0, r.sep)},${b.toString("utf8", r.sep + 1)}}`);
+      json.number = r.i + 1;
+      json.url = `${defs.baseUrl ?? ""}/issues/${r.i + 1}`;
+      sink.text(`{${members(json, opts.fields)}}\n`);
+    }
+    if (sink.full) yield sink.take();
+  }
+  if (sink.length > 0) yield sink.take();
+}
+
+/** A graph node from a cached links part (`linksText`); no title (the ready walk needs none). */
+function nodeOf(id: string, i: number, open: boolean, links: string): LinkNode {
+  const bar = links.indexOf("|");
+  const parent = bar > 0 ? links.slice(0, bar) : undefined;
+  const rest = bar >= 0 ? links.slice(bar + 1) : "";
+  return { id, number: i + 1, title: "", open, blockedBy: rest === "" ? [] : rest.split(","), parent };
 }
