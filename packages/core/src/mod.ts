@@ -285,3 +285,13 @@ export {
 } from "./entities/pr_review_state.js";
 export { checkDefined } from "./entities/check_defs.js";
 export { printable } from "./sanitize.js";
+export {
+  GH_LIST_CAP,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_DEPTH,
+  readGhJson,
+  type GhBatch,
+  type GhComment,
+  type GhItem,
+} from "./gh_import/read.js";
+export { importGh, orderedId, type GhImportLine, type GhImportResult, type GhInput } from "./gh_import/apply.js";
