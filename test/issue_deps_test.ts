@@ -282,7 +282,7 @@ test("edit --add-blocked-by/--add-blocking/--set-parent: gh's shapes, one writer
   t.deepEqual(JSON.parse(r.stdout), {
     blockedBy: { nodes: [], totalCount: 0 },
     number: 4,
-    parent: { id: id(2), number: 2, state: "OPEN", title: "issue 2", url: "/issues/2" },
+    parent: { id: id(2), number: 2, state: "OPEN", title: "issue 2", url: `file://${repo}/issues/2` },
   });
   // The edges live in the blocked issue's and the child's files.
   const file = (n: number): string => readFileSync(join(repo, ".forge", "issues", id(n), "issue.md"), "utf8");
@@ -294,8 +294,8 @@ test("edit --add-blocked-by/--add-blocking/--set-parent: gh's shapes, one writer
   t.deepEqual(JSON.parse(v.stdout), {
     blocking: {
       nodes: [
-        { id: id(2), number: 2, state: "OPEN", title: "issue 2", url: "/issues/2" },
-        { id: id(3), number: 3, state: "OPEN", title: "issue 3", url: "/issues/3" },
+        { id: id(2), number: 2, state: "OPEN", title: "issue 2", url: `file://${repo}/issues/2` },
+        { id: id(3), number: 3, state: "OPEN", title: "issue 3", url: `file://${repo}/issues/3` },
       ],
       totalCount: 2,
     },
@@ -326,14 +326,14 @@ test("a cycle is refused naming its path; nothing is written", async (t) => {
   ]);
   const before = snapshot(repo);
   const r = await run("forge-issue", ["edit", "1", "--add-blocked-by", "3"], { cwd: repo });
-  assertOneLineError(t, r, "forge-issue", ["cycle refused: #1 → #3 → #2 → #1"]);
+  assertOneLineError(t, r, "forge-issue edit", ["cycle refused: #1 → #3 → #2 → #1"]);
   // Through a parent: 4 is under 3, so 1 waiting for 4 waits for 3's blockers too.
   const p = await run("forge-issue", ["edit", "1", "--add-blocked-by", "4"], { cwd: repo });
-  assertOneLineError(t, p, "forge-issue", ["cycle refused: #1 → #4 → #3 → #2 → #1"]);
+  assertOneLineError(t, p, "forge-issue edit", ["cycle refused: #1 → #4 → #3 → #2 → #1"]);
   const self = await run("forge-issue", ["edit", "2", "--set-parent", "2"], { cwd: repo });
-  assertOneLineError(t, self, "forge-issue", ["cannot link to itself"], 2);
+  assertOneLineError(t, self, "forge-issue edit", ["cannot link to itself"], 2);
   const both = await run("forge-issue", ["edit", "2", "--set-parent", "1", "--remove-parent"], { cwd: repo });
-  assertOneLineError(t, both, "forge-issue", ["only one of"], 2);
+  assertOneLineError(t, both, "forge-issue edit", ["only one of"], 2);
   t.deepEqual(snapshot(repo), before);
 });
 

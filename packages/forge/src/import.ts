@@ -71,7 +71,8 @@ export async function runImport(io: Io, o: ImportGhOptions, stdin: () => Promise
   await out.flush();
   const n = (k: GhImportLine["result"]): number => r.lines.filter((l) => l.result === k).length;
   io.stderr.write(
-    `forge import: ${n("added")} added, ${n("unchanged")} unchanged, ${n("conflict")} conflicts, ${n("skipped")} skipped` +
+    `forge import: ${n("added")} added, ${n("unchanged")} unchanged, ` +
+      `${n("conflict")} conflicts, ${n("skipped")} skipped` +
       (r.record ? ` (record: ${r.record})` : "") +
       "\n"
   );

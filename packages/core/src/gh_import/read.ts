@@ -279,7 +279,7 @@ function restComment(o: Rec, file: string, at: string): GhComment {
   };
 }
 
-/** `https://api.github.com/repos/o/r/issues/3` → `https://github.com/o/r/issues/3` (web addresses are kept as they are). */
+/** `https://api.github.com/repos/o/r/issues/3` → `https://github.com/o/r/issues/3` (web addresses kept as they are). */
 export function webIssueUrl(u: string): string {
   const m = /^https:\/\/api\.github\.com\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(u);
   return m ? `https://github.com/${m[1]}/${m[2]}/issues/${m[3]}` : u;
