@@ -116,7 +116,7 @@ export function readGhJson(text: string, file: string): GhBatch {
     const o = obj(x, file, at || "(top)");
     if (isRestComment(o)) {
       const c = restComment(o, file, at);
-      const issue = str(o.issue_url ?? o.html_url, file, `${at}.issue_url`).replace(/#.*$/, "");
+      const issue = str(o.issue_url ?? o.html_url, file, sub(at, "issue_url")).replace(/#.*$/, "");
       const key = webIssueUrl(issue);
       const cs = out.comments.get(key) ?? [];
       cs.push(c);
@@ -130,7 +130,7 @@ export function readGhJson(text: string, file: string): GhBatch {
 // --- gh's JSON (camelCase) ---
 
 function ghItem(o: Rec, file: string, at: string, notes: string[]): GhItem {
-  const f = (k: string): string => `${at}.${k}`;
+  const f = (k: string): string => sub(at, k);
   const url = str(o.url, file, f("url"));
   const isPr =
     /\/pull\/\d+$/.test(url) ||
@@ -204,17 +204,17 @@ function ghItem(o: Rec, file: string, at: string, notes: string[]): GhItem {
 }
 
 function review(o: Rec, file: string, at: string, notes: string[], url: string): GhReview | undefined {
-  const state = str(o.state, file, `${at}.state`);
+  const state = str(o.state, file, sub(at, "state"));
   if (state !== "APPROVED" && state !== "CHANGES_REQUESTED" && state !== "COMMENTED") {
     notes.push(`${file}: ${url}: a ${state.slice(0, 20)} review is not imported (forge keeps submitted reviews)`);
     return undefined;
   }
   return {
-    author: login(o.author, file, `${at}.author`),
+    author: login(o.author, file, sub(at, "author")),
     state,
-    body: optText(o.body, file, `${at}.body`) ?? "",
-    createdAt: time(o.submittedAt ?? o.createdAt, file, `${at}.submittedAt`),
-    url: optStr(o.url ?? o.id, file, `${at}.url`),
+    body: optText(o.body, file, sub(at, "body")) ?? "",
+    createdAt: time(o.submittedAt ?? o.createdAt, file, sub(at, "submittedAt")),
+    url: optStr(o.url ?? o.id, file, sub(at, "url")),
   };
 }
 
@@ -229,7 +229,7 @@ function isRestComment(o: Rec): boolean {
 }
 
 function restItem(o: Rec, file: string, at: string, notes: string[]): GhItem {
-  const f = (k: string): string => `${at}.${k}`;
+  const f = (k: string): string => sub(at, k);
   const pr = o.pull_request != null ? obj(o.pull_request, file, f("pull_request")) : undefined;
   const head = o.head != null ? obj(o.head, file, f("head")) : undefined;
   const base = o.base != null ? obj(o.base, file, f("base")) : undefined;
@@ -272,10 +272,10 @@ function restItem(o: Rec, file: string, at: string, notes: string[]): GhItem {
 
 function restComment(o: Rec, file: string, at: string): GhComment {
   return {
-    url: optStr(o.html_url, file, `${at}.html_url`),
-    author: login(o.user, file, `${at}.user`),
-    body: optText(o.body, file, `${at}.body`) ?? "",
-    createdAt: time(o.created_at, file, `${at}.created_at`),
+    url: optStr(o.html_url, file, sub(at, "html_url")),
+    author: login(o.user, file, sub(at, "user")),
+    body: optText(o.body, file, sub(at, "body")) ?? "",
+    createdAt: time(o.created_at, file, sub(at, "created_at")),
   };
 }
 
@@ -287,14 +287,19 @@ export function webIssueUrl(u: string): string {
 
 // --- shared pieces ---
 
+/** A field's path for a message: `[3].title`, or `title` in a file of one object. */
+function sub(at: string, k: string): string {
+  return at ? `${at}.${k}` : k;
+}
+
 type Rec = Record<string, unknown>;
 
 function label(o: Rec, file: string, at: string): GhLabel {
-  const color = optStr(o.color, file, `${at}.color`);
+  const color = optStr(o.color, file, sub(at, "color"));
   return {
-    name: str(o.name, file, `${at}.name`),
+    name: str(o.name, file, sub(at, "name")),
     color: color === undefined || color === "" ? undefined : color,
-    description: optText(o.description, file, `${at}.description`) || undefined,
+    description: optText(o.description, file, sub(at, "description")) || undefined,
   };
 }
 
@@ -302,11 +307,11 @@ function milestone(o: Rec, file: string, at: string): GhMilestone {
   const state =
     o.state === undefined || o.state === null
       ? undefined
-      : enumOf(o.state, ["open", "closed", "OPEN", "CLOSED"], file, `${at}.state`);
+      : enumOf(o.state, ["open", "closed", "OPEN", "CLOSED"], file, sub(at, "state"));
   return {
-    title: str(o.title, file, `${at}.title`),
-    description: optText(o.description, file, `${at}.description`) || undefined,
-    dueOn: optTime(o.dueOn ?? o.due_on, file, `${at}.dueOn`),
+    title: str(o.title, file, sub(at, "title")),
+    description: optText(o.description, file, sub(at, "description")) || undefined,
+    dueOn: optTime(o.dueOn ?? o.due_on, file, sub(at, "dueOn")),
     state: state === undefined ? undefined : (state.toLowerCase() as "open" | "closed"),
   };
 }
@@ -314,7 +319,7 @@ function milestone(o: Rec, file: string, at: string): GhMilestone {
 /** A user as a login: `{login}` (gh and REST alike); a deleted user (null) is GitHub's `ghost`. */
 function login(v: unknown, file: string, at: string): string {
   if (v === null || v === undefined) return "ghost";
-  return str(obj(v, file, at).login, file, `${at}.login`);
+  return str(obj(v, file, at).login, file, sub(at, "login"));
 }
 
 function reason(v: unknown, file: string, at: string): GhItem["stateReason"] {
