@@ -368,3 +368,21 @@ test("the task board marks a card whose issue is blocked", async (t) => {
   t.regex(r.stdout, /blocked card\t[^\n]*#2 blocked by #1/);
   t.regex(r.stdout, /free card\t[^\n]*#1\n/);
 });
+
+test("an archived issue is out of the way: it blocks nothing, on both list paths", async (t) => {
+  const repo = storeOf([
+    [true, []],
+    [true, [1]],
+    [true, [], 2],
+  ]);
+  const ready = async (args: string[]): Promise<unknown> =>
+    jsonl((await run("forge-issue", args, { cwd: repo })).stdout).map((r) => r.number);
+  t.deepEqual(await ready(["list", "--ready", "--json", "number"]), [1]);
+  t.is((await run("forge-issue", ["archive", "1"], { cwd: repo })).code, 0);
+  for (const args of [
+    ["list", "--ready", "--json", "number"],
+    ["list", "--ready", "--json", "number"],
+    ["list", "-S", "is:ready", "--json", "number"],
+  ])
+    t.deepEqual(await ready(args), [3, 2], args.join(" "));
+});

@@ -23,7 +23,7 @@ export async function loadIssueGraph(
     const ref = order.at(i)!.ref;
     try {
       const e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
-      nodes.push(linkNodeOf(e.data, i + 1));
+      nodes.push(linkNodeOf(e.data, i + 1, ref.archived));
     } catch (err) {
       onError(err);
     }

@@ -8,7 +8,8 @@
  * Ready, as beads' `bd ready` decides it: an issue is blocked when one of
  * its blockers is open, or when its parent is blocked (closed issues never
  * block; a blocked parent blocks its children, whatever its own state);
- * ready is open and not blocked.
+ * ready is open and not blocked. An archived issue is out of the way, as a
+ * deleted one is in beads: it blocks nothing, and nothing is blocked through it.
  */
 
 /** One issue as the graph needs it. */
@@ -20,6 +21,8 @@ export interface LinkNode {
   open: boolean;
   blockedBy: readonly string[];
   parent?: string | undefined;
+  /** Archived (moved out of the way): never blocks, and blocks nothing under it. */
+  archived?: boolean;
 }
 
 /** An issue as GitHub's GraphQL names a linked one. */
@@ -61,10 +64,17 @@ export class IssueGraph {
   readonly #blocking = new Map<string, string[]>();
   readonly #children = new Map<string, string[]>();
   readonly #blocked = new Map<string, boolean>();
+  #reversed = false;
 
   /** @param nodes every issue (archived too: a link may name one) */
   constructor(nodes: Iterable<LinkNode>) {
     for (const n of nodes) this.#nodes.set(n.id, n);
+  }
+
+  /** The reverse edges, made on first use (ready work needs none). */
+  #reverse(): void {
+    if (this.#reversed) return;
+    this.#reversed = true;
     for (const n of this.#nodes.values()) {
       for (const b of n.blockedBy) push(this.#blocking, b, n.id);
       if (n.parent !== undefined) push(this.#children, n.parent, n.id);
@@ -88,11 +98,13 @@ export class IssueGraph {
 
   /** The issues `id` blocks. */
   blocking(id: string): LinkNode[] {
+    this.#reverse();
     return this.#known(this.#blocking.get(id) ?? []);
   }
 
   /** The sub-issues of `id`. */
   children(id: string): LinkNode[] {
+    this.#reverse();
     return this.#known(this.#children.get(id) ?? []);
   }
 
@@ -103,22 +115,22 @@ export class IssueGraph {
   blocked(id: string): boolean {
     const known = this.#blocked.get(id);
     if (known !== undefined) return known;
-    // Up the parent chain until an answer, then down again filling the memo.
+    // Up the parent chain until an answer, then the memo filled for the chain (a cycle, refused on write and named
+    // by fsck, ends the walk unblocked).
     const chain: string[] = [];
-    const seen = new Set<string>();
     let at: string | undefined = id;
     let answer = false;
-    while (at !== undefined && !seen.has(at)) {
+    while (at !== undefined) {
       const memo = this.#blocked.get(at);
       if (memo !== undefined) {
         answer = memo;
         break;
       }
-      seen.add(at);
+      if (chain.length > 0 && chain.includes(at)) break;
       chain.push(at);
       const n = this.#nodes.get(at);
-      if (n === undefined) break;
-      if (n.blockedBy.some((b) => this.#nodes.get(b)?.open === true)) {
+      if (n === undefined || n.archived === true) break;
+      if (this.#openBlocker(n)) {
         answer = true;
         break;
       }
@@ -126,6 +138,14 @@ export class IssueGraph {
     }
     for (const c of chain) this.#blocked.set(c, answer);
     return answer;
+  }
+
+  #openBlocker(n: LinkNode): boolean {
+    for (const b of n.blockedBy) {
+      const x = this.#nodes.get(b);
+      if (x !== undefined && x.open && x.archived !== true) return true;
+    }
+    return false;
   }
 
   /**
@@ -136,15 +156,17 @@ export class IssueGraph {
     const seen = new Set<string>();
     for (let at: string | undefined = id; at !== undefined && !seen.has(at); at = this.#nodes.get(at)?.parent) {
       seen.add(at);
-      const open = this.blockers(at).filter((b) => b.open);
+      if (this.#nodes.get(at)?.archived === true) return [];
+      const open = this.blockers(at).filter((b) => b.open && b.archived !== true);
       if (open.length > 0) return open;
     }
     return [];
   }
 
-  /** Ready work: open and not blocked. */
+  /** Ready work: open, not archived, and not blocked. */
   ready(id: string): boolean {
-    return this.#nodes.get(id)?.open === true && !this.blocked(id);
+    const n = this.#nodes.get(id);
+    return n !== undefined && n.open && n.archived !== true && !this.blocked(id);
   }
 
   /**
@@ -222,8 +244,9 @@ export class IssueGraph {
 }
 
 /** A node from an issue's frontmatter (as validated) and its number. */
-export function linkNodeOf(data: Record<string, unknown>, number: number): LinkNode {
+export function linkNodeOf(data: Record<string, unknown>, number: number, archived = false): LinkNode {
   return {
+    archived,
     id: data.id as string,
     number,
     title: data.title as string,
