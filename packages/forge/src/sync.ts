@@ -26,7 +26,8 @@ import {
 import type { Io } from "@forge/cli";
 
 export const SYNC_HELP =
-  "usage: forge sync\n" + "Commit forge's pending .forge/ writes; run it on the base branch (ci.env base, else main)\n";
+  "usage: forge sync\n" +
+  "Commit forge's pending .forge/ writes; run it on the base branch (ci.env base, else main)\n";
 
 /** What `forge sync` did. */
 export interface SyncResult {
