@@ -218,6 +218,12 @@ for (const [damage, edit] of [
     t.is(e.code, 1);
     t.true(e.stderr.startsWith(`forge-export: .forge/evidence/imports/${later}.json: `), e.stderr);
     t.is(e.stderr.split("\n").length, 2, e.stderr);
+    // An oracle's fold goes on without the damaged file and names it in its answer.
+    const oracle = { kind: "plan", plan_id: "p", plan_kind: "OracleConservative", target_key: "k" };
+    const line = JSON.stringify({ ...oracle, target_kind: "FragileNode", scope: "default", params: {} }) + "\n";
+    const a = await run("forge-act", ["--json"], { cwd: dir, input: line });
+    t.is(a.code, 0, a.stderr);
+    t.deepEqual((jsonl(a.stdout)[0] as { oracle: { unreadable: string[] } }).oracle.unreadable, [`import:${later}`]);
   });
 }
 

@@ -91,7 +91,8 @@ test("forge-issue list --json prints one gh-shaped object per issue", async (t) 
     t.deepEqual(Object.keys(r.author as object), ["login"]);
     for (const l of r.labels as object[]) t.deepEqual(Object.keys(l), ["name", "color", "description"]);
     for (const a of r.assignees as object[]) t.deepEqual(Object.keys(a), ["login"]);
-    if (r.milestone !== null) t.deepEqual(Object.keys(r.milestone as object), ["title", "description", "dueOn"]);
+    if (r.milestone !== null)
+      t.deepEqual(Object.keys(r.milestone as object), ["number", "title", "description", "dueOn"]);
   }
 });
 

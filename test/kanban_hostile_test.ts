@@ -234,7 +234,7 @@ test(
     t.deepEqual(jsonl(i.stdout), [
       {
         labels: [{ name: "bug", color: "d73a4a", description: "Something isn't working" }],
-        milestone: { title: "v1", description: "First release", dueOn: "2026-03-01T00:00:00Z" },
+        milestone: { number: 1, title: "v1", description: "First release", dueOn: "2026-03-01T00:00:00Z" },
       },
     ]);
     t.is((await run("forge-label", ["create", "ui", "-c", "c5def5"], { cwd })).code, 0);

@@ -178,7 +178,7 @@ test(
     await ok("forge-issue", ["close", "1"]);
     const ms = async () =>
       jsonl((await ok("forge-issue", ["list", "-s", "all", "--json", "milestone"])).stdout).map((x) => x.milestone);
-    const v1 = { title: "v1", description: "First: release", dueOn: "2026-03-01T00:00:00Z" };
+    const v1 = { number: 1, title: "v1", description: "First: release", dueOn: "2026-03-01T00:00:00Z" };
     t.deepEqual(await ms(), [v1, v1]);
     const counts = await ok("forge-milestone", ["list", "--json", "title,openIssues,closedIssues"]);
     t.deepEqual(jsonl(counts.stdout), [{ closedIssues: 1, openIssues: 1, title: "v1" }]);

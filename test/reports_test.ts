@@ -255,7 +255,7 @@ test.serial("a PR's typed diff is per test: FAIL_TO_PASS and PASS_TO_PASS are te
     },
   };
   const act = await run("forge-act", ["--json"], { cwd: dir, input: JSON.stringify(line) + "\n" });
-  t.is(act.code, 0, act.stderr);
+  t.is(act.code, 0, act.stderr || act.stdout);
   const a = JSON.parse(act.stdout) as Rec;
   t.deepEqual(
     a.typed_diff.map((d: Rec) => [d.check, d.category]),
@@ -271,8 +271,10 @@ test.serial("a PR's typed diff is per test: FAIL_TO_PASS and PASS_TO_PASS are te
   );
   // Through the lane: the PR's effects are per test.
   const runs = (await run("forge-ci", ["list", "--limit", "100", "--json"], { cwd: dir })).stdout;
-  t.is((await run("forge-export", [], { cwd: dir, input: runs })).code, 0);
-  t.is((await run("forge-export", [], { cwd: dir, input: act.stdout })).code, 0);
+  const e1 = await run("forge-export", [], { cwd: dir, input: runs });
+  t.is(e1.code, 0, e1.stderr);
+  const e2 = await run("forge-export", [], { cwd: dir, input: act.stdout });
+  t.is(e2.code, 0, e2.stderr);
   const obs = jsonl((await run("forge-observe", ["--json"], { cwd: dir })).stdout) as Rec[];
   const prLine = obs.find((o) => o.kind === "pr")!;
   // (b's patch effect is said by its belief after three runs a side, as a step's is.)

@@ -167,6 +167,40 @@ const lines = (n: number) => (out: string) => {
 type Gen = GenSummary & { dir: string };
 
 /**
+ * `list --ready` (issue 29) at ISSUES issues with 2 links each (blocked-by edges and parents, acyclic), against the
+ * plain list of the same store: ≤ 300 ms, and ≤ 1.3 × the plain list. The store is made only when a case runs.
+ */
+function readyCases(): Case[] {
+  const names = [
+    `list --ready --json -L 100000 @${ISSUES / 1000}k+links`,
+    `list --ready vs list @${ISSUES / 1000}k+links`,
+  ];
+  if (ONLY && !names.some((n) => n.includes(ONLY))) return [];
+  const dir = join(BENCH, `issues-${ISSUES}-links`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const store = generateStore(dir, { issues: ISSUES, seed: 1, links: 2 * ISSUES });
+  const fi = join(BIN, "forge-issue");
+  const open = store.issues.filter((i) => !i.archived && i.state === "open").length;
+  const plain: Cmd = {
+    label: "forge-issue list --json -L 100000 (same store)",
+    argv: [fi, "list", "--json", "--limit", "100000"],
+    cwd: dir,
+    check: lines(open),
+  };
+  const ready: Cmd = {
+    label: "forge-issue list --ready --json -L 100000",
+    argv: [fi, "list", "--ready", "--json", "--limit", "100000"],
+    cwd: dir,
+  };
+  const note = `${2 * ISSUES} links (a parent one time in five, else blocked-by), each to an older issue`;
+  return [
+    { name: names[0]!, target: { kind: "ms", max: 300 }, note, baseline: plain, subject: ready },
+    { name: names[1]!, target: { kind: "ratio", max: 1.3 }, note, baseline: plain, subject: ready },
+  ];
+}
+
+/**
  * `forge-pr list --json` against the floor that reads the same files (every pr.md, and the patches and reviews of the
  * listed PRs).
  */
@@ -338,6 +372,7 @@ const skipped: Array<{ case: string; why: string }> = [];
 if (AGAINST) process.stderr.write(`A/B: new ${BIN} against old ${AGAINST}\n`);
 const all: Case[] = [
   ...cases(big, small, wiki),
+  ...readyCases(),
   ...prCases(prStore),
   ...kernelCases(BENCH, BIN, ROOT),
   ...loopCases(BENCH, BIN, ROOT),

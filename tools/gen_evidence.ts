@@ -158,7 +158,7 @@ export function generateEvidence(
       completedAt: "2026-11-30T03:01:00Z",
       rerunOf: null,
       steps: Array.from({ length: per }, (_, s) => ({
-        name: `${String(s).padStart(3, "0")}-step`,
+        name: `${String(s).padStart(2, "0")}-step`,
         outcome: s % 10 === 9 ? "fail" : "pass",
         exitCode: s % 10 === 9 ? 1 : 0,
         durationMs: 10 + s,

@@ -34,6 +34,11 @@ export interface GenOptions {
   seed?: number;
   /** How many pull requests, live and archived together (default 0). */
   prs?: number;
+  /**
+   * How many issue links (blocked-by edges and parents) in all (default 0):
+   * each names an issue generated earlier, so the links hold no cycle.
+   */
+  links?: number;
 }
 
 /** What was written, for tests. */
@@ -132,8 +137,15 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
   );
 
   const out: GenSummary["issues"] = [];
+  // Links from a PRNG of their own, so a store without them is the same as before.
+  const lrnd = mulberry32(((opts.seed ?? 1) ^ 0x2545f491) >>> 0);
+  const ids: string[] = [];
+  let linksLeft = opts.links ?? 0;
   for (let i = 0; i < opts.issues; i++) {
     const id = uuid(rnd);
+    const links = linkFields(lrnd, ids, Math.min(linksLeft, perIssue(linksLeft, opts.issues - i, lrnd)));
+    linksLeft -= links.count;
+    ids.push(id);
     const created = YEAR_START + int(YEAR);
     const closed = rnd() < 0.3;
     const reopened = !closed && rnd() < 0.05;
@@ -152,6 +164,8 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
         3
       ),
       assignees: some(USERS, 2),
+      parent: links.parent,
+      blockedBy: links.blockedBy,
     };
     const body = rnd() < 0.1 ? "" : `${words(5 + int(30))}\n\n- ${words(4)}\n- ${words(6)}\n`;
     const idir = join(store, archived ? "archive" : "", "issues", id);
@@ -178,6 +192,26 @@ export function generateStore(dir: string, opts: GenOptions): GenSummary {
     out.filter((i) => !i.archived).map((i) => i.id)
   );
   return { store, issues: out, prs };
+}
+
+/** How many links the next issue gets: the rest spread evenly, the remainder by chance. */
+function perIssue(left: number, issuesLeft: number, rnd: () => number): number {
+  const base = Math.floor(left / issuesLeft);
+  return base + (rnd() < (left - base * issuesLeft) / issuesLeft ? 1 : 0);
+}
+
+/** `n` links to earlier issues: a parent one time in five, the rest blockers (no duplicates). */
+function linkFields(
+  rnd: () => number,
+  earlier: readonly string[],
+  n: number
+): { parent?: string; blockedBy: string[]; count: number } {
+  if (earlier.length === 0 || n === 0) return { blockedBy: [], count: 0 };
+  const pick = (): string => earlier[Math.floor(rnd() * earlier.length)]!;
+  const parent = rnd() < 0.2 ? pick() : undefined;
+  const by = new Set<string>();
+  for (let k = parent ? 1 : 0; k < n && by.size < earlier.length; k++) by.add(pick());
+  return { parent, blockedBy: [...by], count: by.size + (parent ? 1 : 0) };
 }
 
 function byOrder(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {

@@ -37,40 +37,57 @@ export const DEFAULT_PARITY_ITERATIONS = 4;
 /** One function per oracle kind. */
 export const ORACLES: { [K in OracleKind]: Oracle<K> } = {
   OracleExactBounded: (ctx, plan, config = {}) => {
-    const c = compile(fold(ctx, plan.scope).state.kernel, config);
+    const f = fold(ctx, plan.scope);
+    const c = compile(f.state.kernel, config);
     const a = exactBounded(c, plan.params.target_node_id, { scheduled: schedule(c) });
-    return done(a, `exact_bounded:${a.refused ?? a.exact_micros}`);
+    return done(a, `exact_bounded:${a.refused ?? a.exact_micros}`, f.unreadable);
   },
   OracleConservative: (ctx, plan, config = {}) => {
-    const c = compile(fold(ctx, plan.scope).state.kernel, config);
+    const f = fold(ctx, plan.scope);
+    const c = compile(f.state.kernel, config);
     const a = conservative(c, { scheduled: schedule(c) });
-    return done(a, `conservative:${a.refused ?? a.nodes.length}`);
+    return done(a, `conservative:${a.refused ?? a.nodes.length}`, f.unreadable);
   },
   OracleTemporalReplay: (ctx, plan, config = {}) => {
-    const a = temporalReplay(fold(ctx, plan.scope).state.kernel, plan.params.cutoff_recorded_at, config);
-    return done(a, `temporal_replay:${a.refused ?? a.beliefs.length}`);
+    const f = fold(ctx, plan.scope);
+    const a = temporalReplay(f.state.kernel, plan.params.cutoff_recorded_at, config);
+    return done(a, `temporal_replay:${a.refused ?? a.beliefs.length}`, f.unreadable);
   },
   OracleCausalRefuter: (ctx, plan, config = {}) => {
-    const c = compile(fold(ctx, plan.scope).state.kernel, config);
+    const f = fold(ctx, plan.scope);
+    const c = compile(f.state.kernel, config);
     const max = plan.params.max_removed_nodes ?? c.config.max_supports;
     const a = causalRefuter(c, plan.params.target_node_id, { scheduled: schedule(c), max_supports: max });
-    return done(a, `causal_refuter:${a.refused ?? a.flips.length}`);
+    return done(a, `causal_refuter:${a.refused ?? a.flips.length}`, f.unreadable);
   },
   OracleMinimalPerturbation: (ctx, plan, config = {}) => {
-    const c = compile(fold(ctx, plan.scope).state.kernel, config);
+    const f = fold(ctx, plan.scope);
+    const c = compile(f.state.kernel, config);
     const max = plan.params.max_removed_nodes ?? c.config.max_removed_nodes;
     const a = minimalPerturbation(c, plan.params.target_node_id, { scheduled: schedule(c), max_removed_nodes: max });
-    return done(a, `minimal_perturbation:${a.refused ?? (a.found ? `found:${a.removed.length}` : "none")}`);
+    const sig = `minimal_perturbation:${a.refused ?? (a.found ? `found:${a.removed.length}` : "none")}`;
+    return done(a, sig, f.unreadable);
   },
-  OracleDeltaParity: (ctx, plan, config = {}) => parity(ctx, plan, fold(ctx, plan.scope).records, config),
+  OracleDeltaParity: (ctx, plan, config = {}) => {
+    const f = fold(ctx, plan.scope);
+    const p = parity(ctx, plan, f.records, config);
+    return f.unreadable.length ? { ...p, oracle: { ...p.oracle, unreadable: f.unreadable } } : p;
+  },
 };
 
 type ImportLog = ReturnType<typeof readImportLog>;
 
-/** The store's import log and the scope's fold of it. */
-function fold(ctx: ActContext, scope: string): { records: ImportLog; state: ReturnType<typeof readScope> } {
-  const records = readImportLog(ctx.store);
-  return { records, state: readScope(ctx.store, scope, { records, episodes: false }) };
+/**
+ * The store's import log and the scope's fold of it. The degradation law: an import file that is not a record (or
+ * was edited) is left out and named in `unreadable` (`import:<id>`), which the oracle's answer carries.
+ */
+function fold(
+  ctx: ActContext,
+  scope: string
+): { records: ImportLog; state: ReturnType<typeof readScope>; unreadable: string[] } {
+  const unreadable: string[] = [];
+  const records = readImportLog(ctx.store, unreadable);
+  return { records, state: readScope(ctx.store, scope, { records, episodes: false }), unreadable };
 }
 
 /**
@@ -111,6 +128,7 @@ function parity(
   return { oracle, outcome_signature: `delta_parity:${ok}`, parity_violation: !ok };
 }
 
-function done(a: object, sig: string): OraclePart {
-  return { oracle: a as Record<string, unknown>, outcome_signature: sig, parity_violation: false };
+function done(a: object, sig: string, unreadable: readonly string[]): OraclePart {
+  const oracle = unreadable.length ? { ...a, unreadable } : a;
+  return { oracle: oracle as Record<string, unknown>, outcome_signature: sig, parity_violation: false };
 }

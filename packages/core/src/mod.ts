@@ -141,6 +141,17 @@ export {
 } from "./entities/record_cache.js";
 export { cachedIssueFields, cachedIssueList, type CachedIssueListOptions } from "./entities/issue_list_cache.js";
 export {
+  cyclePath,
+  ISSUE_LINK_FIELDS,
+  IssueGraph,
+  linkNodeOf,
+  type IssueConnectionJson,
+  type IssueLinksJson,
+  type LinkedIssueJson,
+  type LinkNode,
+} from "./entities/issue_links.js";
+export { loadIssueGraph } from "./entities/issue_graph.js";
+export {
   buildId,
   checkedCache,
   flushCacheWrites,
@@ -257,6 +268,7 @@ export {
 export {
   matchSearch,
   searchNeedsComments,
+  searchNeedsLinks,
   searchNeedsReviews,
   sortBySearch,
   type SearchEnv,
@@ -274,3 +286,13 @@ export {
 } from "./entities/pr_review_state.js";
 export { checkDefined } from "./entities/check_defs.js";
 export { printable } from "./sanitize.js";
+export {
+  GH_LIST_CAP,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_DEPTH,
+  readGhJson,
+  type GhBatch,
+  type GhComment,
+  type GhItem,
+} from "./gh_import/read.js";
+export { importGh, orderedId, type GhImportLine, type GhImportResult, type GhInput } from "./gh_import/apply.js";

@@ -78,17 +78,31 @@ const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Every import in the store, in fold order.
+ * @param unreadable the degradation law: given, a file that is not an import record (or whose digest does not hold)
+ * is left out and `import:<id>` added here for the caller to name as a marker; absent, such a file throws
  * @throws InvalidFileError for a file that is not an import record (never skipped silently)
  * @example readImportLog(store).map((r) => r.batch_id)
  */
-export function readImportLog(store: Store): ImportRecord[] {
+export function readImportLog(store: Store, unreadable?: string[]): ImportRecord[] {
+  const marked = <T>(id: string, read: () => T): T | undefined => {
+    if (!unreadable) return read();
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof InvalidFileError)) throw err;
+      unreadable.push(`import:${id}`);
+      return undefined;
+    }
+  };
   const loose: ImportRecord[] = [];
   for (const id of importIds(store)) {
-    const r = readLooseOrPacked(() => readImportRecord(store, id));
+    const r = marked(id, () => readLooseOrPacked(() => readImportRecord(store, id)));
     if (r) loose.push(r);
   }
   // Listed after the loose files were read: one a pack took meanwhile (written before its parts go) is in one of them.
-  const packed = packNames(store).flatMap((name) => readPackFile(store, name).records);
+  const packed = packNames(store).flatMap(
+    (name) => marked(name.slice(0, -5), () => readPackFile(store, name))?.records ?? []
+  );
   return withPacked(loose, packed).sort((a, b) => cmp(a.imported_at, b.imported_at) || cmp(a.batch_id, b.batch_id));
 }
 

@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import { CI_RUNS, entityFile, isCiStepName, isUuid, type KindLayout, printable, PRS, type Store } from "@forge/core";
-import { type Rec, RecordError } from "@forge/contract";
+import { type Rec, RecordError, splitCheck } from "@forge/contract";
 
 /**
  * Check the references of an act result record (already parsed by the lane: only its references are read here).
@@ -27,7 +27,10 @@ export function checkActProvenance(store: Store, v: Rec): void {
     for (const [i, x] of xs.entries()) {
       if (x === null || typeof x !== "object") continue;
       const r = x as Rec;
-      stepName(r[stepKey], `${list}[${i}].${stepKey}`);
+      // A trial's step or a typed diff's check is a step or `<step> › <test>` (tests are checks): its step part is
+      // the step's name.
+      const named = r[stepKey];
+      stepName(typeof named === "string" ? splitCheck(named).step : named, `${list}[${i}].${stepKey}`);
       if (list !== "typed_diff" && r.run_id !== null && r.run_id !== undefined)
         ours(store, CI_RUNS, r.run_id, `${list}[${i}].run_id`, "CI run");
     }

@@ -48,6 +48,7 @@ import {
 } from "@forge/core";
 import { loadLoop, loopIds, loopPaths, StorageCorruptionError } from "@forge/contract/loop";
 import { importIds, packNames, readImportFile, readPackFile } from "@forge/evidence";
+import { issueLinks } from "./_fsck_links.js";
 
 /** One finding: the file (relative to the repo) and what is wrong. */
 export interface Problem {
@@ -156,6 +157,7 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
     }
     yield* orderCache(store, kind, schema, show);
   }
+  yield* issueLinks(store);
   for (const [key, file] of [
     ["labels", "labels.md"],
     ["milestones", "milestones.md"],

@@ -5,11 +5,12 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { UsageError } from "@forge/core";
+import { MAX_IMPORT_BYTES, UsageError } from "@forge/core";
 import { type Io, processIo, reportError } from "@forge/cli";
 import { FSCK_HELP, parseFsckOptions, runFsck } from "./fsck.js";
 import { checkWorkTree, initStore } from "./init.js";
 import { helpOrVersion, knownNouns, unknownNounError } from "./help.js";
+import { IMPORT_HELP, parseImportOptions, runImport } from "./import.js";
 import { MIGRATE_HELP, runMigrate } from "./migrate.js";
 import { SKILL } from "./skill.js";
 import { runSync, SYNC_HELP } from "./sync.js";
@@ -43,11 +44,11 @@ export function rootHelp(): string {
   return (
     [
       `forge ${VERSION}: gh's issues, PRs and CI as files in .forge/`,
-      "usage: forge <noun> <verb> [flags]  (= forge-<noun>)",
+      "usage: forge <noun> <verb> [flags] (forge-<noun>)",
       `nouns: ${NOUNS.slice(0, 10).join(" ")}`,
       `  ${NOUNS.slice(10).join(" ")}`,
-      "forge init|sync|fsck|migrate|help|version",
-      "forge --skill  the contract, for agents",
+      "forge init|sync|fsck|migrate|import|help|version",
+      "forge --skill  the contract for agents",
     ].join("\n") + "\n"
   );
 }
@@ -73,6 +74,10 @@ export async function forgeMain(
       return argv.slice(1).some((a) => a === "-h" || a === "--help")
         ? write(io, SYNC_HELP)
         : await runSync(io, argv.slice(1));
+    if (first === "import")
+      return argv.slice(1).some((a) => a === "-h" || a === "--help")
+        ? write(io, IMPORT_HELP)
+        : await runImport(io, parseImportOptions(argv.slice(1)), () => readStdin(io));
     if (first === "migrate")
       return argv.slice(1).some((a) => a === "-h" || a === "--help")
         ? write(io, MIGRATE_HELP)
@@ -126,4 +131,17 @@ function dispatch(noun: string, rest: string[], self: string): Promise<number> {
     });
     child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? 130 : 128 + 15)));
   });
+}
+
+/** All of stdin, capped as an import file is. */
+async function readStdin(io: Io): Promise<string> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of io.stdin as AsyncIterable<Buffer | string>) {
+    const b = typeof c === "string" ? Buffer.from(c) : c;
+    n += b.length;
+    if (n > MAX_IMPORT_BYTES) throw new UsageError(`stdin is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

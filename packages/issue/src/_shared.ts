@@ -2,7 +2,17 @@
  * What every issue verb shares: opening the store, resolving refs to loaded
  * issues with their numbers, the JSON model, the flags and the renderers.
  */
-import { ISSUE, ISSUE_FIELDS, issueToJson, ISSUES, loadComments, type IssueJson, type LoadedEntity } from "@forge/core";
+import {
+  ISSUE,
+  ISSUE_FIELDS,
+  ISSUE_LINK_FIELDS,
+  issueToJson,
+  ISSUES,
+  loadComments,
+  type IssueGraph,
+  type IssueJson,
+  type LoadedEntity,
+} from "@forge/core";
 import {
   confirmWrite,
   jsonFlags,
@@ -35,12 +45,25 @@ export class Issues extends NounStore {
   }
 }
 
+/** Every field `--json` takes: gh's issue fields and the link fields (given only when named). */
+const ALL_FIELDS: readonly string[] = [...ISSUE_FIELDS, ...ISSUE_LINK_FIELDS].sort();
+
 /** `--json [fields]` and `--jq`, as gh spells them. */
-export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(ISSUE_FIELDS);
+export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(ALL_FIELDS);
 
 /** The JSON request from `--json`/`--jq` (`--jq` alone means every field). */
 export function jsonRequest(args: Parsed): JsonRequest | null {
-  return jsonRequestOf(args, ISSUE_FIELDS);
+  return jsonRequestOf(args, ALL_FIELDS);
+}
+
+/** Whether the request names a link field (blockedBy, blocking, parent, subIssues, subIssuesSummary). */
+export function wantsLinks(req: JsonRequest | null): boolean {
+  return !!req?.fields?.some((f) => ISSUE_LINK_FIELDS.includes(f));
+}
+
+/** A record with its link fields, as GitHub's GraphQL shapes them. */
+export function withLinks(r: IssueJson, g: IssueGraph, baseUrl: string | undefined): IssueJson {
+  return { ...r, ...g.json(r.id, baseUrl ?? "") } as IssueJson;
 }
 
 /** Whether the request needs comments loaded. */

@@ -1,4 +1,13 @@
-import { checkDefined, currentAuthor, editList, expandMe, UsageError, updateIssue, type IssueJson } from "@forge/core";
+import {
+  checkDefined,
+  currentAuthor,
+  editList,
+  expandMe,
+  loadIssueGraph,
+  UsageError,
+  updateIssue,
+  type IssueJson,
+} from "@forge/core";
 import {
   defineCommand,
   writeEach,
@@ -9,7 +18,8 @@ import {
   BODY_FLAGS,
   REF_ARG,
 } from "@forge/cli";
-import { Issues, JSON_FLAGS, jsonRequest, listArg, readBody, writtenRender } from "./_shared.js";
+import { Issues, JSON_FLAGS, jsonRequest, listArg, readBody, wantsLinks, withLinks, writtenRender } from "./_shared.js";
+import { applyLinkEdit, hasLinkEdit, type LinkEdit } from "./_links.js";
 
 /** Options of `forge-issue edit`. */
 export interface EditIssueOptions {
@@ -22,6 +32,10 @@ export interface EditIssueOptions {
   removeAssignees: string[];
   milestone?: string;
   removeMilestone: boolean;
+  /** Dependencies and the parent (spec/schema.md "Dependencies"). */
+  links: LinkEdit;
+  /** Add the link fields to --json output. */
+  jsonLinks?: boolean;
 }
 
 /**
@@ -40,16 +54,30 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditIssu
     removeAssignees: listArg(args, "remove-assignee"),
     milestone: args.milestone as string | undefined,
     removeMilestone: args["remove-milestone"] === true,
+    links: {
+      addBlockedBy: listArg(args, "add-blocked-by"),
+      removeBlockedBy: listArg(args, "remove-blocked-by"),
+      addBlocking: listArg(args, "add-blocking"),
+      removeBlocking: listArg(args, "remove-blocking"),
+      setParent: (args["set-parent"] ?? args.parent) as string | undefined,
+      removeParent: args["remove-parent"] === true,
+    },
   };
   if (o.milestone !== undefined && o.removeMilestone)
     throw new UsageError("specify only one of --milestone and --remove-milestone");
+  if (args["set-parent"] !== undefined && args.parent !== undefined)
+    throw new UsageError("specify only one of --set-parent and --parent");
+  if (o.links.setParent !== undefined && o.links.removeParent)
+    throw new UsageError("specify only one of --set-parent and --remove-parent");
+  if (o.links.setParent === "") throw new UsageError("--set-parent needs an issue");
   const changes =
     [o.title, o.body, o.milestone].filter((x) => x !== undefined).length +
     o.addLabels.length +
     o.removeLabels.length +
     o.addAssignees.length +
     o.removeAssignees.length +
-    (o.removeMilestone ? 1 : 0);
+    (o.removeMilestone ? 1 : 0) +
+    (hasLinkEdit(o.links) ? 1 : 0);
   if (changes === 0) throw new UsageError("nothing to edit");
   return o;
 }
@@ -61,6 +89,9 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
   const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
   checkDefined(await issues.defs(), o.addLabels, o.milestone);
   yield* writeEach(ctx, issues, o.ref, batch, "Edited", async (issue, number) => {
+    // The links first: a refused cycle leaves every other field as it was too.
+    const linked = hasLinkEdit(o.links) ? await applyLinkEdit(issues, issue, o.links) : undefined;
+    if (linked) issue = linked.issue;
     const updated = updateIssue(issue, (d) => {
       if (o.title !== undefined) d.title = o.title;
       d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
@@ -69,7 +100,10 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body };
     });
-    return issues.json(updated, number, false);
+    const json = await issues.json(updated, number, false);
+    if (!o.jsonLinks) return json;
+    const g = linked?.graph ?? (await loadIssueGraph(issues.store, await issues.ranked()));
+    return withLinks(json, g, (await issues.defs()).baseUrl);
   });
 }
 
@@ -87,6 +121,7 @@ export default defineCommand({
         "forge-issue edit 12 --add-label bug --remove-label triage",
         'forge-issue edit 12 -t "A better title" -m v1.2',
         "forge-issue list -l triage --json | forge-issue edit - --add-assignee @me",
+        "forge-issue edit 12 --add-blocked-by 7,9 --set-parent 3",
       ],
     },
   },
@@ -100,11 +135,19 @@ export default defineCommand({
     "remove-assignee": { type: "string", multiple: true, description: "remove assignees" },
     milestone: { type: "string", alias: "m", description: "move it to this milestone (by title)" },
     "remove-milestone": { type: "boolean", description: "take it out of its milestone" },
+    "add-blocked-by": { type: "string", multiple: true, description: "issues that block this one (a comma list)" },
+    "remove-blocked-by": { type: "string", multiple: true, description: "issues that no longer block it" },
+    "add-blocking": { type: "string", multiple: true, description: "issues this one blocks" },
+    "remove-blocking": { type: "string", multiple: true, description: "issues it no longer blocks" },
+    "set-parent": { type: "string", description: "make it a sub-issue of this issue (gh: --parent)" },
+    parent: { type: "string", description: "the same as --set-parent (gh's name)" },
+    "remove-parent": { type: "boolean", description: "make it a top-level issue again" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const opts = await parseEditOptions(ctx, args);
+    opts.jsonLinks = wantsLinks(req);
     return emitBatch(ctx, (batch) => editIssues(ctx, opts, batch), writtenRender(args, req));
   },
 });

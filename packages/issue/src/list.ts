@@ -8,22 +8,34 @@ import {
   issueToJson,
   ISSUES,
   loadComments,
+  loadIssueGraph,
   loadEntity,
   loadEntityFast,
   matchSearch,
   parseSearch,
   searchNeedsComments,
+  searchNeedsLinks,
   searchSetsState,
   sortBySearch,
   UsageError,
   type EntityRef,
+  type IssueGraph,
   type IssueJson,
   type LoadedEntity,
   type SearchQuery,
   type Store,
 } from "@forge/core";
 import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed } from "@forge/cli";
-import { Issues, issueRender, JSON_FLAGS, jsonRequest, listArg, wantsComments } from "./_shared.js";
+import {
+  Issues,
+  issueRender,
+  JSON_FLAGS,
+  jsonRequest,
+  listArg,
+  wantsComments,
+  wantsLinks,
+  withLinks,
+} from "./_shared.js";
 
 /** Options of `forge-issue list`. */
 export interface ListIssueOptions {
@@ -34,6 +46,10 @@ export interface ListIssueOptions {
   milestone?: string;
   search?: string;
   limit: number;
+  /** Only ready work: open, no open blocker, no blocked ancestor. */
+  ready: boolean;
+  /** Add the link fields (blockedBy, blocking, parent, subIssues, subIssuesSummary). */
+  links: boolean;
 }
 
 /**
@@ -56,6 +72,8 @@ export function parseListOptions(args: Parsed): ListIssueOptions {
     milestone: args.milestone as string | undefined,
     search: args.search as string | undefined,
     limit: Number(raw),
+    ready: args.ready === true,
+    links: false,
   };
 }
 
@@ -100,14 +118,21 @@ export async function* streamIssues(
   }
   const q: SearchQuery | undefined = opts.search !== undefined ? parseSearch(opts.search) : undefined;
   const needComments = q !== undefined && searchNeedsComments(q);
+  // The links of every issue, when the list looks at them (read once, from every owning file).
+  let graph: IssueGraph | undefined;
+  if (opts.ready || opts.links || (q !== undefined && searchNeedsLinks(q)))
+    graph = await loadIssueGraph(store, order, () => undefined);
+  const linksOf = (id: string): { blocked: boolean; blocking: boolean } | undefined =>
+    graph && { blocked: graph.blocked(id), blocking: graph.blocking(id).some((b) => b.open) };
   const env = { me: q && opts.search!.includes("@me") ? await who("@me") : undefined };
   const match = async (e: LoadedEntity): Promise<boolean> => {
     const d = e.data;
     if (opts.state !== "all" && d.state !== opts.state) return false;
+    if (opts.ready && !graph!.ready(e.ref.id)) return false;
     if (!passesFilters(d, { labels: opts.labels, assignee, author, milestone: opts.milestone })) return false;
     if (q) {
       const comments = needComments ? await loadComments(store, e) : undefined;
-      if (!matchSearch(q, issueSearchItem(e, comments), env)) return false;
+      if (!matchSearch(q, issueSearchItem(e, comments, linksOf(e.ref.id)), env)) return false;
     }
     return true;
   };
@@ -115,6 +140,7 @@ export async function* streamIssues(
   // and reading stops once `limit` issues matched, as `git log -n` does
   // (unless `sort:` asks for another order: then every match is read first).
   const defs = await issues.defs();
+  const linked = (r: IssueJson): IssueJson => (opts.links && graph ? withLinks(r, graph, defs.baseUrl) : r);
   const cap = q?.sort ? Infinity : opts.limit;
   const sorted: IssueJson[] = [];
   let n = 0;
@@ -126,9 +152,11 @@ export async function* streamIssues(
     n++;
     if (q?.sort)
       sorted.push(
-        withComments || q.sort.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs)
+        linked(
+          withComments || q.sort.field === "comments" ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs)
+        )
       );
-    else yield withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs);
+    else yield linked(withComments ? await issues.json(e, i + 1, true) : issueToJson(e, i + 1, defs));
   }
   if (q?.sort) {
     const top = sortBySearch(q, sorted, (r, f) =>
@@ -196,6 +224,7 @@ async function writeCachedList(
     },
     onWarning: (w) => ctx.log.warn(w),
     closed: () => ctx.out.closed,
+    ready: opts.ready,
   });
   for await (const chunk of chunks) await ctx.out.writeBytes(chunk);
   await ctx.out.flush();
@@ -216,6 +245,7 @@ export default defineCommand({
         "forge-issue list -s all -l bug -L 100 --json number,title,state",
         'forge-issue list -S "is:open label:bug sort:created-asc"',
         "forge-issue list -s all -L 1000 --html > board.html",
+        "forge-issue list --ready --json number,title,blockedBy",
       ],
     },
   },
@@ -236,7 +266,12 @@ export default defineCommand({
     assignee: { type: "string", alias: "a", description: "only issues assigned to this login (@me: you)" },
     author: { type: "string", alias: "A", description: "only issues opened by this login" },
     milestone: { type: "string", alias: "m", description: "only issues in this milestone (by title)" },
-    search: { type: "string", alias: "S", description: "gh search syntax: is:, author:, label:, created:>…, sort:…" },
+    search: {
+      type: "string",
+      alias: "S",
+      description: "gh search syntax: is:, author:, label:, created:>…, sort:…; is:blocked, is:blocking, is:ready",
+    },
+    ready: { type: "boolean", description: "only ready work: open, no open blocker, no blocked parent (bd ready)" },
     limit: { type: "string", alias: "L", description: "max (30)" },
     html: { type: "boolean", description: "a static kanban board as one HTML page" },
     ...JSON_FLAGS,
@@ -244,6 +279,7 @@ export default defineCommand({
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
     const opts = parseListOptions(args);
+    opts.links = wantsLinks(req);
     const tally = { failed: 0 };
     if (args.html === true) {
       if (req) throw new UsageError("--json and --html: choose one");
@@ -256,7 +292,9 @@ export default defineCommand({
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
     const filtered =
       opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone || opts.search !== undefined;
-    const cached = cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
+    const cached = opts.links
+      ? undefined
+      : cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
     // The cache writes JSON lines; gh's one array (FORGE_JSON=array) goes through `emit`.
     if (cached && jsonMode(ctx.io) === "lines") {
       await writeCachedList(ctx, opts, cached, tally);

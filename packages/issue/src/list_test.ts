@@ -13,6 +13,8 @@ test("parseListOptions() defaults to open issues, limit 30", (t) => {
     milestone: undefined,
     search: undefined,
     limit: 30,
+    ready: false,
+    links: false,
   });
 });
 
@@ -25,7 +27,13 @@ test("parseListOptions() reads gh's flags and letters", (t) => {
     milestone: "v1",
     search: "crash",
     limit: 5,
+    ready: false,
+    links: false,
   });
+});
+
+test("parseListOptions() reads --ready", (t) => {
+  t.true(parse(["--ready"]).ready);
 });
 
 for (const bad of ["0", "-1", "x", "1.5"]) {

@@ -1,4 +1,4 @@
-import type { IssueJson } from "@forge/core";
+import { loadIssueGraph, type IssueGraph, type IssueJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -10,12 +10,14 @@ import {
   commentLines,
   REF_ARG,
 } from "@forge/cli";
-import { Issues, JSON_FLAGS, jsonRequest, wantsComments } from "./_shared.js";
+import { Issues, JSON_FLAGS, jsonRequest, wantsComments, wantsLinks, withLinks } from "./_shared.js";
 
 /** Options of `forge-issue view`. */
 export interface ViewIssueOptions {
   ref: string;
   withComments: boolean;
+  /** Add the link fields (blockedBy, blocking, parent, subIssues, subIssuesSummary). */
+  withLinks?: boolean;
 }
 
 /** An issue and its comments as text (gh's raw, non-TTY layout). */
@@ -50,10 +52,14 @@ export function formatComments(i: IssueJson): string {
 /** Load one issue (or each ref on stdin) with its comments. */
 export function viewIssues(ctx: Ctx, opts: ViewIssueOptions, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
+  let graph: IssueGraph | undefined;
   return eachRef(ctx, opts.ref, batch, async (ref) => {
     const { issue, number } = await issues.get(ref);
     for (const w of issue.warnings) ctx.log.warn(w);
-    return issues.json(issue, number, opts.withComments);
+    const json = await issues.json(issue, number, opts.withComments);
+    if (!opts.withLinks) return json;
+    graph ??= await loadIssueGraph(issues.store, await issues.ranked());
+    return withLinks(json, graph, (await issues.defs()).baseUrl);
   });
 }
 
@@ -83,7 +89,12 @@ export default defineCommand({
     const ref = args.ref as string;
     return emitBatch(
       ctx,
-      (batch) => viewIssues(ctx, { ref, withComments: req ? wantsComments(req, true) : true }, batch),
+      (batch) =>
+        viewIssues(
+          ctx,
+          { ref, withComments: req ? wantsComments(req, true) : true, withLinks: wantsLinks(req) },
+          batch
+        ),
       {
         json: req,
         jq: args.jq as string | undefined,

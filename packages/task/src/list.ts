@@ -1,5 +1,9 @@
 import {
   currentAuthor,
+  entityOrder,
+  ISSUE,
+  ISSUES,
+  loadIssueGraph,
   loadEntity,
   loadEntityFast,
   TASK,
@@ -45,7 +49,10 @@ export function parseListOptions(args: Parsed): ListTaskOptions {
  * task once and reports each unreadable file on stderr (exit 1) without
  * stopping.
  */
-export async function listTasks(ctx: Ctx, opts: ListTaskOptions): Promise<{ records: TaskJson[]; failed: number }> {
+export async function listTasks(
+  ctx: Ctx,
+  opts: ListTaskOptions
+): Promise<{ records: TaskJson[]; failed: number; blocked: Map<string, number[]> }> {
   const tasks = new Tasks(ctx.io);
   const store = tasks.store;
   const assignee = opts.assignee === "@me" ? await currentAuthor(ctx.io.env, ctx.io.cwd) : opts.assignee;
@@ -73,7 +80,44 @@ export async function listTasks(ctx: Ctx, opts: ListTaskOptions): Promise<{ reco
     if (assignee !== undefined && !(e.data.assignees as string[]).includes(assignee)) continue;
     col.push(await tasks.json(e, i + 1));
   }
-  return { records: [...columns.values()].flat(), failed };
+  const records = [...columns.values()].flat();
+  return { records, failed, blocked: await blockedCards(tasks.store, records) };
+}
+
+/**
+ * The cards whose issue is blocked (spec/schema.md "Dependencies"): task id →
+ * the open issues that block it (or its nearest blocked parent). Done cards
+ * are never blocked; the issues are read only when a card names one.
+ */
+export async function blockedCards(
+  store: Tasks["store"],
+  records: readonly TaskJson[]
+): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  const linked = records.filter((r) => r.issue !== null && r.status !== "done");
+  if (linked.length === 0) return out;
+  const g = await loadIssueGraph(store, await entityOrder(store, ISSUES, ISSUE));
+  for (const r of linked) {
+    const by = g.node(r.issue!.id)?.open ? g.blockedBy(r.issue!.id) : [];
+    if (by.length > 0)
+      out.set(
+        r.id,
+        by.map((b) => b.number)
+      );
+  }
+  return out;
+}
+
+/** A row, with `blocked by #3, #5` after the issue of a blocked card. */
+export function boardRow(
+  blocked: ReadonlyMap<string, number[]>
+): (t: TaskJson, tty: boolean, color?: boolean) => string[] {
+  return (t, tty, color = false) => {
+    const row = taskRow(t, tty, color);
+    const by = blocked.get(t.id);
+    if (by) row[row.length - 1] += ` ${paint(`blocked by ${by.map((n) => `#${n}`).join(", ")}`, 31, color)}`;
+    return row;
+  };
 }
 
 /**
@@ -81,8 +125,14 @@ export async function listTasks(ctx: Ctx, opts: ListTaskOptions): Promise<{ reco
  * under it, columns aligned across the board, a blank line between columns.
  * @param statuses the columns to show, empty ones included
  */
-export function formatBoard(records: readonly TaskJson[], statuses: readonly TaskStatus[], color: boolean): string {
-  const lines = formatTable(records.map((r) => taskRow(r, true, color))).split("\n");
+export function formatBoard(
+  records: readonly TaskJson[],
+  statuses: readonly TaskStatus[],
+  color: boolean,
+  blocked: ReadonlyMap<string, number[]> = new Map()
+): string {
+  const row = boardRow(blocked);
+  const lines = formatTable(records.map((r) => row(r, true, color))).split("\n");
   const blocks: string[] = [];
   let k = 0;
   for (const s of statuses) {
@@ -98,7 +148,10 @@ export default defineCommand({
     name: "list",
     description: "List tasks by column: todo doing blocked done",
     help: {
-      reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
+      reads: [
+        [".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"],
+        [".forge/issues/<id>/issue.md", "a card's issue: 'blocked by #n' when an open issue blocks it"],
+      ],
       env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
       examples: [
         "forge-task list",
@@ -126,13 +179,13 @@ export default defineCommand({
     const req = jsonRequest(args);
     if (req && args.html === true) throw new UsageError("--json and --html: choose one");
     const opts = parseListOptions(args);
-    const { records, failed } = await listTasks(ctx, opts);
+    const { records, failed, blocked } = await listTasks(ctx, opts);
     if (args.html === true) {
       const { taskBoardHtml } = await import("./board_html.js");
       await ctx.out.write(taskBoardHtml(records, opts.statuses));
     } else if (!req && ctx.io.stdout.isTTY === true) {
-      if (records.length) await ctx.out.write(formatBoard(records, opts.statuses, useColor(ctx.io)));
-    } else await emit(ctx.io, ctx.out, records, taskRender(args, req, false));
+      if (records.length) await ctx.out.write(formatBoard(records, opts.statuses, useColor(ctx.io), blocked));
+    } else await emit(ctx.io, ctx.out, records, { ...taskRender(args, req, false), row: boardRow(blocked) });
     return failed ? 1 : 0;
   },
 });

@@ -54,6 +54,6 @@ test("loadLabelDefs() and loadMilestoneDefs() read hand-written YAML outside the
   );
   t.deepEqual(
     [...(await loadMilestoneDefs(s)).values()],
-    [{ title: "v1", description: "", dueOn: "2026-03-01T00:00:00Z", state: "CLOSED" }]
+    [{ number: 1, title: "v1", description: "", dueOn: "2026-03-01T00:00:00Z", state: "CLOSED" }]
   );
 });

@@ -39,7 +39,7 @@ export interface IssueJson {
   milestone: { number: number; title: string; description: string; dueOn: string | null } | null;
   number: number;
   state: "OPEN" | "CLOSED";
-  stateReason: "COMPLETED" | "NOT_PLANNED" | "REOPENED" | "";
+  stateReason: "COMPLETED" | "NOT_PLANNED" | "DUPLICATE" | "REOPENED" | "";
   title: string;
   updatedAt: string;
   url: string;
@@ -81,7 +81,8 @@ export interface IssueContext {
  * reopened open issue, `""` for one never closed.
  */
 export function stateReasonOf(d: Record<string, unknown>): IssueJson["stateReason"] {
-  if (d.state === "closed") return d.stateReason === "not_planned" ? "NOT_PLANNED" : "COMPLETED";
+  if (d.state === "closed")
+    return d.stateReason === "not_planned" ? "NOT_PLANNED" : d.stateReason === "duplicate" ? "DUPLICATE" : "COMPLETED";
   return d.reopenedAt ? "REOPENED" : "";
 }
 

@@ -6,9 +6,12 @@
  * a full record is copied byte for byte around its number, with no parse.
  * Benchmarked: 10,000 issues, `list --json` ≤ 300 ms (tools/bench.ts).
  */
-import { ISSUES, entityFile, type Store } from "../store/store.js";
+import { closeSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
+import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order } from "./order.js";
 import { openRecordCache, recordContext } from "./record_cache.js";
@@ -26,6 +29,8 @@ export interface CachedIssueListOptions {
   onWarning: (warning: string) => void;
   /** Whether the reader has gone: the walk stops. */
   closed: () => boolean;
+  /** Only ready work (open, no open blocker, no blocked ancestor: `IssueGraph.ready`). */
+  ready?: boolean;
 }
 
 /**
@@ -64,6 +69,10 @@ export async function* cachedIssueList(
   // `,"url":"<base>/issues/` (a number has nothing to escape).
   const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
   const want = opts.state === "all" ? 0 : opts.state === "open" ? 0x4f : 0x43;
+  if (opts.ready) {
+    yield* readyList(store, order, defs, opts, cache, url, full);
+    return;
+  }
   const sink = new Sink();
   let n = 0;
   let i = order.length - 1;
@@ -77,6 +86,10 @@ export async function* cachedIssueList(
       // is read from its file).
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
       if (hit && !(sep > hit.start && sep < hit.end)) hit = undefined;
+      // The links after the record's second part (read by --ready only).
+      const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
+      if (hit && end > sep) hit = { buf: hit.buf, start: hit.start, end };
+      else hit = undefined;
       // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
       if (hit && want && hit.buf[sep + 10] !== want) continue;
       let json: Record<string, unknown> | undefined;
@@ -94,7 +107,7 @@ export async function* cachedIssueList(
         if (!e) continue;
         json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
         made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
-        cache.put(key, made, e.warnings.length === 0);
+        cache.put(key, `${made}\x1f${linksText(e.data)}`, e.warnings.length === 0);
         if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
       }
       n++;
@@ -123,7 +136,7 @@ export async function* cachedIssueList(
  */
 const BEFORE = ISSUE_FIELDS.filter((f) => f < "number" && f !== "comments");
 const AFTER = ISSUE_FIELDS.filter((f) => f > "number" && f !== "url");
-const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}`;
+const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}|links`;
 const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 
 /** A listed issue, read: its warnings told, or undefined when it cannot be read (told). */
@@ -209,4 +222,176 @@ function digits(buf: Buffer, at: number, n: number): number {
   for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
   for (let k = at + len - 1, x = n; k >= at; k--, x = Math.floor(x / 10)) buf[k] = 0x30 + (x % 10);
   return at + len;
+}
+
+/** An issue's links as the cache keeps them: `<parent>|<blocker>,<blocker>` (either side may be empty). */
+function linksText(d: Record<string, unknown>): string {
+  return `${(d.parent as string | undefined) ?? ""}|${((d.blockedBy as string[] | undefined) ?? []).join(",")}`;
+}
+
+/**
+ * One open live issue of a --ready walk: its place, and where its record is:
+ * `[at, at + len)` of the cache file as it was opened (`text` undefined), or
+ * made from its file (`text`, latin1: a char a byte); `sep` within the record.
+ */
+interface ReadyEntry {
+  i: number;
+  id: string;
+  at: number;
+  len: number;
+  sep: number;
+  text?: string;
+}
+
+/**
+ * `--ready`: every issue is visited (a blocker can be older or newer than
+ * what it blocks), its links and state taken from its cached record (or its
+ * file), the graph built, and the ready ones written newest first, at most
+ * `limit`. One lstat per issue, as the plain list; the records of open
+ * issues are kept as they pass (the cache reuses its buffer).
+ */
+async function* readyList(
+  store: Store,
+  order: Order,
+  defs: IssueContext,
+  opts: CachedIssueListOptions,
+  cache: ReturnType<typeof openRecordCache>,
+  url: Buffer,
+  full: boolean
+): AsyncGenerator<Buffer> {
+  const nodes: LinkNode[] = [];
+  const open: ReadyEntry[] = [];
+  // The cache file as the walk reads it: opened before it, the same inode (checked), kept open past its close.
+  const file = cacheFileOf(store);
+  let i = order.length - 1;
+  try {
+    for (; i >= 0 && !opts.closed(); i--) {
+      const { ref, createdAt } = order.at(i)!;
+      // Archived issues are never listed and never block (IssueGraph): not read.
+      if (ref.archived) continue;
+      const key = `${createdAt} ${ref.id}`;
+      const hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
+      const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
+      if (hit && sep > hit.start && end > sep) {
+        const isOpen = hit.buf[sep + 10] === 0x4f;
+        // `|` alone: no links (no string made).
+        const links = hit.end - end === 2 ? "|" : hit.buf.toString("latin1", end + 1, hit.end);
+        nodes.push(nodeOf(ref.id, i, isOpen, links));
+        // Only where it is: the few ready records are read back from the cache file (a copy of every open one
+        // costs more than the walk saves).
+        if (isOpen) open.push({ i, id: ref.id, at: cache.hitOffset, len: end - hit.start, sep: sep - hit.start });
+        continue;
+      }
+      const e = await readListed(store, ref, opts);
+      if (!e) continue;
+      const json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
+      const made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
+      const links = linksText(e.data);
+      cache.put(key, `${made}\x1f${links}`, e.warnings.length === 0);
+      const isOpen = json.state === "OPEN";
+      nodes.push(nodeOf(ref.id, i, isOpen, links));
+      if (isOpen) {
+        const bytes = Buffer.from(made);
+        open.push({
+          i,
+          id: ref.id,
+          at: 0,
+          len: bytes.length,
+          sep: bytes.indexOf(0x1f),
+          text: bytes.toString("latin1"),
+        });
+      }
+    }
+  } finally {
+    cache.close(i < 0);
+  }
+  try {
+    if (opts.closed() || opts.state === "closed") return;
+    yield* readyRecords(store, order, defs, opts, new IssueGraph(nodes), open, file, url, full);
+  } finally {
+    if (file.fd !== undefined) closeSync(file.fd);
+  }
+}
+
+/** The ready ones of the open records, written newest first, at most `limit`. */
+async function* readyRecords(
+  store: Store,
+  order: Order,
+  defs: IssueContext,
+  opts: CachedIssueListOptions,
+  g: IssueGraph,
+  open: ReadyEntry[],
+  file: { fd: number | undefined },
+  url: Buffer,
+  full: boolean
+): AsyncGenerator<Buffer> {
+  const sink = new Sink();
+  let n = 0;
+  for (const r of open) {
+    if (n >= opts.limit) break;
+    if (g.blocked(r.id)) continue;
+    const b = r.text !== undefined ? Buffer.from(r.text, "latin1") : await recordAt(store, order, defs, opts, r, file);
+    if (!b) continue;
+    n++;
+    if (full) sink.record(b, 0, r.sep, b.length, r.i + 1, url);
+    else {
+      const json = JSON.parse(`{${b.toString("utf8", 0, r.sep)},${b.toString("utf8", r.sep + 1)}}`);
+      json.number = r.i + 1;
+      json.url = `${defs.baseUrl ?? ""}/issues/${r.i + 1}`;
+      sink.text(`{${members(json, opts.fields)}}\n`);
+    }
+    if (sink.full) yield sink.take();
+  }
+  if (sink.length > 0) yield sink.take();
+}
+
+const NONE: readonly string[] = [];
+
+/** The cache file opened for reading (fd undefined when there is none). */
+function cacheFileOf(store: Store): { fd: number | undefined } {
+  try {
+    return { fd: openSync(join(cacheDir(store), `${ISSUES.plural}.records`), "r") };
+  } catch {
+    return { fd: undefined };
+  }
+}
+
+/**
+ * A ready record's bytes, read back from the cache file; when the bytes there
+ * are not this issue's record (the file was replaced since the walk opened
+ * it), made again from the issue's own file: a record is never invented.
+ */
+async function recordAt(
+  store: Store,
+  order: Order,
+  defs: IssueContext,
+  opts: CachedIssueListOptions,
+  r: ReadyEntry,
+  file: { fd: number | undefined }
+): Promise<Buffer | undefined> {
+  if (file.fd !== undefined) {
+    const b = Buffer.allocUnsafe(r.len);
+    // Its own record: the separator where the walk saw it, and its id as a key (a body's quotes are escaped).
+    if (
+      readSync(file.fd, b, 0, r.len, r.at) === r.len &&
+      b[r.sep] === 0x1f &&
+      b.indexOf(`"id":"${r.id}"`) >= 0 &&
+      b.indexOf(`"id":"${r.id}"`) < r.sep
+    )
+      return b;
+  }
+  const e = await readListed(store, order.at(r.i)!.ref, opts);
+  if (!e) return undefined;
+  const json = issueToJson(e, r.i + 1, defs) as unknown as Record<string, unknown>;
+  return Buffer.from(`${members(json, BEFORE)}\x1f${members(json, AFTER)}`);
+}
+
+/** A graph node from a cached links part (`linksText`); no title (the ready walk needs none). */
+function nodeOf(id: string, i: number, open: boolean, links: string): LinkNode {
+  if (links === "|") return { id, number: i + 1, title: "", open, blockedBy: NONE, parent: undefined };
+  const bar = links.indexOf("|");
+  const parent = bar > 0 ? links.slice(0, bar) : undefined;
+  const rest = bar >= 0 ? links.slice(bar + 1) : "";
+  return { id, number: i + 1, title: "", open, blockedBy: rest === "" ? [] : rest.split(","), parent };
 }

@@ -196,6 +196,11 @@ export class RecordCache {
     return this.#hit;
   }
 
+  /** Where the payload of the hit `get` just gave starts in the cache file (a byte offset). */
+  get hitOffset(): number {
+    return this.#base + this.#payloadAt;
+  }
+
   /**
    * The hit `get` just gave is of no use to the reader (a payload it does
    * not keep, or no longer keeps for this entity): its line is dropped, and

@@ -185,7 +185,7 @@ export const ISSUE: EntitySchema = {
     ID,
     { name: "state", type: { t: "enum", values: ["open", "closed"] }, required: true },
     TS("closedAt"),
-    { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned"] } },
+    { name: "stateReason", type: { t: "enum", values: ["completed", "not_planned", "duplicate"] } },
     TS("reopenedAt"),
     S("author", true),
     S("milestone"),
@@ -195,11 +195,21 @@ export const ISSUE: EntitySchema = {
     { name: "isPinned", type: { t: "bool" } },
     LIST("labels"),
     LIST("assignees"),
+    // Links (spec/schema.md "Dependencies"): kept in the blocked issue's file (one writer per edge);
+    // `blocking` and `subIssues` are derived. Written only when set, so older files stay byte for byte.
+    { name: "parent", type: { t: "uuid" } },
+    { ...LIST("blockedBy"), omitEmpty: true },
+    // Where `forge import gh` found it (GitHub's html url and node id): a second import matches by them.
+    S("githubUrl"),
+    S("githubId"),
   ],
 };
 
 /** `.forge/issues/<id>/comments/<id>.md` and `.forge/prs/<id>/comments/<id>.md` */
-export const COMMENT: EntitySchema = { kind: "comment", fields: [ID, S("author", true), TS("createdAt", true)] };
+export const COMMENT: EntitySchema = {
+  kind: "comment",
+  fields: [ID, S("author", true), TS("createdAt", true), S("githubUrl")],
+};
 
 /** `.forge/prs/<id>/pr.md` */
 export const PR: EntitySchema = {
@@ -228,6 +238,8 @@ export const PR: EntitySchema = {
     LIST("labels"),
     LIST("assignees"),
     { ...LIST("reviewers"), omitEmpty: true },
+    S("githubUrl"),
+    S("githubId"),
   ],
 };
 

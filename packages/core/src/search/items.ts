@@ -18,13 +18,16 @@ function latest(d: Record<string, unknown>, keys: readonly string[]): string {
 /**
  * An issue for the matcher.
  * @param comments the comment bodies and authors, when the query looks at them
+ * @param links blocked / blocking, when the query looks at them (`searchNeedsLinks`)
  */
 export function issueSearchItem(
   e: LoadedEntity,
-  comments?: ReadonlyArray<{ body: string; author: { login: string } }>
+  comments?: ReadonlyArray<{ body: string; author: { login: string } }>,
+  links?: { blocked: boolean; blocking: boolean }
 ): SearchItem {
   const d = e.data;
   return {
+    ...links,
     kind: "issue",
     state: d.state === "closed" ? "closed" : "open",
     author: d.author as string,
@@ -40,8 +43,8 @@ export function issueSearchItem(
     closedAt: d.state === "closed" ? ((d.closedAt as string | undefined) ?? null) : null,
     stateReason:
       d.state === "closed"
-        ? d.stateReason === "not_planned"
-          ? "not_planned"
+        ? d.stateReason === "not_planned" || d.stateReason === "duplicate"
+          ? (d.stateReason as string)
           : "completed"
         : d.reopenedAt
           ? "reopened"

@@ -35,6 +35,10 @@ export interface SearchItem {
   baseRefName?: string;
   /** Commits that name this PR: its head, its merge commit. */
   shas?: readonly string[];
+  /** Issues: blocked (an open blocker or a blocked ancestor; `IssueGraph.blocked`), when the query asks. */
+  blocked?: boolean;
+  /** Issues: whether it blocks an open issue. */
+  blocking?: boolean;
 }
 
 /** Identity values (`@me`) resolved by the caller. */
@@ -53,6 +57,13 @@ export function searchNeedsComments(q: SearchQuery): boolean {
         x.key === "commenter" ||
         x.key === "involves"
     ) || q.sort?.field === "comments"
+  );
+}
+
+/** Whether a query needs the issue links (`is:blocked`, `is:blocking`, `is:ready`). */
+export function searchNeedsLinks(q: SearchQuery): boolean {
+  return q.qualifiers.some(
+    (x) => (x.key === "is" || x.key === "state") && ["blocked", "blocking", "ready"].includes(x.value.toLowerCase())
   );
 }
 
@@ -177,6 +188,13 @@ function isHolds(lv: string, item: SearchItem): boolean {
       return item.kind === "issue";
     case "pr":
       return item.kind === "pr";
+    // Dependencies (GitHub's is:blocked / is:blocking; is:ready is forge's, beads' `bd ready`).
+    case "blocked":
+      return item.kind === "issue" && item.state === "open" && item.blocked === true;
+    case "blocking":
+      return item.kind === "issue" && item.blocking === true;
+    case "ready":
+      return item.kind === "issue" && item.state === "open" && item.blocked === false;
     default:
       return true; // public, private, locked…: every local item is as visible as the repo
   }
