@@ -24,10 +24,10 @@ if (process.argv[1]?.endsWith("cli.mjs")) {
   if (plant === "crash") setTimeout(() => { throw new Error("planted crash"); }, 200);
   if (plant === "exit") setTimeout(() => process.exit(0), 200);
 }
-export default { files: ["*_test.js"], concurrency: 1, timeout: plant === "timeout" ? "1s" : "20s" };
+export default { files: ["*_test.js"], concurrency: 1, timeout: plant === "timeout" ? "4s" : "20s" };
 `
   );
-  const slow = `await new Promise((r) => setTimeout(r, process.env.PLANT ? 5000 : 10))`;
+  const slow = `await new Promise((r) => setTimeout(r, process.env.PLANT ? 12000 : 10))`;
   writeFileSync(join(dir, "a_test.js"), `import test from "ava";\ntest("a", async (t) => { ${slow}; t.pass(); });\n`);
   // Both files are slow when a fault is planted: whichever ava runs first (it promises no order) hits the timeout.
   writeFileSync(join(dir, "b_test.js"), `import test from "ava";\ntest("b", async (t) => { ${slow}; t.pass(); });\n`);
