@@ -377,8 +377,9 @@ test(
   async (t) => {
     const mark = `forge-ci-cancel-${process.pid}-${Date.now()}`;
     const marks = scratch(tempRepo("forge-ci-marks-"));
+    // The step outlasts any wait a loaded machine can make between its start and the cancel (40 s did not).
     const dir = repo({
-      "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40`,
+      "10-hang": `sh -c 'touch "$MARKS/started"; sleep 600; : ${mark}' &\nsleep 600`,
       "20-next": 'touch "$MARKS/next"',
     });
     const bg = await background(t, dir, marks);
@@ -404,8 +405,9 @@ test(
   "cancel of a run whose runner died: what is left " + "of its processes is killed and the record finished",
   async (t) => {
     const mark = `forge-ci-orphan-${process.pid}-${Date.now()}`;
+    // As above: the step must still be running when the runner is killed and the cancel comes.
     const marks = scratch(tempRepo("forge-ci-marks-"));
-    const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 40; : ${mark}' &\nsleep 40` });
+    const dir = repo({ "10-hang": `sh -c 'touch "$MARKS/started"; sleep 600; : ${mark}' &\nsleep 600` });
     const bg = await background(t, dir, marks);
     process.kill(bg.pid, "SIGKILL");
     await bg.done;
