@@ -31,32 +31,32 @@ export interface TrialRequest {
   tests?: TestsRequest;
 }
 
+/** What forge-ci's runner is asked for one trial (a worktree's own setup, or a shared one adds `from`/`setupId`). */
+export function stepsRequest(req: TrialRequest) {
+  return {
+    store: req.store,
+    top: req.top,
+    headSha: req.headSha,
+    patchSha256: req.patchSha256,
+    patch: req.patch,
+    pr: null,
+    title: req.title,
+    continueOnError: req.continueOnError,
+    until: req.until,
+    env: req.env,
+    tests: req.tests,
+  };
+}
+
 /**
  * Run once; a tree that cannot be made (no commit, a patch that does not
  * apply) is returned as an error, not thrown: it is the harness's failure.
  */
 export async function runTrial(req: TrialRequest): Promise<{ run: CiRunJson } | { error: string }> {
   try {
-    const run = await withTree(
-      req.top,
-      req.headSha,
-      req.patch,
-      (dir) =>
-        runStepsIn(dir, {
-          store: req.store,
-          top: req.top,
-          headSha: req.headSha,
-          patchSha256: req.patchSha256,
-          patch: req.patch,
-          pr: null,
-          title: req.title,
-          continueOnError: req.continueOnError,
-          until: req.until,
-          env: req.env,
-          tests: req.tests,
-        }),
-      { mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`) }
-    );
+    const run = await withTree(req.top, req.headSha, req.patch, (dir) => runStepsIn(dir, stepsRequest(req)), {
+      mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`),
+    });
     return { run };
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };

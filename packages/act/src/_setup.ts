@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { atomicWrite } from "@forge/core";
 import { checkedPosture, openTree, runStepsIn, type OpenTree, type Posture } from "@forge/runner";
-import { OWNER_FILE, type TrialRequest } from "./_runner.js";
+import { OWNER_FILE, stepsRequest, type TrialRequest } from "./_runner.js";
 import type { CiRunJson } from "@forge/runner";
 
 /** The most worktrees kept open at once (the least recently used idle one is closed first). */
@@ -69,20 +69,10 @@ export class SharedSetups {
       // The steps between what already ran here and the target; none when the target's setup is all done.
       const start = k < 0 ? 0 : Math.min(t.ranThrough + 1, k);
       const run = await runStepsIn(t.tree.dir, {
-        store: req.store,
-        top: req.top,
-        headSha: req.headSha,
-        patchSha256: req.patchSha256,
-        patch: req.patch,
-        pr: null,
-        title: req.title,
-        continueOnError: req.continueOnError,
-        until: req.until,
+        ...stepsRequest(req),
         from: start > 0 ? p.steps[start]!.name : undefined,
         setupId: t.setupId,
         posture: p,
-        env: req.env,
-        tests: req.tests,
       });
       const broken = run.steps.some(
         (s) =>
