@@ -113,7 +113,10 @@ test(`damage to an evidence file: fsck names it, observe marks it or answers wit
       const file = join(importsDir, name);
       const good = readFileSync(file);
       const bad = damage(kind, good, r);
-      const what = `seed ${SEED}, store ${s}, ${kind} of ${name}`;
+      const at = bad === null ? -1 : bad.findIndex((b, j) => b !== good[j]);
+      const near = (b: Buffer): string => JSON.stringify(b.subarray(Math.max(0, at - 20), at + 20).toString("latin1"));
+      const diff = bad === null || at < 0 ? "" : ` at byte ${at} (${near(good)} → ${near(bad)})`;
+      const what = `seed ${SEED}, store ${s}, ${kind} of ${name}${diff}`;
       if (bad === null) rmSync(file);
       else writeFileSync(file, bad);
       try {

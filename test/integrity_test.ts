@@ -241,6 +241,24 @@ test("an import file written before record_sha256 (N−1) is read as it was; fsc
   t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
 });
 
+test("a flipped byte in record_sha256's name, or bytes not UTF-8: damage fsck names, not an N−1 record", async (t) => {
+  const { dir, imports } = await exported(t);
+  const id = imports[0]!;
+  const { file } = importFile(dir, id);
+  const good = readFileSync(file);
+  const at = good.indexOf('"record_sha256"') + '"record'.length;
+  for (const to of [0x4f, 0xdf]) {
+    const bad = Buffer.from(good);
+    bad[at] = to; // record_sha256 → recordOsha256 (valid UTF-8), recordßsha256 (a lone 0xdf: not UTF-8)
+    writeFileSync(file, bad);
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1);
+    t.regex(f.stdout, new RegExp(`^\\.forge/evidence/imports/${id}\\.json: .*(recordOsha256|not UTF-8)`, "m"));
+  }
+  writeFileSync(file, good);
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+});
+
 test("forge-plan reads an observation header without health (no ScopeStale target, no crash)", async (t) => {
   const { dir } = await exported(t);
   const p = await sh(

@@ -259,7 +259,12 @@ export function readImportFile(
   const file = evidenceImportFile(store, batchId);
   const shown = displayPath(store, file);
   const bytes = readStoreBytes(store, file, MAX_IMPORT_BYTES);
-  const text = bytes.toString("utf8");
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new InvalidFileError(shown, "not UTF-8");
+  }
   let rec: ImportRecord;
   try {
     rec = JSON.parse(text) as ImportRecord;
@@ -272,6 +277,32 @@ export function readImportFile(
   const damage = degradePayload(rec);
   const record = checkRecord(rec, shown, batchId);
   return damage ? { record, bytes, damage } : { record, bytes };
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The fields of an import record, as every writer since schema v1 wrote them. */
+const RECORD_KEYS = new Set([
+  "schema_version",
+  "batch_id",
+  "imported_at",
+  "degraded",
+  "trials",
+  "markers",
+  "kernel_payload",
+  "trial_episodes",
+  "batch",
+  "record_sha256",
+]);
+
+/**
+ * A field no writer wrote is damage (a flipped byte in `record_sha256`'s name would otherwise read as a record of
+ * before digests, its edit unseen).
+ * @throws InvalidFileError naming the field
+ */
+function checkKeys(rec: object, shown: string): void {
+  const unknown = Object.keys(rec).find((k) => !RECORD_KEYS.has(k));
+  if (unknown !== undefined) throw new InvalidFileError(shown, "not a field of an import record", unknown);
 }
 
 const DIGEST_KEY = Buffer.from('"record_sha256":"');
@@ -414,6 +445,7 @@ export function checkImportRecord(value: unknown, file: string, name: string): I
 
 /** What every import file must be to be read at all. */
 function checkRecord(rec: ImportRecord, shown: string, batchId: string): ImportRecord {
+  checkKeys(rec, shown);
   if (rec?.schema_version !== IMPORT_SCHEMA)
     throw new InvalidFileError(shown, "expected " + IMPORT_SCHEMA, "schema_version");
   if (rec.batch_id !== batchId) throw new InvalidFileError(shown, "does not match the file name", "batch_id");
