@@ -368,7 +368,7 @@ test("forge-release create with no build steps records a release without assets 
 test(
   "forge-release create: Ctrl-C during a step stops the " + "build, removes the worktree and writes nothing (exit 130)",
   async (t) => {
-    const dir = buildRepo({ "10-build": BUILD, "20-slow": "#!/bin/sh\necho slow-step-started\nexec sleep 60\n" });
+    const dir = buildRepo({ "10-build": BUILD, "20-slow": "#!/bin/sh\necho slow-step-started\nexec sleep 600\n" });
     const child = spawn(join(BIN, "forge-release"), ["create", "v1"], {
       cwd: dir,
       env: baseEnv() as NodeJS.ProcessEnv,
