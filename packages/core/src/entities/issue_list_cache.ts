@@ -163,15 +163,19 @@ function members(json: Record<string, unknown>, fields: readonly string[]): stri
   return JSON.stringify(o).slice(1, -1);
 }
 
-/** Bytes for stdout, handed out about 128 KiB at a time. */
+/**
+ * Bytes for stdout, handed out about 128 KiB at a time, the first 4 KiB
+ * at once (`list | head -1` has its line without 150 more records made).
+ */
 class Sink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
+  #first = true;
   get length(): number {
     return this.#len;
   }
   get full(): boolean {
-    return this.#len >= 1 << 17;
+    return this.#len >= (this.#first ? 1 << 12 : 1 << 17);
   }
   text(s: string): void {
     this.#room(s.length * 3);
@@ -201,6 +205,7 @@ class Sink {
   }
   /** The bytes so far; the sink starts a new buffer. */
   take(): Buffer {
+    this.#first = false;
     const chunk = this.#buf.subarray(0, this.#len);
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;

@@ -26,7 +26,7 @@
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
  */
-import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast } from "../frontmatter/parse.js";
@@ -79,6 +79,10 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
   const now = BigInt(Date.now()) * 1_000_000n;
   const stamp = kindStamp(store, kind);
   const path = cachePath(store, kind);
+  // The header first: when the stamp vouches for the cache, its lines are read a block at a time as they are
+  // asked for (view and create at 100,000 issues read a few KiB of the 6 MB, not all of it).
+  const windowed = stamp.value !== "" ? WindowOrder.open(path, stamp.value, holdsKindLock(store, kind)) : undefined;
+  if (windowed) return windowed;
   let text = "";
   try {
     text = readFileSync(path, "latin1");
@@ -86,11 +90,6 @@ export async function entityOrder(store: Store, kind: KindLayout, schema: Entity
     // no cache yet
   }
   const head = header(text);
-  if (head && stamp.value !== "" && head.stamp === stamp.value) return new CacheOrder(text, head.body, [], head.digest);
-  // A stamp written by a create (`r…`, see recordCreated) is trusted by the next create of this clone only
-  // (creates are serialised by the kind lock); every other reader checks the folders first.
-  if (head && stamp.value !== "" && head.stamp === "r" + stamp.value && holdsKindLock(store, kind))
-    return new CacheOrder(text, head.body, [], head.digest);
   const stampable = isStill(stamp, now);
   if (head && head.digest !== "-") {
     // The cheap check: the same names as the cache was built from.
@@ -231,10 +230,14 @@ class CacheOrder implements Order {
   readonly errors: Unranked[];
   /** The digest of the names the lines were built from ("-" when unknown). */
   readonly digest: string;
-  /** Over the cache text (from `body` on), or over an array of lines. */
-  constructor(src: string | string[], body: number, errors: Unranked[], digest: string) {
+  /** Over the cache text (from `body` on), an array of lines, or `src` lines a subclass reads (`line`). */
+  constructor(src: string | string[] | number, body: number, errors: Unranked[], digest: string) {
     this.digest = digest;
-    if (typeof src === "string") {
+    if (typeof src === "number") {
+      this.#text = "";
+      this.#body = body;
+      this.length = src;
+    } else if (typeof src === "string") {
       this.#text = src;
       this.#body = body;
       this.length = (src.length - body) / LINE;
@@ -254,14 +257,15 @@ class CacheOrder implements Order {
   bodyText(): string {
     return this.#lines ? this.#lines.join("") : this.#text.slice(this.#body);
   }
-  #line(i: number): string {
+  /** Line i (0 ≤ i < length), newline included. */
+  line(i: number): string {
     const o = this.#body + i * LINE;
     return this.#lines ? this.#lines[i]! : this.#text.slice(o, o + LINE);
   }
   at(i: number): OrderEntry | undefined {
     if (i < 0) i += this.length;
     if (i < 0 || i >= this.length) return undefined;
-    const l = this.#line(i);
+    const l = this.line(i);
     return { createdAt: l.slice(0, 20), ref: { id: l.slice(21, 57), archived: l.charCodeAt(58) === 65 /* A */ } };
   }
   rankOf(createdAt: string, id: string): number {
@@ -270,7 +274,7 @@ class CacheOrder implements Order {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#line(mid).slice(0, 57) < key) lo = mid + 1;
+      if (this.line(mid).slice(0, 57) < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -283,6 +287,94 @@ class CacheOrder implements Order {
     return this.#entries;
   }
 }
+
+/** Lines per block a windowed order reads at once (15 KiB). */
+const WINDOW = 256;
+/** Blocks a windowed order keeps (a binary search touches ~9 at 100,000 lines; a walk one at a time). */
+const KEEP = 16;
+
+/**
+ * An Order over the cache file itself, kept open and read a block of lines
+ * at a time as they are asked for: the file the stamp vouched for (its
+ * inode stays readable while the fd is open, whatever is renamed over the
+ * path; `recordCreated`'s in-place append writes past the size read here
+ * and a header of the same length). Trusted as the whole-text order is:
+ * by its stamp. The fd is closed with the order (a finaliser) or at exit.
+ */
+class WindowOrder extends CacheOrder {
+  readonly #fd: number;
+  readonly #bodyAt: number;
+  readonly #blocks = new Map<number, string>();
+
+  /**
+   * The cache at `path` when its header's stamp is `stamp` (or `r` + `stamp`, trusted under the kind lock only);
+   * else undefined.
+   */
+  static open(path: string, stamp: string, locked: boolean): WindowOrder | undefined {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const size = fstatSync(fd).size;
+      const buf = Buffer.allocUnsafe(Math.min(size, 512));
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      const nl = buf.indexOf(10);
+      const head = nl > 0 && nl < n ? header(buf.toString("latin1", 0, nl + 1)) : undefined;
+      if (head && (size - head.body) % LINE === 0 && (head.stamp === stamp || (locked && head.stamp === "r" + stamp))) {
+        const o = new WindowOrder(fd, head.body, (size - head.body) / LINE, head.digest);
+        fd = undefined;
+        return o;
+      }
+    } catch {
+      // no cache, or not one: the caller reads what there is
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    return undefined;
+  }
+
+  private constructor(fd: number, body: number, length: number, digest: string) {
+    super(length, body, [], digest);
+    this.#fd = fd;
+    this.#bodyAt = body;
+    FDS.register(this, fd);
+  }
+  override bodyText(): string {
+    const out: string[] = [];
+    for (let b = 0; b * WINDOW < this.length; b++) out.push(this.#block(b));
+    return out.join("");
+  }
+  override line(i: number): string {
+    const b = Math.floor(i / WINDOW);
+    const o = (i - b * WINDOW) * LINE;
+    return this.#block(b).slice(o, o + LINE);
+  }
+  #block(b: number): string {
+    let t = this.#blocks.get(b);
+    if (t === undefined) {
+      const n = Math.min(WINDOW, this.length - b * WINDOW) * LINE;
+      const buf = Buffer.allocUnsafe(n);
+      let got = 0;
+      while (got < n) {
+        const k = readSync(this.#fd, buf, got, n - got, this.#bodyAt + b * WINDOW * LINE + got);
+        if (k === 0) break;
+        got += k;
+      }
+      // Truncated in place under the fd (nothing forge does): the order reads the rest of its lines as blank.
+      t = buf.toString("latin1", 0, got).padEnd(n, " ");
+      if (this.#blocks.size >= KEEP) this.#blocks.delete(this.#blocks.keys().next().value!);
+      this.#blocks.set(b, t);
+    }
+    return t;
+  }
+}
+
+const FDS = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // closed already
+  }
+});
 
 /**
  * The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start; undefined when it is not a whole
