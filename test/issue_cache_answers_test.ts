@@ -103,26 +103,22 @@ for (const [name, write] of WRITES) {
   );
 }
 
-test.serial(
-  "--label, --assignee, --author and --milestone from the record cache are the answers from the files",
-  async (t) => {
+for (const f of FILTERS) {
+  test.serial(`list ${f.join(" ")} from the record cache is the answer from the files`, async (t) => {
     const repo = await fixtureRepo();
-    await warmed(repo);
-    let some = 0;
-    for (const f of FILTERS) {
-      for (const fields of [[], ["number,labels,author"]]) {
-        const args = ["list", "-s", "all", ...f, "--json", ...fields];
-        const cached = jsonl(await issue(repo, args));
-        // FORGE_JSON=array goes through the general path, which reads every file and applies the CLI's filters.
-        const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
-        t.is(r.code, 0, r.stderr);
-        t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
-        if (cached.length > 0) some++;
-      }
+    await sleep(120);
+    await issue(repo, ANSWERS[0]!); // the caches, warm
+    for (const fields of [[], ["number,labels,author"]]) {
+      const args = ["list", "-s", "all", ...f, "--json", ...fields];
+      const cached = jsonl(await issue(repo, args));
+      // FORGE_JSON=array goes through the general path, which reads every file and applies the CLI's filters.
+      const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
+      t.is(r.code, 0, r.stderr);
+      t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
+      if (!f.includes("nosuch")) t.true(cached.length > 0, "it matches something");
     }
-    t.true(some >= 10, "most filters match something");
-  }
-);
+  });
+}
 
 test.serial("a cold list cut short by --limit leaves caches that answer as no cache does", async (t) => {
   const repo = await fixtureRepo();

@@ -55,7 +55,7 @@ async function listed(s: Store, staged: IssueStaging | undefined, limit: number)
 
 const FIELDS = ISSUE_FIELDS.filter((f) => f !== "comments");
 
-test("a cold list from staged records (in memory, or spilled to a temp file) is the list read from the files", async (t) => {
+test("a cold list from staged records (in memory or spilled) is the list read from the files", async (t) => {
   const s = storeOf(40);
   await sleep(120); // past the racy-clean window of the writes (ctime too), so every record is cached
   const plain = await listed(s, undefined, 1000);
