@@ -205,6 +205,42 @@ test("submodules: steps see them in every worktree, initialised offline from the
   t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
 });
 
+test("nested submodules: a submodule's own submodule is there in every worktree, offline", async (t) => {
+  const allow = ["-c", "protocol.file.allow=always"];
+  const leaf = scratch(tempRepo("forge-leaf-"));
+  writeFileSync(join(leaf, "leaf.txt"), "from the nested submodule\n");
+  git(leaf, ["add", "-A"]);
+  git(leaf, ["commit", "-qm", "leaf"]);
+  const mid = scratch(tempRepo("forge-mid-"));
+  writeFileSync(join(mid, "mid.txt"), "from the submodule\n");
+  git(mid, [...allow, "submodule", "add", "-q", leaf, "deps/leaf"]);
+  git(mid, ["add", "-A"]);
+  git(mid, ["commit", "-qm", "mid"]);
+  const dir = scratch(tempRepo("forge-super-nested-"));
+  git(dir, [...allow, "submodule", "add", "-q", mid, "vendor/mid"]);
+  git(dir, [...allow, "submodule", "update", "--init", "--recursive", "-q"]);
+  step(dir, "10-see", "grep -q 'from the submodule' vendor/mid/mid.txt\ngrep -q nested vendor/mid/deps/leaf/leaf.txt");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "super"]);
+  // Both origins are gone: only the main clone's copies (.git/modules/…/modules/…) are left, no network.
+  for (const d of [leaf, mid]) {
+    renameSync(d, `${d}-gone`);
+    scratch(`${d}-gone`);
+  }
+  const r = await run("forge-ci", ["run", "--repeat", "2", "--json", "verdict"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(
+    jsonl(r.stdout).map((x) => x.verdict),
+    ["pass", "pass"]
+  );
+  const a = await run("forge-act", ["--json", "--independent-trials"], {
+    cwd: dir,
+    input: plan("CheckRerun", { step: "10-see", head_sha: head(dir), repetitions: 2 }),
+  });
+  t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 2, a.stderr);
+  t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+});
+
 test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {
   const dir = scratch(tempRepo("forge-setup-once-"));
   const count = scratch(`${dir}-setups`);
