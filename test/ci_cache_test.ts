@@ -241,6 +241,72 @@ test("nested submodules: a submodule's own submodule is there in every worktree,
   t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
 });
 
+test(
+  "PairedPatch: one worktree a side, put back as made before each run (a step's files, commit and branch " +
+    "undone); --independent-trials: one a run",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-paired-reuse-"));
+    const log = scratch(`${dir}-seen`);
+    writeFileSync(join(dir, "a.txt"), "base\n");
+    writeFileSync(join(dir, "gone.txt"), "only at the base\n");
+    writeFileSync(join(dir, ".gitignore"), "ignored/\n");
+    // Each run says where it ran and what it found, then leaves a mess for the next run in the same worktree.
+    step(
+      dir,
+      "10-check",
+      [
+        "test ! -e junk && test ! -e ignored && test ! -e mine.txt",
+        `echo "$(pwd) $(head -n 1 a.txt) $(test -e gone.txt && echo has-gone)" >> ${log}`,
+        "echo mutated > a.txt && rm -f gone.txt && echo j > junk && mkdir ignored && touch ignored/x",
+        "git checkout -q -b mess-$$ && echo m > mine.txt && git add -A",
+        "git -c user.name=x -c user.email=x@y commit -qm mess",
+      ].join("\n")
+    );
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "base"]);
+    git(dir, ["checkout", "-q", "-b", "fix", "main"]);
+    writeFileSync(join(dir, "a.txt"), "patched\n");
+    git(dir, ["rm", "-q", "gone.txt"]);
+    git(dir, ["commit", "-qam", "fix"]);
+    git(dir, ["checkout", "-q", "main"]);
+    const args = ["create", "-t", "fix", "-B", "main", "-H", "fix", "--json", "id,number,patchSha256"];
+    const p = JSON.parse((await run("forge-pr", args, { cwd: dir })).stdout) as Rec;
+    const params = {
+      pr: { id: p.id, number: p.number },
+      patch_sha256: p.patchSha256,
+      base_sha: head(dir),
+      checks: ["10-check"],
+      repetitions: 3,
+      closes: [],
+    };
+    const seen = async (flags: string[]): Promise<{ r: Rec; lines: string[] }> => {
+      rmSync(log, { force: true });
+      const a = await run("forge-act", ["--json", ...flags], { cwd: dir, input: plan("PairedPatch", params) });
+      t.is(a.code, 0, a.stderr);
+      return { r: jsonl(a.stdout)[0] as Rec, lines: readFileSync(log, "utf8").split("\n").filter(Boolean) };
+    };
+    const { r, lines } = await seen([]);
+    t.is(r.typed_diff[0].category, "still_passing", JSON.stringify(r.typed_diff));
+    t.deepEqual(r.sides, { baseline: { reps: 3, stop: "done" }, patched: { reps: 3, stop: "done" } });
+    const dirs = (x: string[]) => new Set(x.map((l) => l.split(" ")[0])).size;
+    t.is(dirs(lines), 2, lines.join("\n"));
+    t.deepEqual(lines.map((l) => l.split(" ").slice(1).join(" ")).sort(), [
+      "base has-gone",
+      "base has-gone",
+      "base has-gone",
+      "patched ",
+      "patched ",
+      "patched ",
+    ]);
+    const alone = await seen(["--independent-trials"]);
+    t.is(alone.r.typed_diff[0].category, "still_passing");
+    t.is(dirs(alone.lines), 6);
+    t.is(git(dir, ["status", "--porcelain", "--", ".", ":!.forge"]), "", "the user's tree is untouched");
+    t.is(git(dir, ["rev-parse", "--abbrev-ref", "HEAD"]).trim(), "main");
+    t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+  }
+);
+
 test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {
   const dir = scratch(tempRepo("forge-setup-once-"));
   const count = scratch(`${dir}-setups`);

@@ -110,3 +110,42 @@ export class SharedSetups {
     }
   }
 }
+
+/**
+ * One worktree reused by a run of trials of the same tree (a paired experiment's side): made for the first,
+ * reset (git checkout/read-tree/clean, in this worktree only) before each next, so every trial starts from the
+ * tree as made; closed with `close()`. A tree that cannot be made or reset is the trial's error, as runTrial's.
+ */
+export class ReusedTree {
+  private tree: OpenTree | null = null;
+
+  async trial(req: TrialRequest): Promise<{ run: CiRunJson } | { error: string }> {
+    try {
+      if (this.tree) await this.tree.reset();
+      else
+        this.tree = await openTree(req.top, req.headSha, req.patch, {
+          mark: (tmp) => atomicWrite(join(tmp, OWNER_FILE), `${process.pid}\n`),
+        });
+    } catch (err) {
+      const e = err as { code?: unknown; message?: unknown };
+      if (e.code === "E_PATCH_FAILED" || e.code === "E_WORKTREE") {
+        await this.close();
+        return { error: String(e.message) };
+      }
+      throw err;
+    }
+    try {
+      return { run: await runStepsIn(this.tree.dir, stepsRequest(req)) };
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  /** Remove the worktree (if one was made). */
+  async close(): Promise<void> {
+    const t = this.tree;
+    this.tree = null;
+    await t?.close();
+  }
+}

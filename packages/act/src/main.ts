@@ -147,7 +147,8 @@ export default defineCommand({
       notes: [
         "Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export.",
         "A CheckRerun's trials share one worktree per tree: the steps before the target run once there (the runs' " +
-          "setupId says which shared it), then the target alone each trial; --independent-trials: a fresh one each.",
+          "setupId says which shared it), then the target alone each trial; a PairedPatch side reuses one worktree, " +
+          "reset between its runs; --independent-trials: a fresh one each.",
       ],
       env: [["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"]],
       examples: [
