@@ -6,8 +6,17 @@
  * initialised in every worktree from the main clone, offline.
  */
 import test from "ava";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { git, jsonl, run, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
@@ -306,6 +315,44 @@ test(
     t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
   }
 );
+
+test("FORGE_ACT_SETUPS: one forge-act leaves its prepared worktree there, the next takes it and runs no setup", async (t) => {
+  const dir = scratch(tempRepo("forge-setup-pool-"));
+  const count = scratch(`${dir}-setups`);
+  const pool = scratch(`${dir}-pool`);
+  mkdirSync(pool);
+  step(dir, "10-setup", `echo setup >> ${count}\ntouch built`);
+  step(dir, "20-check", "test -f built");
+  step(dir, "30-later", "test -f built");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "steps"]);
+  const setups = () => readFileSync(count, "utf8").split("\n").filter(Boolean).length;
+  const act = async (target: string, env: Record<string, string>): Promise<Rec> => {
+    const input = plan("CheckRerun", { step: target, head_sha: head(dir), repetitions: 3 });
+    const a = await run("forge-act", ["--json"], { cwd: dir, input, env });
+    t.is(a.code, 0, a.stderr);
+    return (jsonl(a.stdout)[0] as Rec).stats as Rec;
+  };
+  const trees = () => git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length;
+  t.is((await act("20-check", { FORGE_ACT_SETUPS: pool })).passes, 3);
+  t.is(setups(), 1);
+  t.is(trees(), 2, "the worktree is kept for the next forge-act");
+  t.is((await act("20-check", { FORGE_ACT_SETUPS: pool })).passes, 3);
+  t.is((await act("30-later", { FORGE_ACT_SETUPS: pool })).passes, 3);
+  t.is(setups(), 1, "three acts, one setup");
+  t.is(trees(), 2, "still one worktree");
+  // Without the pool each forge-act prepares its own and leaves nothing.
+  t.is((await act("20-check", {})).passes, 3);
+  t.is(setups(), 2);
+  t.is(trees(), 2);
+  // What forge-pilot does at its run's end: remove the worktrees the pool names.
+  for (const f of readdirSync(pool).filter((n) => n.endsWith(".json"))) {
+    const kept = JSON.parse(readFileSync(join(pool, f), "utf8")) as Rec;
+    scratch(dirname(kept.dir));
+    git(dir, ["worktree", "remove", "--force", "--force", kept.dir]);
+  }
+  t.is(trees(), 1);
+});
 
 test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {
   const dir = scratch(tempRepo("forge-setup-once-"));

@@ -488,6 +488,7 @@ test.serial(
     t.true((r.report.recovered as Rec).exports > 0, "the pick-up read forge-ci's runs and exported them");
     t.true(r.report.exports > (r.report.recovered as Rec).exports, "the act's runs were listed and exported too");
     t.is(history(s.dir).length, 1);
+    t.deepEqual(extraWorktrees(s.dir), [], "the worktrees the act kept for the run's next act are removed at its end");
   }
 );
 

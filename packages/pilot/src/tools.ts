@@ -35,6 +35,8 @@ const STORE_ONLY = new Set(["forge-observe", "forge-plan", "forge-export"]);
 export class Tools {
   /** The tools running now. */
   readonly children = new Set<ChildProcessWithoutNullStreams>();
+  /** Variables set on top of `env` (setEnv): the caller's environment object is never changed. */
+  private readonly extraEnv: Record<string, string> = {};
 
   /**
    * @param workspace the repository: every tool's working directory
@@ -47,9 +49,15 @@ export class Tools {
     private readonly env: NodeJS.ProcessEnv
   ) {}
 
+  /** Set (or, with undefined, unset) a variable of the environment the tools get from now on. */
+  setEnv(name: string, value: string | undefined): void {
+    if (value === undefined) delete this.extraEnv[name];
+    else this.extraEnv[name] = value;
+  }
+
   /** Start a tool with an argv array (no shell). */
   start(name: string, args: readonly string[]): Started {
-    const env: NodeJS.ProcessEnv = { ...this.env, PATH: `${this.env.PATH ?? ""}:${this.binDir}` };
+    const env: NodeJS.ProcessEnv = { ...this.env, ...this.extraEnv, PATH: `${this.env.PATH ?? ""}:${this.binDir}` };
     if (STORE_ONLY.has(name)) delete env.NODE_EXTRA_CA_CERTS;
     const child = spawn(name, args, { cwd: this.workspace, env, stdio: ["pipe", "pipe", "pipe"] });
     this.children.add(child);

@@ -3,8 +3,8 @@
  * trials share, so the steps before a target run once per worktree, and
  * what a paired experiment's side reuses, reset between its trials.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { ForgeError, git, gitMessage, type WorktreeOptions } from "@forge/core";
 import { withTree } from "./tree.js";
 
@@ -14,6 +14,10 @@ const MAX_RESET_DEPTH = 8;
 /** A worktree kept open until `close()`. */
 export interface OpenTree {
   dir: string;
+  /** The commit it was made of. */
+  commit: string;
+  /** The tree it was made with (the commit's, the patch staged): what `reset` puts back. */
+  tree: string;
   /**
    * Put the worktree back as `openTree` made it (the commit, the patch staged, its submodules at their commits):
    * HEAD, index and files reset, every untracked and ignored file removed (`git clean -ffdx`), in each submodule
@@ -57,6 +61,8 @@ export async function openTree(
   let closing: Promise<void> | undefined;
   return {
     dir,
+    commit,
+    tree,
     reset: async () => {
       if (made.code !== 0 || tree === "") throw resetError(commit, gitMessage(made.stderr));
       await resetRepo(dir, commit, tree, commit, 0);
@@ -67,6 +73,30 @@ export async function openTree(
       return closing;
     },
   };
+}
+
+/**
+ * A worktree another process made with `openTree` and kept (kept_trees.ts), taken over: `close()` removes it
+ * and its scratch folder (the worktree's parent, `forge-*`).
+ */
+export function adoptTree(top: string, dir: string, commit: string, tree: string): OpenTree {
+  let closing: Promise<void> | undefined;
+  return {
+    dir,
+    commit,
+    tree,
+    reset: () => resetRepo(dir, commit, tree, commit, 0),
+    close: () => (closing ??= removeTree(top, dir)),
+  };
+}
+
+/** Remove a worktree `openTree` made (as withWorktree removes it): the worktree, its scratch folder, git's record. */
+export async function removeTree(top: string, dir: string): Promise<void> {
+  await git(["worktree", "remove", "--force", "--force", dir], { cwd: top }).catch(() => undefined);
+  const tmp = dirname(dir);
+  if (basename(tmp) === basename(dir) && basename(tmp).startsWith("forge-"))
+    rmSync(tmp, { recursive: true, force: true });
+  await git(["worktree", "prune"], { cwd: top }).catch(() => undefined);
 }
 
 function resetError(commit: string, why: string): ForgeError {
