@@ -5,14 +5,14 @@
  * it. The next forge-act takes them (each file renamed to its own name
  * first, so two never take the same), uses them as its own, and leaves
  * them again when it ends; the pool's owner removes every worktree the
- * pool names when its run ends (`removeKeptTrees`). Each kept worktree's
+ * pool names when its run ends (forge-pilot's setups.ts). Each kept worktree's
  * owner file names the pool's owner, so a pick-up after a kill of the
  * owner removes them as it removes an act's.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { atomicWrite } from "@forge/core";
-import { adoptTree, removeTree, type OpenTree } from "./worktree.js";
+import { adoptTree, type OpenTree } from "./worktree.js";
 
 /** The environment variable naming the pool folder. */
 export const SETUPS_ENV = "FORGE_ACT_SETUPS";
@@ -69,22 +69,6 @@ export function keepTree(pool: string, kept: KeptTree): void {
   const owner = join(pool, OWNER);
   if (existsSync(owner)) atomicWrite(join(dirname(kept.dir), OWNER), readFileSync(owner, "utf8"));
   atomicWrite(join(pool, `${kept.setupId}.json`), JSON.stringify(kept) + "\n");
-}
-
-/** Remove every worktree the pool names (kept or being taken), then the pool folder. */
-export async function removeKeptTrees(pool: string, top: string): Promise<number> {
-  if (!existsSync(pool)) return 0;
-  let n = 0;
-  for (const f of readdirSync(pool)) {
-    if (!/\.json(\.taken-\d+)?$/.test(f)) continue;
-    const kept = parseKept(readFileSync(join(pool, f), "utf8"));
-    if (kept && existsSync(kept.dir)) {
-      await removeTree(top, kept.dir);
-      n++;
-    }
-  }
-  rmSync(pool, { recursive: true, force: true });
-  return n;
 }
 
 /** A kept tree's file, or undefined when it is not one (or names a folder openTree would not have made). */
