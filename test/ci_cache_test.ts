@@ -316,7 +316,7 @@ test(
   }
 );
 
-test("FORGE_ACT_SETUPS: one forge-act leaves its prepared worktree there, the next takes it and runs no setup", async (t) => {
+test("FORGE_ACT_SETUPS: a forge-act leaves its prepared worktree there, the next takes it, no setup", async (t) => {
   const dir = scratch(tempRepo("forge-setup-pool-"));
   const count = scratch(`${dir}-setups`);
   const pool = scratch(`${dir}-pool`);

@@ -73,7 +73,7 @@ test("parseJsonLines() reads text in hand as readJsonLines reads it as a stream"
   );
 });
 
-test("parseJsonLines() takes one JSON array as readJsonLines does (gh's shape): its items, numbered in order", async (t) => {
+test("parseJsonLines() takes one JSON array as readJsonLines does (gh's shape): its items in order", async (t) => {
   for (const text of ['[{"a":1},{"b":2}]\n', '\n  [\n  {"a": 1},\n  {"b": 2}\n]\n', "[]", '[{"a":1},3]']) {
     const inHand = parseJsonLines(text).map((r) => ({ line: r.line, value: r.value, error: r.error?.message }));
     t.deepEqual(inHand, await all([text]), text);
