@@ -116,6 +116,7 @@ function removePool(dir: string, pool: string): void {
     rmSync(dirname(kept.dir), { recursive: true, force: true });
   }
   rmSync(pool, { recursive: true, force: true });
+  spawnSync("git", ["worktree", "prune"], { cwd: dir, stdio: "ignore" });
 }
 
 /**
