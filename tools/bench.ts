@@ -37,7 +37,7 @@ import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
 import { peakMemory, storeCases, storeOf } from "./bench_store.js";
 import { type Audit, formatAudit, tokenAudit } from "./token_audit.js";
-import { cacheCase, setupOnce } from "./bench_setup.js";
+import { cacheCase, setupAcrossActs, setupOnce } from "./bench_setup.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -470,6 +470,17 @@ if (AGAINST) {
   own(
     setupCase,
     () => setupOnce(BENCH, BIN, ENV),
+    (r) => `${r.ratio} exec/trial (${r.note})`
+  );
+}
+// The same across forge-act processes (one a plan, as forge-pilot starts them), with and without a shared pool.
+const acrossCase = "setup across forge-act invocations: step executions per targeted trial";
+if (AGAINST) {
+  if (!ONLY || acrossCase.includes(ONLY)) skipped.push({ case: acrossCase, why: "its baseline is in the same run" });
+} else {
+  own(
+    acrossCase,
+    () => setupAcrossActs(BENCH, BIN, ENV),
     (r) => `${r.ratio} exec/trial (${r.note})`
   );
 }

@@ -10,7 +10,8 @@ import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
 import { canonicalJson } from "@forge/kernel";
 import { actId, executePlan } from "./act.js";
-import { SharedSetups } from "./_setup.js";
+import { MAX_OPEN_TREES, SharedSetups } from "./_setup.js";
+import { SETUPS_ENV } from "@forge/runner";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -85,7 +86,8 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
   process.on("SIGINT", stop);
   let failed = 0;
   // One pool for every plan of this process: a check's trials, and the checks after it on the same tree, share a setup.
-  const setups = opts.independentTrials ? undefined : new SharedSetups();
+  const pool = io.env[SETUPS_ENV];
+  const setups = opts.independentTrials ? undefined : new SharedSetups(MAX_OPEN_TREES, pool || undefined);
   try {
     for await (const line of readJsonLines(io.stdin as AsyncIterable<Buffer>)) {
       if (line.error) {
@@ -147,9 +149,13 @@ export default defineCommand({
       notes: [
         "Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export.",
         "A CheckRerun's trials share one worktree per tree: the steps before the target run once there (the runs' " +
-          "setupId says which shared it), then the target alone each trial; --independent-trials: a fresh one each.",
+          "setupId says which shared it), then the target alone each trial; a PairedPatch side reuses one worktree, " +
+          "reset between its runs; --independent-trials: a fresh one each.",
       ],
-      env: [["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"]],
+      env: [
+        ["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"],
+        [SETUPS_ENV, "a folder where prepared worktrees are kept for the next forge-act (forge-pilot run sets it)"],
+      ],
       examples: [
         "forge-observe --json | forge-plan --json | forge-act --json | forge-export",
         "forge-plan --json | forge-act --json --deadline-ms 1767225600000",

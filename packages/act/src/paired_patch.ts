@@ -1,7 +1,9 @@
 /**
  * PairedPatch: the PR's base at its recorded tip (baseline) and that plus
- * the PR's patch (patched), each in its own disposable worktree, the two
- * sides run in parallel (p-limit), k repetitions each, inside the deadline.
+ * the PR's patch (patched), each in its own disposable worktree reused by
+ * its k repetitions (reset between them: git checkout, read-tree, clean;
+ * `--independent-trials`: a fresh worktree each), the two sides run in
+ * parallel (p-limit), inside the deadline.
  * Every check gets a typed diff; each issue the PR closes gets a `fixes`
  * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
  */
@@ -18,6 +20,7 @@ import pLimit from "p-limit";
 import { stopReason } from "./_clock.js";
 import type { CiRunJson } from "@forge/runner";
 import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
+import { ReusedTree } from "./_setup.js";
 import { prPatch } from "./check_rerun.js";
 import type { ActContext } from "./context.js";
 import { rerunBudget } from "./stopping.js";
@@ -44,6 +47,15 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
   const threats = new Set<string>();
   const receipts: PairedOutcome["receipts"] = [];
   const side = async (name: "baseline" | "patched") => {
+    // One worktree a side, reset between its trials; --independent-trials: a fresh one each.
+    const reused = ctx.setups ? new ReusedTree() : null;
+    try {
+      return await runSide(name, reused);
+    } finally {
+      await reused?.close();
+    }
+  };
+  const runSide = async (name: "baseline" | "patched", reused: ReusedTree | null) => {
     const s0 = ctx.limits.now();
     const refs: TrialRef[] = [];
     let max = k;
@@ -54,7 +66,7 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
         stop = why;
         break;
       }
-      const r = await runTrial({
+      const req = {
         store: ctx.store,
         top: ctx.top,
         headSha: baseSha,
@@ -63,7 +75,8 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
         continueOnError: true,
         title: `forge-act ${ctx.actId} ${name}`,
         env: ctx.env,
-      });
+      };
+      const r = reused ? await reused.trial(req) : await runTrial(req);
       if ("error" in r) {
         const at = formatTimestamp(new Date(ctx.limits.now()));
         for (const c of checks)

@@ -30,6 +30,7 @@ export { KEEP_RUNS, pruneRuns } from "./retention.js";
 export { cacheRoot, KEEP_CACHES, pruneCaches } from "./cache.js";
 export { withTree } from "./tree.js";
 export { openTree, type OpenTree } from "./worktree.js";
+export { keepTree, SETUPS_ENV, takeKeptTrees, type KeptTree, type TakenTree } from "./kept_trees.js";
 export { initSubmodules } from "./submodules.js";
 export type { Outcome, StepResult } from "./step.js";
 
