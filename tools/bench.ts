@@ -244,6 +244,19 @@ function prCases(store: Gen): Case[] {
       },
     },
     {
+      // Issue 33: the record cache (built by the warm-up) against the floor that reads every file a record is made of.
+      name: `pr list --json -s all -L 100000 @${k} vs its read floor`,
+      target: { kind: "ratio", max: 1.5 },
+      note: "warm: the warm-up runs build .forge/.cache/prs.records",
+      baseline: floor(),
+      subject: {
+        label: "forge-pr list --json --state all --limit 100000",
+        argv: [fp, "list", "--json", "--state", "all", "--limit", "100000"],
+        cwd: store.dir,
+        check: lines(live),
+      },
+    },
+    {
       name: "forge-pr --help",
       target: { kind: "ratio", max: 1.5 },
       baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: ROOT },
