@@ -278,6 +278,19 @@ test(
   }
 );
 
+test("forge fsck on a valid store of the previous version (N−1) reports nothing; a newer one is a finding", async (t) => {
+  const dir = v1Store();
+  const r = await run("forge", ["fsck"], { cwd: dir });
+  t.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
+  const j = await run("forge", ["fsck", "--json"], { cwd: dir });
+  t.deepEqual([j.code, j.stdout], [0, ""]);
+  t.false(existsSync(join(dir, ".forge", "version")), "fsck does not migrate");
+  writeFileSync(join(dir, ".forge", "version"), "3\n");
+  const n = await run("forge", ["fsck"], { cwd: dir });
+  t.is(n.code, 1);
+  t.regex(n.stdout, /^\.forge\/version: store version 3, /);
+});
+
 test("forge migrate --apply on the fixture makes all three changes in one run", async (t) => {
   const dir = v1Store();
   const r = await run("forge", ["migrate", "--apply"], { cwd: dir });
