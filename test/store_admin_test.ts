@@ -278,7 +278,7 @@ test(
   }
 );
 
-test("forge fsck on a valid store of the previous version (N−1) reports nothing; a newer one is a finding", async (t) => {
+test("forge fsck on a valid store of version N−1 reports nothing; a newer one is named", async (t) => {
   const dir = v1Store();
   const r = await run("forge", ["fsck"], { cwd: dir });
   t.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
