@@ -138,7 +138,7 @@ test("degradation law: a damaged run record is unreadable:run:<id>; forge-ci, fo
   t.like(jsonl(p.stdout).at(-1), { kind: "report", halt_reason: "max_iterations_reached" });
 });
 
-test("an edited run record (still valid) is named by fsck and every reader; one of before reads as it was", async (t) => {
+test("a valid but edited run record is named by fsck and every reader; one of before reads as it was", async (t) => {
   const { dir, runs } = await exported(t);
   const [bad, good] = runs as [string, string];
   const summary = join(dir, ".forge", "ci", "runs", bad, "summary.md");
