@@ -331,7 +331,7 @@ const DAMAGE: Array<[string, (s: string) => string, RegExp]> = [
     /line 2: event_sequence 1 where 2 was expected \(duplicate/,
   ],
 ];
-test("list with one damaged loop: the others listed, the damaged one named on stderr, exit 0 (a partial answer)", async (t) => {
+test("list with a damaged loop: the others listed, the damaged one named on stderr, exit 0 (partial)", async (t) => {
   const dir = repo();
   const a = (await start(t, dir)).loop_id as string;
   const b = (await start(t, dir)).loop_id as string;
