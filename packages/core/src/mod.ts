@@ -55,6 +55,7 @@ export {
   type StaleLock,
 } from "./store/lock.js";
 export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
+export { checkSeal } from "./entities/seal.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
 export { lexists, readStoreBytes, readStoreFile } from "./store/read_file.js";

@@ -33,6 +33,8 @@ export interface FieldSpec {
 export interface EntitySchema {
   readonly kind: string;
   readonly fields: readonly FieldSpec[];
+  /** A sha256 field every write seals the file with and every read checks (seal.ts); the last of `fields`. */
+  readonly sealed?: string;
 }
 
 /** A validated record: known fields normalised, unknown fields kept in order. */
@@ -408,7 +410,11 @@ export const CI_RUN: EntitySchema = {
         ],
       },
     },
+    // The sha256 of the file with these 64 digits read as `0`s (seal.ts): an edit is found on read. Absent in a record
+    // written before it (read as it was).
+    { name: "recordSha256", type: { t: "sha256" } },
   ],
+  sealed: "recordSha256",
 };
 
 /** Every frontmatter schema, by kind. */
