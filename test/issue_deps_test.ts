@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatFrontmatter, ISSUE, toFrontmatter } from "@forge/core";
 import { assertOneLineError, snapshot } from "./lib/hostile.js";
-import { jsonl, run, tempRepo } from "./lib/run.js";
+import { jsonl, run, tempRepo, type Ran } from "./lib/run.js";
 
 /** One issue of a hand-built graph: open?, blocked by, parent (numbers). */
 type G = Array<[open: boolean, blockedBy: number[], parent?: number]>;
@@ -273,8 +273,7 @@ test("edit --add-blocked-by/--add-blocking/--set-parent: gh's shapes, one writer
     [true, []],
     [true, []],
   ]);
-  const edit = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-    run("forge-issue", ["edit", ...args], { cwd: repo });
+  const edit = (args: string[]): Promise<Ran> => run("forge-issue", ["edit", ...args], { cwd: repo });
   t.is((await edit(["2", "--add-blocked-by", "1"])).code, 0);
   t.is((await edit(["1", "--add-blocking", "3"])).code, 0);
   const r = await edit(["4", "--set-parent", "2", "--json", "number,parent,blockedBy"]);
@@ -334,6 +333,66 @@ test("a cycle is refused naming its path; nothing is written", async (t) => {
   assertOneLineError(t, self, "forge-issue edit", ["cannot link to itself"], 2);
   const both = await run("forge-issue", ["edit", "2", "--set-parent", "1", "--remove-parent"], { cwd: repo });
   assertOneLineError(t, both, "forge-issue edit", ["only one of"], 2);
+  t.deepEqual(snapshot(repo), before);
+});
+
+test("edit --add-sub-issue/--remove-sub-issue: each child's file, gh's replace of a parent", async (t) => {
+  const repo = storeOf([
+    [true, []],
+    [true, []],
+    [true, []],
+    [false, [], 2],
+  ]);
+  const edit = (args: string[]): Promise<Ran> => run("forge-issue", ["edit", ...args], { cwd: repo });
+  const file = (n: number): string => readFileSync(join(repo, ".forge", "issues", id(n), "issue.md"), "utf8");
+  // 4 is under 2 already: gh replaces its parent, silently.
+  const r = await edit(["1", "--add-sub-issue", "3,4", "--json", "number,subIssues,subIssuesSummary"]);
+  t.is(r.code, 0, r.stderr);
+  const node = (n: number, state = "OPEN"): Record<string, unknown> => ({
+    id: id(n),
+    number: n,
+    state,
+    title: `issue ${n}`,
+    url: `file://${repo}/issues/${n}`,
+  });
+  t.deepEqual(JSON.parse(r.stdout), {
+    number: 1,
+    subIssues: { nodes: [node(3), node(4, "CLOSED")], totalCount: 2 },
+    subIssuesSummary: { completed: 1, percentCompleted: 50, total: 2 },
+  });
+  // The edges live in the children's files; the parent's file is not written.
+  t.notRegex(file(1), /parent|blockedBy/);
+  t.regex(file(3), new RegExp(`parent: ${id(1)}`));
+  t.regex(file(4), new RegExp(`parent: ${id(1)}`));
+  const v2 = await run("forge-issue", ["view", "2", "--json", "subIssues"], { cwd: repo });
+  t.deepEqual(JSON.parse(v2.stdout), { subIssues: { nodes: [], totalCount: 0 } });
+  // Removing one that is not a sub-issue of this issue: one line, nothing written.
+  const before = snapshot(repo);
+  const not = await edit(["2", "--remove-sub-issue", "3"]);
+  assertOneLineError(t, not, "forge-issue edit", ["issue #3 is not a sub-issue of #2"]);
+  const both = await edit(["1", "--add-sub-issue", "2", "--remove-sub-issue", "2"]);
+  assertOneLineError(t, both, "forge-issue edit", ["--add-sub-issue and --remove-sub-issue both name issue #2"], 2);
+  t.deepEqual(snapshot(repo), before);
+  t.is((await edit(["1", "--remove-sub-issue", "4"])).code, 0);
+  t.notRegex(file(4), /parent/);
+  t.regex(file(3), new RegExp(`parent: ${id(1)}`));
+  const fsck = await run("forge", ["fsck"], { cwd: repo });
+  t.is(fsck.code, 0, fsck.stdout);
+});
+
+test("edges of one edit are checked together: two new edges cannot close a cycle", async (t) => {
+  const repo = storeOf([
+    [true, []],
+    [true, []],
+    [true, [], 1],
+  ]);
+  const before = snapshot(repo);
+  // 1 blocked by 2, and 2 under 1: 1 waits for 2, 2 waits for its parent 1.
+  const r = await run("forge-issue", ["edit", "1", "--add-blocked-by", "2", "--add-sub-issue", "2"], { cwd: repo });
+  assertOneLineError(t, r, "forge-issue edit", ["cycle refused: #2 → #1 → #2"]);
+  // A sub-issue cannot become its ancestor's parent: 3 is under 1.
+  const up = await run("forge-issue", ["edit", "3", "--add-sub-issue", "1"], { cwd: repo });
+  assertOneLineError(t, up, "forge-issue edit", ["cycle refused: #1 → #3 → #1"]);
   t.deepEqual(snapshot(repo), before);
 });
 
