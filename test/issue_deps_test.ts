@@ -428,6 +428,37 @@ test("the task board marks a card whose issue is blocked", async (t) => {
   t.regex(r.stdout, /free card\t[^\n]*#1\n/);
 });
 
+test("the issue board's blocked column comes from the links, not a label", async (t) => {
+  // 2 blocked by 1; 3 under 2 (a blocked ancestor); 4 free; 5 closed, blocked by 1.
+  const repo = storeOf([
+    [true, []],
+    [true, [1]],
+    [true, [], 2],
+    [true, []],
+    [false, [1]],
+  ]);
+  t.is((await run("forge-label", ["create", "blocked"], { cwd: repo })).code, 0);
+  t.is((await run("forge-issue", ["edit", "4", "--add-label", "blocked"], { cwd: repo })).code, 0);
+  const board = async (): Promise<Record<string, number[]>> => {
+    const r = await run("forge-issue", ["list", "-s", "all", "--html"], { cwd: repo });
+    t.is(r.code, 0, r.stderr);
+    const cols: Record<string, number[]> = {};
+    for (const sec of r.stdout.split('<section class="col">').slice(1)) {
+      const name = /<h2>(\w+) \(/.exec(sec)![1]!;
+      cols[name] = [...sec.matchAll(/id="card-(\d+)"/g)].map((m) => Number(m[1]));
+    }
+    return cols;
+  };
+  t.deepEqual(await board(), { open: [4, 1], blocked: [3, 2], closed: [5] });
+  const r = await run("forge-issue", ["list", "--html"], { cwd: repo });
+  t.regex(r.stdout, /id="card-3">[^\n]*<div class="meta">blocked by #1<\/div>/);
+  // Only 3 listed (a filter), its blocker still counted.
+  const one = await run("forge-issue", ["list", "--html", "-S", 'in:title "issue 3"'], { cwd: repo });
+  t.regex(one.stdout, /<h2>blocked \(1\)<\/h2>\n<div class="card blocked" id="card-3">/);
+  t.is((await run("forge-issue", ["close", "1"], { cwd: repo })).code, 0);
+  t.deepEqual(await board(), { open: [4, 3, 2], blocked: [], closed: [5, 1] });
+});
+
 test("an archived issue is out of the way: it blocks nothing, on both list paths", async (t) => {
   const repo = storeOf([
     [true, []],

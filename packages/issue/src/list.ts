@@ -285,7 +285,10 @@ export default defineCommand({
       if (req) throw new UsageError("--json and --html: choose one");
       const { issueBoardHtml } = await import("./board_html.js");
       const { records, failed } = await listIssues(ctx, opts, false);
-      await ctx.out.write(issueBoardHtml(records));
+      // Blocked cards from the links (every issue read: a blocker may be outside the filtered list).
+      const issues = new Issues(ctx.io);
+      const graph = await loadIssueGraph(issues.store, await issues.ranked());
+      await ctx.out.write(issueBoardHtml(records, (id) => graph.blockedBy(id).map((n) => n.number)));
       return failed ? 1 : 0;
     }
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
