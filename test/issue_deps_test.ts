@@ -459,6 +459,44 @@ test("the issue board's blocked column comes from the links, not a label", async
   t.deepEqual(await board(), { open: [4, 3, 2], blocked: [], closed: [5, 1] });
 });
 
+test("the graph read from the list's record cache: titles and states, and a changed file read again", async (t) => {
+  // 2 blocked by 1; 3 under 2.
+  const repo = storeOf([
+    [true, []],
+    [true, [1]],
+    [true, [], 2],
+  ]);
+  const table = async (args: string[]): Promise<string[]> => {
+    const r = await run("forge-issue", args, { cwd: repo });
+    t.is(r.code, 0, r.stderr);
+    return r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t")[0]!);
+  };
+  const cache = join(repo, ".forge", ".cache", "issues.records");
+  // A full list writes the cache (every line carries its issue's links); the table's --ready then reads them.
+  t.is((await run("forge-issue", ["list", "-s", "all", "--json", "number"], { cwd: repo })).code, 0);
+  t.true(readFileSync(cache, "latin1").includes(`|${id(1)}`), "the cache holds the links");
+  t.deepEqual(await table(["list", "--ready"]), ["1"]);
+  t.deepEqual(await table(["list", "-S", "is:blocked"]), ["3", "2"]);
+  const v = await run("forge-issue", ["view", "1", "--json", "blocking"], { cwd: repo });
+  t.deepEqual(JSON.parse(v.stdout), {
+    blocking: {
+      nodes: [{ id: id(2), number: 2, state: "OPEN", title: "issue 2", url: `file://${repo}/issues/2` }],
+      totalCount: 1,
+    },
+  });
+  // Files changed since the cache was written are read again: a new title, a closed blocker, a new link.
+  t.is((await run("forge-issue", ["edit", "2", "-t", "renamed"], { cwd: repo })).code, 0);
+  t.is((await run("forge-issue", ["close", "1"], { cwd: repo })).code, 0);
+  t.deepEqual(await table(["list", "--ready"]), ["3", "2"]);
+  const w = await run("forge-issue", ["view", "1", "--json", "blocking"], { cwd: repo });
+  t.is((JSON.parse(w.stdout) as { blocking: { nodes: Array<{ title: string }> } }).blocking.nodes[0]!.title, "renamed");
+  t.is((await run("forge-issue", ["edit", "3", "--add-blocked-by", "2"], { cwd: repo })).code, 0);
+  t.deepEqual(await table(["list", "--ready"]), ["2"]);
+});
+
 test("an archived issue is out of the way: it blocks nothing, on both list paths", async (t) => {
   const repo = storeOf([
     [true, []],

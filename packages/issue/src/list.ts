@@ -147,6 +147,8 @@ export async function* streamIssues(
   for (let i = order.length - 1; i >= 0 && n < cap; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
+    // Not ready: not read at all (the graph knows; most of a large tracker is blocked or closed).
+    if (opts.ready && !graph!.ready(ref.id)) continue;
     const e = await readListed(ctx, store, ref, tally);
     if (!e || !(await match(e))) continue;
     n++;
