@@ -19,14 +19,16 @@ import { ISSUE } from "./schema.js";
  * Read every ranked issue's links.
  * @param order the issues' ranked order (`entityOrder`)
  * @param onError told of each issue that cannot be read (it is left out of the graph)
+ * @param opts.files every issue from its file, never the cache (`forge fsck` checks the files themselves)
  */
 export async function loadIssueGraph(
   store: Store,
   order: Order,
-  onError: (err: unknown) => void = () => undefined
+  onError: (err: unknown) => void = () => undefined,
+  opts: { files?: boolean } = {}
 ): Promise<IssueGraph> {
   const nodes: LinkNode[] = [];
-  const cache = await openLinksCache(store);
+  const cache = opts.files === true ? undefined : await openLinksCache(store);
   // Newest first: the cache file is in that order, so it is read front to back.
   try {
     for (let i = order.length - 1; i >= 0; i--) {
