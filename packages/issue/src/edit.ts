@@ -61,6 +61,8 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditIssu
       removeBlocking: listArg(args, "remove-blocking"),
       setParent: (args["set-parent"] ?? args.parent) as string | undefined,
       removeParent: args["remove-parent"] === true,
+      addSubIssues: listArg(args, "add-sub-issue"),
+      removeSubIssues: listArg(args, "remove-sub-issue"),
     },
   };
   if (o.milestone !== undefined && o.removeMilestone)
@@ -122,6 +124,7 @@ export default defineCommand({
         'forge-issue edit 12 -t "A better title" -m v1.2',
         "forge-issue list -l triage --json | forge-issue edit - --add-assignee @me",
         "forge-issue edit 12 --add-blocked-by 7,9 --set-parent 3",
+        "forge-issue edit 3 --add-sub-issue 12,13",
       ],
     },
   },
@@ -139,9 +142,11 @@ export default defineCommand({
     "remove-blocked-by": { type: "string", multiple: true, description: "issues that no longer block it" },
     "add-blocking": { type: "string", multiple: true, description: "issues this one blocks" },
     "remove-blocking": { type: "string", multiple: true, description: "issues it no longer blocks" },
-    "set-parent": { type: "string", description: "make it a sub-issue of this issue (gh: --parent)" },
-    parent: { type: "string", description: "the same as --set-parent (gh's name)" },
+    "set-parent": { type: "string", description: "make it a sub-issue of this issue (replacing its parent)" },
+    parent: { type: "string", description: "the same as --set-parent (gh create's name)" },
     "remove-parent": { type: "boolean", description: "make it a top-level issue again" },
+    "add-sub-issue": { type: "string", multiple: true, description: "make these issues its sub-issues (a comma list)" },
+    "remove-sub-issue": { type: "string", multiple: true, description: "make these sub-issues top-level again" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

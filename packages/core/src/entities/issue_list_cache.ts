@@ -137,6 +137,8 @@ export async function* cachedIssueList(
 const BEFORE = ISSUE_FIELDS.filter((f) => f < "number" && f !== "comments");
 const AFTER = ISSUE_FIELDS.filter((f) => f > "number" && f !== "url");
 const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}|links`;
+/** The cache's layout (its header names it), for another reader of its lines (issue_graph.ts reads the links). */
+export const ISSUE_RECORD_LAYOUT = LAYOUT;
 const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 
 /** A listed issue, read: its warnings told, or undefined when it cannot be read (told). */

@@ -253,6 +253,7 @@ export const PR_REVIEW: EntitySchema = {
     S("author", true),
     { name: "state", type: { t: "enum", values: ["APPROVED", "CHANGES_REQUESTED", "COMMENTED"] }, required: true },
     TS("createdAt", true),
+    S("githubUrl", false),
   ],
 };
 
