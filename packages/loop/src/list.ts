@@ -16,7 +16,7 @@ export default defineCommand({
       examples: [
         "forge-loop list",
         "forge-loop list --all --json loop_id,status,round,goal",
-        "forge-loop list --jq .loop_id",
+        "forge-loop list --jq '.[].loop_id'",
       ],
       notes: [
         "Read-only: one line per loop (id, status, round, goal). A damaged loop is one stderr line, " +
@@ -37,7 +37,7 @@ export default defineCommand({
     for (const id of loopIds(lc.store)) {
       try {
         const l = await loadLoop(lc.store, id);
-        if (args.all || !TERMINAL.includes(l.state.status)) recs.push(statusRecord(l.state, l.prompt, false));
+        if (args.all || !TERMINAL.includes(l.state.status)) recs.push(statusRecord(l.state, l.prompt, false, l.events));
       } catch (err) {
         if (!isForgeError(err)) throw err;
         // The degradation law (as forge-ci list's unreadable:run:<id>): the damaged loop named, the rest listed.
