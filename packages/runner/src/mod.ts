@@ -39,3 +39,19 @@ export { viewRun } from "./view_run.js";
 export { runLogs } from "./run_logs.js";
 export { rerunRun, type RerunOptions } from "./rerun_run.js";
 export { CANCEL_WAIT_MS, cancelRun } from "./cancel_run.js";
+export {
+  checkParallel,
+  chunksOf,
+  DEFAULT_CHUNK,
+  hostEnvSha256,
+  localFingerprint,
+  readHosts,
+  runOnHosts,
+  stageBatch,
+  type AttemptLine,
+  type HostArm,
+  type Hosts,
+  type HostsRequest,
+  type HostsResult,
+} from "./hosts.js";
+export { hostWorker, INFRA_EXIT, MODS, untar, workerScript, type JobFile, type RecordLine } from "./hosts_worker.js";

@@ -36,6 +36,8 @@ export interface CiSettings {
   cacheStep?: string;
   /** `keep_caches=`: how many cache entries are kept (the least recently used go first); absent: 4. */
   keepCaches?: number;
+  /** `hosts=`: a GNU parallel sshlogin file (relative to the repository's top): runs fan out over those hosts. */
+  hosts?: string;
   /** The upper-case variables, passed to every step on top of the caller's environment. */
   env: Record<string, string>;
 }
@@ -51,6 +53,7 @@ export const CI_SETTINGS: readonly string[] = [
   "cache_key",
   "cache_step",
   "keep_caches",
+  "hosts",
 ];
 
 /** The files that key the cache when `cache_key` is not given (those the tree has). */
@@ -142,6 +145,7 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
     else if (e.key === "cache_key") out.cacheKey = e.value.split(" ").filter(Boolean);
     else if (e.key === "cache_step") out.cacheStep = e.value;
     else if (e.key === "keep_caches") out.keepCaches = Number(e.value);
+    else if (e.key === "hosts") out.hosts = e.value;
     else out.env[e.key] = e.value;
   }
   return out;
@@ -170,6 +174,8 @@ function checkSetting(key: string, value: string): string | undefined {
   if ((key === "keep_runs" || key === "keep_caches") && !/^[1-9][0-9]{0,6}$/.test(value))
     return "expected a whole number ≥ 1";
   if (key === "cache" || key === "cache_key") return checkTreePaths(value);
+  if (key === "hosts" && (value.trim() === "" || value !== value.trim() || /[\t\\]/.test(value)))
+    return "expected a hosts file's path (one sshlogin a line)";
   if (key === "cache_step" && !isCiStepName(value)) return "expected a step's name, e.g. 05-install";
   // A branch name: git's own check (check-ref-format --branch) runs where it is used.
   if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value)))
