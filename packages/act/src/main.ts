@@ -5,6 +5,7 @@
  * 2). SIGTERM/SIGINT: no new trial starts; the running one is cancelled,
  * and the result of what ran is still printed.
  */
+import { resolve } from "node:path";
 import { type ActResult, parsePlan } from "@forge/contract";
 import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
@@ -25,6 +26,12 @@ export const FLAGS: FlagsDef = {
     description:
       "a fresh worktree and the whole setup for every trial (default: the steps before a target once per worktree)",
   },
+  hosts: {
+    type: "string",
+    valueHint: "file",
+    description:
+      "run the trials over the ssh hosts of this GNU parallel sshlogin file, all replicates at once (default: none)",
+  },
   "deadline-ms": {
     type: "string",
     valueHint: "ms",
@@ -39,6 +46,8 @@ export interface ActCliOptions {
   deadlineMs: number | null;
   /** Every trial in a fresh worktree with its whole setup (no setup shared between trials). */
   independentTrials: boolean;
+  /** `--hosts` (or FORGE_ACT_HOSTS): the trials fan out over these ssh hosts. */
+  hosts: string | null;
 }
 
 /**
@@ -57,7 +66,13 @@ export function parseActOptions(args: Record<string, unknown>, env: NodeJS.Proce
     deadlineMs: d === undefined ? null : Number(d),
     // The environment's default reaches forge-act under forge-pilot, which starts it with the caller's environment.
     independentTrials: args["independent-trials"] === true || env.FORGE_ACT_INDEPENDENT_TRIALS === "1",
+    hosts: hostsOf(args.hosts as string | undefined, env.FORGE_ACT_HOSTS),
   };
+}
+
+function hostsOf(flag: string | undefined, env: string | undefined): string | null {
+  if (flag === "") throw new UsageError("--hosts needs a value");
+  return flag ?? (env || null);
 }
 
 const PASSED_OVER = new Set(["target", "halt"]);
@@ -109,7 +124,15 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
           interrupted: () => interrupted,
         };
         const rec = await executePlan(
-          { store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()), setups },
+          {
+            store,
+            top,
+            env: io.env,
+            limits,
+            actId: actId(plan.plan_id, Date.now()),
+            setups,
+            ...(opts.hosts ? { hosts: resolve(io.cwd, opts.hosts) } : {}),
+          },
           plan,
           { allowAdvisoryOnly: opts.allowAdvisoryOnly }
         );
@@ -149,7 +172,10 @@ export default defineCommand({
         "A CheckRerun's trials share one worktree per tree: the steps before the target run once there (the runs' " +
           "setupId says which shared it), then the target alone each trial; --independent-trials: a fresh one each.",
       ],
-      env: [["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"]],
+      env: [
+        ["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"],
+        ["FORGE_ACT_HOSTS", "the default of --hosts (so forge-pilot run --hosts reaches it)"],
+      ],
       examples: [
         "forge-observe --json | forge-plan --json | forge-act --json | forge-export",
         "forge-plan --json | forge-act --json --deadline-ms 1767225600000",
