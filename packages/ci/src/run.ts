@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import {
   displayPath,
   ForgeError,
@@ -24,7 +24,10 @@ import {
   runStepsIn,
   withTree,
   DEFAULT_CHUNK,
+  recordAdapterRun,
+  runAdapter,
   runOnHosts,
+  triggerLine,
   type CiRunJson,
   type OpenTree,
   type Posture,
@@ -52,6 +55,8 @@ export interface RunOptions {
   hosts?: string;
   /** `--chunk`: replicates per host job (default DEFAULT_CHUNK). */
   chunk?: number;
+  /** Run the steps even when ci.env says `runner=adapter:CMD` (`forge-ci adapter` itself). */
+  noAdapter?: boolean;
 }
 
 /** One thing to run: a tree and what it is for. */
@@ -92,6 +97,20 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
         1
       );
     yield* onHosts(ctx, runs, top, p, hostsFile, opts, batch);
+    return;
+  }
+  if (p.settings.adapter && !opts.noAdapter) {
+    if (opts.ref !== undefined)
+      throw new ForgeError("runner=adapter: sends a commit; a PR's run needs runner=local or docker", "E_ADAPTER", 1);
+    const headSha = opts.at === undefined ? await headCommit(top) : await commitOf(top, opts.at);
+    const branch = (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: top })).stdout.trim() || "HEAD";
+    for (let i = 0; i < opts.repeat; i++) {
+      const line = triggerLine(headSha, basename(top), branch);
+      const timeout = p.settings.timeout;
+      const r = await runAdapter(p.settings.adapter, line, { cwd: top, env: ctx.io.env, timeout });
+      ctx.io.stderr.write(`${ctx.prog}: adapter run ${r.runId.slice(0, 60)}: ${r.result}\n`);
+      yield await recordAdapterRun(runs.store, top, p, { headSha, patch: null, patchSha256: null }, r, ctx.io.env);
+    }
     return;
   }
   const request = (t: Target): StepsRequest => ({
@@ -252,14 +271,14 @@ async function* onHosts(
  * The full commit id of `rev` (`--at`).
  * @throws ForgeError when it names no commit
  */
-async function commitOf(top: string, rev: string): Promise<string> {
+export async function commitOf(top: string, rev: string): Promise<string> {
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { cwd: top });
   if (r.code !== 0) throw new ForgeError(`--at: no commit '${rev.slice(0, 60)}'`, "E_NO_COMMIT", 1);
   return r.stdout.trim();
 }
 
 /** A PR's target: the tip of its base branch and its patch. */
-async function prTarget(runs: Runs, top: string, ref: string, label: string): Promise<Target> {
+export async function prTarget(runs: Runs, top: string, ref: string, label: string): Promise<Target> {
   const { pr, number } = await runs.pr(ref);
   const base = pr.data.baseRefName as string;
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${base}^{commit}`], {

@@ -38,6 +38,7 @@ import {
   withKindLock,
   type Store,
 } from "@forge/core";
+import { ADAPTER_STEP, type AdapterResult } from "./adapter.js";
 import type { Posture } from "./posture.js";
 import { runToJson, storedSteps, summaryBody, verdictOf, type CiRunJson } from "./record.js";
 import { createRunDir, runPaths, setPrVerdict } from "./run_steps.js";
@@ -422,6 +423,62 @@ async function recordTrial(
   });
   void data;
   await setPrVerdict(store, { pr: arm.pr ?? null, patchSha256: arm.patchSha256 }, verdict);
+  const done = await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false });
+  return runToJson(done.data, before.rankOf(createdAt, id) + 1, null);
+}
+
+/**
+ * An external adapter's run (`runner=adapter:CMD`), recorded as a CI run with one step, `00-adapter`: pass on
+ * `success`, fail on `failure`, its stderr the step's log; `adapter.json` beside it keeps the adapter's run id and
+ * the finished line's other fields.
+ */
+export async function recordAdapterRun(
+  store: Store,
+  top: string,
+  p: Posture,
+  arm: HostArm,
+  r: AdapterResult,
+  env: NodeJS.ProcessEnv
+): Promise<CiRunJson> {
+  const tree = await codeTree(top, arm.headSha, env);
+  const step: StepResult = {
+    name: ADAPTER_STEP,
+    outcome: r.result === "success" ? "pass" : "fail",
+    exitCode: r.exitCode,
+    durationMs: r.durationMs,
+    logSha256: r.logSha256,
+  };
+  if (step.outcome === "fail") {
+    const sig = failureSignature(ADAPTER_STEP, "exit", r.exitCode, r.log.toString("utf8"));
+    step.signature = sig.signature;
+    step.signatureText = sig.text;
+  }
+  const { verdict, conclusion } = verdictOf([step], false);
+  const { createdAt, before, id } = await withKindLock(store, CI_RUNS, async () => {
+    const createdAt = formatTimestamp();
+    const before = await entityOrder(store, CI_RUNS, CI_RUN);
+    const id = laterId(before, createdAt);
+    const data: Record<string, unknown> = {
+      id,
+      status: "completed",
+      conclusion,
+      verdict,
+      headSha: arm.headSha,
+      codeTree: tree,
+      envSha256: p.envSha256,
+      runner: `adapter:${(p.settings.adapter ?? []).join(" ")}`.slice(0, 200),
+      createdAt,
+      completedAt: formatTimestamp(),
+      steps: storedSteps([step]),
+    };
+    if (arm.title) data.title = arm.title;
+    createRunDir(store, runPaths(store, id), p, data, null, summaryBody([step], verdict), {
+      "adapter.json": JSON.stringify({ run_id: r.runId, ...r.extra }) + "\n",
+      [`steps/${ADAPTER_STEP}.log`]: r.log,
+    });
+    recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
+    return { createdAt, before, id };
+  });
   const done = await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false });
   return runToJson(done.data, before.rankOf(createdAt, id) + 1, null);
 }

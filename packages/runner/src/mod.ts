@@ -46,6 +46,7 @@ export {
   hostEnvSha256,
   localFingerprint,
   readHosts,
+  recordAdapterRun,
   runOnHosts,
   stageBatch,
   type AttemptLine,
@@ -55,3 +56,5 @@ export {
   type HostsResult,
 } from "./hosts.js";
 export { hostWorker, INFRA_EXIT, MODS, untar, workerScript, type JobFile, type RecordLine } from "./hosts_worker.js";
+export { ADAPTER_STEP, parseTrigger, runAdapter, triggerLine, type AdapterResult, type Trigger } from "./adapter.js";
+export { k8sJob, nomadDispatch, nomadJob, nomadPayload, NOMAD_PAYLOAD_MAX, type ManifestBatch } from "./manifests.js";

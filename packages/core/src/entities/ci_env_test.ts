@@ -86,7 +86,7 @@ test(
   "a runner that is neither local nor docker",
   invalid,
   "runner=ssh\n",
-  `${FILE}: line 1: 'runner': expected local or docker`
+  `${FILE}: line 1: 'runner': expected local, docker or adapter:CMD`
 );
 test(
   "an empty image",
