@@ -29,6 +29,7 @@ export default defineCommand({
       ],
       examples: [
         `echo '{"request":"trigger","version":1,"event_type":"push","push":{"after":"<commit>"}}' | forge-ci adapter`,
+        "forge-ci adapter < trigger.json 2> adapter.log",
       ],
       notes: [
         'stdout: {"response":"triggered","run_id":{"id":…}} then {"response":"finished","result":"success"|' +
