@@ -92,7 +92,9 @@ test("forge-ci adapter: a push and a patch trigger line each give exactly two st
   t.is(out[1]!.result, "failure");
 });
 
-test("forge-ci adapter: a malformed trigger line exits non-zero with one stderr line and nothing on stdout", async (t) => {
+const MALFORMED =
+  "forge-ci adapter: a malformed trigger line exits non-zero with one stderr line and nothing on stdout";
+test(MALFORMED, async (t) => {
   const dir = repo({ "10-test": "true" });
   const head = git(dir, ["rev-parse", "HEAD"]).trim();
   for (const line of [
@@ -142,7 +144,10 @@ function normal(text: string, batch: string, commit: string): string {
   return text.split(batch).join("BATCH").split(commit).join("COMMIT");
 }
 
-test("forge-ci emit k8s | nomad: golden manifests; the worker run for every JOB_COMPLETION_INDEX does each (arm, chunk) once", async (t) => {
+const EMIT =
+  "forge-ci emit k8s | nomad: golden manifests; the worker run for every JOB_COMPLETION_INDEX does each " +
+  "(arm, chunk) once";
+test(EMIT, async (t) => {
   const dir = repo({ "10-test": "grep -q good x.txt" }, { "x.txt": "bad\n" });
   git(dir, ["checkout", "-q", "-b", "fix"]);
   writeFileSync(join(dir, "x.txt"), "good\n");

@@ -105,7 +105,8 @@ export type RecordLine =
  */
 export function machineFingerprint(m: WorkerMods): string {
   const cpu = m.os.cpus()[0]?.model ?? "";
-  const text = `forge-host v1\nnode ${process.version}\nos ${m.os.platform()} ${m.os.release()}\narch ${m.os.arch()}\ncpu ${cpu}\n`;
+  const os = `${m.os.platform()} ${m.os.release()}`;
+  const text = `forge-host v1\nnode ${process.version}\nos ${os}\narch ${m.os.arch()}\ncpu ${cpu}\n`;
   return m.crypto.createHash("sha256").update(text).digest("hex");
 }
 
