@@ -49,6 +49,7 @@ export function hostsOverhead(
     label: `forge-ci run --repeat ${TRIALS}`,
     argv: [ci, "run", "--repeat", String(TRIALS)],
     cwd: dir,
+    stderrOk: true,
   };
   const h = time(remote, true, env);
   const l = time(local, true, env);
