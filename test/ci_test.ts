@@ -577,7 +577,7 @@ test(
     writeFileSync(join(dir, ".forge", "ci", "ci.env"), "runner=podman\n");
     const bad = await ci(dir, ["run"]);
     t.is(bad.code, 1);
-    t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local or docker\n");
+    t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local, docker or adapter:CMD\n");
     t.is(runs(await ci(dir, ["list", "--json"])).length, 2, "nothing recorded");
   }
 );

@@ -30,6 +30,7 @@ import { generateStore, type GenSummary } from "./gen_store.js";
 import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 import { median, retarget, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
+import { hostsOverhead } from "./bench_hosts.js";
 import { noChangeBuild } from "./bench_build.js";
 import { htmlCases } from "./bench_html.js";
 import { kernelCases } from "./bench_kernel.js";
@@ -474,6 +475,20 @@ if (AGAINST) {
     aborted.push({ case: AUDIT, error: (err as Error).message });
     process.stderr.write(`  ${AUDIT}: ABORTED: ${(err as Error).message}\n`);
   }
+}
+// More than one machine: only with FORGE_BENCH_HOSTS (a hosts file; the hosts share this machine's cores).
+const hostsCase = "hosts: 40 replicates of a 1 s check over hosts vs locally";
+const benchHosts = process.env.FORGE_BENCH_HOSTS;
+if (!benchHosts || AGAINST) {
+  const why = AGAINST ? "its baseline is in the same run" : "no FORGE_BENCH_HOSTS (a GNU parallel sshlogin file)";
+  if (!ONLY || hostsCase.includes(ONLY)) skipped.push({ case: hostsCase, why });
+} else {
+  const slots = Number(process.env.FORGE_BENCH_HOST_SLOTS ?? "2");
+  own(
+    hostsCase,
+    () => hostsOverhead(BENCH, BIN, { ...ENV, PARALLEL_SSH: process.env.PARALLEL_SSH }, benchHosts, slots),
+    (r) => `${r.medianMs} ms overhead per trial, ratio ${r.ratio} (${r.note})`
+  );
 }
 // A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.
 const setupCase = "setup once per worktree: step executions per targeted trial";

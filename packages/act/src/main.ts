@@ -5,6 +5,7 @@
  * 2). SIGTERM/SIGINT: no new trial starts; the running one is cancelled,
  * and the result of what ran is still printed.
  */
+import { resolve } from "node:path";
 import { type ActResult, parsePlan } from "@forge/contract";
 import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
@@ -26,6 +27,12 @@ export const FLAGS: FlagsDef = {
     description:
       "a fresh worktree and the whole setup for every trial (default: the steps before a target once per worktree)",
   },
+  hosts: {
+    type: "string",
+    valueHint: "file",
+    description:
+      "run the trials over the ssh hosts of this GNU parallel sshlogin file, all replicates at once (default: none)",
+  },
   "deadline-ms": {
     type: "string",
     valueHint: "ms",
@@ -40,6 +47,8 @@ export interface ActCliOptions {
   deadlineMs: number | null;
   /** Every trial in a fresh worktree with its whole setup (no setup shared between trials). */
   independentTrials: boolean;
+  /** `--hosts` (or FORGE_ACT_HOSTS): the trials fan out over these ssh hosts. */
+  hosts: string | null;
 }
 
 /**
@@ -58,7 +67,13 @@ export function parseActOptions(args: Record<string, unknown>, env: NodeJS.Proce
     deadlineMs: d === undefined ? null : Number(d),
     // The environment's default reaches forge-act under forge-pilot, which starts it with the caller's environment.
     independentTrials: args["independent-trials"] === true || env.FORGE_ACT_INDEPENDENT_TRIALS === "1",
+    hosts: hostsOf(args.hosts as string | undefined, env.FORGE_ACT_HOSTS),
   };
+}
+
+function hostsOf(flag: string | undefined, env: string | undefined): string | null {
+  if (flag === "") throw new UsageError("--hosts needs a value");
+  return flag ?? (env || null);
 }
 
 const PASSED_OVER = new Set(["target", "halt"]);
@@ -111,7 +126,15 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
           interrupted: () => interrupted,
         };
         const rec = await executePlan(
-          { store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()), setups },
+          {
+            store,
+            top,
+            env: io.env,
+            limits,
+            actId: actId(plan.plan_id, Date.now()),
+            setups,
+            ...(opts.hosts ? { hosts: resolve(io.cwd, opts.hosts) } : {}),
+          },
           plan,
           { allowAdvisoryOnly: opts.allowAdvisoryOnly }
         );
@@ -155,6 +178,7 @@ export default defineCommand({
       env: [
         ["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"],
         [SETUPS_ENV, "a folder where prepared worktrees are kept for the next forge-act (forge-pilot run sets it)"],
+        ["FORGE_ACT_HOSTS", "the default of --hosts (set it for forge-pilot run: its acts inherit it)"],
       ],
       examples: [
         "forge-observe --json | forge-plan --json | forge-act --json | forge-export",

@@ -19,6 +19,7 @@ import { breaksPassToPass, fixesRuleHolds } from "@forge/evidence";
 import pLimit from "p-limit";
 import { stopReason } from "./_clock.js";
 import type { CiRunJson } from "@forge/runner";
+import { hostRuns } from "./_hosts.js";
 import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
 import { ReusedTree } from "./_setup.js";
 import { prPatch } from "./check_rerun.js";
@@ -46,6 +47,17 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
   const t0 = ctx.limits.now();
   const threats = new Set<string>();
   const receipts: PairedOutcome["receipts"] = [];
+  // --hosts: both sides' k replicates at once over the hosts (the duration budget is one machine's; not applied).
+  const hosts = ctx.hosts
+    ? await hostRuns(
+        { ...ctx, hosts: ctx.hosts },
+        [
+          { headSha: baseSha, patch: null, patchSha256: null, title: `forge-act ${ctx.actId} baseline` },
+          { headSha: baseSha, patch, patchSha256: patchSha, title: `forge-act ${ctx.actId} patched` },
+        ],
+        k
+      )
+    : undefined;
   const side = async (name: "baseline" | "patched") => {
     // One worktree a side, reset between its trials; --independent-trials: a fresh one each.
     const reused = ctx.setups ? new ReusedTree() : null;
@@ -58,6 +70,20 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
   const runSide = async (name: "baseline" | "patched", reused: ReusedTree | null) => {
     const s0 = ctx.limits.now();
     const refs: TrialRef[] = [];
+    if (hosts) {
+      const arm = hosts.arms[name === "baseline" ? 0 : 1]!;
+      for (const run of arm.runs) {
+        threats.add("unisolated_runner");
+        receipts.push(...receiptsOf(run));
+        for (const c of checks) refs.push(sideTrial(run, c, name));
+      }
+      const at = formatTimestamp(new Date(ctx.limits.now()));
+      if (arm.error)
+        for (const c of checks)
+          refs.push(errorRef(c, name, baseSha, name === "patched" ? patchSha : null, tree, at, arm.error));
+      const reps = new Set(refs.map((t) => t.run_id)).size;
+      return { refs, reps, stop: arm.error ? "error" : "done", wall: ctx.limits.now() - t0 };
+    }
     let max = k;
     let stop = "done";
     for (let i = 0; i < max; i++) {
@@ -80,20 +106,7 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
       if ("error" in r) {
         const at = formatTimestamp(new Date(ctx.limits.now()));
         for (const c of checks)
-          refs.push({
-            run_id: null,
-            step: c,
-            side: name,
-            outcome: "error",
-            head_sha: baseSha,
-            patch_sha256: name === "patched" ? patchSha : null,
-            code_tree: tree,
-            duration_ms: 0,
-            signature: null,
-            env_sha256: null,
-            recorded_at: at,
-            why: r.error,
-          });
+          refs.push(errorRef(c, name, baseSha, name === "patched" ? patchSha : null, tree, at, r.error));
         stop = "error";
         break;
       }
@@ -150,6 +163,32 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
     outcome_signature: typed_diff.map((d) => d.category).join(",") || "no_checks",
     sides: { baseline: { reps: b.reps, stop: b.stop }, patched: { reps: p.reps, stop: p.stop } },
     wall_ms: { baseline: b.wall, patched: p.wall, total },
+  };
+}
+
+/** A side's trial of a check whose tree could not be made (a patch that does not apply): the harness's error. */
+function errorRef(
+  step: string,
+  side: "baseline" | "patched",
+  headSha: string,
+  patchSha: string | null,
+  tree: string,
+  at: string,
+  why: string
+): TrialRef {
+  return {
+    run_id: null,
+    step,
+    side,
+    outcome: "error",
+    head_sha: headSha,
+    patch_sha256: patchSha,
+    code_tree: tree,
+    duration_ms: 0,
+    signature: null,
+    env_sha256: null,
+    recorded_at: at,
+    why,
   };
 }
 
