@@ -78,6 +78,7 @@ export {
   MILESTONES,
   PR,
   PR_REVIEW,
+  EDIT,
   RELEASE,
   SCHEMAS,
   TASK,
@@ -217,6 +218,7 @@ export {
   TASKS,
   updateEntity,
 } from "./entities/folder_entity.js";
+export { ACTIVITY_RECORDS, activityDirs, lastActivity, recordEdit, withActivity } from "./entities/activity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
 export {
   addPrComment,

@@ -1,4 +1,4 @@
-import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
+import { addComment, currentAuthor, formatTimestamp, withActivity, type IssueJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -23,7 +23,7 @@ export async function* commentIssues(
   yield* writeEach(ctx, issues, opts.ref, batch, "Commented on", async (issue, number) => {
     const now = formatTimestamp();
     addComment(issues.store, issue, { body: opts.body, author, now });
-    return issues.json(issue, number, true);
+    return issues.json(withActivity(issue, now), number, true);
   });
 }
 

@@ -1,4 +1,4 @@
-import { addPrComment, currentAuthor, formatTimestamp, type PrJson } from "@forge/core";
+import { addPrComment, currentAuthor, formatTimestamp, withActivity, type PrJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -24,7 +24,7 @@ export async function* commentPrs(
   yield* writeEach(ctx, prs, opts.ref, batch, "Commented on", async (pr, number) => {
     const now = formatTimestamp();
     addPrComment(prs.store, pr, { body: opts.body, author, now });
-    return prs.json(pr, number, { ...want, comments: true });
+    return prs.json(withActivity(pr, now), number, { ...want, comments: true });
   });
 }
 

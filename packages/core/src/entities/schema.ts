@@ -254,6 +254,15 @@ export const PR_REVIEW: EntitySchema = {
   ],
 };
 
+/**
+ * `.forge/issues/<id>/edits/<id>.md` and `.forge/prs/<id>/edits/<id>.md`: one per edit,
+ * written once (never edited), so an edit moves `updatedAt` without a line two clones share.
+ */
+export const EDIT: EntitySchema = {
+  kind: "edit",
+  fields: [ID, S("author", true), TS("createdAt", true), LIST("fields")],
+};
+
 /** `.forge/tasks/<id>/task.md` */
 export const TASK: EntitySchema = {
   kind: "task",
@@ -417,6 +426,7 @@ export const SCHEMAS: Readonly<Record<string, EntitySchema>> = {
   comment: COMMENT,
   pr: PR,
   "pr-review": PR_REVIEW,
+  edit: EDIT,
   task: TASK,
   labels: LABELS,
   milestones: MILESTONES,

@@ -1,0 +1,134 @@
+/**
+ * An issue's or PR's last activity, derived from its append-only records
+ * (spec/schema.md "updatedAt"): the latest `createdAt` of its comments,
+ * edit records and (a PR's) reviews. Each is a file of its own, written once,
+ * so two clones that edit or comment one item never touch a shared line, and
+ * `updatedAt` still moves on every edit and comment.
+ */
+import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { entityDir, type KindLayout, type Store } from "../store/store.js";
+import { isUuid } from "../time.js";
+import { appendRecord } from "./folder_entity.js";
+import { laterRecordId } from "./later_id.js";
+import type { LoadedEntity } from "./load.js";
+import { EDIT } from "./schema.js";
+
+/** The record folders of each kind whose files move `updatedAt` (beside the owning file). */
+export const ACTIVITY_RECORDS: Readonly<Record<string, readonly string[]>> = {
+  issues: ["comments", "edits"],
+  prs: ["comments", "reviews", "edits"],
+};
+
+/** How much of a record file is read for its `createdAt` (a canonical record has it on its fourth line). */
+const HEAD = 4096;
+const CREATED = /\ncreatedAt: "?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"?\n/;
+const MEMO = new WeakMap<LoadedEntity, string>();
+
+/**
+ * The folders whose records move the entity's `updatedAt`: its own, and for
+ * an archived entity the live folder too (a merge can leave a record there).
+ * @param path the owning file (`<store>/<plural>/<id>/<file>` or `<store>/archive/<plural>/<id>/<file>`)
+ */
+export function activityDirs(path: string, archived: boolean): string[] {
+  const dir = dirname(path);
+  const plural = basename(dirname(dir));
+  const subs = ACTIVITY_RECORDS[plural] ?? [];
+  const out = subs.map((s) => join(dir, s));
+  if (archived) {
+    const live = join(dirname(dirname(dirname(dir))), plural, basename(dir));
+    for (const s of subs) out.push(join(live, s));
+  }
+  return out;
+}
+
+/**
+ * The latest `createdAt` of the entity's activity records, or "" when it has none.
+ * A record that cannot be read, or has no `createdAt` near its top, moves nothing
+ * (reading it in full is the verbs' work: `view` and `fsck` report it).
+ */
+export function lastActivity(e: LoadedEntity): string {
+  const memo = MEMO.get(e);
+  if (memo !== undefined) return memo;
+  let last = "";
+  const buf = Buffer.allocUnsafe(HEAD);
+  for (const dir of activityDirs(e.path, e.ref.archived)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      if (!n.endsWith(".md") || !isUuid(n.slice(0, -3))) continue;
+      const t = createdAtOf(join(dir, n), buf);
+      if (t > last) last = t;
+    }
+  }
+  MEMO.set(e, last);
+  return last;
+}
+
+/**
+ * The entity with a record it just wrote counted (the memo is per loaded
+ * object: a verb that appends a record and prints the item passes it on).
+ */
+export function withActivity<E extends LoadedEntity>(e: E, at: string): E {
+  const prev = lastActivity(e);
+  MEMO.set(e, at > prev ? at : prev);
+  return e;
+}
+
+function createdAtOf(path: string, buf: Buffer): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return "";
+  }
+  try {
+    const n = readSync(fd, buf, 0, HEAD, 0);
+    const text = buf.toString("utf8", 0, n);
+    // Only inside the frontmatter: `---\n` … `\n---\n`.
+    if (!text.startsWith("---\n")) return "";
+    const end = text.indexOf("\n---", 3);
+    const m = CREATED.exec(end < 0 ? text : text.slice(0, end + 1));
+    return m ? m[1]! : "";
+  } catch {
+    return "";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Record an edit: a new file `edits/<id>.md` beside the owning file (never an
+ * edit of a shared line), which moves the entity's `updatedAt` to `now`.
+ * @param fields the fields the edit changed, by their `--json` names
+ * @returns the entity with the new record counted
+ */
+export function recordEdit<E extends LoadedEntity>(
+  store: Store,
+  kind: KindLayout,
+  e: E,
+  input: { author: string; now: string; fields: readonly string[] }
+): E {
+  const live = join(entityDir(store, kind, e.ref.id, false), "edits");
+  const dirs = e.ref.archived ? [join(entityDir(store, kind, e.ref.id, true), "edits"), live] : [live];
+  const id = laterRecordId(dirs, input.now);
+  appendRecord(
+    store,
+    kind,
+    e.ref,
+    "edits",
+    EDIT,
+    {
+      id,
+      author: input.author,
+      createdAt: input.now,
+      fields: [...new Set(input.fields)],
+    },
+    ""
+  );
+  return withActivity(e, input.now);
+}
