@@ -136,7 +136,7 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-issue edit 12 --add-label bug --remove-label triage",
         'forge-issue edit 12 -t "A better title" -m v1.2',

@@ -34,7 +34,9 @@ export default defineCommand({
     description: "Add a comment to pull requests",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: ['forge-pr comment 4 -b "looks good"', "forge-pr comment 4 -F review.md"],
     },
   },

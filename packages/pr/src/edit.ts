@@ -139,7 +139,7 @@ export default defineCommand({
     description: "Edit pull requests",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: ['forge-pr edit 4 -t "Fix the drain (v2)"', "forge-pr edit 4 --add-label ready -B release-1.2"],
     },
   },

@@ -142,7 +142,7 @@ export default defineCommand({
     description: "List pull requests, newest first",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-pr list",
         "forge-pr list -s all -B main --json number,title,state",

@@ -79,7 +79,9 @@ export default defineCommand({
         [".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"],
         [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit"],
       ],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: [
         "forge-pr merge 4",
         "forge-pr merge 4 --rebase -d",
