@@ -218,7 +218,14 @@ export {
   TASKS,
   updateEntity,
 } from "./entities/folder_entity.js";
-export { ACTIVITY_RECORDS, activityDirs, lastActivity, recordEdit, withActivity } from "./entities/activity.js";
+export {
+  ACTIVITY_RECORDS,
+  activityDirs,
+  isDraftPr,
+  lastActivity,
+  recordEdit,
+  withActivity,
+} from "./entities/activity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
 export {
   addPrComment,

@@ -1,4 +1,5 @@
 import {
+  isDraftPr,
   currentAuthor,
   loadEntity,
   loadEntityFast,
@@ -70,7 +71,7 @@ export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
   if (!passesFilters(d, { labels: o.labels, author: o.author, assignee: o.assignee })) return false;
   if (o.base !== undefined && d.baseRefName !== o.base) return false;
   if (o.head !== undefined && d.headRefName !== o.head) return false;
-  if (o.draft && d.isDraft !== true) return false;
+  if (o.draft && !isDraftPr(e)) return false;
   return true;
 }
 

@@ -23,7 +23,14 @@ export const ACTIVITY_RECORDS: Readonly<Record<string, readonly string[]>> = {
 /** How much of a record file is read for its `createdAt` (a canonical record has it on its fourth line). */
 const HEAD = 4096;
 const CREATED = /\ncreatedAt: "?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"?\n/;
-const MEMO = new WeakMap<LoadedEntity, string>();
+const DRAFT = /\nisDraft: (true|false)\n/;
+
+/** What an entity's records say: the last activity, and the latest draft state an edit record set (with its key). */
+interface Activity {
+  at: string;
+  draft?: { key: string; value: boolean };
+}
+const MEMO = new WeakMap<LoadedEntity, Activity>();
 
 /**
  * The folders whose records move the entity's `updatedAt`: its own, and for
@@ -48,9 +55,24 @@ export function activityDirs(path: string, archived: boolean): string[] {
  * (reading it in full is the verbs' work: `view` and `fsck` report it).
  */
 export function lastActivity(e: LoadedEntity): string {
+  return activityOf(e).at;
+}
+
+/**
+ * Whether a PR is a draft: the latest edit record (by `(createdAt, id)`) that
+ * sets `isDraft` (`pr ready` and `pr ready --undo` write one), else pr.md's
+ * `isDraft` (set at create). A record, not a rewrite of pr.md, so marking a PR
+ * ready leaves every tracked file as it was.
+ */
+export function isDraftPr(e: LoadedEntity): boolean {
+  const d = activityOf(e).draft;
+  return d ? d.value : e.data.isDraft === true;
+}
+
+function activityOf(e: LoadedEntity): Activity {
   const memo = MEMO.get(e);
   if (memo !== undefined) return memo;
-  let last = "";
+  const out: Activity = { at: "" };
   const buf = Buffer.allocUnsafe(HEAD);
   for (const dir of activityDirs(e.path, e.ref.archived)) {
     let names: string[];
@@ -59,27 +81,37 @@ export function lastActivity(e: LoadedEntity): string {
     } catch {
       continue;
     }
+    const edits = dir.endsWith("/edits");
     for (const n of names) {
       if (!n.endsWith(".md") || !isUuid(n.slice(0, -3))) continue;
-      const t = createdAtOf(join(dir, n), buf);
-      if (t > last) last = t;
+      const head = frontmatterHead(join(dir, n), buf);
+      const m = CREATED.exec(head);
+      if (!m) continue;
+      const t = m[1]!;
+      if (t > out.at) out.at = t;
+      const dm = edits ? DRAFT.exec(head) : null;
+      const key = `${t} ${n}`;
+      if (dm && (!out.draft || key > out.draft.key)) out.draft = { key, value: dm[1] === "true" };
     }
   }
-  MEMO.set(e, last);
-  return last;
+  MEMO.set(e, out);
+  return out;
 }
 
 /**
  * The entity with a record it just wrote counted (the memo is per loaded
  * object: a verb that appends a record and prints the item passes it on).
  */
-export function withActivity<E extends LoadedEntity>(e: E, at: string): E {
-  const prev = lastActivity(e);
-  MEMO.set(e, at > prev ? at : prev);
+export function withActivity<E extends LoadedEntity>(e: E, at: string, draft?: boolean): E {
+  const a = activityOf(e);
+  const next: Activity = { at: at > a.at ? at : a.at, draft: a.draft };
+  if (draft !== undefined) next.draft = { key: `${at} ~`, value: draft };
+  MEMO.set(e, next);
   return e;
 }
 
-function createdAtOf(path: string, buf: Buffer): string {
+/** The frontmatter's first bytes (up to HEAD), or "" when the file cannot be read or has none. */
+function frontmatterHead(path: string, buf: Buffer): string {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -92,8 +124,7 @@ function createdAtOf(path: string, buf: Buffer): string {
     // Only inside the frontmatter: `---\n` … `\n---\n`.
     if (!text.startsWith("---\n")) return "";
     const end = text.indexOf("\n---", 3);
-    const m = CREATED.exec(end < 0 ? text : text.slice(0, end + 1));
-    return m ? m[1]! : "";
+    return end < 0 ? text : text.slice(0, end + 1);
   } catch {
     return "";
   } finally {
@@ -104,31 +135,26 @@ function createdAtOf(path: string, buf: Buffer): string {
 /**
  * Record an edit: a new file `edits/<id>.md` beside the owning file (never an
  * edit of a shared line), which moves the entity's `updatedAt` to `now`.
- * @param fields the fields the edit changed, by their `--json` names
+ * @param input.fields the fields the edit changed, by their `--json` names
+ * @param input.isDraft a PR's new draft state (`pr ready`), when the edit sets it
  * @returns the entity with the new record counted
  */
 export function recordEdit<E extends LoadedEntity>(
   store: Store,
   kind: KindLayout,
   e: E,
-  input: { author: string; now: string; fields: readonly string[] }
+  input: { author: string; now: string; fields: readonly string[]; isDraft?: boolean }
 ): E {
   const live = join(entityDir(store, kind, e.ref.id, false), "edits");
   const dirs = e.ref.archived ? [join(entityDir(store, kind, e.ref.id, true), "edits"), live] : [live];
   const id = laterRecordId(dirs, input.now);
-  appendRecord(
-    store,
-    kind,
-    e.ref,
-    "edits",
-    EDIT,
-    {
-      id,
-      author: input.author,
-      createdAt: input.now,
-      fields: [...new Set(input.fields)],
-    },
-    ""
-  );
-  return withActivity(e, input.now);
+  const data = {
+    id,
+    author: input.author,
+    createdAt: input.now,
+    fields: [...new Set(input.fields)],
+    isDraft: input.isDraft,
+  };
+  appendRecord(store, kind, e.ref, "edits", EDIT, data, "");
+  return withActivity(e, input.now, input.isDraft);
 }

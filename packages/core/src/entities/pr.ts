@@ -14,7 +14,7 @@ import { appendRecord, createEntity, loadRecords, PRS, updateEntity } from "./fo
 import type { LabelDef } from "./defs.js";
 import { bodyOf, checkTitle, storedBody, type CommentJson, type IssueContext } from "./issue.js";
 import { laterRecordId } from "./later_id.js";
-import { lastActivity } from "./activity.js";
+import { isDraftPr, lastActivity } from "./activity.js";
 import type { LoadedEntity } from "./load.js";
 import type { PatchStat } from "./patch_stat.js";
 import type { CommitJson } from "./patch_commits.js";
@@ -204,7 +204,7 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     headRefOid: (d.headSha as string | undefined) ?? "",
     id: e.ref.id,
     isArchived: e.ref.archived,
-    isDraft: d.isDraft === true,
+    isDraft: isDraftPr(e),
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
     mergedAt,
     milestone:
@@ -232,7 +232,7 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     out.mergeable = parts.merge.mergeable;
     out.mergeStateStatus = mergeStateStatus({
       state,
-      isDraft: d.isDraft === true,
+      isDraft: isDraftPr(e),
       mergeable: parts.merge.mergeable,
       reviewDecision: (out.reviewDecision as string | undefined) ?? "",
       ci,

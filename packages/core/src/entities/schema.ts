@@ -260,7 +260,8 @@ export const PR_REVIEW: EntitySchema = {
  */
 export const EDIT: EntitySchema = {
   kind: "edit",
-  fields: [ID, S("author", true), TS("createdAt", true), LIST("fields")],
+  // isDraft: set by `pr ready` (false) and `pr ready --undo` (true); the latest such record is the PR's draft state.
+  fields: [ID, S("author", true), TS("createdAt", true), LIST("fields"), { name: "isDraft", type: { t: "bool" } }],
 };
 
 /** `.forge/tasks/<id>/task.md` */

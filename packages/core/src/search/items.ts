@@ -2,7 +2,7 @@
  * Issues and pull requests as the search matcher sees them, from their
  * loaded owning files (and the parts a query needs, when it needs them).
  */
-import { lastActivity } from "../entities/activity.js";
+import { isDraftPr, lastActivity } from "../entities/activity.js";
 import type { LoadedEntity } from "../entities/load.js";
 import type { SearchItem } from "./match.js";
 
@@ -73,7 +73,7 @@ export function prSearchItem(e: LoadedEntity, parts: PrSearchParts = {}): Search
   return {
     kind: "pr",
     state,
-    isDraft: d.isDraft === true,
+    isDraft: isDraftPr(e),
     author: d.author as string,
     assignees: d.assignees as string[],
     labels: d.labels as string[],
