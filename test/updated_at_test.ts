@@ -165,6 +165,16 @@ test("two clones that edit and comment one issue merge with a plain git pull; up
   t.is(rec.updatedAt, latest);
   // The cached list agrees with the file after the pull (the record folders' stamps are in the cache's key).
   t.is(jsonl(await ok(b, "forge-issue", ["list", "--json", "updatedAt"]))[0]!.updatedAt, latest);
-  rmSync(join(b, ".forge", ".cache"), { recursive: true, force: true });
+  // A pull that only adds a comment file (issue.md untouched): the cached record is read again all the same.
+  await sleep(2100);
   t.is(jsonl(await ok(b, "forge-issue", ["list", "--json", "updatedAt"]))[0]!.updatedAt, latest);
+  await ok(a, "forge-issue", ["comment", "1", "-b", "again"], { FORGE_AUTHOR: "ann" });
+  commitAll(a, "ann comments again");
+  const again = gitTry(b, ["pull", "-q", "--no-edit", "peer", "main"]);
+  t.is(again.code, 0, again.out);
+  const newest = jsonl(await ok(b, "forge-issue", ["view", "1", "--json", "updatedAt"]))[0]!.updatedAt as string;
+  t.true(newest > latest);
+  t.is(jsonl(await ok(b, "forge-issue", ["list", "--json", "updatedAt"]))[0]!.updatedAt, newest);
+  rmSync(join(b, ".forge", ".cache"), { recursive: true, force: true });
+  t.is(jsonl(await ok(b, "forge-issue", ["list", "--json", "updatedAt"]))[0]!.updatedAt, newest);
 });
