@@ -2,12 +2,21 @@
  * `forge-pr list` through its record cache (`.forge/.cache/prs.records`,
  * packages/pr/src/_list_cache.ts): whatever is cached, the bytes are the
  * ones a list without the cache prints, after every kind of write (create,
- * edit, review, comment, merge, close), an edit in place of a review that
+ * edit, review, comment, ready, merge, close), an edit in place of a review that
  * puts size and mtime back, a pull that rewrites files, and a torn cache.
  */
 import test, { type ExecutionContext } from "ava";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cloneAs, commitAll, gitIn } from "./lib/clones.js";
@@ -22,6 +31,7 @@ const LISTS: string[][] = [
   FULL,
   ["list", "--json", "number,title,closingIssuesReferences,mergeCommit,reviews,files,url", "-s", "all", "-L", "1000"],
   ["list", "--json", "number,state", "-l", "bug", "-s", "closed"],
+  ["list", "--json", "number,isDraft,updatedAt", "--draft", "-s", "all"],
 ];
 
 async function pr(repo: string, args: string[]): Promise<string> {
@@ -48,8 +58,11 @@ async function sameWithAndWithoutCache(t: ExecutionContext, repo: string): Promi
   await sleep(120); // past the racy-clean window of the last write, so the walk may cache every file
   const outs: string[] = [];
   for (const args of LISTS) {
+    // First from whatever cache the writes before found (a stale line must miss), then without any.
+    const warm = existsSync(records(repo)) ? await pr(repo, args) : undefined;
     rmSync(records(repo), { force: true });
     const cold = await pr(repo, args);
+    if (warm !== undefined) t.is(warm, cold, `the cache the last writes found: ${args.join(" ")}`);
     rmSync(records(repo), { force: true });
     await pr(repo, FULL);
     t.is(await pr(repo, args), cold, args.join(" "));
@@ -103,6 +116,13 @@ test.serial(
     await pr(repo, ["review", "2", "--request-changes", "-b", "not yet"]);
     await pr(repo, ["comment", "1", "-b", "a comment"]);
     await pr(repo, ["close", "3"]);
+    await sameWithAndWithoutCache(t, repo);
+    // A comment moves updatedAt; ready/ready --undo records isDraft as an edit (neither rewrites pr.md).
+    await sleep(1100);
+    await pr(repo, ["comment", "2", "-b", "a later comment"]);
+    await pr(repo, ["ready", "2", "--undo"]);
+    await sameWithAndWithoutCache(t, repo);
+    await pr(repo, ["ready", "2"]);
     await sameWithAndWithoutCache(t, repo);
     mkdirSync(join(repo, ".forge", "ci", "steps"), { recursive: true });
     writeFileSync(join(repo, ".forge", "ci", "steps", "10-test"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });

@@ -32,6 +32,7 @@ import { median, retarget, round, time, type Case, type Cmd, type Result } from 
 import { stepOverhead } from "./bench_ci.js";
 import { hostsOverhead } from "./bench_hosts.js";
 import { noChangeBuild } from "./bench_build.js";
+import { demoWall } from "./bench_demo.js";
 import { htmlCases } from "./bench_html.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
@@ -452,6 +453,18 @@ if (AGAINST) {
     noChange,
     (_bin, runs) => noChangeBuild(ROOT, ENV, Math.max(3, Math.min(runs, 5))),
     (r) => `${r.medianMs} ms (tsc -b alone: ${r.baselineMedianMs} ms)`
+  );
+}
+// The demo as the README runs it (issue 31 item 8): this clone's build and scripts, no old side.
+const demoCase = "demo: the README's setup command";
+if (AGAINST) {
+  if (!ONLY || demoCase.includes(ONLY))
+    skipped.push({ case: demoCase, why: "it runs this clone's README command only" });
+} else {
+  own(
+    demoCase,
+    (_bin, runs) => demoWall(ROOT, ENV, Math.max(1, Math.min(runs, 3))),
+    (r) => `${r.medianMs} ms (build alone: ${r.baselineMedianMs} ms; target ≤ 60000 ms)`
   );
 }
 if (huge) {

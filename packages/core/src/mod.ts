@@ -79,6 +79,7 @@ export {
   MILESTONES,
   PR,
   PR_REVIEW,
+  EDIT,
   RELEASE,
   SCHEMAS,
   TASK,
@@ -218,6 +219,14 @@ export {
   TASKS,
   updateEntity,
 } from "./entities/folder_entity.js";
+export {
+  ACTIVITY_RECORDS,
+  activityDirs,
+  isDraftPr,
+  lastActivity,
+  recordEdit,
+  withActivity,
+} from "./entities/activity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
 export {
   addPrComment,

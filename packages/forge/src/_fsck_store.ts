@@ -12,6 +12,7 @@ import {
   CI_RUN,
   CI_RUNS,
   COMMENT,
+  EDIT,
   displayPath,
   entityFile,
   evidenceImportFile,
@@ -57,13 +58,21 @@ export interface Problem {
 }
 
 const KINDS: Array<{ kind: KindLayout; schema: EntitySchema; records: Array<[string, EntitySchema]> }> = [
-  { kind: ISSUES, schema: ISSUE, records: [["comments", COMMENT]] },
+  {
+    kind: ISSUES,
+    schema: ISSUE,
+    records: [
+      ["comments", COMMENT],
+      ["edits", EDIT],
+    ],
+  },
   {
     kind: PRS,
     schema: PR,
     records: [
       ["comments", COMMENT],
       ["reviews", PR_REVIEW],
+      ["edits", EDIT],
     ],
   },
   { kind: TASKS, schema: TASK, records: [] },

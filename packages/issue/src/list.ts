@@ -241,7 +241,7 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-issue list",
         "forge-issue list -s all -l bug -L 100 --json number,title,state",

@@ -6,7 +6,8 @@
  * was made from is unchanged: pr.md (the cache's own check: its lstat),
  * and, kept in the payload, the lstat of `patch.diff`, of the `reviews/`
  * folder (its mtime moves when a review is added, removed or renamed in)
- * and of each review file. Any of them changed, missing or
+ * and of each review file; and the stamps of its record folders (comments/, edits/, reviews/: updatedAt and isDraft
+ * read them). Any of them changed, missing or
  * too fresh to vouch (racy clean, core's `fileStamp`): the PR is read from
  * its files, as without the cache. Label and milestone definitions are the
  * cache's context (another context: another cache).
@@ -19,6 +20,8 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { sep } from "node:path";
 import {
+  activityDirs,
+  isDraftPr,
   entityDir,
   fileStamp,
   isUuid,
@@ -63,7 +66,7 @@ export interface CachedPr {
 }
 
 /** The payload's layout (the cache's header names it: another layout, another cache). */
-const LAYOUT = "pr-list-1";
+const LAYOUT = "pr-list-2";
 const NO_THROW = { throwIfNoEntry: false } as const;
 const SEP = "\x1f";
 /** What a record holds that the cache does not keep (made at each list). */
@@ -97,7 +100,9 @@ export class PrListCache {
    */
   get(key: string, ref: EntityRef): CachedPr | undefined {
     this.#stamps = undefined;
-    const hit = ref.escapes ? undefined : this.#cache.get(key, entityFile(this.#store, PRS, ref.id));
+    const file = entityFile(this.#store, PRS, ref.id);
+    // updatedAt and isDraft read the PR's record folders (comments/, edits/, reviews/): their stamps key the line.
+    const hit = ref.escapes ? undefined : this.#cache.get(key, file, activityDirs(file, false));
     if (hit) {
       try {
         // The payload's seven parts, split at U+001F (never inside JSON text: escaped there).
@@ -137,7 +142,12 @@ export class PrListCache {
       parts[k < "closingIssuesReferences" ? 0 : k < "mergeCommit" ? 1 : k < "number" ? 2 : 3]![k] = rec[k];
     }
     const closes = json.closingIssuesReferences.map((c) => c.id);
-    const text = [stamps, JSON.stringify(filterData(e.data)), JSON.stringify(closes), ...parts.map(members)].join(SEP);
+    const text = [
+      stamps,
+      JSON.stringify(filterData(e.data, isDraftPr(e))),
+      JSON.stringify(closes),
+      ...parts.map(members),
+    ].join(SEP);
     this.#cache.put(key, text, e.warnings.length === 0);
   }
 
@@ -200,8 +210,8 @@ export class PrListCache {
   }
 }
 
-/** What list's filters read of pr.md. */
-export function filterData(d: Record<string, unknown>): PrFilterData {
+/** What list's filters read of a PR: pr.md's fields, and whether it is a draft (its latest ready/undo edit decides). */
+export function filterData(d: Record<string, unknown>, draft: boolean): PrFilterData {
   return {
     state: d.state as string,
     labels: (d.labels as string[] | undefined) ?? [],
@@ -209,7 +219,7 @@ export function filterData(d: Record<string, unknown>): PrFilterData {
     author: d.author as string,
     baseRefName: d.baseRefName as string,
     headRefName: d.headRefName as string,
-    ...(d.isDraft === true ? { isDraft: true } : {}),
+    ...(draft ? { isDraft: true } : {}),
   };
 }
 

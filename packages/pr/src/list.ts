@@ -1,4 +1,5 @@
 import {
+  isDraftPr,
   currentAuthor,
   loadEntity,
   loadEntityFast,
@@ -65,17 +66,24 @@ export function parseListOptions(args: Parsed): ListPrOptions {
 
 /** Whether a PR passes the filters (`me` already expanded in author/assignee). */
 export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
-  return !e.ref.archived && matchesData(e.data, o);
+  return !e.ref.archived && matchesData(e.data, o, () => isDraftPr(e));
 }
 
-/** Whether a live PR's fields (pr.md's, or the record cache's copy of those list reads) pass the filters. */
-export function matchesData(d: Record<string, unknown> | PrFilterData, o: ListPrOptions): boolean {
+/**
+ * Whether a live PR's fields (pr.md's, or the record cache's copy of those list reads) pass the filters.
+ * @param draft whether it is a draft (default: the cached copy's `isDraft`, derived from its edits when it was kept)
+ */
+export function matchesData(
+  d: Record<string, unknown> | PrFilterData,
+  o: ListPrOptions,
+  draft: () => boolean = () => d.isDraft === true
+): boolean {
   if (o.state === "closed" ? d.state === "open" : o.state !== "all" && d.state !== o.state) return false;
   if (!passesFilters(d as Record<string, unknown>, { labels: o.labels, author: o.author, assignee: o.assignee }))
     return false;
   if (o.base !== undefined && d.baseRefName !== o.base) return false;
   if (o.head !== undefined && d.headRefName !== o.head) return false;
-  if (o.draft && d.isDraft !== true) return false;
+  if (o.draft && !draft()) return false;
   return true;
 }
 
@@ -197,7 +205,7 @@ export default defineCommand({
     description: "List pull requests, newest first",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-pr list",
         "forge-pr list -s all -B main --json number,title,state",

@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
+import { activityDirs } from "./activity.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
@@ -81,7 +82,9 @@ export async function* cachedIssueList(
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
-      let hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      // The record's updatedAt depends on the issue's record folders too (comments, edits).
+      const file = entityFile(store, ISSUES, ref.id);
+      let hit = ref.escapes ? undefined : cache.get(key, file, activityDirs(file, false));
       // The payload's two parts (the cache checks its blocks; a line without its separator, or that does not parse,
       // is read from its file).
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
@@ -272,7 +275,8 @@ async function* readyList(
       // Archived issues are never listed and never block (IssueGraph): not read.
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
-      const hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id));
+      const owning = entityFile(store, ISSUES, ref.id);
+      const hit = ref.escapes ? undefined : cache.get(key, owning, activityDirs(owning, false));
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
       const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
       if (hit && sep > hit.start && end > sep) {

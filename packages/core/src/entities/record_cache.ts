@@ -32,7 +32,7 @@ import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeS
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
-import { fileKey, fileStamp } from "../store/stamp.js";
+import { fileKey, fileStamp, folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
 const MAGIC = "forge-records 2";
@@ -122,6 +122,8 @@ export class RecordCache {
   readonly #hit: RecordHit = { buf: Buffer.alloc(0), start: 0, end: 0 };
   #missStat: Stats | undefined;
   #hitStat: Stats | undefined;
+  #missDirs: FolderStamp | undefined;
+  #hitDirs: FolderStamp | undefined;
   // The new file, started at the first change.
   #changed = false;
   #keptEnd = 0; // end of the old lines kept before any change
@@ -156,9 +158,12 @@ export class RecordCache {
    * still vouches for.
    * @param key `<createdAt> <id>` as the order has it; keys come in descending order
    * @param file the owning file
+   * @param dirs folders the record also depends on (an entity's record folders: `activityDirs`); their
+   *   stamps join the file's on its line, so a record added to one (or pulled into it) is a miss
    */
-  get(key: string, file: string): RecordHit | undefined {
+  get(key: string, file: string, dirs?: readonly string[]): RecordHit | undefined {
     this.#missStat = undefined;
+    this.#missDirs = undefined;
     if (this.#pendingHit) {
       this.#pendingHit = false;
       this.#consume(true);
@@ -181,13 +186,16 @@ export class RecordCache {
     }
     if (st === undefined || !st.isFile()) return undefined;
     this.#missStat = st;
+    const ds = dirs && dirs.length > 0 ? folderStamp(dirs) : undefined;
+    this.#missDirs = ds;
     if (this.#key !== key) return undefined;
-    if (this.#stat !== fileKey(st)) {
+    if (this.#stat !== (ds ? `${fileKey(st)}+${ds.value}` : fileKey(st))) {
       this.#consume(false);
       return undefined;
     }
     this.#missStat = undefined;
     this.#hitStat = st;
+    this.#hitDirs = ds;
     // Kept as it is: the next line is loaded on the next call (the payload's bytes stay where they are until then).
     this.#pendingHit = true;
     this.#hit.buf = this.#buf;
@@ -210,6 +218,7 @@ export class RecordCache {
     if (!this.#pendingHit) return;
     this.#pendingHit = false;
     this.#missStat = this.#hitStat;
+    this.#missDirs = this.#hitDirs;
     this.#consume(false);
   }
 
@@ -220,10 +229,17 @@ export class RecordCache {
    */
   put(key: string, payload: string, ok = true): void {
     const st = this.#missStat;
+    const ds = this.#missDirs;
     this.#missStat = undefined;
+    this.#missDirs = undefined;
     if (!ok || st === undefined || this.#disorder || key.length !== KEY || payload.includes("\n")) return;
-    const stamp = fileStamp(st, this.#now);
+    let stamp = fileStamp(st, this.#now);
     if (stamp === null) return;
+    if (ds) {
+      // The folders vouch only once still (racy clean), and only when each could be stat'ed.
+      if (!isStill(ds, BigInt(this.#now) * 1_000_000n)) return;
+      stamp = `${stamp}+${ds.value}`;
+    }
     this.#change();
     this.#appendText(`${key} ${stamp}${SEP}${payload}\n`);
   }

@@ -257,6 +257,16 @@ export const PR_REVIEW: EntitySchema = {
   ],
 };
 
+/**
+ * `.forge/issues/<id>/edits/<id>.md` and `.forge/prs/<id>/edits/<id>.md`: one per edit,
+ * written once (never edited), so an edit moves `updatedAt` without a line two clones share.
+ */
+export const EDIT: EntitySchema = {
+  kind: "edit",
+  // isDraft: set by `pr ready` (false) and `pr ready --undo` (true); the latest such record is the PR's draft state.
+  fields: [ID, S("author", true), TS("createdAt", true), LIST("fields"), { name: "isDraft", type: { t: "bool" } }],
+};
+
 /** `.forge/tasks/<id>/task.md` */
 export const TASK: EntitySchema = {
   kind: "task",
@@ -424,6 +434,7 @@ export const SCHEMAS: Readonly<Record<string, EntitySchema>> = {
   comment: COMMENT,
   pr: PR,
   "pr-review": PR_REVIEW,
+  edit: EDIT,
   task: TASK,
   labels: LABELS,
   milestones: MILESTONES,
