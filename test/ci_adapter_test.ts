@@ -10,30 +10,20 @@
  */
 import test from "ava";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, jsonl, run, tempRepo } from "./lib/run.js";
+import { git, jsonl, run } from "./lib/run.js";
 import { golden } from "./lib/golden.js";
+import { stepsRepo } from "./lib/steps_repo.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
 
 type Rec = Record<string, any>;
 
-function repo(steps: Record<string, string>, files: Record<string, string> = {}): string {
-  const dir = scratch(tempRepo("forge-adapter-e2e-"));
-  const d = join(dir, ".forge", "ci", "steps");
-  mkdirSync(d, { recursive: true });
-  for (const [name, text] of Object.entries(steps)) {
-    writeFileSync(join(d, name), `#!/bin/sh\n${text}\n`);
-    chmodSync(join(d, name), 0o755);
-  }
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "initial"]);
-  return dir;
-}
+const repo = (steps: Record<string, string>, files: Record<string, string> = {}): string =>
+  stepsRepo("forge-adapter-e2e-", steps, files);
 
 const push = (commit: string): string =>
   JSON.stringify({

@@ -14,8 +14,9 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_pr
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BIN, baseEnv, git, jsonl, run, tempRepo, type Ran } from "./lib/run.js";
-import { removeScratch, scratch } from "./lib/scratch.js";
+import { BIN, baseEnv, git, jsonl, run, type Ran } from "./lib/run.js";
+import { stepsRepo } from "./lib/steps_repo.js";
+import { removeScratch } from "./lib/scratch.js";
 
 type Rec = Record<string, any>;
 
@@ -145,20 +146,8 @@ function skip(t: ExecutionContext): boolean {
 
 const env = (): Record<string, string> => ({ PARALLEL_SSH: `ssh -F ${join(lab, "ssh_config")}` });
 
-/** A repo on main with the given steps and files, committed. */
-function repo(steps: Record<string, string>, files: Record<string, string> = {}): string {
-  const dir = scratch(tempRepo("forge-hosts-e2e-"));
-  const d = join(dir, ".forge", "ci", "steps");
-  mkdirSync(d, { recursive: true });
-  for (const [name, text] of Object.entries(steps)) {
-    writeFileSync(join(d, name), `#!/bin/sh\n${text}\n`);
-    chmodSync(join(d, name), 0o755);
-  }
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "initial"]);
-  return dir;
-}
+const repo = (steps: Record<string, string>, files: Record<string, string> = {}): string =>
+  stepsRepo("forge-hosts-e2e-", steps, files);
 
 function batchDir(dir: string): string {
   const root = join(dir, ".forge", "ci", "runs", ".hosts");
