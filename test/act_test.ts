@@ -7,29 +7,18 @@
  */
 import test from "ava";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, baseEnv, git, jsonl, run, tempRepo, type Ran } from "./lib/run.js";
-import { removeScratch, scratch } from "./lib/scratch.js";
+import { BIN, baseEnv, git, jsonl, run, type Ran } from "./lib/run.js";
+import { stepsRepo } from "./lib/steps_repo.js";
+import { removeScratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
 
 type Rec = Record<string, any>;
 
-/** A repo on main with the given steps and files, committed. */
-function repo(steps: Record<string, string>, files: Record<string, string> = {}): string {
-  const dir = scratch(tempRepo("forge-act-e2e-"));
-  const d = join(dir, ".forge", "ci", "steps");
-  mkdirSync(d, { recursive: true });
-  for (const [name, text] of Object.entries(steps)) {
-    writeFileSync(join(d, name), `#!/bin/sh\n${text}\n`);
-    chmodSync(join(d, name), 0o755);
-  }
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "initial"]);
-  return dir;
-}
+const repo = (steps: Record<string, string>, files: Record<string, string> = {}): string =>
+  stepsRepo("forge-act-e2e-", steps, files);
 
 /** A PR from a branch that writes `files`; its {id, number, patchSha256}. */
 async function pr(dir: string, branch: string, files: Record<string, string>, extra: string[] = []): Promise<Rec> {

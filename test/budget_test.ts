@@ -90,7 +90,7 @@ const NOUN_VERBS: Record<string, string[]> = {
   milestone: ["list", "create", "edit", "close", "reopen"],
   wiki: ["get", "put", "list"],
   release: ["create", "list", "view", "verify", "activate", "rollback"],
-  ci: ["run", "list", "view", "log", "rerun", "cancel"],
+  ci: ["run", "list", "view", "log", "rerun", "cancel", "adapter", "emit"],
   run: ["list", "view", "rerun", "watch", "cancel"],
   merge: ["pr", "import"],
 };

@@ -6,8 +6,17 @@
  * initialised in every worktree from the main clone, offline.
  */
 import test from "ava";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { git, jsonl, run, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
@@ -203,6 +212,146 @@ test("submodules: steps see them in every worktree, initialised offline from the
   t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 3, a.stderr);
   t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
   t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+});
+
+test("nested submodules: a submodule's own submodule is there in every worktree, offline", async (t) => {
+  const allow = ["-c", "protocol.file.allow=always"];
+  const leaf = scratch(tempRepo("forge-leaf-"));
+  writeFileSync(join(leaf, "leaf.txt"), "from the nested submodule\n");
+  git(leaf, ["add", "-A"]);
+  git(leaf, ["commit", "-qm", "leaf"]);
+  const mid = scratch(tempRepo("forge-mid-"));
+  writeFileSync(join(mid, "mid.txt"), "from the submodule\n");
+  git(mid, [...allow, "submodule", "add", "-q", leaf, "deps/leaf"]);
+  git(mid, ["add", "-A"]);
+  git(mid, ["commit", "-qm", "mid"]);
+  const dir = scratch(tempRepo("forge-super-nested-"));
+  git(dir, [...allow, "submodule", "add", "-q", mid, "vendor/mid"]);
+  git(dir, [...allow, "submodule", "update", "--init", "--recursive", "-q"]);
+  step(dir, "10-see", "grep -q 'from the submodule' vendor/mid/mid.txt\ngrep -q nested vendor/mid/deps/leaf/leaf.txt");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "super"]);
+  // Both origins are gone: only the main clone's copies (.git/modules/…/modules/…) are left, no network.
+  for (const d of [leaf, mid]) {
+    renameSync(d, `${d}-gone`);
+    scratch(`${d}-gone`);
+  }
+  const r = await run("forge-ci", ["run", "--repeat", "2", "--json", "verdict"], { cwd: dir });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(
+    jsonl(r.stdout).map((x) => x.verdict),
+    ["pass", "pass"]
+  );
+  const a = await run("forge-act", ["--json", "--independent-trials"], {
+    cwd: dir,
+    input: plan("CheckRerun", { step: "10-see", head_sha: head(dir), repetitions: 2 }),
+  });
+  t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 2, a.stderr);
+  t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+});
+
+test(
+  "PairedPatch: one worktree a side, put back as made before each run (a step's files, commit and branch " +
+    "undone); --independent-trials: one a run",
+  async (t) => {
+    const dir = scratch(tempRepo("forge-paired-reuse-"));
+    const log = scratch(`${dir}-seen`);
+    writeFileSync(join(dir, "a.txt"), "base\n");
+    writeFileSync(join(dir, "gone.txt"), "only at the base\n");
+    writeFileSync(join(dir, ".gitignore"), "ignored/\n");
+    // Each run says where it ran and what it found, then leaves a mess for the next run in the same worktree.
+    step(
+      dir,
+      "10-check",
+      [
+        "test ! -e junk && test ! -e ignored && test ! -e mine.txt",
+        `echo "$(pwd) $(head -n 1 a.txt) $(test -e gone.txt && echo has-gone)" >> ${log}`,
+        "echo mutated > a.txt && rm -f gone.txt && echo j > junk && mkdir ignored && touch ignored/x",
+        "git checkout -q -b mess-$$ && echo m > mine.txt && git add -A",
+        "git -c user.name=x -c user.email=x@y commit -qm mess",
+      ].join("\n")
+    );
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "base"]);
+    git(dir, ["checkout", "-q", "-b", "fix", "main"]);
+    writeFileSync(join(dir, "a.txt"), "patched\n");
+    git(dir, ["rm", "-q", "gone.txt"]);
+    git(dir, ["commit", "-qam", "fix"]);
+    git(dir, ["checkout", "-q", "main"]);
+    const args = ["create", "-t", "fix", "-B", "main", "-H", "fix", "--json", "id,number,patchSha256"];
+    const p = JSON.parse((await run("forge-pr", args, { cwd: dir })).stdout) as Rec;
+    const params = {
+      pr: { id: p.id, number: p.number },
+      patch_sha256: p.patchSha256,
+      base_sha: head(dir),
+      checks: ["10-check"],
+      repetitions: 3,
+      closes: [],
+    };
+    const seen = async (flags: string[]): Promise<{ r: Rec; lines: string[] }> => {
+      rmSync(log, { force: true });
+      const a = await run("forge-act", ["--json", ...flags], { cwd: dir, input: plan("PairedPatch", params) });
+      t.is(a.code, 0, a.stderr);
+      return { r: jsonl(a.stdout)[0] as Rec, lines: readFileSync(log, "utf8").split("\n").filter(Boolean) };
+    };
+    const { r, lines } = await seen([]);
+    t.is(r.typed_diff[0].category, "still_passing", JSON.stringify(r.typed_diff));
+    t.deepEqual(r.sides, { baseline: { reps: 3, stop: "done" }, patched: { reps: 3, stop: "done" } });
+    const dirs = (x: string[]) => new Set(x.map((l) => l.split(" ")[0])).size;
+    t.is(dirs(lines), 2, lines.join("\n"));
+    t.deepEqual(lines.map((l) => l.split(" ").slice(1).join(" ")).sort(), [
+      "base has-gone",
+      "base has-gone",
+      "base has-gone",
+      "patched ",
+      "patched ",
+      "patched ",
+    ]);
+    const alone = await seen(["--independent-trials"]);
+    t.is(alone.r.typed_diff[0].category, "still_passing");
+    t.is(dirs(alone.lines), 6);
+    t.is(git(dir, ["status", "--porcelain", "--", ".", ":!.forge"]), "", "the user's tree is untouched");
+    t.is(git(dir, ["rev-parse", "--abbrev-ref", "HEAD"]).trim(), "main");
+    t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+  }
+);
+
+test("FORGE_ACT_SETUPS: a forge-act leaves its prepared worktree there, the next takes it, no setup", async (t) => {
+  const dir = scratch(tempRepo("forge-setup-pool-"));
+  const count = scratch(`${dir}-setups`);
+  const pool = scratch(`${dir}-pool`);
+  mkdirSync(pool);
+  step(dir, "10-setup", `echo setup >> ${count}\ntouch built`);
+  step(dir, "20-check", "test -f built");
+  step(dir, "30-later", "test -f built");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "steps"]);
+  const setups = () => readFileSync(count, "utf8").split("\n").filter(Boolean).length;
+  const act = async (target: string, env: Record<string, string>): Promise<Rec> => {
+    const input = plan("CheckRerun", { step: target, head_sha: head(dir), repetitions: 3 });
+    const a = await run("forge-act", ["--json"], { cwd: dir, input, env });
+    t.is(a.code, 0, a.stderr);
+    return (jsonl(a.stdout)[0] as Rec).stats as Rec;
+  };
+  const trees = () => git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length;
+  t.is((await act("20-check", { FORGE_ACT_SETUPS: pool })).passes, 3);
+  t.is(setups(), 1);
+  t.is(trees(), 2, "the worktree is kept for the next forge-act");
+  t.is((await act("20-check", { FORGE_ACT_SETUPS: pool })).passes, 3);
+  t.is((await act("30-later", { FORGE_ACT_SETUPS: pool })).passes, 3);
+  t.is(setups(), 1, "three acts, one setup");
+  t.is(trees(), 2, "still one worktree");
+  // Without the pool each forge-act prepares its own and leaves nothing.
+  t.is((await act("20-check", {})).passes, 3);
+  t.is(setups(), 2);
+  t.is(trees(), 2);
+  // What forge-pilot does at its run's end: remove the worktrees the pool names.
+  for (const f of readdirSync(pool).filter((n) => n.endsWith(".json"))) {
+    const kept = JSON.parse(readFileSync(join(pool, f), "utf8")) as Rec;
+    scratch(dirname(kept.dir));
+    git(dir, ["worktree", "remove", "--force", "--force", kept.dir]);
+  }
+  t.is(trees(), 1);
 });
 
 test("forge-ci run --until --repeat: the setup runs once per worktree; --independent-trials: once a run", async (t) => {

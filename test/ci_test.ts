@@ -80,7 +80,7 @@ async function until(
   t: ExecutionContext,
   what: string,
   f: () => boolean | Promise<boolean>,
-  ms = 60_000
+  ms = 300_000
 ): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -333,13 +333,13 @@ test("PRs from stdin run concurrently, each in its own worktree, results in inpu
 
 test("a step over its timeout: its whole process group is killed, outcome timeout, conclusion timed_out", async (t) => {
   const mark = `forge-ci-timeout-${process.pid}-${Date.now()}`;
-  // The step would sleep 5 minutes: finishing well within that proves the timeout, on however loaded a machine.
+  // The step would sleep 5 minutes: its own duration well within that proves the timeout, however loaded the
+  // machine (the step's clock starts at its spawn, not at forge-ci's).
   const dir = repo({ "10-hang": `sh -c 'sleep 300; : ${mark}' &\nsleep 300`, "20-next": "true" }, "timeout=1\n");
-  const t0 = Date.now();
   const r = await ci(dir, ["run", "--json"]);
   t.is(r.code, 1, r.stderr);
-  t.true(Date.now() - t0 < 90_000, `took ${Date.now() - t0} ms`);
   const rec = runs(r)[0]!;
+  t.true(rec.steps[0]!.durationMs < 120_000, `the step took ${rec.steps[0]!.durationMs} ms`);
   t.like(rec, { verdict: "fail", conclusion: "timed_out" });
   t.deepEqual(
     rec.steps.map((s) => [s.outcome, s.exitCode]),
@@ -577,7 +577,7 @@ test(
     writeFileSync(join(dir, ".forge", "ci", "ci.env"), "runner=podman\n");
     const bad = await ci(dir, ["run"]);
     t.is(bad.code, 1);
-    t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local or docker\n");
+    t.is(bad.stderr, "forge-ci run: .forge/ci/ci.env: line 1: 'runner': expected local, docker or adapter:CMD\n");
     t.is(runs(await ci(dir, ["list", "--json"])).length, 2, "nothing recorded");
   }
 );

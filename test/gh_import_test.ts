@@ -124,6 +124,63 @@ test("a second import of the same file (and a newer one) adds only what is new",
   t.deepEqual(snapshot(repo), third, "the newer file again: 0 files changed");
 });
 
+test("a later import adds new reviews and comments to PRs already here, once", async (t) => {
+  const repo = tempRepo("forge-ghimport-");
+  const full = JSON.parse(readFileSync(join(GH, "pr_list.json"), "utf8")) as Rec[];
+  // The first file: PR 7 without its review and comment yet.
+  const early = full.map((p) => (p.number === 7 ? { ...p, reviews: [], comments: [] } : p));
+  const first = join(repo, "early.json");
+  writeFileSync(first, JSON.stringify(early));
+  t.is((await forge(repo, ["import", "gh", first])).code, 0);
+  const view = async (): Promise<Rec> =>
+    JSON.parse((await run("forge-pr", ["view", "2", "--json", "title,reviews,comments"], { cwd: repo })).stdout) as Rec;
+  const v0 = await view();
+  t.is(v0.title, "Fix the empty-config crash");
+  t.deepEqual([(v0.reviews as Rec[]).length, (v0.comments as Rec[]).length], [0, 0]);
+  // The newer file: the review and the comment, and a second review by a hand-made entry without an address.
+  const seven = full.find((p) => p.number === 7)!;
+  (seven.reviews as Rec[]).push({
+    author: { login: "dave" },
+    state: "COMMENTED",
+    body: "One nit.",
+    submittedAt: "2024-03-04T18:00:00Z",
+  });
+  const newer = join(repo, "newer.json");
+  writeFileSync(newer, JSON.stringify(full));
+  const r = await forge(repo, ["import", "gh", "--json", newer]);
+  t.is(r.code, 0, r.err);
+  const added = jsonl(r.out).filter((l) => l.result === "added");
+  t.deepEqual(
+    added.map((l) => l.kind),
+    ["comment", "review", "review"]
+  );
+  t.true(
+    jsonl(r.out)
+      .filter((l) => l.kind === "pr")
+      .every((l) => l.result === "unchanged")
+  );
+  const v1 = await view();
+  t.deepEqual(
+    (v1.reviews as Rec[]).map((x) => [(x.author as Rec).login, x.state, x.body]),
+    [
+      ["alice", "APPROVED", ((full[0]!.reviews as Rec[])[0] as Rec).body],
+      ["dave", "COMMENTED", "One nit."],
+    ]
+  );
+  t.is((v1.comments as Rec[]).length, 1);
+  // Again, and the newer file with the older one: nothing doubled, 0 files changed.
+  const before = snapshot(repo);
+  for (const files of [[newer], [first, newer]]) {
+    const again = await forge(repo, ["import", "gh", "--json", ...files]);
+    t.is(again.code, 0, again.err);
+    t.true(
+      jsonl(again.out).every((l) => l.result === "unchanged"),
+      files.join(" ")
+    );
+    t.deepEqual(snapshot(repo), before, `${files.join(" ")}: 0 files changed`);
+  }
+});
+
 test("a conflict is reported and kept, never overwritten", async (t) => {
   const repo = tempRepo("forge-ghimport-");
   const file = join(GH, "issue_list.json");

@@ -68,6 +68,8 @@ function setup(): Promise<World> {
     ]);
     await ok("forge-issue", ["create", "-t", "Big release", "-b", "ping @alice", "-m", "The big 1.0"], undefined);
     await ok("forge-issue", ["create", "-t", "Old error", "-b", "an error", "-l", "bug"]);
+    // In a later second than #2's creation: the comment makes #1 the most recently updated (issue status's order).
+    await new Promise((res) => setTimeout(res, 1000 - (Date.now() % 1000) + 20));
     await ok("forge-issue", ["comment", "1", "-b", "Same error here."]);
     await ok("forge-issue", ["close", "3", "--reason", "not planned"]);
     git(dir, ["switch", "-q", "-c", "fix-crash"]);

@@ -127,8 +127,10 @@ test.serial("boards: hostile titles, labels and assignees are text in Chromium; 
   };
   await ok("forge-label", ["create", "blocked", "--color", "b60205"]);
   await ok("forge-label", ["create", HOSTILE.slice(0, 40).replace(/,/g, ";"), "--color", "0e8a16"]);
-  await ok("forge-issue", ["create", "-t", HOSTILE, "-b", HOSTILE]);
-  await ok("forge-issue", ["create", "-t", "waits on the importer", "-b", "x", "-l", "blocked", "-a", "alice"]);
+  // A `blocked` label does not block (the links do): issue 1 has one and is open; 2 is blocked by 1.
+  await ok("forge-issue", ["create", "-t", HOSTILE, "-b", HOSTILE, "-l", "blocked"]);
+  await ok("forge-issue", ["create", "-t", "waits on the importer", "-b", "x", "-a", "alice"]);
+  await ok("forge-issue", ["edit", "2", "--add-blocked-by", "1"]);
   await ok("forge-issue", ["create", "-t", "done one", "-b", "x", "-l", HOSTILE.slice(0, 40).replace(/,/g, ";")]);
   await ok("forge-issue", ["close", "3"]);
   await ok("forge-task", ["create", "-t", HOSTILE]);
@@ -143,6 +145,7 @@ test.serial("boards: hostile titles, labels and assignees are text in Chromium; 
   }
   t.regex(issues.stdout, /<h2>open \(1\)<\/h2>\n<div class="card" id="card-1">/);
   t.regex(issues.stdout, /<h2>blocked \(1\)<\/h2>\n<div class="card blocked" id="card-2"><span class="blk">blocked/);
+  t.regex(issues.stdout, /id="card-2">[^\n]*<div class="meta">blocked by #1<\/div><\/div>\n/);
   t.regex(issues.stdout, /<h2>closed \(1\)<\/h2>\n<div class="card" id="card-3">/);
   t.regex(tasks.stdout, /<h2>todo \(1\)<\/h2>/);
   const usage = await run("forge-issue", ["list", "--html", "--json"], { cwd: dir, env });

@@ -138,6 +138,41 @@ test("degradation law: a damaged run record is unreadable:run:<id>; forge-ci, fo
   t.like(jsonl(p.stdout).at(-1), { kind: "report", halt_reason: "max_iterations_reached" });
 });
 
+test("a valid but edited run record is named by fsck and every reader; one of before reads as it was", async (t) => {
+  const { dir, runs } = await exported(t);
+  const [bad, good] = runs as [string, string];
+  const summary = join(dir, ".forge", "ci", "runs", bad, "summary.md");
+  const text = readFileSync(summary, "utf8");
+  t.regex(text, /\nrecordSha256: "[0-9a-f]{64}"\n---\n/);
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+  // A failure shown as a pass would be: the record still parses and validates.
+  const forged = text.replace("conclusion: success\nverdict: pass\n", "conclusion: failure\nverdict: fail\n");
+  t.not(forged, text);
+  const why = `.forge/ci/runs/${bad}/summary.md: field 'recordSha256': does not match the file's bytes`;
+  for (const edit of [forged, text.replace("| pass |", "| fail |"), text.replace(/"\n---\n/, '"\n---\n\n')]) {
+    t.not(edit, text);
+    writeFileSync(summary, edit);
+    const f = await run("forge", ["fsck"], { cwd: dir });
+    t.is(f.code, 1);
+    t.true(f.stdout.startsWith(why), f.stdout);
+    t.is(f.stdout.split("\n").length, 2, f.stdout);
+    const l = await run("forge-ci", ["list", "--json", "id"], { cwd: dir });
+    t.is(l.code, 0, l.stderr);
+    t.deepEqual(jsonl(l.stdout), [{ id: good }]);
+    t.true(l.stderr.startsWith(`forge-ci list: warning: unreadable:run:${bad}: ${why}`), l.stderr);
+    const v = await run("forge-ci", ["view", bad], { cwd: dir });
+    t.is(v.code, 1);
+    t.true(v.stderr.includes(why), v.stderr);
+    t.true((await observed(t, dir)).markers.includes(`unreadable:run:${bad}`));
+  }
+  // A record written before the digest (no such line) is read as it was: fsck quiet, both runs listed.
+  writeFileSync(summary, text.replace(/recordSha256: "[0-9a-f]{64}"\n/, ""));
+  t.deepEqual(await run("forge", ["fsck"], { cwd: dir }).then((f) => [f.code, f.stdout]), [0, ""]);
+  const l = await run("forge-ci", ["list", "--json", "id"], { cwd: dir });
+  t.deepEqual([l.code, l.stderr, jsonl(l.stdout).length], [0, "", 2]);
+  t.false((await observed(t, dir)).markers.some((m) => m.startsWith("unreadable:")));
+});
+
 const LOOP_DAMAGE: Array<[string, "events.jsonl" | "loop.md", (s: string) => string]> = [
   ["truncated", "events.jsonl", (s) => s.slice(0, -15)],
   ["edited", "events.jsonl", (s) => s.replace('"type":"loop_started"', '"type":"loop_startes"')],

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatFrontmatter, ISSUE, toFrontmatter } from "@forge/core";
 import { assertOneLineError, snapshot } from "./lib/hostile.js";
-import { jsonl, run, tempRepo } from "./lib/run.js";
+import { jsonl, run, tempRepo, type Ran } from "./lib/run.js";
 
 /** One issue of a hand-built graph: open?, blocked by, parent (numbers). */
 type G = Array<[open: boolean, blockedBy: number[], parent?: number]>;
@@ -273,8 +273,7 @@ test("edit --add-blocked-by/--add-blocking/--set-parent: gh's shapes, one writer
     [true, []],
     [true, []],
   ]);
-  const edit = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-    run("forge-issue", ["edit", ...args], { cwd: repo });
+  const edit = (args: string[]): Promise<Ran> => run("forge-issue", ["edit", ...args], { cwd: repo });
   t.is((await edit(["2", "--add-blocked-by", "1"])).code, 0);
   t.is((await edit(["1", "--add-blocking", "3"])).code, 0);
   const r = await edit(["4", "--set-parent", "2", "--json", "number,parent,blockedBy"]);
@@ -337,6 +336,66 @@ test("a cycle is refused naming its path; nothing is written", async (t) => {
   t.deepEqual(snapshot(repo), before);
 });
 
+test("edit --add-sub-issue/--remove-sub-issue: each child's file, gh's replace of a parent", async (t) => {
+  const repo = storeOf([
+    [true, []],
+    [true, []],
+    [true, []],
+    [false, [], 2],
+  ]);
+  const edit = (args: string[]): Promise<Ran> => run("forge-issue", ["edit", ...args], { cwd: repo });
+  const file = (n: number): string => readFileSync(join(repo, ".forge", "issues", id(n), "issue.md"), "utf8");
+  // 4 is under 2 already: gh replaces its parent, silently.
+  const r = await edit(["1", "--add-sub-issue", "3,4", "--json", "number,subIssues,subIssuesSummary"]);
+  t.is(r.code, 0, r.stderr);
+  const node = (n: number, state = "OPEN"): Record<string, unknown> => ({
+    id: id(n),
+    number: n,
+    state,
+    title: `issue ${n}`,
+    url: `file://${repo}/issues/${n}`,
+  });
+  t.deepEqual(JSON.parse(r.stdout), {
+    number: 1,
+    subIssues: { nodes: [node(3), node(4, "CLOSED")], totalCount: 2 },
+    subIssuesSummary: { completed: 1, percentCompleted: 50, total: 2 },
+  });
+  // The edges live in the children's files; the parent's file is not written.
+  t.notRegex(file(1), /parent|blockedBy/);
+  t.regex(file(3), new RegExp(`parent: ${id(1)}`));
+  t.regex(file(4), new RegExp(`parent: ${id(1)}`));
+  const v2 = await run("forge-issue", ["view", "2", "--json", "subIssues"], { cwd: repo });
+  t.deepEqual(JSON.parse(v2.stdout), { subIssues: { nodes: [], totalCount: 0 } });
+  // Removing one that is not a sub-issue of this issue: one line, nothing written.
+  const before = snapshot(repo);
+  const not = await edit(["2", "--remove-sub-issue", "3"]);
+  assertOneLineError(t, not, "forge-issue edit", ["issue #3 is not a sub-issue of #2"]);
+  const both = await edit(["1", "--add-sub-issue", "2", "--remove-sub-issue", "2"]);
+  assertOneLineError(t, both, "forge-issue edit", ["--add-sub-issue and --remove-sub-issue both name issue #2"], 2);
+  t.deepEqual(snapshot(repo), before);
+  t.is((await edit(["1", "--remove-sub-issue", "4"])).code, 0);
+  t.notRegex(file(4), /parent/);
+  t.regex(file(3), new RegExp(`parent: ${id(1)}`));
+  const fsck = await run("forge", ["fsck"], { cwd: repo });
+  t.is(fsck.code, 0, fsck.stdout);
+});
+
+test("edges of one edit are checked together: two new edges cannot close a cycle", async (t) => {
+  const repo = storeOf([
+    [true, []],
+    [true, []],
+    [true, [], 1],
+  ]);
+  const before = snapshot(repo);
+  // 1 blocked by 2, and 2 under 1: 1 waits for 2, 2 waits for its parent 1.
+  const r = await run("forge-issue", ["edit", "1", "--add-blocked-by", "2", "--add-sub-issue", "2"], { cwd: repo });
+  assertOneLineError(t, r, "forge-issue edit", ["cycle refused: #2 → #1 → #2"]);
+  // A sub-issue cannot become its ancestor's parent: 3 is under 1.
+  const up = await run("forge-issue", ["edit", "3", "--add-sub-issue", "1"], { cwd: repo });
+  assertOneLineError(t, up, "forge-issue edit", ["cycle refused: #1 → #3 → #1"]);
+  t.deepEqual(snapshot(repo), before);
+});
+
 test("forge fsck names links to missing issues and cycles written by hand", async (t) => {
   const repo = storeOf([
     [true, [2]],
@@ -367,6 +426,75 @@ test("the task board marks a card whose issue is blocked", async (t) => {
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /blocked card\t[^\n]*#2 blocked by #1/);
   t.regex(r.stdout, /free card\t[^\n]*#1\n/);
+});
+
+test("the issue board's blocked column comes from the links, not a label", async (t) => {
+  // 2 blocked by 1; 3 under 2 (a blocked ancestor); 4 free; 5 closed, blocked by 1.
+  const repo = storeOf([
+    [true, []],
+    [true, [1]],
+    [true, [], 2],
+    [true, []],
+    [false, [1]],
+  ]);
+  t.is((await run("forge-label", ["create", "blocked"], { cwd: repo })).code, 0);
+  t.is((await run("forge-issue", ["edit", "4", "--add-label", "blocked"], { cwd: repo })).code, 0);
+  const board = async (): Promise<Record<string, number[]>> => {
+    const r = await run("forge-issue", ["list", "-s", "all", "--html"], { cwd: repo });
+    t.is(r.code, 0, r.stderr);
+    const cols: Record<string, number[]> = {};
+    for (const sec of r.stdout.split('<section class="col">').slice(1)) {
+      const name = /<h2>(\w+) \(/.exec(sec)![1]!;
+      cols[name] = [...sec.matchAll(/id="card-(\d+)"/g)].map((m) => Number(m[1]));
+    }
+    return cols;
+  };
+  t.deepEqual(await board(), { open: [4, 1], blocked: [3, 2], closed: [5] });
+  const r = await run("forge-issue", ["list", "--html"], { cwd: repo });
+  t.regex(r.stdout, /id="card-3">[^\n]*<div class="meta">blocked by #1<\/div>/);
+  // Only 3 listed (a filter), its blocker still counted.
+  const one = await run("forge-issue", ["list", "--html", "-S", 'in:title "issue 3"'], { cwd: repo });
+  t.regex(one.stdout, /<h2>blocked \(1\)<\/h2>\n<div class="card blocked" id="card-3">/);
+  t.is((await run("forge-issue", ["close", "1"], { cwd: repo })).code, 0);
+  t.deepEqual(await board(), { open: [4, 3, 2], blocked: [], closed: [5, 1] });
+});
+
+test("the graph read from the list's record cache: titles and states, and a changed file read again", async (t) => {
+  // 2 blocked by 1; 3 under 2.
+  const repo = storeOf([
+    [true, []],
+    [true, [1]],
+    [true, [], 2],
+  ]);
+  const table = async (args: string[]): Promise<string[]> => {
+    const r = await run("forge-issue", args, { cwd: repo });
+    t.is(r.code, 0, r.stderr);
+    return r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t")[0]!);
+  };
+  const cache = join(repo, ".forge", ".cache", "issues.records");
+  // A full list writes the cache (every line carries its issue's links); the table's --ready then reads them.
+  t.is((await run("forge-issue", ["list", "-s", "all", "--json", "number"], { cwd: repo })).code, 0);
+  t.true(readFileSync(cache, "latin1").includes(`|${id(1)}`), "the cache holds the links");
+  t.deepEqual(await table(["list", "--ready"]), ["1"]);
+  t.deepEqual(await table(["list", "-S", "is:blocked"]), ["3", "2"]);
+  const v = await run("forge-issue", ["view", "1", "--json", "blocking"], { cwd: repo });
+  t.deepEqual(JSON.parse(v.stdout), {
+    blocking: {
+      nodes: [{ id: id(2), number: 2, state: "OPEN", title: "issue 2", url: `file://${repo}/issues/2` }],
+      totalCount: 1,
+    },
+  });
+  // Files changed since the cache was written are read again: a new title, a closed blocker, a new link.
+  t.is((await run("forge-issue", ["edit", "2", "-t", "renamed"], { cwd: repo })).code, 0);
+  t.is((await run("forge-issue", ["close", "1"], { cwd: repo })).code, 0);
+  t.deepEqual(await table(["list", "--ready"]), ["3", "2"]);
+  const w = await run("forge-issue", ["view", "1", "--json", "blocking"], { cwd: repo });
+  t.is((JSON.parse(w.stdout) as { blocking: { nodes: Array<{ title: string }> } }).blocking.nodes[0]!.title, "renamed");
+  t.is((await run("forge-issue", ["edit", "3", "--add-blocked-by", "2"], { cwd: repo })).code, 0);
+  t.deepEqual(await table(["list", "--ready"]), ["2"]);
 });
 
 test("an archived issue is out of the way: it blocks nothing, on both list paths", async (t) => {

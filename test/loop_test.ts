@@ -331,6 +331,27 @@ const DAMAGE: Array<[string, (s: string) => string, RegExp]> = [
     /line 2: event_sequence 1 where 2 was expected \(duplicate/,
   ],
 ];
+test("list with a damaged loop: the others listed, the damaged one named on stderr, exit 0 (partial)", async (t) => {
+  const dir = repo();
+  const a = (await start(t, dir)).loop_id as string;
+  const b = (await start(t, dir)).loop_id as string;
+  const file = join(dir, ".forge", "loops", a, "events.jsonl");
+  writeFileSync(file, readFileSync(file, "utf8").replace('"level":"L2"', '"level":"L1"'));
+  for (const argv of [["list", "--json", "loop_id"], ["list"], ["list", "--all", "--jq", ".[].loop_id"]]) {
+    const r = await loop(dir, argv);
+    t.is(r.code, 0, `${argv.join(" ")}: ${r.stderr}`);
+    t.true(r.stdout.includes(b) && !r.stdout.includes(a), r.stdout);
+    t.regex(
+      r.stderr,
+      new RegExp(
+        `^forge-loop list: warning: unreadable:loop:${a}: storage_corruption: \\.forge/loops/${a}/events\\.jsonl: `
+      )
+    );
+    t.is(r.stderr.split("\n").length, 2, r.stderr);
+  }
+  t.deepEqual(jsonl((await loop(dir, ["list", "--json", "loop_id"])).stdout), [{ loop_id: b }]);
+});
+
 for (const [name, damage, re] of DAMAGE) {
   test(`a ${name} events.jsonl is storage_corruption naming the line, exit 1, nothing written`, async (t) => {
     const dir = repo();

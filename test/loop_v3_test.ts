@@ -99,6 +99,9 @@ test(
     const r1 = await submit(t, dir, "next", id, report(OFF));
     t.is(r1.decision, "accepted");
     t.true((r1.changes as string[]).includes("drift_detected"));
+    const drifting = jsonl((await loop(dir, ["status", id, "--json", "drift,acceptedRounds"])).stdout)[0]!;
+    t.regex(String(drifting.drift), /^round 1: /, "status --json shows the drift waiting for a clarification");
+    t.is(drifting.acceptedRounds, 1);
     t.is((r1.next as Rec).level, "L2");
     t.regex(
       prompt(r1),
@@ -137,6 +140,7 @@ test(
     t.notRegex(prompt(r2), /Drift detected/);
     const st = jsonl((await loop(dir, ["status", id, "--json"])).stdout)[0]!;
     t.is(st.lastDecision, "accepted");
+    t.is(st.drift, null, "a clarified drift is gone from the status");
     t.regex(readFileSync(join(dir, ".forge", "loops", id, "loop.md"), "utf8"), /drift clarified \(round 2, cr-/);
   }
 );
@@ -221,6 +225,8 @@ test(
       new RegExp(`## Objective refinements \\(clarify the goal, never replace it\\)\\n- \\(round 2, ${cr}\\) `)
     );
     t.regex(readFileSync(join(dir, ".forge", "loops", id, "loop.md"), "utf8"), /^refinements:\n {2}- round: 2\n/m);
+    const st = jsonl((await loop(dir, ["status", id, "--json", "refinements"])).stdout)[0]!;
+    t.deepEqual(st, { refinements: [{ round: 2, text, anchor: cr }] });
   }
 );
 
@@ -272,6 +278,8 @@ test("--max-rounds counts accepted rounds in effect: rounds abandoned by a backt
   t.is((await submit(t, dir, "next", id, report())).decision, "accepted"); // round 2
   const back = await loop(dir, ["backtrack", id, "--to", "1", "--json"]);
   t.is(back.code, 0, back.stderr); // round 3 backtracked: round 2 is abandoned, 1 accepted round in effect
+  const st = jsonl((await loop(dir, ["status", id, "--json", "acceptedRounds,maxRounds"])).stdout)[0]!;
+  t.deepEqual(st, { acceptedRounds: 1, maxRounds: 3 });
   const r4 = await submit(t, dir, "next", id, report());
   t.deepEqual([r4.decision, r4.status], ["accepted", "active"], "2 accepted rounds in effect of 3");
   const r5 = await submit(t, dir, "next", id, report());

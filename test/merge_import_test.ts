@@ -216,6 +216,89 @@ test(
   }
 );
 
+/** The evidence import files of a store, name → digest. */
+function evidenceFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(tree(dir)).filter(([rel]) => rel.startsWith("evidence/imports/")));
+}
+
+test(
+  "a pack there (a pilot run ends with one): its records come in as the loose imports they were, idempotent, " +
+    "also against a pack here; a damaged pack is refused with one line naming it",
+  async (t) => {
+    const loose = await foreign(t);
+    // A second import there (a CI run's), so that there is something to pack.
+    await ok(t, loose, "forge-ci", ["run"]);
+    t.is((await sh("forge-ci list --json | forge-export", { cwd: loose })).code, 0);
+    const want = evidenceFiles(loose);
+    const n = Object.keys(want).length;
+    t.true(n >= 2, String(n));
+    const packed = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-foreign-"))));
+    cpSync(loose, packed, { recursive: true, verbatimSymlinks: true });
+    t.is(jsonl(await ok(t, packed, "forge-export", ["pack", "--json"]))[0]!.packed, n);
+    const pack = readdirSync(join(packed, ".forge", "evidence", "imports"));
+    t.is(pack.length, 1);
+    t.regex(pack[0]!, /^pack-[0-9a-f]{64}\.json$/);
+
+    // From the pack: the same entities as from the loose files, the same bytes here.
+    const a = local();
+    const r = await importJson(a, packed);
+    t.is(r.code, 0, r.stderr);
+    const ids = Object.keys(want).map((rel) => rel.split("/").at(-1)!);
+    t.deepEqual(
+      r.lines.filter((l) => l.kind === "evidence").map((l) => [l.id, l.result]),
+      ids.map((id) => [id, "added"])
+    );
+    t.deepEqual(evidenceFiles(a), want);
+    // Again (from the pack, then from the loose files): unchanged, nothing written.
+    let before = tree(a);
+    for (const src of [packed, loose]) {
+      const again = await importJson(a, src);
+      t.is(again.code, 0, again.stderr);
+      t.deepEqual(count(again.lines, "added"), {});
+      t.is(count(again.lines, "unchanged").evidence, n);
+      t.deepEqual(tree(a), before);
+    }
+    // Packed here too: the batches are here already.
+    t.is(jsonl(await ok(t, a, "forge-export", ["pack", "--json"]))[0]!.packed, n);
+    before = tree(a);
+    for (const src of [loose, packed]) {
+      const again = await importJson(a, src);
+      t.is(again.code, 0, again.stderr);
+      t.is(count(again.lines, "unchanged").evidence, n, JSON.stringify(again.lines));
+      t.deepEqual(tree(a), before);
+    }
+
+    // A pack and its parts both there (a pack interrupted before it removed them): each batch once.
+    const both = scratch(realpathSync(mkdtempSync(join(tmpdir(), "forge-foreign-"))));
+    cpSync(loose, both, { recursive: true, verbatimSymlinks: true });
+    cpSync(
+      join(packed, ".forge", "evidence", "imports", pack[0]!),
+      join(both, ".forge", "evidence", "imports", pack[0]!)
+    );
+    const c = local();
+    const rb = await importJson(c, both);
+    t.is(rb.code, 0, rb.stderr);
+    t.is(count(rb.lines, "added").evidence, n);
+    t.deepEqual(evidenceFiles(c), want);
+
+    // A damaged pack (a trial's outcome flipped): one line naming it, nothing written.
+    const file = join(packed, ".forge", "evidence", "imports", pack[0]!);
+    const text = readFileSync(file, "utf8");
+    t.true(text.includes('"outcome":"pass"'));
+    writeFileSync(file, text.replace('"outcome":"pass"', '"outcome":"fail"'));
+    const d = local();
+    const dBefore = tree(d);
+    const bad = await run("forge-merge", ["import", packed], { cwd: d });
+    t.is(bad.code, 1);
+    t.is(bad.stdout, "");
+    t.regex(
+      bad.stderr,
+      /^forge-merge import: [^\n]*\/evidence\/imports\/pack-[0-9a-f]{64}\.json: field 'pack_sha256': [^\n]*\n$/
+    );
+    t.deepEqual(tree(d), dBefore);
+  }
+);
+
 test(
   "import <zip>: the same entities come in as from " + "the folder; the human output is one row per entity",
   async (t) => {

@@ -476,15 +476,19 @@ test.serial("halt (§16.7): external_halt from .forge/pilot/halt, before anythin
 });
 
 test.serial(
-  "a caller's FORGE_JSON=array (gh's array mode) does not reach the stages: they speak JSON lines",
+  "a caller's FORGE_JSON=array (gh's array mode) reaches the stages: the pilot reads their lists as one array",
   async (t) => {
     const s = sample();
-    mkdirSync(join(s.dir, ".forge", "pilot"), { recursive: true });
-    writeFileSync(join(s.dir, ".forge", "pilot", "halt"), "");
-    const r = await pilot(s.dir, [], { FORGE_JSON: "array" });
+    const ci = await run("forge-ci", ["list", "--json", "id"], { cwd: s.dir, env: { FORGE_JSON: "array" } });
+    t.regex(ci.stdout, /^\[\{"id":/, "forge-ci's list is one array in this mode");
+    const r = await pilot(s.dir, ["--max-iterations", "1"], { FORGE_JSON: "array" });
     t.is(r.code, 0, r.stderr);
-    t.is(r.report.halt_reason, "external_halt");
+    t.is(r.report.halt_reason, "max_iterations_reached");
+    t.is(r.report.iterations, 1);
     t.true((r.report.recovered as Rec).exports > 0, "the pick-up read forge-ci's runs and exported them");
+    t.true(r.report.exports > (r.report.recovered as Rec).exports, "the act's runs were listed and exported too");
+    t.is(history(s.dir).length, 1);
+    t.deepEqual(extraWorktrees(s.dir), [], "the worktrees the act kept for the run's next act are removed at its end");
   }
 );
 

@@ -278,6 +278,40 @@ test(
   }
 );
 
+test("forge fsck on a valid store of version N−1 reports nothing; a newer one is named", async (t) => {
+  const dir = v1Store();
+  const r = await run("forge", ["fsck"], { cwd: dir });
+  t.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
+  const j = await run("forge", ["fsck", "--json"], { cwd: dir });
+  t.deepEqual([j.code, j.stdout], [0, ""]);
+  t.false(existsSync(join(dir, ".forge", "version")), "fsck does not migrate");
+  writeFileSync(join(dir, ".forge", "version"), "3\n");
+  const n = await run("forge", ["fsck"], { cwd: dir });
+  t.is(n.code, 1);
+  t.regex(n.stdout, /^\.forge\/version: store version 3, /);
+});
+
+test("forge init on a store without a marker migrates it as forge migrate does: same lines, note", async (t) => {
+  const dir = v1Store();
+  const r = await run("forge", ["init"], { cwd: dir, env: { FORGE_AUTHOR: "initer" } });
+  t.is(r.code, 0, r.stderr);
+  t.is(
+    r.stdout,
+    "add *.lock releases/activations/ *.stale: .forge/.gitignore\n" +
+      "write the one-hop note (1 → 2): .forge/merges/migrations/v1-to-v2.md\nwrite 2 (was 1): .forge/version\n" +
+      `Reinitialized existing forge store in ${join(dir, ".forge")}/\n`
+  );
+  t.is(readFileSync(join(dir, ".forge", "version"), "utf8"), "2\n");
+  t.regex(
+    readFileSync(join(dir, ".forge", "merges", "migrations", "v1-to-v2.md"), "utf8"),
+    /^---\nfrom: 1\nto: 2\nchanges:\n[^]*author: initer\n/
+  );
+  // Again (a marker now): no migration, no line.
+  const again = await run("forge", ["init"], { cwd: dir });
+  t.is(again.stdout, `Reinitialized existing forge store in ${join(dir, ".forge")}/\n`);
+  t.is((await run("forge", ["fsck"], { cwd: dir })).code, 0);
+});
+
 test("forge migrate --apply on the fixture makes all three changes in one run", async (t) => {
   const dir = v1Store();
   const r = await run("forge", ["migrate", "--apply"], { cwd: dir });

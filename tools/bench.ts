@@ -30,14 +30,16 @@ import { generateStore, type GenSummary } from "./gen_store.js";
 import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 import { median, retarget, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
+import { hostsOverhead } from "./bench_hosts.js";
 import { noChangeBuild } from "./bench_build.js";
+import { demoWall } from "./bench_demo.js";
 import { htmlCases } from "./bench_html.js";
 import { kernelCases } from "./bench_kernel.js";
 import { loopCases } from "./bench_loop.js";
 import { keptLaneIteration, loopIterationCase, pairedWall } from "./bench_act.js";
 import { peakMemory, storeCases, storeOf } from "./bench_store.js";
 import { type Audit, formatAudit, tokenAudit } from "./token_audit.js";
-import { cacheCase, setupOnce } from "./bench_setup.js";
+import { cacheCase, setupAcrossActs, setupOnce } from "./bench_setup.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
@@ -235,6 +237,19 @@ function prCases(store: Gen): Case[] {
     {
       name: `pr list --json -s all -L 100000 @${k}`,
       target: { kind: "ms", max: 300 },
+      baseline: floor(),
+      subject: {
+        label: "forge-pr list --json --state all --limit 100000",
+        argv: [fp, "list", "--json", "--state", "all", "--limit", "100000"],
+        cwd: store.dir,
+        check: lines(live),
+      },
+    },
+    {
+      // Issue 33: the record cache (built by the warm-up) against the floor that reads every file a record is made of.
+      name: `pr list --json -s all -L 100000 @${k} vs its read floor`,
+      target: { kind: "ratio", max: 1.5 },
+      note: "warm: the warm-up runs build .forge/.cache/prs.records",
       baseline: floor(),
       subject: {
         label: "forge-pr list --json --state all --limit 100000",
@@ -453,6 +468,18 @@ if (AGAINST) {
     (r) => `${r.medianMs} ms (tsc -b alone: ${r.baselineMedianMs} ms)`
   );
 }
+// The demo as the README runs it (issue 31 item 8): this clone's build and scripts, no old side.
+const demoCase = "demo: the README's setup command";
+if (AGAINST) {
+  if (!ONLY || demoCase.includes(ONLY))
+    skipped.push({ case: demoCase, why: "it runs this clone's README command only" });
+} else {
+  own(
+    demoCase,
+    (_bin, runs) => demoWall(ROOT, ENV, Math.max(1, Math.min(runs, 3))),
+    (r) => `${r.medianMs} ms (build alone: ${r.baselineMedianMs} ms; target ≤ 60000 ms)`
+  );
+}
 if (huge) {
   own(
     "store: peak RSS",
@@ -475,6 +502,20 @@ if (AGAINST) {
     process.stderr.write(`  ${AUDIT}: ABORTED: ${(err as Error).message}\n`);
   }
 }
+// More than one machine: only with FORGE_BENCH_HOSTS (a hosts file; the hosts share this machine's cores).
+const hostsCase = "hosts: 40 replicates of a 1 s check over hosts vs locally";
+const benchHosts = process.env.FORGE_BENCH_HOSTS;
+if (!benchHosts || AGAINST) {
+  const why = AGAINST ? "its baseline is in the same run" : "no FORGE_BENCH_HOSTS (a GNU parallel sshlogin file)";
+  if (!ONLY || hostsCase.includes(ONLY)) skipped.push({ case: hostsCase, why });
+} else {
+  const slots = Number(process.env.FORGE_BENCH_HOST_SLOTS ?? "2");
+  own(
+    hostsCase,
+    () => hostsOverhead(BENCH, BIN, { ...ENV, PARALLEL_SSH: process.env.PARALLEL_SSH }, benchHosts, slots),
+    (r) => `${r.medianMs} ms overhead per trial, ratio ${r.ratio} (${r.note})`
+  );
+}
 // A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.
 const setupCase = "setup once per worktree: step executions per targeted trial";
 if (AGAINST) {
@@ -483,6 +524,17 @@ if (AGAINST) {
   own(
     setupCase,
     () => setupOnce(BENCH, BIN, ENV),
+    (r) => `${r.ratio} exec/trial (${r.note})`
+  );
+}
+// The same across forge-act processes (one a plan, as forge-pilot starts them), with and without a shared pool.
+const acrossCase = "setup across forge-act invocations: step executions per targeted trial";
+if (AGAINST) {
+  if (!ONLY || acrossCase.includes(ONLY)) skipped.push({ case: acrossCase, why: "its baseline is in the same run" });
+} else {
+  own(
+    acrossCase,
+    () => setupAcrossActs(BENCH, BIN, ENV),
     (r) => `${r.ratio} exec/trial (${r.note})`
   );
 }

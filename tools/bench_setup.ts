@@ -7,12 +7,16 @@
  *   (`--independent-trials`: each trial a fresh worktree and its whole
  *   setup); target ≤ 1.2 executions per targeted trial;
  * - the dependency cache: a worktree ready (checked out, its 300 packages in
- *   node_modules) with the cache warm, against the same with the cache
- *   deleted first (the install step runs); target ≤ 3 s.
+ *   node_modules, a first step that reads them) with the cache warm, against
+ *   the same with the cache deleted first (the install step runs); target
+ *   ≤ 3 s. `--until 10-test`, not `--until 05-install`: a run that targets
+ *   the install step always runs it (its own rerun), so the warm side would
+ *   never restore.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { round, type Case, type Result } from "./bench_lib.js";
 
 /** A repository with one commit of `files` and `steps` (`name` → shell text), forge-initialised. */
@@ -55,7 +59,14 @@ function executions(dir: string): { runs: number; executions: number } {
  * forge-act.
  * @returns executions per targeted trial and wall ms per trial
  */
-function rerunAll(dir: string, bin: string, env: NodeJS.ProcessEnv, reps: number, args: string[]): Rec {
+function rerunAll(
+  dir: string,
+  bin: string,
+  env: NodeJS.ProcessEnv,
+  reps: number,
+  args: string[],
+  perAct: { pool: string | null } | null = null
+): Rec {
   const steps: Record<string, string> = { "01-setup": "sleep 2" };
   for (let i = 2; i <= 24; i++) steps[`${String(i).padStart(2, "0")}-check`] = "exit 0";
   const sha = repo(dir, bin, steps);
@@ -75,10 +86,19 @@ function rerunAll(dir: string, bin: string, env: NodeJS.ProcessEnv, reps: number
     )
     .join("\n");
   const t0 = performance.now();
-  const r = spawnSync(join(bin, "forge-act"), ["--json", ...args], { cwd: dir, env, input: plans, encoding: "utf8" });
+  // perAct: one forge-act per plan, as forge-pilot starts them (with a pool: FORGE_ACT_SETUPS shared by the run).
+  const pool = perAct?.pool ?? null;
+  const inputs = perAct === null ? [plans] : plans.split("\n");
+  let stdout = "";
+  for (const input of inputs) {
+    const e = pool === null ? env : { ...env, FORGE_ACT_SETUPS: pool };
+    const r = spawnSync(join(bin, "forge-act"), ["--json", ...args], { cwd: dir, env: e, input, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`forge-act ${args.join(" ")}: exit ${r.status}: ${r.stderr.slice(-300)}`);
+    stdout += r.stdout;
+  }
   const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`forge-act ${args.join(" ")}: exit ${r.status}: ${r.stderr.slice(-300)}`);
-  const trials = r.stdout
+  if (pool !== null) removePool(dir, pool);
+  const trials = stdout
     .split("\n")
     .filter(Boolean)
     .reduce((n, l) => n + (JSON.parse(l) as Rec).stats.trials, 0);
@@ -87,6 +107,44 @@ function rerunAll(dir: string, bin: string, env: NodeJS.ProcessEnv, reps: number
 }
 
 type Rec = Record<string, any>;
+
+/** Remove the worktrees a pool names and the pool (what forge-pilot does at a run's end). */
+function removePool(dir: string, pool: string): void {
+  for (const f of readdirSync(pool).filter((n) => /\.json(\.taken-\d+)?$/.test(n))) {
+    const kept = JSON.parse(readFileSync(join(pool, f), "utf8")) as Rec;
+    spawnSync("git", ["worktree", "remove", "--force", "--force", kept.dir], { cwd: dir, stdio: "ignore" });
+    rmSync(dirname(kept.dir), { recursive: true, force: true });
+  }
+  rmSync(pool, { recursive: true, force: true });
+  spawnSync("git", ["worktree", "prune"], { cwd: dir, stdio: "ignore" });
+}
+
+/**
+ * The setup-across-acts case: one forge-act per plan sharing a pool (as forge-pilot's run starts them), against
+ * one forge-act per plan without one (each act prepares its own worktree).
+ */
+export function setupAcrossActs(bench: string, bin: string, env: NodeJS.ProcessEnv): Result {
+  mkdirSync(join(bench, "setup"), { recursive: true });
+  const pool = mkdtempSync(join(tmpdir(), "forge-setups-"));
+  const shared = rerunAll(join(bench, "setup", "pooled"), bin, env, 10, [], { pool });
+  const alone = rerunAll(join(bench, "setup", "unpooled"), bin, env, 10, [], { pool: null });
+  return {
+    case: "setup across forge-act invocations: step executions per targeted trial @24 acts, 2 s setup",
+    subject: "24 forge-act × 1 CheckRerun plan × 10 trials, FORGE_ACT_SETUPS shared",
+    baseline: "the same without FORGE_ACT_SETUPS (today's behaviour: a setup per act)",
+    medianMs: round(shared.msPerTrial),
+    baselineMedianMs: round(alone.msPerTrial),
+    ratio: Math.round(shared.perTrial * 100) / 100,
+    target: "≤ 1.2 exec/trial",
+    pass: shared.perTrial <= 1.2,
+    note:
+      `ms columns: wall per targeted trial; ratio column: step executions per targeted trial: pooled ` +
+      `${shared.executions}/${shared.trials} = ${shared.perTrial.toFixed(2)}, a setup per act ` +
+      `${alone.executions}/${alone.trials} = ${alone.perTrial.toFixed(2)}`,
+    samplesMs: [round(shared.msPerTrial)],
+    baselineSamplesMs: [round(alone.msPerTrial)],
+  };
+}
 
 /**
  * The setup-once case: shared setups (10 trials a check, the default) against independent trials (today's
@@ -115,7 +173,7 @@ export function setupOnce(bench: string, bin: string, env: NodeJS.ProcessEnv): R
 }
 
 /**
- * The cache case: `forge-ci run --until 05-install` of a project whose lockfile names 300 packages (vendored
+ * The cache case: `forge-ci run --until 10-test` of a project whose lockfile names 300 packages (vendored
  * folders, installed by a step that copies them as a package manager lays them out), with the cache warm (subject)
  * and deleted first (baseline: the install runs).
  */
@@ -148,17 +206,18 @@ export function cacheCase(bench: string, bin: string): Case {
     name: "dependency cache: a worktree ready with 300 packages, cache warm",
     target: { kind: "ms", max: 3000 },
     note:
-      "forge-ci run --until 05-install: the worktree checked out and node_modules restored from .forge/ci/cache/ " +
-      "(a copy) vs the same with the cache deleted first (the install step copies the 300 packages itself)",
+      "forge-ci run --until 10-test: the worktree checked out, node_modules restored from .forge/ci/cache/ (a " +
+      "copy) and a step that reads it, vs the same with the cache deleted first (the install step copies the 300 " +
+      "packages itself); --until 05-install would run the install on both sides (a step's own rerun always runs)",
     baseline: {
-      label: "rm -rf .forge/ci/cache; forge-ci run --until 05-install (miss: installs)",
-      argv: ["sh", "-c", `rm -rf .forge/ci/cache && exec ${ci} run --until 05-install`],
+      label: "rm -rf .forge/ci/cache; forge-ci run --until 10-test (miss: installs)",
+      argv: ["sh", "-c", `rm -rf .forge/ci/cache && exec ${ci} run --until 10-test`],
       cwd: dir,
       stderrOk: true,
     },
     subject: {
-      label: "forge-ci run --until 05-install (hit)",
-      argv: [ci, "run", "--until", "05-install"],
+      label: "forge-ci run --until 10-test (hit)",
+      argv: [ci, "run", "--until", "10-test"],
       cwd: dir,
       stderrOk: true,
     },

@@ -12,6 +12,7 @@ import { entityOrder, ForgeError, formatTimestamp, loadEntity, PR, PRS, readPatc
 import { testNameOf } from "@forge/runner";
 import { stopReason, type Limits } from "./_clock.js";
 import { OUTSIDE_TESTS, receiptsOf, runTrial, trialOf } from "./_runner.js";
+import { hostRuns } from "./_hosts.js";
 import type { ActContext } from "./context.js";
 import { flakeRate, rerunBudget } from "./stopping.js";
 
@@ -69,6 +70,26 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
   // One worktree's setup shared by the trials (one after another), or each its own (RERUN_JOBS at a time).
   const one = () => (ctx.setups ? ctx.setups.trial(req) : runTrial(req));
   const jobs = ctx.setups ? 1 : RERUN_JOBS;
+  // --hosts (a check of a whole step): every trial at once over the hosts, then decided; a test's rerun
+  // (FORGE_TESTS) stays local.
+  if (ctx.hosts && !tests) {
+    const r = await hostRuns(
+      { ...ctx, hosts: ctx.hosts },
+      [{ headSha, patch, patchSha256: patchSha, title: req.title }],
+      max,
+      step
+    );
+    const arm = r.arms[0]!;
+    for (const run of arm.runs) {
+      threats.add("unisolated_runner");
+      refs.push(trialOf(run, check, null));
+      receipts.push(...receiptsOf(run));
+    }
+    const c0 = counts(refs);
+    if (arm.error) stop = "setup_error";
+    else if (flakeRate(c0.passes, c0.fails, precision).decided) stop = "decided";
+    max = 0;
+  }
   // The first trial alone (its duration sets the budget), then up to RERUN_JOBS at a time, decided after each batch.
   for (let done = 0; done < max;) {
     const why = stopReason(ctx.limits);
@@ -141,7 +162,7 @@ export async function checkRerun(ctx: ActContext, plan: CheckRerunPlan): Promise
     flake_rate: rate,
     verdict,
     stop,
-    budget: max,
+    budget: ctx.hosts && !tests ? refs.length : max,
   };
   return {
     stats,

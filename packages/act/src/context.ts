@@ -14,4 +14,6 @@ export interface ActContext {
   actId: string;
   /** The worktrees trials share (setup once per worktree); absent: every trial in a fresh worktree. */
   setups?: SharedSetups;
+  /** `--hosts`: a GNU parallel sshlogin file; the act's trials fan out over those hosts (all replicates at once). */
+  hosts?: string;
 }

@@ -5,12 +5,14 @@
  * 2). SIGTERM/SIGINT: no new trial starts; the running one is cancelled,
  * and the result of what ran is still printed.
  */
+import { resolve } from "node:path";
 import { type ActResult, parsePlan } from "@forge/contract";
 import { gitTopLevel, openStore, readJsonLines, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, oneLine, type Parsed } from "@forge/cli";
 import { canonicalJson } from "@forge/kernel";
 import { actId, executePlan } from "./act.js";
-import { SharedSetups } from "./_setup.js";
+import { MAX_OPEN_TREES, SharedSetups } from "./_setup.js";
+import { SETUPS_ENV } from "@forge/runner";
 
 /** The version every executable reports. */
 export const VERSION = "0.1.0";
@@ -24,6 +26,12 @@ export const FLAGS: FlagsDef = {
     type: "boolean",
     description:
       "a fresh worktree and the whole setup for every trial (default: the steps before a target once per worktree)",
+  },
+  hosts: {
+    type: "string",
+    valueHint: "file",
+    description:
+      "run the trials over the ssh hosts of this GNU parallel sshlogin file, all replicates at once (default: none)",
   },
   "deadline-ms": {
     type: "string",
@@ -39,6 +47,8 @@ export interface ActCliOptions {
   deadlineMs: number | null;
   /** Every trial in a fresh worktree with its whole setup (no setup shared between trials). */
   independentTrials: boolean;
+  /** `--hosts` (or FORGE_ACT_HOSTS): the trials fan out over these ssh hosts. */
+  hosts: string | null;
 }
 
 /**
@@ -57,7 +67,13 @@ export function parseActOptions(args: Record<string, unknown>, env: NodeJS.Proce
     deadlineMs: d === undefined ? null : Number(d),
     // The environment's default reaches forge-act under forge-pilot, which starts it with the caller's environment.
     independentTrials: args["independent-trials"] === true || env.FORGE_ACT_INDEPENDENT_TRIALS === "1",
+    hosts: hostsOf(args.hosts as string | undefined, env.FORGE_ACT_HOSTS),
   };
+}
+
+function hostsOf(flag: string | undefined, env: string | undefined): string | null {
+  if (flag === "") throw new UsageError("--hosts needs a value");
+  return flag ?? (env || null);
 }
 
 const PASSED_OVER = new Set(["target", "halt"]);
@@ -85,7 +101,8 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
   process.on("SIGINT", stop);
   let failed = 0;
   // One pool for every plan of this process: a check's trials, and the checks after it on the same tree, share a setup.
-  const setups = opts.independentTrials ? undefined : new SharedSetups();
+  const pool = io.env[SETUPS_ENV];
+  const setups = opts.independentTrials ? undefined : new SharedSetups(MAX_OPEN_TREES, pool || undefined);
   try {
     for await (const line of readJsonLines(io.stdin as AsyncIterable<Buffer>)) {
       if (line.error) {
@@ -109,7 +126,15 @@ export async function actRun(ctx: Ctx, opts: ActCliOptions): Promise<number> {
           interrupted: () => interrupted,
         };
         const rec = await executePlan(
-          { store, top, env: io.env, limits, actId: actId(plan.plan_id, Date.now()), setups },
+          {
+            store,
+            top,
+            env: io.env,
+            limits,
+            actId: actId(plan.plan_id, Date.now()),
+            setups,
+            ...(opts.hosts ? { hosts: resolve(io.cwd, opts.hosts) } : {}),
+          },
           plan,
           { allowAdvisoryOnly: opts.allowAdvisoryOnly }
         );
@@ -147,9 +172,14 @@ export default defineCommand({
       notes: [
         "Writes CI run records (machine state) and one act_result line per plan; evidence only through forge-export.",
         "A CheckRerun's trials share one worktree per tree: the steps before the target run once there (the runs' " +
-          "setupId says which shared it), then the target alone each trial; --independent-trials: a fresh one each.",
+          "setupId says which shared it), then the target alone each trial; a PairedPatch side reuses one worktree, " +
+          "reset between its runs; --independent-trials: a fresh one each.",
       ],
-      env: [["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"]],
+      env: [
+        ["FORGE_ACT_INDEPENDENT_TRIALS", "1: --independent-trials (so forge-pilot run can ask for it)"],
+        [SETUPS_ENV, "a folder where prepared worktrees are kept for the next forge-act (forge-pilot run sets it)"],
+        ["FORGE_ACT_HOSTS", "the default of --hosts (set it for forge-pilot run: its acts inherit it)"],
+      ],
       examples: [
         "forge-observe --json | forge-plan --json | forge-act --json | forge-export",
         "forge-plan --json | forge-act --json --deadline-ms 1767225600000",

@@ -1,7 +1,9 @@
 /**
  * PairedPatch: the PR's base at its recorded tip (baseline) and that plus
- * the PR's patch (patched), each in its own disposable worktree, the two
- * sides run in parallel (p-limit), k repetitions each, inside the deadline.
+ * the PR's patch (patched), each in its own disposable worktree reused by
+ * its k repetitions (reset between them: git checkout, read-tree, clean;
+ * `--independent-trials`: a fresh worktree each), the two sides run in
+ * parallel (p-limit), inside the deadline.
  * Every check gets a typed diff; each issue the PR closes gets a `fixes`
  * verdict that holds only under SWE-bench's FAIL_TO_PASS and PASS_TO_PASS.
  */
@@ -17,7 +19,9 @@ import { breaksPassToPass, fixesRuleHolds } from "@forge/evidence";
 import pLimit from "p-limit";
 import { stopReason } from "./_clock.js";
 import type { CiRunJson } from "@forge/runner";
+import { hostRuns } from "./_hosts.js";
 import { receiptsOf, runTrial, trialOf, type TrialRef } from "./_runner.js";
+import { ReusedTree } from "./_setup.js";
 import { prPatch } from "./check_rerun.js";
 import type { ActContext } from "./context.js";
 import { rerunBudget } from "./stopping.js";
@@ -43,9 +47,43 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
   const t0 = ctx.limits.now();
   const threats = new Set<string>();
   const receipts: PairedOutcome["receipts"] = [];
+  // --hosts: both sides' k replicates at once over the hosts (the duration budget is one machine's; not applied).
+  const hosts = ctx.hosts
+    ? await hostRuns(
+        { ...ctx, hosts: ctx.hosts },
+        [
+          { headSha: baseSha, patch: null, patchSha256: null, title: `forge-act ${ctx.actId} baseline` },
+          { headSha: baseSha, patch, patchSha256: patchSha, title: `forge-act ${ctx.actId} patched` },
+        ],
+        k
+      )
+    : undefined;
   const side = async (name: "baseline" | "patched") => {
+    // One worktree a side, reset between its trials; --independent-trials: a fresh one each.
+    const reused = ctx.setups ? new ReusedTree() : null;
+    try {
+      return await runSide(name, reused);
+    } finally {
+      await reused?.close();
+    }
+  };
+  const runSide = async (name: "baseline" | "patched", reused: ReusedTree | null) => {
     const s0 = ctx.limits.now();
     const refs: TrialRef[] = [];
+    if (hosts) {
+      const arm = hosts.arms[name === "baseline" ? 0 : 1]!;
+      for (const run of arm.runs) {
+        threats.add("unisolated_runner");
+        receipts.push(...receiptsOf(run));
+        for (const c of checks) refs.push(sideTrial(run, c, name));
+      }
+      const at = formatTimestamp(new Date(ctx.limits.now()));
+      if (arm.error)
+        for (const c of checks)
+          refs.push(errorRef(c, name, baseSha, name === "patched" ? patchSha : null, tree, at, arm.error));
+      const reps = new Set(refs.map((t) => t.run_id)).size;
+      return { refs, reps, stop: arm.error ? "error" : "done", wall: ctx.limits.now() - t0 };
+    }
     let max = k;
     let stop = "done";
     for (let i = 0; i < max; i++) {
@@ -54,7 +92,7 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
         stop = why;
         break;
       }
-      const r = await runTrial({
+      const req = {
         store: ctx.store,
         top: ctx.top,
         headSha: baseSha,
@@ -63,24 +101,12 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
         continueOnError: true,
         title: `forge-act ${ctx.actId} ${name}`,
         env: ctx.env,
-      });
+      };
+      const r = reused ? await reused.trial(req) : await runTrial(req);
       if ("error" in r) {
         const at = formatTimestamp(new Date(ctx.limits.now()));
         for (const c of checks)
-          refs.push({
-            run_id: null,
-            step: c,
-            side: name,
-            outcome: "error",
-            head_sha: baseSha,
-            patch_sha256: name === "patched" ? patchSha : null,
-            code_tree: tree,
-            duration_ms: 0,
-            signature: null,
-            env_sha256: null,
-            recorded_at: at,
-            why: r.error,
-          });
+          refs.push(errorRef(c, name, baseSha, name === "patched" ? patchSha : null, tree, at, r.error));
         stop = "error";
         break;
       }
@@ -137,6 +163,32 @@ export async function pairedPatch(ctx: ActContext, plan: PairedPatchPlan): Promi
     outcome_signature: typed_diff.map((d) => d.category).join(",") || "no_checks",
     sides: { baseline: { reps: b.reps, stop: b.stop }, patched: { reps: p.reps, stop: p.stop } },
     wall_ms: { baseline: b.wall, patched: p.wall, total },
+  };
+}
+
+/** A side's trial of a check whose tree could not be made (a patch that does not apply): the harness's error. */
+function errorRef(
+  step: string,
+  side: "baseline" | "patched",
+  headSha: string,
+  patchSha: string | null,
+  tree: string,
+  at: string,
+  why: string
+): TrialRef {
+  return {
+    run_id: null,
+    step,
+    side,
+    outcome: "error",
+    head_sha: headSha,
+    patch_sha256: patchSha,
+    code_tree: tree,
+    duration_ms: 0,
+    signature: null,
+    env_sha256: null,
+    recorded_at: at,
+    why,
   };
 }
 

@@ -19,5 +19,7 @@ export default defineNoun({
     log: () => import("./log.js").then((m) => m.default),
     rerun: () => import("./rerun.js").then((m) => m.default),
     cancel: () => import("./cancel.js").then((m) => m.default),
+    adapter: () => import("./adapter.js").then((m) => m.default),
+    emit: () => import("./emit.js").then((m) => m.default),
   },
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
+import { basename, join, resolve } from "node:path";
 import {
+  displayPath,
   ForgeError,
   git,
   gitTopLevel,
@@ -21,8 +23,14 @@ import {
   Runs,
   runStepsIn,
   withTree,
+  DEFAULT_CHUNK,
+  recordAdapterRun,
+  runAdapter,
+  runOnHosts,
+  triggerLine,
   type CiRunJson,
   type OpenTree,
+  type Posture,
   type StepsRequest,
 } from "@forge/runner";
 import { CI_READS, JSON_FLAGS, jsonRequest, runRender, stepLine } from "./_shared.js";
@@ -43,6 +51,12 @@ export interface RunOptions {
   repeat: number;
   /** `--independent-trials`: with --until and --repeat, each run its own worktree and its whole setup. */
   independentTrials: boolean;
+  /** `--hosts`: a GNU parallel sshlogin file; the runs fan out over those hosts (default: ci.env's `hosts=`). */
+  hosts?: string;
+  /** `--chunk`: replicates per host job (default DEFAULT_CHUNK). */
+  chunk?: number;
+  /** Run the steps even when ci.env says `runner=adapter:CMD` (`forge-ci adapter` itself). */
+  noAdapter?: boolean;
 }
 
 /** One thing to run: a tree and what it is for. */
@@ -69,6 +83,36 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
   // A misnamed step (`10-test.sh`) is not run, and never without a word.
   for (const n of p.notSteps) ctx.log.warn(notStepWarning(".forge/ci/steps", n));
   checkUntil(p, opts.until);
+  const hostsFile =
+    opts.hosts !== undefined
+      ? resolve(ctx.io.cwd, opts.hosts)
+      : p.settings.hosts
+        ? resolve(top, p.settings.hosts)
+        : undefined;
+  if (hostsFile !== undefined) {
+    if (opts.docker || p.runner === "docker")
+      throw new ForgeError(
+        "--hosts: the runner is docker; hosts run the steps as they are (runner=local)",
+        "E_HOSTS",
+        1
+      );
+    yield* onHosts(ctx, runs, top, p, hostsFile, opts, batch);
+    return;
+  }
+  if (p.settings.adapter && !opts.noAdapter) {
+    if (opts.ref !== undefined)
+      throw new ForgeError("runner=adapter: sends a commit; a PR's run needs runner=local or docker", "E_ADAPTER", 1);
+    const headSha = opts.at === undefined ? await headCommit(top) : await commitOf(top, opts.at);
+    const branch = (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: top })).stdout.trim() || "HEAD";
+    for (let i = 0; i < opts.repeat; i++) {
+      const line = triggerLine(headSha, basename(top), branch);
+      const timeout = p.settings.timeout;
+      const r = await runAdapter(p.settings.adapter, line, { cwd: top, env: ctx.io.env, timeout });
+      ctx.io.stderr.write(`${ctx.prog}: adapter run ${r.runId.slice(0, 60)}: ${r.result}\n`);
+      yield await recordAdapterRun(runs.store, top, p, { headSha, patch: null, patchSha256: null }, r, ctx.io.env);
+    }
+    return;
+  }
   const request = (t: Target): StepsRequest => ({
     store: runs.store,
     top,
@@ -165,17 +209,76 @@ export async function* runCi(ctx: Ctx, opts: RunOptions, batch: { failed: number
 }
 
 /**
+ * `--hosts`: every target (HEAD, a PR, or each PR on stdin) an arm, `--repeat` replicates each, over the hosts
+ * through GNU parallel (runOnHosts); each trial a run, in input order. Replicates every attempt lost to
+ * infrastructure count as failed targets (one stderr line), never as red runs.
+ */
+async function* onHosts(
+  ctx: Ctx,
+  runs: Runs,
+  top: string,
+  p: Posture,
+  hostsFile: string,
+  opts: RunOptions,
+  batch: { failed: number }
+): AsyncGenerator<CiRunJson> {
+  const targets: Target[] = [];
+  if (opts.ref === undefined) {
+    const headSha = opts.at === undefined ? await headCommit(top) : await commitOf(top, opts.at);
+    targets.push({ label: "", headSha, patch: null, patchSha256: null, pr: null });
+  } else if (opts.ref !== "-") targets.push(await prTarget(runs, top, opts.ref, ""));
+  else {
+    for await (const line of readJsonLines(ctx.io.stdin as AsyncIterable<Buffer>)) {
+      try {
+        if (line.error) throw line.error;
+        targets.push(await prTarget(runs, top, refOfRecord(line.value, line.line), ""));
+      } catch (err) {
+        if (!isForgeError(err)) throw err;
+        batch.failed++;
+        ctx.io.stderr.write(`${ctx.prog}: ${batchMessage(ctx.prog, line.value, line.line, err.message)}\n`);
+      }
+    }
+  }
+  if (targets.length === 0) return;
+  const r = await runOnHosts({
+    store: runs.store,
+    top,
+    hostsFile,
+    arms: targets.map((t) => ({ ...t, pr: t.pr })),
+    replicates: opts.repeat,
+    chunk: opts.chunk,
+    posture: p,
+    continueOnError: opts.continueOnError,
+    until: opts.until,
+    env: ctx.io.env,
+    progress: (line) => ctx.io.stderr.write(`${ctx.prog}: hosts: ${line}\n`),
+  });
+  for (const [i, a] of r.arms.entries()) {
+    if (a.error) {
+      batch.failed++;
+      ctx.io.stderr.write(`${ctx.prog}: ${targets[i]!.label}${a.error}\n`);
+    }
+    yield* a.runs;
+  }
+  if (r.lost > 0) {
+    batch.failed++;
+    const where = displayPath(runs.store, join(r.dir, "attempts.jsonl"));
+    ctx.io.stderr.write(`${ctx.prog}: hosts: ${r.lost} trials lost to infrastructure, not run (${where})\n`);
+  }
+}
+
+/**
  * The full commit id of `rev` (`--at`).
  * @throws ForgeError when it names no commit
  */
-async function commitOf(top: string, rev: string): Promise<string> {
+export async function commitOf(top: string, rev: string): Promise<string> {
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { cwd: top });
   if (r.code !== 0) throw new ForgeError(`--at: no commit '${rev.slice(0, 60)}'`, "E_NO_COMMIT", 1);
   return r.stdout.trim();
 }
 
 /** A PR's target: the tip of its base branch and its patch. */
-async function prTarget(runs: Runs, top: string, ref: string, label: string): Promise<Target> {
+export async function prTarget(runs: Runs, top: string, ref: string, label: string): Promise<Target> {
   const { pr, number } = await runs.pr(ref);
   const base = pr.data.baseRefName as string;
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${base}^{commit}`], {
@@ -204,6 +307,9 @@ export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOption
   const repeat = (args.repeat as string | undefined) ?? "1";
   if (!/^[1-9][0-9]{0,2}$/.test(repeat)) throw new UsageError(`invalid repeat '${repeat.slice(0, 20)}' (1 to 999)`);
   const at = nonEmpty(args, "at");
+  const chunk = nonEmpty(args, "chunk");
+  if (chunk !== undefined && !/^[1-9][0-9]{0,2}$/.test(chunk))
+    throw new UsageError(`invalid chunk '${chunk.slice(0, 20)}' (1 to 999)`);
   if (at !== undefined && args.ref !== undefined) throw new UsageError("--at runs a commit: not with a PR ref");
   return {
     ref: args.ref as string | undefined,
@@ -214,6 +320,8 @@ export function parseRunOptions(args: Parsed, env: NodeJS.ProcessEnv): RunOption
     until: nonEmpty(args, "until"),
     repeat: Number(repeat),
     independentTrials: args["independent-trials"] === true,
+    hosts: nonEmpty(args, "hosts"),
+    chunk: chunk === undefined ? undefined : Number(chunk),
   };
 }
 
@@ -234,12 +342,15 @@ export default defineCommand({
         "forge-ci run",
         "forge-pr list --state open --json | forge-ci run - -j 2 --json",
         "forge-ci run 4 --docker",
+        "forge-ci run --hosts ~/.parallel/sshloginfile --repeat 40",
       ],
       notes: [
         "Exit 1 when any run is red or a PR cannot be run (one stderr line each, naming the PR).",
         "No steps is exit 1 and one line, no run recorded: a run that checked nothing is never green " +
           "(gh has no such case: a repository without workflows has no checks).",
         "A file in .forge/ci/steps not named NN-name (10-test.sh) is not run: one warning line names it.",
+        "--hosts needs GNU parallel here and node + git on each host (spec/hosts.md); each trial is a run " +
+          "(runner hosts); every attempt, counted or lost, is a line of .forge/ci/runs/.hosts/<batch>/attempts.jsonl.",
       ],
     },
   },
@@ -278,6 +389,18 @@ export default defineCommand({
     "independent-trials": {
       type: "boolean",
       description: "with --until and --repeat: each run its own worktree and its whole setup",
+    },
+    hosts: {
+      type: "string",
+      valueHint: "file",
+      description:
+        "run over the ssh hosts of this GNU parallel sshlogin file (N/host a line; default: ci.env hosts=); each " +
+        "trial its own tree and whole setup",
+    },
+    chunk: {
+      type: "string",
+      valueHint: "n",
+      description: `with --hosts: replicates per host job (default: ${DEFAULT_CHUNK})`,
     },
     ...JSON_FLAGS,
   },

@@ -55,6 +55,7 @@ export {
   type StaleLock,
 } from "./store/lock.js";
 export { checkedText, displayOf, writeChecked, type EntityWrite } from "./entities/write.js";
+export { checkSeal } from "./entities/seal.js";
 export { createDirAtomic } from "./store/create_dir.js";
 export { listEntityRefs, type EntityRef } from "./store/entities_dir.js";
 export { lexists, readStoreBytes, readStoreFile } from "./store/read_file.js";
@@ -78,6 +79,7 @@ export {
   MILESTONES,
   PR,
   PR_REVIEW,
+  EDIT,
   RELEASE,
   SCHEMAS,
   TASK,
@@ -223,6 +225,14 @@ export {
   TASKS,
   updateEntity,
 } from "./entities/folder_entity.js";
+export {
+  ACTIVITY_RECORDS,
+  activityDirs,
+  isDraftPr,
+  lastActivity,
+  recordEdit,
+  withActivity,
+} from "./entities/activity.js";
 export { patchStat, unquote, type FileStat, type PatchStat } from "./entities/patch_stat.js";
 export {
   addPrComment,

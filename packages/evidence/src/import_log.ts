@@ -168,6 +168,22 @@ export function packNames(store: Store): string[] {
 }
 
 /**
+ * The batch ids this store's packs hold (a pack that does not read is left out: its batches are not readable here).
+ * @example packedBatchIds(store).has(batchId) // the batch is imported already, packed
+ */
+export function packedBatchIds(store: Store): Set<string> {
+  const ids = new Set<string>();
+  for (const name of packNames(store)) {
+    try {
+      for (const r of readPackFile(store, name).records) ids.add(r.batch_id);
+    } catch (err) {
+      if (!(err instanceof InvalidFileError)) throw err;
+    }
+  }
+  return ids;
+}
+
+/**
  * The text of a pack of records (in fold order), sealed: canonical JSON whose first field, `pack_sha256`, is the
  * sha256 of the text with its own 64 digits read as `0`s; the file's name is `pack-<pack_sha256>.json`.
  */
@@ -187,6 +203,36 @@ export function readPackFile(store: Store, name: string): { records: ImportRecor
   const file = join(evidenceImportsDir(store), name);
   const shown = displayPath(store, file);
   const bytes = readStoreBytes(store, file, MAX_PACK_BYTES);
+  const damage: string[] = [];
+  const records = packRecords(bytes, shown, name).map((rec, i) => {
+    const at = `${shown} records[${i}]`;
+    const d = degradePayload(rec);
+    if (d) damage.push(`records[${i}]: ${d}`);
+    return checkRecord(rec, at, rec.batch_id);
+  });
+  return { records, damage, sha: name.slice(5, 69) };
+}
+
+/**
+ * A pack of another store (a clone's `.forge/evidence/imports/pack-<sha>.json`, brought in by `forge-merge import`):
+ * its digest and schema checked as `readPackFile` checks this store's, and each record as `checkImportRecord` checks a
+ * loose one (no degradation law: a record this store would not have written is refused).
+ * @param file the file for messages (`<label>/evidence/imports/<name>`)
+ * @param name the file's name, `pack-<pack_sha256>.json`
+ * @throws InvalidFileError naming `file` (and the record, `records[i]`) and the field
+ * @example checkImportPack(bytes, "there/evidence/imports/pack-3f….json", "pack-3f….json").length // its records
+ */
+export function checkImportPack(bytes: Buffer, file: string, name: string): ImportRecord[] {
+  if (!PACK_NAME.test(name)) throw new InvalidFileError(file, "expected pack-<64 hex>.json", "name");
+  return packRecords(bytes, file, name).map((rec, i) => checkImportRecord(rec, `${file} records[${i}]`, rec.batch_id));
+}
+
+/**
+ * The records of a pack's bytes, its digest (an edit anywhere in it is found) and schema checked, each record an
+ * object with a batch id (the rest is the caller's to check).
+ * @throws InvalidFileError naming `shown` (and the record, `records[i]`)
+ */
+function packRecords(bytes: Buffer, shown: string, name: string): ImportRecord[] {
   const sha = name.slice(5, 69);
   const copy = Buffer.from(bytes);
   if (
@@ -208,18 +254,14 @@ export function readPackFile(store: Store, name: string): { records: ImportRecor
   }
   if (v?.schema_version !== PACK_SCHEMA) throw new InvalidFileError(shown, "expected " + PACK_SCHEMA, "schema_version");
   if (!Array.isArray(v.records)) throw new InvalidFileError(shown, "expected a list", "records");
-  const damage: string[] = [];
-  const records = (v.records as ImportRecord[]).map((rec, i) => {
+  return (v.records as ImportRecord[]).map((rec, i) => {
     const at = `${shown} records[${i}]`;
     if (rec === null || typeof rec !== "object" || Array.isArray(rec))
       throw new InvalidFileError(at, "not a JSON object");
     if (typeof rec.batch_id !== "string" || !/^[0-9a-f]{64}$/.test(rec.batch_id))
       throw new InvalidFileError(at, "expected 64 hex", "batch_id");
-    const d = degradePayload(rec);
-    if (d) damage.push(`records[${i}]: ${d}`);
-    return checkRecord(rec, at, rec.batch_id);
+    return rec;
   });
-  return { records, damage, sha };
 }
 
 /**

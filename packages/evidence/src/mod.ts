@@ -41,11 +41,13 @@ export {
   primeFold,
 } from "./import_batch.js";
 export {
+  checkImportPack,
   checkImportRecord,
   importIds,
   IMPORT_SCHEMA,
   type ImportLogEntry,
   type ImportRecord,
+  packedBatchIds,
   packNames,
   PACK_SCHEMA,
   readImportFile,

@@ -25,7 +25,8 @@ export async function* issueLinks(store: Store): AsyncGenerator<Problem> {
   } catch {
     return; // the entity checks have named what cannot be read
   }
-  const g = await loadIssueGraph(store, order);
+  // From the files themselves, not the list's cache: fsck checks what is committed.
+  const g = await loadIssueGraph(store, order, () => undefined, { files: true });
   const fileOf = new Map<string, string>();
   for (const e of order.entries)
     fileOf.set(e.ref.id, displayPath(store, entityFile(store, ISSUES, e.ref.id, e.ref.archived)));

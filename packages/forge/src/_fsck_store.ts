@@ -12,6 +12,7 @@ import {
   CI_RUN,
   CI_RUNS,
   COMMENT,
+  EDIT,
   displayPath,
   entityFile,
   evidenceImportFile,
@@ -57,13 +58,21 @@ export interface Problem {
 }
 
 const KINDS: Array<{ kind: KindLayout; schema: EntitySchema; records: Array<[string, EntitySchema]> }> = [
-  { kind: ISSUES, schema: ISSUE, records: [["comments", COMMENT]] },
+  {
+    kind: ISSUES,
+    schema: ISSUE,
+    records: [
+      ["comments", COMMENT],
+      ["edits", EDIT],
+    ],
+  },
   {
     kind: PRS,
     schema: PR,
     records: [
       ["comments", COMMENT],
       ["reviews", PR_REVIEW],
+      ["edits", EDIT],
     ],
   },
   { kind: TASKS, schema: TASK, records: [] },
@@ -81,10 +90,16 @@ export async function* fsckStore(store: Store): AsyncGenerator<Problem> {
   const bad = (abs: string, err: unknown): Problem => ({ file: show(abs), problem: problemOf(store, err) });
   try {
     const v = storeVersion(store.dir);
-    if (v !== STORE_VERSION)
+    // N−1 is read as it is (every command does): a valid older store is no finding; `forge migrate` is a choice.
+    if (v > STORE_VERSION)
       yield {
         file: show(join(store.dir, "version")),
-        problem: `store version ${v}, expected ${STORE_VERSION} (run 'forge migrate')`,
+        problem: `store version ${v}, newer than this forge reads (${STORE_VERSION}): upgrade forge`,
+      };
+    else if (v < STORE_VERSION - 1)
+      yield {
+        file: show(join(store.dir, "version")),
+        problem: `store version ${v}, this forge reads ${STORE_VERSION - 1} and ${STORE_VERSION}: migrate it first`,
       };
   } catch (err) {
     yield bad(join(store.dir, "version"), err);

@@ -40,7 +40,7 @@ export function parseFsckOptions(argv: string[]): FsckOptions {
 }
 
 /**
- * Run fsck in the store found from `io` (any version: a wrong one is a finding).
+ * Run fsck in the store found from `io` (any version: one this forge cannot read, not N or N−1, is a finding).
  * @returns the exit code: 0 clean, 1 when a problem was found
  */
 export async function runFsck(io: Io, o: FsckOptions): Promise<number> {

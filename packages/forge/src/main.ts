@@ -3,15 +3,15 @@
  * `git-<cmd>`; `forge init [dir]`; `forge --skill`.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { MAX_IMPORT_BYTES, UsageError } from "@forge/core";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { currentAuthor, MAX_IMPORT_BYTES, UsageError, versionFile } from "@forge/core";
 import { type Io, processIo, reportError } from "@forge/cli";
 import { FSCK_HELP, parseFsckOptions, runFsck } from "./fsck.js";
 import { checkWorkTree, initStore } from "./init.js";
 import { helpOrVersion, knownNouns, unknownNounError } from "./help.js";
 import { IMPORT_HELP, parseImportOptions, runImport } from "./import.js";
-import { MIGRATE_HELP, runMigrate } from "./migrate.js";
+import { applyMigration, MIGRATE_HELP, planMigration, runMigrate } from "./migrate.js";
 import { SKILL } from "./skill.js";
 import { runSync, SYNC_HELP } from "./sync.js";
 
@@ -106,6 +106,11 @@ async function init(io: Io, rest: string[]): Promise<number> {
   if (bad) throw new UsageError(`unknown flag '${bad.slice(0, 40)}'`);
   if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]!.slice(0, 40)}'`);
   await checkWorkTree(rest[0] ?? io.cwd, io.env);
+  // A store without a marker is version 1 (or made by hand): init migrates it as `forge migrate --apply` does, with
+  // its one-hop note and the same lines, not silently.
+  const dir = join(resolve(io.cwd, rest[0] ?? "."), ".forge");
+  if (existsSync(dir) && statSync(dir).isDirectory() && !existsSync(versionFile(dir)))
+    applyMigration(io, dir, planMigration(dir, await currentAuthor(io.env, io.cwd)));
   const { path, existed } = initStore(rest[0] ?? io.cwd);
   return write(io, `${existed ? "Reinitialized existing" : "Initialized empty"} forge store in ${path}/\n`);
 }

@@ -142,6 +142,17 @@ export async function runMigrate(io: Io, argv: string[]): Promise<number> {
     io.stderr.write(`forge migrate: the store is version ${STORE_VERSION} already; nothing to do\n`);
     return 0;
   }
+  applyMigration(io, dir, plan, apply);
+  if (!apply) io.stderr.write("forge migrate: dry run; run 'forge migrate --apply' to make these changes\n");
+  return 0;
+}
+
+/**
+ * Make (with `apply`) the changes of a migration plan in order, one line each on stdout, as `forge migrate` prints
+ * them (`forge init` on a store without a marker migrates it with this too).
+ * @param dir the `.forge/` folder
+ */
+export function applyMigration(io: Pick<Io, "stdout">, dir: string, plan: Change[], apply = true): void {
   for (const c of plan) {
     if (apply) {
       if (c.path.startsWith(join(dir, "merges"))) mkdirInside(storeAt(dir), join(dir, "merges", "migrations"));
@@ -149,6 +160,4 @@ export async function runMigrate(io: Io, argv: string[]): Promise<number> {
     }
     io.stdout.write(`${apply ? "" : "would "}${c.change}: ${c.file}\n`);
   }
-  if (!apply) io.stderr.write("forge migrate: dry run; run 'forge migrate --apply' to make these changes\n");
-  return 0;
 }

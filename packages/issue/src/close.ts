@@ -10,7 +10,9 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: [
         'forge-issue close 12 -c "fixed in #4"',
         'forge-issue close 12 --reason "not planned"',

@@ -1,4 +1,4 @@
-import { addComment, currentAuthor, formatTimestamp, type IssueJson } from "@forge/core";
+import { addComment, currentAuthor, formatTimestamp, withActivity, type IssueJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -23,7 +23,7 @@ export async function* commentIssues(
   yield* writeEach(ctx, issues, opts.ref, batch, "Commented on", async (issue, number) => {
     const now = formatTimestamp();
     addComment(issues.store, issue, { body: opts.body, author, now });
-    return issues.json(issue, number, true);
+    return issues.json(withActivity(issue, now), number, true);
   });
 }
 
@@ -36,7 +36,9 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: [
         'forge-issue comment 12 -b "seen it too"',
         "forge-issue comment 12 -F notes.md",

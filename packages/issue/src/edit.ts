@@ -3,7 +3,10 @@ import {
   currentAuthor,
   editList,
   expandMe,
+  formatTimestamp,
+  ISSUES,
   loadIssueGraph,
+  recordEdit,
   UsageError,
   updateIssue,
   type IssueJson,
@@ -61,6 +64,8 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditIssu
       removeBlocking: listArg(args, "remove-blocking"),
       setParent: (args["set-parent"] ?? args.parent) as string | undefined,
       removeParent: args["remove-parent"] === true,
+      addSubIssues: listArg(args, "add-sub-issue"),
+      removeSubIssues: listArg(args, "remove-sub-issue"),
     },
   };
   if (o.milestone !== undefined && o.removeMilestone)
@@ -85,8 +90,8 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditIssu
 /** Apply the edit to each issue; only the owning file's changed lines move. */
 export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): AsyncGenerator<IssueJson> {
   const issues = new Issues(ctx.io);
-  const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
-  const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  // Who edits (an edit record names them) and what @me means.
+  const me = await currentAuthor(ctx.io.env, ctx.io.cwd);
   checkDefined(await issues.defs(), o.addLabels, o.milestone);
   yield* writeEach(ctx, issues, o.ref, batch, "Edited", async (issue, number) => {
     // The links first: a refused cycle leaves every other field as it was too.
@@ -100,11 +105,28 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body };
     });
+    // The edit moves updatedAt through a record of its own, not a line of issue.md (spec/schema.md "updatedAt").
+    recordEdit(issues.store, ISSUES, updated, { author: me, now: formatTimestamp(), fields: editedFields(o) });
     const json = await issues.json(updated, number, false);
     if (!o.jsonLinks) return json;
     const g = linked?.graph ?? (await loadIssueGraph(issues.store, await issues.ranked()));
     return withLinks(json, g, (await issues.defs()).baseUrl);
   });
+}
+
+/** The `--json` names of the fields an edit changes. */
+function editedFields(o: EditIssueOptions): string[] {
+  const out: string[] = [];
+  if (o.title !== undefined) out.push("title");
+  if (o.body !== undefined) out.push("body");
+  if (o.addLabels.length + o.removeLabels.length > 0) out.push("labels");
+  if (o.addAssignees.length + o.removeAssignees.length > 0) out.push("assignees");
+  if (o.milestone !== undefined || o.removeMilestone) out.push("milestone");
+  const l = o.links;
+  if (l.addBlockedBy.length + l.removeBlockedBy.length + l.addBlocking.length + l.removeBlocking.length > 0)
+    out.push("blockedBy");
+  if (l.setParent !== undefined || l.removeParent) out.push("parent");
+  return out;
 }
 
 export default defineCommand({
@@ -116,12 +138,13 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-issue edit 12 --add-label bug --remove-label triage",
         'forge-issue edit 12 -t "A better title" -m v1.2',
         "forge-issue list -l triage --json | forge-issue edit - --add-assignee @me",
         "forge-issue edit 12 --add-blocked-by 7,9 --set-parent 3",
+        "forge-issue edit 3 --add-sub-issue 12,13",
       ],
     },
   },
@@ -139,9 +162,11 @@ export default defineCommand({
     "remove-blocked-by": { type: "string", multiple: true, description: "issues that no longer block it" },
     "add-blocking": { type: "string", multiple: true, description: "issues this one blocks" },
     "remove-blocking": { type: "string", multiple: true, description: "issues it no longer blocks" },
-    "set-parent": { type: "string", description: "make it a sub-issue of this issue (gh: --parent)" },
-    parent: { type: "string", description: "the same as --set-parent (gh's name)" },
+    "set-parent": { type: "string", description: "make it a sub-issue of this issue (replacing its parent)" },
+    parent: { type: "string", description: "the same as --set-parent (gh create's name)" },
     "remove-parent": { type: "boolean", description: "make it a top-level issue again" },
+    "add-sub-issue": { type: "string", multiple: true, description: "make these issues its sub-issues (a comma list)" },
+    "remove-sub-issue": { type: "string", multiple: true, description: "make these sub-issues top-level again" },
     ...JSON_FLAGS,
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {

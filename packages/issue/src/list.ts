@@ -150,6 +150,8 @@ export async function* streamIssues(
   for (let i = order.length - 1; i >= 0 && n < cap; i--) {
     const ref = order.at(i)!.ref;
     if (ref.archived) continue;
+    // Not ready: not read at all (the graph knows; most of a large tracker is blocked or closed).
+    if (opts.ready && !graph!.ready(ref.id)) continue;
     const e = await readListed(ctx, store, ref, tally);
     if (!e || !(await match(e))) continue;
     n++;
@@ -259,7 +261,7 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-issue list",
         "forge-issue list -s all -l bug -L 100 --json number,title,state",
@@ -305,7 +307,10 @@ export default defineCommand({
       if (req) throw new UsageError("--json and --html: choose one");
       const { issueBoardHtml } = await import("./board_html.js");
       const { records, failed } = await listIssues(ctx, opts, false);
-      await ctx.out.write(issueBoardHtml(records));
+      // Blocked cards from the links (every issue read: a blocker may be outside the filtered list).
+      const issues = new Issues(ctx.io);
+      const graph = await loadIssueGraph(issues.store, await issues.ranked());
+      await ctx.out.write(issueBoardHtml(records, (id) => graph.blockedBy(id).map((n) => n.number)));
       return failed ? 1 : 0;
     }
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).

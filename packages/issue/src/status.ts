@@ -83,7 +83,7 @@ export default defineCommand({
         [".forge/issues/<id>/issue.md", "the issue (+ comments/<id>.md)"],
         [".forge/labels.md, .forge/milestones.md", "label colours and milestone titles"],
       ],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: ["forge-issue status", "forge-issue status --json"],
     },
   },

@@ -19,6 +19,12 @@ export const STATUS_FIELDS = [
   "level",
   "criteria",
   "openGates",
+  "acceptedRounds",
+  "maxRounds",
+  "phase",
+  "drift",
+  "refinements",
+  "escalation",
   "stateHash",
   "promptHash",
   "updatedAt",
@@ -36,6 +42,9 @@ export function formatStatus(r: Record<string, unknown>): string {
     `goal:\t${String(r.goal)}`,
     `round:\t${String(r.round)} (${String(r.roundId)}) attempt ${String(r.attempt)} · ${String(r.level)} · awaiting ` +
       `${String(r.awaiting)}`,
+    `rounds:\t${String(r.acceptedRounds)}/${String(r.maxRounds)} accepted` +
+      (r.phase ? ` · phase ${String(r.phase)}` : ""),
+    ...(r.drift ? [`drift:\t${String(r.drift)}`] : []),
     `criteria:\t${c.verified}/${c.total} verified`,
     `gates:\t${String(r.openGates)} open`,
     `stateHash:\t${String(r.stateHash)}`,

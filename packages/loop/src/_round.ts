@@ -7,6 +7,8 @@ import { ForgeError, type Store } from "@forge/core";
 import { recallExperience } from "./experience.js";
 import { compilePrompt } from "./prompt.js";
 import { type Advice, type Level, liveCriteria, type LoopState, openGates, TERMINAL } from "./state.js";
+import { acceptedInEffect } from "./_rules.js";
+import type { LoopEvent } from "./events.js";
 
 /** The world a runtime call needs. */
 export interface LoopContext {
@@ -75,8 +77,16 @@ export function guardOpen(s: LoopState, verb: string): void {
     );
 }
 
-/** The status record of a loop. */
-export function statusRecord(s: LoopState, prompt: string, withPrompt: boolean): Record<string, unknown> {
+/**
+ * The status record of a loop. The loopforge 3.0 fields read as their defaults in an older loop; its accepted
+ * rounds are counted from `events` (a loop written before `acceptedRounds` existed).
+ */
+export function statusRecord(
+  s: LoopState,
+  prompt: string,
+  withPrompt: boolean,
+  events: readonly LoopEvent[]
+): Record<string, unknown> {
   const live = liveCriteria(s);
   return {
     kind: "loop_status",
@@ -94,6 +104,12 @@ export function statusRecord(s: LoopState, prompt: string, withPrompt: boolean):
     level: s.level,
     criteria: { total: live.length, verified: live.filter((c) => c.status === "verified").length },
     openGates: openGates(s).length,
+    acceptedRounds: s.acceptedRounds ?? acceptedInEffect(events),
+    maxRounds: s.maxRounds,
+    phase: s.phase ?? null,
+    drift: s.drift ?? null,
+    refinements: s.refinements ?? [],
+    escalation: s.escalation ?? [],
     stateHash: s.stateHash,
     promptHash: s.promptHash,
     updatedAt: s.updatedAt,

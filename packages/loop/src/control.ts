@@ -20,7 +20,7 @@ export function pauseLoop(ctx: LoopContext, id: string): Promise<Record<string, 
     const at = stamp(ctx.now);
     const s = { ...s0, status: "paused" as LoopStatus, pausedFrom: s0.status, updatedAt: at };
     const { state } = commitLoop(ctx.store, l, s, l.prompt, [{ type: "paused", at, from: s0.status }]);
-    return statusRecord(state, l.prompt, false);
+    return statusRecord(state, l.prompt, false, l.events);
   });
 }
 
@@ -39,7 +39,7 @@ export function resumeLoop(ctx: LoopContext, id: string): Promise<Record<string,
     const at = stamp(ctx.now);
     const s = { ...s0, status: "active" as LoopStatus, pausedFrom: null, updatedAt: at };
     const { state } = commitLoop(ctx.store, l, s, l.prompt, [{ type: "resumed", at, from: s0.status }]);
-    return statusRecord(state, l.prompt, true);
+    return statusRecord(state, l.prompt, true, l.events);
   });
 }
 
@@ -63,7 +63,7 @@ export function stopLoop(ctx: LoopContext, id: string, reason: string | null): P
     const { state } = commitLoop(ctx.store, l, s, "", [
       { type: "stopped", at, round: s0.round, reason: s.stopReason, ...(closed.length ? { gatesClosed: closed } : {}) },
     ]);
-    return { ...statusRecord(state, "", false), decision: "stopped" };
+    return { ...statusRecord(state, "", false, l.events), decision: "stopped" };
   });
 }
 

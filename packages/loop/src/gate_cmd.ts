@@ -21,7 +21,13 @@ export default defineCommand({
         READS_LOOP_MD,
         READS_EVENTS,
       ],
-      env: [["FORGE_AUTHOR", "resolve: who approved or denied, recorded as by (default: git's user.name)"], ENV_NOW],
+      env: [
+        [
+          "FORGE_AUTHOR",
+          "resolve: who approved or denied, recorded as by (default: git's forge.login, else user.name)",
+        ],
+        ENV_NOW,
+      ],
       examples: [
         "forge-loop gate check 3f2a -F action.json",
         "cat action.json | forge-loop gate resolve 3f2a -F - --approve",

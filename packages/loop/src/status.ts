@@ -9,7 +9,7 @@ export default controlVerb(
   {},
   async (lc, id) => {
     const l = await loadLoop(lc.store, id);
-    return statusRecord(l.state, l.prompt, true);
+    return statusRecord(l.state, l.prompt, true, l.events);
   },
   {
     env: [],

@@ -4,7 +4,9 @@
  * against schema v1, ids equal to their folder or file names, a PR's
  * `patch.diff` equal to its `patchSha256`, wiki page paths and release tags
  * as safe as the local commands make them (SEC-02), evidence imports as
- * the evidence lane checks them (`checkImportRecord`). Any invalid file
+ * the evidence lane checks them (`checkImportRecord`; a pack's records each
+ * so, after its digest, and then taken as the loose imports they were: the
+ * same entity whether the other clone packed or not). Any invalid file
  * stops the import with one line naming the file and the field.
  */
 import {
@@ -82,6 +84,7 @@ const OWNER = /^(archive\/)?(issues|prs|tasks)\/([^/]+)\/(issue|pr|task)\.md$/;
 const RECORD = /^(archive\/)?(issues|prs)\/([^/]+)\/(comments|reviews)\/([^/]+)\.md$/;
 const PATCH = /^(archive\/)?prs\/([^/]+)\/patch\.diff$/;
 const EVIDENCE = /^evidence\/imports\/([A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json)$/;
+const PACK = /^evidence\/imports\/(pack-[0-9a-f]{64}\.json)$/;
 const MAX_EVIDENCE = 16 * 1024 * 1024;
 const FILE_OF: Record<string, string> = { issues: "issue", prs: "pr", tasks: "task" };
 const SCHEMA_OF: Record<string, EntitySchema> = { issues: ISSUE, prs: PR, tasks: TASK };
@@ -96,6 +99,7 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
   const entities: Incoming[] = [];
   const skipped: Skipped[] = [];
   const owners = new Set<string>();
+  const packed: Incoming[] = [];
   for (const rel of f.files.keys()) {
     const m = OWNER.exec(rel);
     if (m && isUuid(m[3]) && FILE_OF[m[2]!] === m[4]) owners.add(`${m[2]}/${m[3]}`);
@@ -168,6 +172,10 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
       const e = await fm(m[1] ? IMPORT_RECORD : MERGE_RECORD, bytes, name(rel));
       if (e.data.id !== m[2]) throw new InvalidFileError(name(rel), "does not match its file name", "id");
       entities.push({ kind: m[1] ? "import-record" : "merge", id: m[2]!, rel, bytes, warnings: e.warnings });
+    } else if ((m = PACK.exec(rel))) {
+      const { checkImportPack } = await import("@forge/evidence");
+      for (const record of checkImportPack(bytes, name(rel), m[1]!))
+        packed.push({ kind: "evidence", id: `${record.batch_id}.json`, rel, record, warnings: [] });
     } else if ((m = EVIDENCE.exec(rel))) {
       if (bytes.length > MAX_EVIDENCE) throw new InvalidFileError(name(rel), "larger than 16 MiB");
       let v: unknown;
@@ -193,6 +201,9 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
       });
     }
   }
+  // A batch both loose and packed there (a pack interrupted before it removed its parts), or in two packs: once.
+  const have = new Set(entities.filter((e) => e.kind === "evidence").map((e) => e.record!.batch_id));
+  for (const e of packed) if (!have.has(e.record!.batch_id)) (have.add(e.record!.batch_id), entities.push(e));
   const rank = (k: Kind): number => KINDS.indexOf(k);
   entities.sort((a, b) => rank(a.kind) - rank(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   skipped.sort((a, b) => (a.rel < b.rel ? -1 : 1));

@@ -9,8 +9,9 @@
  * import that adds nothing writes no record. Evidence imports go through
  * the evidence lane, the only writer of `.forge/evidence/`: checked by it
  * with the rest (a refused one stops the import, nothing written),
- * `unchanged` when their batch is here already (the lane is idempotent by
- * batch id), else written by it.
+ * `unchanged` when their batch is here already, loose or packed (the lane
+ * is idempotent by batch id), else written by it. A pack there brings its
+ * records as the loose imports they were.
  */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
@@ -76,7 +77,7 @@ export async function importStore(
     store,
     entities.filter((e) => e.kind !== "evidence")
   );
-  const evidence = planEvidence(
+  const evidence = await planEvidence(
     store,
     entities.filter((e) => e.kind === "evidence")
   );
@@ -157,10 +158,17 @@ export function recordParts(
 
 // --- internal ---
 
-/** Evidence imports against the lane's log here: `unchanged` when a file of the batch is here already, else `added`. */
-function planEvidence(store: Store, entities: Incoming[]): Planned[] {
+/**
+ * Evidence imports against the lane's log here: `unchanged` when the batch is here already (its loose file, or a
+ * record of a pack here), else `added`.
+ */
+async function planEvidence(store: Store, entities: Incoming[]): Promise<Planned[]> {
+  if (entities.length === 0) return [];
+  const { packedBatchIds } = await import("@forge/evidence");
+  const packed = packedBatchIds(store);
   return entities.map((inc): Planned => {
-    const here = lexists(evidenceImportFile(store, inc.record!.batch_id));
+    const id = inc.record!.batch_id;
+    const here = packed.has(id) || lexists(evidenceImportFile(store, id));
     return { inc, result: here ? "unchanged" : "added" };
   });
 }

@@ -11,7 +11,7 @@ export default defineCommand({
         [".forge/merges/", "merge records: a patch already merged is refused"],
         [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit (see forge-ci run --help)"],
       ],
-      env: [["FORGE_AUTHOR", "who the record names (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "who the record names (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-merge 4",
         "forge-merge pr 4 --json verdict,commit",

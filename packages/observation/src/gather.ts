@@ -8,6 +8,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  checkSeal,
   CI_RUN,
   CI_RUNS,
   codeTree,
@@ -304,6 +305,7 @@ function fromText(store: Store, schema: EntitySchema, ref: EntityRef, path: stri
   const fm = parseFrontmatterFast(text, file);
   if (!fm) return undefined;
   const data = validate(schema, fm.data, file).data;
+  checkSeal(schema, text, data, file);
   if (data.id !== ref.id) throw new InvalidFileError(file, "does not match its folder name", "id");
   return { ref, data };
 }

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { pidAlive } from "@forge/core";
 import type { CiRun } from "./_lines.js";
 import { exportText, type Exported, type Lane } from "./lane.js";
-import type { Tools } from "./tools.js";
+import { asJsonLines, type Tools } from "./tools.js";
 
 /** What the pick-up did (the report's `recovered`). */
 export interface Recovered {
@@ -65,6 +65,6 @@ export async function recover(tools: Tools, scope: string, lane: Lane | null = n
     if (String(r.displayTitle).startsWith("forge-act ")) await tools.run("forge-ci", ["cancel", r.id]);
   }
   const all = await tools.run("forge-ci", ["list", "--limit", "100000", "--json"]);
-  const ex: Exported = await exportText(tools, scope, all.stdout, lane);
+  const ex: Exported = await exportText(tools, scope, asJsonLines(all.stdout), lane);
   return { worktrees_removed: removed, runs_cancelled: stale.length, ...ex };
 }

@@ -35,6 +35,8 @@ const STORE_ONLY = new Set(["forge-observe", "forge-plan", "forge-export"]);
 export class Tools {
   /** The tools running now. */
   readonly children = new Set<ChildProcessWithoutNullStreams>();
+  /** Variables set on top of `env` (setEnv): the caller's environment object is never changed. */
+  private readonly extraEnv: Record<string, string> = {};
 
   /**
    * @param workspace the repository: every tool's working directory
@@ -47,12 +49,16 @@ export class Tools {
     private readonly env: NodeJS.ProcessEnv
   ) {}
 
+  /** Set (or, with undefined, unset) a variable of the environment the tools get from now on. */
+  setEnv(name: string, value: string | undefined): void {
+    if (value === undefined) delete this.extraEnv[name];
+    else this.extraEnv[name] = value;
+  }
+
   /** Start a tool with an argv array (no shell). */
   start(name: string, args: readonly string[]): Started {
-    const env: NodeJS.ProcessEnv = { ...this.env, PATH: `${this.env.PATH ?? ""}:${this.binDir}` };
+    const env: NodeJS.ProcessEnv = { ...this.env, ...this.extraEnv, PATH: `${this.env.PATH ?? ""}:${this.binDir}` };
     if (STORE_ONLY.has(name)) delete env.NODE_EXTRA_CA_CERTS;
-    // The stages speak JSON lines to each other: a caller's gh-array mode (FORGE_JSON=array) is for its own scripts.
-    delete env.FORGE_JSON;
     const child = spawn(name, args, { cwd: this.workspace, env, stdio: ["pipe", "pipe", "pipe"] });
     this.children.add(child);
     const out: Buffer[] = [];
@@ -107,15 +113,29 @@ export function failure(name: string, r: Ran): ForgeError {
 }
 
 /**
- * A tool's stdout as JSON lines (core's reader; blank lines skipped). A line
- * that is not a JSON object throws: a stage that prints a broken line fails
- * the run, where a batch on stdin would go on past it.
+ * A tool's stdout as JSON lines (core's reader; blank lines skipped), or
+ * one JSON array of objects: what a list prints under a caller's
+ * `FORGE_JSON=array` (gh's shape), which the stages inherit. A line (or an
+ * item) that is not a JSON object throws: a stage that prints a broken line
+ * fails the run, where a batch on stdin would go on past it.
  */
 export function parseLines<T>(text: string): T[] {
   return parseJsonLines(text).map((r) => {
     if (r.error) throw new ForgeError(`a stage printed a line that is not a JSON object (line ${r.line})`);
     return r.value as T;
   });
+}
+
+/**
+ * A tool's stdout as JSON lines text, to hand on to another stage line by line: unchanged when it is JSON
+ * lines, one line per item when it is one JSON array (`FORGE_JSON=array`).
+ * @throws ForgeError as parseLines, for an array with an item that is not an object
+ */
+export function asJsonLines(text: string): string {
+  if (!/^\s*\[/.test(text)) return text;
+  return parseLines<object>(text)
+    .map((r) => JSON.stringify(r) + "\n")
+    .join("");
 }
 
 /** The last line of a tool's stderr ("" when it printed none). */

@@ -11,6 +11,7 @@ import { realDeps, type Signals } from "./deps.js";
 import type { LoopConfig, Verb } from "./flags.js";
 import { historyFile, pilotDir } from "./history.js";
 import { historyLines, saveLastRun } from "./last_run.js";
+import { openSetupPool } from "./setups.js";
 import { takePilotLock } from "./lock.js";
 import { runLoop } from "./loop.js";
 import { firstSteps } from "./first_steps.js";
@@ -66,6 +67,8 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   const unlock = takePilotLock(pilotDir(c.workspace));
+  // The acts of this run share their prepared worktrees (setups), removed when it ends.
+  const closeSetups = openSetupPool(tools);
   try {
     const history = historyFile(c.workspace, c.history);
     const before = historyLines(history);
@@ -79,6 +82,7 @@ export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number
     if (idle) io.stderr.write(`${PROG}: nothing done: ${rep.halt_detail}\n`);
     return rep.halt_reason === "external_halt" && signals.stop ? 128 + 15 : idle ? 1 : 0;
   } finally {
+    await closeSetups();
     unlock();
   }
 }

@@ -92,11 +92,26 @@ export class Prs extends NounStore {
   /** Issue id → number, read only when a PR closes an issue. */
   async issueNumbers(pr: LoadedEntity): Promise<Map<string, number>> {
     if ((pr.data.closes as string[]).length === 0) return this.#issueNumbers ?? new Map();
-    if (!this.#issueNumbers) {
-      const order = await entityOrder(this.store, ISSUES, ISSUE);
-      this.#issueNumbers = new Map(order.entries.map((e, i) => [e.ref.id, i + 1]));
-    }
-    return this.#issueNumbers;
+    return (this.#issueNumbers ??= await this.#allIssueNumbers());
+  }
+  async #allIssueNumbers(): Promise<Map<string, number>> {
+    const order = await entityOrder(this.store, ISSUES, ISSUE);
+    return new Map(order.entries.map((e, i) => [e.ref.id, i + 1]));
+  }
+  /** `closingIssuesReferences`' JSON text for these issue ids, numbered as the issues are now (a cached record's). */
+  async closingText(ids: readonly string[]): Promise<string> {
+    if (ids.length === 0) return "[]";
+    const numbers = (this.#issueNumbers ??= await this.#allIssueNumbers());
+    return JSON.stringify(ids.map((id) => ({ id, number: numbers.get(id) ?? null })));
+  }
+  /** `mergeCommit`'s JSON text for a PR id (a cached record's), from the merge records read once. */
+  async mergeCommitText(): Promise<(id: string) => string> {
+    const { mergeCommits } = await import("./_mergeable.js");
+    const merged = (this.#mergeCommits ??= await mergeCommits(this.store));
+    return (id) => {
+      const oid = merged.get(id);
+      return oid === undefined ? "null" : JSON.stringify({ oid });
+    };
   }
   /**
    * The gh-shaped JSON of a loaded PR with the parts asked for.

@@ -7,7 +7,9 @@ export default defineCommand({
     description: "Close pull requests (the store keeps them)",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: ["forge-pr close 4", 'forge-pr close 4 -c "superseded by #5"', "forge-pr close 4 -d"],
     },
   },

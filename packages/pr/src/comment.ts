@@ -1,4 +1,4 @@
-import { addPrComment, currentAuthor, formatTimestamp, type PrJson } from "@forge/core";
+import { addPrComment, currentAuthor, formatTimestamp, withActivity, type PrJson } from "@forge/core";
 import {
   defineCommand,
   emitBatch,
@@ -24,7 +24,7 @@ export async function* commentPrs(
   yield* writeEach(ctx, prs, opts.ref, batch, "Commented on", async (pr, number) => {
     const now = formatTimestamp();
     addPrComment(prs.store, pr, { body: opts.body, author, now });
-    return prs.json(pr, number, { ...want, comments: true });
+    return prs.json(withActivity(pr, now), number, { ...want, comments: true });
   });
 }
 
@@ -34,7 +34,9 @@ export default defineCommand({
     description: "Add a comment to pull requests",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: ['forge-pr comment 4 -b "looks good"', "forge-pr comment 4 -F review.md"],
     },
   },

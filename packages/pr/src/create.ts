@@ -231,7 +231,9 @@ export default defineCommand({
         [".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"],
         [".forge/ci/ci.env", "base=<branch>: the default base"],
       ],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: [
         'forge-pr create -t "Fix the drain" -b "Closes #12." -H fix/drain',
         "forge-pr create --fill -B main --issue 12 -l bug",

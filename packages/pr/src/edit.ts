@@ -4,7 +4,10 @@ import {
   currentAuthor,
   editList,
   expandMe,
+  formatTimestamp,
   PR,
+  PRS,
+  recordEdit,
   storedBody,
   UsageError,
   updateEntity,
@@ -75,8 +78,8 @@ export async function parseEditOptions(ctx: Ctx, args: Parsed): Promise<EditPrOp
 /** Apply the edit to each PR; only pr.md's changed lines move. */
 export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: Want): AsyncGenerator<PrJson> {
   const prs = new Prs(ctx.io);
-  const needMe = [...o.addAssignees, ...o.removeAssignees].includes("@me");
-  const me = needMe ? await currentAuthor(ctx.io.env, ctx.io.cwd) : "";
+  // Who edits (an edit record names them) and what @me means.
+  const me = await currentAuthor(ctx.io.env, ctx.io.cwd);
   checkDefined(await prs.defs(), o.addLabels, o.milestone);
   yield* writeEach(ctx, prs, o.ref, batch, "Edited", async (pr, number) => {
     const links = o.body === undefined ? undefined : await bodyLinks(ctx, prs, pr.body, o.body);
@@ -91,6 +94,16 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
       if (o.removeMilestone) delete d.milestone;
       return { body: o.body === undefined ? undefined : storedBody(o.body) };
     });
+    // The edit moves updatedAt through a record of its own, not a line of pr.md (spec/schema.md "updatedAt").
+    const fields = [
+      ...(o.title !== undefined ? ["title"] : []),
+      ...(o.body !== undefined ? ["body"] : []),
+      ...(o.base !== undefined ? ["baseRefName"] : []),
+      ...(o.addLabels.length + o.removeLabels.length > 0 ? ["labels"] : []),
+      ...(o.addAssignees.length + o.removeAssignees.length > 0 ? ["assignees"] : []),
+      ...(o.milestone !== undefined || o.removeMilestone ? ["milestone"] : []),
+    ];
+    recordEdit(prs.store, PRS, updated, { author: me, now: formatTimestamp(), fields });
     return prs.json(updated, number, want);
   });
 }
@@ -126,7 +139,7 @@ export default defineCommand({
     description: "Edit pull requests",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: ['forge-pr edit 4 -t "Fix the drain (v2)"', "forge-pr edit 4 --add-label ready -B release-1.2"],
     },
   },

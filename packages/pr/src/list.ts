@@ -1,4 +1,5 @@
 import {
+  isDraftPr,
   currentAuthor,
   loadEntity,
   loadEntityFast,
@@ -20,7 +21,8 @@ import {
   type SearchEnv,
   type SearchQuery,
 } from "@forge/core";
-import { defineCommand, emit, passesFilters, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed } from "@forge/cli";
+import { PrListCache, RecordSink, recordText, type PrFilterData } from "./_list_cache.js";
 import { JSON_FLAGS, jsonRequest, LIST_DEFAULT_FIELDS, listArg, prRender, Prs, wanted, type Want } from "./_shared.js";
 
 /** Options of `forge-pr list`. */
@@ -64,13 +66,24 @@ export function parseListOptions(args: Parsed): ListPrOptions {
 
 /** Whether a PR passes the filters (`me` already expanded in author/assignee). */
 export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
-  const d = e.data;
-  if (e.ref.archived) return false;
+  return !e.ref.archived && matchesData(e.data, o, () => isDraftPr(e));
+}
+
+/**
+ * Whether a live PR's fields (pr.md's, or the record cache's copy of those list reads) pass the filters.
+ * @param draft whether it is a draft (default: the cached copy's `isDraft`, derived from its edits when it was kept)
+ */
+export function matchesData(
+  d: Record<string, unknown> | PrFilterData,
+  o: ListPrOptions,
+  draft: () => boolean = () => d.isDraft === true
+): boolean {
   if (o.state === "closed" ? d.state === "open" : o.state !== "all" && d.state !== o.state) return false;
-  if (!passesFilters(d, { labels: o.labels, author: o.author, assignee: o.assignee })) return false;
+  if (!passesFilters(d as Record<string, unknown>, { labels: o.labels, author: o.author, assignee: o.assignee }))
+    return false;
   if (o.base !== undefined && d.baseRefName !== o.base) return false;
   if (o.head !== undefined && d.headRefName !== o.head) return false;
-  if (o.draft && d.isDraft !== true) return false;
+  if (o.draft && !draft()) return false;
   return true;
 }
 
@@ -79,20 +92,26 @@ export function matches(e: LoadedEntity, o: ListPrOptions): boolean {
  * from the newest and reads pr.md files only until `limit` matched (as
  * `forge-issue list` does), then the reviews, comments and patch of each
  * listed PR, as `want` asks. Each unreadable file is reported on stderr
- * (exit 1) without stopping.
+ * (exit 1) without stopping. Without `-S`, comments or the merge check, a
+ * PR whose files are unchanged comes from the record cache (_list_cache.ts).
  */
 export async function listPrs(
   ctx: Ctx,
   opts: ListPrOptions,
-  want: Want
-): Promise<{ records: PrJson[]; failed: number }> {
+  want: Want,
+  lines?: readonly string[]
+): Promise<{ records: PrJson[]; lines: Buffer[]; failed: number }> {
   const prs = new Prs(ctx.io);
   const store = prs.store;
+  // The definitions (and the git call behind `url`) while the order is read.
+  const defsP = prs.defs();
+  defsP.catch(() => undefined);
   let me: string | undefined;
   const who = async (v: string | undefined): Promise<string | undefined> =>
     v === "@me" ? (me ??= await currentAuthor(ctx.io.env, ctx.io.cwd)) : v;
   const o = { ...opts, author: await who(opts.author), assignee: await who(opts.assignee) };
   const order = await prs.ranked();
+  await defsP;
   let failed = 0;
   for (const u of order.errors) {
     failed++;
@@ -116,24 +135,68 @@ export async function listPrs(
   };
   const cap = q?.sort ? Infinity : o.limit;
   let records: PrJson[] = [];
-  for (let i = order.length - 1; i >= 0 && records.length < cap; i--) {
-    const ref = order.at(i)!.ref;
-    if (ref.archived) continue;
-    try {
-      const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
-      for (const w of e.warnings) ctx.log.warn(w);
-      if (matches(e, o) && (await searched(e)))
-        records.push(await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want));
-    } catch (err) {
-      failed++;
-      ctx.log.error(err);
+  // `lines`: JSON text of these sorted fields, one record a line (the caller writes them); else records.
+  const text = new RecordSink();
+  const out = lines && !q ? lines : undefined;
+  const whole = out !== undefined && out.join(",") === FULL;
+  const count = (): number => records.length + text.count;
+  const cache =
+    !q && !want.comments && !want.merge
+      ? new PrListCache(store, await prs.defs(), want.reviews && want.stat)
+      : undefined;
+  const base = cache ? `${(await prs.defs()).baseUrl ?? ""}/pull/` : "";
+  let mergeCommit: ((id: string) => string) | undefined;
+  let i = order.length - 1;
+  try {
+    for (; i >= 0 && count() < cap; i--) {
+      const { ref, createdAt } = order.at(i)!;
+      if (ref.archived) continue;
+      const key = `${createdAt} ${ref.id}`;
+      const hit = cache?.get(key, ref);
+      if (hit) {
+        if (!matchesData(hit.data, o)) continue;
+        if (want.mergeCommit) mergeCommit ??= await prs.mergeCommitText();
+        const closing = hit.closes.length === 0 ? "[]" : await prs.closingText(hit.closes);
+        if (whole) text.cached(hit, i + 1, base + (i + 1), closing, mergeCommit?.(ref.id));
+        else {
+          const json = JSON.parse(recordText(hit, i + 1, base + (i + 1), closing, mergeCommit?.(ref.id)));
+          if (out) text.text(JSON.stringify(project(json, out)));
+          else records.push(json as PrJson);
+        }
+        continue;
+      }
+      try {
+        const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
+        for (const w of e.warnings) ctx.log.warn(w);
+        if (matches(e, o) && (await searched(e))) {
+          const json = await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want);
+          cache?.put(key, e, json);
+          if (out) text.text(JSON.stringify(project(json as unknown as Record<string, unknown>, out)));
+          else records.push(json);
+        }
+      } catch (err) {
+        failed++;
+        ctx.log.error(err);
+      }
     }
+  } finally {
+    cache?.close(i < 0);
   }
   if (q?.sort)
     records = sortBySearch(q, records, (r, f) =>
       f === "comments" ? (r.comments?.length ?? 0) : f === "updated" ? r.updatedAt : r.createdAt
     ).slice(0, o.limit);
-  return { records, failed };
+  return { records, lines: text.take(), failed };
+}
+
+/** The fields of a full list record, sorted (`--json` without a field list). */
+const FULL = [...LIST_DEFAULT_FIELDS].sort().join(",");
+
+/** Only `sorted` fields, in that order (as `emit` keeps them). */
+function project(rec: Record<string, unknown>, sorted: readonly string[]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const k of sorted) o[k] = rec[k];
+  return o;
 }
 
 export default defineCommand({
@@ -142,7 +205,7 @@ export default defineCommand({
     description: "List pull requests, newest first",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-pr list",
         "forge-pr list -s all -B main --json number,title,state",
@@ -179,10 +242,17 @@ export default defineCommand({
   },
   async run({ args, data: ctx }: { args: Parsed; data: Ctx }) {
     const req = jsonRequest(args);
-    const { records, failed } = await listPrs(ctx, parseListOptions(args), wanted(req, false));
     // Without a field list, `comments` is left out of list output (gh makes you ask for it).
     const shaped = req && !req.fields ? { fields: [...LIST_DEFAULT_FIELDS] } : req;
-    await emit(ctx.io, ctx.out, records, prRender(args, shaped, false));
+    // JSON lines are made here (the record cache's text is written as it is); gh's one array and --jq go through emit.
+    const lines =
+      shaped?.fields && args.jq === undefined && jsonMode(ctx.io) === "lines" ? [...shaped.fields].sort() : undefined;
+    const opts = parseListOptions(args);
+    const { records, lines: text, failed } = await listPrs(ctx, opts, wanted(req, false), lines);
+    if (lines && opts.search === undefined) {
+      for (const chunk of text) await ctx.out.writeBytes(chunk);
+      await ctx.out.flush();
+    } else await emit(ctx.io, ctx.out, records, prRender(args, shaped, false));
     return failed ? 1 : 0;
   },
 });

@@ -1,4 +1,4 @@
-import { ForgeError, UsageError } from "@forge/core";
+import { ForgeError, isDraftPr, UsageError } from "@forge/core";
 import { MERGE_FIELDS } from "@forge/merging/fields";
 import { defineCommand, emit, jsonFlags, jsonRequestOf, readBody, type Ctx, type Parsed } from "@forge/cli";
 import { deleteHead } from "./_delete_branch.js";
@@ -43,7 +43,7 @@ export async function mergePullRequest(
   const prs = new Prs(ctx.io);
   const ref = await prOrCurrent(prs, o.ref);
   const { pr, number } = await prs.get(ref);
-  if (pr.data.isDraft === true && pr.data.state === "open") {
+  if (isDraftPr(pr) && pr.data.state === "open") {
     throw new ForgeError(
       `Pull request #${number} is still a draft; mark it ready first: forge pr ready ${number}`,
       "E_DRAFT",
@@ -79,7 +79,9 @@ export default defineCommand({
         [".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"],
         [".forge/ci/ci.env, .forge/ci/steps/", "the CI run on the merge commit"],
       ],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: [
         "forge-pr merge 4",
         "forge-pr merge 4 --rebase -d",

@@ -1,10 +1,11 @@
-import { ForgeError, PR, updateEntity, type PrJson } from "@forge/core";
+import { currentAuthor, ForgeError, formatTimestamp, isDraftPr, PRS, recordEdit, type PrJson } from "@forge/core";
 import { defineCommand, emit, type Ctx, type Parsed } from "@forge/cli";
 import { confirm, JSON_FLAGS, jsonRequest, note, prOrCurrent, prRender, Prs, wanted, refWithRepo } from "./_shared.js";
 
 /**
  * gh's `pr ready [--undo]`: mark a draft ready for review, or turn it back
- * into a draft. A PR already in that state is left alone with a note.
+ * into a draft, as an edit record (`edits/<id>.md` with `isDraft`): pr.md is
+ * not rewritten. A PR already in that state is left alone with a note.
  * @throws ForgeError for a PR that is not open (gh: only open drafts can be marked ready)
  */
 export async function readyPr(
@@ -23,15 +24,15 @@ export async function readyPr(
       1
     );
   }
-  const draft = pr.data.isDraft === true;
+  const draft = isDraftPr(pr);
   if (draft === undo) {
     note(ctx, `Pull request #${number} is already "${undo ? "in draft" : "ready for review"}"`);
     return prs.json(pr, number, want);
   }
-  const after = updateEntity(PR, pr, (d) => {
-    if (undo) d.isDraft = true;
-    else delete d.isDraft;
-  });
+  // A new edit record, not a rewrite of pr.md: no tracked file of the work tree changes (a `git checkout`
+  // goes on as with gh), and two clones that both mark it merge without a conflict (the latest record wins).
+  const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
+  const after = recordEdit(prs.store, PRS, pr, { author, now: formatTimestamp(), fields: ["isDraft"], isDraft: undo });
   const rec = await prs.json(after, number, want);
   confirm(ctx, undo ? "Converted to draft:" : "Marked ready for review:", { number, title });
   return rec;

@@ -7,7 +7,9 @@ export default defineCommand({
     description: "Reopen closed pull requests",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: ["forge-pr reopen 4", 'forge-pr reopen 4 -c "back on"'],
     },
   },

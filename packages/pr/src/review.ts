@@ -65,8 +65,8 @@ export default defineCommand({
       env: [
         [
           "FORGE_AUTHOR",
-          "who it is recorded as (default: git's user.name); also what @me means. As on GitHub, one " +
-            "cannot approve or request changes on one's own PR",
+          "who it is recorded as (default: git's forge.login, else user.name); also what @me means. " +
+            "As on GitHub, one cannot approve or request changes on one's own PR",
         ],
       ],
       examples: [

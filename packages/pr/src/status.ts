@@ -89,7 +89,7 @@ export default defineCommand({
     description: "The current branch's PR, yours, and those awaiting your review",
     help: {
       reads: [[".forge/prs/<id>/pr.md", "the PR (+ patch.diff, reviews/, comments/)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: ["forge-pr status", "forge-pr status --json number,title"],
     },
   },

@@ -265,7 +265,7 @@ export default defineCommand({
             "recorded)",
         ],
       ],
-      env: [["FORGE_AUTHOR", "the release's author (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "the release's author (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-release create v1.2.0 -t 'v1.2.0' -n 'Fixes the drain.'",
         "git log --oneline v1.1.0.. | forge-release create v1.2.0 -F -",

@@ -72,7 +72,7 @@ export default defineCommand({
         ],
       ],
       env: [
-        ["FORGE_AUTHOR", "who the record names (default: git's user.name)"],
+        ["FORGE_AUTHOR", "who the record names (default: git's forge.login, else user.name)"],
         ["FORGE_RELEASE_TAG, FORGE_RELEASE_DIR, FORGE_RELEASE_PREVIOUS", "set for the check"],
       ],
       examples: [

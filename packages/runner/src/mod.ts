@@ -30,6 +30,7 @@ export { KEEP_RUNS, pruneRuns } from "./retention.js";
 export { cacheRoot, KEEP_CACHES, pruneCaches } from "./cache.js";
 export { withTree } from "./tree.js";
 export { openTree, type OpenTree } from "./worktree.js";
+export { keepTree, SETUPS_ENV, takeKeptTrees, type KeptTree, type TakenTree } from "./kept_trees.js";
 export { initSubmodules } from "./submodules.js";
 export type { Outcome, StepResult } from "./step.js";
 
@@ -39,3 +40,22 @@ export { viewRun } from "./view_run.js";
 export { runLogs } from "./run_logs.js";
 export { rerunRun, type RerunOptions } from "./rerun_run.js";
 export { CANCEL_WAIT_MS, cancelRun } from "./cancel_run.js";
+export {
+  checkParallel,
+  chunksOf,
+  DEFAULT_CHUNK,
+  hostEnvSha256,
+  localFingerprint,
+  readHosts,
+  recordAdapterRun,
+  runOnHosts,
+  stageBatch,
+  type AttemptLine,
+  type HostArm,
+  type Hosts,
+  type HostsRequest,
+  type HostsResult,
+} from "./hosts.js";
+export { hostWorker, INFRA_EXIT, MODS, untar, workerScript, type JobFile, type RecordLine } from "./hosts_worker.js";
+export { ADAPTER_STEP, parseTrigger, runAdapter, triggerLine, type AdapterResult, type Trigger } from "./adapter.js";
+export { k8sJob, nomadDispatch, nomadJob, nomadPayload, NOMAD_PAYLOAD_MAX, type ManifestBatch } from "./manifests.js";

@@ -309,15 +309,17 @@ async function prNumber(store: Store, id: string): Promise<number | null> {
 }
 
 /**
- * Make the run's folder whole in one rename: summary (in progress), the
- * step files (`bin/`, modes kept), the patch, an empty `steps/` for logs.
+ * Make the run's folder whole in one rename: summary (in progress, or `body` for a run recorded whole), the
+ * step files (`bin/`, modes kept), the patch, `steps/` for logs, and any `files` (paths inside the folder).
  */
-function createRunDir(
+export function createRunDir(
   store: Store,
   paths: ReturnType<typeof runPaths>,
   p: Posture,
   data: Record<string, unknown>,
-  patch: Uint8Array | null
+  patch: Uint8Array | null,
+  body = summaryBody([], "running"),
+  files: Record<string, string | Uint8Array> = {}
 ): void {
   const runs = kindDir(store, CI_RUNS);
   mkdirInside(store, runs);
@@ -330,7 +332,9 @@ function createRunDir(
     chmodSync(f, s.mode);
   }
   if (patch) writeFileSync(join(tmp, "patch.diff"), patch);
-  saveFile(CI_RUN, join(tmp, "summary.md"), data, {}, summaryBody([], "running"));
+  // A run recorded whole (a trial from a host): its logs and host.json are in the folder before it appears.
+  for (const [f, bytes] of Object.entries(files)) writeFileSync(join(tmp, f), bytes, { flag: "wx" });
+  saveFile(CI_RUN, join(tmp, "summary.md"), data, {}, body);
   renameSync(tmp, paths.dir);
 }
 

@@ -66,7 +66,9 @@ export default defineCommand({
     description: "Create a task (in todo)",
     help: {
       reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
-      env: [["FORGE_AUTHOR", "who it is recorded as (default: git's user.name); also what @me means"]],
+      env: [
+        ["FORGE_AUTHOR", "who it is recorded as (default: git's forge.login, else user.name); also what @me means"],
+      ],
       examples: [
         'forge-task create -t "Write the docs"',
         'forge-task create -t "Fix it" --issue 12 -a @me --json number',

@@ -74,7 +74,7 @@ export default defineCommand({
     description: "Edit tasks",
     help: {
       reads: [[".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"]],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: ['forge-task edit 3 -t "Write the setup docs"', "forge-task edit 3 --add-assignee @me --issue 12"],
     },
   },

@@ -152,7 +152,7 @@ export default defineCommand({
         [".forge/tasks/<id>/task.md", "the task (status: todo doing blocked done)"],
         [".forge/issues/<id>/issue.md", "a card's issue: 'blocked by #n' when an open issue blocks it"],
       ],
-      env: [["FORGE_AUTHOR", "what @me means (default: git's user.name)"]],
+      env: [["FORGE_AUTHOR", "what @me means (default: git's forge.login, else user.name)"]],
       examples: [
         "forge-task list",
         "forge-task list -s todo -s doing -a @me",

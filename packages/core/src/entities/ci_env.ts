@@ -36,6 +36,10 @@ export interface CiSettings {
   cacheStep?: string;
   /** `keep_caches=`: how many cache entries are kept (the least recently used go first); absent: 4. */
   keepCaches?: number;
+  /** `runner=adapter:CMD`: the command (split on spaces, no shell) of an external CI adapter (spec/hosts.md). */
+  adapter?: string[];
+  /** `hosts=`: a GNU parallel sshlogin file (relative to the repository's top): runs fan out over those hosts. */
+  hosts?: string;
   /** The upper-case variables, passed to every step on top of the caller's environment. */
   env: Record<string, string>;
 }
@@ -51,6 +55,7 @@ export const CI_SETTINGS: readonly string[] = [
   "cache_key",
   "cache_step",
   "keep_caches",
+  "hosts",
 ];
 
 /** The files that key the cache when `cache_key` is not given (those the tree has). */
@@ -133,7 +138,8 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
   const out: CiSettings = { runner: "local", env: {} };
   for (const e of entries) {
     if (!("key" in e)) continue;
-    if (e.key === "runner") out.runner = e.value as CiSettings["runner"];
+    if (e.key === "runner" && e.value.startsWith("adapter:")) out.adapter = e.value.slice(8).split(" ").filter(Boolean);
+    else if (e.key === "runner") out.runner = e.value as CiSettings["runner"];
     else if (e.key === "image") out.image = e.value;
     else if (e.key === "timeout") out.timeout = Number(e.value);
     else if (e.key === "base") out.base = e.value;
@@ -142,6 +148,7 @@ export function ciSettings(entries: readonly CiEnvEntry[]): CiSettings {
     else if (e.key === "cache_key") out.cacheKey = e.value.split(" ").filter(Boolean);
     else if (e.key === "cache_step") out.cacheStep = e.value;
     else if (e.key === "keep_caches") out.keepCaches = Number(e.value);
+    else if (e.key === "hosts") out.hosts = e.value;
     else out.env[e.key] = e.value;
   }
   return out;
@@ -163,13 +170,16 @@ function checkTreePaths(value: string): string | undefined {
 }
 
 function checkSetting(key: string, value: string): string | undefined {
-  if (key === "runner" && value !== "local" && value !== "docker") return "expected local or docker";
+  if (key === "runner" && value !== "local" && value !== "docker" && !/^adapter:\s*\S/.test(value))
+    return "expected local, docker or adapter:CMD";
   if (key === "image" && (value.trim() === "" || value !== value.trim()))
     return "expected an image name without spaces around it";
   if (key === "timeout" && !/^[1-9][0-9]{0,6}$/.test(value)) return "expected a whole number of seconds ≥ 1";
   if ((key === "keep_runs" || key === "keep_caches") && !/^[1-9][0-9]{0,6}$/.test(value))
     return "expected a whole number ≥ 1";
   if (key === "cache" || key === "cache_key") return checkTreePaths(value);
+  if (key === "hosts" && (value.trim() === "" || value !== value.trim() || /[\t\\]/.test(value)))
+    return "expected a hosts file's path (one sshlogin a line)";
   if (key === "cache_step" && !isCiStepName(value)) return "expected a step's name, e.g. 05-install";
   // A branch name: git's own check (check-ref-format --branch) runs where it is used.
   if (key === "base" && (value === "" || value.startsWith("-") || /[\s\\]/.test(value)))

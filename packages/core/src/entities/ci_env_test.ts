@@ -60,14 +60,14 @@ test(
   invalid,
   "runer=docker\n",
   `${FILE}: line 1: unknown setting 'runer' (settings: runner, image, timeout, base, keep_runs, cache, cache_key, ` +
-    "cache_step, keep_caches; variables: UPPER_CASE)"
+    "cache_step, keep_caches, hosts; variables: UPPER_CASE)"
 );
 test(
   "a mixed-case key",
   invalid,
   "Foo=1\n",
   `${FILE}: line 1: unknown setting 'Foo' (settings: runner, image, timeout, base, keep_runs, cache, cache_key, ` +
-    "cache_step, keep_caches; variables: UPPER_CASE)"
+    "cache_step, keep_caches, hosts; variables: UPPER_CASE)"
 );
 test(
   "a cache path that climbs out of the tree",
@@ -86,7 +86,7 @@ test(
   "a runner that is neither local nor docker",
   invalid,
   "runner=ssh\n",
-  `${FILE}: line 1: 'runner': expected local or docker`
+  `${FILE}: line 1: 'runner': expected local, docker or adapter:CMD`
 );
 test(
   "an empty image",

@@ -14,6 +14,7 @@ import { wikiTitle } from "./wiki_page.js";
 import {
   CI_RUN,
   COMMENT,
+  EDIT,
   IMPORT_RECORD,
   ISSUE,
   LABELS,
@@ -37,6 +38,8 @@ const FRONTMATTER: ReadonlyArray<[string, EntitySchema]> = [
   ["pr.md", PR],
   ["pr-review.md", PR_REVIEW],
   ["pr-comment.md", COMMENT],
+  ["issue-edit.md", EDIT],
+  ["pr-edit.md", EDIT],
   ["task.md", TASK],
   ["labels.md", LABELS],
   ["milestones.md", MILESTONES],

@@ -10,6 +10,7 @@ import { commentsDir, displayPath, entityDir, ISSUES, type Store } from "../stor
 import type { LabelDef, MilestoneDef } from "./defs.js";
 import { archiveEntity, loadRecords } from "./folder_entity.js";
 import { laterRecordId } from "./later_id.js";
+import { lastActivity } from "./activity.js";
 import { type LoadedEntity, rewriteFile } from "./load.js";
 import { COMMENT, ISSUE } from "./schema.js";
 import { checkedText, writeChecked } from "./write.js";
@@ -101,7 +102,8 @@ export function storedBody(text: string): string {
 
 /**
  * An issue as gh-shaped JSON. `updatedAt` is derived: the latest of
- * `createdAt`, `closedAt`, `reopenedAt` and `editedAt` (the last edit or comment).
+ * `createdAt`, `closedAt`, `reopenedAt`, `editedAt` (an import's) and its last
+ * comment or edit record (`lastActivity`).
  * @param e the loaded issue
  * @param number its derived number
  * @param ctx label and milestone definitions
@@ -112,7 +114,7 @@ export function issueToJson(e: LoadedEntity, number: number, ctx: IssueContext, 
   const closedAt = (d.closedAt as string | undefined) ?? null;
   const created = d.createdAt as string;
   let updated = created;
-  for (const t of [closedAt, d.reopenedAt as string | undefined, d.editedAt as string | undefined])
+  for (const t of [closedAt, d.reopenedAt as string | undefined, d.editedAt as string | undefined, lastActivity(e)])
     if (t && t > updated) updated = t;
   const ms = d.milestone as string | undefined;
   const msDef = ms === undefined ? undefined : ctx.milestones.get(ms);

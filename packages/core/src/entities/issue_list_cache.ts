@@ -10,9 +10,10 @@ import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
-import { fileKey, fileStamp } from "../store/stamp.js";
+import { fileKey, fileStamp, folderStamp, isStill } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
+import { activityDirs } from "./activity.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
@@ -125,7 +126,7 @@ export async function* cachedIssueList(
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
       const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
-      let hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id), pre);
+      let hit = ref.escapes ? undefined : lookup(cache, store, key, ref.id, pre);
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {
         cache.putBytes(key, pre.buf, pre.start, pre.end);
@@ -199,11 +200,27 @@ function finishStaged(
     if (ref.escapes) return i;
     const key = `${createdAt} ${ref.id}`;
     const pre = staged.get(ref.id);
-    if (cache.get(key, entityFile(store, ISSUES, ref.id), pre)) continue;
+    if (lookup(cache, store, key, ref.id, pre)) continue;
     if (!pre || !parts(pre)) return i;
     cache.putBytes(key, pre.buf, pre.start, pre.end);
   }
   return i;
+}
+
+/**
+ * The cache's line for an issue, when it still holds: vouched for by the
+ * staged read's stamps, or by the file's and its record folders' (`activityDirs`:
+ * comments and edits move `updatedAt`) taken now.
+ */
+function lookup(
+  cache: ReturnType<typeof openRecordCache>,
+  store: Store,
+  key: string,
+  id: string,
+  pre: KnownFile | undefined
+): RecordHit | undefined {
+  const file = entityFile(store, ISSUES, id);
+  return cache.get(key, file, pre, pre ? undefined : activityDirs(file, false));
 }
 
 /** Whether a payload has its three parts (record, record, links). */
@@ -259,13 +276,18 @@ export class IssueStaging {
   }
 
   /** `entityOrder`'s `onRead`: the file's record made and staged when it is clean. */
-  readonly onRead = async (ref: EntityRef, fm: Frontmatter, st: Stats, before: number): Promise<void> => {
+  readonly onRead = async (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string): Promise<void> => {
     if (this.#off) return;
     const defs = await this.#defs;
-    const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm);
+    const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm, text);
     if (e.warnings.length > 0) return;
+    // The record folders' stamps before they are read (issueToJson reads them for updatedAt), as a warm walk's
+    // `get` joins them to the file's: a folder still moving vouches for nothing.
+    const ds = folderStamp(activityDirs(e.path, false));
     const json = issueToJson(e, 1, defs) as unknown as Record<string, unknown>;
-    this.#add(ref.id, { key: fileKey(st), stamp: fileStamp(st, before) }, payloadOf(json, e.data));
+    const key = `${fileKey(st)}+${ds.value}`;
+    const still = fileStamp(st, before) !== null && isStill(ds, BigInt(before) * 1_000_000n);
+    this.#add(ref.id, { key, stamp: still ? key : null }, payloadOf(json, e.data));
   };
 
   /** The staged payload of an issue (valid until the next call), with its file's lstat; undefined when none. */
@@ -367,6 +389,8 @@ function payloadOf(json: Record<string, unknown>, d: Record<string, unknown>): s
 const BEFORE = ISSUE_FIELDS.filter((f) => f < "number" && f !== "comments");
 const AFTER = ISSUE_FIELDS.filter((f) => f > "number" && f !== "url");
 const LAYOUT = `${BEFORE.join(",")}|${AFTER.join(",")}|links`;
+/** The cache's layout (its header names it), for another reader of its lines (issue_graph.ts reads the links). */
+export const ISSUE_RECORD_LAYOUT = LAYOUT;
 const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 
 /** A listed issue, read: its warnings told, or undefined when it cannot be read (told). */
@@ -506,7 +530,7 @@ async function* readyList(
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
       const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
-      const hit = ref.escapes ? undefined : cache.get(key, entityFile(store, ISSUES, ref.id), pre);
+      const hit = ref.escapes ? undefined : lookup(cache, store, key, ref.id, pre);
       if (!hit && pre && parts(pre)) {
         // Made by the order pass from the file it read: kept, and its record kept here (it is in no cache file yet).
         cache.putBytes(key, pre.buf, pre.start, pre.end);

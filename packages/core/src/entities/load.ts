@@ -12,6 +12,7 @@ import { withLock } from "../store/lock.js";
 import { readOpened, readStoreFile } from "../store/read_file.js";
 import { displayPath, entityFile, type KindLayout, type Store } from "../store/store.js";
 import { validate, type EntitySchema } from "./schema.js";
+import { checkSeal } from "./seal.js";
 import { displayOf, writeChecked } from "./write.js";
 
 /** A store file, read and validated. */
@@ -43,7 +44,7 @@ export interface LoadedEntity extends LoadedFile {
 export async function loadFile(store: Store, schema: EntitySchema, path: string): Promise<LoadedFile> {
   const file = displayPath(store, path);
   const text = readStoreFile(store, path);
-  return { ...checked(schema, path, file, await parseFrontmatter(text, file)), text };
+  return { ...checked(schema, path, file, await parseFrontmatter(text, file), text), text };
 }
 
 /**
@@ -74,8 +75,9 @@ export function loadEntityFast(
 ): LoadedEntity | undefined {
   const path = entityPath(store, kind, ref);
   const file = displayPath(store, path);
-  const fm = parseFrontmatterFast(readStoreFile(store, path), file);
-  return fm && withRef(checked(schema, path, file, fm), ref);
+  const text = readStoreFile(store, path);
+  const fm = parseFrontmatterFast(text, file);
+  return fm && withRef(checked(schema, path, file, fm, text), ref);
 }
 
 /**
@@ -88,10 +90,11 @@ export function entityOfFrontmatter(
   kind: KindLayout,
   schema: EntitySchema,
   ref: EntityRef,
-  fm: Frontmatter
+  fm: Frontmatter,
+  text: string
 ): LoadedEntity {
   const path = entityPath(store, kind, ref);
-  return withRef(checked(schema, path, displayPath(store, path), fm), ref);
+  return withRef(checked(schema, path, displayPath(store, path), fm, text), ref);
 }
 
 function entityPath(store: Store, kind: KindLayout, ref: EntityRef): string {
@@ -100,8 +103,9 @@ function entityPath(store: Store, kind: KindLayout, ref: EntityRef): string {
   return path;
 }
 
-function checked(schema: EntitySchema, path: string, file: string, fm: Frontmatter): LoadedFile {
+function checked(schema: EntitySchema, path: string, file: string, fm: Frontmatter, text: string): LoadedFile {
   const v = validate(schema, fm.data, file);
+  checkSeal(schema, text, v.data, file);
   return { path, file, data: v.data, extra: v.extra, body: fm.body, warnings: v.warnings };
 }
 
@@ -152,6 +156,8 @@ export function rewriteFile<F extends LoadedFile>(schema: EntitySchema, f: F, ch
           `${f.file} was rewritten meanwhile in a form this command cannot re-read; run it again`
         );
       const v = validate(schema, fm.data, f.file);
+      // An edited sealed file is not rewritten (its edit would be sealed as if forge had written it).
+      checkSeal(schema, text, v.data, f.file);
       if (v.data.id !== f.data.id) throw new ConflictError(`${f.file} now holds another id; run it again`);
       const data = structuredClone(v.data);
       const r = change(data);

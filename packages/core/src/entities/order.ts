@@ -84,7 +84,7 @@ export interface OrderOptions {
    * the read: a cold list makes its records from these instead of opening
    * every file again. Its errors are ignored (the caller reads the file itself).
    */
-  onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number) => void | Promise<void>;
+  onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string) => void | Promise<void>;
 }
 
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
@@ -265,7 +265,7 @@ async function createdAtRead(
     if (fm.data.id !== ref.id || !isTimestamp(at)) return undefined;
     if (st?.isFile()) {
       try {
-        await onRead(ref, fm, st, before);
+        await onRead(ref, fm, st, before, text);
       } catch {
         // the caller reads the file itself
       }

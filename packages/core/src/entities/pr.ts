@@ -14,6 +14,7 @@ import { appendRecord, createEntity, loadRecords, PRS, updateEntity } from "./fo
 import type { LabelDef } from "./defs.js";
 import { bodyOf, checkTitle, storedBody, type CommentJson, type IssueContext } from "./issue.js";
 import { laterRecordId } from "./later_id.js";
+import { isDraftPr, lastActivity } from "./activity.js";
 import type { LoadedEntity } from "./load.js";
 import type { PatchStat } from "./patch_stat.js";
 import type { CommitJson } from "./patch_commits.js";
@@ -168,7 +169,8 @@ export const MAX_PATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * A pull request as gh-shaped JSON. `updatedAt` is derived (the latest of
- * `createdAt`, `closedAt`, `mergedAt`, `editedAt`); a merged PR is `closed`, with
+ * `createdAt`, `closedAt`, `mergedAt`, `editedAt` and its last comment, review
+ * or edit record: `lastActivity`); a merged PR is `closed`, with
  * `closedAt` its merge time when no close was recorded.
  * @param e the loaded pr.md
  * @param number its derived number
@@ -182,7 +184,8 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
   const closedAt = state === "open" ? null : ((d.closedAt as string | undefined) ?? mergedAt);
   const created = d.createdAt as string;
   let updated = created;
-  for (const t of [d.closedAt, d.mergedAt, d.editedAt] as Array<string | undefined>) if (t && t > updated) updated = t;
+  for (const t of [d.closedAt, d.mergedAt, d.editedAt, lastActivity(e)] as Array<string | undefined>)
+    if (t && t > updated) updated = t;
   const ms = d.milestone as string | undefined;
   const msDef = ms === undefined ? undefined : ctx.milestones.get(ms);
   const ci = (d.ci as string | undefined) ?? null;
@@ -201,7 +204,7 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     headRefOid: (d.headSha as string | undefined) ?? "",
     id: e.ref.id,
     isArchived: e.ref.archived,
-    isDraft: d.isDraft === true,
+    isDraft: isDraftPr(e),
     labels: (d.labels as string[]).map((name) => ctx.labels.get(name) ?? { name, color: "", description: "" }),
     mergedAt,
     milestone:
@@ -229,7 +232,7 @@ export function prToJson(e: LoadedEntity, number: number, ctx: PrContext, parts:
     out.mergeable = parts.merge.mergeable;
     out.mergeStateStatus = mergeStateStatus({
       state,
-      isDraft: d.isDraft === true,
+      isDraft: isDraftPr(e),
       mergeable: parts.merge.mergeable,
       reviewDecision: (out.reviewDecision as string | undefined) ?? "",
       ci,

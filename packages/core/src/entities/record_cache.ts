@@ -32,7 +32,7 @@ import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeS
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
-import { fileKey, fileStamp } from "../store/stamp.js";
+import { fileKey, fileStamp, folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
 const MAGIC = "forge-records 2";
@@ -135,6 +135,8 @@ export class RecordCache {
   // The stamp `put` keeps when the caller told it the file (`get`'s `known`): undefined when it did not.
   #missKnown: string | null | undefined;
   #hitKnown: string | null | undefined;
+  #missDirs: FolderStamp | undefined;
+  #hitDirs: FolderStamp | undefined;
   // The new file, started at the first change.
   #changed = false;
   #keptEnd = 0; // end of the old lines kept before any change
@@ -170,10 +172,14 @@ export class RecordCache {
    * @param key `<createdAt> <id>` as the order has it; keys come in descending order
    * @param file the owning file
    * @param known its lstat as the caller took it before reading it (none is taken here)
+   * @param dirs folders the record also depends on (an entity's record folders: `activityDirs`); their
+   *   stamps join the file's on its line, so a record added to one (or pulled into it) is a miss. `false`: the
+   *   caller reads only what the owning file says (a reader, not the writer, of lines made with folders)
    */
-  get(key: string, file: string, known?: KnownFile): RecordHit | undefined {
+  get(key: string, file: string, known?: KnownFile, dirs?: readonly string[] | false): RecordHit | undefined {
     this.#missStat = undefined;
     this.#missKnown = undefined;
+    this.#missDirs = undefined;
     if (this.#pendingHit) {
       this.#pendingHit = false;
       this.#consume(true);
@@ -199,8 +205,15 @@ export class RecordCache {
       if (st === undefined || !st.isFile()) return undefined;
       this.#missStat = st;
     }
+    const ds = dirs && dirs.length > 0 ? folderStamp(dirs) : undefined;
+    this.#missDirs = ds;
     if (this.#key !== key) return undefined;
-    if (this.#stat !== (known ? known.key : fileKey(st!))) {
+    const fk = known ? known.key : fileKey(st!);
+    const same =
+      dirs === false
+        ? this.#stat.startsWith(fk) && (this.#stat.length === fk.length || this.#stat[fk.length] === "+")
+        : this.#stat === (ds ? `${fk}+${ds.value}` : fk);
+    if (!same) {
       this.#consume(false);
       return undefined;
     }
@@ -208,6 +221,8 @@ export class RecordCache {
     this.#hitStat = st;
     this.#hitKnown = this.#missKnown;
     this.#missKnown = undefined;
+    this.#hitDirs = ds;
+    this.#missDirs = undefined;
     // Kept as it is: the next line is loaded on the next call (the payload's bytes stay where they are until then).
     this.#pendingHit = true;
     this.#hit.buf = this.#buf;
@@ -231,6 +246,7 @@ export class RecordCache {
     this.#pendingHit = false;
     this.#missStat = this.#hitStat;
     this.#missKnown = this.#hitKnown;
+    this.#missDirs = this.#hitDirs;
     this.#consume(false);
   }
 
@@ -265,11 +281,16 @@ export class RecordCache {
   #putStamp(ok: boolean, key: string): string | undefined {
     const st = this.#missStat;
     const known = this.#missKnown;
+    const ds = this.#missDirs;
     this.#missStat = undefined;
     this.#missKnown = undefined;
+    this.#missDirs = undefined;
     if (!ok || this.#disorder || key.length !== KEY) return undefined;
     const stamp = known !== undefined ? known : st !== undefined ? fileStamp(st, this.#now) : null;
-    return stamp ?? undefined;
+    if (stamp === null) return undefined;
+    if (!ds) return stamp;
+    // The folders vouch only once still (racy clean), and only when each could be stat'ed.
+    return isStill(ds, BigInt(this.#now) * 1_000_000n) ? `${stamp}+${ds.value}` : undefined;
   }
 
   /**

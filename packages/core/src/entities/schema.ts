@@ -33,6 +33,8 @@ export interface FieldSpec {
 export interface EntitySchema {
   readonly kind: string;
   readonly fields: readonly FieldSpec[];
+  /** A sha256 field every write seals the file with and every read checks (seal.ts); the last of `fields`. */
+  readonly sealed?: string;
 }
 
 /** A validated record: known fields normalised, unknown fields kept in order. */
@@ -251,7 +253,18 @@ export const PR_REVIEW: EntitySchema = {
     S("author", true),
     { name: "state", type: { t: "enum", values: ["APPROVED", "CHANGES_REQUESTED", "COMMENTED"] }, required: true },
     TS("createdAt", true),
+    S("githubUrl", false),
   ],
+};
+
+/**
+ * `.forge/issues/<id>/edits/<id>.md` and `.forge/prs/<id>/edits/<id>.md`: one per edit,
+ * written once (never edited), so an edit moves `updatedAt` without a line two clones share.
+ */
+export const EDIT: EntitySchema = {
+  kind: "edit",
+  // isDraft: set by `pr ready` (false) and `pr ready --undo` (true); the latest such record is the PR's draft state.
+  fields: [ID, S("author", true), TS("createdAt", true), LIST("fields"), { name: "isDraft", type: { t: "bool" } }],
 };
 
 /** `.forge/tasks/<id>/task.md` */
@@ -408,7 +421,11 @@ export const CI_RUN: EntitySchema = {
         ],
       },
     },
+    // The sha256 of the file with these 64 digits read as `0`s (seal.ts): an edit is found on read. Absent in a record
+    // written before it (read as it was).
+    { name: "recordSha256", type: { t: "sha256" } },
   ],
+  sealed: "recordSha256",
 };
 
 /** Every frontmatter schema, by kind. */
@@ -417,6 +434,7 @@ export const SCHEMAS: Readonly<Record<string, EntitySchema>> = {
   comment: COMMENT,
   pr: PR,
   "pr-review": PR_REVIEW,
+  edit: EDIT,
   task: TASK,
   labels: LABELS,
   milestones: MILESTONES,

@@ -15,6 +15,7 @@ import { formatCanonical, parseCanonical } from "../frontmatter/canonical.js";
 import { MAX_FILE_BYTES, parseFrontmatterSync } from "../frontmatter/parse.js";
 import { atomicWrite } from "../store/atomic_write.js";
 import { validate, type EntitySchema } from "./schema.js";
+import { sealLine, sealText, ZERO_DIGEST } from "./seal.js";
 
 /** What a write means to store. */
 export interface EntityWrite {
@@ -38,7 +39,12 @@ export interface EntityWrite {
  * @throws InvalidFileError naming the file (and field) when the result would be unreadable or read back differently
  */
 export function checkedText(schema: EntitySchema, file: string, w: EntityWrite): string {
-  const text = formatText(schema, file, w);
+  let text = formatText(schema, file, w);
+  if (schema.sealed !== undefined) {
+    const s = sealText(schema, text);
+    text = s.text;
+    w = { ...w, data: { ...w.data, [schema.sealed]: s.digest } };
+  }
   checkReadsBack(schema, file, text, w);
   return text;
 }
@@ -76,6 +82,10 @@ function formatText(schema: EntitySchema, file: string, w: EntityWrite): string 
   const known = new Set<string>();
   for (const f of schema.fields) {
     known.add(f.name);
+    if (f.name === schema.sealed) {
+      head += sealLine(f.name, ZERO_DIGEST);
+      continue;
+    }
     const v = w.data[f.name];
     if (v === undefined || (f.omitEmpty && Array.isArray(v) && v.length === 0)) continue;
     head += formatField(file, f.name, v);

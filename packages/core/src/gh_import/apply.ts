@@ -36,7 +36,15 @@ import {
 import { checkedText } from "../entities/write.js";
 import { formatFrontmatter } from "../frontmatter/parse.js";
 import type { KindLayout } from "../store/store.js";
-import { readGhJson, webIssueUrl, type GhBatch, type GhComment, type GhItem, type GhLabel } from "./read.js";
+import {
+  readGhJson,
+  webIssueUrl,
+  type GhBatch,
+  type GhComment,
+  type GhItem,
+  type GhLabel,
+  type GhReview,
+} from "./read.js";
 
 /** One line of the import's output. */
 export interface GhImportLine {
@@ -151,6 +159,10 @@ function mergeItems(batches: GhBatch[], notes: string[]): GhItem[] {
       const was = by.get(it.url);
       if (was && was.comments && it.comments) it.comments = joinComments(was.comments, it.comments);
       else if (was && was.comments && !it.comments) it.comments = was.comments;
+      if (was && was.reviews && it.reviews) {
+        const seen = new Set(was.reviews.map(reviewKey));
+        it.reviews = [...was.reviews, ...it.reviews.filter((r) => !seen.has(reviewKey(r)))];
+      } else if (was && was.reviews && !it.reviews) it.reviews = was.reviews;
       by.set(it.url, it);
       // REST comments name `…/issues/N` for a PR too.
       alias.set(it.url.replace(/\/pull\/(\d+)$/, "/issues/$1"), it.url);
@@ -305,6 +317,46 @@ async function planExisting(
     pending.added.push(`${kind.plural}/${e.ref.id}/comments/${id}`);
     lines.push({ kind: "comment", url: c.url ?? `${it.url}#${i + 1}`, result: "added" });
   });
+  if (it.kind === "pr" && it.reviews && it.reviews.length > 0) await planReviews(store, kind, e, it, lines, pending);
+}
+
+/**
+ * The reviews of a PR already here that are not here yet (by address, else
+ * by who, when, verdict and text: a review imported before reviews kept their
+ * address, or written by `forge-pr review`, is not doubled).
+ */
+async function planReviews(
+  store: Store,
+  kind: KindLayout,
+  e: LoadedEntity,
+  it: GhItem,
+  lines: GhImportLine[],
+  pending: Pending
+): Promise<void> {
+  const have = await loadRecords(store, kind, e.ref, "reviews", PR_REVIEW);
+  const seen = new Set<string>();
+  for (const f of have) {
+    const r = {
+      author: f.data.author as string,
+      createdAt: f.data.createdAt as string,
+      state: f.data.state as string,
+      body: f.body,
+    };
+    seen.add(reviewKey(r));
+    if (typeof f.data.githubUrl === "string") seen.add(reviewKey({ ...r, url: f.data.githubUrl }));
+  }
+  const dir = entityDir(store, kind, e.ref.id, e.ref.archived);
+  it.reviews!.forEach((r, i) => {
+    const url = r.url ?? `${it.url}#review-${i + 1}`;
+    if (seen.has(reviewKey(r)) || seen.has(reviewKey({ ...r, url: undefined }))) {
+      lines.push({ kind: "review", url, result: "unchanged" });
+      return;
+    }
+    const rec = reviewRecord(store, dir, it, r, i);
+    pending.records.push(rec);
+    pending.added.push(`${kind.plural}/${e.ref.id}/reviews/${rec.path.slice(rec.path.lastIndexOf("/") + 1, -3)}`);
+    lines.push({ kind: "review", url, result: "added" });
+  });
 }
 
 /** Fields an import sets that a file here may have when GitHub's copy has none (then they differ). */
@@ -359,17 +411,33 @@ function planNew(
     lines.push({ kind: "comment", url: c.url ?? `${it.url}#${i + 1}`, result: "added" });
   });
   (it.reviews ?? []).forEach((r, i) => {
-    const rid = orderedId(i, r.url ?? `${it.url}\n${r.author}\n${r.createdAt}\n${r.state}`);
-    const path = join(dir, "reviews", `${rid}.md`);
-    const text = checkedText(PR_REVIEW, displayPath(store, path), {
-      data: { id: rid, author: r.author, state: r.state, createdAt: r.createdAt },
-      extra: {},
-      body: storedBody(r.body),
-    });
-    pending.records.push({ path, text });
+    pending.records.push(reviewRecord(store, dir, it, r, i));
     lines.push({ kind: "review", url: r.url ?? `${it.url}#review-${i + 1}`, result: "added" });
   });
   return { path: dir, files };
+}
+
+/** A review's file: its id from its address (else who, when, what), so the same review always gets the same id. */
+function reviewRecord(store: Store, dir: string, it: GhItem, r: GhReview, i: number): { path: string; text: string } {
+  const rid = orderedId(i, r.url ?? `${it.url}\n${r.author}\n${r.createdAt}\n${r.state}`);
+  const path = join(dir, "reviews", `${rid}.md`);
+  const text = checkedText(PR_REVIEW, displayPath(store, path), {
+    data: { id: rid, author: r.author, state: r.state, createdAt: r.createdAt, githubUrl: r.url },
+    extra: {},
+    body: storedBody(r.body),
+  });
+  return { path, text };
+}
+
+/** A review's identity: its address, else who, when, which verdict and what. */
+function reviewKey(r: {
+  url?: string | undefined;
+  author: string;
+  createdAt: string;
+  state: string;
+  body: string;
+}): string {
+  return r.url ?? `${r.author}\n${r.createdAt}\n${r.state}\n${storedBody(r.body)}`;
 }
 
 function commentText(store: Store, path: string, id: string, c: GhComment): string {

@@ -100,10 +100,19 @@ function* arrayRecords(text: string): Generator<JsonLine> {
 
 /**
  * JSON lines already in hand (a finished process's stdout): what
- * readJsonLines yields for them, read line by line (blank lines skipped).
+ * readJsonLines yields for them, read line by line (blank lines skipped),
+ * or, when the first non-blank character is `[`, the items of one JSON
+ * array (gh's shape, `FORGE_JSON=array`), at most MAX_JSON_ARRAY_BYTES.
+ * @throws UsageError when a JSON array passes its limit
  * @example parseJsonLines('{"a":1}\n\nx\n').map((r) => r.line) // [1, 3]
+ * @example parseJsonLines('[{"a":1},{"a":2}]').map((r) => r.value) // [{a: 1}, {a: 2}]
  */
 export function parseJsonLines(text: string): JsonLine[] {
+  if (/^[ \t\r\n]*\[/.test(text)) {
+    if (Buffer.byteLength(text) > MAX_JSON_ARRAY_BYTES)
+      throw new UsageError(`stdin: the JSON array is over the ${capText(MAX_JSON_ARRAY_BYTES)} limit`);
+    return [...arrayRecords(text)];
+  }
   return [...textLines(text)].flatMap(parseSplit);
 }
 

@@ -72,3 +72,16 @@ test("parseJsonLines() reads text in hand as readJsonLines reads it as a stream"
     [1, 4, 5]
   );
 });
+
+test("parseJsonLines() takes one JSON array as readJsonLines does (gh's shape): its items in order", async (t) => {
+  for (const text of ['[{"a":1},{"b":2}]\n', '\n  [\n  {"a": 1},\n  {"b": 2}\n]\n', "[]", '[{"a":1},3]']) {
+    const inHand = parseJsonLines(text).map((r) => ({ line: r.line, value: r.value, error: r.error?.message }));
+    t.deepEqual(inHand, await all([text]), text);
+  }
+  t.deepEqual(
+    parseJsonLines('[{"a":1},{"b":2}]').map((r) => r.value),
+    [{ a: 1 }, { b: 2 }]
+  );
+  t.is(parseJsonLines('[{"a":1},3]')[1]!.error?.message, "stdin item 2: not a JSON object");
+  t.is(parseJsonLines("[1,").at(0)!.error?.message, "stdin: not a JSON array of objects");
+});

@@ -2,12 +2,16 @@
  * Issues and pull requests as the search matcher sees them, from their
  * loaded owning files (and the parts a query needs, when it needs them).
  */
+import { isDraftPr, lastActivity } from "../entities/activity.js";
 import type { LoadedEntity } from "../entities/load.js";
 import type { SearchItem } from "./match.js";
 
-/** The latest of the stamps an entity's `updatedAt` is derived from. */
-function latest(d: Record<string, unknown>, keys: readonly string[]): string {
+/** The latest of the stamps an entity's `updatedAt` is derived from, and its last activity record. */
+function latest(e: LoadedEntity, keys: readonly string[]): string {
+  const d = e.data;
+  const a = lastActivity(e);
   let u = d.createdAt as string;
+  if (a > u) u = a;
   for (const k of keys) {
     const t = d[k] as string | undefined;
     if (t && t > u) u = t;
@@ -39,7 +43,7 @@ export function issueSearchItem(
     comments: comments?.map((c) => c.body),
     commenters: comments?.map((c) => c.author.login),
     createdAt: d.createdAt as string,
-    updatedAt: latest(d, ["closedAt", "reopenedAt", "editedAt"]),
+    updatedAt: latest(e, ["closedAt", "reopenedAt", "editedAt"]),
     closedAt: d.state === "closed" ? ((d.closedAt as string | undefined) ?? null) : null,
     stateReason:
       d.state === "closed"
@@ -69,7 +73,7 @@ export function prSearchItem(e: LoadedEntity, parts: PrSearchParts = {}): Search
   return {
     kind: "pr",
     state,
-    isDraft: d.isDraft === true,
+    isDraft: isDraftPr(e),
     author: d.author as string,
     assignees: d.assignees as string[],
     labels: d.labels as string[],
@@ -79,7 +83,7 @@ export function prSearchItem(e: LoadedEntity, parts: PrSearchParts = {}): Search
     comments: parts.comments?.map((c) => c.body),
     commenters: parts.comments?.map((c) => c.author.login),
     createdAt: d.createdAt as string,
-    updatedAt: latest(d, ["closedAt", "mergedAt", "editedAt"]),
+    updatedAt: latest(e, ["closedAt", "mergedAt", "editedAt"]),
     closedAt:
       state === "open" ? null : ((d.closedAt as string | undefined) ?? (d.mergedAt as string | undefined) ?? null),
     mergedAt: state === "merged" ? ((d.mergedAt as string | undefined) ?? null) : null,

@@ -1,0 +1,160 @@
+/**
+ * An issue's or PR's last activity, derived from its append-only records
+ * (spec/schema.md "updatedAt"): the latest `createdAt` of its comments,
+ * edit records and (a PR's) reviews. Each is a file of its own, written once,
+ * so two clones that edit or comment one item never touch a shared line, and
+ * `updatedAt` still moves on every edit and comment.
+ */
+import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { entityDir, type KindLayout, type Store } from "../store/store.js";
+import { isUuid } from "../time.js";
+import { appendRecord } from "./folder_entity.js";
+import { laterRecordId } from "./later_id.js";
+import type { LoadedEntity } from "./load.js";
+import { EDIT } from "./schema.js";
+
+/** The record folders of each kind whose files move `updatedAt` (beside the owning file). */
+export const ACTIVITY_RECORDS: Readonly<Record<string, readonly string[]>> = {
+  issues: ["comments", "edits"],
+  prs: ["comments", "reviews", "edits"],
+};
+
+/** How much of a record file is read for its `createdAt` (a canonical record has it on its fourth line). */
+const HEAD = 4096;
+const CREATED = /\ncreatedAt: "?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"?\n/;
+const DRAFT = /\nisDraft: (true|false)\n/;
+
+/** What an entity's records say: the last activity, and the latest draft state an edit record set (with its key). */
+interface Activity {
+  at: string;
+  draft?: { key: string; value: boolean };
+}
+const MEMO = new WeakMap<LoadedEntity, Activity>();
+
+/**
+ * The folders whose records move the entity's `updatedAt`: its own, and for
+ * an archived entity the live folder too (a merge can leave a record there).
+ * @param path the owning file (`<store>/<plural>/<id>/<file>` or `<store>/archive/<plural>/<id>/<file>`)
+ */
+export function activityDirs(path: string, archived: boolean): string[] {
+  const dir = dirname(path);
+  const plural = basename(dirname(dir));
+  const subs = ACTIVITY_RECORDS[plural] ?? [];
+  const out = subs.map((s) => join(dir, s));
+  if (archived) {
+    const live = join(dirname(dirname(dirname(dir))), plural, basename(dir));
+    for (const s of subs) out.push(join(live, s));
+  }
+  return out;
+}
+
+/**
+ * The latest `createdAt` of the entity's activity records, or "" when it has none.
+ * A record that cannot be read, or has no `createdAt` near its top, moves nothing
+ * (reading it in full is the verbs' work: `view` and `fsck` report it).
+ */
+export function lastActivity(e: LoadedEntity): string {
+  return activityOf(e).at;
+}
+
+/**
+ * Whether a PR is a draft: the latest edit record (by `(createdAt, id)`) that
+ * sets `isDraft` (`pr ready` and `pr ready --undo` write one), else pr.md's
+ * `isDraft` (set at create). A record, not a rewrite of pr.md, so marking a PR
+ * ready leaves every tracked file as it was.
+ */
+export function isDraftPr(e: LoadedEntity): boolean {
+  const d = activityOf(e).draft;
+  return d ? d.value : e.data.isDraft === true;
+}
+
+function activityOf(e: LoadedEntity): Activity {
+  const memo = MEMO.get(e);
+  if (memo !== undefined) return memo;
+  const out: Activity = { at: "" };
+  const buf = Buffer.allocUnsafe(HEAD);
+  for (const dir of activityDirs(e.path, e.ref.archived)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    const edits = dir.endsWith("/edits");
+    for (const n of names) {
+      if (!n.endsWith(".md") || !isUuid(n.slice(0, -3))) continue;
+      const head = frontmatterHead(join(dir, n), buf);
+      const m = CREATED.exec(head);
+      if (!m) continue;
+      const t = m[1]!;
+      if (t > out.at) out.at = t;
+      const dm = edits ? DRAFT.exec(head) : null;
+      const key = `${t} ${n}`;
+      if (dm && (!out.draft || key > out.draft.key)) out.draft = { key, value: dm[1] === "true" };
+    }
+  }
+  MEMO.set(e, out);
+  return out;
+}
+
+/**
+ * The entity with a record it just wrote counted (the memo is per loaded
+ * object: a verb that appends a record and prints the item passes it on).
+ */
+export function withActivity<E extends LoadedEntity>(e: E, at: string, draft?: boolean): E {
+  const a = activityOf(e);
+  const next: Activity = { at: at > a.at ? at : a.at, draft: a.draft };
+  if (draft !== undefined) next.draft = { key: `${at} ~`, value: draft };
+  MEMO.set(e, next);
+  return e;
+}
+
+/** The frontmatter's first bytes (up to HEAD), or "" when the file cannot be read or has none. */
+function frontmatterHead(path: string, buf: Buffer): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return "";
+  }
+  try {
+    const n = readSync(fd, buf, 0, HEAD, 0);
+    const text = buf.toString("utf8", 0, n);
+    // Only inside the frontmatter: `---\n` … `\n---\n`.
+    if (!text.startsWith("---\n")) return "";
+    const end = text.indexOf("\n---", 3);
+    return end < 0 ? text : text.slice(0, end + 1);
+  } catch {
+    return "";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Record an edit: a new file `edits/<id>.md` beside the owning file (never an
+ * edit of a shared line), which moves the entity's `updatedAt` to `now`.
+ * @param input.fields the fields the edit changed, by their `--json` names
+ * @param input.isDraft a PR's new draft state (`pr ready`), when the edit sets it
+ * @returns the entity with the new record counted
+ */
+export function recordEdit<E extends LoadedEntity>(
+  store: Store,
+  kind: KindLayout,
+  e: E,
+  input: { author: string; now: string; fields: readonly string[]; isDraft?: boolean }
+): E {
+  const live = join(entityDir(store, kind, e.ref.id, false), "edits");
+  const dirs = e.ref.archived ? [join(entityDir(store, kind, e.ref.id, true), "edits"), live] : [live];
+  const id = laterRecordId(dirs, input.now);
+  const data = {
+    id,
+    author: input.author,
+    createdAt: input.now,
+    fields: [...new Set(input.fields)],
+    isDraft: input.isDraft,
+  };
+  appendRecord(store, kind, e.ref, "edits", EDIT, data, "");
+  return withActivity(e, input.now, input.isDraft);
+}
