@@ -23,7 +23,7 @@
  * the no-change build (tools/bench_build.ts), which builds this clone only.
  */
 import { cpus, loadavg } from "node:os";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStore, type GenSummary } from "./gen_store.js";
@@ -303,6 +303,19 @@ function cases(
         argv: [fi, "list", "--json"],
         cwd: big.dir,
         check: lines(Math.min(30, open)),
+      },
+    },
+    {
+      // Issue 33: a fresh clone's first list opens each file once (the order pass makes the records) and writes both
+      // caches as it goes. The cache folder is removed before each run (bash's start is on the subject's side).
+      name: `cold full list (no .cache) vs read floor @${k}`,
+      target: { kind: "ratio", max: 1.5 },
+      baseline: floor,
+      subject: {
+        label: "rm -rf .forge/.cache; forge-issue list --json -s all -L 100000",
+        argv: ["bash", "--norc", "-c", `rm -rf .forge/.cache && "$0" list --json -s all -L 100000`, fi],
+        cwd: big.dir,
+        check: (out) => lines(readdirSync(join(big.store, "issues")).length)(out),
       },
     },
     {

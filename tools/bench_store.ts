@@ -75,6 +75,28 @@ export function storeCases(root: string, s10k: Gen, big: Gen, s1k: Gen): Case[] 
       },
     },
     {
+      // Issue 33: the first list after a clone (no .cache), against the same floor; the cache folder is removed first.
+      name: `store: cold full list (no .cache) vs read floor @${k(big)}`,
+      target: { kind: "ratio", max: 1.5 },
+      baseline: floor(big),
+      subject: {
+        ...full(big),
+        label: "rm -rf .forge/.cache; forge-issue list --json -s all -L 100000",
+        argv: ["bash", "--norc", "-c", `rm -rf .forge/.cache && "$0" list --json -s all -L 100000`, fi],
+      },
+    },
+    {
+      // Issue 33: view finds one number without reading the whole order cache.
+      name: `store: view @${k(big)} vs @${k(s1k)}`,
+      target: { kind: "ratio", max: 1.15 },
+      baseline: { label: `forge-issue view 500 (${k(s1k)} store)`, argv: [fi, "view", "500"], cwd: s1k.dir },
+      subject: {
+        label: `forge-issue view ${big.issues.length / 2} (${k(big)} store)`,
+        argv: [fi, "view", String(big.issues.length / 2)],
+        cwd: big.dir,
+      },
+    },
+    {
       name: `store: create @${k(big)} vs @${k(s1k)}`,
       target: { kind: "ratio", max: 1.2 },
       note: "each run adds one issue to both stores",

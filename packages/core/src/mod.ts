@@ -141,7 +141,13 @@ export {
   type RecordCacheOptions,
   type RecordHit,
 } from "./entities/record_cache.js";
-export { cachedIssueFields, cachedIssueList, type CachedIssueListOptions } from "./entities/issue_list_cache.js";
+export {
+  cachedIssueFields,
+  cachedIssueList,
+  issueFilter,
+  IssueStaging,
+  type CachedIssueListOptions,
+} from "./entities/issue_list_cache.js";
 export {
   cyclePath,
   ISSUE_LINK_FIELDS,

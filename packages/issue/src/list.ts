@@ -2,11 +2,14 @@ import {
   cachedIssueFields,
   cachedIssueList,
   currentAuthor,
+  entityOrder,
   ISSUE,
+  issueFilter,
   ISSUE_FIELDS,
   issueSearchItem,
   issueToJson,
   ISSUES,
+  IssueStaging,
   loadComments,
   loadIssueGraph,
   loadEntity,
@@ -210,12 +213,27 @@ async function writeCachedList(
   // The definitions (and the git call behind `url`) while the order is read.
   const defsP = issues.defs();
   defsP.catch(() => undefined);
-  const order = await issues.ranked();
+  // Cold (a fresh clone, after a pull), the order reads every new file for its createdAt: each one's record is
+  // made then, so the walk below opens no file twice.
+  const staged = new IssueStaging(issues.store, defsP);
+  const order = await entityOrder(issues.store, ISSUES, ISSUE, { onRead: staged.onRead });
   for (const u of order.errors) {
     tally.failed++;
     ctx.log.error(u.error);
   }
   const defs = await defsP;
+  const me = async (v: string | undefined): Promise<string | undefined> =>
+    v === "@me" ? await currentAuthor(ctx.io.env, ctx.io.cwd) : v;
+  // As `streamIssues` filters, once any filter is set (an empty one alone, as before, filters nothing here).
+  const any = opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone;
+  const match = any
+    ? issueFilter({
+        labels: opts.labels,
+        assignee: await me(opts.assignee),
+        author: await me(opts.author),
+        milestone: opts.milestone,
+      })
+    : undefined;
   const chunks = cachedIssueList(issues.store, order, defs, {
     state: opts.state,
     limit: opts.limit,
@@ -227,6 +245,8 @@ async function writeCachedList(
     onWarning: (w) => ctx.log.warn(w),
     closed: () => ctx.out.closed,
     ready: opts.ready,
+    match,
+    staged,
   });
   for await (const chunk of chunks) await ctx.out.writeBytes(chunk);
   await ctx.out.flush();
@@ -295,8 +315,11 @@ export default defineCommand({
     }
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
+    // The record cache answers --label, --assignee, --author and --milestone (`issueFilter`); a search goes to the
+    // files, as does any filter with --ready.
     const filtered =
-      opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone || opts.search !== undefined;
+      opts.search !== undefined ||
+      (opts.ready && (opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone));
     const cached = opts.links
       ? undefined
       : cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);

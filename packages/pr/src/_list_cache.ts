@@ -102,7 +102,7 @@ export class PrListCache {
     this.#stamps = undefined;
     const file = entityFile(this.#store, PRS, ref.id);
     // updatedAt and isDraft read the PR's record folders (comments/, edits/, reviews/): their stamps key the line.
-    const hit = ref.escapes ? undefined : this.#cache.get(key, file, activityDirs(file, false));
+    const hit = ref.escapes ? undefined : this.#cache.get(key, file, undefined, activityDirs(file, false));
     if (hit) {
       try {
         // The payload's seven parts, split at U+001F (never inside JSON text: escaped there).

@@ -73,7 +73,8 @@ async function openLinksCache(store: Store): Promise<RecordCache | undefined> {
  * or it is not in that shape.
  */
 function cachedNode(cache: RecordCache, key: string, file: string, id: string, number: number): LinkNode | undefined {
-  const hit = cache.get(key, file);
+  // Links, state and title are the owning file's: the record folders' stamps on the line do not matter here.
+  const hit = cache.get(key, file, undefined, false);
   if (!hit) return undefined;
   const sep = hit.buf.indexOf(0x1f, hit.start);
   const end = hit.buf.lastIndexOf(0x1f, hit.end - 1);

@@ -6,16 +6,19 @@
  * a full record is copied byte for byte around its number, with no parse.
  * Benchmarked: 10,000 issues, `list --json` ≤ 300 ms (tools/bench.ts).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import type { Frontmatter } from "../frontmatter/parse.js";
+import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { fileKey, fileStamp, folderStamp, isStill } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { activityDirs } from "./activity.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
-import { loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
+import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order } from "./order.js";
-import { openRecordCache, recordContext } from "./record_cache.js";
+import { openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
 
 /** What a cached list asks for, and where it tells what it meets. */
@@ -32,12 +35,48 @@ export interface CachedIssueListOptions {
   closed: () => boolean;
   /** Only ready work (open, no open blocker, no blocked ancestor: `IssueGraph.ready`). */
   ready?: boolean;
+  /**
+   * Only the records this accepts (the list's --label, --assignee, --author, --milestone, over the record's
+   * JSON: `issueFilter`); not with `ready`.
+   */
+  match?: (record: Record<string, unknown>) => boolean;
+  /** The records a cold order pass made as it read the files (`IssueStaging`): those files are not read again. */
+  staged?: IssueStaging;
+}
+
+/** The list filters a cached list answers (`cachedIssueList`'s `match`): as `passesFilters` has them. */
+export interface IssueFilters {
+  labels: readonly string[];
+  assignee?: string;
+  author?: string;
+  milestone?: string;
+}
+
+/**
+ * The filters over an issue's JSON record, as `passesFilters` (cli) applies
+ * them to its file's data: every label by name, the assignee and author by
+ * login, the milestone by title (a record's names, logins and title are its
+ * file's, as `issueToJson` copies them); undefined when there is none.
+ */
+export function issueFilter(f: IssueFilters): ((record: Record<string, unknown>) => boolean) | undefined {
+  const { labels, assignee, author, milestone } = f;
+  if (labels.length === 0 && assignee === undefined && author === undefined && milestone === undefined)
+    return undefined;
+  return (r) => {
+    const names = (r.labels as Array<{ name: string }>).map((l) => l.name);
+    if (!labels.every((l) => names.includes(l))) return false;
+    if (assignee !== undefined && !(r.assignees as Array<{ login: string }>).some((a) => a.login === assignee))
+      return false;
+    if (author !== undefined && (r.author as { login: string }).login !== author) return false;
+    if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
+    return true;
+  };
 }
 
 /**
  * The sorted fields of a list the record cache can answer: JSON lines (no
- * --jq), no comments, filtered by state alone; else undefined.
- * @param filtered whether any filter but the state is set (labels, assignee, author, milestone, search)
+ * --jq), no comments, no filter but the state and those `issueFilter` reads; else undefined.
+ * @param filtered whether a filter the cache cannot answer is set (a search; any filter with --ready)
  * @example cachedIssueFields(["title", "number"], false, false) // ["number", "title"]
  */
 export function cachedIssueFields(
@@ -71,7 +110,11 @@ export async function* cachedIssueList(
   const url = Buffer.from(`,"url":${JSON.stringify(`${defs.baseUrl ?? ""}/issues/`).slice(0, -1)}`);
   const want = opts.state === "all" ? 0 : opts.state === "open" ? 0x4f : 0x43;
   if (opts.ready) {
-    yield* readyList(store, order, defs, opts, cache, url, full);
+    try {
+      yield* readyList(store, order, defs, opts, cache, url, full);
+    } finally {
+      opts.staged?.close();
+    }
     return;
   }
   const sink = new Sink();
@@ -82,9 +125,13 @@ export async function* cachedIssueList(
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
-      // The record's updatedAt depends on the issue's record folders too (comments, edits).
-      const file = entityFile(store, ISSUES, ref.id);
-      let hit = ref.escapes ? undefined : cache.get(key, file, activityDirs(file, false));
+      const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
+      let hit = ref.escapes ? undefined : lookup(cache, store, key, ref.id, pre);
+      // Made by the order pass from the file it read (kept by the cache as if read here).
+      if (!hit && pre && parts(pre)) {
+        cache.putBytes(key, pre.buf, pre.start, pre.end);
+        hit = pre;
+      }
       // The payload's two parts (the cache checks its blocks; a line without its separator, or that does not parse,
       // is read from its file).
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
@@ -96,7 +143,8 @@ export async function* cachedIssueList(
       // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
       if (hit && want && hit.buf[sep + 10] !== want) continue;
       let json: Record<string, unknown> | undefined;
-      if (hit && !full) {
+      // A filter reads the record's fields: parsed even when it is copied as bytes.
+      if (hit && (!full || opts.match)) {
         try {
           const text = `{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, hit.end)}}`;
           json = { ...JSON.parse(text), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
@@ -113,6 +161,7 @@ export async function* cachedIssueList(
         cache.put(key, `${made}\x1f${linksText(e.data)}`, e.warnings.length === 0);
         if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
       }
+      if (opts.match && !opts.match(json!)) continue;
       n++;
       if (!full) sink.text(`{${members(json!, fields)}}\n`);
       else if (hit) sink.record(hit.buf, hit.start, sep, hit.end, i + 1, url);
@@ -123,10 +172,210 @@ export async function* cachedIssueList(
       }
       if (sink.full) yield sink.take();
     }
+    if (sink.length > 0) yield sink.take();
+    // A cold walk cut short (--limit, a closed reader) still leaves the whole cache when the order pass made the
+    // rest: kept without reading a file (the first one it would have to read ends it).
+    if (opts.staged && opts.staged.size > 0) i = finishStaged(store, order, cache, opts.staged, i);
   } finally {
     cache.close(i < 0);
+    opts.staged?.close();
   }
-  if (sink.length > 0) yield sink.take();
+}
+
+/**
+ * Walk on from `i` to keep what the order pass made: cache hits are kept,
+ * staged records put; the first entity neither covers stops it.
+ * @returns where it stopped (-1: the walk is complete)
+ */
+function finishStaged(
+  store: Store,
+  order: Order,
+  cache: ReturnType<typeof openRecordCache>,
+  staged: IssueStaging,
+  i: number
+): number {
+  for (; i >= 0; i--) {
+    const { ref, createdAt } = order.at(i)!;
+    if (ref.archived) continue;
+    if (ref.escapes) return i;
+    const key = `${createdAt} ${ref.id}`;
+    const pre = staged.get(ref.id);
+    if (lookup(cache, store, key, ref.id, pre)) continue;
+    if (!pre || !parts(pre)) return i;
+    cache.putBytes(key, pre.buf, pre.start, pre.end);
+  }
+  return i;
+}
+
+/**
+ * The cache's line for an issue, when it still holds: vouched for by the
+ * staged read's stamps, or by the file's and its record folders' (`activityDirs`:
+ * comments and edits move `updatedAt`) taken now.
+ */
+function lookup(
+  cache: ReturnType<typeof openRecordCache>,
+  store: Store,
+  key: string,
+  id: string,
+  pre: KnownFile | undefined
+): RecordHit | undefined {
+  const file = entityFile(store, ISSUES, id);
+  return cache.get(key, file, pre, pre ? undefined : activityDirs(file, false));
+}
+
+/** Whether a payload has its three parts (record, record, links). */
+function parts(h: RecordHit): boolean {
+  const sep = h.buf.indexOf(0x1f, h.start);
+  const end = h.buf.lastIndexOf(0x1f, h.end - 1);
+  return sep > h.start && sep < end && end < h.end;
+}
+
+/** Staged records in memory up to this many bytes; past it, in a temp file beside the cache. */
+const STAGE_MEM = 4 << 20;
+
+/**
+ * The records a cold list's order pass makes as it reads each file once
+ * (`entityOrder`'s `onRead`): the payload the record cache keeps, and the
+ * file's lstat as taken before the read, for the list's walk to use in
+ * place of reading the file again. Only clean records are staged (no
+ * warning, no error): a file that has something to say is read by the walk,
+ * which says it. At 100,000 issues the payloads are 70 MB: past 4 MiB they
+ * go to a temp file in `.cache/`, removed by `close` (or, if the process
+ * dies, by the next writer's `cacheTemp`).
+ */
+export class IssueStaging {
+  readonly #store: Store;
+  readonly #defs: Promise<IssueContext>;
+  readonly #memLimit: number;
+  readonly #index = new Map<string, number>();
+  readonly #at: number[] = [];
+  readonly #len: number[] = [];
+  #mem: Buffer;
+  #memLen = 0;
+  #fileLen = 0;
+  #fd: number | undefined;
+  #tmp: string | undefined;
+  #off = false;
+  #read = Buffer.alloc(0);
+  readonly #hit: RecordHit & KnownFile = { buf: Buffer.alloc(0), start: 0, end: 0, key: "", stamp: null };
+
+  /**
+   * @param defs what records are made with (awaited on the first file read only: a warm list never waits)
+   * @param memLimit bytes kept in memory before the rest goes to the temp file (tests set it small)
+   */
+  constructor(store: Store, defs: Promise<IssueContext>, memLimit = STAGE_MEM) {
+    this.#store = store;
+    this.#defs = defs;
+    this.#memLimit = memLimit;
+    this.#mem = Buffer.allocUnsafe(Math.min(1 << 20, memLimit));
+  }
+
+  /** How many records are staged. */
+  get size(): number {
+    return this.#at.length;
+  }
+
+  /** `entityOrder`'s `onRead`: the file's record made and staged when it is clean. */
+  readonly onRead = async (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string): Promise<void> => {
+    if (this.#off) return;
+    const defs = await this.#defs;
+    const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm, text);
+    if (e.warnings.length > 0) return;
+    // The record folders' stamps before they are read (issueToJson reads them for updatedAt), as a warm walk's
+    // `get` joins them to the file's: a folder still moving vouches for nothing.
+    const ds = folderStamp(activityDirs(e.path, false));
+    const json = issueToJson(e, 1, defs) as unknown as Record<string, unknown>;
+    const key = `${fileKey(st)}+${ds.value}`;
+    const still = fileStamp(st, before) !== null && isStill(ds, BigInt(before) * 1_000_000n);
+    this.#add(ref.id, { key, stamp: still ? key : null }, payloadOf(json, e.data));
+  };
+
+  /** The staged payload of an issue (valid until the next call), with its file's lstat; undefined when none. */
+  get(id: string): (RecordHit & KnownFile) | undefined {
+    const k = this.#index.get(id);
+    if (k === undefined) return undefined;
+    const at = this.#at[k]!;
+    const len = this.#len[k]!;
+    const h = this.#hit;
+    if (at >= this.#fileLen) {
+      h.buf = this.#mem;
+      h.start = at - this.#fileLen;
+    } else {
+      if (this.#read.length < len) this.#read = Buffer.allocUnsafe(Math.max(len, 1 << 16));
+      try {
+        if (readSync(this.#fd!, this.#read, 0, len, at) !== len) return undefined;
+      } catch {
+        return undefined;
+      }
+      h.buf = this.#read;
+      h.start = 0;
+    }
+    // `<1: it vouches | 0: too recent><fileKey>\x1f<payload>`
+    const sep = h.buf.indexOf(0x1f, h.start);
+    h.key = h.buf.toString("latin1", h.start + 1, sep);
+    h.stamp = h.buf[h.start] === 0x31 ? h.key : null;
+    h.end = h.start + len;
+    h.start = sep + 1;
+    return h;
+  }
+
+  /** Remove the temp file (the records in memory stay readable). */
+  close(): void {
+    if (this.#fd !== undefined) {
+      try {
+        closeSync(this.#fd);
+      } catch {
+        // closed already
+      }
+    }
+    this.#fd = undefined;
+    this.#index.clear();
+    this.#at.length = this.#len.length = 0;
+    dropCacheTemp(this.#tmp);
+    this.#tmp = undefined;
+  }
+
+  #add(id: string, known: KnownFile, payload: string): void {
+    // The file's key before the payload, not beside it: 100,000 small objects would cost more than the bytes.
+    const line = `${known.stamp === known.key ? "1" : "0"}${known.key}\x1f${payload}`;
+    const n = Buffer.byteLength(line);
+    if (this.#memLen + n > this.#mem.length) {
+      if (this.#memLen + n > this.#memLimit && !this.#spill()) {
+        this.#off = true;
+        return;
+      }
+      if (this.#memLen + n > this.#mem.length) {
+        const next = Buffer.allocUnsafe(Math.min(this.#memLimit, Math.max(this.#mem.length * 2, this.#memLen + n)));
+        this.#mem.copy(next, 0, 0, this.#memLen);
+        this.#mem = next.length >= this.#memLen + n ? next : Buffer.allocUnsafe(this.#memLen + n);
+      }
+    }
+    this.#index.set(id, this.#at.length);
+    this.#at.push(this.#fileLen + this.#memLen);
+    this.#len.push(n);
+    this.#memLen += this.#mem.write(line, this.#memLen, "utf8");
+  }
+
+  /** Move the records in memory to the temp file; false when it cannot be written (staging stops). */
+  #spill(): boolean {
+    try {
+      if (this.#fd === undefined) {
+        this.#tmp = cacheTemp(join(cacheDir(this.#store), `${ISSUES.plural}.staged`));
+        this.#fd = openSync(this.#tmp, "wx+");
+      }
+      for (let at = 0; at < this.#memLen;) at += writeSync(this.#fd, this.#mem, at, this.#memLen - at);
+      this.#fileLen += this.#memLen;
+      this.#memLen = 0;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The payload the record cache keeps of an issue (see BEFORE): its record's two parts and its links. */
+function payloadOf(json: Record<string, unknown>, d: Record<string, unknown>): string {
+  return `${members(json, BEFORE)}\x1f${members(json, AFTER)}\x1f${linksText(d)}`;
 }
 
 // --- internal ---
@@ -168,15 +417,19 @@ function members(json: Record<string, unknown>, fields: readonly string[]): stri
   return JSON.stringify(o).slice(1, -1);
 }
 
-/** Bytes for stdout, handed out about 128 KiB at a time. */
+/**
+ * Bytes for stdout, handed out about 128 KiB at a time, the first 4 KiB
+ * at once (`list | head -1` has its line without 150 more records made).
+ */
 class Sink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
+  #first = true;
   get length(): number {
     return this.#len;
   }
   get full(): boolean {
-    return this.#len >= 1 << 17;
+    return this.#len >= (this.#first ? 1 << 12 : 1 << 17);
   }
   text(s: string): void {
     this.#room(s.length * 3);
@@ -206,6 +459,7 @@ class Sink {
   }
   /** The bytes so far; the sink starts a new buffer. */
   take(): Buffer {
+    this.#first = false;
     const chunk = this.#buf.subarray(0, this.#len);
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;
@@ -275,8 +529,26 @@ async function* readyList(
       // Archived issues are never listed and never block (IssueGraph): not read.
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
-      const owning = entityFile(store, ISSUES, ref.id);
-      const hit = ref.escapes ? undefined : cache.get(key, owning, activityDirs(owning, false));
+      const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
+      const hit = ref.escapes ? undefined : lookup(cache, store, key, ref.id, pre);
+      if (!hit && pre && parts(pre)) {
+        // Made by the order pass from the file it read: kept, and its record kept here (it is in no cache file yet).
+        cache.putBytes(key, pre.buf, pre.start, pre.end);
+        const sep = pre.buf.indexOf(0x1f, pre.start);
+        const end = pre.buf.lastIndexOf(0x1f, pre.end - 1);
+        const isOpen = pre.buf[sep + 10] === 0x4f;
+        nodes.push(nodeOf(ref.id, i, isOpen, pre.buf.toString("latin1", end + 1, pre.end)));
+        if (isOpen)
+          open.push({
+            i,
+            id: ref.id,
+            at: 0,
+            len: end - pre.start,
+            sep: sep - pre.start,
+            text: pre.buf.toString("latin1", pre.start, end),
+          });
+        continue;
+      }
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
       const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
       if (hit && sep > hit.start && end > sep) {

@@ -80,6 +80,23 @@ export function loadEntityFast(
   return fm && withRef(checked(schema, path, file, fm, text), ref);
 }
 
+/**
+ * `loadEntityFast` of a file already read and parsed (a cold list's order
+ * pass reads each file once and hands its frontmatter on).
+ * @throws InvalidFileError
+ */
+export function entityOfFrontmatter(
+  store: Store,
+  kind: KindLayout,
+  schema: EntitySchema,
+  ref: EntityRef,
+  fm: Frontmatter,
+  text: string
+): LoadedEntity {
+  const path = entityPath(store, kind, ref);
+  return withRef(checked(schema, path, displayPath(store, path), fm, text), ref);
+}
+
 function entityPath(store: Store, kind: KindLayout, ref: EntityRef): string {
   const path = entityFile(store, kind, ref.id, ref.archived);
   if (ref.escapes) throw new InvalidFileError(displayPath(store, path), "folder is a symlink out of .forge/ (refused)");

@@ -79,6 +79,16 @@ export function openRecordCache(store: Store, kind: KindLayout, opts: RecordCach
   );
 }
 
+/**
+ * What a caller already knows of an entity's file, read before the walk
+ * (a cold list's order pass): `fileKey` of the lstat taken before the read,
+ * and `fileStamp` of it (null: too recent to vouch for the bytes read).
+ */
+export interface KnownFile {
+  key: string;
+  stamp: string | null;
+}
+
 /** Where a hit's payload is: bytes `[start, end)` of `buf`. */
 export interface RecordHit {
   buf: Buffer;
@@ -122,6 +132,9 @@ export class RecordCache {
   readonly #hit: RecordHit = { buf: Buffer.alloc(0), start: 0, end: 0 };
   #missStat: Stats | undefined;
   #hitStat: Stats | undefined;
+  // The stamp `put` keeps when the caller told it the file (`get`'s `known`): undefined when it did not.
+  #missKnown: string | null | undefined;
+  #hitKnown: string | null | undefined;
   #missDirs: FolderStamp | undefined;
   #hitDirs: FolderStamp | undefined;
   // The new file, started at the first change.
@@ -158,11 +171,14 @@ export class RecordCache {
    * still vouches for.
    * @param key `<createdAt> <id>` as the order has it; keys come in descending order
    * @param file the owning file
+   * @param known its lstat as the caller took it before reading it (none is taken here)
    * @param dirs folders the record also depends on (an entity's record folders: `activityDirs`); their
-   *   stamps join the file's on its line, so a record added to one (or pulled into it) is a miss
+   *   stamps join the file's on its line, so a record added to one (or pulled into it) is a miss. `false`: the
+   *   caller reads only what the owning file says (a reader, not the writer, of lines made with folders)
    */
-  get(key: string, file: string, dirs?: readonly string[]): RecordHit | undefined {
+  get(key: string, file: string, known?: KnownFile, dirs?: readonly string[] | false): RecordHit | undefined {
     this.#missStat = undefined;
+    this.#missKnown = undefined;
     this.#missDirs = undefined;
     if (this.#pendingHit) {
       this.#pendingHit = false;
@@ -179,23 +195,34 @@ export class RecordCache {
     // Lines of entities that are gone (or archived) are dropped.
     while (this.#key !== undefined && this.#key > key) this.#consume(false);
     let st: Stats | undefined;
-    try {
-      st = lstatSync(file, NO_THROW);
-    } catch {
-      st = undefined;
+    if (known) this.#missKnown = known.stamp;
+    else {
+      try {
+        st = lstatSync(file, NO_THROW);
+      } catch {
+        st = undefined;
+      }
+      if (st === undefined || !st.isFile()) return undefined;
+      this.#missStat = st;
     }
-    if (st === undefined || !st.isFile()) return undefined;
-    this.#missStat = st;
     const ds = dirs && dirs.length > 0 ? folderStamp(dirs) : undefined;
     this.#missDirs = ds;
     if (this.#key !== key) return undefined;
-    if (this.#stat !== (ds ? `${fileKey(st)}+${ds.value}` : fileKey(st))) {
+    const fk = known ? known.key : fileKey(st!);
+    const same =
+      dirs === false
+        ? this.#stat.startsWith(fk) && (this.#stat.length === fk.length || this.#stat[fk.length] === "+")
+        : this.#stat === (ds ? `${fk}+${ds.value}` : fk);
+    if (!same) {
       this.#consume(false);
       return undefined;
     }
     this.#missStat = undefined;
     this.#hitStat = st;
+    this.#hitKnown = this.#missKnown;
+    this.#missKnown = undefined;
     this.#hitDirs = ds;
+    this.#missDirs = undefined;
     // Kept as it is: the next line is loaded on the next call (the payload's bytes stay where they are until then).
     this.#pendingHit = true;
     this.#hit.buf = this.#buf;
@@ -218,6 +245,7 @@ export class RecordCache {
     if (!this.#pendingHit) return;
     this.#pendingHit = false;
     this.#missStat = this.#hitStat;
+    this.#missKnown = this.#hitKnown;
     this.#missDirs = this.#hitDirs;
     this.#consume(false);
   }
@@ -228,20 +256,41 @@ export class RecordCache {
    * @param payload the record's text (no newline)
    */
   put(key: string, payload: string, ok = true): void {
-    const st = this.#missStat;
-    const ds = this.#missDirs;
-    this.#missStat = undefined;
-    this.#missDirs = undefined;
-    if (!ok || st === undefined || this.#disorder || key.length !== KEY || payload.includes("\n")) return;
-    let stamp = fileStamp(st, this.#now);
-    if (stamp === null) return;
-    if (ds) {
-      // The folders vouch only once still (racy clean), and only when each could be stat'ed.
-      if (!isStill(ds, BigInt(this.#now) * 1_000_000n)) return;
-      stamp = `${stamp}+${ds.value}`;
-    }
+    const stamp = this.#putStamp(ok, key);
+    if (stamp === undefined || payload.includes("\n")) return;
     this.#change();
     this.#appendText(`${key} ${stamp}${SEP}${payload}\n`);
+  }
+
+  /** `put` of a payload's UTF-8 bytes, `b[start, end)`. */
+  putBytes(key: string, b: Buffer, start: number, end: number, ok = true): void {
+    const stamp = this.#putStamp(ok, key);
+    if (stamp === undefined || b.subarray(start, end).includes(10)) return;
+    this.#change();
+    if (this.#out === undefined) return;
+    // One line, whole: a block ends only after a newline.
+    const head = `${key} ${stamp}${SEP}`;
+    this.#room(head.length * 3 + end - start + 1);
+    this.#outLen += this.#outBuf.write(head, this.#outLen, "utf8");
+    this.#outLen += b.copy(this.#outBuf, this.#outLen, start, end);
+    this.#outBuf[this.#outLen++] = 10;
+    if (this.#outLen >= BLOCK) this.#endBlock();
+  }
+
+  /** The stamp a `put` of the entity `get` just missed keeps, or undefined when it keeps nothing. */
+  #putStamp(ok: boolean, key: string): string | undefined {
+    const st = this.#missStat;
+    const known = this.#missKnown;
+    const ds = this.#missDirs;
+    this.#missStat = undefined;
+    this.#missKnown = undefined;
+    this.#missDirs = undefined;
+    if (!ok || this.#disorder || key.length !== KEY) return undefined;
+    const stamp = known !== undefined ? known : st !== undefined ? fileStamp(st, this.#now) : null;
+    if (stamp === null) return undefined;
+    if (!ds) return stamp;
+    // The folders vouch only once still (racy clean), and only when each could be stat'ed.
+    return isStill(ds, BigInt(this.#now) * 1_000_000n) ? `${stamp}+${ds.value}` : undefined;
   }
 
   /**

@@ -22,19 +22,26 @@ export interface FolderStamp {
 const STILL_NS = 50_000_000n;
 const STILL_COARSE_NS = 2_000_000_000n;
 
+const NO_ENTRY = { bigint: true, throwIfNoEntry: false } as const;
+
 /** The stamp of `dirs`, in order. */
 export function folderStamp(dirs: readonly string[]): FolderStamp {
   let value = "";
   let newest = 0n;
   for (const dir of dirs) {
+    let st;
     try {
-      const st = statSync(dir, { bigint: true });
-      value += `${st.ino}.${st.mtimeNs};`;
-      if (st.mtimeNs > newest) newest = st.mtimeNs;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") return { value: "", mtimeNs: 0n };
-      value += "-;";
+      // A missing folder is common (most items have no edits/): no exception made for it.
+      st = statSync(dir, NO_ENTRY);
+    } catch {
+      return { value: "", mtimeNs: 0n };
     }
+    if (st === undefined) {
+      value += "-;";
+      continue;
+    }
+    value += `${st.ino}.${st.mtimeNs};`;
+    if (st.mtimeNs > newest) newest = st.mtimeNs;
   }
   return { value, mtimeNs: newest };
 }

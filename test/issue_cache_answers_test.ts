@@ -1,0 +1,184 @@
+/**
+ * Every answer `forge-issue` gives through its caches (`.forge/.cache/`:
+ * the order, the list's records) is, byte for byte, the answer it gives
+ * with the caches deleted: after each kind of write made while the caches
+ * were warm, after a `git pull` that rewrites files under them, and with a
+ * torn or garbled cache file. "Cold" below is each command run alone with
+ * no cache at all (a fresh clone): the first list then opens each file once
+ * and builds both caches as it goes.
+ */
+import test from "ava";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fixtureRepo } from "./lib/fixture.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
+import { git, jsonl, run } from "./lib/run.js";
+
+test.after.always(removeScratch);
+
+/** The answers compared: the full list, a short one, --ready, a plain-text list, and one issue by number. */
+const ANSWERS: string[][] = [
+  ["list", "--json", "-s", "all", "-L", "1000"],
+  ["list", "--json", "number,title,state,labels", "-L", "3"],
+  ["list", "--ready", "--json", "number,title,state"],
+  ["list", "-s", "all", "-L", "1000"],
+  ["view", "2", "--json", "number,title,state,labels,comments"],
+  ["list", "-s", "all", "-l", "bug", "--json", "number,title,labels"],
+];
+
+/** Filters the record cache answers (issue 33), each with a full record and with a few fields. */
+const FILTERS: string[][] = [
+  ["-l", "bug"],
+  ["-l", "bug", "-l", "ui"],
+  ["-a", "alice"],
+  ["-a", "@me"],
+  ["-A", "bob"],
+  ["-m", "v1"],
+  ["-l", "bug", "-A", "alice", "-m", "v1"],
+  ["-l", "nosuch"],
+];
+
+const cache = (repo: string): string => join(repo, ".forge", ".cache");
+
+/** A command's stdout; it must succeed, and a read (`quiet`) must say nothing on stderr. */
+async function issue(repo: string, args: string[], quiet = true): Promise<string> {
+  const r = await run("forge-issue", args, { cwd: repo });
+  if (r.code !== 0 || (quiet && r.stderr !== ""))
+    throw new Error(`forge-issue ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Every answer with whatever caches there are (each run may update them for the next). */
+async function answers(repo: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const args of ANSWERS) out.push(await issue(repo, args));
+  return out;
+}
+
+/** Every answer with no cache at all: each command alone on a store whose cache folder was deleted. */
+async function coldAnswers(repo: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const args of ANSWERS) {
+    rmSync(cache(repo), { recursive: true, force: true });
+    out.push(await issue(repo, args));
+  }
+  return out;
+}
+
+/**
+ * Warm caches (built by a cold full list, then by every other answer), past the racy-clean window; the answers.
+ */
+async function warmed(repo: string): Promise<string[]> {
+  await sleep(120);
+  rmSync(cache(repo), { recursive: true, force: true });
+  return answers(repo);
+}
+
+const WRITES: Array<[string, string[]]> = [
+  ["create", ["create", "-t", "a new one ✓", "-b", "body\nwith lines", "-l", "bug"]],
+  ["edit", ["edit", "1", "--title", "Renamed ünïcödé", "--body", "new body"]],
+  ["comment", ["comment", "2", "-b", "a comment"]],
+  ["close", ["close", "2"]],
+  ["reopen", ["reopen", "3"]],
+  ["label", ["edit", "2", "--add-label", "bug"]],
+  ["archive", ["archive", "4"]],
+];
+
+for (const [name, write] of WRITES) {
+  test.serial(
+    `after ${name}, every answer from the caches written before it is the answer with no cache`,
+    async (t) => {
+      const repo = await fixtureRepo();
+      const before = await warmed(repo);
+      await issue(repo, write, false);
+      const after = await answers(repo); // the caches as the write left them
+      const again = await answers(repo); // as the answers after it rebuilt them
+      const cold = await coldAnswers(repo);
+      t.notDeepEqual(after, before, "the write changed some answer");
+      t.deepEqual(after, cold);
+      t.deepEqual(again, cold);
+    }
+  );
+}
+
+for (const f of FILTERS) {
+  test.serial(`list ${f.join(" ")} from the record cache is the answer from the files`, async (t) => {
+    const repo = await fixtureRepo();
+    await sleep(120);
+    await issue(repo, ANSWERS[0]!); // the caches, warm
+    for (const fields of [[], ["number,labels,author"]]) {
+      const args = ["list", "-s", "all", ...f, "--json", ...fields];
+      const cached = jsonl(await issue(repo, args));
+      // FORGE_JSON=array goes through the general path, which reads every file and applies the CLI's filters.
+      const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
+      t.is(r.code, 0, r.stderr);
+      t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
+      if (!f.includes("nosuch")) t.true(cached.length > 0, "it matches something");
+    }
+  });
+}
+
+test.serial("a cold list cut short by --limit leaves caches that answer as no cache does", async (t) => {
+  const repo = await fixtureRepo();
+  await sleep(120);
+  rmSync(cache(repo), { recursive: true, force: true });
+  const short = await issue(repo, ["list", "--json", "-s", "all", "-L", "1"]);
+  t.is(jsonl(short).length, 1);
+  t.true(readFileSync(join(cache(repo), "issues.records"), "utf8").length > 0, "the whole cache, from one read each");
+  t.deepEqual(await answers(repo), await coldAnswers(repo));
+});
+
+test.serial(
+  "after a git pull that rewrites issue files under warm caches, every answer is the answer with no cache",
+  async (t) => {
+    const origin = await fixtureRepo();
+    git(origin, ["add", "-A"]);
+    git(origin, ["commit", "-q", "-m", "fixture", "--allow-empty"]);
+    const clone = scratch(`${origin}-clone`);
+    execFileSync("git", ["clone", "-q", origin, clone], { stdio: "ignore" });
+    git(clone, ["config", "user.name", "bob"]);
+    git(clone, ["config", "user.email", "bob@example.com"]);
+    const before = await warmed(clone);
+    await issue(origin, ["edit", "1", "--title", "Pulled title", "--add-label", "enhancement"], false);
+    await issue(origin, ["reopen", "3"], false);
+    await issue(origin, ["create", "-t", "made upstream"], false);
+    git(origin, ["add", "-A"]);
+    git(origin, ["commit", "-q", "-m", "upstream"]);
+    git(clone, ["pull", "-q", "--no-rebase", "origin", "main"]);
+    const after = await answers(clone);
+    const cold = await coldAnswers(clone);
+    t.notDeepEqual(after, before, "the pull changed some answer");
+    t.deepEqual(after, cold);
+    t.true(cold[0]!.includes('"title":"Pulled title"'));
+  }
+);
+
+const DAMAGE: Array<[string, (f: string) => void]> = [
+  ["truncated mid-line", (f) => truncateSync(f, Math.floor(readFileSync(f).length / 2) + 7)],
+  ["empty (a torn write)", (f) => truncateSync(f, 0)],
+  [
+    "garbled in the middle",
+    (f) => {
+      const b = readFileSync(f);
+      b.fill(0x78, Math.floor(b.length / 2), Math.floor(b.length / 2) + 40);
+      writeFileSync(f, b);
+    },
+  ],
+];
+
+// The records carry a checksum per block; the order cache is trusted by its folders' stamp and its shape (a garbled
+// line under a stamp that still holds is not detected: not tested here).
+for (const file of ["issues.records", "issues.order"]) {
+  for (const [what, harm] of DAMAGE) {
+    if (file === "issues.order" && what.startsWith("garbled")) continue;
+    test.serial(`${file} ${what} answers as no cache does, and is rebuilt`, async (t) => {
+      const repo = await fixtureRepo();
+      const cold = await warmed(repo); // as no cache answers (the --limit test checks it)
+      harm(join(cache(repo), file));
+      t.deepEqual(await answers(repo), cold);
+      t.deepEqual(await answers(repo), cold, "then rebuilt");
+    });
+  }
+}
