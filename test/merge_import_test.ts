@@ -300,6 +300,39 @@ test(
 );
 
 test(
+  "a damaged pack here is named, and the batches it may hold are conflicts: neither added again (a duplicate) nor " +
+    "taken as here on its word",
+  async (t) => {
+    const there = await foreign(t);
+    // A second import there (a CI run's), so that there is something to pack.
+    await ok(t, there, "forge-ci", ["run"]);
+    t.is((await sh("forge-ci list --json | forge-export", { cwd: there })).code, 0);
+    const a = local();
+    t.is((await importJson(a, there)).code, 0);
+    const n = Object.keys(evidenceFiles(a)).length;
+    t.true(n >= 2);
+    const pack = String(jsonl(await ok(t, a, "forge-export", ["pack", "--json"]))[0]!.pack);
+    const file = join(a, pack);
+    writeFileSync(file, readFileSync(file, "utf8").replace('"scope":"', '"scope":"x'));
+    const before = tree(a);
+    const r = await importJson(a, there);
+    t.is(r.code, 1);
+    const ev = r.lines.filter((l) => l.kind === "evidence");
+    t.is(ev.length, n);
+    t.deepEqual(
+      ev.map((l) => [l.result, l.reason]),
+      ev.map(() => ["conflict", `a damaged pack here may hold it: ${pack} (run forge fsck)`])
+    );
+    t.deepEqual(count(r.lines, "added"), {});
+    t.regex(r.stderr, new RegExp(`^forge-merge import: ${pack.replace(/\./g, "\\.")}: field 'pack_sha256': `, "m"));
+    t.deepEqual(
+      evidenceFiles(a),
+      Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith("evidence/")))
+    );
+  }
+);
+
+test(
   "import <zip>: the same entities come in as from " + "the folder; the human output is one row per entity",
   async (t) => {
     const b = await foreign(t);
