@@ -119,7 +119,7 @@ test("an edit in place that keeps the file's size and puts its mtime back is sti
   t.is(rows.find((r) => r.id === one.id)?.title, changed);
 });
 
-test("a comment another clone added, brought by git pull, is listed with a warm cache (issue.md untouched)", async (t) => {
+test("a comment another clone added, brought by git pull, is listed from a warm cache", async (t) => {
   const origin = await fixtureRepo();
   commitAll(origin, "the store");
   const clone = cloneAs(origin, "carol");

@@ -6,10 +6,11 @@
  * trusted and no other run stands in for it.
  */
 import test, { type ExecutionContext } from "ava";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, jsonl, run, tempRepo } from "./lib/run.js";
-import { removeScratch, scratch } from "./lib/scratch.js";
+import { jsonl, run } from "./lib/run.js";
+import { removeScratch } from "./lib/scratch.js";
+import { stepsRepo } from "./lib/steps_repo.js";
 
 test.after.always(removeScratch);
 
@@ -17,13 +18,7 @@ const env = { FORGE_NOW: "2026-12-01T09:00:00Z" };
 
 /** A repo with one CI step that fails, run once by forge-ci; returns the repo and the run's summary.md. */
 async function failedRun(t: ExecutionContext): Promise<{ dir: string; summary: string; id: string }> {
-  const dir = scratch(tempRepo("forge-loop-ci-step-"));
-  const steps = join(dir, ".forge", "ci", "steps");
-  mkdirSync(steps, { recursive: true });
-  writeFileSync(join(steps, "10-test"), "#!/bin/sh\nexit 1\n");
-  chmodSync(join(steps, "10-test"), 0o755);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "a failing step"]);
+  const dir = stepsRepo("forge-loop-ci-step-", { "10-test": "exit 1" });
   const ci = await run("forge-ci", ["run"], { cwd: dir, env });
   t.is(ci.code, 1, ci.stderr);
   const runs = join(dir, ".forge", "ci", "runs");
