@@ -186,53 +186,28 @@ test("dependency cache: a bad setting is one line naming ci.env and the field; n
   t.is(installs(), 0);
 });
 
-test("submodules: steps see them in every worktree, initialised offline from the main clone", async (t) => {
-  const sub = scratch(tempRepo("forge-sub-"));
-  writeFileSync(join(sub, "lib.txt"), "from the submodule\n");
-  git(sub, ["add", "-A"]);
-  git(sub, ["commit", "-qm", "lib"]);
-  const dir = scratch(tempRepo("forge-super-"));
-  git(dir, ["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/lib"]);
-  step(dir, "10-see", "grep -q 'from the submodule' vendor/lib/lib.txt");
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "super"]);
-  // The submodule's origin is gone: only the main clone's copy (.git/modules) is left, no network.
-  renameSync(sub, `${sub}-gone`);
-  scratch(`${sub}-gone`);
-  const r = await run("forge-ci", ["run", "--repeat", "2", "--json", "verdict"], { cwd: dir });
-  t.is(r.code, 0, r.stderr);
-  t.deepEqual(
-    jsonl(r.stdout).map((x) => x.verdict),
-    ["pass", "pass"]
-  );
-  const a = await run("forge-act", ["--json", "--independent-trials"], {
-    cwd: dir,
-    input: plan("CheckRerun", { step: "10-see", head_sha: head(dir), repetitions: 3 }),
-  });
-  t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 3, a.stderr);
-  t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
-  t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
-});
+const ALLOW_FILE = ["-c", "protocol.file.allow=always"];
 
-test("nested submodules: a submodule's own submodule is there in every worktree, offline", async (t) => {
-  const allow = ["-c", "protocol.file.allow=always"];
-  const leaf = scratch(tempRepo("forge-leaf-"));
-  writeFileSync(join(leaf, "leaf.txt"), "from the nested submodule\n");
-  git(leaf, ["add", "-A"]);
-  git(leaf, ["commit", "-qm", "leaf"]);
-  const mid = scratch(tempRepo("forge-mid-"));
-  writeFileSync(join(mid, "mid.txt"), "from the submodule\n");
-  git(mid, [...allow, "submodule", "add", "-q", leaf, "deps/leaf"]);
-  git(mid, ["add", "-A"]);
-  git(mid, ["commit", "-qm", "mid"]);
-  const dir = scratch(tempRepo("forge-super-nested-"));
-  git(dir, [...allow, "submodule", "add", "-q", mid, "vendor/mid"]);
-  git(dir, [...allow, "submodule", "update", "--init", "--recursive", "-q"]);
-  step(dir, "10-see", "grep -q 'from the submodule' vendor/mid/mid.txt\ngrep -q nested vendor/mid/deps/leaf/leaf.txt");
+/** A repository with one file committed (a submodule's origin). */
+function fileRepo(prefix: string, file: string, text: string): string {
+  const dir = scratch(tempRepo(prefix));
+  writeFileSync(join(dir, file), text);
   git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "super"]);
-  // Both origins are gone: only the main clone's copies (.git/modules/…/modules/…) are left, no network.
-  for (const d of [leaf, mid]) {
+  git(dir, ["commit", "-qm", file]);
+  return dir;
+}
+
+/**
+ * The origins gone (renamed away): only the main clone's copies (.git/modules/…) are left, no network. Then the step
+ * `10-see` passes in every worktree: a CI run of 2 and a CheckRerun of `repetitions` independent trials.
+ */
+async function seenOffline(
+  t: import("ava").ExecutionContext,
+  dir: string,
+  origins: string[],
+  repetitions: number
+): Promise<void> {
+  for (const d of origins) {
     renameSync(d, `${d}-gone`);
     scratch(`${d}-gone`);
   }
@@ -244,10 +219,41 @@ test("nested submodules: a submodule's own submodule is there in every worktree,
   );
   const a = await run("forge-act", ["--json", "--independent-trials"], {
     cwd: dir,
-    input: plan("CheckRerun", { step: "10-see", head_sha: head(dir), repetitions: 2 }),
+    input: plan("CheckRerun", { step: "10-see", head_sha: head(dir), repetitions }),
   });
-  t.is((jsonl(a.stdout)[0] as Rec).stats.passes, 2, a.stderr);
-  t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+  t.is((jsonl(a.stdout)[0] as Rec).stats.passes, repetitions, a.stderr);
+}
+
+const worktrees = (dir: string): number | undefined =>
+  git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length;
+
+test("submodules: steps see them in every worktree, initialised offline from the main clone", async (t) => {
+  const sub = fileRepo("forge-sub-", "lib.txt", "from the submodule\n");
+  const dir = scratch(tempRepo("forge-super-"));
+  git(dir, [...ALLOW_FILE, "submodule", "add", "-q", sub, "vendor/lib"]);
+  step(dir, "10-see", "grep -q 'from the submodule' vendor/lib/lib.txt");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "super"]);
+  await seenOffline(t, dir, [sub], 3);
+  t.notRegex(git(dir, ["config", "--list"]), /submodule\.vendor\/lib\.url=.*modules/, "the shared config is untouched");
+  t.is(worktrees(dir), 1, "no worktree left behind");
+});
+
+test("nested submodules: a submodule's own submodule is there in every worktree, offline", async (t) => {
+  const leaf = fileRepo("forge-leaf-", "leaf.txt", "from the nested submodule\n");
+  const mid = fileRepo("forge-mid-", "mid.txt", "from the submodule\n");
+  git(mid, [...ALLOW_FILE, "submodule", "add", "-q", leaf, "deps/leaf"]);
+  git(mid, ["add", "-A"]);
+  git(mid, ["commit", "-qm", "mid"]);
+  const dir = scratch(tempRepo("forge-super-nested-"));
+  git(dir, [...ALLOW_FILE, "submodule", "add", "-q", mid, "vendor/mid"]);
+  git(dir, [...ALLOW_FILE, "submodule", "update", "--init", "--recursive", "-q"]);
+  step(dir, "10-see", "grep -q 'from the submodule' vendor/mid/mid.txt\ngrep -q nested vendor/mid/deps/leaf/leaf.txt");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "super"]);
+  // Both origins gone (.git/modules/…/modules/… left).
+  await seenOffline(t, dir, [leaf, mid], 2);
+  t.is(worktrees(dir), 1, "no worktree left behind");
 });
 
 test(
@@ -312,7 +318,7 @@ test(
     t.is(dirs(alone.lines), 6);
     t.is(git(dir, ["status", "--porcelain", "--", ".", ":!.forge"]), "", "the user's tree is untouched");
     t.is(git(dir, ["rev-parse", "--abbrev-ref", "HEAD"]).trim(), "main");
-    t.is(git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length, 1, "no worktree left behind");
+    t.is(worktrees(dir), 1, "no worktree left behind");
   }
 );
 
@@ -333,7 +339,7 @@ test("FORGE_ACT_SETUPS: a forge-act leaves its prepared worktree there, the next
     t.is(a.code, 0, a.stderr);
     return (jsonl(a.stdout)[0] as Rec).stats as Rec;
   };
-  const trees = () => git(dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)?.length;
+  const trees = () => worktrees(dir);
   t.is((await act("20-check", { FORGE_ACT_SETUPS: pool })).passes, 3);
   t.is(setups(), 1);
   t.is(trees(), 2, "the worktree is kept for the next forge-act");

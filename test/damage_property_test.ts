@@ -9,24 +9,13 @@
 import test from "ava";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { rng } from "@forge/kernel/testing";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 
 const made: string[] = [];
 test.after.always(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
-
-/** mulberry32: a small seeded generator in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAMAGES = ["truncate", "flip", "edit", "delete"] as const;
 

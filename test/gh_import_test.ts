@@ -5,12 +5,15 @@
  * list --json` gives gh's values back; a second import changes 0 files;
  * conflicts are kept; truncation is told; hostile input writes nothing.
  */
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { assertOneLineError, snapshot } from "./lib/hostile.js";
 import { jsonl, ROOT, run, tempRepo } from "./lib/run.js";
+import { removeScratch, scratch } from "./lib/scratch.js";
+
+test.after.always(removeScratch);
 
 const GH = join(ROOT, "test", "fixtures", "gh");
 const FIELDS = "number,title,state,stateReason,labels,author,createdAt,comments";
@@ -32,6 +35,23 @@ async function issues(cwd: string, fields = FIELDS): Promise<Rec[]> {
   return jsonl(r.stdout);
 }
 
+/** A new store to import into (removed when this file's tests are done). */
+const ghRepo = (): string => scratch(tempRepo("forge-ghimport-"));
+
+/** `forge import gh --json <files>` in `repo`, which must succeed: its lines and its stderr. */
+async function imported(t: ExecutionContext, repo: string, files: string[]): Promise<{ lines: Rec[]; err: string }> {
+  const r = await forge(repo, ["import", "gh", "--json", ...files]);
+  t.is(r.code, 0, r.err);
+  return { lines: jsonl(r.out), err: r.err };
+}
+
+/** `rows` as gh would print them, written to `<name>` in `repo`: the file's path. */
+function ghFile(repo: string, name: string, rows: unknown): string {
+  const f = join(repo, name);
+  writeFileSync(f, JSON.stringify(rows));
+  return f;
+}
+
 /** The values gh gave, in forge's comparison: comments by author, body and time. */
 function ghView(i: Rec): Rec {
   return {
@@ -47,9 +67,8 @@ function ghView(i: Rec): Rec {
 }
 
 test("gh issue list --json <every field>: forge-issue list --json gives gh's values back", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
-  const r = await forge(repo, ["import", "gh", join(GH, "issue_list.json")]);
-  t.is(r.code, 0, r.err);
+  const repo = ghRepo();
+  await imported(t, repo, [join(GH, "issue_list.json")]);
   const want = (JSON.parse(readFileSync(join(GH, "issue_list.json"), "utf8")) as Rec[]).map(ghView);
   const got = (await issues(repo)).map(ghView);
   t.deepEqual(got, want);
@@ -78,7 +97,7 @@ test("gh issue list --json <every field>: forge-issue list --json gives gh's val
 });
 
 test("a second import of the same file (and a newer one) adds only what is new", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
+  const repo = ghRepo();
   const file = join(GH, "issue_list.json");
   t.is((await forge(repo, ["import", "gh", file, join(GH, "pr_list.json")])).code, 0);
   const before = snapshot(repo);
@@ -105,11 +124,8 @@ test("a second import of the same file (and a newer one) adds only what is new",
     createdAt: "2024-03-11T00:00:00Z",
     updatedAt: "2024-03-11T00:00:00Z",
   });
-  const newer = join(repo, "newer.json");
-  writeFileSync(newer, JSON.stringify(src));
-  const r = await forge(repo, ["import", "gh", "--json", newer]);
-  t.is(r.code, 0, r.err);
-  const added = jsonl(r.out).filter((l) => l.result === "added");
+  const newer = ghFile(repo, "newer.json", src);
+  const added = (await imported(t, repo, [newer])).lines.filter((l) => l.result === "added");
   t.deepEqual(
     added.map((l) => [l.kind, l.url]),
     [
@@ -125,13 +141,12 @@ test("a second import of the same file (and a newer one) adds only what is new",
 });
 
 test("a later import adds new reviews and comments to PRs already here, once", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
+  const repo = ghRepo();
   const full = JSON.parse(readFileSync(join(GH, "pr_list.json"), "utf8")) as Rec[];
   // The first file: PR 7 without its review and comment yet.
   const early = full.map((p) => (p.number === 7 ? { ...p, reviews: [], comments: [] } : p));
-  const first = join(repo, "early.json");
-  writeFileSync(first, JSON.stringify(early));
-  t.is((await forge(repo, ["import", "gh", first])).code, 0);
+  const first = ghFile(repo, "early.json", early);
+  await imported(t, repo, [first]);
   const view = async (): Promise<Rec> =>
     JSON.parse((await run("forge-pr", ["view", "2", "--json", "title,reviews,comments"], { cwd: repo })).stdout) as Rec;
   const v0 = await view();
@@ -145,20 +160,13 @@ test("a later import adds new reviews and comments to PRs already here, once", a
     body: "One nit.",
     submittedAt: "2024-03-04T18:00:00Z",
   });
-  const newer = join(repo, "newer.json");
-  writeFileSync(newer, JSON.stringify(full));
-  const r = await forge(repo, ["import", "gh", "--json", newer]);
-  t.is(r.code, 0, r.err);
-  const added = jsonl(r.out).filter((l) => l.result === "added");
+  const newer = ghFile(repo, "newer.json", full);
+  const { lines } = await imported(t, repo, [newer]);
   t.deepEqual(
-    added.map((l) => l.kind),
+    lines.filter((l) => l.result === "added").map((l) => l.kind),
     ["comment", "review", "review"]
   );
-  t.true(
-    jsonl(r.out)
-      .filter((l) => l.kind === "pr")
-      .every((l) => l.result === "unchanged")
-  );
+  t.true(lines.filter((l) => l.kind === "pr").every((l) => l.result === "unchanged"));
   const v1 = await view();
   t.deepEqual(
     (v1.reviews as Rec[]).map((x) => [(x.author as Rec).login, x.state, x.body]),
@@ -182,7 +190,7 @@ test("a later import adds new reviews and comments to PRs already here, once", a
 });
 
 test("a conflict is reported and kept, never overwritten", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
+  const repo = ghRepo();
   const file = join(GH, "issue_list.json");
   t.is((await forge(repo, ["import", "gh", file])).code, 0);
   t.is((await run("forge-issue", ["edit", "1", "--title", "Local title"], { cwd: repo })).code, 0);
@@ -194,10 +202,8 @@ test("a conflict is reported and kept, never overwritten", async (t) => {
 });
 
 test("gh pr list --json: merged and closed records with their metadata, no patch (said)", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
-  const r = await forge(repo, ["import", "gh", join(GH, "pr_list.json")]);
-  t.is(r.code, 0, r.err);
-  t.regex(r.err, /without a patch/);
+  const repo = ghRepo();
+  t.regex((await imported(t, repo, [join(GH, "pr_list.json")])).err, /without a patch/);
   const prs = jsonl(
     (
       await run(
@@ -227,7 +233,7 @@ test("gh pr list --json: merged and closed records with their metadata, no patch
 });
 
 test("gh's 100-item cap is detected and reported", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
+  const repo = ghRepo();
   const src = JSON.parse(readFileSync(join(GH, "issue_list.json"), "utf8")) as Rec[];
   const one = { ...src[src.length - 1]! };
   one.comments = Array.from({ length: 100 }, (_, i) => ({
@@ -236,11 +242,8 @@ test("gh's 100-item cap is detected and reported", async (t) => {
     createdAt: `2024-03-01T12:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`,
     url: `https://github.com/acme/rocket/issues/1#issuecomment-${i}`,
   }));
-  const f = join(repo, "capped.json");
-  writeFileSync(f, JSON.stringify([one]));
-  const r = await forge(repo, ["import", "gh", f]);
-  t.is(r.code, 0, r.err);
-  t.regex(r.err, /issue #1: 100 comments: gh's lists stop at 100/);
+  const { err } = await imported(t, repo, [ghFile(repo, "capped.json", [one])]);
+  t.regex(err, /issue #1: 100 comments: gh's lists stop at 100/);
 });
 
 const HOSTILE: Array<[string, string, string]> = [
@@ -298,7 +301,7 @@ const HOSTILE: Array<[string, string, string]> = [
 
 for (const [what, text, needle] of HOSTILE)
   test(`hostile input (${what}): one line, exit 1, nothing written`, async (t) => {
-    const repo = tempRepo("forge-ghimport-");
+    const repo = ghRepo();
     // A good file first on the command line: nothing of it may be written either.
     const good = join(GH, "issue_list.json");
     const f = join(repo, "bad.json");
@@ -329,11 +332,10 @@ function octokitScenario(name: string, dir: string): string[] {
 
 for (const scenario of ["paginate-issues", "add-labels-to-issue", "search-issues"])
   test(`@octokit/fixtures ${scenario}: REST issues come in with every field forge models`, async (t) => {
-    const repo = tempRepo("forge-ghimport-");
+    const repo = ghRepo();
     const files = octokitScenario(scenario, join(repo, "in"));
     t.true(files.length > 0);
-    const r = await forge(repo, ["import", "gh", ...files]);
-    t.is(r.code, 0, r.err);
+    await imported(t, repo, files);
     // Every REST issue, as its last response gave it.
     const rest = new Map<string, Rec>();
     for (const f of files) {
@@ -375,7 +377,7 @@ for (const scenario of ["paginate-issues", "add-labels-to-issue", "search-issues
   });
 
 test("forge import gh: usage errors exit 2", async (t) => {
-  const repo = tempRepo("forge-ghimport-");
+  const repo = ghRepo();
   const before = snapshot(repo);
   assertOneLineError(
     t,

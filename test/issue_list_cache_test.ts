@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { cloneAs, commitAll, gitIn } from "./lib/clones.js";
 import { fixtureRepo } from "./lib/fixture.js";
 import { removeScratch } from "./lib/scratch.js";
 import { jsonl, run } from "./lib/run.js";
@@ -116,6 +117,35 @@ test("an edit in place that keeps the file's size and puts its mtime back is sti
   t.is(statSync(file, { bigint: true }).mtimeNs, st.mtimeNs);
   const rows = jsonl(await issue(repo, LISTS[0]!));
   t.is(rows.find((r) => r.id === one.id)?.title, changed);
+});
+
+test("a comment another clone added, brought by git pull, is listed from a warm cache", async (t) => {
+  const origin = await fixtureRepo();
+  commitAll(origin, "the store");
+  const clone = cloneAs(origin, "carol");
+  await sameWithAndWithoutCache(t, clone); // leaves the warm cache the pull below must not be answered from
+  const before = jsonl(await issue(clone, LISTS[0]!)).find((r) => r.number === 1)!;
+  const file = join(clone, ".forge", "issues", before.id as string, "issue.md");
+  const stamp = (): string => {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.mtimeNs}:${st.ctimeNs}:${st.size}`;
+  };
+  const was = stamp();
+  await issue(origin, ["comment", "1", "-b", "from the other clone"]);
+  commitAll(origin, "a comment");
+  gitIn(clone, ["pull", "-q", "--no-edit"]);
+  await sleep(120); // the pulled files past the racy-clean window: only their stamps can say they changed
+  // The owning file is as it was: only the comments/ folder's stamp can tell the cached line is stale.
+  t.is(stamp(), was);
+  const warm = await issue(clone, LISTS[0]!);
+  const after = jsonl(warm).find((r) => r.number === 1)!;
+  t.not(after.updatedAt, before.updatedAt);
+  const withComments = ["list", "--json", "number,updatedAt,comments", "-s", "all"];
+  const one = jsonl(await issue(clone, withComments)).find((r) => r.number === 1)!;
+  t.is(one.updatedAt, after.updatedAt);
+  t.is((one.comments as Array<{ body: string }>).at(-1)?.body, "from the other clone");
+  rmSync(records(clone), { force: true });
+  t.is(await issue(clone, LISTS[0]!), warm);
 });
 
 test("a store whose cache folder cannot be written still lists (the cache only costs time)", async (t) => {

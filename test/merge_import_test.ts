@@ -221,14 +221,19 @@ function evidenceFiles(dir: string): Record<string, string> {
   return Object.fromEntries(Object.entries(tree(dir)).filter(([rel]) => rel.startsWith("evidence/imports/")));
 }
 
+/** A copy of the foreign store with a second evidence import (a CI run's), so that there is something to pack. */
+async function foreignWithCiImport(t: ExecutionContext): Promise<string> {
+  const dir = await foreign(t);
+  await ok(t, dir, "forge-ci", ["run"]);
+  t.is((await sh("forge-ci list --json | forge-export", { cwd: dir })).code, 0);
+  return dir;
+}
+
 test(
   "a pack there (a pilot run ends with one): its records come in as the loose imports they were, idempotent, " +
     "also against a pack here; a damaged pack is refused with one line naming it",
   async (t) => {
-    const loose = await foreign(t);
-    // A second import there (a CI run's), so that there is something to pack.
-    await ok(t, loose, "forge-ci", ["run"]);
-    t.is((await sh("forge-ci list --json | forge-export", { cwd: loose })).code, 0);
+    const loose = await foreignWithCiImport(t);
     const want = evidenceFiles(loose);
     const n = Object.keys(want).length;
     t.true(n >= 2, String(n));
@@ -296,6 +301,36 @@ test(
       /^forge-merge import: [^\n]*\/evidence\/imports\/pack-[0-9a-f]{64}\.json: field 'pack_sha256': [^\n]*\n$/
     );
     t.deepEqual(tree(d), dBefore);
+  }
+);
+
+test(
+  "a damaged pack here is named, and the batches it may hold are conflicts: neither added again (a duplicate) nor " +
+    "taken as here on its word",
+  async (t) => {
+    const there = await foreignWithCiImport(t);
+    const a = local();
+    t.is((await importJson(a, there)).code, 0);
+    const n = Object.keys(evidenceFiles(a)).length;
+    t.true(n >= 2);
+    const pack = String(jsonl(await ok(t, a, "forge-export", ["pack", "--json"]))[0]!.pack);
+    const file = join(a, pack);
+    writeFileSync(file, readFileSync(file, "utf8").replace('"scope":"', '"scope":"x'));
+    const before = tree(a);
+    const r = await importJson(a, there);
+    t.is(r.code, 1);
+    const ev = r.lines.filter((l) => l.kind === "evidence");
+    t.is(ev.length, n);
+    t.deepEqual(
+      ev.map((l) => [l.result, l.reason]),
+      ev.map(() => ["conflict", `a damaged pack here may hold it: ${pack} (run forge fsck)`])
+    );
+    t.deepEqual(count(r.lines, "added"), {});
+    t.regex(r.stderr, new RegExp(`^forge-merge import: ${pack.replace(/\./g, "\\.")}: field 'pack_sha256': `, "m"));
+    t.deepEqual(
+      evidenceFiles(a),
+      Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith("evidence/")))
+    );
   }
 );
 

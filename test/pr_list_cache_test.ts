@@ -191,6 +191,41 @@ test.serial("a pull that rewrites pr.md, a review and a patch is listed as witho
   await sameWithAndWithoutCache(t, clone);
 });
 
+test.serial(
+  "a pull that brings only a comment, or only a ready edit, is listed with a warm cache: pr.md untouched, the " +
+    "record folders' stamps miss",
+  async (t) => {
+    const origin = await prFixtureRepo();
+    commitAll(origin, "the store");
+    const clone = cloneAs(origin, "carol");
+    await sameWithAndWithoutCache(t, clone); // leaves the warm cache the pulls below must not be answered from
+    const row = (out: string, n: number): Record<string, unknown> => jsonl(out).find((r) => r.number === n)!;
+    const owning = (n: number, out: string): string => join(clone, ".forge", "prs", row(out, n).id as string, "pr.md");
+    const stamp = (file: string): string => {
+      const st = statSync(file, { bigint: true });
+      return `${st.ino}:${st.mtimeNs}:${st.ctimeNs}:${st.size}`;
+    };
+    for (const [n, args, field] of [
+      [3, ["comment", "3", "-b", "from upstream"], "updatedAt"],
+      [1, ["ready", "1", "--undo"], "isDraft"],
+    ] as const) {
+      const before = await pr(clone, FULL);
+      const file = owning(n, before);
+      const was = stamp(file);
+      await pr(origin, [...args]);
+      commitAll(origin, `upstream: ${args.join(" ")}`);
+      gitIn(clone, ["pull", "-q", "--no-edit"]);
+      await sleep(120); // the pulled files past the racy-clean window: only their stamps can say they changed
+      // The owning file is as it was: only the record folders' stamps can tell the cached line is stale.
+      t.is(stamp(file), was, `${args.join(" ")} left pr.md as it was`);
+      const warm = await pr(clone, FULL);
+      t.not(row(warm, n)[field], row(before, n)[field], `${args.join(" ")}: ${field} from a warm cache`);
+      rmSync(records(clone), { force: true });
+      t.is(await pr(clone, FULL), warm);
+    }
+  }
+);
+
 test.serial("a torn or garbled cache is read past, never printed", async (t) => {
   const repo = await prFixtureRepo();
   const [cold] = await sameWithAndWithoutCache(t, repo);

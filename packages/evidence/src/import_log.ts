@@ -13,6 +13,8 @@ import {
   evidenceImportsDir,
   InvalidFileError,
   isTimestamp,
+  lexists,
+  printable,
   readStoreBytes,
   type Store,
 } from "@forge/core";
@@ -168,19 +170,71 @@ export function packNames(store: Store): string[] {
 }
 
 /**
- * The batch ids this store's packs hold (a pack that does not read is left out: its batches are not readable here).
+ * The batch ids this store's packs hold: what a check of whether a batch is here already (forge-merge import's
+ * dedupe, `batchesHere`) compares with. A pack that does not read is never skipped silently: a batch it holds can be
+ * told neither here nor new.
+ * @param damaged the degradation law: given, each pack that does not read is left out and named here (`file`, and
+ * `line` as fsck names it: `<file>: <why>`); the caller must then take a batch found nowhere else as possibly in it.
+ * Absent, such a pack throws
+ * @throws InvalidFileError naming the first pack that does not read (when `damaged` is not given)
  * @example packedBatchIds(store).has(batchId) // the batch is imported already, packed
  */
-export function packedBatchIds(store: Store): Set<string> {
+export function packedBatchIds(store: Store, damaged?: Array<{ file: string; line: string }>): Set<string> {
   const ids = new Set<string>();
   for (const name of packNames(store)) {
     try {
       for (const r of readPackFile(store, name).records) ids.add(r.batch_id);
     } catch (err) {
-      if (!(err instanceof InvalidFileError)) throw err;
+      if (!damaged || !(err instanceof InvalidFileError)) throw err;
+      damaged.push({
+        file: displayPath(store, join(evidenceImportsDir(store), name)),
+        line: printable(err.message, 300),
+      });
     }
   }
   return ids;
+}
+
+/** Whether a batch is in this store already (`batchesHere`). */
+export type BatchHere = { state: "here" } | { state: "new" } | { state: "unknown"; why: string };
+
+/**
+ * Whether each of `batchIds` is in this store already, against its loose files and its packs (forge-merge import's
+ * dedupe). A damaged file is never read around: a batch whose loose file does not read (or whose payload is damaged),
+ * or that is found nowhere while a pack here does not read (it may hold it), is `unknown` with the line that says why
+ * — neither new (a copy would be a duplicate of what the damaged file holds) nor here (what the damaged file says is
+ * not taken as known).
+ * @returns one state per id, in order, and one line per damaged file met (fsck's `<file>: <why>`), sorted
+ * @example batchesHere(store, [id]).states[0].state // "here"
+ */
+export function batchesHere(store: Store, batchIds: readonly string[]): { states: BatchHere[]; damaged: string[] } {
+  const damaged = new Set<string>();
+  const loose = batchIds.map((id): BatchHere | undefined => {
+    const file = evidenceImportFile(store, id);
+    if (!lexists(file)) return undefined;
+    try {
+      const r = readLooseOrPacked(() => readImportFile(store, id));
+      // Gone since it was listed: packed meanwhile, so in a pack read below.
+      if (!r) return undefined;
+      if (!r.damage) return { state: "here" };
+      damaged.add(`${displayPath(store, file)}: ${r.damage}`);
+    } catch (err) {
+      if (!(err instanceof InvalidFileError)) throw err;
+      damaged.add(printable(err.message, 300));
+    }
+    return { state: "unknown", why: `its file here is damaged: ${displayPath(store, file)}` };
+  });
+  // Read after the loose files (a pack is written before its parts go: one packed meanwhile is in a pack listed now).
+  const bad: Array<{ file: string; line: string }> = [];
+  const packed = packedBatchIds(store, bad);
+  for (const b of bad) damaged.add(b.line);
+  const maybe = bad.length ? `a damaged pack here may hold it: ${bad.map((b) => b.file).join(", ")}` : "";
+  const states = loose.map(
+    (l, i): BatchHere =>
+      l ??
+      (packed.has(batchIds[i]!) ? { state: "here" } : bad.length ? { state: "unknown", why: maybe } : { state: "new" })
+  );
+  return { states, damaged: [...damaged].sort(cmp) };
 }
 
 /**

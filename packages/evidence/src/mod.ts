@@ -41,6 +41,8 @@ export {
   primeFold,
 } from "./import_batch.js";
 export {
+  type BatchHere,
+  batchesHere,
   checkImportPack,
   checkImportRecord,
   importIds,

@@ -5,7 +5,7 @@ import { evidenceImportFile, evidenceImportsDir } from "@forge/core";
 import { canonicalJson } from "@forge/kernel";
 import { exportBundle } from "./envelope.js";
 import { importProjectionBatch } from "./import_batch.js";
-import { readImportLog, readPackFile } from "./import_log.js";
+import { batchesHere, packedBatchIds, readImportLog, readPackFile } from "./import_log.js";
 import { readImportLogCached, readImportLogStamped } from "./import_log_cache.js";
 import { packImports } from "./pack.js";
 import { readScope } from "./scope.js";
@@ -94,4 +94,50 @@ test("readPackFile(): an edit anywhere in a pack is found; readers that ask leav
   const unreadable: string[] = [];
   t.deepEqual(readImportLogCached(s, { write: false, unreadable }), []);
   t.deepEqual(unreadable, [`import:${name.slice(0, -5)}`]);
+});
+
+test("batchesHere(): a damaged pack here is named, and what it may hold is neither new nor known", (t) => {
+  const { s, ids } = store(4);
+  const other = "f".repeat(64);
+  const name = packImports(s, { ids: ids.slice(0, 3) })
+    .pack!.split("/")
+    .at(-1)!;
+  const shown = `.forge/evidence/imports/${name}`;
+  // Intact: packed and loose batches are here, another is new.
+  t.deepEqual(batchesHere(s, [ids[0]!, ids[3]!, other]), {
+    states: [{ state: "here" }, { state: "here" }, { state: "new" }],
+    damaged: [],
+  });
+  // An edit (still JSON): the pack is named; its batches are not taken as here, nor as new, nor is one it never held.
+  const file = join(evidenceImportsDir(s), name);
+  writeFileSync(file, readFileSync(file, "utf8").replace('"outcome":"pass"', '"outcome":"fail"'));
+  const r = batchesHere(s, [ids[0]!, ids[3]!, other]);
+  const maybe = { state: "unknown", why: `a damaged pack here may hold it: ${shown}` };
+  t.deepEqual(r.states, [maybe, { state: "here" }, maybe]);
+  t.is(r.damaged.length, 1);
+  t.regex(r.damaged[0]!, new RegExp(`^${shown.replace(/\./g, "\\.")}: field 'pack_sha256': does not match`));
+  // packedBatchIds: never silent: it throws, or names the pack when asked to read on.
+  t.throws(() => packedBatchIds(s), { message: /field 'pack_sha256'/ });
+  const bad: Array<{ file: string; line: string }> = [];
+  t.deepEqual([...packedBatchIds(s, bad)], []);
+  t.deepEqual(
+    bad.map((b) => b.file),
+    [shown]
+  );
+});
+
+test("batchesHere(): a damaged loose file is named and its batch unknown; an old record (no digest) is here", (t) => {
+  const { s, ids } = store(3);
+  const loose = `.forge/evidence/imports/${ids[1]}.json`;
+  const file = evidenceImportFile(s, ids[1]!);
+  writeFileSync(file, readFileSync(file, "utf8").replace('"outcome":"pass"', '"outcome":"fail"'));
+  const r = batchesHere(s, [ids[0]!, ids[1]!, ids[2]!]);
+  t.deepEqual(r.states, [
+    { state: "here" },
+    { state: "unknown", why: `its file here is damaged: ${loose}` },
+    { state: "here" },
+  ]);
+  t.deepEqual(r.damaged, [
+    `${loose}: field 'record_sha256': does not match the file's bytes (edited after it was written)`,
+  ]);
 });

@@ -2,6 +2,7 @@ import test from "ava";
 import { assess } from "./assess.js";
 import { compile } from "./compile.js";
 import { batch, claim, trial, trials } from "./_fixture.js";
+import { rng } from "./testing.js";
 import {
   checkVerdict,
   clopperPearsonZeroMicros,
@@ -197,22 +198,12 @@ test("verdictBound(): passing and failing carry the one-sided Clopper–Pearson 
   t.false(unknown.bound.decided, "unknown is never decided");
 });
 
-/** A seeded PRNG (mulberry32): the property test below is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test(
   "property: over generated histories (fail rates 0–100 %, 1–40 trials) every verdict carries a bound, and each " +
     "verdict's stated bound holds for the generating rate in ≥ 95 % of its histories",
   (t) => {
-    const rnd = prng(25);
+    // A seeded PRNG (mulberry32): the property test is the same on every run.
+    const rnd = rng(25);
     const held = new Map<string, { yes: number; all: number }>();
     const HISTORIES = 4000;
     for (let h = 0; h < HISTORIES; h++) {

@@ -3,10 +3,24 @@
  * the store at the loop's code tree: the latest completed run (no PR patch)
  * whose commit has the same code tree as the workspace. No such run, or a
  * step that did not finish, is `unavailable`, never a pass.
+ *
+ * Each run record is read as forge-ci reads it (validated, its
+ * `recordSha256` seal checked). A damaged one is named
+ * (`unreadable:run:<id>: <why>`) and, while it is there, the step is
+ * `unavailable`: which run is the latest at this tree, and what it says,
+ * cannot be known, so no other run's answer stands in for it.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { codeTree, isUuid, parseFrontmatter, readStoreFile, type Store } from "@forge/core";
+import {
+  CI_RUN,
+  CI_RUNS,
+  codeTree,
+  listEntityRefs,
+  loadEntity,
+  loadEntityFast,
+  printable,
+  type EntityRef,
+  type Store,
+} from "@forge/core";
 
 /** What the store's CI says about one step at a tree. */
 export interface CiStepResult {
@@ -14,6 +28,8 @@ export interface CiStepResult {
   runId: string | null;
   exitCode: number | null;
   durationMs: number | null;
+  /** One line per damaged run record (`unreadable:run:<id>: <why>`), sorted; when any, `observed` is `unavailable`. */
+  unreadable: string[];
 }
 
 /**
@@ -27,18 +43,20 @@ export async function ciStepAt(
   env: Record<string, string | undefined>,
   trees: Map<string, string | null>
 ): Promise<CiStepResult> {
-  const none: CiStepResult = { observed: "unavailable", runId: null, exitCode: null, durationMs: null };
-  const dir = join(store.dir, "ci", "runs");
-  if (tree === null || !existsSync(dir)) return none;
+  const none = (unreadable: string[] = []): CiStepResult => ({
+    observed: "unavailable",
+    runId: null,
+    exitCode: null,
+    durationMs: null,
+    unreadable,
+  });
+  if (tree === null) return none();
+  const unreadable: string[] = [];
   let best: { at: string; r: CiStepResult } | null = null;
-  for (const id of readdirSync(dir).filter(isUuid)) {
-    let d: Record<string, unknown>;
-    try {
-      d = (await parseFrontmatter(readStoreFile(store, join(dir, id, "summary.md")), "summary.md")).data;
-    } catch {
-      continue; // An unreadable run says nothing; forge-ci reports it.
-    }
+  for (const ref of listEntityRefs(store, CI_RUNS).filter((x) => !x.archived)) {
+    const d = await runData(store, ref, unreadable);
     if (
+      d === null ||
       d.status !== "completed" ||
       d.pr ||
       d.patchSha256 ||
@@ -58,12 +76,24 @@ export async function ciStepAt(
       s.outcome === "pass" ? "passed" : s.outcome === "fail" || s.outcome === "timeout" ? "failed" : "unavailable";
     const r: CiStepResult = {
       observed,
-      runId: id,
+      runId: ref.id,
       exitCode: typeof s.exitCode === "number" ? s.exitCode : null,
       durationMs: typeof s.durationMs === "number" ? s.durationMs : null,
+      unreadable,
     };
-    if (!best || d.createdAt > best.at || (d.createdAt === best.at && id > best.r.runId!))
+    if (!best || d.createdAt > best.at || (d.createdAt === best.at && ref.id > best.r.runId!))
       best = { at: d.createdAt, r };
   }
-  return best?.r ?? none;
+  if (unreadable.length) return none(unreadable.sort());
+  return best?.r ?? none();
+}
+
+/** A run's checked fields, or null (its line added to `unreadable`) when the record is damaged or unreadable. */
+async function runData(store: Store, ref: EntityRef, unreadable: string[]): Promise<Record<string, unknown> | null> {
+  try {
+    return (loadEntityFast(store, CI_RUNS, CI_RUN, ref) ?? (await loadEntity(store, CI_RUNS, CI_RUN, ref))).data;
+  } catch (err) {
+    unreadable.push(`unreadable:run:${ref.id}: ${printable(err instanceof Error ? err.message : String(err), 300)}`);
+    return null;
+  }
 }

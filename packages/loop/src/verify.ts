@@ -81,6 +81,7 @@ export class Verifier {
     detail: string;
     exitCode: number | null;
     durationMs: number | null;
+    unreadable: string[];
   }> {
     const r = await ciStepAt(this.ctx.store, step, this.ctx.tree, this.ctx.env, this.#trees);
     const status: ClaimStatus =
@@ -88,9 +89,18 @@ export class Verifier {
     return {
       observed: r.observed,
       status,
-      detail: r.runId ? `forge-ci run ${r.runId.slice(0, 8)}` : "no forge-ci run at this code tree",
+      detail: r.unreadable.length
+        ? // A damaged run record is named, never read around (ci_step.ts).
+          clip(
+            r.unreadable[0]! + (r.unreadable.length > 1 ? ` (and ${r.unreadable.length - 1} more damaged runs)` : ""),
+            200
+          )
+        : r.runId
+          ? `forge-ci run ${r.runId.slice(0, 8)}`
+          : "no forge-ci run at this code tree",
       exitCode: r.exitCode,
       durationMs: r.durationMs,
+      unreadable: r.unreadable,
     };
   }
 }
@@ -262,7 +272,7 @@ export async function verifyReport(v: Verifier, r: RoundReport): Promise<Finding
       if (ref.startsWith("ci:")) {
         const ci = await v.ci(ref.slice(3));
         statuses.push(ci.status);
-        details.push(`${ref}: ${ci.observed}`);
+        details.push(`${ref}: ${ci.unreadable.length ? ci.detail : ci.observed}`);
         kind = "ci";
       } else if (ref.startsWith("file:")) {
         const f = fileStatus(v.ctx.store.root, ref.slice(5), fileSha.get(ref.slice(5)) ?? null);

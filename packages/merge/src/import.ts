@@ -10,7 +10,8 @@
  * the evidence lane, the only writer of `.forge/evidence/`: checked by it
  * with the rest (a refused one stops the import, nothing written),
  * `unchanged` when their batch is here already, loose or packed (the lane
- * is idempotent by batch id), else written by it. A pack there brings its
+ * is idempotent by batch id), a conflict when a damaged file here leaves
+ * that unknown (named in a warning), else written by it. A pack there brings its
  * records as the loose imports they were.
  */
 import { randomUUID } from "node:crypto";
@@ -18,13 +19,11 @@ import { resolve } from "node:path";
 import {
   atomicWrite,
   displayPath,
-  evidenceImportFile,
   evidenceImportsDir,
   formatFrontmatter,
   formatTimestamp,
   IMPORT_RECORD,
   importFile,
-  lexists,
   mkdirInside,
   openStore,
   printable,
@@ -56,7 +55,7 @@ export interface ImportResult {
   lines: ImportLine[];
   /** The (first) import record written, if any. */
   record: string | null;
-  /** Unknown-field warnings from the foreign files. */
+  /** Unknown-field warnings from the foreign files; then one line per damaged evidence file here (`<file>: <why>`). */
   warnings: string[];
 }
 
@@ -77,9 +76,11 @@ export async function importStore(
     store,
     entities.filter((e) => e.kind !== "evidence")
   );
+  const damaged: string[] = [];
   const evidence = await planEvidence(
     store,
-    entities.filter((e) => e.kind === "evidence")
+    entities.filter((e) => e.kind === "evidence"),
+    damaged
   );
   // The lane's folder is checked (SEC-02) with the others, before any entity is written.
   if (evidence.some((x) => x.result === "added")) mkdirInside(store, evidenceImportsDir(store));
@@ -122,7 +123,7 @@ export async function importStore(
     }
   }
   const record = records[0] ?? null;
-  return { lines, record, warnings: entities.flatMap((e) => e.warnings) };
+  return { lines, record, warnings: [...entities.flatMap((e) => e.warnings), ...damaged] };
 }
 
 /** What one import record may list: about 192 KiB of names, well inside the 256 KiB a store file may be (SEC-01). */
@@ -160,16 +161,21 @@ export function recordParts(
 
 /**
  * Evidence imports against the lane's log here: `unchanged` when the batch is here already (its loose file, or a
- * record of a pack here), else `added`.
+ * record of a pack here), `added` when it is not, and a conflict (nothing written) when a damaged file here leaves it
+ * unknown (`batchesHere`); each damaged file is one line in `warnings`.
  */
-async function planEvidence(store: Store, entities: Incoming[]): Promise<Planned[]> {
+async function planEvidence(store: Store, entities: Incoming[], warnings: string[]): Promise<Planned[]> {
   if (entities.length === 0) return [];
-  const { packedBatchIds } = await import("@forge/evidence");
-  const packed = packedBatchIds(store);
-  return entities.map((inc): Planned => {
-    const id = inc.record!.batch_id;
-    const here = packed.has(id) || lexists(evidenceImportFile(store, id));
-    return { inc, result: here ? "unchanged" : "added" };
+  const { batchesHere } = await import("@forge/evidence");
+  const { states, damaged } = batchesHere(
+    store,
+    entities.map((inc) => inc.record!.batch_id)
+  );
+  warnings.push(...damaged);
+  return entities.map((inc, i): Planned => {
+    const s = states[i]!;
+    if (s.state === "unknown") return { inc, result: "conflict", reason: `${s.why} (run forge fsck)` };
+    return { inc, result: s.state === "here" ? "unchanged" : "added" };
   });
 }
 
