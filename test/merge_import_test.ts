@@ -360,7 +360,10 @@ test(
     const stderr = r.stderr.trim().split("\n");
     t.is(stderr.length, 2, r.stderr);
     for (const line of stderr)
-      t.regex(line, /^forge-merge import: conflict: (label triage|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/);
+      t.regex(
+        line,
+        /^forge-merge import: conflict: (label triage|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/
+      );
     const titles = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title"]))
       .map((i) => i.title)
       .sort();

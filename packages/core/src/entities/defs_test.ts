@@ -18,8 +18,16 @@ test("loadDefList() reads an absent milestones.md as no items, an absent labels.
   const l = await loadDefList(s, "labels");
   t.deepEqual(
     l.items.map((x) => x.name),
-    ["bug", "documentation", "duplicate", "enhancement", "good first issue", "help wanted", "invalid", "question"]
-      .concat("wontfix")
+    [
+      "bug",
+      "documentation",
+      "duplicate",
+      "enhancement",
+      "good first issue",
+      "help wanted",
+      "invalid",
+      "question",
+    ].concat("wontfix")
   );
   t.deepEqual(l.items[0], { name: "bug", color: "d73a4a", description: "Something isn't working" });
   t.is(l.text, undefined);
