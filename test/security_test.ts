@@ -58,7 +58,12 @@ async function refusedEverywhere(t: ExecutionContext, r: HostileRepo, needles: A
   const json = await fi(["list", "--json", "title"]);
   assertOneLineError(t, json, "forge-issue list", [r.file, ...needles]);
   t.deepEqual(jsonl(json.stdout), [{ title: VALID_TITLE }]);
-  for (const [verb, ...rest] of [["view"], ["edit", "--add-label", "bug"], ["comment", "-b", "hi"], ["close"]] as const) {
+  for (const [verb, ...rest] of [
+    ["view"],
+    ["edit", "--add-label", "bug"],
+    ["comment", "-b", "hi"],
+    ["close"],
+  ] as const) {
     const x = await fi([verb, r.id, ...rest]);
     assertOneLineError(t, x, `forge-issue ${verb}`, [r.file, ...needles]);
     t.is(x.stdout, "", `${verb} printed nothing`);
