@@ -335,6 +335,47 @@ test(
   }
 );
 
+test("edit records come in like comments: updatedAt and a PR's draft state as in the other clone", async (t) => {
+  const a = scratch(tempRepo("forge-edits-"));
+  writeFileSync(join(a, "a.txt"), "1\n");
+  git(a, ["add", "-A"]);
+  git(a, ["commit", "-qm", "initial"]);
+  await ok(t, a, "forge-issue", ["create", "-t", "one"]);
+  git(a, ["checkout", "-qb", "topic"]);
+  writeFileSync(join(a, "a.txt"), "2\n");
+  git(a, ["commit", "-qam", "change"]);
+  await ok(t, a, "forge-pr", ["create", "-t", "draft", "-b", "", "-B", "main", "--draft"]);
+  git(a, ["checkout", "-q", "main"]);
+  // In a later second than the create: the edit record moves updatedAt.
+  await new Promise((res) => setTimeout(res, 1000 - (Date.now() % 1000) + 20));
+  await ok(t, a, "forge-issue", ["edit", "1", "-t", "one, edited"]);
+  const view = (dir: string, noun: string, fields: string) =>
+    ok(t, dir, `forge-${noun}`, ["view", "1", "--json", fields]).then((o) => JSON.parse(o) as Record<string, unknown>);
+  const ai = await view(a, "issue", "createdAt,updatedAt,title");
+  t.not(ai.updatedAt, ai.createdAt);
+  // A new issue with its edit record.
+  const b = local();
+  const r1 = await importJson(b, a);
+  t.is(r1.code, 0, r1.stderr);
+  t.deepEqual(count(r1.lines, "added"), { issue: 1, pr: 1, edit: 1, "import-record": 1 });
+  t.deepEqual(await view(b, "issue", "createdAt,updatedAt,title"), ai);
+  t.deepEqual(await view(b, "pr", "isDraft"), { isDraft: true });
+  // An edit record for a PR already here: `pr ready` writes only that.
+  await new Promise((res) => setTimeout(res, 1000 - (Date.now() % 1000) + 20));
+  await ok(t, a, "forge-pr", ["ready", "1"]);
+  const ap = await view(a, "pr", "isDraft,updatedAt");
+  t.is(ap.isDraft, false);
+  const r2 = await importJson(b, a);
+  t.is(r2.code, 0, r2.stderr);
+  t.deepEqual(count(r2.lines, "added"), { "pr-edit": 1, "import-record": 1 });
+  t.deepEqual(count(r2.lines, "unchanged"), { issue: 1, pr: 1, edit: 1 });
+  t.deepEqual(await view(b, "pr", "isDraft,updatedAt"), ap);
+  // Again: nothing new.
+  const r3 = await importJson(b, a);
+  t.deepEqual(count(r3.lines, "added"), {});
+  t.deepEqual(count(r3.lines, "unchanged"), { issue: 1, pr: 1, edit: 1, "pr-edit": 1 });
+});
+
 // --- conflicts ---
 
 test(
