@@ -145,7 +145,7 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
             : sub === "reviews"
               ? "review"
               : "pr-comment";
-      if (plural === "issues" && sub !== "comments") {
+      if (plural === "issues" && sub === "reviews") {
         skipped.push({ rel, reason: "not a kind forge imports" });
         continue;
       }
