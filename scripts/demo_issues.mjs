@@ -29,10 +29,12 @@ await step(
   "git init -q -b main && git config user.name demo && git config user.email demo@example.com && forge init"
 );
 await step(
-  "forge-issue create (three issues, one with shell metacharacters in its title)",
+  "forge-label create ci, then forge-issue create (three issues, one with shell metacharacters in its title)",
   [
+    // A new store has GitHub's default labels (bug, documentation, ...); any other is created first, as in gh.
+    "forge-label create ci -d 'Continuous integration'",
     "forge-issue create -t 'Crash on empty config' -l bug -b 'Steps: run with an empty file.'",
-    "forge-issue create -t 'Docs: explain \"$(refs)\" & pipes' -l docs",
+    "forge-issue create -t 'Docs: explain \"$(refs)\" & pipes' -l documentation",
     "forge-issue create -t 'Flaky test in CI' -l bug,ci -a @me",
   ].join(" && ")
 );

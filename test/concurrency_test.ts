@@ -7,7 +7,7 @@
 import test from "ava";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonl, run, tempRepo, type Ran } from "./lib/run.js";
+import { defineLabels, jsonl, run, tempRepo, type Ran } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
@@ -25,6 +25,7 @@ function allOk(t: { is: (a: unknown, b: unknown, m?: string) => void }, rs: Ran[
 test("8 parallel edits of different fields of one issue all land", async (t) => {
   const dir = scratch(tempRepo());
   const { id } = await newIssue(dir);
+  defineLabels(dir, ["l1", "l2", "l3"]);
   const edits: string[][] = [
     ["--title", "renamed"],
     ["--body", "the body"],
@@ -59,6 +60,7 @@ test("8 parallel --add-label of one issue give all 8 labels", async (t) => {
   const dir = scratch(tempRepo());
   await newIssue(dir);
   const names = Array.from({ length: 8 }, (_, i) => `label-${i}`);
+  defineLabels(dir, names);
   allOk(t, await Promise.all(names.map((n) => run("forge-issue", ["edit", "1", "--add-label", n], { cwd: dir }))));
   const r = await run("forge-issue", ["view", "1", "--json", "labels"], { cwd: dir });
   const labels = (jsonl(r.stdout)[0] as { labels: Array<{ name: string }> }).labels.map((l) => l.name).sort();

@@ -11,7 +11,7 @@ import test from "ava";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { rng, int } from "@forge/kernel/testing";
-import { BIN, baseEnv, jsonl, run, tempRepo } from "./lib/run.js";
+import { BIN, baseEnv, defineLabels, jsonl, run, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
@@ -47,6 +47,8 @@ test("kill -9 mid-write: every file stays readable and no acknowledged write is 
   const kills = Number(process.env.FORGE_TEST_KILLS ?? "60");
   const r = rng(11);
   const dir = scratch(tempRepo("forge-crash-"));
+  // Every label an edit below adds (gh refuses an undefined one).
+  defineLabels(dir, ["warm", "after", ...Array.from({ length: Math.ceil(kills / 3) }, (_, i) => `r${i * 3}`)]);
   const base = await run("forge-issue", ["create", "-t", "base", "--json", "id"], { cwd: dir });
   t.is(base.code, 0, base.stderr);
   const labels: string[] = [];

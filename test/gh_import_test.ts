@@ -96,6 +96,33 @@ test("gh issue list --json <every field>: forge-issue list --json gives gh's val
   );
 });
 
+test("a store without labels.md: the repository's own definitions replace GitHub's stand-in defaults", async (t) => {
+  const repo = tempRepo("forge-ghimport-");
+  const src = JSON.parse(readFileSync(join(GH, "issue_list.json"), "utf8")) as Rec[];
+  const one = { ...src[0]!, labels: [{ id: "LA_1", name: "Bug", color: "ee0701", description: "Broken" }] };
+  const file = join(repo, "one.json");
+  writeFileSync(file, JSON.stringify([one]));
+  const r = await forge(repo, ["import", "gh", "--json", file]);
+  t.is(r.code, 0, r.err);
+  t.deepEqual(
+    jsonl(r.out).filter((l) => l.kind === "label"),
+    [{ kind: "label", url: "Bug", result: "added" }]
+  );
+  const labels = jsonl((await run("forge-label", ["list", "--json", "name,color", "-L", "100"], { cwd: repo })).stdout);
+  // In the default's place, once; the other defaults stay (a new repository has them).
+  t.deepEqual(labels.slice(0, 2), [
+    { name: "Bug", color: "ee0701" },
+    { name: "documentation", color: "0075ca" },
+  ]);
+  t.is(labels.length, 9);
+  // Once labels.md exists, a differing definition is a conflict, kept as it is here.
+  one.labels = [{ id: "LA_1", name: "bug", color: "000000", description: "Broken" }];
+  writeFileSync(file, JSON.stringify([one]));
+  const again = await forge(repo, ["import", "gh", "--json", file]);
+  t.is(again.code, 1);
+  t.regex(again.err, /conflict: label bug: color differ/);
+});
+
 test("a second import of the same file (and a newer one) adds only what is new", async (t) => {
   const repo = ghRepo();
   const file = join(GH, "issue_list.json");

@@ -6,9 +6,10 @@
  * error for an unknown `--json` field.
  */
 import test from "ava";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { golden } from "./lib/golden.js";
+import { snapshot } from "./lib/hostile.js";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 
@@ -350,15 +351,14 @@ test.serial(
   "label rename renames it on every issue and PR; an undefined label or milestone is an error naming it",
   async (t) => {
     const w = await setup();
+    // A store with no labels.md has GitHub's default labels (bug, help wanted, …), and only those.
     const none = await run("forge", ["issue", "edit", "2", "--add-label", "nope"], { cwd: w.dir });
-    t.is(none.code, 0, "a store with no labels.md has nothing to check against");
-    for (const [name, color] of [
-      ["bug", "d73a4a"],
-      ["help wanted", "008672"],
-    ]) {
-      const c = await run("forge", ["label", "create", name!, "--color", color!], { cwd: w.dir });
-      t.is(c.code, 0, c.stderr);
-    }
+    t.is(none.code, 1);
+    t.is(none.stderr, "forge-issue edit: could not add label: 'nope' not found\n");
+    const c = await run("forge", ["label", "create", "nope"], { cwd: w.dir });
+    t.is(c.code, 0, c.stderr);
+    const added = await run("forge", ["issue", "edit", "2", "--add-label", "NOPE"], { cwd: w.dir });
+    t.is(added.code, 0, added.stderr);
     const bad = await run("forge", ["issue", "create", "-t", "x", "-l", "bug,typo"], { cwd: w.dir });
     t.is(bad.code, 1);
     t.is(bad.stderr, "forge-issue create: could not add label: 'typo' not found\n");
@@ -496,8 +496,7 @@ test("run view --json jobs: gh's jobs[] (one job `ci`, its steps numbered), not 
 
 test("label delete takes the label off every issue and PR, as gh does", async (t) => {
   const dir = freshRepo("forge-gh-label-");
-  await must(dir, "forge", ["label", "create", "wontfix"]);
-  await must(dir, "forge", ["label", "create", "bug"]);
+  // Both are GitHub's default labels, which a new store has.
   await must(dir, "forge", ["issue", "create", "-t", "one", "-l", "wontfix,bug"]);
   await must(dir, "forge", ["issue", "create", "-t", "two", "-l", "wontfix"]);
   git(dir, ["checkout", "-qb", "topic"]);
@@ -518,6 +517,65 @@ test("label delete takes the label off every issue and PR, as gh does", async (t
   const pr = await run("forge", ["pr", "view", "1", "--json", "labels"], { cwd: dir });
   t.is(pr.stdout, '{"labels":[]}\n');
   t.is((await run("forge", ["issue", "list", "-l", "wontfix", "--json", "number"], { cwd: dir })).stdout, "");
+});
+
+test("an unknown label is always refused, as gh does; a new store has GitHub's default labels", async (t) => {
+  const dir = freshRepo("forge-gh-labels-");
+  git(dir, ["checkout", "-qb", "topic"]);
+  writeFileSync(join(dir, "app.txt"), "v2\n");
+  git(dir, ["commit", "-qam", "Change"]);
+  // Fresh: no labels.md, GitHub's 9 defaults.
+  const names = await must(dir, "forge", ["label", "list", "--json", "name", "--jq", ".[].name"]);
+  t.is(
+    names,
+    "bug\ndocumentation\nduplicate\nenhancement\ngood first issue\nhelp wanted\ninvalid\nquestion\nwontfix\n"
+  );
+  await must(dir, "forge", ["issue", "create", "-t", "one", "-l", "Bug,good first issue"]);
+  const one = await must(dir, "forge", ["issue", "view", "1", "--json", "labels"]);
+  // Stored as defined (Bug → bug), shown with GitHub's colours and descriptions.
+  t.deepEqual(JSON.parse(one).labels, [
+    { name: "bug", description: "Something isn't working", color: "d73a4a" },
+    { name: "good first issue", description: "Good for newcomers", color: "7057ff" },
+  ]);
+  // Unknown: gh's message, exit 1, nothing written (no issue, no PR, no labels.md).
+  const before = snapshot(dir);
+  const refused: Array<[string, string[], string]> = [
+    ["issue create", ["issue", "create", "-t", "two", "-l", "bug,x"], "forge-issue create"],
+    ["issue edit", ["issue", "edit", "1", "--add-label", "x"], "forge-issue edit"],
+    ["pr create", ["pr", "create", "-t", "Change", "-b", "", "-B", "main", "-l", "x"], "forge-pr create"],
+  ];
+  for (const [what, argv, prog] of refused) {
+    const r = await run("forge", argv, { cwd: dir });
+    t.is(r.code, 1, what);
+    t.is(r.stderr, `${prog}: could not add label: 'x' not found\n`, what);
+    t.deepEqual(snapshot(dir), before, what);
+  }
+  t.false(existsSync(join(dir, ".forge", "labels.md")));
+  // A PR to edit, then the same refusal there.
+  await must(dir, "forge", ["pr", "create", "-t", "Change", "-b", "", "-B", "main", "-l", "enhancement"]);
+  const mid = snapshot(dir);
+  const pe = await run("forge", ["pr", "edit", "1", "--add-label", "x"], { cwd: dir });
+  t.is(pe.code, 1);
+  t.is(pe.stderr, "forge-pr edit: could not add label: 'x' not found\n");
+  t.deepEqual(snapshot(dir), mid);
+  // Once created, x is accepted everywhere; labels.md holds the defaults and x.
+  await must(dir, "forge", ["label", "create", "x"]);
+  await must(dir, "forge", ["issue", "edit", "1", "--add-label", "x"]);
+  await must(dir, "forge", ["issue", "create", "-t", "two", "-l", "X"]);
+  await must(dir, "forge", ["pr", "edit", "1", "--add-label", "x"]);
+  t.is(
+    await must(dir, "forge", ["issue", "list", "--json", "number,labels", "--jq", ".[] | [.number, [.labels[].name]]"]),
+    '[2,["x"]]\n[1,["bug","good first issue","x"]]\n'
+  );
+  t.is(
+    await must(dir, "forge", ["pr", "view", "1", "--json", "labels", "--jq", "[.labels[].name]"]),
+    '["enhancement","x"]\n'
+  );
+  t.is((await must(dir, "forge", ["label", "list", "-L", "100", "--json", "name"])).split("\n").length - 1, 10);
+  // A store whose labels.md defines none refuses every label, as a repository with none does.
+  writeFileSync(join(dir, ".forge", "labels.md"), "---\nlabels: []\n---\n");
+  const empty = await run("forge", ["issue", "create", "-t", "three", "-l", "bug"], { cwd: dir });
+  t.is(empty.stderr, "forge-issue create: could not add label: 'bug' not found\n");
 });
 
 test("milestone edit --title moves its issues and PRs to the new title, as gh does", async (t) => {

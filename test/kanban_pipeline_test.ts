@@ -128,21 +128,21 @@ test(
       t.is(r.code, 0, r.stderr);
       return r;
     };
-    await ok("forge-label", ["create", "bug", "-c", "d73a4a", "-d", "Something isn't working"]);
+    await ok("forge-label", ["create", "defect", "-c", "d73a4a", "-d", "Something isn't working"]);
     // gh: a label the repository does not define is refused, naming it.
-    const undefinedLabel = await run("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"], { cwd });
+    const undefinedLabel = await run("forge-issue", ["create", "-t", "Crash", "-l", "defect,ui"], { cwd });
     t.is(undefinedLabel.code, 1);
     t.is(undefinedLabel.stderr, "forge-issue create: could not add label: 'ui' not found\n");
     await ok("forge-label", ["create", "ui", "-c", "#C5DEF5"]);
-    await ok("forge-issue", ["create", "-t", "Crash", "-l", "bug,ui"]);
+    await ok("forge-issue", ["create", "-t", "Crash", "-l", "defect,ui"]);
     const labels = async () => jsonl((await ok("forge-issue", ["list", "--json", "labels"])).stdout)[0]!.labels;
     t.deepEqual(await labels(), [
-      { name: "bug", color: "d73a4a", description: "Something isn't working" },
+      { name: "defect", color: "d73a4a", description: "Something isn't working" },
       { name: "ui", color: "c5def5", description: "" },
     ]);
-    await ok("forge-label", ["edit", "bug", "-c", "ee0701"]);
+    await ok("forge-label", ["edit", "defect", "-c", "ee0701"]);
     t.deepEqual(await labels(), [
-      { name: "bug", color: "ee0701", description: "Something isn't working" },
+      { name: "defect", color: "ee0701", description: "Something isn't working" },
       { name: "ui", color: "c5def5", description: "" },
     ]);
     const issueFile = join(
@@ -153,7 +153,7 @@ test(
       "issue.md"
     );
     const before = readFileSync(issueFile, "utf8");
-    await ok("forge-label", ["delete", "bug", "--yes"]);
+    await ok("forge-label", ["delete", "defect", "--yes"]);
     t.deepEqual(await labels(), [{ name: "ui", color: "c5def5", description: "" }]);
     t.not(readFileSync(issueFile, "utf8"), before, "gh: a deleted label is taken off every issue (issue 31)");
     // gh: a rename renames the label on every issue that carries it.

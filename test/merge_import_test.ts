@@ -27,6 +27,7 @@ import { join, relative } from "node:path";
 import { git, jsonl, run, sh, tempRepo } from "./lib/run.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 import { makeZip } from "@forge/merge/zip-fixture";
+import { GITHUB_DEFAULT_LABELS } from "@forge/core";
 
 test.after.always(removeScratch);
 
@@ -79,7 +80,8 @@ async function makeForeign(t: ExecutionContext): Promise<string> {
   git(dir, ["commit", "-qm", "initial"]);
   await ok(t, dir, "forge-issue", ["create", "-t", "From afar", "-b", "body\n"]);
   await ok(t, dir, "forge-issue", ["comment", "1", "-b", "a comment"]);
-  await ok(t, dir, "forge-label", ["create", "bug", "-c", "d73a4a"]);
+  // Its labels.md: GitHub's 9 default labels (a store starts with them) and this one.
+  await ok(t, dir, "forge-label", ["create", "triage", "-c", "d73a4a"]);
   await ok(t, dir, "forge-milestone", ["create", "v1"]);
   await ok(t, dir, "forge-task", ["create", "-t", "do it"]);
   await ok(t, dir, "forge-wiki", ["put", "docs/setup"], "# Setup\n\nsteps\n");
@@ -151,6 +153,8 @@ function zipOf(dir: string, extra: Array<Parameters<typeof makeZip>[0][number]> 
   return makeZip([...entries, ...extra]);
 }
 
+const DEFAULT_LABELS = GITHUB_DEFAULT_LABELS.map((l) => l.name);
+
 const EVERYTHING = {
   label: 1,
   milestone: 1,
@@ -198,7 +202,10 @@ test(
     t.is((issues[0]!.comments as unknown[]).length, 1);
     const prs = jsonl(await ok(t, a, "forge-pr", ["list", "--state", "all", "--json", "state,reviews,title"]));
     t.deepEqual(prs.map((p) => p.state).sort(), ["MERGED", "OPEN"]);
-    t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).name, "bug");
+    t.deepEqual(
+      jsonl(await ok(t, a, "forge-label", ["list", "--json", "name", "-L", "100"])).map((l) => l.name),
+      [...DEFAULT_LABELS, "triage"]
+    );
     // The record lists what came in.
     const rec = r.lines.find((l) => l.kind === "import-record")!;
     const text = readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8");
@@ -211,7 +218,8 @@ test(
     t.is(again.code, 0, again.stderr);
     t.deepEqual(count(again.lines, "added"), {});
     const { "import-record": _record, ...unchanged } = EVERYTHING;
-    t.deepEqual(count(again.lines, "unchanged"), unchanged);
+    // The default labels there are the default labels here: unchanged each time.
+    t.deepEqual(count(again.lines, "unchanged"), { ...unchanged, label: 1 + DEFAULT_LABELS.length });
     t.deepEqual(tree(a), before);
   }
 );
@@ -362,6 +370,47 @@ test(
   }
 );
 
+test("edit records come in like comments: updatedAt and a PR's draft state as in the other clone", async (t) => {
+  const a = scratch(tempRepo("forge-edits-"));
+  writeFileSync(join(a, "a.txt"), "1\n");
+  git(a, ["add", "-A"]);
+  git(a, ["commit", "-qm", "initial"]);
+  await ok(t, a, "forge-issue", ["create", "-t", "one"]);
+  git(a, ["checkout", "-qb", "topic"]);
+  writeFileSync(join(a, "a.txt"), "2\n");
+  git(a, ["commit", "-qam", "change"]);
+  await ok(t, a, "forge-pr", ["create", "-t", "draft", "-b", "", "-B", "main", "--draft"]);
+  git(a, ["checkout", "-q", "main"]);
+  // In a later second than the create: the edit record moves updatedAt.
+  await new Promise((res) => setTimeout(res, 1000 - (Date.now() % 1000) + 20));
+  await ok(t, a, "forge-issue", ["edit", "1", "-t", "one, edited"]);
+  const view = (dir: string, noun: string, fields: string) =>
+    ok(t, dir, `forge-${noun}`, ["view", "1", "--json", fields]).then((o) => JSON.parse(o) as Record<string, unknown>);
+  const ai = await view(a, "issue", "createdAt,updatedAt,title");
+  t.not(ai.updatedAt, ai.createdAt);
+  // A new issue with its edit record.
+  const b = local();
+  const r1 = await importJson(b, a);
+  t.is(r1.code, 0, r1.stderr);
+  t.deepEqual(count(r1.lines, "added"), { issue: 1, pr: 1, edit: 1, "import-record": 1 });
+  t.deepEqual(await view(b, "issue", "createdAt,updatedAt,title"), ai);
+  t.deepEqual(await view(b, "pr", "isDraft"), { isDraft: true });
+  // An edit record for a PR already here: `pr ready` writes only that.
+  await new Promise((res) => setTimeout(res, 1000 - (Date.now() % 1000) + 20));
+  await ok(t, a, "forge-pr", ["ready", "1"]);
+  const ap = await view(a, "pr", "isDraft,updatedAt");
+  t.is(ap.isDraft, false);
+  const r2 = await importJson(b, a);
+  t.is(r2.code, 0, r2.stderr);
+  t.deepEqual(count(r2.lines, "added"), { "pr-edit": 1, "import-record": 1 });
+  t.deepEqual(count(r2.lines, "unchanged"), { issue: 1, pr: 1, edit: 1 });
+  t.deepEqual(await view(b, "pr", "isDraft,updatedAt"), ap);
+  // Again: nothing new.
+  const r3 = await importJson(b, a);
+  t.deepEqual(count(r3.lines, "added"), {});
+  t.deepEqual(count(r3.lines, "unchanged"), { issue: 1, pr: 1, edit: 1, "pr-edit": 1 });
+});
+
 // --- conflicts ---
 
 test(
@@ -372,7 +421,7 @@ test(
     const a = local();
     t.is((await importJson(a, b)).code, 0);
     await ok(t, a, "forge-issue", ["edit", "1", "-t", "Edited here"]);
-    await ok(t, a, "forge-label", ["edit", "bug", "-c", "000000"]);
+    await ok(t, a, "forge-label", ["edit", "triage", "-c", "000000"]);
     await ok(t, b, "forge-issue", ["create", "-t", "Second from afar"]);
     const r = await importJson(a, b);
     t.is(r.code, 1);
@@ -387,16 +436,19 @@ test(
     const stderr = r.stderr.trim().split("\n");
     t.is(stderr.length, 2, r.stderr);
     for (const line of stderr)
-      t.regex(line, /^forge-merge import: conflict: (label bug|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/);
+      t.regex(
+        line,
+        /^forge-merge import: conflict: (label triage|issue [0-9a-f-]{36}): [^\n]+ \(kept as it is here\)$/
+      );
     const titles = jsonl(await ok(t, a, "forge-issue", ["list", "--json", "title"]))
       .map((i) => i.title)
       .sort();
     t.deepEqual(titles, ["Edited here", "Second from afar"]);
-    t.is(JSON.parse(await ok(t, a, "forge-label", ["list", "--json"])).color, "000000");
+    t.is(jsonl(await ok(t, a, "forge-label", ["list", "-S", "triage", "--json"]))[0]!.color, "000000");
     const rec = r.lines.find((l) => l.kind === "import-record")!;
     t.regex(
       readFileSync(join(a, ".forge", "merges", "imports", `${rec.id}.md`), "utf8"),
-      /\nconflicts:\n {2}- label\/bug\n {2}- issue\/[0-9a-f-]{36}\n/
+      /\nconflicts:\n {2}- label\/triage\n {2}- issue\/[0-9a-f-]{36}\n/
     );
   }
 );

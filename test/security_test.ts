@@ -58,7 +58,12 @@ async function refusedEverywhere(t: ExecutionContext, r: HostileRepo, needles: A
   const json = await fi(["list", "--json", "title"]);
   assertOneLineError(t, json, "forge-issue list", [r.file, ...needles]);
   t.deepEqual(jsonl(json.stdout), [{ title: VALID_TITLE }]);
-  for (const [verb, ...rest] of [["view"], ["edit", "--add-label", "x"], ["comment", "-b", "hi"], ["close"]] as const) {
+  for (const [verb, ...rest] of [
+    ["view"],
+    ["edit", "--add-label", "bug"],
+    ["comment", "-b", "hi"],
+    ["close"],
+  ] as const) {
     const x = await fi([verb, r.id, ...rest]);
     assertOneLineError(t, x, `forge-issue ${verb}`, [r.file, ...needles]);
     t.is(x.stdout, "", `${verb} printed nothing`);
@@ -238,11 +243,11 @@ test("forge-issue warns on one line about an unknown field and keeps it through 
     [VALID_TITLE, "hostile"].sort()
   );
 
-  const edit = await run("forge-issue", ["edit", r.id, "--add-label", "x"], { cwd: r.cwd });
+  const edit = await run("forge-issue", ["edit", r.id, "--add-label", "bug"], { cwd: r.cwd });
   t.is(edit.code, 0, edit.stderr);
   const fm = await parseFrontmatter(readFileSync(r.abs, "utf8"), r.file);
   t.is(fm.data.frobnicate, 7);
-  t.deepEqual(fm.data.labels, ["x"]);
+  t.deepEqual(fm.data.labels, ["bug"]);
   t.is(fm.data.title, "hostile");
 });
 

@@ -8,6 +8,11 @@ test("forge-issue create then list --json shows the issue with gh's shape", asyn
   const l = await run("forge-issue", ["list", "--json", "number,state,title,labels"], { cwd });
   t.is(l.code, 0);
   t.deepEqual(jsonl(l.stdout), [
-    { labels: [{ color: "", description: "", name: "bug" }], number: 1, state: "OPEN", title: "Hello" },
+    {
+      labels: [{ color: "d73a4a", description: "Something isn't working", name: "bug" }],
+      number: 1,
+      state: "OPEN",
+      title: "Hello",
+    },
   ]);
 });

@@ -30,8 +30,8 @@ async function fullStore(): Promise<string> {
   writeFileSync(join(dir, "a.txt"), "2\n");
   git(dir, ["commit", "-qam", "change"]);
   git(dir, ["checkout", "-q", "main"]);
-  await ok(dir, "forge-label", ["create", "bug"]);
-  await ok(dir, "forge-issue", ["create", "-t", "one", "-l", "bug"]);
+  await ok(dir, "forge-label", ["create", "triage"]);
+  await ok(dir, "forge-issue", ["create", "-t", "one", "-l", "triage"]);
   await ok(dir, "forge-issue", ["create", "-t", "two"]);
   await ok(dir, "forge-issue", ["comment", "1", "-b", "a comment"]);
   await ok(dir, "forge-pr", ["create", "-t", "pr", "-H", "topic", "-B", "main"]);

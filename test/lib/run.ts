@@ -3,7 +3,7 @@
  * run with argv arrays.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,6 +79,18 @@ export function tempRepo(prefix = "forge-e2e-"): string {
   git(dir, ["config", "user.email", "alice@example.com"]);
   execFileSync(join(BIN, "forge"), ["init"], { cwd: dir, stdio: "ignore" });
   return dir;
+}
+
+/**
+ * Define labels in `dir`'s store (`labels.md`, GitHub's defaults replaced):
+ * gh refuses a label the repository does not define, and so does forge.
+ * @param names plain names (no YAML syntax)
+ */
+export function defineLabels(dir: string, names: readonly string[]): void {
+  writeFileSync(
+    join(dir, ".forge", "labels.md"),
+    `---\nlabels:\n${names.map((n) => `  - name: ${n}\n`).join("")}---\n`
+  );
 }
 
 /** Run git synchronously in `dir`; returns stdout. */

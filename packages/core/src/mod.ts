@@ -171,6 +171,7 @@ export {
 export { idAfter, laterId } from "./entities/later_id.js";
 export {
   DefFile,
+  GITHUB_DEFAULT_LABELS,
   loadDefList,
   loadLabelDefs,
   loadMilestoneDefs,

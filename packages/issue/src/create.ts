@@ -41,7 +41,7 @@ export function parseCreateOptions(args: Parsed, body: string | undefined): Crea
  */
 export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<IssueJson> {
   const issues = new Issues(ctx.io);
-  checkDefined(await issues.defs(), opts.labels, opts.milestone);
+  const labels = checkDefined(await issues.defs(), opts.labels, opts.milestone);
   const author = await currentAuthor(ctx.io.env, ctx.io.cwd);
   // The order as of just before the new folder appears, plus the new issue:
   // the same snapshot a listing right after would give (unless another
@@ -54,7 +54,7 @@ export async function createIssues(ctx: Ctx, opts: CreateIssueOptions): Promise<
       title: opts.title,
       body: opts.body,
       author,
-      labels: opts.labels,
+      labels,
       assignees: expandMe(opts.assignees, author),
       milestone: opts.milestone,
       now,

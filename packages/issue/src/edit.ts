@@ -92,14 +92,14 @@ export async function* editIssues(ctx: Ctx, o: EditIssueOptions, batch: Batch): 
   const issues = new Issues(ctx.io);
   // Who edits (an edit record names them) and what @me means.
   const me = await currentAuthor(ctx.io.env, ctx.io.cwd);
-  checkDefined(await issues.defs(), o.addLabels, o.milestone);
+  const add = checkDefined(await issues.defs(), o.addLabels, o.milestone);
   yield* writeEach(ctx, issues, o.ref, batch, "Edited", async (issue, number) => {
     // The links first: a refused cycle leaves every other field as it was too.
     const linked = hasLinkEdit(o.links) ? await applyLinkEdit(issues, issue, o.links) : undefined;
     if (linked) issue = linked.issue;
     const updated = updateIssue(issue, (d) => {
       if (o.title !== undefined) d.title = o.title;
-      d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
+      d.labels = editList(d.labels as string[], add, o.removeLabels);
       d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;

@@ -20,7 +20,7 @@ export const LABEL_FIELDS: readonly string[] = ["color", "description", "name"];
 
 /** `labels.md` being edited (see DefFile), looked up by label name. */
 export class LabelFile extends DefFile {
-  /** Open the store and read `labels.md` (absent: no labels). */
+  /** Open the store and read `labels.md` (absent: GitHub's default labels). */
   static async open(ctx: Ctx): Promise<LabelFile> {
     const store = openStore({ cwd: ctx.io.cwd, env: ctx.io.env });
     const f = new LabelFile(store, "labels", await loadDefList(store, "labels"));

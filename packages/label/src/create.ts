@@ -73,7 +73,7 @@ export default defineCommand({
     help: {
       reads: [[".forge/labels.md", "the label definitions"]],
       examples: [
-        'forge-label create bug -c d73a4a -d "Something is wrong"',
+        'forge-label create triage -c d73a4a -d "Needs a first look"',
         "forge-label create bug -c ff0000 --force",
       ],
     },

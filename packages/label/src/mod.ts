@@ -2,8 +2,9 @@
  * @module
  * forge-label: gh's `label` verbs over `.forge/labels.md`. A label is a
  * definition (name, color, description); issues and PRs name labels as text,
- * so editing or deleting a definition never touches them. Verb bodies load
- * lazily so `--help` stays cheap.
+ * and only defined ones (a store without `labels.md` has GitHub's default
+ * labels). Renaming or deleting a label reaches every issue and PR, as in gh.
+ * Verb bodies load lazily so `--help` stays cheap.
  */
 import { defineNoun, REPO_FLAG } from "@forge/cli";
 

@@ -11,6 +11,7 @@
  */
 import {
   COMMENT,
+  EDIT,
   IMPORT_RECORD,
   InvalidFileError,
   ISSUE,
@@ -43,6 +44,8 @@ export const KINDS = [
   "comment",
   "review",
   "pr-comment",
+  "edit",
+  "pr-edit",
   "wiki",
   "release",
   "merge",
@@ -81,7 +84,7 @@ export interface Skipped {
 }
 
 const OWNER = /^(archive\/)?(issues|prs|tasks)\/([^/]+)\/(issue|pr|task)\.md$/;
-const RECORD = /^(archive\/)?(issues|prs)\/([^/]+)\/(comments|reviews)\/([^/]+)\.md$/;
+const RECORD = /^(archive\/)?(issues|prs)\/([^/]+)\/(comments|reviews|edits)\/([^/]+)\.md$/;
 const PATCH = /^(archive\/)?prs\/([^/]+)\/patch\.diff$/;
 const EVIDENCE = /^evidence\/imports\/([A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json)$/;
 const PACK = /^evidence\/imports\/(pack-[0-9a-f]{64}\.json)$/;
@@ -131,12 +134,22 @@ export async function readIncoming(f: Foreign): Promise<{ entities: Incoming[]; 
         string,
         string,
       ];
-      const kind: Kind = plural === "issues" ? "comment" : sub === "reviews" ? "review" : "pr-comment";
-      if (plural === "issues" && sub !== "comments") {
+      // An edit record (edits/<id>.md) moves updatedAt (and a PR's draft state): carried like a comment.
+      const kind: Kind =
+        sub === "edits"
+          ? plural === "issues"
+            ? "edit"
+            : "pr-edit"
+          : plural === "issues"
+            ? "comment"
+            : sub === "reviews"
+              ? "review"
+              : "pr-comment";
+      if (plural === "issues" && sub === "reviews") {
         skipped.push({ rel, reason: "not a kind forge imports" });
         continue;
       }
-      const e = await fm(sub === "reviews" ? PR_REVIEW : COMMENT, bytes, name(rel));
+      const e = await fm(sub === "reviews" ? PR_REVIEW : sub === "edits" ? EDIT : COMMENT, bytes, name(rel));
       if (e.data.id !== id) throw new InvalidFileError(name(rel), "does not match its file name", "id");
       if (!owners.has(`${plural}/${parent}`))
         throw new InvalidFileError(

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import {
   archiveDir,
   COMMENT,
+  EDIT,
   createDirAtomic,
   entityDir,
   entityFile,
@@ -52,6 +53,15 @@ export interface Planned {
 const LAYOUT: Record<string, KindLayout> = { issue: ISSUES, pr: PRS, task: TASKS };
 const OWNER_SCHEMA: Record<string, EntitySchema> = { issue: ISSUE, pr: PR, task: TASK };
 
+/** The append-only records beside an issue or PR: their owner, folder and schema. */
+const RECORDS: Record<string, { owner: "issue" | "pr"; sub: string; schema: EntitySchema }> = {
+  comment: { owner: "issue", sub: "comments", schema: COMMENT },
+  edit: { owner: "issue", sub: "edits", schema: EDIT },
+  review: { owner: "pr", sub: "reviews", schema: PR_REVIEW },
+  "pr-comment": { owner: "pr", sub: "comments", schema: COMMENT },
+  "pr-edit": { owner: "pr", sub: "edits", schema: EDIT },
+};
+
 /**
  * Decide every entity's outcome; reads the local store, writes nothing.
  * @throws InvalidFileError when a local file that must be compared cannot be read
@@ -84,13 +94,11 @@ export async function planImport(store: Store, entities: Incoming[]): Promise<Pl
       }
       case "comment":
       case "review":
-      case "pr-comment": {
-        const [k, sub, schema] =
-          inc.kind === "comment"
-            ? [ISSUES, "comments", COMMENT]
-            : inc.kind === "review"
-              ? [PRS, "reviews", PR_REVIEW]
-              : [PRS, "comments", COMMENT];
+      case "pr-comment":
+      case "edit":
+      case "pr-edit": {
+        const { owner, sub, schema } = RECORDS[inc.kind]!;
+        const k = LAYOUT[owner]!;
         const found = [false, true]
           .map((a) => join(entityDir(store, k, inc.parent!, a), sub, `${inc.id}.md`))
           .find(lexists);
@@ -169,9 +177,10 @@ export async function applyPlan(store: Store, plan: Planned[]): Promise<void> {
       }
       case "comment":
       case "review":
-      case "pr-comment": {
-        const owner = inc.kind === "comment" ? "issue" : "pr";
-        const sub = inc.kind === "review" ? "reviews" : "comments";
+      case "pr-comment":
+      case "edit":
+      case "pr-edit": {
+        const { owner, sub } = RECORDS[inc.kind]!;
         const fresh = newOwners.get(`${owner}/${inc.parent}`);
         if (fresh) {
           fresh.files[`${sub}/${inc.id}.md`] = inc.bytes!;

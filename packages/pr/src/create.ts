@@ -181,7 +181,7 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
       );
     }
   }
-  checkDefined(await prs.defs(), opts.labels, opts.milestone);
+  const labels = checkDefined(await prs.defs(), opts.labels, opts.milestone);
   const closes: string[] = [];
   for (const ref of opts.issues) closes.push(await prs.issueId(ref));
   for (const n of closingNumbers(opts.body)) {
@@ -208,7 +208,7 @@ export async function createPullRequest(ctx: Ctx, input: CreatePrOptions, want: 
       patch: patch.bytes,
       isDraft: opts.draft,
       closes,
-      labels: opts.labels,
+      labels,
       assignees: expandMe(opts.assignees, author),
       milestone: opts.milestone,
       reviewers: expandMe(opts.reviewers ?? [], author),

@@ -80,7 +80,7 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
   const prs = new Prs(ctx.io);
   // Who edits (an edit record names them) and what @me means.
   const me = await currentAuthor(ctx.io.env, ctx.io.cwd);
-  checkDefined(await prs.defs(), o.addLabels, o.milestone);
+  const add = checkDefined(await prs.defs(), o.addLabels, o.milestone);
   yield* writeEach(ctx, prs, o.ref, batch, "Edited", async (pr, number) => {
     const links = o.body === undefined ? undefined : await bodyLinks(ctx, prs, pr.body, o.body);
     const updated = updateEntity(PR, pr, (d) => {
@@ -88,7 +88,7 @@ export async function* editPrs(ctx: Ctx, o: EditPrOptions, batch: Batch, want: W
       if (links) d.closes = [...new Set([...kept, ...links.added])];
       if (o.title !== undefined) d.title = o.title;
       if (o.base !== undefined) d.baseRefName = o.base;
-      d.labels = editList(d.labels as string[], o.addLabels, o.removeLabels);
+      d.labels = editList(d.labels as string[], add, o.removeLabels);
       d.assignees = editList(d.assignees as string[], expandMe(o.addAssignees, me), expandMe(o.removeAssignees, me));
       if (o.milestone !== undefined) d.milestone = o.milestone;
       if (o.removeMilestone) delete d.milestone;

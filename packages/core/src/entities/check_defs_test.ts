@@ -25,6 +25,8 @@ test("checkDefined() names an undefined label or milestone, as gh does", (t) => 
   });
 });
 
-test("checkDefined() leaves names free in a store that defines none", (t) => {
-  t.notThrows(() => checkDefined(defs([], []), ["anything"], "any"));
+test("checkDefined() refuses every label where none is defined, but leaves milestones free", (t) => {
+  // gh refuses a label the repository lacks, whatever it has; a repository with no milestones is not checked.
+  t.throws(() => checkDefined(defs([], []), ["anything"]), { message: "could not add label: 'anything' not found" });
+  t.notThrows(() => checkDefined(defs([], []), [], "any"));
 });

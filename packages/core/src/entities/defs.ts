@@ -24,7 +24,25 @@ export interface MilestoneDef {
 }
 
 /**
- * The label definitions; an absent `labels.md` means none.
+ * The labels a new GitHub repository starts with (names, colours and
+ * descriptions as GitHub makes them). A store with no `labels.md` has these,
+ * as a new repository does; the first label verb that writes `labels.md`
+ * writes them into it, so nothing a user saw vanishes.
+ */
+export const GITHUB_DEFAULT_LABELS: readonly Readonly<LabelDef>[] = [
+  { name: "bug", color: "d73a4a", description: "Something isn't working" },
+  { name: "documentation", color: "0075ca", description: "Improvements or additions to documentation" },
+  { name: "duplicate", color: "cfd3d7", description: "This issue or pull request already exists" },
+  { name: "enhancement", color: "a2eeef", description: "New feature or request" },
+  { name: "good first issue", color: "7057ff", description: "Good for newcomers" },
+  { name: "help wanted", color: "008672", description: "Extra attention is needed" },
+  { name: "invalid", color: "e4e669", description: "This doesn't seem right" },
+  { name: "question", color: "d876e3", description: "Further information is requested" },
+  { name: "wontfix", color: "ffffff", description: "This will not be worked on" },
+];
+
+/**
+ * The label definitions; an absent `labels.md` means GitHub's default labels.
  * @throws InvalidFileError when the file is invalid
  */
 export async function loadLabelDefs(store: Store): Promise<Map<string, LabelDef>> {
@@ -75,9 +93,11 @@ export interface DefList {
 }
 
 /**
- * Read `labels.md` or `milestones.md` for a read-modify-write; an absent file
- * is an empty list. Hand-edited YAML outside the canonical form is read by the
- * general engine and written back canonically.
+ * Read `labels.md` or `milestones.md` for a read-modify-write; an absent
+ * `milestones.md` is an empty list, an absent `labels.md` GitHub's default
+ * labels (`text` undefined says the file is absent). Hand-edited YAML
+ * outside the canonical form is read by the general engine and written back
+ * canonically.
  * @throws InvalidFileError when the file is invalid
  */
 export async function loadDefList(store: Store, key: "labels" | "milestones"): Promise<DefList> {
@@ -93,8 +113,9 @@ export async function loadDefList(store: Store, key: "labels" | "milestones"): P
       text: f.text,
     };
   } catch (err) {
-    if (err instanceof NotFoundError) return { path, items: [], extra: {}, body: "", warnings: [], text: undefined };
-    throw err;
+    if (!(err instanceof NotFoundError)) throw err;
+    const items = key === "labels" ? GITHUB_DEFAULT_LABELS.map((l) => ({ ...l })) : [];
+    return { path, items, extra: {}, body: "", warnings: [], text: undefined };
   }
 }
 

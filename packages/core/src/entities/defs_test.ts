@@ -11,9 +11,30 @@ function store() {
   return storeAt(dir);
 }
 
-test("loadDefList() reads an absent file as no items", async (t) => {
-  const l = await loadDefList(store(), "labels");
-  t.deepEqual([l.items, l.extra, l.body], [[], {}, ""]);
+test("loadDefList() reads an absent milestones.md as no items, an absent labels.md as GitHub's defaults", async (t) => {
+  const s = store();
+  const m = await loadDefList(s, "milestones");
+  t.deepEqual([m.items, m.extra, m.body, m.text], [[], {}, "", undefined]);
+  const l = await loadDefList(s, "labels");
+  t.deepEqual(
+    l.items.map((x) => x.name),
+    [
+      "bug",
+      "documentation",
+      "duplicate",
+      "enhancement",
+      "good first issue",
+      "help wanted",
+      "invalid",
+      "question",
+    ].concat("wontfix")
+  );
+  t.deepEqual(l.items[0], { name: "bug", color: "d73a4a", description: "Something isn't working" });
+  t.is(l.text, undefined);
+  // A copy each time: editing one list leaves the defaults as they are.
+  l.items[0]!.color = "000000";
+  t.is((await loadDefList(s, "labels")).items[0]!.color, "d73a4a");
+  t.is((await loadLabelDefs(s)).get("wontfix")?.color, "ffffff");
 });
 
 test("saveDefList() writes items canonically, in schema order, keeping unknown fields and the body", async (t) => {

@@ -235,12 +235,16 @@ async function planDefs(
     for (const m of items.flatMap((i) => (i.milestone ? [i.milestone] : [])))
       put(m.title, clean({ title: m.title, dueOn: m.dueOn, state: m.state, description: m.description }));
   const items2 = list.items.map((x) => ({ ...x }));
+  // No labels.md: GitHub's defaults stand in until the repository's own definitions arrive and replace them.
+  const standIn = key === "labels" && list.text === undefined;
   let added = 0;
   for (const rec of incoming.values()) {
     const name = String(rec[field]);
-    const here = items2.find((x) => String(x[field]).toLowerCase() === name.toLowerCase());
-    if (!here) {
-      items2.push(rec);
+    const at = items2.findIndex((x) => String(x[field]).toLowerCase() === name.toLowerCase());
+    const here = items2[at];
+    if (!here || standIn) {
+      if (here) items2[at] = { ...here, ...rec };
+      else items2.push(rec);
       added++;
       lines.push({ kind, url: name, result: "added" });
       continue;
