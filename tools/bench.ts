@@ -512,16 +512,24 @@ if (AGAINST) {
     skipped.push({ case: hostsCase, why: hosts });
     process.stderr.write(`  ${hostsCase}: skipped: ${hosts}\n`);
   } else {
+    // Measured asynchronously (a SIGINT then removes the hosts at once), then reported as every case is.
+    let r: Result | Error;
     try {
-      own(
-        hostsCase,
-        (_bin, runs) =>
-          hostsOverhead(BENCH, BIN, { ...ENV, PARALLEL_SSH: hosts.ssh }, hosts.file, hosts.slots, Math.min(runs, 3)),
-        (r) => `${r.medianMs} ms overhead per trial, ratio ${r.ratio} (${hosts.what}; ${r.note})`
-      );
+      const env = { ...ENV, PARALLEL_SSH: hosts.ssh };
+      r = await hostsOverhead(BENCH, BIN, env, hosts.file, hosts.slots, Math.min(RUNS, 3));
+    } catch (err) {
+      r = err as Error;
     } finally {
       hosts.release();
     }
+    own(
+      hostsCase,
+      () => {
+        if (r instanceof Error) throw r;
+        return r;
+      },
+      (r) => `${r.medianMs} ms overhead per trial, ratio ${r.ratio} (${hosts.what}; ${r.note})`
+    );
   }
 }
 // A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.

@@ -11,15 +11,54 @@
  * speed-up: the overhead per trial is (hosts wall × slots − local wall) / 40,
  * what a trial costs a slot beyond running it here.
  */
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { median, round, time, type Cmd, type Result } from "./bench_lib.js";
+import { median, round, type Cmd, type Result } from "./bench_lib.js";
 import { NetnsHosts } from "./netns_hosts.js";
 
 /** Replicates per side. */
 const TRIALS = 40;
+
+/** The command being timed now (its own process group), killed with the hosts on SIGINT or SIGTERM. */
+let current: ChildProcess | null = null;
+
+/**
+ * bench_lib's `time`, but asynchronous, so a SIGINT or SIGTERM to the bench is handled while a side runs
+ * (a blocking spawnSync would hold it for the side's ~40 s): milliseconds, or a throw on a non-zero exit.
+ */
+function timeAsync(cmd: Cmd, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((res, rej) => {
+    const t0 = performance.now();
+    const child = spawn(cmd.argv[0]!, cmd.argv.slice(1), {
+      cwd: cmd.cwd,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    });
+    current = child;
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", rej);
+    child.on("close", (code, signal) => {
+      current = null;
+      const ms = performance.now() - t0;
+      if (code === 0 && (err === "" || cmd.stderrOk)) res(ms);
+      else rej(new Error(`${cmd.label}: exit ${code ?? signal}, stderr: ${err.split("\n")[0]}`));
+    });
+  });
+}
+
+/** Kill the command being timed, and everything it started. */
+function killCurrent(): void {
+  if (current?.pid === undefined || current.exitCode !== null) return;
+  try {
+    process.kill(-current.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
 
 /** The hosts a run measures over, and how to let them go. */
 export interface BenchHosts {
@@ -49,6 +88,7 @@ export async function benchHosts(env: NodeJS.ProcessEnv): Promise<BenchHosts | s
   }
   const lab = new NetnsHosts("fb");
   const onSignal = (s: NodeJS.Signals): void => {
+    killCurrent();
     lab.remove();
     process.exit(s === "SIGINT" ? 130 : 143);
   };
@@ -78,14 +118,14 @@ export async function benchHosts(env: NodeJS.ProcessEnv): Promise<BenchHosts | s
  * Measure both sides `runs` times each (each run is ~40 s of checks), interleaved ABBA.
  * @param hosts the hosts file; `slots` its job slots
  */
-export function hostsOverhead(
+export async function hostsOverhead(
   bench: string,
   bin: string,
   env: NodeJS.ProcessEnv,
   hosts: string,
   slots: number,
   runs = 3
-): Result {
+): Promise<Result> {
   const dir = join(bench, "hosts-1s");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -116,11 +156,11 @@ export function hostsOverhead(
   const ls: number[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
-      hs.push(time(remote, i === 0, env));
-      ls.push(time(local, i === 0, env));
+      hs.push(await timeAsync(remote, env));
+      ls.push(await timeAsync(local, env));
     } else {
-      ls.push(time(local, false, env));
-      hs.push(time(remote, false, env));
+      ls.push(await timeAsync(local, env));
+      hs.push(await timeAsync(remote, env));
     }
   }
   const h = median(hs);
@@ -132,7 +172,7 @@ export function hostsOverhead(
     baseline: local.label,
     medianMs: round(perTrial),
     baselineMedianMs: round(l / TRIALS),
-    ratio: round((h / l) * 100) / 100,
+    ratio: Math.round((h / l) * 100) / 100,
     target: "reported (one machine: overhead, not speed-up)",
     pass: true,
     note:
