@@ -6,135 +6,32 @@
  * experiment's 2 × 20 trials come from both hosts with the typed diff of a
  * local run; a host killed mid-run loses attempts, never trials; a failing
  * trial is a fail, not retried away. Needs root and `ip netns` (the test
- * makes the namespaces and removes them); otherwise every test is skipped
- * with the reason logged. `.ci/run` runs this file as root.
+ * makes the namespaces and removes them, with tools/netns_hosts.ts, which
+ * the hosts bench case shares); otherwise every test is skipped with the
+ * reason logged. `.ci/run` runs this file as root.
  */
 import test, { type ExecutionContext } from "ava";
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, baseEnv, git, jsonl, run, type Ran } from "./lib/run.js";
 import { stepsRepo } from "./lib/steps_repo.js";
 import { removeScratch } from "./lib/scratch.js";
+import { NetnsHosts } from "./lib/netns_hosts.js";
 
 type Rec = Record<string, any>;
 
-const NAMES = [`fh${process.pid}a`, `fh${process.pid}b`];
+const lab = new NetnsHosts("fh");
+const NAMES = lab.names;
 let why: string | null = null;
-let lab = "";
-const sshds = new Map<string, ChildProcess>();
-
-function have(cmd: string, args: string[]): boolean {
-  const r = spawnSync(cmd, args, { stdio: "ignore" });
-  return !r.error;
-}
-
-/** Root's home as sshd sees it (each host bind-mounts its own folder there). */
-function rootHome(): string {
-  const line = readFileSync("/etc/passwd", "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("root:"));
-  return line?.split(":")[5] || "/root";
-}
-
-function startSshd(name: string): void {
-  const home = join(lab, `home-${name}`);
-  mkdirSync(home, { recursive: true });
-  const script = `mount --bind ${home} ${rootHome()} && exec /usr/sbin/sshd -D -e -f ${join(lab, "sshd_config")}`;
-  const child = spawn("ip", ["netns", "exec", name, "unshare", "-m", "--propagation", "private", "sh", "-c", script], {
-    stdio: "ignore",
-  });
-  sshds.set(name, child);
-}
-
-/** Every process in a namespace, killed with SIGKILL (a host lost). */
-function killHost(name: string): void {
-  const pids = execFileSync("ip", ["netns", "pids", name], { encoding: "utf8" }).split("\n").filter(Boolean);
-  for (const p of pids) spawnSync("kill", ["-9", p]);
-}
-
-async function waitSsh(name: string): Promise<boolean> {
-  for (let i = 0; i < 60; i++) {
-    const r = spawnSync("ssh", ["-F", join(lab, "ssh_config"), name, "true"], { stdio: "ignore", timeout: 20_000 });
-    if (r.status === 0) return true;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-}
 
 test.before(async () => {
-  if (process.getuid?.() !== 0) return void (why = "not root: cannot make network namespaces");
-  for (const [cmd, args] of [
-    ["ip", ["netns", "list"]],
-    ["parallel", ["--version"]],
-    ["/usr/sbin/sshd", ["-V"]],
-    ["nc", ["-h"]],
-    ["unshare", ["--version"]],
-  ] as const) {
-    if (!have(cmd, [...args]))
-      return void (why = `${cmd} is not installed (apt-get install parallel openssh-server netcat-openbsd)`);
-  }
-  lab = mkdtempSync(join(tmpdir(), "forge-hosts-"));
-  const probe = spawnSync("ip", ["netns", "add", NAMES[0]!], { encoding: "utf8" });
-  if (probe.status !== 0) return void (why = `ip netns add failed: ${probe.stderr.trim()}`);
-  spawnSync("ip", ["netns", "add", NAMES[1]!]);
-  for (const n of NAMES) spawnSync("ip", ["-n", n, "link", "set", "lo", "up"]);
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(lab, "id")]);
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(lab, "hostkey")]);
-  writeFileSync(join(lab, "authorized_keys"), readFileSync(join(lab, "id.pub")));
-  chmodSync(join(lab, "authorized_keys"), 0o600);
-  writeFileSync(
-    join(lab, "sshd_config"),
-    [
-      "ListenAddress 127.0.0.1",
-      "Port 22",
-      `HostKey ${join(lab, "hostkey")}`,
-      `AuthorizedKeysFile ${join(lab, "authorized_keys")}`,
-      "StrictModes no",
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "UsePAM no",
-      "PermitRootLogin prohibit-password",
-      "PidFile none",
-      "MaxStartups 100",
-      "MaxSessions 100",
-      "",
-    ].join("\n")
-  );
-  writeFileSync(
-    join(lab, "ssh_config"),
-    [
-      `Host ${NAMES.join(" ")}`,
-      "  User root",
-      `  IdentityFile ${join(lab, "id")}`,
-      "  IdentitiesOnly yes",
-      "  StrictHostKeyChecking no",
-      "  UserKnownHostsFile /dev/null",
-      "  LogLevel ERROR",
-      "  ProxyCommand ip netns exec %h nc 127.0.0.1 22",
-      "",
-    ].join("\n")
-  );
-  writeFileSync(join(lab, "hosts"), `# two hosts\n1/${NAMES[0]}\n1/${NAMES[1]}\n`);
-  mkdirSync("/run/sshd", { recursive: true });
-  for (const n of NAMES) startSshd(n);
-  for (const n of NAMES) if (!(await waitSsh(n))) return void (why = `sshd in ${n} did not answer`);
+  why = await lab.up();
 });
 
 test.after.always(() => {
   removeScratch();
-  for (const n of NAMES) {
-    if (!spawnSync("ip", ["netns", "pids", n]).error) {
-      try {
-        killHost(n);
-      } catch {
-        // no such namespace
-      }
-      spawnSync("ip", ["netns", "del", n]);
-    }
-  }
-  if (lab) spawnSync("rm", ["-rf", lab]);
+  lab.remove();
 });
 
 function skip(t: ExecutionContext): boolean {
@@ -144,7 +41,7 @@ function skip(t: ExecutionContext): boolean {
   return true;
 }
 
-const env = (): Record<string, string> => ({ PARALLEL_SSH: `ssh -F ${join(lab, "ssh_config")}` });
+const env = (): Record<string, string> => lab.env;
 
 const repo = (steps: Record<string, string>, files: Record<string, string> = {}): string =>
   stepsRepo("forge-hosts-e2e-", steps, files);
@@ -198,7 +95,7 @@ test.serial(
           closes: [],
         },
       }) + "\n";
-    const remote = await run("forge-act", ["--json", "--hosts", join(lab, "hosts")], {
+    const remote = await run("forge-act", ["--json", "--hosts", lab.hostsFile], {
       cwd: dir,
       input: plan,
       env: env(),
@@ -238,7 +135,7 @@ test.serial("a failing trial on a host is a fail, recorded once, never retried a
   if (skip(t)) return;
   // Replicates 1 and 3 fail (FORGE_CI_RUN ends in the replicate's number), 0 and 2 pass.
   const dir = repo({ "10-test": 'case "$FORGE_CI_RUN" in *-1|*-3) echo boom; exit 1;; esac' });
-  const r = await run("forge-ci", ["run", "--hosts", join(lab, "hosts"), "--repeat", "4", "--chunk", "2", "--json"], {
+  const r = await run("forge-ci", ["run", "--hosts", lab.hostsFile, "--repeat", "4", "--chunk", "2", "--json"], {
     cwd: dir,
     env: env(),
   });
@@ -276,10 +173,10 @@ test.serial(
   async (t) => {
     if (skip(t)) return;
     const dir = repo({ "10-test": "sleep 1" });
-    const home = join(lab, `home-${NAMES[0]}`);
+    const home = lab.home(NAMES[0]);
     const child = spawn(
       join(BIN, "forge-ci"),
-      ["run", "--hosts", join(lab, "hosts"), "--repeat", "20", "--chunk", "5", "--json"],
+      ["run", "--hosts", lab.hostsFile, "--repeat", "20", "--chunk", "5", "--json"],
       {
         cwd: dir,
         env: baseEnv(env()) as NodeJS.ProcessEnv,
@@ -295,7 +192,7 @@ test.serial(
     let killed = false;
     for (let i = 0; i < 1200 && !killed; i++) {
       if (existsSync(home) && readdirSync(home).some((n) => n.startsWith("forge-w-"))) {
-        killHost(NAMES[0]!);
+        lab.killHost(NAMES[0]);
         killed = true;
       } else await new Promise((r) => setTimeout(r, 100));
     }
@@ -320,7 +217,7 @@ test.serial(
     t.is(attempts.filter((a) => a.status === "counted").length, 4, "each chunk counted once");
     t.regex(r.stderr, /lost to infrastructure \(not counted\)/);
     // The host back for later runs.
-    startSshd(NAMES[0]!);
-    await waitSsh(NAMES[0]!);
+    lab.startSshd(NAMES[0]);
+    await lab.waitSsh(NAMES[0]);
   }
 );

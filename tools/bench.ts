@@ -30,7 +30,7 @@ import { generateStore, type GenSummary } from "./gen_store.js";
 import { generateWiki, type WikiSummary } from "./gen_wiki.js";
 import { median, retarget, round, time, type Case, type Cmd, type Result } from "./bench_lib.js";
 import { stepOverhead } from "./bench_ci.js";
-import { hostsOverhead } from "./bench_hosts.js";
+import { benchHosts, hostsOverhead } from "./bench_hosts.js";
 import { noChangeBuild } from "./bench_build.js";
 import { demoWall } from "./bench_demo.js";
 import { htmlCases } from "./bench_html.js";
@@ -518,19 +518,35 @@ if (AGAINST) {
     process.stderr.write(`  ${AUDIT}: ABORTED: ${(err as Error).message}\n`);
   }
 }
-// More than one machine: only with FORGE_BENCH_HOSTS (a hosts file; the hosts share this machine's cores).
+// More than one machine: FORGE_BENCH_HOSTS, else two netns hosts made for the case (root), else skipped with why.
 const hostsCase = "hosts: 40 replicates of a 1 s check over hosts vs locally";
-const benchHosts = process.env.FORGE_BENCH_HOSTS;
-if (!benchHosts || AGAINST) {
-  const why = AGAINST ? "its baseline is in the same run" : "no FORGE_BENCH_HOSTS (a GNU parallel sshlogin file)";
-  if (!ONLY || hostsCase.includes(ONLY)) skipped.push({ case: hostsCase, why });
-} else {
-  const slots = Number(process.env.FORGE_BENCH_HOST_SLOTS ?? "2");
-  own(
-    hostsCase,
-    () => hostsOverhead(BENCH, BIN, { ...ENV, PARALLEL_SSH: process.env.PARALLEL_SSH }, benchHosts, slots),
-    (r) => `${r.medianMs} ms overhead per trial, ratio ${r.ratio} (${r.note})`
-  );
+if (AGAINST) {
+  if (!ONLY || hostsCase.includes(ONLY)) skipped.push({ case: hostsCase, why: "its baseline is in the same run" });
+} else if (!ONLY || hostsCase.includes(ONLY)) {
+  const hosts = await benchHosts(process.env);
+  if (typeof hosts === "string") {
+    skipped.push({ case: hostsCase, why: hosts });
+    process.stderr.write(`  ${hostsCase}: skipped: ${hosts}\n`);
+  } else {
+    // Measured asynchronously (a SIGINT then removes the hosts at once), then reported as every case is.
+    let r: Result | Error;
+    try {
+      const env = { ...ENV, PARALLEL_SSH: hosts.ssh };
+      r = await hostsOverhead(BENCH, BIN, env, hosts.file, hosts.slots, Math.min(RUNS, 3));
+    } catch (err) {
+      r = err as Error;
+    } finally {
+      hosts.release();
+    }
+    own(
+      hostsCase,
+      () => {
+        if (r instanceof Error) throw r;
+        return r;
+      },
+      (r) => `${r.medianMs} ms overhead per trial, ratio ${r.ratio} (${hosts.what}; ${r.note})`
+    );
+  }
 }
 // A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.
 const setupCase = "setup once per worktree: step executions per targeted trial";
@@ -579,6 +595,6 @@ writeFileSync(
   JSON.stringify({ ...meta, ...ab, results, aborted, ...(audit ? { tokenAudit: audit } : {}) }, null, 2) + "\n"
 );
 // A case that could not run is not a pass: say so last, and exit 1.
-for (const k of skipped) process.stdout.write(`skipped (not A/B): ${k.case}: ${k.why}\n`);
+for (const k of skipped) process.stdout.write(`skipped${AGAINST ? " (not A/B)" : ""}: ${k.case}: ${k.why}\n`);
 for (const a of aborted) process.stdout.write(`ABORTED: ${a.case}: ${a.error.split("\n")[0]}\n`);
 if (aborted.length) process.exitCode = 1;

@@ -23,8 +23,14 @@ export const JSON_FLAGS: Record<string, FlagDef> = jsonFlags(RUN_FIELDS);
 export const CI_READS: ReadonlyArray<readonly [string, string]> = [
   [
     ".forge/ci/ci.env",
-    "KEY=value lines: runner=local|docker (default local), image=<image> (for docker), timeout=<s> per step (default " +
-      "none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment",
+    "KEY=value lines: runner=local|docker|adapter:CMD (default local), image=<image> (for docker), timeout=<s> per " +
+      "step (default none), base=<branch> (PRs' default base); UPPER_CASE keys go to every step's environment",
+  ],
+  [
+    ".forge/ci/ci.env (hosts)",
+    "hosts=<file>: the default of forge-ci run --hosts (a GNU parallel sshlogin file, relative to the " +
+      "repository's top); runner=adapter:CMD: each run is CMD's (split on spaces, no shell), a push trigger line " +
+      "in and two lines out by the Radicle CI broker's contract (spec/hosts.md)",
   ],
   [
     ".forge/ci/ci.env (cache)",

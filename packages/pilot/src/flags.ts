@@ -7,6 +7,7 @@
  * words differ ("flag '--scope' needs a value"). Errors are core's
  * UsageError (exit 2).
  */
+import { resolve } from "node:path";
 import { UsageError } from "@forge/core";
 
 /** The verbs. */
@@ -35,6 +36,8 @@ export interface LoopConfig {
   refineWith: string | null;
   /** The history file, relative to the workspace (default `.forge/pilot/history.jsonl`). */
   history: string | null;
+  /** `run --hosts`: a GNU parallel sshlogin file every act gets as `--hosts` (absolute; given relative to the cwd). */
+  hosts: string | null;
   /** The report's findings: only the verdicts this run changed (default: every claim the loop holds a verdict on). */
   brief: boolean;
   json: boolean;
@@ -65,6 +68,7 @@ const FLAGS = new Map<string, readonly [keyof LoopConfig, Kind]>([
   ["include-hyperedges", ["includeHyperedges", "boolean"]],
   ["refine-with", ["refineWith", "string"]],
   ["history", ["history", "string"]],
+  ["hosts", ["hosts", "string"]],
   ["brief", ["brief", "boolean"]],
   ["json", ["json", "boolean"]],
   ["html", ["html", "boolean"]],
@@ -87,6 +91,7 @@ export function defaults(workspace: string): LoopConfig {
     includeHyperedges: false,
     refineWith: null,
     history: null,
+    hosts: null,
     brief: false,
     json: false,
     html: false,
@@ -143,6 +148,9 @@ export function parseArgv(argv: readonly string[], cwd: string): { verb: Verb; c
   }
   if (c.html && c.json) throw new UsageError("--json and --html: choose one");
   if ((c.html || c.output !== null) && verb !== "report") throw new UsageError("--html and -o are report's flags");
+  if (c.hosts !== null && verb !== "run") throw new UsageError("--hosts is run's flag (the acts run over the hosts)");
+  // As forge-act takes it: relative to the working directory, which is not the workspace under --workspace.
+  if (c.hosts !== null) c.hosts = resolve(cwd, c.hosts);
   return { verb, config: c };
 }
 

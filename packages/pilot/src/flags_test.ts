@@ -31,6 +31,8 @@ test("parseArgv: usage errors in the pilot's own words", (t) => {
     [["run", "--html"], "--html and -o are report's flags"],
     [["report", "--html", "--json"], "--json and --html: choose one"],
     [["report", "-o"], "--output needs a value"],
+    [["run", "--hosts"], "--hosts needs a value"],
+    [["plan", "--hosts", "h"], "--hosts is run's flag (the acts run over the hosts)"],
   ];
   for (const [argv, message] of bad) {
     t.throws(() => parseArgv(argv, "/r"), { code: "E_USAGE", message }, argv.join(" "));
@@ -42,6 +44,13 @@ test("parseArgv: report --html -o FILE", (t) => {
   t.is(verb, "report");
   t.true(config.html);
   t.is(config.output, "r.html");
+});
+
+test("parseArgv: run --hosts FILE, relative to the working directory (not the workspace)", (t) => {
+  t.is(parseArgv(["run", "--hosts", "h/slf"], "/r").config.hosts, "/r/h/slf");
+  t.is(parseArgv(["run", "--workspace", "/w", "--hosts", "slf"], "/r").config.hosts, "/r/slf");
+  t.is(parseArgv(["run", "--hosts=/etc/slf"], "/r").config.hosts, "/etc/slf");
+  t.is(parseArgv(["run"], "/r").config.hosts, null);
 });
 
 test("reportedConfig: keyed by flag, in the report's order, without json and workspace", (t) => {
@@ -61,6 +70,7 @@ test("reportedConfig: keyed by flag, in the report's order, without json and wor
       "include-hyperedges": false,
       "refine-with": null,
       history: "h.jsonl",
+      hosts: null,
     })
   );
 });

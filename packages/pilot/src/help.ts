@@ -49,6 +49,10 @@ flags (LoopConfig) and their defaults:
   --allow-advisory-only  off  advisory plans run, marked, never verification
   --refine-with CMD      off  CMD reads a plan line, may change only
                               description, rationale, check_hints
+  --hosts FILE           off  run: every act gets --hosts FILE, its trials
+                              all at once over the ssh hosts of this GNU
+                              parallel sshlogin file (spec/hosts.md);
+                              checked first: a bad line is exit 2
   --brief                off  findings: only the verdicts this run changed;
                               default: every claim with a verdict in scope
   --json                 one report line (kind "report")

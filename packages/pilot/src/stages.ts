@@ -66,10 +66,11 @@ export async function observeAndPlan(tools: Tools, c: LoopConfig): Promise<Picke
   return { obs: parseLines<ObservationLine>(ro.stdout), targets, decision };
 }
 
-/** `forge-act --json --deadline-ms N` on one plan line, the deadline also in its budget. */
+/** `forge-act --json --deadline-ms N [--hosts FILE]` on one plan line, the deadline also in its budget. */
 export async function act(tools: Tools, c: LoopConfig, p: Plan, deadlineMs: number): Promise<Acted> {
   const args = ["--json", "--deadline-ms", String(deadlineMs)];
   if (c.allowAdvisoryOnly) args.push("--allow-advisory-only");
+  if (c.hosts !== null) args.push("--hosts", c.hosts);
   const line = JSON.stringify({ ...p, budget: { ...(p.budget ?? {}), deadline_ms: deadlineMs } }) + "\n";
   const r = await tools.run("forge-act", args, line);
   const recs = parseLines<{ kind?: string }>(r.stdout);

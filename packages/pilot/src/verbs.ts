@@ -13,6 +13,7 @@ import { historyFile, pilotDir } from "./history.js";
 import { historyLines, saveLastRun } from "./last_run.js";
 import { openSetupPool } from "./setups.js";
 import { takePilotLock } from "./lock.js";
+import { checkHosts } from "./hosts.js";
 import { runLoop } from "./loop.js";
 import { firstSteps } from "./first_steps.js";
 import { formatExplain, formatObservation, formatPlan, formatReport, PROG } from "./report.js";
@@ -26,6 +27,8 @@ const lines = (recs: readonly object[]): string => recs.map((o) => JSON.stringif
  * @returns the exit code
  */
 export async function runVerb(verb: Verb, c: LoopConfig, io: Io): Promise<number> {
+  // The acts' hosts, before anything runs or is written (only run acts).
+  if (verb === "run") await checkHosts(c, io.env);
   // Tools are found on PATH, then beside the launcher (bin/).
   const tools = new Tools(c.workspace, dirname(process.argv[1] ?? "."), io.env);
   const top = await tools.run("git", ["rev-parse", "--show-toplevel"]);

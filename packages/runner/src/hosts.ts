@@ -381,29 +381,14 @@ async function recordTrial(
     }
     return r;
   });
-  const { verdict, conclusion } = verdictOf(results, false);
-  const { createdAt, before, id, data } = await withKindLock(store, CI_RUNS, async () => {
-    const createdAt = formatTimestamp();
-    const before = await entityOrder(store, CI_RUNS, CI_RUN);
-    const id = laterId(before, createdAt);
-    const data: Record<string, unknown> = {
-      id,
-      status: "completed",
-      conclusion,
-      verdict,
-      headSha: arm.headSha,
-      codeTree: tree,
-      envSha256: hostEnvSha256(p.envSha256, t.fingerprint),
-      runner: "hosts",
-      createdAt,
-      completedAt: formatTimestamp(new Date(Date.parse(t.startedAt) + t.durationMs)),
-      steps: storedSteps(results),
-    };
-    if (arm.patchSha256) data.patchSha256 = arm.patchSha256;
-    if (arm.pr) data.pr = arm.pr.id;
-    if (arm.title) data.title = arm.title;
-    const paths = runPaths(store, id);
-    createRunDir(store, paths, p, data, arm.patch ? Buffer.from(arm.patch) : null, summaryBody(results, verdict), {
+  const completedAt = formatTimestamp(new Date(Date.parse(t.startedAt) + t.durationMs));
+  const run = await recordCompleted(store, p, arm, results, {
+    codeTree: tree,
+    envSha256: hostEnvSha256(p.envSha256, t.fingerprint),
+    runner: "hosts",
+    completedAt,
+    patch: arm.patch,
+    files: {
       "host.json":
         JSON.stringify({
           host: t.host,
@@ -417,12 +402,62 @@ async function recordTrial(
       ...Object.fromEntries(
         t.steps.filter((s) => s.logSha256).map((s) => [`steps/${s.name}.log`, Buffer.from(s.log, "base64")])
       ),
-    });
-    recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
-    return { createdAt, before, id, data };
+    },
   });
-  void data;
-  await setPrVerdict(store, { pr: arm.pr ?? null, patchSha256: arm.patchSha256 }, verdict);
+  await setPrVerdict(store, { pr: arm.pr ?? null, patchSha256: arm.patchSha256 }, run.verdict);
+  return run;
+}
+
+/** How a completed run differs by where it ran (hosts or an adapter). */
+interface Completed {
+  codeTree: string;
+  envSha256: string;
+  runner: string;
+  /** Default: when it is recorded. */
+  completedAt?: string;
+  patch: Uint8Array | null;
+  /** Beside summary.md: host.json or adapter.json, and the steps' logs. */
+  files: Record<string, string | Uint8Array>;
+}
+
+/**
+ * Record a run that completed elsewhere (a trial from a host, an adapter's run) as a CI run, under the runs' lock:
+ * its id after every other run's, its record, its folder; its patch and PR are the arm's.
+ * @returns the run as `forge-ci list --json` shows it
+ */
+async function recordCompleted(
+  store: Store,
+  p: Posture,
+  arm: Pick<HostArm, "headSha" | "patchSha256" | "pr" | "title">,
+  results: StepResult[],
+  c: Completed
+): Promise<CiRunJson> {
+  const { verdict, conclusion } = verdictOf(results, false);
+  const { createdAt, before, id } = await withKindLock(store, CI_RUNS, async () => {
+    const createdAt = formatTimestamp();
+    const before = await entityOrder(store, CI_RUNS, CI_RUN);
+    const id = laterId(before, createdAt);
+    const data: Record<string, unknown> = {
+      id,
+      status: "completed",
+      conclusion,
+      verdict,
+      headSha: arm.headSha,
+      codeTree: c.codeTree,
+      envSha256: c.envSha256,
+      runner: c.runner,
+      createdAt,
+      completedAt: c.completedAt ?? formatTimestamp(),
+      steps: storedSteps(results),
+    };
+    if (arm.patchSha256) data.patchSha256 = arm.patchSha256;
+    if (arm.pr) data.pr = arm.pr.id;
+    if (arm.title) data.title = arm.title;
+    const body = summaryBody(results, verdict);
+    createRunDir(store, runPaths(store, id), p, data, c.patch ? Buffer.from(c.patch) : null, body, c.files);
+    recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
+    return { createdAt, before, id };
+  });
   const done = await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false });
   return runToJson(done.data, before.rankOf(createdAt, id) + 1, null);
 }
@@ -453,32 +488,15 @@ export async function recordAdapterRun(
     step.signature = sig.signature;
     step.signatureText = sig.text;
   }
-  const { verdict, conclusion } = verdictOf([step], false);
-  const { createdAt, before, id } = await withKindLock(store, CI_RUNS, async () => {
-    const createdAt = formatTimestamp();
-    const before = await entityOrder(store, CI_RUNS, CI_RUN);
-    const id = laterId(before, createdAt);
-    const data: Record<string, unknown> = {
-      id,
-      status: "completed",
-      conclusion,
-      verdict,
-      headSha: arm.headSha,
-      codeTree: tree,
-      envSha256: p.envSha256,
-      runner: `adapter:${(p.settings.adapter ?? []).join(" ")}`.slice(0, 200),
-      createdAt,
-      completedAt: formatTimestamp(),
-      steps: storedSteps([step]),
-    };
-    if (arm.title) data.title = arm.title;
-    createRunDir(store, runPaths(store, id), p, data, null, summaryBody([step], verdict), {
+  // The adapter ran the commit as it is: no patch, no PR (PR runs need runner local or docker).
+  return recordCompleted(store, p, { headSha: arm.headSha, patchSha256: null, title: arm.title }, [step], {
+    codeTree: tree,
+    envSha256: p.envSha256,
+    runner: `adapter:${(p.settings.adapter ?? []).join(" ")}`.slice(0, 200),
+    patch: null,
+    files: {
       "adapter.json": JSON.stringify({ run_id: r.runId, ...r.extra }) + "\n",
       [`steps/${ADAPTER_STEP}.log`]: r.log,
-    });
-    recordCreated(store, CI_RUNS, before, { createdAt, ref: { id, archived: false } });
-    return { createdAt, before, id };
+    },
   });
-  const done = await loadEntity(store, CI_RUNS, CI_RUN, { id, archived: false });
-  return runToJson(done.data, before.rankOf(createdAt, id) + 1, null);
 }
