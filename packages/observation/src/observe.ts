@@ -57,30 +57,9 @@ export function observationLines(o: Observation): ObservationLine[] {
 
 /** The observation as JSON-lines text (canonical JSON: the same store gives the same bytes). */
 export function observationText(o: Observation): string {
-  return [...observationChunks(o)].join("");
-}
-
-/**
- * `observationText` a piece at a time, each whole lines of at least `size`
- * characters (the last may be shorter): forge-observe writes each as it is
- * made, so a reader (forge-plan) parses the first lines while the rest are
- * being written, and no text of the whole observation (1.3 MB at 10,000
- * entities, then its bytes) is ever held.
- */
-export function* observationChunks(o: Observation, size = 65_536): Generator<string> {
-  let chunk: string[] = [];
-  let length = 0;
-  for (const l of observationLines(o)) {
-    const line = canonicalLine(l);
-    chunk.push(line);
-    length += line.length + 1;
-    if (length >= size) {
-      yield chunk.join("\n") + "\n";
-      chunk = [];
-      length = 0;
-    }
-  }
-  if (chunk.length > 0) yield chunk.join("\n") + "\n";
+  return observationLines(o)
+    .map((l) => canonicalLine(l) + "\n")
+    .join("");
 }
 
 /** `typed_diff` episodes: the latest category per patched check claim. */

@@ -16,8 +16,7 @@ import {
   TREE,
 } from "./_fixture.js";
 import type { NodeLine, Observation } from "@forge/contract";
-import { canonicalLine } from "./canonical_line.js";
-import { observationChunks, observationLines, observationText, observe } from "./observe.js";
+import { observationLines, observationText, observe } from "./observe.js";
 
 const node = (o: Observation, id: string): NodeLine => o.nodes.find((n) => n.claim_id === id)!;
 const kinds = (o: Observation): string[] => [...new Set(observationLines(o).map((l) => l.kind))];
@@ -298,27 +297,3 @@ test(
     );
   }
 );
-
-test("observationChunks(): whole lines, each piece at least the size asked (but the last), the same text", (t) => {
-  const claims = [check("c:a", "10-unit"), check("c:b", "20-int"), check("c:c", "30-net")];
-  const trials = [trialOf("c:a", "pass", "x"), trialOf("c:b", "fail", "x"), trialOf("c:c", "pass", "z")];
-  const prs = [prOf("p1", 1), prOf("p2", 2)];
-  const issues = [issueOf("i1", 1), issueOf("i2", 2)];
-  const o = observe(inputs({ state: scope(kernel(claims, trials)), runs: [runOf("x")], prs, issues }));
-  const lines = observationLines(o).map((l) => canonicalLine(l) + "\n");
-  const text = lines.join("");
-  t.true(lines.length > 5);
-  t.is(observationText(o), text);
-  for (const size of [1, 200, 700, text.length, text.length + 1, 65_536]) {
-    const chunks = [...observationChunks(o, size)];
-    t.is(chunks.join(""), text, `size ${size}`);
-    chunks.forEach((c, i) => {
-      t.true(c.endsWith("\n"), `size ${size}: piece ${i} ends a line`);
-      if (i < chunks.length - 1) t.true(c.length >= size, `size ${size}: piece ${i} is not short`);
-      // Not longer than it must be: without its last line it would be short of the size.
-      t.true(c.slice(0, c.slice(0, -1).lastIndexOf("\n") + 1).length < size, `size ${size}: piece ${i} ends early`);
-    });
-    if (size === 1) t.is(chunks.length, lines.length);
-    if (size >= text.length) t.is(chunks.length, 1);
-  }
-});

@@ -11,8 +11,8 @@ import {
   DEFAULT_OBSERVE_CONFIG,
   evidenceDetail,
   humanSummary,
-  observationChunks,
   observationLines,
+  observationText,
   observeStore,
   type ObserveStoreOptions,
 } from "@forge/observation";
@@ -90,15 +90,7 @@ export default defineCommand({
       await ctx.out.write(renderReportPage({ title, lines: observationLines(o), detail, forge_version: VERSION }));
       return 0;
     }
-    if (!opts.json) {
-      await ctx.out.write(humanSummary(o));
-      return 0;
-    }
-    // Whole lines, 64 KiB at a time (each goes out as it is made): forge-plan reads them while the next is made.
-    for (const chunk of observationChunks(o)) {
-      if (ctx.out.closed) break;
-      await ctx.out.write(chunk);
-    }
+    await ctx.out.write(opts.json ? observationText(o) : humanSummary(o));
     return 0;
   },
 });
