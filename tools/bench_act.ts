@@ -36,7 +36,7 @@ export function loopIterationCase(bench: string, bin: string, root: string, tria
   // stdin, in the scope of the 10,000 trials (gen_evidence's). The three start without NODE_EXTRA_CA_CERTS,
   // and the lane at niceness 10, as forge-pilot starts them (packages/pilot: tools.ts STORE_ONLY, lane.ts openLane).
   const trial =
-    '{"step":"s0","head_sha":"%s","code_tree":"%s","patch_sha256":null,"recorded_at":"%s","argv":["s0"],' +
+    '{"step":"00-bench","head_sha":"%s","code_tree":"%s","patch_sha256":null,"recorded_at":"%s","argv":["00-bench"],' +
     '"duration_ms":10,"exit_code":0,"outcome":"pass"}';
   const result =
     '{"kind":"act_result","schema_version":"forge-act-result/v1","id":"bench-%s-%s",' +

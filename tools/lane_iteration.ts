@@ -68,12 +68,12 @@ function result(): string {
   const now = new Date().toISOString().slice(0, 19) + "Z";
   const id = `bench-${process.pid}-${++n}-${Date.now()}`;
   const trial = {
-    step: "s0",
+    step: "00-bench",
     head_sha: "1".repeat(40),
     code_tree: "2".repeat(40),
     patch_sha256: null,
     recorded_at: now,
-    argv: ["s0"],
+    argv: ["00-bench"],
     duration_ms: 10,
     exit_code: 0,
     outcome: "pass",

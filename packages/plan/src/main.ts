@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { findStore, isTimestamp, UsageError } from "@forge/core";
 import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } from "@forge/cli";
 import { type Observation, ObservationReader } from "@forge/contract";
+import { sha256Hex } from "@forge/evidence";
 import { canonicalJson } from "@forge/kernel";
 import { canonicalLine, observeStore } from "@forge/observation";
 import { DEFAULT_PLAN_CONFIG, type PlanConfig } from "./config.js";
@@ -100,6 +101,9 @@ export function parsePlanOptions(args: Parsed, clock: () => number = () => Date.
 async function observation(ctx: Ctx, opts: PlanCliOptions): Promise<Observation> {
   const stdin = ctx.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
   if (!stdin.isTTY) {
+    // While forge-observe is still at work, load what a plan line's id needs (node:crypto is loaded on first use):
+    // the wait is there anyway, the plan's own time after the last line is not.
+    sha256Hex("");
     // Parsed as it comes: forge-observe's lines while it is still writing the rest.
     const r = new ObservationReader();
     for await (const c of stdin as AsyncIterable<Buffer | string>) r.add(typeof c === "string" ? Buffer.from(c) : c);
