@@ -351,8 +351,9 @@ export class RecordCache {
   /** The offset of the next newline from #pos (the header's), or -1 at the file's end. */
   #fill(): number {
     for (;;) {
-      const nl = this.#buf.indexOf(10, this.#pos);
-      if (nl >= 0 && nl < this.#len) return nl;
+      // Only the bytes read: a search past #len would touch (and fault in) every page of a fresh buffer.
+      const nl = this.#buf.subarray(0, this.#len).indexOf(10, this.#pos);
+      if (nl >= 0) return nl;
       if (!this.#more()) return -1;
     }
   }
@@ -361,7 +362,7 @@ export class RecordCache {
   #loadBlock(): boolean {
     for (;;) {
       // The trailer: a line starting U+001E (the byte before #pos is a newline: the header's, or the last trailer's).
-      const t = this.#pos > 0 ? this.#buf.indexOf(TRAILER_AT, this.#pos - 1) : -1;
+      const t = this.#pos > 0 ? this.#buf.subarray(0, this.#len).indexOf(TRAILER_AT, this.#pos - 1) : -1;
       if (t >= 0 && t + TRAILER < this.#len) {
         const end = t + 1;
         const sum = this.#buf.toString("latin1", end + 1, end + 9);
