@@ -10,7 +10,6 @@ import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
-import { fileKey, fileStamp, folderStamp, isStill } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { activityDirs } from "./activity.js";
@@ -18,7 +17,7 @@ import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order } from "./order.js";
-import { openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
+import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
 
 /** What a cached list asks for, and where it tells what it meets. */
@@ -281,13 +280,10 @@ export class IssueStaging {
     const defs = await this.#defs;
     const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm, text);
     if (e.warnings.length > 0) return;
-    // The record folders' stamps before they are read (issueToJson reads them for updatedAt), as a warm walk's
-    // `get` joins them to the file's: a folder still moving vouches for nothing.
-    const ds = folderStamp(activityDirs(e.path, false));
+    // The record folders' stamps before they are read (issueToJson reads them for updatedAt).
+    const known = knownFile(st, before, activityDirs(e.path, false));
     const json = issueToJson(e, 1, defs) as unknown as Record<string, unknown>;
-    const key = `${fileKey(st)}+${ds.value}`;
-    const still = fileStamp(st, before) !== null && isStill(ds, BigInt(before) * 1_000_000n);
-    this.#add(ref.id, { key, stamp: still ? key : null }, payloadOf(json, e.data));
+    this.#add(ref.id, known, payloadOf(json, e.data));
   };
 
   /** The staged payload of an issue (valid until the next call), with its file's lstat; undefined when none. */

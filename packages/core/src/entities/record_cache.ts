@@ -89,6 +89,23 @@ export interface KnownFile {
   stamp: string | null;
 }
 
+/**
+ * What a caller that reads a file itself (before the walk) knows of it, as
+ * `get` and `put` stamp a line: `st` taken before the read, `dirs`' stamps
+ * taken before they are read; it vouches only when all were still at `now`.
+ */
+export function knownFile(st: Stats, now: number, dirs: readonly string[]): KnownFile {
+  const ds = dirs.length > 0 ? folderStamp(dirs) : undefined;
+  const key = lineStamp(fileKey(st), ds);
+  const still = fileStamp(st, now) !== null && (!ds || isStill(ds, BigInt(now) * 1_000_000n));
+  return { key, stamp: still ? key : null };
+}
+
+/** A line's stamp: the file's, and the folders' when the record depends on some. */
+function lineStamp(file: string, ds: FolderStamp | undefined): string {
+  return ds ? `${file}+${ds.value}` : file;
+}
+
 /** Where a hit's payload is: bytes `[start, end)` of `buf`. */
 export interface RecordHit {
   buf: Buffer;
@@ -212,7 +229,7 @@ export class RecordCache {
     const same =
       dirs === false
         ? this.#stat.startsWith(fk) && (this.#stat.length === fk.length || this.#stat[fk.length] === "+")
-        : this.#stat === (ds ? `${fk}+${ds.value}` : fk);
+        : this.#stat === lineStamp(fk, ds);
     if (!same) {
       this.#consume(false);
       return undefined;
@@ -290,7 +307,7 @@ export class RecordCache {
     if (stamp === null) return undefined;
     if (!ds) return stamp;
     // The folders vouch only once still (racy clean), and only when each could be stat'ed.
-    return isStill(ds, BigInt(this.#now) * 1_000_000n) ? `${stamp}+${ds.value}` : undefined;
+    return isStill(ds, BigInt(this.#now) * 1_000_000n) ? lineStamp(stamp, ds) : undefined;
   }
 
   /**
