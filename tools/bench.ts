@@ -444,6 +444,17 @@ for (const c0 of all) {
   }
 }
 
+/** `own`, for a measurement of this clone only: skipped (saying `why`) in A/B mode. */
+function ownThisClone(
+  name: string,
+  why: string,
+  run: (bin: string, runs: number) => Result,
+  say: (r: Result) => string
+): void {
+  if (!AGAINST) own(name, run, say);
+  else if (!ONLY || name.includes(ONLY)) skipped.push({ case: name, why });
+}
+
 /** A measurement that times its own commands (with `bin`, `runs` runs); A/B in blocks with --against. */
 function own(name: string, run: (bin: string, runs: number) => Result, say: (r: Result) => string): void {
   if (ONLY && !name.includes(ONLY)) return;
@@ -474,28 +485,19 @@ own(
   (r) => `${r.ratio}× (${r.note})`
 );
 // A build is of this clone's sources: it has no old side to run from --against's bin/.
-const noChange = "build twice with no change: the second";
-if (AGAINST) {
-  if (!ONLY || noChange.includes(ONLY)) skipped.push({ case: noChange, why: "it builds this clone only" });
-} else {
-  own(
-    noChange,
-    (_bin, runs) => noChangeBuild(ROOT, ENV, Math.max(3, Math.min(runs, 5))),
-    (r) => `${r.medianMs} ms (tsc -b alone: ${r.baselineMedianMs} ms)`
-  );
-}
+ownThisClone(
+  "build twice with no change: the second",
+  "it builds this clone only",
+  (_bin, runs) => noChangeBuild(ROOT, ENV, Math.max(3, Math.min(runs, 5))),
+  (r) => `${r.medianMs} ms (tsc -b alone: ${r.baselineMedianMs} ms)`
+);
 // The demo as the README runs it (issue 31 item 8): this clone's build and scripts, no old side.
-const demoCase = "demo: the README's setup command";
-if (AGAINST) {
-  if (!ONLY || demoCase.includes(ONLY))
-    skipped.push({ case: demoCase, why: "it runs this clone's README command only" });
-} else {
-  own(
-    demoCase,
-    (_bin, runs) => demoWall(ROOT, ENV, Math.max(1, Math.min(runs, 3))),
-    (r) => `${r.medianMs} ms (build alone: ${r.baselineMedianMs} ms; target ≤ 60000 ms)`
-  );
-}
+ownThisClone(
+  "demo: the README's setup command",
+  "it runs this clone's README command only",
+  (_bin, runs) => demoWall(ROOT, ENV, Math.max(1, Math.min(runs, 3))),
+  (r) => `${r.medianMs} ms (build alone: ${r.baselineMedianMs} ms; target ≤ 60000 ms)`
+);
 if (huge) {
   own(
     "store: peak RSS",
@@ -549,27 +551,19 @@ if (AGAINST) {
   }
 }
 // A count (step executions per trial) against today's behaviour in the same run (--independent-trials): no A/B.
-const setupCase = "setup once per worktree: step executions per targeted trial";
-if (AGAINST) {
-  if (!ONLY || setupCase.includes(ONLY)) skipped.push({ case: setupCase, why: "its baseline is in the same run" });
-} else {
-  own(
-    setupCase,
-    () => setupOnce(BENCH, BIN, ENV),
-    (r) => `${r.ratio} exec/trial (${r.note})`
-  );
-}
+ownThisClone(
+  "setup once per worktree: step executions per targeted trial",
+  "its baseline is in the same run",
+  () => setupOnce(BENCH, BIN, ENV),
+  (r) => `${r.ratio} exec/trial (${r.note})`
+);
 // The same across forge-act processes (one a plan, as forge-pilot starts them), with and without a shared pool.
-const acrossCase = "setup across forge-act invocations: step executions per targeted trial";
-if (AGAINST) {
-  if (!ONLY || acrossCase.includes(ONLY)) skipped.push({ case: acrossCase, why: "its baseline is in the same run" });
-} else {
-  own(
-    acrossCase,
-    () => setupAcrossActs(BENCH, BIN, ENV),
-    (r) => `${r.ratio} exec/trial (${r.note})`
-  );
-}
+ownThisClone(
+  "setup across forge-act invocations: step executions per targeted trial",
+  "its baseline is in the same run",
+  () => setupAcrossActs(BENCH, BIN, ENV),
+  (r) => `${r.ratio} exec/trial (${r.note})`
+);
 const load = loadavg()[0]!.toFixed(1);
 process.stdout.write(
   `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, 1-min load average ${load0} → ${load} ` +

@@ -128,22 +128,12 @@ export function setupAcrossActs(bench: string, bin: string, env: NodeJS.ProcessE
   const pool = mkdtempSync(join(tmpdir(), "forge-setups-"));
   const shared = rerunAll(join(bench, "setup", "pooled"), bin, env, 10, [], { pool });
   const alone = rerunAll(join(bench, "setup", "unpooled"), bin, env, 10, [], { pool: null });
-  return {
-    case: "setup across forge-act invocations: step executions per targeted trial @24 acts, 2 s setup",
-    subject: "24 forge-act × 1 CheckRerun plan × 10 trials, FORGE_ACT_SETUPS shared",
-    baseline: "the same without FORGE_ACT_SETUPS (today's behaviour: a setup per act)",
-    medianMs: round(shared.msPerTrial),
-    baselineMedianMs: round(alone.msPerTrial),
-    ratio: Math.round(shared.perTrial * 100) / 100,
-    target: "≤ 1.2 exec/trial",
-    pass: shared.perTrial <= 1.2,
-    note:
-      `ms columns: wall per targeted trial; ratio column: step executions per targeted trial: pooled ` +
-      `${shared.executions}/${shared.trials} = ${shared.perTrial.toFixed(2)}, a setup per act ` +
-      `${alone.executions}/${alone.trials} = ${alone.perTrial.toFixed(2)}`,
-    samplesMs: [round(shared.msPerTrial)],
-    baselineSamplesMs: [round(alone.msPerTrial)],
-  };
+  return perTrial(
+    "setup across forge-act invocations: step executions per targeted trial @24 acts, 2 s setup",
+    ["24 forge-act × 1 CheckRerun plan × 10 trials, FORGE_ACT_SETUPS shared", shared, "pooled"],
+    ["the same without FORGE_ACT_SETUPS (today's behaviour: a setup per act)", alone, "a setup per act"],
+    ""
+  );
 }
 
 /**
@@ -154,21 +144,33 @@ export function setupOnce(bench: string, bin: string, env: NodeJS.ProcessEnv): R
   mkdirSync(join(bench, "setup"), { recursive: true });
   const shared = rerunAll(join(bench, "setup", "shared"), bin, env, 10, []);
   const alone = rerunAll(join(bench, "setup", "independent"), bin, env, 1, ["--independent-trials"]);
+  return perTrial(
+    "setup once per worktree: step executions per targeted trial @24 steps, 2 s setup",
+    ["24 CheckRerun plans × 10 trials | forge-act (shared setups)", shared, "shared"],
+    ["24 CheckRerun plans × 1 trial | forge-act --independent-trials (today's behaviour)", alone, "independent"],
+    " (counted from the run records)"
+  );
+}
+
+/** A step-executions-per-trial Result: `[label, measured, word]` of the subject and of the baseline. */
+function perTrial(name: string, subject: [string, Rec, string], baseline: [string, Rec, string], how: string): Result {
+  const [sLabel, s, sWord] = subject;
+  const [bLabel, b, bWord] = baseline;
+  const each = (r: Rec, word: string) => `${word} ${r.executions}/${r.trials} = ${r.perTrial.toFixed(2)}`;
   return {
-    case: "setup once per worktree: step executions per targeted trial @24 steps, 2 s setup",
-    subject: "24 CheckRerun plans × 10 trials | forge-act (shared setups)",
-    baseline: "24 CheckRerun plans × 1 trial | forge-act --independent-trials (today's behaviour)",
-    medianMs: round(shared.msPerTrial),
-    baselineMedianMs: round(alone.msPerTrial),
-    ratio: Math.round(shared.perTrial * 100) / 100,
+    case: name,
+    subject: sLabel,
+    baseline: bLabel,
+    medianMs: round(s.msPerTrial),
+    baselineMedianMs: round(b.msPerTrial),
+    ratio: Math.round(s.perTrial * 100) / 100,
     target: "≤ 1.2 exec/trial",
-    pass: shared.perTrial <= 1.2,
+    pass: s.perTrial <= 1.2,
     note:
-      `ms columns: wall per targeted trial; ratio column: step executions per targeted trial (counted from the run ` +
-      `records): shared ${shared.executions}/${shared.trials} = ${shared.perTrial.toFixed(2)}, independent ` +
-      `${alone.executions}/${alone.trials} = ${alone.perTrial.toFixed(2)}`,
-    samplesMs: [round(shared.msPerTrial)],
-    baselineSamplesMs: [round(alone.msPerTrial)],
+      `ms columns: wall per targeted trial; ratio column: step executions per targeted trial${how}: ` +
+      `${each(s, sWord)}, ${each(b, bWord)}`,
+    samplesMs: [round(s.msPerTrial)],
+    baselineSamplesMs: [round(b.msPerTrial)],
   };
 }
 
