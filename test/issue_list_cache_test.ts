@@ -211,3 +211,23 @@ test("a full record's url is origin's, cold and from the cache", async (t) => {
   t.true(rows.length > 1);
   for (const r of rows) t.is(r.url, `https://github.com/acme/widgets/issues/${r.number as number}`);
 });
+
+test("--ready from a warm cache sees a comment pulled into a ready issue (its folders stamped as it is written)", async (t) => {
+  const origin = await fixtureRepo();
+  commitAll(origin, "the store");
+  const clone = cloneAs(origin, "dave");
+  const ready = ["list", "--ready", "--json", "number,updatedAt", "-L", "1000"];
+  await sleep(120); // past the racy-clean window, so the walk may cache every file
+  const before = jsonl(await issue(clone, ready));
+  t.true(before.length > 0);
+  const n = before[0]!.number as number;
+  t.deepEqual(jsonl(await issue(clone, ready)), before); // from the cache it left
+  await issue(origin, ["comment", String(n), "-b", "from the other clone"]);
+  commitAll(origin, "a comment");
+  gitIn(clone, ["pull", "-q", "--no-edit"]);
+  await sleep(120); // the pulled files past the racy-clean window: only the comments/ folder's stamp moved
+  const warm = await issue(clone, ready);
+  t.not(jsonl(warm).find((r) => r.number === n)!.updatedAt, before[0]!.updatedAt);
+  rmSync(records(clone), { force: true });
+  t.is(await issue(clone, ready), warm);
+});

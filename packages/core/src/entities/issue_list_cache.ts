@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { folderStamp } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { activityDirs } from "./activity.js";
@@ -496,14 +497,18 @@ interface ReadyEntry {
   len: number;
   sep: number;
   text?: string;
+  /** A cached record's folder stamps, still to be checked (`RecordCache.hitFolders`): the walk checked only its file. */
+  folders?: string;
 }
 
 /**
  * `--ready`: every issue is visited (a blocker can be older or newer than
  * what it blocks), its links and state taken from its cached record (or its
  * file), the graph built, and the ready ones written newest first, at most
- * `limit`. One lstat per issue, as the plain list; the records of open
- * issues are kept as they pass (the cache reuses its buffer).
+ * `limit`. One lstat per issue: links and state are the owning file's, so
+ * the record folders (`updatedAt`) are stamped only for the ready records,
+ * as they are written; the records of open issues are kept as they pass
+ * (the cache reuses its buffer).
  */
 async function* readyList(
   store: Store,
@@ -526,7 +531,9 @@ async function* readyList(
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
       const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
-      const hit = ref.escapes ? undefined : lookup(cache, store, key, ref.id, pre);
+      // Staged: its stamp (folders too) was taken as it was read. Else the file alone, its folders checked if ready.
+      const path = entityFile(store, ISSUES, ref.id);
+      const hit = ref.escapes ? undefined : pre ? cache.get(key, path, pre) : cache.get(key, path, undefined, false);
       if (!hit && pre && parts(pre)) {
         // Made by the order pass from the file it read: kept, and its record kept here (it is in no cache file yet).
         cache.putBytes(key, pre.buf, pre.start, pre.end);
@@ -554,9 +561,18 @@ async function* readyList(
         nodes.push(nodeOf(ref.id, i, isOpen, links));
         // Only where it is: the few ready records are read back from the cache file (a copy of every open one
         // costs more than the walk saves).
-        if (isOpen) open.push({ i, id: ref.id, at: cache.hitOffset, len: end - hit.start, sep: sep - hit.start });
+        if (isOpen)
+          open.push({
+            i,
+            id: ref.id,
+            at: cache.hitOffset,
+            len: end - hit.start,
+            sep: sep - hit.start,
+            folders: pre ? undefined : cache.hitFolders,
+          });
         continue;
       }
+      if (!ref.escapes && !pre) cache.stampFolders(activityDirs(path, false));
       const e = await readListed(store, ref, opts);
       if (!e) continue;
       const json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
@@ -632,9 +648,11 @@ function cacheFileOf(store: Store): { fd: number | undefined } {
 }
 
 /**
- * A ready record's bytes, read back from the cache file; when the bytes there
- * are not this issue's record (the file was replaced since the walk opened
- * it), made again from the issue's own file: a record is never invented.
+ * A ready record's bytes, read back from the cache file; when its record
+ * folders moved since the line was made (a comment or an edit added or
+ * pulled), or the bytes there are not this issue's record (the file was
+ * replaced since the walk opened it), made again from the issue's own
+ * file: a record is never invented.
  */
 async function recordAt(
   store: Store,
@@ -644,7 +662,10 @@ async function recordAt(
   r: ReadyEntry,
   file: { fd: number | undefined }
 ): Promise<Buffer | undefined> {
-  if (file.fd !== undefined) {
+  const current =
+    r.folders === undefined ||
+    folderStamp(activityDirs(entityFile(store, ISSUES, r.id), false)).value === r.folders;
+  if (current && file.fd !== undefined) {
     const b = Buffer.allocUnsafe(r.len);
     // Its own record: the separator where the walk saw it, and its id as a key (a body's quotes are escaped).
     if (
