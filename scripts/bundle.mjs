@@ -128,7 +128,7 @@ const common = {
   platform: "node",
   format: "cjs",
   target: "node20",
-  minify: true,
+  minify: process.env.FORGE_BUNDLE_MINIFY !== "0",
   conditions: ["source"],
   legalComments: "none",
   logLevel: "warning",
