@@ -207,7 +207,7 @@ for (const f of [
     .update(readFileSync(f))
     .update("\0");
 }
-const bundlesKey = bundleInputs.digest("hex");
+const bundlesKey = bundleInputs.update(String(common.minify)).digest("hex");
 const outputs = [join(out, "lib", "engine.cjs"), ...names.map(([name]) => join(out, "lib", `${name}.cjs`))];
 const unchanged =
   cache.bundles.key === bundlesKey &&

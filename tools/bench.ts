@@ -45,6 +45,19 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BENCH = join(ROOT, ".bench");
 const BIN = join(ROOT, "bin");
 
+const OPTIONS = ["runs", "warmup", "issues", "prs", "pages", "only", "store-issues", "against"];
+// Anything else (`--help`, a misspelt option) is a usage error: the full bench takes many minutes.
+for (let i = 2; i < process.argv.length; i += 2) {
+  const a = process.argv[i]!;
+  if (!OPTIONS.includes(a.replace(/^--/, "")) || !a.startsWith("--") || process.argv[i + 1] === undefined) {
+    process.stderr.write(
+      `bench: ${a === "--help" || a === "-h" ? "usage" : `unknown argument '${a}'`}: ` +
+        `node tools/dist/bench.js [${OPTIONS.map((o) => `--${o} X`).join("] [")}]\n`
+    );
+    process.exit(a === "--help" || a === "-h" ? 0 : 2);
+  }
+}
+
 function option(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : dflt;
