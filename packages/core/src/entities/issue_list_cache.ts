@@ -415,18 +415,20 @@ function members(json: Record<string, unknown>, fields: readonly string[]): stri
 }
 
 /**
- * Bytes for stdout, handed out about 128 KiB at a time, the first 4 KiB
- * at once (`list | head -1` has its line without 150 more records made).
+ * Bytes for stdout: the first 4 KiB at once (`list | head -1` has its line
+ * without 150 more records made), then twice as much each time, up to
+ * 128 KiB: a reader that stopped (EPIPE) is found after a few more
+ * records, not after the next 128 KiB of them.
  */
 class Sink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
-  #first = true;
+  #limit = 1 << 12;
   get length(): number {
     return this.#len;
   }
   get full(): boolean {
-    return this.#len >= (this.#first ? 1 << 12 : 1 << 17);
+    return this.#len >= this.#limit;
   }
   text(s: string): void {
     this.#room(s.length * 3);
@@ -456,7 +458,7 @@ class Sink {
   }
   /** The bytes so far; the sink starts a new buffer. */
   take(): Buffer {
-    this.#first = false;
+    this.#limit = Math.min(this.#limit * 2, 1 << 17);
     const chunk = this.#buf.subarray(0, this.#len);
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;
