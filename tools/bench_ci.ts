@@ -1,10 +1,10 @@
 /**
- * The CI runner's own cost per step: `forge-ci run` with N trivial steps
- * and with none, against a shell loop that runs the same N step files and
- * an empty one, all four interleaved. The overhead per step is
- * ((ci N − ci 0) − (loop N − loop 0)) / N: what forge-ci adds to each
- * step beyond starting the script itself (its worktree and start-up are
- * paid by both ci sides and cancel out).
+ * The CI runner's own cost per step: `forge-ci run` with N + 1 trivial
+ * steps and with one (a run with none is refused), against a shell loop
+ * that runs the same step files, all four interleaved. The overhead per
+ * step is ((ci N+1 − ci 1) − (loop N+1 − loop 1)) / N: what forge-ci adds
+ * to each step beyond starting the script itself (its worktree and
+ * start-up are paid by both ci sides and cancel out).
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -48,19 +48,19 @@ export function stepOverhead(
 ): Result {
   const forge = join(bin, "forge");
   const big = join(bench, `ci-${n}`);
-  const none = join(bench, "ci-0");
-  const steps = repo(big, n, forge);
-  repo(none, 0, forge);
+  const one = join(bench, "ci-1");
+  const steps = repo(big, n + 1, forge);
+  const oneStep = repo(one, 1, forge);
   const ci = join(bin, "forge-ci");
   const cmds: Cmd[] = [
-    { label: `forge-ci run (${n} steps)`, argv: [ci, "run"], cwd: big, stderrOk: true },
-    { label: "forge-ci run (no steps)", argv: [ci, "run"], cwd: none },
+    { label: `forge-ci run (${n + 1} steps)`, argv: [ci, "run"], cwd: big, stderrOk: true },
+    { label: "forge-ci run (1 step)", argv: [ci, "run"], cwd: one, stderrOk: true },
     {
-      label: `sh loop over the ${n} step files`,
+      label: `sh loop over the ${n + 1} step files`,
       argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', steps],
       cwd: big,
     },
-    { label: "sh loop over no files", argv: ["sh", "-c", "true"], cwd: big },
+    { label: "sh loop over 1 step file", argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', oneStep], cwd: one },
   ];
   const samples: number[][] = cmds.map(() => []);
   for (let i = 0; i < warmup + runs; i++) {
@@ -83,7 +83,7 @@ export function stepOverhead(
     target: "≤ 15 ms",
     pass: perStep <= 15,
     note:
-      `forge-ci run: ${round(ciN)} ms with ${n} steps, ${round(ci0)} ms with none; the same steps from sh: ` +
+      `forge-ci run: ${round(ciN)} ms with ${n + 1} steps, ${round(ci0)} ms with 1; the same steps from sh: ` +
       `${round(loopN)} vs ${round(loop0)} ms; overhead = ((${round(ciN)} − ${round(ci0)}) − (${round(loopN)} − ` +
       `${round(loop0)})) / ${n}; the baseline column is one step's own cost from sh`,
     samplesMs: samples[0]!.map(round),
