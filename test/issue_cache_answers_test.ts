@@ -182,3 +182,46 @@ for (const file of ["issues.records", "issues.order"]) {
     });
   }
 }
+
+test.serial(
+  "a filter's shortcut over the cached bytes never decides alone: quoted names, look-alike text",
+  async (t) => {
+    const repo = await fixtureRepo();
+    const fl = (args: string[]): Promise<string> =>
+      run("forge-label", args, { cwd: repo }).then((r) =>
+        r.code === 0 ? r.stdout : Promise.reject(new Error(r.stderr))
+      );
+    await fl(["create", 'say "hi" ✓', "--color", "ededed"]);
+    await fl(["create", "v1", "--color", "ededed"]);
+    const make = async (args: string[], author: string): Promise<void> => {
+      const r = await run("forge-issue", ["create", ...args], { cwd: repo, env: { FORGE_AUTHOR: author } });
+      if (r.code !== 0) throw new Error(r.stderr);
+    };
+    // The members a filter looks for, as text in a body and a title (escaped there), and as another member's value.
+    await make(["-t", "v1", "-b", '"name":"bug" and "login":"alice" and "title":"v1"'], "carol");
+    await make(["-t", 'labelled say "hi" ✓', "-l", 'say "hi" ✓'], "bug");
+    await make(["-t", "label named like a milestone", "-l", "v1"], "dave");
+    await sleep(120);
+    await issue(repo, ANSWERS[0]!); // the caches, warm
+    for (const f of [
+      ["-l", "bug"],
+      ["-l", 'say "hi" ✓'],
+      ["-A", "alice"],
+      ["-a", "alice"],
+      ["-m", "v1"],
+      ["-l", "v1"],
+    ]) {
+      const args = ["list", "-s", "all", ...f, "--json", "number,title,labels,author,milestone"];
+      const cached = jsonl(await issue(repo, args));
+      const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
+      t.is(r.code, 0, r.stderr);
+      t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], f.join(" "));
+    }
+    // The body that names the members matches none of them; the quoted label matches its issue.
+    const titles = async (f: string[]): Promise<unknown[]> =>
+      jsonl(await issue(repo, ["list", "-s", "all", ...f, "--json", "title"])).map((x) => x.title);
+    t.false((await titles(["-l", "bug"])).includes("v1"));
+    t.deepEqual(await titles(["-l", 'say "hi" ✓']), ['labelled say "hi" ✓']);
+    t.false((await titles(["-m", "v1"])).includes("v1"));
+  }
+);

@@ -145,6 +145,7 @@ export {
   cachedIssueFields,
   cachedIssueList,
   issueFilter,
+  type RecordFilter,
   IssueStaging,
   type CachedIssueListOptions,
 } from "./entities/issue_list_cache.js";

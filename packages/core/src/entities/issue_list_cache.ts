@@ -39,7 +39,7 @@ export interface CachedIssueListOptions {
    * Only the records this accepts (the list's --label, --assignee, --author, --milestone, over the record's
    * JSON: `issueFilter`); not with `ready`.
    */
-  match?: (record: Record<string, unknown>) => boolean;
+  match?: RecordFilter;
   /** The records a cold order pass made as it read the files (`IssueStaging`): those files are not read again. */
   staged?: IssueStaging;
 }
@@ -53,24 +53,44 @@ export interface IssueFilters {
 }
 
 /**
+ * A filter over a record's JSON, and `needles`: byte strings its cached
+ * payload must hold for the filter to accept it (a record missing one is
+ * passed over unparsed). Each is a member as JSON writes it, quotes
+ * unescaped: inside a JSON string every quote is escaped, so only the
+ * record's own structure can hold one. A payload that holds them all may
+ * still be refused (an author's `"name"`, the issue's `"title"`): the
+ * filter decides.
+ */
+export type RecordFilter = ((record: Record<string, unknown>) => boolean) & { readonly needles: readonly Buffer[] };
+
+/**
  * The filters over an issue's JSON record, as `passesFilters` (cli) applies
  * them to its file's data: every label by name, the assignee and author by
  * login, the milestone by title (a record's names, logins and title are its
  * file's, as `issueToJson` copies them); undefined when there is none.
  */
-export function issueFilter(f: IssueFilters): ((record: Record<string, unknown>) => boolean) | undefined {
+export function issueFilter(f: IssueFilters): RecordFilter | undefined {
   const { labels, assignee, author, milestone } = f;
   if (labels.length === 0 && assignee === undefined && author === undefined && milestone === undefined)
     return undefined;
-  return (r) => {
-    const names = (r.labels as Array<{ name: string }>).map((l) => l.name);
-    if (!labels.every((l) => names.includes(l))) return false;
-    if (assignee !== undefined && !(r.assignees as Array<{ login: string }>).some((a) => a.login === assignee))
-      return false;
-    if (author !== undefined && (r.author as { login: string }).login !== author) return false;
-    if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
-    return true;
-  };
+  const member = (k: string, v: string): Buffer => Buffer.from(`"${k}":${JSON.stringify(v)}`);
+  const needles = [
+    ...labels.map((l) => member("name", l)),
+    ...[assignee, author].filter((v) => v !== undefined).map((v) => member("login", v)),
+    ...(milestone === undefined ? [] : [member("title", milestone)]),
+  ];
+  return Object.assign(
+    (r: Record<string, unknown>) => {
+      const names = (r.labels as Array<{ name: string }>).map((l) => l.name);
+      if (!labels.every((l) => names.includes(l))) return false;
+      if (assignee !== undefined && !(r.assignees as Array<{ login: string }>).some((a) => a.login === assignee))
+        return false;
+      if (author !== undefined && (r.author as { login: string }).login !== author) return false;
+      if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
+      return true;
+    },
+    { needles }
+  );
 }
 
 /**
@@ -142,6 +162,8 @@ export async function* cachedIssueList(
       else hit = undefined;
       // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
       if (hit && want && hit.buf[sep + 10] !== want) continue;
+      // A payload without a member the filter needs cannot match: passed over unparsed.
+      if (hit && opts.match && !holdsAll(hit, opts.match.needles)) continue;
       let json: Record<string, unknown> | undefined;
       // A filter reads the record's fields: parsed even when it is copied as bytes.
       if (hit && (!full || opts.match)) {
@@ -221,6 +243,14 @@ function lookup(
 ): RecordHit | undefined {
   const file = entityFile(store, ISSUES, id);
   return cache.get(key, file, pre, pre ? undefined : activityDirs(file, false));
+}
+
+/** Whether the payload holds every needle. */
+function holdsAll(h: RecordHit, needles: readonly Buffer[]): boolean {
+  // Within the payload's bytes only (the buffer holds the lines after it too).
+  const payload = h.buf.subarray(h.start, h.end);
+  for (const n of needles) if (payload.indexOf(n) < 0) return false;
+  return true;
 }
 
 /** Whether a payload has its three parts (record, record, links). */
@@ -665,8 +695,7 @@ async function recordAt(
   file: { fd: number | undefined }
 ): Promise<Buffer | undefined> {
   const current =
-    r.folders === undefined ||
-    folderStamp(activityDirs(entityFile(store, ISSUES, r.id), false)).value === r.folders;
+    r.folders === undefined || folderStamp(activityDirs(entityFile(store, ISSUES, r.id), false)).value === r.folders;
   if (current && file.fd !== undefined) {
     const b = Buffer.allocUnsafe(r.len);
     // Its own record: the separator where the walk saw it, and its id as a key (a body's quotes are escaped).
