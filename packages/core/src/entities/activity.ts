@@ -31,6 +31,16 @@ interface Activity {
   draft?: { key: string; value: boolean };
 }
 const MEMO = new WeakMap<LoadedEntity, Activity>();
+const ABSENT = new WeakMap<LoadedEntity, readonly string[]>();
+
+/**
+ * Record folders of `e` known to be missing (a folder stamp taken before its records are read said so): not listed
+ * for its activity (a `readdir` of a missing folder costs an exception).
+ */
+export function absentFolders<E extends LoadedEntity>(e: E, dirs: readonly string[] | undefined): E {
+  if (dirs && dirs.length > 0) ABSENT.set(e, dirs);
+  return e;
+}
 
 /**
  * The folders whose records move the entity's `updatedAt`: its own, and for
@@ -74,7 +84,9 @@ function activityOf(e: LoadedEntity): Activity {
   if (memo !== undefined) return memo;
   const out: Activity = { at: "" };
   const buf = Buffer.allocUnsafe(HEAD);
+  const absent = ABSENT.get(e);
   for (const dir of activityDirs(e.path, e.ref.archived)) {
+    if (absent?.includes(dir)) continue;
     let names: string[];
     try {
       names = readdirSync(dir);

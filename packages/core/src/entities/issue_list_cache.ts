@@ -13,7 +13,7 @@ import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
 import { folderStamp } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
-import { activityDirs } from "./activity.js";
+import { absentFolders, activityDirs } from "./activity.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
@@ -313,7 +313,7 @@ export class IssueStaging {
     if (e.warnings.length > 0) return;
     // The record folders' stamps before they are read (issueToJson reads them for updatedAt).
     const known = knownFile(st, before, activityDirs(e.path, false));
-    const json = issueToJson(e, 1, defs) as unknown as Record<string, unknown>;
+    const json = issueToJson(absentFolders(e, known.absent), 1, defs) as unknown as Record<string, unknown>;
     this.#add(ref.id, known, payloadOf(json, e.data));
   };
 

@@ -87,6 +87,8 @@ export function openRecordCache(store: Store, kind: KindLayout, opts: RecordCach
 export interface KnownFile {
   key: string;
   stamp: string | null;
+  /** Those of `knownFile`'s folders its stamp found missing (the caller need not list them: see `knownFile`). */
+  absent?: readonly string[];
 }
 
 /**
@@ -98,7 +100,11 @@ export function knownFile(st: Stats, now: number, dirs: readonly string[]): Know
   const ds = dirs.length > 0 ? folderStamp(dirs) : undefined;
   const key = lineStamp(fileKey(st), ds);
   const still = fileStamp(st, now) !== null && (!ds || isStill(ds, BigInt(now) * 1_000_000n));
-  return { key, stamp: still ? key : null };
+  // A folder missing when stamped is one a record made now need not list: made without it, the line says it was
+  // missing, and a folder made since moves the stamp.
+  const parts = ds ? ds.value.split(";") : [];
+  const absent = dirs.filter((_, i) => parts[i] === "-");
+  return { key, stamp: still ? key : null, absent };
 }
 
 /** A line's stamp: the file's, and the folders' when the record depends on some. */
