@@ -225,3 +225,51 @@ test.serial(
     t.false((await titles(["-m", "v1"])).includes("v1"));
   }
 );
+
+test.serial("list -S from the record cache is the answer from the files, for every query it answers", async (t) => {
+  const repo = await fixtureRepo();
+  const make = async (args: string[]): Promise<void> => {
+    const r = await run("forge-issue", ["create", ...args], { cwd: repo, env: { FORGE_AUTHOR: "erin" } });
+    if (r.code !== 0) throw new Error(r.stderr);
+  };
+  // U+212A (the Kelvin sign) lowercases to "k": an ASCII-only shortcut over the bytes would miss it.
+  await make(["-t", "\u212Aernel panic", "-b", 'says "quoted" and a\\back slash']);
+  await make(["-t", "plain kernel words", "-b", "nothing else\n"]);
+  await sleep(120);
+  await issue(repo, ANSWERS[0]!); // the caches, warm
+  const queries = [
+    "kernel",
+    "KERNEL in:title",
+    "panic in:body",
+    '"quoted"',
+    "back",
+    "kernel -panic",
+    "is:open kernel",
+    "is:closed",
+    "-is:open",
+    "author:erin",
+    "author:@me kernel",
+    "no:label",
+    "label:bug",
+    "created:>2020-01-01",
+    "closed:<2030-01-01",
+    "assignee:*",
+    "milestone:v1",
+    "type:issue words",
+    // Not the records': answered from the files (the same answer either way).
+    "updated:>2020-01-01",
+    "sort:created-asc kernel",
+    "kernel in:comments",
+    "is:blocked",
+  ];
+  for (const q of queries) {
+    const args = ["list", "-s", "all", "-S", q, "--json", "number,title,state"];
+    const cached = jsonl(await issue(repo, args));
+    const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
+    t.is(r.code, 0, r.stderr);
+    t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], q);
+  }
+  const titles = async (q: string): Promise<unknown[]> =>
+    jsonl(await issue(repo, ["list", "-S", q, "--json", "title"])).map((x) => x.title);
+  t.deepEqual(await titles("kernel"), ["plain kernel words", "\u212Aernel panic"]);
+});

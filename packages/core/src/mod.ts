@@ -146,6 +146,7 @@ export {
   cachedIssueList,
   issueFilter,
   type RecordFilter,
+  searchFilter,
   IssueStaging,
   type CachedIssueListOptions,
 } from "./entities/issue_list_cache.js";

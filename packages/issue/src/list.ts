@@ -18,6 +18,7 @@ import {
   parseSearch,
   searchNeedsComments,
   searchNeedsLinks,
+  searchFilter,
   searchSetsState,
   sortBySearch,
   UsageError,
@@ -207,7 +208,8 @@ async function writeCachedList(
   ctx: Ctx,
   opts: ListIssueOptions,
   fields: string[],
-  tally: { failed: number }
+  tally: { failed: number },
+  query?: SearchQuery
 ): Promise<void> {
   const issues = new Issues(ctx.io);
   // The definitions (and the git call behind `url`) while the order is read.
@@ -226,7 +228,7 @@ async function writeCachedList(
     v === "@me" ? await currentAuthor(ctx.io.env, ctx.io.cwd) : v;
   // As `streamIssues` filters, once any filter is set (an empty one alone, as before, filters nothing here).
   const any = opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone;
-  const match = any
+  const filters = any
     ? issueFilter({
         labels: opts.labels,
         assignee: await me(opts.assignee),
@@ -234,6 +236,10 @@ async function writeCachedList(
         milestone: opts.milestone,
       })
     : undefined;
+  // A search the records answer (the caller checked: `searchFilter` is defined for it).
+  const match = query
+    ? searchFilter(query, { me: opts.search!.includes("@me") ? await me("@me") : undefined }, filters)
+    : filters;
   const chunks = cachedIssueList(issues.store, order, defs, {
     state: opts.state,
     limit: opts.limit,
@@ -315,17 +321,19 @@ export default defineCommand({
     }
     // Without a field list, `comments` is left out of list output (as costly as in gh, where it must be asked for).
     const shaped = req && !req.fields ? { fields: ISSUE_FIELDS.filter((f) => f !== "comments") } : req;
-    // The record cache answers --label, --assignee, --author and --milestone (`issueFilter`); a search goes to the
-    // files, as does any filter with --ready.
+    // The record cache answers --label, --assignee, --author and --milestone (`issueFilter`), and a search over
+    // what a record holds (`searchFilter`); any other search goes to the files, as does any filter with --ready.
+    const query = opts.search !== undefined && !opts.ready ? parseSearch(opts.search) : undefined;
+    const recordSearch = query !== undefined && searchFilter(query, {}) !== undefined;
     const filtered =
-      opts.search !== undefined ||
+      (opts.search !== undefined && !recordSearch) ||
       (opts.ready && (opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone));
     const cached = opts.links
       ? undefined
       : cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
     // The cache writes JSON lines; gh's one array (FORGE_JSON=array) goes through `emit`.
     if (cached && jsonMode(ctx.io) === "lines") {
-      await writeCachedList(ctx, opts, cached, tally);
+      await writeCachedList(ctx, opts, cached, tally, recordSearch ? query : undefined);
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).

@@ -6,6 +6,7 @@
  * a full record is copied byte for byte around its number, with no parse.
  * Benchmarked: 10,000 issues, `list --json` ≤ 300 ms (tools/bench.ts).
  */
+import { isAscii } from "node:buffer";
 import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
@@ -20,6 +21,8 @@ import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } fr
 import type { Order } from "./order.js";
 import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
+import { matchSearch, type SearchEnv, type SearchItem } from "../search/match.js";
+import type { SearchQuery } from "../search/query.js";
 
 /** What a cached list asks for, and where it tells what it meets. */
 export interface CachedIssueListOptions {
@@ -61,7 +64,77 @@ export interface IssueFilters {
  * still be refused (an author's `"name"`, the issue's `"title"`): the
  * filter decides.
  */
-export type RecordFilter = ((record: Record<string, unknown>) => boolean) & { readonly needles: readonly Buffer[] };
+export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
+  readonly needles: readonly Buffer[];
+  /**
+   * Lowercase ASCII words an all-ASCII payload must hold, ignoring case (a search's plain words: in the title or
+   * body, which the payload holds as they are); a payload with any other byte is parsed.
+   */
+  readonly words?: readonly string[];
+};
+
+/** Qualifiers a record's JSON answers exactly as the issue's file does (see `searchFilter`). */
+const RECORD_QUALIFIERS: Readonly<Record<string, readonly string[] | undefined>> = {
+  is: ["open", "closed", "issue"],
+  type: ["issue"],
+  state: ["open", "closed"],
+  no: ["assignee", "label", "milestone"],
+  in: ["title", "body"],
+  author: undefined,
+  assignee: undefined,
+  label: undefined,
+  milestone: undefined,
+  created: undefined,
+  closed: undefined,
+};
+
+/**
+ * A search (`-S`) as a filter over issue records, with `extra` (the list's
+ * other filters) as well; undefined when the query needs what a record does
+ * not hold as the file gives it: comments, links, `updated:` (a search's
+ * updatedAt is not the record's), `reason:`, `sort:`, or any qualifier not
+ * in RECORD_QUALIFIERS. The item searched is made from the record: the same
+ * fields `issueSearchItem` takes from the file (the body without its final
+ * newline, which no word holds).
+ */
+export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilter): RecordFilter | undefined {
+  if (q.sort) return undefined;
+  for (const x of q.qualifiers) {
+    if (!(x.key in RECORD_QUALIFIERS)) return undefined;
+    const values = RECORD_QUALIFIERS[x.key];
+    if (
+      values &&
+      !x.value
+        .toLowerCase()
+        .split(",")
+        .every((v) => values.includes(v))
+    )
+      return undefined;
+  }
+  const words = q.words.filter((w) => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w));
+  return Object.assign(
+    (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, recordSearchItem(r), env),
+    { needles: extra?.needles ?? [], words }
+  );
+}
+
+/** What a search looks at in an issue, from its JSON record. */
+function recordSearchItem(r: Record<string, unknown>): SearchItem {
+  const ms = r.milestone as { title: string } | null;
+  return {
+    kind: "issue",
+    state: r.state === "CLOSED" ? "closed" : "open",
+    author: (r.author as { login: string }).login,
+    assignees: (r.assignees as Array<{ login: string }>).map((a) => a.login),
+    labels: (r.labels as Array<{ name: string }>).map((l) => l.name),
+    milestone: ms === null ? undefined : ms.title,
+    title: r.title as string,
+    body: r.body as string,
+    createdAt: r.createdAt as string,
+    updatedAt: r.updatedAt as string,
+    closedAt: r.closedAt as string | null,
+  };
+}
 
 /**
  * The filters over an issue's JSON record, as `passesFilters` (cli) applies
@@ -163,7 +236,7 @@ export async function* cachedIssueList(
       // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
       if (hit && want && hit.buf[sep + 10] !== want) continue;
       // A payload without a member the filter needs cannot match: passed over unparsed.
-      if (hit && opts.match && !holdsAll(hit, opts.match.needles)) continue;
+      if (hit && opts.match && !holdsAll(hit, opts.match.needles, opts.match.words)) continue;
       let json: Record<string, unknown> | undefined;
       // A filter reads the record's fields: parsed even when it is copied as bytes.
       if (hit && (!full || opts.match)) {
@@ -246,10 +319,14 @@ function lookup(
 }
 
 /** Whether the payload holds every needle. */
-function holdsAll(h: RecordHit, needles: readonly Buffer[]): boolean {
+function holdsAll(h: RecordHit, needles: readonly Buffer[], words: readonly string[] = []): boolean {
   // Within the payload's bytes only (the buffer holds the lines after it too).
   const payload = h.buf.subarray(h.start, h.end);
   for (const n of needles) if (payload.indexOf(n) < 0) return false;
+  // Lowercasing is ASCII's only on ASCII text (`K`, the Kelvin sign, lowercases to `k`): other payloads are parsed.
+  if (words.length === 0 || !isAscii(payload)) return true;
+  const text = payload.toString("latin1").toLowerCase();
+  for (const w of words) if (!text.includes(w)) return false;
   return true;
 }
 
