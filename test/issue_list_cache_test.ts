@@ -212,7 +212,7 @@ test("a full record's url is origin's, cold and from the cache", async (t) => {
   for (const r of rows) t.is(r.url, `https://github.com/acme/widgets/issues/${r.number as number}`);
 });
 
-test("--ready from a warm cache sees a comment pulled into a ready issue (its folders stamped as it is written)", async (t) => {
+test("--ready from a warm cache sees a comment pulled into a ready issue (folders stamped as written)", async (t) => {
   const origin = await fixtureRepo();
   commitAll(origin, "the store");
   const clone = cloneAs(origin, "dave");

@@ -60,7 +60,11 @@ export function stepOverhead(
       argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', steps],
       cwd: big,
     },
-    { label: "sh loop over 1 step file", argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', oneStep], cwd: one },
+    {
+      label: "sh loop over 1 step file",
+      argv: ["sh", "-c", 'for f in "$0"/*; do "$f" || exit 1; done', oneStep],
+      cwd: one,
+    },
   ];
   const samples: number[][] = cmds.map(() => []);
   for (let i = 0; i < warmup + runs; i++) {

@@ -606,7 +606,7 @@ interface ReadyEntry {
   len: number;
   sep: number;
   text?: string;
-  /** A cached record's folder stamps, still to be checked (`RecordCache.hitFolders`): the walk checked only its file. */
+  /** A cached record's folder stamps, still to check (`RecordCache.hitFolders`): the walk checked its file only. */
   folders?: string;
 }
 

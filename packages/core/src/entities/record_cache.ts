@@ -439,7 +439,9 @@ export class RecordCache {
     if (nl < 0 || nl >= this.#blockEnd) return this.#change();
     const sep = b.indexOf(0x1f, at);
     const key =
-      nl - at > KEY + 1 && b[at + KEY] === 0x20 && sep > at + KEY && sep < nl ? b.toString("latin1", at, at + KEY) : undefined;
+      nl - at > KEY + 1 && b[at + KEY] === 0x20 && sep > at + KEY && sep < nl
+        ? b.toString("latin1", at, at + KEY)
+        : undefined;
     if (key === undefined || (this.#lastLine !== undefined && key >= this.#lastLine)) return this.#change();
     this.#key = this.#lastLine = key;
     this.#stat = b.toString("latin1", at + KEY + 1, sep);
