@@ -256,8 +256,10 @@ test.serial("list -S from the record cache is the answer from the files, for eve
     "assignee:*",
     "milestone:v1",
     "type:issue words",
-    // Not the records': answered from the files (the same answer either way).
     "updated:>2020-01-01",
+    "updated:<2020-01-01",
+    // Not the records': answered from the files (the same answer either way).
+    "reason:completed",
     "sort:created-asc kernel",
     "kernel in:comments",
     "is:blocked",

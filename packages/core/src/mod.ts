@@ -294,7 +294,13 @@ export {
   type SearchItem,
 } from "./search/match.js";
 export { checkRepoFlag, originRepo, parseRepoName, repoWebUrl, type RepoName } from "./repo.js";
-export { issueSearchItem, prSearchItem, type PrSearchParts } from "./search/items.js";
+export {
+  issueRecordSearchable,
+  issueRecordSearchItem,
+  issueSearchItem,
+  prSearchItem,
+  type PrSearchParts,
+} from "./search/items.js";
 export { patchCommits, type CommitJson } from "./entities/patch_commits.js";
 export {
   latestReviews,

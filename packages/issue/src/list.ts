@@ -5,6 +5,7 @@ import {
   entityOrder,
   ISSUE,
   issueFilter,
+  issueRecordSearchable,
   ISSUE_FIELDS,
   issueSearchItem,
   issueToJson,
@@ -236,7 +237,7 @@ async function writeCachedList(
         milestone: opts.milestone,
       })
     : undefined;
-  // A search the records answer (the caller checked: `searchFilter` is defined for it).
+  // A search the records answer (the caller checked: `issueRecordSearchable`).
   const match = query
     ? searchFilter(query, { me: opts.search!.includes("@me") ? await me("@me") : undefined }, filters)
     : filters;
@@ -324,7 +325,7 @@ export default defineCommand({
     // The record cache answers --label, --assignee, --author and --milestone (`issueFilter`), and a search over
     // what a record holds (`searchFilter`); any other search goes to the files, as does any filter with --ready.
     const query = opts.search !== undefined && !opts.ready ? parseSearch(opts.search) : undefined;
-    const recordSearch = query !== undefined && searchFilter(query, {}) !== undefined;
+    const recordSearch = query !== undefined && issueRecordSearchable(query);
     const filtered =
       (opts.search !== undefined && !recordSearch) ||
       (opts.ready && (opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone));

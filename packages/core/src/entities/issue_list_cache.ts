@@ -21,7 +21,8 @@ import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } fr
 import type { Order } from "./order.js";
 import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
-import { matchSearch, type SearchEnv, type SearchItem } from "../search/match.js";
+import { issueRecordSearchItem } from "../search/items.js";
+import { matchSearch, type SearchEnv } from "../search/match.js";
 import type { SearchQuery } from "../search/query.js";
 
 /** What a cached list asks for, and where it tells what it meets. */
@@ -73,67 +74,16 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
   readonly words?: readonly string[];
 };
 
-/** Qualifiers a record's JSON answers exactly as the issue's file does (see `searchFilter`). */
-const RECORD_QUALIFIERS: Readonly<Record<string, readonly string[] | undefined>> = {
-  is: ["open", "closed", "issue"],
-  type: ["issue"],
-  state: ["open", "closed"],
-  no: ["assignee", "label", "milestone"],
-  in: ["title", "body"],
-  author: undefined,
-  assignee: undefined,
-  label: undefined,
-  milestone: undefined,
-  created: undefined,
-  closed: undefined,
-};
-
 /**
- * A search (`-S`) as a filter over issue records, with `extra` (the list's
- * other filters) as well; undefined when the query needs what a record does
- * not hold as the file gives it: comments, links, `updated:` (a search's
- * updatedAt is not the record's), `reason:`, `sort:`, or any qualifier not
- * in RECORD_QUALIFIERS. The item searched is made from the record: the same
- * fields `issueSearchItem` takes from the file (the body without its final
- * newline, which no word holds).
+ * A search (`-S`) the records answer (`issueRecordSearchable`) as a filter over
+ * them, with `extra` (the list's other filters) as well.
  */
-export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilter): RecordFilter | undefined {
-  if (q.sort) return undefined;
-  for (const x of q.qualifiers) {
-    if (!(x.key in RECORD_QUALIFIERS)) return undefined;
-    const values = RECORD_QUALIFIERS[x.key];
-    if (
-      values &&
-      !x.value
-        .toLowerCase()
-        .split(",")
-        .every((v) => values.includes(v))
-    )
-      return undefined;
-  }
+export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilter): RecordFilter {
   const words = q.words.filter((w) => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w));
   return Object.assign(
-    (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, recordSearchItem(r), env),
+    (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
     { needles: extra?.needles ?? [], words }
   );
-}
-
-/** What a search looks at in an issue, from its JSON record. */
-function recordSearchItem(r: Record<string, unknown>): SearchItem {
-  const ms = r.milestone as { title: string } | null;
-  return {
-    kind: "issue",
-    state: r.state === "CLOSED" ? "closed" : "open",
-    author: (r.author as { login: string }).login,
-    assignees: (r.assignees as Array<{ login: string }>).map((a) => a.login),
-    labels: (r.labels as Array<{ name: string }>).map((l) => l.name),
-    milestone: ms === null ? undefined : ms.title,
-    title: r.title as string,
-    body: r.body as string,
-    createdAt: r.createdAt as string,
-    updatedAt: r.updatedAt as string,
-    closedAt: r.closedAt as string | null,
-  };
 }
 
 /**

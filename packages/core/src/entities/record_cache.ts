@@ -102,9 +102,7 @@ export function knownFile(st: Stats, now: number, dirs: readonly string[]): Know
   const still = fileStamp(st, now) !== null && (!ds || isStill(ds, BigInt(now) * 1_000_000n));
   // A folder missing when stamped is one a record made now need not list: made without it, the line says it was
   // missing, and a folder made since moves the stamp.
-  const parts = ds ? ds.value.split(";") : [];
-  const absent = dirs.filter((_, i) => parts[i] === "-");
-  return { key, stamp: still ? key : null, absent };
+  return { key, stamp: still ? key : null, absent: ds?.absent };
 }
 
 /** A line's stamp: the file's, and the folders' when the record depends on some. */

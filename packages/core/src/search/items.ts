@@ -5,6 +5,7 @@
 import { isDraftPr, lastActivity } from "../entities/activity.js";
 import type { LoadedEntity } from "../entities/load.js";
 import type { SearchItem } from "./match.js";
+import type { SearchQuery } from "./query.js";
 
 /** The latest of the stamps an entity's `updatedAt` is derived from, and its last activity record. */
 function latest(e: LoadedEntity, keys: readonly string[]): string {
@@ -53,6 +54,66 @@ export function issueSearchItem(
         : d.reopenedAt
           ? "reopened"
           : "",
+  };
+}
+
+/** Qualifiers (and values) an issue's JSON record answers as its file does (`issueRecordSearchable`). */
+const RECORD_QUALIFIERS: Readonly<Record<string, readonly string[] | undefined>> = {
+  is: ["open", "closed", "issue"],
+  type: ["issue"],
+  state: ["open", "closed"],
+  no: ["assignee", "label", "milestone"],
+  in: ["title", "body"],
+  author: undefined,
+  assignee: undefined,
+  label: undefined,
+  milestone: undefined,
+  created: undefined,
+  updated: undefined,
+  closed: undefined,
+};
+
+/**
+ * Whether issues' JSON records (`issueRecordSearchItem`) answer the query as
+ * their files do: no `sort:` (every match is read first), no comments, links
+ * or `reason:` (a record holds gh's stateReason, not the search's), and only
+ * qualifiers in RECORD_QUALIFIERS.
+ */
+export function issueRecordSearchable(q: SearchQuery): boolean {
+  if (q.sort) return false;
+  return q.qualifiers.every((x) => {
+    if (!(x.key in RECORD_QUALIFIERS)) return false;
+    const values = RECORD_QUALIFIERS[x.key];
+    return (
+      !values ||
+      x.value
+        .toLowerCase()
+        .split(",")
+        .every((v) => values.includes(v))
+    );
+  });
+}
+
+/**
+ * An issue for the matcher, from its JSON record (`issueToJson`): the fields
+ * `issueSearchItem` takes from the file, as the record copies them (its
+ * updatedAt is derived the same way; the body lacks only its final newline,
+ * which no word holds).
+ */
+export function issueRecordSearchItem(r: Record<string, unknown>): SearchItem {
+  const ms = r.milestone as { title: string } | null;
+  return {
+    kind: "issue",
+    state: r.state === "CLOSED" ? "closed" : "open",
+    author: (r.author as { login: string }).login,
+    assignees: (r.assignees as Array<{ login: string }>).map((a) => a.login),
+    labels: (r.labels as Array<{ name: string }>).map((l) => l.name),
+    milestone: ms === null ? undefined : ms.title,
+    title: r.title as string,
+    body: r.body as string,
+    createdAt: r.createdAt as string,
+    updatedAt: r.updatedAt as string,
+    closedAt: r.closedAt as string | null,
   };
 }
 

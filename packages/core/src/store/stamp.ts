@@ -15,6 +15,8 @@ export interface FolderStamp {
   readonly value: string;
   /** The newest mtime of the folders. */
   readonly mtimeNs: bigint;
+  /** The folders that were missing (`-;`). */
+  readonly absent?: readonly string[];
 }
 
 // Nanosecond filesystems tick every few ms (the kernel's coarse clock);
@@ -28,6 +30,7 @@ const NO_ENTRY = { bigint: true, throwIfNoEntry: false } as const;
 export function folderStamp(dirs: readonly string[]): FolderStamp {
   let value = "";
   let newest = 0n;
+  let absent: string[] | undefined;
   for (const dir of dirs) {
     let st;
     try {
@@ -38,12 +41,13 @@ export function folderStamp(dirs: readonly string[]): FolderStamp {
     }
     if (st === undefined) {
       value += "-;";
+      (absent ??= []).push(dir);
       continue;
     }
     value += `${st.ino}.${st.mtimeNs};`;
     if (st.mtimeNs > newest) newest = st.mtimeNs;
   }
-  return { value, mtimeNs: newest };
+  return { value, mtimeNs: newest, absent };
 }
 
 /**
