@@ -12,6 +12,7 @@ import {
   loadLabelDefs,
   loadMilestoneDefs,
   openStore,
+  cacheDir,
   repoWebUrl,
   resolveRef,
   type EntitySchema,
@@ -61,7 +62,7 @@ export class NounStore {
     return (this.#defs ??= {
       labels: await loadLabelDefs(this.store),
       milestones: await loadMilestoneDefs(this.store),
-      baseUrl: await repoWebUrl(this.store.root, this.store.root),
+      baseUrl: await repoWebUrl(this.store.root, this.store.root, cacheDir(this.store)),
     });
   }
 }

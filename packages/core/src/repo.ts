@@ -3,7 +3,7 @@
  * `-R OWNER/REPO`), and the web address `url` fields are built from.
  */
 import { ForgeError, UsageError } from "./errors.js";
-import { git } from "./git.js";
+import { originUrl } from "./origin_cache.js";
 
 /** A repository as gh names it. */
 export interface RepoName {
@@ -34,9 +34,10 @@ export function parseRepoName(text: string, defaultHost = "github.com"): RepoNam
 /**
  * The repository `origin` names, or null when there is no origin (or it is a local path).
  * @param cwd a folder inside the repository
+ * @param cacheDir where the answer may be kept (`cacheDir(store)`; `originUrl`), or undefined to ask git each time
  */
-export async function originRepo(cwd: string): Promise<RepoName | null> {
-  const r = await git(["remote", "get-url", "origin"], { cwd }).catch(() => undefined);
+export async function originRepo(cwd: string, cacheDir?: string): Promise<RepoName | null> {
+  const r = await originUrl(cwd, cacheDir).catch(() => undefined);
   if (!r || r.code !== 0) return null;
   return parseRepoName(r.stdout.trim());
 }
@@ -65,9 +66,10 @@ export async function checkRepoFlag(value: string, cwd: string): Promise<void> {
 /**
  * The web address issues and PRs live under: `https://HOST/OWNER/REPO` from
  * origin, else `file://<repository root>` (stable for a clone).
+ * @param cacheDir as `originRepo`'s
  */
-export async function repoWebUrl(cwd: string, root: string): Promise<string> {
-  const r = await originRepo(cwd);
+export async function repoWebUrl(cwd: string, root: string, cacheDir?: string): Promise<string> {
+  const r = await originRepo(cwd, cacheDir);
   if (r) return `https://${r.host}/${r.owner}/${r.name}`;
   return `file://${root}`;
 }

@@ -4,7 +4,18 @@
  * startedAt url attempt number workflowDatabaseId`, plus forge's `id`,
  * `verdict` and `steps` (as forge-ci prints them).
  */
-import { CI_RUN, CI_RUNS, entityOrder, loadEntity, loadEntityFast, PR, PRS, repoWebUrl, type Store } from "@forge/core";
+import {
+  cacheDir,
+  CI_RUN,
+  CI_RUNS,
+  entityOrder,
+  loadEntity,
+  loadEntityFast,
+  PR,
+  PRS,
+  repoWebUrl,
+  type Store,
+} from "@forge/core";
 import { jsonFlags, jsonRequestOf, type FlagDef, type JsonRequest, type Parsed, type RenderOptions } from "@forge/cli";
 import type { CiRunJson } from "@forge/runner";
 
@@ -163,7 +174,7 @@ export class RunShaper {
   /** The gh-shaped run. `attempt` counts the reruns back to the first run. */
   async shape(r: CiRunJson): Promise<RunJson> {
     const chains = await this.#chains();
-    this.#web ??= await repoWebUrl(this.#store.root, this.#store.root);
+    this.#web ??= await repoWebUrl(this.#store.root, this.#store.root, cacheDir(this.#store));
     if (!this.#branches) {
       const order = await entityOrder(this.#store, PRS, PR);
       this.#branches = new Map();
