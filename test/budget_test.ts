@@ -551,3 +551,37 @@ test("every launcher's cached help and version text is exactly what its bundle p
   }
   t.true(checked > 50, `only ${checked} cached forms`);
 });
+
+test("every launcher's code cache is accepted for its bundle, and a launcher without one runs the same", async (t) => {
+  const { readdirSync: ls, copyFileSync } = await import("node:fs");
+  const { Script } = await import("node:vm");
+  const { wrap } = (await import("node:module")).default;
+  const bin = join(GOLDEN, "..", "..", "bin");
+  const names = ls(bin).filter((n) => n.startsWith("forge"));
+  for (const name of names) {
+    const lib = join(bin, "lib", `${name}.cjs`);
+    // The producer compiled the same wrapped source: V8 takes the cache (a stale one is removed with its bundle).
+    const s = new Script(wrap(readFileSync(lib, "utf8")), {
+      filename: lib,
+      cachedData: readFileSync(`${lib.slice(0, -4)}.v8`),
+    });
+    t.false(s.cachedDataRejected, name);
+  }
+  // The same answer (and error) with the cache and without it: a copy of the launcher beside a bundle with no cache.
+  const dir = mkdtempSync(join(tmpdir(), "forge-v8-"));
+  mkdirSync(join(dir, "lib"));
+  copyFileSync(join(bin, "lib", "forge-issue.cjs"), join(dir, "lib", "forge-issue.cjs"));
+  copyFileSync(join(bin, "lib", "engine.cjs"), join(dir, "lib", "engine.cjs"));
+  copyFileSync(join(bin, "forge-issue"), join(dir, "forge-issue"));
+  const repo = tempRepo();
+  t.is((await run(join(bin, "forge-issue"), ["create", "-t", "one"], { cwd: repo })).code, 0);
+  for (const argv of [
+    ["list", "--json", "number,title"],
+    ["view", "1"],
+    ["view", "9"],
+  ]) {
+    const a = await run(join(bin, "forge-issue"), argv, { cwd: repo });
+    const b = await run(process.execPath, [join(dir, "forge-issue"), ...argv], { cwd: repo });
+    t.deepEqual([b.code, b.stdout, b.stderr], [a.code, a.stdout, a.stderr], argv.join(" "));
+  }
+});
