@@ -162,6 +162,8 @@ export class RecordCache {
   #out: number | undefined;
   #outBuf = Buffer.alloc(0);
   #outLen = 0;
+  // How much the next read asks for (`#more`).
+  #want = BLOCK;
 
   constructor(path: string, header: string, opts: RecordCacheOptions) {
     this.#path = path;
@@ -377,7 +379,15 @@ export class RecordCache {
     this.#blockNext -= from;
     this.#len = rest;
     this.#pos -= from;
-    const n = readSync(this.#fd!, this.#buf, this.#len, this.#buf.length - this.#len, this.#base + this.#len);
+    // A block first, then twice as much each time: `list | head -1` faults in 64 KiB of the buffer, not 1 MiB.
+    const n = readSync(
+      this.#fd!,
+      this.#buf,
+      this.#len,
+      Math.min(this.#buf.length - this.#len, this.#want),
+      this.#base + this.#len
+    );
+    this.#want *= 2;
     if (n === 0) this.#eof = true;
     this.#len += n;
     return n > 0;

@@ -200,6 +200,26 @@ test(
   }
 );
 
+test("lines longer than the first read, and than the 1 MiB chunk, are read whole", (t) => {
+  const { store, keys, files } = makeStore(3);
+  const sized = [100_000, 2_500_000, 10].map((n, i) => `payload ${i} ${"y".repeat(n)}`);
+  const walkSized = (): number => {
+    const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
+    let hits = 0;
+    keys.forEach((k, i) => {
+      const hit = cache.get(k, files[i]!);
+      if (hit) {
+        t.is(hit.buf.toString("utf8", hit.start, hit.end), sized[i]);
+        hits++;
+      } else cache.put(k, sized[i]!);
+    });
+    cache.close(true);
+    return hits;
+  };
+  t.is(walkSized(), 0);
+  t.is(walkSized(), 3);
+});
+
 test("an owning file that is a symlink, or gone, is never a hit", (t) => {
   const { store, keys, files } = makeStore(2);
   walk(store, keys, files);
