@@ -147,19 +147,19 @@ const engineApart = {
     b.onResolve({ filter: /^\.\/engine\.cjs$/ }, () => ({ path: "./engine.cjs", external: true }));
   },
 };
-// node:crypto (with the stream modules it pulls in, ~4 ms of every start) and node:child_process (~3 ms: a list
-// or view whose origin is cached runs no git) are loaded the first time one of their functions is called: a read
-// (list, view, observe, plan) hashes nothing. Each function is a wrapper exported by name, so a bundle keeps only
+// node:crypto (with the stream modules it pulls in, ~4 ms of every start), node:child_process (~3 ms: a list
+// or view whose origin is cached runs no git) and node:zlib (~4 ms: crc32 only checks caches) are loaded the
+// first time one of their functions is called: a read (list, view, observe, plan) hashes nothing. Each function is a wrapper exported by name, so a bundle keeps only
 // the ones it imports; importing anything else (a class, a constant) fails the build.
 const lazyModules = {};
-for (const m of ["crypto", "child_process"]) {
+for (const m of ["crypto", "child_process", "zlib"]) {
   const real = await import(`node:${m}`);
   lazyModules[m] = Object.keys(real).filter((k) => /^[a-z][A-Za-z0-9]*$/.test(k) && typeof real[k] === "function");
 }
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(crypto|child_process)$/ }, (a) =>
+    b.onResolve({ filter: /^(node:)?(crypto|child_process|zlib)$/ }, (a) =>
       a.namespace === "lazy-builtins"
         ? { path: a.path, external: true }
         : { path: a.path.replace(/^node:/, ""), namespace: "lazy-builtins" }
