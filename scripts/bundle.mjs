@@ -149,8 +149,9 @@ const engineApart = {
 };
 // node:crypto (with the stream modules it pulls in, ~4 ms of every start), node:child_process (~3 ms: a list
 // or view whose origin is cached runs no git) and node:zlib (~4 ms: crc32 only checks caches) are loaded the
-// first time one of their functions is called: a read (list, view, observe, plan) hashes nothing. Each function is a wrapper exported by name, so a bundle keeps only
-// the ones it imports; importing anything else (a class, a constant) fails the build.
+// first time one of their functions is called: a read (list, view, observe, plan) hashes nothing. Each function
+// is a wrapper exported by name, so a bundle keeps only the ones it imports; importing anything else (a class, a
+// constant) fails the build.
 const lazyModules = {};
 for (const m of ["crypto", "child_process", "zlib"]) {
   const real = await import(`node:${m}`);
