@@ -26,21 +26,11 @@
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  writeSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../frontmatter/parse.js";
-import { readStoreFile } from "../store/read_file.js";
+import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { writeCacheFile } from "../store/cache_file.js";
 import { holdsKindLock } from "../store/lock.js";
@@ -80,8 +70,8 @@ export interface Order {
 export interface OrderOptions {
   /**
    * Told of each file the order reads for its createdAt (an entity the
-   * cache lacks), with its frontmatter as parsed and its lstat taken before
-   * the read: a cold list makes its records from these instead of opening
+   * cache lacks), with its frontmatter as parsed and its stat taken on the
+   * open file before the read: a cold list makes its records from these instead of opening
    * every file again. Its errors are ignored (the caller reads the file itself).
    */
   onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string) => void | Promise<void>;
@@ -246,7 +236,7 @@ export async function createdAtOf(store: Store, kind: KindLayout, ref: EntityRef
 
 // --- internal ---
 
-/** `createdAtOf`, telling `onRead` of the file it read (an lstat first, which the caller's cache keys on). */
+/** `createdAtOf`, telling `onRead` of the file it read (its stat, taken on the open file: the caller's cache key). */
 async function createdAtRead(
   store: Store,
   kind: KindLayout,
@@ -257,8 +247,8 @@ async function createdAtRead(
   try {
     const path = entityFile(store, kind, ref.id, ref.archived);
     const before = Date.now();
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    const text = readStoreFile(store, path);
+    // The stat of the file read (fstat of the open file): a symlink has none, and is read by the walk itself.
+    const { text, stat: st } = readStoreFileStat(store, path);
     const fm =
       parseFrontmatterFast(text, displayPath(store, path)) ?? (await parseFrontmatter(text, displayPath(store, path)));
     const at = fm.data.createdAt;

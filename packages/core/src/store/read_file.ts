@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from "node:fs";
 import { InvalidFileError, NotFoundError } from "../errors.js";
 import { MAX_FILE_BYTES } from "../frontmatter/parse.js";
 import { displayPath, isInside, type Store } from "./store.js";
@@ -14,12 +14,31 @@ import { displayPath, isInside, type Store } from "./store.js";
  * @throws NotFoundError when missing; InvalidFileError when refused
  */
 export function readStoreFile(store: Store, abs: string): string {
+  return readChecked(store, abs, undefined);
+}
+
+/**
+ * `readStoreFile`, with the file's stat taken on the open file before a byte
+ * is read (the stamp a cache keeps for what was read: no second lookup of
+ * the path); `stat` is undefined when the path is a symlink (followed inside
+ * the store, as `readStoreFile` does).
+ * @throws as `readStoreFile`
+ */
+export function readStoreFileStat(store: Store, abs: string): { text: string; stat: Stats | undefined } {
+  const got: { stat?: Stats } = {};
+  const text = readChecked(store, abs, got);
+  return { text, stat: got.stat };
+}
+
+function readChecked(store: Store, abs: string, want: { stat?: Stats } | undefined): string {
   // The common case, read as cheaply as the checks allow: open (O_NOFOLLOW, O_NONBLOCK), read into one
   // shared buffer a byte longer than the cap (a file that fills it is too big: nothing past the cap is
   // read, and no fstat or per-file buffer is needed), close. list reads 100,000 files this way.
-  const fd = openChecked(store, abs, constants.O_NONBLOCK);
+  let followed = false;
+  const fd = openChecked(store, abs, constants.O_NONBLOCK, () => (followed = true));
   let n = 0;
   try {
+    if (want && !followed) want.stat = fstatSync(fd);
     for (;;) {
       const got = readSync(fd, SHARED, n, SHARED.length - n, null);
       if (got === 0 || (n += got) === SHARED.length) break;
@@ -42,13 +61,14 @@ export function readStoreFile(store: Store, abs: string): string {
 const SHARED = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
 
 /** Open a store file for reading: no symlink followed unless it stays in the store (SEC-02). */
-function openChecked(store: Store, abs: string, extra = 0): number {
+function openChecked(store: Store, abs: string, extra = 0, onFollow?: () => void): number {
   try {
     return openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | extra);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
     if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
+    onFollow?.();
     return openFollowingInside(store, abs, extra);
   }
 }
