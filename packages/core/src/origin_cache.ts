@@ -13,7 +13,7 @@
  * up, a folder on another filesystem, or a config with `include`s (an
  * `includeIf` can turn on the branch checked out).
  */
-import { lstatSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { checkedCache, readCacheFile, writeCacheFile, writeCacheLater } from "./store/cache_file.js";
 import { fileStamp } from "./store/stamp.js";
@@ -151,9 +151,14 @@ function readFrom(gitDir: string, listed: GitResult): string[] | undefined {
   return [...files];
 }
 
-/** A file's stamp: `-` when missing, its `fileStamp` when still, else null. */
+/** A config file's stamp (a symlink followed, as git reads it): `-` when missing, `fileStamp` when still, else null. */
 function stampOf(file: string, now: number): string | null {
-  const st = lstat(file);
+  let st: Stats | undefined;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
   return st === undefined ? "-" : fileStamp(st, now);
 }
 

@@ -1,6 +1,6 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { flushCacheWrites } from "./store/cache_file.js";
@@ -58,6 +58,17 @@ test.serial("originUrl() keeps git's answer and follows every config change", as
   );
   await still();
   t.is((await ask(dir, cache)).stdout, "https://mirror.tst/a/b.git\n");
+  // A global config that is a symlink (dotfiles): a change to what it points at moves the answer.
+  const dotfiles = join(dir, "..", "dotfiles");
+  writeFileSync(dotfiles, "");
+  rmSync(join(process.env.HOME!, ".gitconfig"));
+  symlinkSync(dotfiles, join(process.env.HOME!, ".gitconfig"));
+  await still();
+  t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
+  t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
+  writeFileSync(dotfiles, '[url "https://mirror.test/"]\n\tinsteadOf = https://example.com/\n');
+  await still();
+  t.is((await ask(dir, cache)).stdout, "https://mirror.test/a/b.git\n");
   // Another HOME: another global config.
   process.env.HOME = join(dir, "..");
   t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
