@@ -1,4 +1,4 @@
-import { createConsola, type ConsolaInstance } from "consola/basic";
+import { createConsola, type ConsolaInstance } from "consola/core";
 import type { Io } from "./io.js";
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { CommandDef, CommandMeta } from "citty";
 import { checkRepoFlag, isForgeError, setNoteSink, UsageError } from "@forge/core";
-import type { ConsolaInstance } from "consola/basic";
+import type { ConsolaInstance } from "consola/core";
 import { bindPositionals, flagsOf, parseArgv, type Parsed } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { createLogger } from "./logger.js";
