@@ -1,4 +1,4 @@
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import {
   mkdirSync,
   mkdtempSync,
@@ -164,19 +164,7 @@ test(
   (t) => {
     const { store, keys, files } = makeStore(400); // 400 × 3 KB: 1.2 MB, read in two chunks
     const big = (i: number): string => `payload ${i} ${"x".repeat(3000)}`; // 20 lines to a 64 KiB block
-    const walkBig = (): number => {
-      const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
-      let hits = 0;
-      keys.forEach((k, i) => {
-        const hit = cache.get(k, files[i]!);
-        if (hit) {
-          t.is(hit.buf.toString("utf8", hit.start, hit.end), big(i));
-          hits++;
-        } else cache.put(k, big(i));
-      });
-      cache.close(true);
-      return hits;
-    };
+    const walkBig = (): number => walkPayloads(t, store, keys, files, big);
     t.is(walkBig(), 0);
     t.is(walkBig(), 400);
     const first = readFileSync(RECORDS(store), "latin1");
@@ -203,22 +191,36 @@ test(
 test("lines longer than the first read, and than the 1 MiB chunk, are read whole", (t) => {
   const { store, keys, files } = makeStore(3);
   const sized = [100_000, 2_500_000, 10].map((n, i) => `payload ${i} ${"y".repeat(n)}`);
-  const walkSized = (): number => {
-    const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
-    let hits = 0;
-    keys.forEach((k, i) => {
-      const hit = cache.get(k, files[i]!);
-      if (hit) {
-        t.is(hit.buf.toString("utf8", hit.start, hit.end), sized[i]);
-        hits++;
-      } else cache.put(k, sized[i]!);
-    });
-    cache.close(true);
-    return hits;
-  };
-  t.is(walkSized(), 0);
-  t.is(walkSized(), 3);
+  t.is(
+    walkPayloads(t, store, keys, files, (i) => sized[i]!),
+    0
+  );
+  t.is(
+    walkPayloads(t, store, keys, files, (i) => sized[i]!),
+    3
+  );
 });
+
+/** One writing walk: each hit checked against `payload(i)`, each miss put; the number of hits. */
+function walkPayloads(
+  t: ExecutionContext,
+  store: Store,
+  keys: readonly string[],
+  files: readonly string[],
+  payload: (i: number) => string
+): number {
+  const cache = openRecordCache(store, ISSUES, { layout: "v", context: "c1", write: true, now: LATER() });
+  let hits = 0;
+  keys.forEach((k, i) => {
+    const hit = cache.get(k, files[i]!);
+    if (hit) {
+      t.is(hit.buf.toString("utf8", hit.start, hit.end), payload(i));
+      hits++;
+    } else cache.put(k, payload(i));
+  });
+  cache.close(true);
+  return hits;
+}
 
 test("an owning file that is a symlink, or gone, is never a hit", (t) => {
   const { store, keys, files } = makeStore(2);
