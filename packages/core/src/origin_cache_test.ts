@@ -1,6 +1,6 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { flushCacheWrites } from "./store/cache_file.js";
@@ -26,23 +26,39 @@ async function repo(): Promise<{ dir: string; cache: string }> {
 const still = (): Promise<void> => new Promise((r) => setTimeout(r, 80));
 const gitIn = (dir: string, ...args: string[]): string => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
 
-/** originUrl's answer, and whether the cache file was there to answer it. */
-async function ask(dir: string, cache: string): Promise<{ stdout: string; code: number; kept: boolean }> {
-  const kept = existsSync(join(cache, "origin"));
+/** originUrl's answer (its cache writes made). */
+async function ask(dir: string, cache: string): Promise<{ stdout: string; code: number }> {
   const r = await originUrl(dir, cache);
   flushCacheWrites();
-  return { stdout: r.stdout, code: r.code, kept };
+  return { stdout: r.stdout, code: r.code };
+}
+
+/** originUrl's answer with no git on PATH: only the cache can give it ("asked git" when it did not). */
+async function cachedOnly(dir: string, cache: string): Promise<string> {
+  const path = process.env.PATH;
+  process.env.PATH = join(dir, "no-such-bin");
+  try {
+    return (await originUrl(dir, cache)).stdout;
+  } catch {
+    return "asked git";
+  } finally {
+    process.env.PATH = path;
+  }
 }
 
 test.serial("originUrl() keeps git's answer and follows every config change", async (t) => {
   const { dir, cache } = await repo();
   // No origin: git's exit code kept too.
-  t.like(await ask(dir, cache), { stdout: "", code: 2, kept: false });
-  t.like(await ask(dir, cache), { stdout: "", code: 2, kept: true });
+  t.is(await cachedOnly(dir, cache), "asked git");
+  t.like(await ask(dir, cache), { stdout: "", code: 2 });
+  t.like(await ask(dir, cache), { stdout: "", code: 2 });
+  t.is(await cachedOnly(dir, cache), "");
   gitIn(dir, "remote", "add", "origin", "https://example.com/a/b.git");
   await still();
+  t.is(await cachedOnly(dir, cache), "asked git");
   t.like(await ask(dir, cache), { stdout: "https://example.com/a/b.git\n", code: 0 });
-  t.like(await ask(dir, cache), { stdout: "https://example.com/a/b.git\n", code: 0, kept: true });
+  // Kept: answered with no git at all.
+  t.is(await cachedOnly(dir, cache), "https://example.com/a/b.git\n");
   // A rewrite in the global config (not the repository's) moves the answer.
   writeFileSync(
     join(process.env.HOME!, ".gitconfig"),
@@ -81,16 +97,16 @@ test.serial("originUrl() asks git each time where the stamps cannot vouch", asyn
   writeFileSync(join(process.env.HOME!, ".gitconfig"), `[include]\n\tpath = ${join(dir, "..", "extra")}\n`);
   await still();
   t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
-  t.false(existsSync(join(cache, "origin")));
+  t.is(await cachedOnly(dir, cache), "asked git");
   writeFileSync(join(dir, "..", "extra"), '[url "https://mirror.test/"]\n\tinsteadOf = https://example.com/\n');
   t.is((await ask(dir, cache)).stdout, "https://mirror.test/a/b.git\n");
   // A change within the racy-clean window: answered, not kept.
   writeFileSync(join(process.env.HOME!, ".gitconfig"), "");
   t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
-  t.false(existsSync(join(cache, "origin")));
+  t.is(await cachedOnly(dir, cache), "asked git");
   await still();
   t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
-  t.true(existsSync(join(cache, "origin")));
+  t.is(await cachedOnly(dir, cache), "https://example.com/a/b.git\n");
   // A GIT_ variable can point git anywhere: the cache is not read.
   process.env.GIT_DIR = join(dir, "nowhere");
   try {
@@ -112,6 +128,13 @@ test.serial("originUrl() does not answer for another folder, or a torn cache", a
   await still();
   t.is((await ask(inner, cache)).stdout, "https://example.com/c/d.git\n");
   t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
-  writeFileSync(join(cache, "origin"), "forge-origin 1 00000000\n{}");
-  t.is((await ask(dir, cache)).stdout, "https://example.com/a/b.git\n");
+  t.is(await cachedOnly(dir, cache), "https://example.com/a/b.git\n");
+  // Torn or edited (the check no longer holds): never an answer.
+  const kept = readFileSync(join(cache, "origin"), "utf8");
+  writeFileSync(join(cache, "origin"), kept.replace("a/b.git", "x/y.git"));
+  t.is(await cachedOnly(dir, cache), "asked git");
+  writeFileSync(join(cache, "origin"), kept.slice(0, -5));
+  t.is(await cachedOnly(dir, cache), "asked git");
+  writeFileSync(join(cache, "origin"), kept);
+  t.is(await cachedOnly(dir, cache), "https://example.com/a/b.git\n");
 });
