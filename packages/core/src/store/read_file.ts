@@ -25,20 +25,24 @@ export function readStoreFile(store: Store, abs: string): string {
  * @throws as `readStoreFile`
  */
 export function readStoreFileStat(store: Store, abs: string): { text: string; stat: Stats | undefined } {
-  const got: { stat?: Stats } = {};
+  const got: StatWanted = { stat: null };
   const text = readChecked(store, abs, got);
-  return { text, stat: got.stat };
+  return { text, stat: got.stat ?? undefined };
 }
 
-function readChecked(store: Store, abs: string, want: { stat?: Stats } | undefined): string {
+/** A stat asked of the file opened: null until taken; undefined once the path turned out to be a symlink. */
+interface StatWanted {
+  stat: Stats | null | undefined;
+}
+
+function readChecked(store: Store, abs: string, want: StatWanted | undefined): string {
   // The common case, read as cheaply as the checks allow: open (O_NOFOLLOW, O_NONBLOCK), read into one
   // shared buffer a byte longer than the cap (a file that fills it is too big: nothing past the cap is
   // read, and no fstat or per-file buffer is needed), close. list reads 100,000 files this way.
-  let followed = false;
-  const fd = openChecked(store, abs, constants.O_NONBLOCK, () => (followed = true));
+  const fd = openChecked(store, abs, constants.O_NONBLOCK, want);
   let n = 0;
   try {
-    if (want && !followed) want.stat = fstatSync(fd);
+    if (want?.stat === null) want.stat = fstatSync(fd);
     for (;;) {
       const got = readSync(fd, SHARED, n, SHARED.length - n, null);
       if (got === 0 || (n += got) === SHARED.length) break;
@@ -61,14 +65,15 @@ function readChecked(store: Store, abs: string, want: { stat?: Stats } | undefin
 const SHARED = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
 
 /** Open a store file for reading: no symlink followed unless it stays in the store (SEC-02). */
-function openChecked(store: Store, abs: string, extra = 0, onFollow?: () => void): number {
+function openChecked(store: Store, abs: string, extra = 0, want?: StatWanted): number {
   try {
     return openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | extra);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
     if (code !== "ELOOP") throw new InvalidFileError(displayPath(store, abs), `cannot read (${code})`);
-    onFollow?.();
+    // A symlink followed: the stat of its target is not the path's (a cache keys on the path's lstat).
+    if (want) want.stat = undefined;
     return openFollowingInside(store, abs, extra);
   }
 }
