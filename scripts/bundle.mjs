@@ -173,10 +173,14 @@ const lazyBuiltins = {
     }));
   },
 };
-/** Write `bytes` to `file` atomically, and only when they differ (a no-change build leaves bin/ untouched). */
-function writeIfChanged(file, bytes, mode) {
+/**
+ * Write `bytes` to `file` atomically, and only when they differ (a no-change build leaves bin/ untouched);
+ * `beforeReplace` runs first when they do.
+ */
+function writeIfChanged(file, bytes, mode, beforeReplace) {
   const old = existsSync(file) ? readFileSync(file) : null;
   if (old !== null && Buffer.compare(old, Buffer.from(bytes)) === 0) return;
+  beforeReplace?.();
   writeFileSync(`${file}.tmp`, bytes, mode === undefined ? {} : { mode });
   if (mode !== undefined) chmodSync(`${file}.tmp`, mode);
   renameSync(`${file}.tmp`, file);
@@ -219,12 +223,9 @@ const unchanged =
   outputs.every((f) => existsSync(f) && cache.bundles.files?.[f.slice(root.length)] === sha(readFileSync(f)));
 if (!unchanged) {
   const built = (r) => {
-    for (const f of r.outputFiles) {
-      // A code cache is only ever beside the bundle it was made from (V8 checks little more than its length).
-      if (!existsSync(f.path) || Buffer.compare(readFileSync(f.path), Buffer.from(f.contents)) !== 0)
-        rmSync(v8Of(f.path), { force: true });
-      writeIfChanged(f.path, f.contents);
-    }
+    // A code cache is only ever beside the bundle it was made from (V8 checks little more than its length).
+    for (const f of r.outputFiles)
+      writeIfChanged(f.path, f.contents, undefined, () => rmSync(v8Of(f.path), { force: true }));
   };
   await Promise.all([
     build({
