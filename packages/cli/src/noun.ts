@@ -7,12 +7,12 @@
  * verb that writes. A new verb or field is written here once.
  */
 import {
+  cacheDir,
   entityOrder,
   loadEntity,
   loadLabelDefs,
   loadMilestoneDefs,
   openStore,
-  cacheDir,
   repoWebUrl,
   resolveRef,
   type EntitySchema,
