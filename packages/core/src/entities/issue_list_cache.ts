@@ -472,15 +472,15 @@ function members(json: Record<string, unknown>, fields: readonly string[]): stri
 }
 
 /**
- * Bytes for stdout: the first 4 KiB at once (`list | head -1` has its line
- * without 150 more records made), then twice as much each time, up to
+ * Bytes for stdout: the first record alone (`list | head -1` has its line
+ * as soon as it is made), then 4 KiB, then twice as much each time, up to
  * 128 KiB: a reader that stopped (EPIPE) is found after a few more
  * records, not after the next 128 KiB of them.
  */
 class Sink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
-  #limit = 1 << 12;
+  #limit = 1;
   get length(): number {
     return this.#len;
   }
@@ -515,7 +515,7 @@ class Sink {
   }
   /** The bytes so far; the sink starts a new buffer. */
   take(): Buffer {
-    this.#limit = Math.min(this.#limit * 2, 1 << 17);
+    this.#limit = this.#limit < 1 << 12 ? 1 << 12 : Math.min(this.#limit * 2, 1 << 17);
     const chunk = this.#buf.subarray(0, this.#len);
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;

@@ -79,3 +79,23 @@ test("a cold list from staged records (in memory or spilled) is the list read fr
   t.is(await listed(s, staged, 3), plain.split("\n").slice(0, 3).join("\n") + "\n");
   t.deepEqual(readFileSync(join(cacheDir(s), "issues.records")), records);
 });
+
+test("the first record is yielded alone, then about 4 KiB (| head -1 has its line as it is made)", async (t) => {
+  const s = storeOf(40);
+  await sleep(120); // past the racy-clean window: the second walk reads every record from the cache
+  const fields = cachedIssueFields(FIELDS, false, false)!;
+  const fail = (e: unknown): never => {
+    throw new Error(String(e));
+  };
+  for (const walk of ["cold", "warm"]) {
+    const order = await entityOrder(s, ISSUES, ISSUE);
+    const opts = { state: "all" as const, limit: 1000, fields, onError: fail, onWarning: fail, closed: () => false };
+    const chunks: Buffer[] = [];
+    for await (const b of cachedIssueList(s, order, DEFS, opts)) chunks.push(Buffer.from(b));
+    const lines = (b: Buffer): number => b.toString("utf8").split("\n").length - 1;
+    t.true(chunks.length >= 3, `${walk}: ${chunks.length} chunks`);
+    t.is(lines(chunks[0]!), 1, `${walk}: the first chunk is one record`);
+    t.true(chunks[1]!.length >= 4096 && chunks[1]!.length < 8192, `${walk}: then ${chunks[1]!.length} bytes`);
+    t.is(lines(Buffer.concat(chunks)), 40, `${walk}: every record, once`);
+  }
+});
