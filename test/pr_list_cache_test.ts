@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cloneAs, commitAll, gitIn } from "./lib/clones.js";
 import { prFixtureRepo } from "./lib/pr_fixture.js";
-import { jsonl, run } from "./lib/run.js";
+import { jsonl, run, sh } from "./lib/run.js";
 import { removeScratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
@@ -243,3 +243,20 @@ test.serial("a torn or garbled cache is read past, never printed", async (t) => 
   t.is(await pr(repo, FULL), cold);
   t.is(cacheLines(repo), jsonl(cold!).length + 1);
 });
+
+test.serial(
+  "list --json | head -1: the newest PR, exit 0 and nothing on stderr (pipefail), cold and warm",
+  async (t) => {
+    const repo = await prFixtureRepo();
+    const first = (await pr(repo, FULL)).split("\n")[0];
+    for (const walk of ["cold", "warm"]) {
+      // Cold: no cache; warm: the cache a full list leaves.
+      if (walk === "cold") rmSync(records(repo), { force: true });
+      else await pr(repo, FULL);
+      const r = await sh(`forge-pr ${FULL.join(" ")} | head -1`, { cwd: repo });
+      t.is(r.code, 0, `${walk}: exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
+      t.is(r.stderr, "", walk);
+      t.is(r.stdout, `${first}\n`, walk);
+    }
+  }
+);

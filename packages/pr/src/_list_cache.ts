@@ -223,11 +223,16 @@ export function filterData(d: Record<string, unknown>, draft: boolean): PrFilter
   };
 }
 
-/** JSON lines as bytes, handed out about 128 KiB at a time: records from the cache copied, others written as text. */
+/**
+ * JSON lines as bytes, records from the cache copied, others written as
+ * text, handed out in chunks: the first line alone (`| head -1` has it as
+ * it is made), then about 4 KiB, then twice as much each time, up to 128 KiB.
+ */
 export class RecordSink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
-  readonly #chunks: Buffer[] = [];
+  #limit = 1;
+  #chunks: Buffer[] = [];
   /** Lines so far. */
   count = 0;
   /** One line of JSON text (no newline). */
@@ -270,15 +275,22 @@ export class RecordSink {
     this.#buf[this.#len++] = 0x0a;
     this.#end();
   }
-  /** Every chunk (the sink is done). */
+  /** The chunks filled so far (handed out once). */
+  ready(): Buffer[] {
+    const out = this.#chunks;
+    if (out.length > 0) this.#chunks = [];
+    return out;
+  }
+  /** Every chunk not handed out yet (the sink is done). */
   take(): Buffer[] {
     if (this.#len > 0) this.#chunks.push(this.#buf.subarray(0, this.#len));
     this.#len = 0;
-    return this.#chunks;
+    return this.ready();
   }
   #end(): void {
     this.count++;
-    if (this.#len < 1 << 17) return;
+    if (this.#len < this.#limit) return;
+    this.#limit = this.#limit < 1 << 12 ? 1 << 12 : Math.min(this.#limit * 2, 1 << 17);
     this.#chunks.push(this.#buf.subarray(0, this.#len));
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;

@@ -94,12 +94,16 @@ export function matchesData(
  * listed PR, as `want` asks. Each unreadable file is reported on stderr
  * (exit 1) without stopping. Without `-S`, comments or the merge check, a
  * PR whose files are unchanged comes from the record cache (_list_cache.ts).
+ * @param lines JSON text of these sorted fields, one record a line, instead of records (without `-S`)
+ * @param write where those lines go as they are made (what is left is returned); the walk stops once the reader has
+ *   gone (`ctx.out.closed`)
  */
 export async function listPrs(
   ctx: Ctx,
   opts: ListPrOptions,
   want: Want,
-  lines?: readonly string[]
+  lines?: readonly string[],
+  write?: (chunk: Buffer) => Promise<void>
 ): Promise<{ records: PrJson[]; lines: Buffer[]; failed: number }> {
   const prs = new Prs(ctx.io);
   const store = prs.store;
@@ -149,6 +153,9 @@ export async function listPrs(
   let i = order.length - 1;
   try {
     for (; i >= 0 && count() < cap; i--) {
+      // JSON lines go out as they are made (the first at once), when the caller writes them; none once it has gone.
+      if (write && out) for (const chunk of text.ready()) await write(chunk);
+      if (ctx.out.closed) break;
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
@@ -248,8 +255,10 @@ export default defineCommand({
     const lines =
       shaped?.fields && args.jq === undefined && jsonMode(ctx.io) === "lines" ? [...shaped.fields].sort() : undefined;
     const opts = parseListOptions(args);
-    const { records, lines: text, failed } = await listPrs(ctx, opts, wanted(req, false), lines);
-    if (lines && opts.search === undefined) {
+    const written = lines && opts.search === undefined;
+    const write = written ? (chunk: Buffer): Promise<void> => ctx.out.writeBytes(chunk) : undefined;
+    const { records, lines: text, failed } = await listPrs(ctx, opts, wanted(req, false), lines, write);
+    if (written) {
       for (const chunk of text) await ctx.out.writeBytes(chunk);
       await ctx.out.flush();
     } else await emit(ctx.io, ctx.out, records, prRender(args, shaped, false));

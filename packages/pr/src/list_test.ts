@@ -1,7 +1,11 @@
 import test from "ava";
-import { parseArgv } from "@forge/cli";
-import type { LoadedEntity } from "@forge/core";
-import list, { matches, parseListOptions, type ListPrOptions } from "./list.js";
+import { join } from "node:path";
+import { parseArgv, removeTemps, tempCtx } from "@forge/cli";
+import { createPr, storeAt, type LoadedEntity } from "@forge/core";
+import { LIST_DEFAULT_FIELDS, wanted } from "./_shared.js";
+import list, { listPrs, matches, parseListOptions, type ListPrOptions } from "./list.js";
+
+test.after.always(removeTemps);
 
 const parse = (argv: string[]) => parseListOptions(parseArgv(argv, list.args));
 
@@ -108,4 +112,37 @@ test("matches() filters by label, author, assignee, base, head and --draft, and 
   t.false(matches(pr("open"), o({ draft: true })));
   t.true(matches(pr("open", { isDraft: true }), o({ draft: true })));
   t.false(matches(pr("open", {}, true), o({ state: "all" })));
+});
+
+test("listPrs() writes the first line at once, then about 4 KiB, and stops once the reader is gone", async (t) => {
+  const ctx = tempCtx();
+  const s = storeAt(join(ctx.root, ".forge"));
+  for (let i = 0; i < 40; i++) {
+    const at = `2026-01-01T00:00:${String(i).padStart(2, "0")}Z`;
+    const patch = Buffer.from(`From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] p${i}\n\n---\n`);
+    createPr(s, {
+      ...{ title: `PR ${i}`, body: "x".repeat(200), author: "a", baseRefName: "main", headRefName: `b${i}` },
+      ...{ baseSha: "0".repeat(40), headSha: "1".repeat(40), patch, isDraft: false, closes: [], labels: [] },
+      ...{ assignees: [], now: at, id: `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000` },
+    });
+  }
+  const opts = parseListOptions(parseArgv(["-s", "all", "-L", "1000"], list.args));
+  const fields = [...LIST_DEFAULT_FIELDS].sort();
+  const want = wanted({ fields }, false);
+  const count = (bs: Buffer[]): number => Buffer.concat(bs).toString("utf8").split("\n").length - 1;
+  const plain = Buffer.concat((await listPrs(ctx, opts, want, fields)).lines).toString("utf8");
+  t.is(count([Buffer.from(plain)]), 40);
+  const writes: Buffer[] = [];
+  const rest = await listPrs(ctx, opts, want, fields, async (c) => void writes.push(Buffer.from(c)));
+  t.is(Buffer.concat([...writes, ...rest.lines]).toString("utf8"), plain, "the same bytes, streamed");
+  t.is(count(writes.slice(0, 1)), 1, "the first line alone");
+  t.true(writes.length >= 2 && writes[1]!.length >= 4096 && writes[1]!.length < 8192, `then ${writes[1]?.length}`);
+  // A reader gone after the first line: the walk stops there.
+  let calls = 0;
+  const cut = await listPrs(ctx, opts, want, fields, async () => {
+    calls++;
+    ctx.out.closed = true;
+  });
+  t.is(calls, 1);
+  t.is(count(cut.lines), 0);
 });
