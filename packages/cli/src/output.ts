@@ -11,10 +11,16 @@ import type { FlagDef, Parsed } from "./args.js";
 import { type Io, useColor } from "./io.js";
 import { formatTable } from "./table.js";
 
-/** A writer over stdout that respects back-pressure and swallows EPIPE. */
+/**
+ * A writer over stdout that respects back-pressure and swallows EPIPE. The
+ * first text goes out at once (`| head -1` has its line as it is made), then
+ * 4 KiB, then twice as much each time up to 64 KiB: a reader that stopped is
+ * found after a few more records, not after the next 64 KiB of them.
+ */
 export class Out {
   #stream: NodeJS.WritableStream;
   #buf = "";
+  #limit = 1;
   /** The reader has gone away: stop producing. */
   closed = false;
   constructor(stream: NodeJS.WritableStream) {
@@ -23,11 +29,11 @@ export class Out {
       if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") this.closed = true;
     });
   }
-  /** Queue text; flushes in 64 KiB chunks. */
+  /** Queue text; flushes in chunks of up to 64 KiB. */
   async write(s: string): Promise<void> {
     if (this.closed) return;
     this.#buf += s;
-    if (this.#buf.length >= 65536) await this.flush();
+    if (this.#buf.length >= this.#limit) await this.flush();
   }
   /** Write bytes as they are (a diff in any encoding), after what is queued. */
   async writeBytes(b: Uint8Array): Promise<void> {
@@ -40,6 +46,7 @@ export class Out {
     if (this.closed || this.#buf === "") return;
     const chunk = this.#buf;
     this.#buf = "";
+    this.#limit = this.#limit < 4096 ? 4096 : Math.min(this.#limit * 2, 65536);
     await this.#send(chunk);
   }
   async #send(chunk: string | Uint8Array): Promise<void> {

@@ -39,6 +39,31 @@ test("Out.writeBytes() writes bytes unchanged, after the queued text", async (t)
   t.deepEqual(Buffer.concat(got), Buffer.concat([Buffer.from("head\n"), Buffer.from([0xe9, 0x0a, 0xff, 0x00])]));
 });
 
+test("Out sends the first text at once, then about 4 KiB, then twice as much each time, up to 64 KiB", async (t) => {
+  const got: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      got.push(Buffer.from(chunk));
+      cb();
+    },
+  });
+  const out = new Out(sink);
+  const line = `${"x".repeat(99)}\n`;
+  await out.write(line);
+  t.deepEqual(
+    got.map((b) => b.length),
+    [100],
+    "the first line, before any flush"
+  );
+  for (let i = 0; i < 2000; i++) await out.write(line);
+  await out.flush();
+  t.is(Buffer.concat(got).toString(), line.repeat(2001));
+  t.deepEqual(
+    got.slice(0, 7).map((b) => b.length),
+    [100, 4100, 8200, 16400, 32800, 65600, 65600]
+  );
+});
+
 test("Out stops quietly when the reader goes away (EPIPE)", async (t) => {
   const gone = new Writable({
     write(_c, _e, cb) {
