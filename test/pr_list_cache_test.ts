@@ -244,19 +244,19 @@ test.serial("a torn or garbled cache is read past, never printed", async (t) => 
   t.is(cacheLines(repo), jsonl(cold!).length + 1);
 });
 
-test.serial(
-  "list --json | head -1: the newest PR, exit 0 and nothing on stderr (pipefail), cold and warm",
-  async (t) => {
-    const repo = await prFixtureRepo();
-    const first = (await pr(repo, FULL)).split("\n")[0];
+test.serial("list | head -1: the newest PR, exit 0 and nothing on stderr (pipefail), cold and warm", async (t) => {
+  const repo = await prFixtureRepo();
+  for (const args of [FULL, ["list", "-s", "all"], ["list", "-s", "all", "-S", "is:pr", "--json", "number"]]) {
+    const first = (await pr(repo, args)).split("\n")[0];
     for (const walk of ["cold", "warm"]) {
       // Cold: no cache; warm: the cache a full list leaves.
       if (walk === "cold") rmSync(records(repo), { force: true });
       else await pr(repo, FULL);
-      const r = await sh(`forge-pr ${FULL.join(" ")} | head -1`, { cwd: repo });
-      t.is(r.code, 0, `${walk}: exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
-      t.is(r.stderr, "", walk);
-      t.is(r.stdout, `${first}\n`, walk);
+      const r = await sh(`forge-pr ${args.join(" ")} | head -1`, { cwd: repo });
+      const what = `${args.join(" ")}, ${walk}`;
+      t.is(r.code, 0, `${what}: exit ${r.code} ${r.signal ?? ""}: ${r.stderr}`);
+      t.is(r.stderr, "", what);
+      t.is(r.stdout, `${first}\n`, what);
     }
   }
-);
+});

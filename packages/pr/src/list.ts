@@ -88,23 +88,24 @@ export function matchesData(
 }
 
 /**
- * The PRs that match, newest first, at most `limit`. Walks the ranked order
+ * The PRs that match, newest first, at most `limit`, as they are made. Walks the ranked order
  * from the newest and reads pr.md files only until `limit` matched (as
  * `forge-issue list` does), then the reviews, comments and patch of each
  * listed PR, as `want` asks. Each unreadable file is reported on stderr
  * (exit 1) without stopping. Without `-S`, comments or the merge check, a
  * PR whose files are unchanged comes from the record cache (_list_cache.ts).
- * @param lines JSON text of these sorted fields, one record a line, instead of records (without `-S`)
- * @param write where those lines go as they are made (what is left is returned); the walk stops once the reader has
- *   gone (`ctx.out.closed`)
+ * The walk stops once the reader has gone (`ctx.out.closed`); a `sort:` qualifier gathers them first.
+ * @param lines JSON text of these sorted fields, one record a line, yielded as bytes (the first line alone, then about
+ *   4 KiB, up to 128 KiB at a time) instead of records; not with `-S`
+ * @param tally counts what could not be read
  */
-export async function listPrs(
+export async function* listPrs(
   ctx: Ctx,
   opts: ListPrOptions,
   want: Want,
-  lines?: readonly string[],
-  write?: (chunk: Buffer) => Promise<void>
-): Promise<{ records: PrJson[]; lines: Buffer[]; failed: number }> {
+  lines: readonly string[] | undefined,
+  tally: { failed: number }
+): AsyncGenerator<PrJson | Buffer> {
   const prs = new Prs(ctx.io);
   const store = prs.store;
   // The definitions (and the git call behind `url`) while the order is read.
@@ -116,9 +117,8 @@ export async function listPrs(
   const o = { ...opts, author: await who(opts.author), assignee: await who(opts.assignee) };
   const order = await prs.ranked();
   await defsP;
-  let failed = 0;
   for (const u of order.errors) {
-    failed++;
+    tally.failed++;
     ctx.log.error(u.error);
   }
   const q: SearchQuery | undefined = o.search !== undefined ? parseSearch(o.search) : undefined;
@@ -138,12 +138,14 @@ export async function listPrs(
     return matchSearch(q, prSearchItem(e, parts), env);
   };
   const cap = q?.sort ? Infinity : o.limit;
-  let records: PrJson[] = [];
-  // `lines`: JSON text of these sorted fields, one record a line (the caller writes them); else records.
+  // A sort needs them all before the first; else each record goes as it is made.
+  const sorted: PrJson[] | undefined = q?.sort ? [] : undefined;
+  let made = 0;
+  // `lines`: JSON text of these sorted fields, one record a line; else records.
   const text = new RecordSink();
   const out = lines && !q ? lines : undefined;
   const whole = out !== undefined && out.join(",") === FULL;
-  const count = (): number => records.length + text.count;
+  const count = (): number => made + text.count;
   const cache =
     !q && !want.comments && !want.merge
       ? new PrListCache(store, await prs.defs(), want.reviews && want.stat)
@@ -153,47 +155,56 @@ export async function listPrs(
   let i = order.length - 1;
   try {
     for (; i >= 0 && count() < cap; i--) {
-      // JSON lines go out as they are made (the first at once), when the caller writes them; none once it has gone.
-      if (write && out) for (const chunk of text.ready()) await write(chunk);
-      if (ctx.out.closed) break;
+      // The lines made so far go out (the first at once); none are made once the reader has gone.
+      yield* text.ready();
+      if (ctx.out.closed) return;
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
       const hit = cache?.get(key, ref);
+      let json: PrJson | undefined;
       if (hit) {
         if (!matchesData(hit.data, o)) continue;
         if (want.mergeCommit) mergeCommit ??= await prs.mergeCommitText();
         const closing = hit.closes.length === 0 ? "[]" : await prs.closingText(hit.closes);
-        if (whole) text.cached(hit, i + 1, base + (i + 1), closing, mergeCommit?.(ref.id));
-        else {
-          const json = JSON.parse(recordText(hit, i + 1, base + (i + 1), closing, mergeCommit?.(ref.id)));
-          if (out) text.text(JSON.stringify(project(json, out)));
-          else records.push(json as PrJson);
+        if (whole) {
+          text.cached(hit, i + 1, base + (i + 1), closing, mergeCommit?.(ref.id));
+          continue;
         }
-        continue;
-      }
-      try {
-        const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
-        for (const w of e.warnings) ctx.log.warn(w);
-        if (matches(e, o) && (await searched(e))) {
-          const json = await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want);
+        json = JSON.parse(recordText(hit, i + 1, base + (i + 1), closing, mergeCommit?.(ref.id))) as PrJson;
+      } else {
+        try {
+          const e = loadEntityFast(store, PRS, PR, ref) ?? (await loadEntity(store, PRS, PR, ref));
+          for (const w of e.warnings) ctx.log.warn(w);
+          if (!matches(e, o) || !(await searched(e))) continue;
+          json = await prs.json(e, i + 1, q?.sort?.field === "comments" ? { ...want, comments: true } : want);
           cache?.put(key, e, json);
-          if (out) text.text(JSON.stringify(project(json as unknown as Record<string, unknown>, out)));
-          else records.push(json);
+        } catch (err) {
+          tally.failed++;
+          ctx.log.error(err);
+          continue;
         }
-      } catch (err) {
-        failed++;
-        ctx.log.error(err);
+      }
+      if (out) text.text(JSON.stringify(project(json as unknown as Record<string, unknown>, out)));
+      else {
+        made++;
+        if (sorted) sorted.push(json);
+        else yield json;
       }
     }
   } finally {
     cache?.close(i < 0);
   }
-  if (q?.sort)
-    records = sortBySearch(q, records, (r, f) =>
+  if (sorted)
+    yield* sortBySearch(q!, sorted, (r, f) =>
       f === "comments" ? (r.comments?.length ?? 0) : f === "updated" ? r.updatedAt : r.createdAt
     ).slice(0, o.limit);
-  return { records, lines: text.take(), failed };
+  yield* text.take();
+}
+
+/** The records of `listPrs` (made without `lines`: no bytes). */
+async function* recordsOf(made: AsyncGenerator<PrJson | Buffer>): AsyncGenerator<PrJson> {
+  for await (const r of made) if (!Buffer.isBuffer(r)) yield r;
 }
 
 /** The fields of a full list record, sorted (`--json` without a field list). */
@@ -255,13 +266,12 @@ export default defineCommand({
     const lines =
       shaped?.fields && args.jq === undefined && jsonMode(ctx.io) === "lines" ? [...shaped.fields].sort() : undefined;
     const opts = parseListOptions(args);
-    const written = lines && opts.search === undefined;
-    const write = written ? (chunk: Buffer): Promise<void> => ctx.out.writeBytes(chunk) : undefined;
-    const { records, lines: text, failed } = await listPrs(ctx, opts, wanted(req, false), lines, write);
-    if (written) {
-      for (const chunk of text) await ctx.out.writeBytes(chunk);
+    const tally = { failed: 0 };
+    const made = listPrs(ctx, opts, wanted(req, false), lines, tally);
+    if (lines && opts.search === undefined) {
+      for await (const chunk of made) if (Buffer.isBuffer(chunk)) await ctx.out.writeBytes(chunk);
       await ctx.out.flush();
-    } else await emit(ctx.io, ctx.out, records, prRender(args, shaped, false));
-    return failed ? 1 : 0;
+    } else await emit(ctx.io, ctx.out, recordsOf(made), prRender(args, shaped, false));
+    return tally.failed ? 1 : 0;
   },
 });

@@ -1,8 +1,9 @@
 import test from "ava";
 import { join } from "node:path";
 import { parseArgv, removeTemps, tempCtx } from "@forge/cli";
-import { createPr, storeAt, type LoadedEntity } from "@forge/core";
+import { createPr, storeAt, type LoadedEntity, type PrJson } from "@forge/core";
 import { LIST_DEFAULT_FIELDS, wanted } from "./_shared.js";
+
 import list, { listPrs, matches, parseListOptions, type ListPrOptions } from "./list.js";
 
 test.after.always(removeTemps);
@@ -114,7 +115,7 @@ test("matches() filters by label, author, assignee, base, head and --draft, and 
   t.false(matches(pr("open", {}, true), o({ state: "all" })));
 });
 
-test("listPrs() writes the first line at once, then about 4 KiB, and stops once the reader is gone", async (t) => {
+test("listPrs() yields as it goes: the first line alone, then about 4 KiB; nothing once the reader left", async (t) => {
   const ctx = tempCtx();
   const s = storeAt(join(ctx.root, ".forge"));
   for (let i = 0; i < 40; i++) {
@@ -129,20 +130,29 @@ test("listPrs() writes the first line at once, then about 4 KiB, and stops once 
   const opts = parseListOptions(parseArgv(["-s", "all", "-L", "1000"], list.args));
   const fields = [...LIST_DEFAULT_FIELDS].sort();
   const want = wanted({ fields }, false);
-  const count = (bs: Buffer[]): number => Buffer.concat(bs).toString("utf8").split("\n").length - 1;
-  const plain = Buffer.concat((await listPrs(ctx, opts, want, fields)).lines).toString("utf8");
-  t.is(count([Buffer.from(plain)]), 40);
-  const writes: Buffer[] = [];
-  const rest = await listPrs(ctx, opts, want, fields, async (c) => void writes.push(Buffer.from(c)));
-  t.is(Buffer.concat([...writes, ...rest.lines]).toString("utf8"), plain, "the same bytes, streamed");
-  t.is(count(writes.slice(0, 1)), 1, "the first line alone");
-  t.true(writes.length >= 2 && writes[1]!.length >= 4096 && writes[1]!.length < 8192, `then ${writes[1]?.length}`);
-  // A reader gone after the first line: the walk stops there.
-  let calls = 0;
-  const cut = await listPrs(ctx, opts, want, fields, async () => {
-    calls++;
+  const all = async (lines?: readonly string[]): Promise<Array<PrJson | Buffer>> => {
+    const got: Array<PrJson | Buffer> = [];
+    for await (const x of listPrs(ctx, opts, want, lines, { failed: 0 }))
+      got.push(Buffer.isBuffer(x) ? Buffer.from(x) : x);
+    return got;
+  };
+  // Records one at a time, newest first; lines as bytes: the same JSON, key for key.
+  const records = (await all()) as PrJson[];
+  t.deepEqual(
+    records.map((r) => r.number),
+    Array.from({ length: 40 }, (_, k) => 40 - k)
+  );
+  const chunks = (await all(fields)) as Buffer[];
+  const text = records.map((r) => JSON.stringify(Object.fromEntries(fields.map((f) => [f, r[f as keyof PrJson]]))));
+  t.is(Buffer.concat(chunks).toString("utf8"), text.map((l) => `${l}\n`).join(""));
+  t.is(chunks[0]!.toString("utf8"), `${text[0]}\n`, "the first line alone");
+  t.true(chunks.length >= 3 && chunks[1]!.length >= 4096 && chunks[1]!.length < 8192, `then ${chunks[1]?.length}`);
+  // A reader gone after the first line or record: nothing more is made.
+  for (const lines of [fields, undefined]) {
+    ctx.out.closed = false;
+    const made = listPrs(ctx, opts, want, lines, { failed: 0 });
+    t.false((await made.next()).done);
     ctx.out.closed = true;
-  });
-  t.is(calls, 1);
-  t.is(count(cut.lines), 0);
+    t.true((await made.next()).done, lines ? "lines" : "records");
+  }
 });
