@@ -24,7 +24,8 @@ test("Out delivers every byte to a slow reader (back-pressure)", async (t) => {
   t.is(Buffer.concat(got).length, line.length * 5000);
 });
 
-test("Out.writeBytes() writes bytes unchanged, after the queued text", async (t) => {
+/** A stream that keeps each chunk written to it, as written. */
+function collecting(): { sink: Writable; got: Buffer[] } {
   const got: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -32,6 +33,11 @@ test("Out.writeBytes() writes bytes unchanged, after the queued text", async (t)
       cb();
     },
   });
+  return { sink, got };
+}
+
+test("Out.writeBytes() writes bytes unchanged, after the queued text", async (t) => {
+  const { sink, got } = collecting();
   const out = new Out(sink);
   await out.write("head\n");
   await out.writeBytes(Buffer.from([0xe9, 0x0a, 0xff, 0x00]));
@@ -40,13 +46,7 @@ test("Out.writeBytes() writes bytes unchanged, after the queued text", async (t)
 });
 
 test("Out sends the first text at once, then about 4 KiB, then twice as much each time, up to 64 KiB", async (t) => {
-  const got: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      got.push(Buffer.from(chunk));
-      cb();
-    },
-  });
+  const { sink, got } = collecting();
   const out = new Out(sink);
   const line = `${"x".repeat(99)}\n`;
   await out.write(line);
