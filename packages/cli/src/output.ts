@@ -6,21 +6,16 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { ForgeError, UsageError } from "@forge/core";
+import { FIRST_CHUNK, ForgeError, nextChunk, UsageError } from "@forge/core";
 import type { FlagDef, Parsed } from "./args.js";
 import { type Io, useColor } from "./io.js";
 import { formatTable } from "./table.js";
 
-/**
- * A writer over stdout that respects back-pressure and swallows EPIPE. The
- * first text goes out at once (`| head -1` has its line as it is made), then
- * 4 KiB, then twice as much each time up to 64 KiB: a reader that stopped is
- * found after a few more records, not after the next 64 KiB of them.
- */
+/** A writer over stdout that respects back-pressure and swallows EPIPE, in chunks of up to 64 KiB (`nextChunk`). */
 export class Out {
   #stream: NodeJS.WritableStream;
   #buf = "";
-  #limit = 1;
+  #limit = FIRST_CHUNK;
   /** The reader has gone away: stop producing. */
   closed = false;
   constructor(stream: NodeJS.WritableStream) {
@@ -46,7 +41,7 @@ export class Out {
     if (this.closed || this.#buf === "") return;
     const chunk = this.#buf;
     this.#buf = "";
-    this.#limit = this.#limit < 4096 ? 4096 : Math.min(this.#limit * 2, 65536);
+    this.#limit = nextChunk(this.#limit, 1 << 16);
     await this.#send(chunk);
   }
   async #send(chunk: string | Uint8Array): Promise<void> {

@@ -24,7 +24,9 @@ import {
   isDraftPr,
   entityDir,
   fileStamp,
+  FIRST_CHUNK,
   isUuid,
+  nextChunk,
   openRecordCache,
   patchFile,
   PRS,
@@ -225,13 +227,12 @@ export function filterData(d: Record<string, unknown>, draft: boolean): PrFilter
 
 /**
  * JSON lines as bytes, records from the cache copied, others written as
- * text, handed out in chunks: the first line alone (`| head -1` has it as
- * it is made), then about 4 KiB, then twice as much each time, up to 128 KiB.
+ * text, handed out in chunks of up to 128 KiB (`nextChunk`).
  */
 export class RecordSink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
-  #limit = 1;
+  #limit = FIRST_CHUNK;
   #chunks: Buffer[] = [];
   /** Lines so far. */
   count = 0;
@@ -290,7 +291,7 @@ export class RecordSink {
   #end(): void {
     this.count++;
     if (this.#len < this.#limit) return;
-    this.#limit = this.#limit < 1 << 12 ? 1 << 12 : Math.min(this.#limit * 2, 1 << 17);
+    this.#limit = nextChunk(this.#limit, 1 << 17);
     this.#chunks.push(this.#buf.subarray(0, this.#len));
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;

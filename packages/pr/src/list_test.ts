@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { parseArgv, removeTemps, tempCtx } from "@forge/cli";
 import { createPr, storeAt, type LoadedEntity, type PrJson } from "@forge/core";
 import { LIST_DEFAULT_FIELDS, wanted } from "./_shared.js";
-
 import list, { listPrs, matches, parseListOptions, type ListPrOptions } from "./list.js";
 
 test.after.always(removeTemps);

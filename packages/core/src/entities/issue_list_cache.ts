@@ -10,6 +10,7 @@ import { isAscii } from "node:buffer";
 import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
+import { FIRST_CHUNK, nextChunk } from "../jsonl/chunk_size.js";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
 import { folderStamp } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
@@ -471,16 +472,11 @@ function members(json: Record<string, unknown>, fields: readonly string[]): stri
   return JSON.stringify(o).slice(1, -1);
 }
 
-/**
- * Bytes for stdout: the first record alone (`list | head -1` has its line
- * as soon as it is made), then 4 KiB, then twice as much each time, up to
- * 128 KiB: a reader that stopped (EPIPE) is found after a few more
- * records, not after the next 128 KiB of them.
- */
+/** Bytes for stdout, handed out in chunks of up to 128 KiB (`nextChunk`). */
 class Sink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
-  #limit = 1;
+  #limit = FIRST_CHUNK;
   get length(): number {
     return this.#len;
   }
@@ -515,7 +511,7 @@ class Sink {
   }
   /** The bytes so far; the sink starts a new buffer. */
   take(): Buffer {
-    this.#limit = this.#limit < 1 << 12 ? 1 << 12 : Math.min(this.#limit * 2, 1 << 17);
+    this.#limit = nextChunk(this.#limit, 1 << 17);
     const chunk = this.#buf.subarray(0, this.#len);
     this.#buf = Buffer.allocUnsafe(1 << 18);
     this.#len = 0;
