@@ -9,7 +9,7 @@ import test from "ava";
 import { mkdirSync, readFileSync, realpathSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { storeAt } from "@forge/core";
+import { codeTree, storeAt } from "@forge/core";
 import { exportRecord } from "@forge/export";
 import { gather, observationText, observe } from "@forge/observation";
 import { makeSampleRepo, netFails, type SampleInfo } from "./lib/sample.js";
@@ -302,3 +302,33 @@ test(
     );
   }
 );
+
+test("gather's base: HEAD's branch (a tag of its name too), its tip and tree; detached: main; -B", async (t) => {
+  const dir = tempRepo("forge-observe-base-");
+  made.push(dir);
+  const store = storeAt(join(dir, ".forge"));
+  const base = async (b?: string): Promise<unknown> => (await gather(store, dir, { scope: "default", base: b })).base;
+  // No commit yet: the branch, no tip.
+  t.deepEqual(await base(), { ref: "main", sha: null, tree: null });
+  writeFileSync(join(dir, "a.txt"), "a\n");
+  git(dir, ["add", "a.txt"]);
+  git(dir, ["commit", "-qm", "a"]);
+  const first = git(dir, ["rev-parse", "HEAD"]).trim();
+  // A tag called `main` (git symbolic-ref --short HEAD says `heads/main` then).
+  git(dir, ["tag", "main"]);
+  git(dir, ["checkout", "-qb", "topic"]);
+  writeFileSync(join(dir, "b.txt"), "b\n");
+  git(dir, ["add", "b.txt"]);
+  git(dir, ["commit", "-qm", "b"]);
+  git(dir, ["tag", "topic"]);
+  const second = git(dir, ["rev-parse", "HEAD"]).trim();
+  t.deepEqual(await base(), { ref: "topic", sha: second, tree: await codeTree(dir, second) });
+  t.deepEqual(await base("main"), { ref: "main", sha: first, tree: await codeTree(dir, first) });
+  git(dir, ["checkout", "-q", "--detach", second]);
+  t.deepEqual(await base(), { ref: "main", sha: first, tree: await codeTree(dir, first) });
+  t.deepEqual(await gather(store, null, { scope: "default" }).then((i) => i.base), {
+    ref: "main",
+    sha: null,
+    tree: null,
+  });
+});

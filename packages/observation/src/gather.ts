@@ -165,14 +165,27 @@ async function baseOf(
   env: NodeJS.ProcessEnv | undefined
 ): Promise<ObserveInputs["base"]> {
   if (top === null) return { ref: ref ?? "main", sha: null, tree: null };
-  let name = ref;
-  if (name === undefined) {
-    const r = await git(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: top, env });
-    // 128: not in a repository (1: a detached HEAD).
-    if (r.code === 128) return { ref: "main", sha: null, tree: null };
-    name = r.code === 0 && r.stdout.trim() !== "" ? r.stdout.trim() : "main";
-  }
-  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${name}^{commit}`], {
+  if (ref !== undefined) return tipOf(top, ref, env);
+  // Both questions at once, while the heap is small (each git is a fork, which write-protects every page this process
+  // has): the branch HEAD is on, and HEAD's commit, which is that branch's tip. The full name, as `--short` prints
+  // `heads/main` when a tag is also called `main`.
+  const [head, tip] = await Promise.all([
+    git(["symbolic-ref", "--quiet", "HEAD"], { cwd: top, env }),
+    git(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
+  ]);
+  // 128: not in a repository (1: a detached HEAD, whose base is `main`).
+  if (head.code === 128) return { ref: "main", sha: null, tree: null };
+  const full = head.code === 0 ? head.stdout.trim() : "";
+  if (!full.startsWith(HEADS) || full === HEADS) return tipOf(top, full.replace(/^refs\//, "") || "main", env);
+  const sha = tip.code === 0 ? tip.stdout.trim() : null;
+  return { ref: full.slice(HEADS.length), sha, tree: sha ? await codeTree(top, sha, env) : null };
+}
+
+const HEADS = "refs/heads/";
+
+/** A named branch, its tip and the tip's code tree. */
+async function tipOf(top: string, name: string, env: NodeJS.ProcessEnv | undefined): Promise<ObserveInputs["base"]> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${HEADS}${name}^{commit}`], {
     cwd: top,
     env,
   });
