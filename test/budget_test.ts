@@ -8,6 +8,7 @@ import test, { type ExecutionContext } from "ava";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { launcherArgv } from "@forge/core";
 import { GOLDEN, run, tempRepo, type Ran } from "./lib/run.js";
 
 const VERBS = ["create", "list", "view", "comment", "close", "reopen", "edit", "archive", "status"];
@@ -560,12 +561,24 @@ test("every launcher's code cache is accepted for its bundle, and a launcher wit
   const names = ls(bin).filter((n) => n.startsWith("forge"));
   for (const name of names) {
     const lib = join(bin, "lib", `${name}.cjs`);
-    // The producer compiled the same wrapped source: V8 takes the cache (a stale one is removed with its bundle).
-    const s = new Script(wrap(readFileSync(lib, "utf8")), {
-      filename: lib,
-      cachedData: readFileSync(`${lib.slice(0, -4)}.v8`),
-    });
-    t.false(s.cachedDataRejected, name);
+    // The producer compiled the same wrapped source under the node flags of the launcher's #! line: V8 takes the
+    // cache under those flags (a stale one is removed with its bundle).
+    const flags = launcherArgv(join(bin, name), [])!.slice(0, -1);
+    if (flags.length === 0) {
+      const s = new Script(wrap(readFileSync(lib, "utf8")), {
+        filename: lib,
+        cachedData: readFileSync(`${lib.slice(0, -4)}.v8`),
+      });
+      t.false(s.cachedDataRejected, name);
+    } else {
+      const check =
+        'const f = process.argv[1], { Script } = require("vm"), fs = require("fs");' +
+        "const s = new Script(require('module').wrap(fs.readFileSync(f, 'utf8')), " +
+        "{ filename: f, cachedData: fs.readFileSync(f.slice(0, -4) + '.v8') });" +
+        "process.stdout.write(String(s.cachedDataRejected));";
+      const r = await run(process.execPath, [...flags, "-e", check, lib], { cwd: tmpdir() });
+      t.is(r.stdout, "false", `${name} under ${flags.join(" ")}: ${r.stderr}`);
+    }
   }
   // The same answer (and error) with the cache and without it: a copy of the launcher beside a bundle with no cache.
   const dir = mkdtempSync(join(tmpdir(), "forge-v8-"));

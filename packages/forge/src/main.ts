@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { currentAuthor, MAX_IMPORT_BYTES, UsageError, versionFile } from "@forge/core";
+import { currentAuthor, launcherArgv, MAX_IMPORT_BYTES, UsageError, versionFile } from "@forge/core";
 import { type Io, processIo, reportError } from "@forge/cli";
 import { FSCK_HELP, parseFsckOptions, runFsck } from "./fsck.js";
 import { checkWorkTree, initStore } from "./init.js";
@@ -128,7 +128,8 @@ function unknownNoun(noun: string, self: string): UsageError {
 /** Run `forge-<noun>`: the sibling of this executable first, then PATH. */
 function dispatch(noun: string, rest: string[], self: string): Promise<number> {
   const sibling = self ? join(dirname(self), `forge-${noun}`) : "";
-  const [cmd, args] = sibling && existsSync(sibling) ? [process.execPath, [sibling, ...rest]] : [`forge-${noun}`, rest];
+  const argv = sibling ? launcherArgv(sibling, rest) : undefined;
+  const [cmd, args] = argv ? [process.execPath, argv] : [`forge-${noun}`, rest];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: "inherit" });
     child.on("error", (err: NodeJS.ErrnoException) => {
