@@ -173,12 +173,11 @@ async function baseOf(
     git(["symbolic-ref", "--quiet", "HEAD"], { cwd: top, env }),
     git(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
   ]);
-  // 128: not in a repository (1: a detached HEAD, whose base is `main`).
+  // 128: not in a repository. Not on a branch (1: a detached HEAD): the base is `main`.
   if (head.code === 128) return { ref: "main", sha: null, tree: null };
   const full = head.code === 0 ? head.stdout.trim() : "";
-  if (!full.startsWith(HEADS) || full === HEADS) return tipOf(top, full.replace(/^refs\//, "") || "main", env);
-  const sha = tip.code === 0 ? tip.stdout.trim() : null;
-  return { ref: full.slice(HEADS.length), sha, tree: sha ? await codeTree(top, sha, env) : null };
+  if (!full.startsWith(HEADS)) return tipOf(top, "main", env);
+  return withTree(top, full.slice(HEADS.length), tip.code === 0 ? tip.stdout.trim() : null, env);
 }
 
 const HEADS = "refs/heads/";
@@ -189,8 +188,16 @@ async function tipOf(top: string, name: string, env: NodeJS.ProcessEnv | undefin
     cwd: top,
     env,
   });
-  const sha = r.code === 0 ? r.stdout.trim() : null;
-  return { ref: name, sha, tree: sha ? await codeTree(top, sha, env) : null };
+  return withTree(top, name, r.code === 0 ? r.stdout.trim() : null, env);
+}
+
+async function withTree(
+  top: string,
+  ref: string,
+  sha: string | null,
+  env: NodeJS.ProcessEnv | undefined
+): Promise<ObserveInputs["base"]> {
+  return { ref, sha, tree: sha ? await codeTree(top, sha, env) : null };
 }
 
 /**
