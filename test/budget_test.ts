@@ -493,6 +493,38 @@ test("forge-task, forge-label and forge-milestone list --json print one JSON obj
   }
 });
 
+test("a list or view into a pipe or a file loads neither Node's net nor child_process (stdout is fd 1)", async (t) => {
+  const cwd = tempRepo("forge-budget-");
+  t.is((await run("forge-issue", ["create", "-t", "one"], { cwd })).code, 0);
+  // A preload that writes, at exit, the built-in modules loaded after it (the launcher's and the bundle's).
+  const probe = join(cwd, "probe.cjs");
+  writeFileSync(
+    probe,
+    "const seen = new Set(process.moduleLoadList);\n" +
+      "process.on('exit', () => require('fs').writeFileSync(process.env.PROBE_OUT, " +
+      "process.moduleLoadList.filter((m) => !seen.has(m)).join('\\n')));\n"
+  );
+  for (const argv of [
+    ["list", "--json"],
+    ["view", "1"],
+    ["list", "-s", "all"],
+  ]) {
+    const loaded = join(cwd, `loaded-${argv[0]}`);
+    // GIT_CONFIG_NOSYSTEM moves where git looks: origin is asked of git each run (core's origin_cache).
+    const env = { NODE_OPTIONS: `--require ${probe}`, PROBE_OUT: loaded, GIT_CONFIG_NOSYSTEM: undefined };
+    // The second run: the first may build the caches (and ask git for the origin once).
+    for (let i = 0; i < 2; i++) {
+      const r = await run("forge-issue", argv, { cwd, env });
+      t.is(r.code, 0, r.stderr);
+      t.true(r.stdout.includes("one"), r.stdout);
+    }
+    const mods = readFileSync(loaded, "utf8").split("\n");
+    t.true(mods.includes("NativeModule vm"), "the probe sees the launcher's modules");
+    t.false(mods.includes("NativeModule net"), `${argv.join(" ")}: net loaded`);
+    t.false(mods.includes("NativeModule child_process"), `${argv.join(" ")}: child_process loaded`);
+  }
+});
+
 test("forge-issue list --json prints nothing and exits 0 when nothing matches", async (t) => {
   const cwd = tempRepo("forge-budget-");
   const r = await run("forge-issue", ["list", "--json"], { cwd });
