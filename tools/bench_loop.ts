@@ -1,8 +1,9 @@
 /**
  * The loop's bench case: `forge-observe --json | forge-plan --json` on a
  * store of 10,000 entities (9,000 issues, 1,000 PRs) and a scope of 10,000
- * trials (target ≤ 500 ms together, DESIGN §6: one pilot iteration's own
- * overhead), against the read floor of the same files in the same run.
+ * trials, against the read floor of the same files in the same run: target
+ * ≤ 1.3× the floor (issue 33; DESIGN §6 asks ≤ 500 ms, one pilot
+ * iteration's own overhead).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
@@ -35,8 +36,8 @@ export function loopCases(bench: string, bin: string, root: string): Case[] {
   return [
     {
       name: `observe | plan @10k entities, ${ev.trials / 1000}k trials`,
-      target: { kind: "ms", max: 500 },
-      note: "two processes in a pipe (sh -c) against one floor process",
+      target: { kind: "ratio", max: 1.3 },
+      note: "two processes in a pipe (sh -c) against one floor process; issue 33's target (≤ 1.3× the floor)",
       baseline: {
         label: "read floor (node reads every issue.md, pr.md and import file)",
         argv: ["node", join(root, "tools", "dist", "loop_floor.js"), gen.store],

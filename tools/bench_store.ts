@@ -2,8 +2,8 @@
  * The store-under-load bench cases (issue 11), as ratios in one run:
  * - the full list (`list --json -s all -L 100000`) against the read floor
  *   (a bare Node read of the same files) at 10k and 100k issues, target ≤ 1.3×;
- * - the time to the first line of `list -L 100000 --json | head -1` at 100k,
- *   target ≤ 150 ms (against `node -e 0`, for scale);
+ * - the time to the first line of `list -L 100000 --json | head -1` at 100k
+ *   against `node -e 0`, target ≤ 1.5× (issue 33; issue 11 asked ≤ 150 ms);
  * - `create` at 100k against `create` at 1k, target ≤ 1.2×;
  * - the peak memory (max RSS) of the full list at 100k, target ≤ 100 MiB.
  * `--store-issues N` sets the big store (100000); `--only store` runs just these.
@@ -96,7 +96,8 @@ export function storeCases(root: string, s10k: Gen, big: Gen, s1k: Gen): Case[] 
     },
     {
       name: `store: first line of list -L 100000 --json | head -1 @${k(big)}`,
-      target: { kind: "ms", max: 150 },
+      target: { kind: "ratio", max: 1.5 },
+      note: "issue 33's target; issue 11's was ≤ 150 ms",
       baseline: { label: "node -e 0", argv: ["node", "-e", "0"], cwd: root },
       subject: {
         label: "list -L 100000 --json | head -1",
