@@ -31,6 +31,8 @@ export interface Signals {
 export function realDeps(tools: Tools, c: LoopConfig, signals: Signals, stderr: NodeJS.WritableStream): LoopDeps {
   const haltFile = join(pilotDir(c.workspace), "halt");
   const history = historyFile(c.workspace, c.history);
+  // The completed CI runs this run has sent through the lane (each is sent once).
+  const sent = new Set<string>();
   return {
     now: () => Date.now(),
     sleep: async (ms) => {
@@ -42,11 +44,11 @@ export function realDeps(tools: Tools, c: LoopConfig, signals: Signals, stderr: 
       return existsSync(haltFile) ? ".forge/pilot/halt exists" : null;
     },
     openLane: () => openLane(tools, c.scope),
-    recover: (lane) => recover(tools, c.scope, lane),
+    recover: (lane) => recover(tools, c.scope, lane, sent),
     observeAndPlan: () => observeAndPlan(tools, c),
     refine: (plan) => refine(tools, c.refineWith ?? "", plan),
     act: (plan, deadline) => act(tools, c, plan, deadline),
-    exportAct: (result, started, lane) => exportAct(tools, c, result, started, lane),
+    exportAct: (result, started, lane) => exportAct(tools, c, result, started, lane, sent),
     record: (attempt) => appendHistory(history, [attempt]),
     progress: (line) => void stderr.write(line + "\n"),
     final: async () => {

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { pidAlive } from "@forge/core";
 import type { CiRun } from "./_lines.js";
 import { exportText, type Exported, type Lane } from "./lane.js";
-import { asJsonLines, type Tools } from "./tools.js";
+import { asJsonLines, parseLines, type Tools } from "./tools.js";
 
 /** What the pick-up did (the report's `recovered`). */
 export interface Recovered {
@@ -38,7 +38,12 @@ function ownerGone(file: string): boolean {
 }
 
 /** Pick up after a kill (see the module's comment). */
-export async function recover(tools: Tools, scope: string, lane: Lane | null = null): Promise<Recovered> {
+export async function recover(
+  tools: Tools,
+  scope: string,
+  lane: Lane | null = null,
+  sent: Set<string> = new Set()
+): Promise<Recovered> {
   const wt = await tools.run("git", ["worktree", "list", "--porcelain"]);
   let removed = 0;
   for (const l of wt.stdout.split("\n")) {
@@ -65,6 +70,10 @@ export async function recover(tools: Tools, scope: string, lane: Lane | null = n
     if (String(r.displayTitle).startsWith("forge-act ")) await tools.run("forge-ci", ["cancel", r.id]);
   }
   const all = await tools.run("forge-ci", ["list", "--limit", "100000", "--json"]);
-  const ex: Exported = await exportText(tools, scope, asJsonLines(all.stdout), lane);
+  const text = asJsonLines(all.stdout);
+  const ex: Exported = await exportText(tools, scope, text, lane);
+  // The completed runs sent: an act's export, which takes every completed run since its start to the second, sends
+  // none of them again (one the same second as the act's start was counted twice, by the clock).
+  for (const r of parseLines<CiRun>(text)) if (r.status === "completed") sent.add(String(r.id));
   return { worktrees_removed: removed, runs_cancelled: stale.length, ...ex };
 }

@@ -94,16 +94,22 @@ async function runsSince(tools: Tools, since: string): Promise<CiRun[]> {
   }
 }
 
-/** Export the CI runs an act made (every completed run since it started: a re-export is a no-op), then its result. */
+/**
+ * Export the CI runs an act made (every completed run since it started, to the second, but those this pilot run
+ * sent already: `sent`, which this adds them to), then its result.
+ */
 export async function exportAct(
   tools: Tools,
   c: LoopConfig,
   result: ActResult | null,
   startedMs: number,
-  lane: Lane | null
+  lane: Lane | null,
+  sent: Set<string> = new Set()
 ): Promise<Exported> {
   const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
-  const recs = (await runsSince(tools, since)).map((x) => JSON.stringify(x));
+  const runs = (await runsSince(tools, since)).filter((x) => !sent.has(String(x.id)));
+  for (const x of runs) sent.add(String(x.id));
+  const recs = runs.map((x) => JSON.stringify(x));
   // One forge-export: the runs first (a result refers to them), then the result.
   if (result) recs.push(JSON.stringify(result));
   return exportText(tools, c.scope, recs.length ? recs.join("\n") + "\n" : "", lane);
