@@ -493,7 +493,7 @@ test("forge-task, forge-label and forge-milestone list --json print one JSON obj
   }
 });
 
-test("a list or view into a pipe or a file loads neither Node's net nor child_process (stdout is fd 1)", async (t) => {
+test("a list or view into a pipe loads neither Node's net nor child_process (stdout is fd 1)", async (t) => {
   const cwd = tempRepo("forge-budget-");
   t.is((await run("forge-issue", ["create", "-t", "one"], { cwd })).code, 0);
   // A preload that writes, at exit, the built-in modules loaded after it (the launcher's and the bundle's).

@@ -4,7 +4,7 @@ import { recover } from "./recover.js";
 import { exportAct } from "./stages.js";
 import type { Tools } from "./tools.js";
 
-/** Tools whose forge-ci lists `runs` and whose forge-export imports every line it is sent (recorded in `sent`). */
+/** Tools whose forge-ci lists `runs` and whose forge-export imports every line it is sent (its ids in `exported`). */
 function fakeTools(runs: Array<Record<string, string>>, exported: string[][]): Tools {
   const listed = runs.map((r) => JSON.stringify(r) + "\n").join("");
   const run = (name: string, args: readonly string[], input = "") => {
