@@ -74,6 +74,6 @@ export async function recover(
   const ex: Exported = await exportText(tools, scope, text, lane);
   // The completed runs sent: an act's export, which takes every completed run since its start to the second, sends
   // none of them again (one the same second as the act's start was counted twice, by the clock).
-  for (const r of parseLines<CiRun>(text)) if (r.status === "completed") sent.add(String(r.id));
+  for (const r of parseLines<CiRun>(text)) if (r.status === "completed") sent.add(r.id);
   return { worktrees_removed: removed, runs_cancelled: stale.length, ...ex };
 }

@@ -107,8 +107,8 @@ export async function exportAct(
   sent: Set<string> = new Set()
 ): Promise<Exported> {
   const since = new Date(startedMs).toISOString().slice(0, 19) + "Z";
-  const runs = (await runsSince(tools, since)).filter((x) => !sent.has(String(x.id)));
-  for (const x of runs) sent.add(String(x.id));
+  const runs = (await runsSince(tools, since)).filter((x) => !sent.has(x.id));
+  for (const x of runs) sent.add(x.id);
   const recs = runs.map((x) => JSON.stringify(x));
   // One forge-export: the runs first (a result refers to them), then the result.
   if (result) recs.push(JSON.stringify(result));
