@@ -133,8 +133,12 @@ export interface WorktreeOptions {
  * A disposable worktree (SEC-05): `fn` runs in a fresh worktree of `top`'s
  * repository checked out detached at `commit`, under the OS temp dir, with
  * `tmp` a scratch folder beside it; both are removed whatever happens, so
- * the live checkout never sees what runs there. Two worktrees added at the
- * same moment can race on git's own files: one retry.
+ * the live checkout never sees what runs there. Worktrees added and removed
+ * at the same moment race on git's own files (an add reads every other
+ * worktree's `commondir`, which another add creates empty and then fills, and
+ * dies on the empty one: "failed to read …: Success"): a failed add is tried
+ * again after a growing, jittered pause, up to ~1.3 s, unless `commit` is no
+ * commit here.
  * @throws ForgeError (E_WORKTREE) when the worktree cannot be made
  */
 export async function withWorktree<T>(
@@ -153,7 +157,12 @@ export async function withWorktree<T>(
   try {
     const add = ["worktree", "add", "--detach", "--quiet", dir, commit];
     let r = await git(add, { cwd: top, env });
-    if (r.code !== 0) r = await git(add, { cwd: top, env });
+    for (let pause = 20; r.code !== 0 && pause <= 640; pause *= 2) {
+      if (pause === 20 && (await git(["rev-parse", "--verify", "-q", `${commit}^{commit}`], { cwd: top, env })).code)
+        break; // no such commit: no pause will make one
+      await new Promise((ok) => setTimeout(ok, pause * (1 + Math.random())));
+      r = await git(add, { cwd: top, env });
+    }
     if (r.code !== 0)
       throw new ForgeError(
         `cannot check out ${commit.slice(0, 12)} in a worktree: ${gitMessage(r.stderr)}`,

@@ -117,6 +117,39 @@ test(
   }
 );
 
+test(
+  "withWorktree() waits out another add's half-written worktree (git dies on its empty commondir) and then " +
+    "succeeds; a commit that does not exist fails at once",
+  async (t) => {
+    const { dir, sha } = repo();
+    // What another `git worktree add` leaves for a moment: its admin folder, gitdir written, commondir still empty.
+    const ghost = join(dir, ".git", "worktrees", "ghost");
+    mkdirSync(ghost, { recursive: true });
+    writeFileSync(join(ghost, "gitdir"), join(dir, "..", "ghost-wt", ".git") + "\n");
+    writeFileSync(join(ghost, "HEAD"), sha + "\n");
+    writeFileSync(join(ghost, "commondir"), "");
+    const blocked = await git(["worktree", "add", "--detach", "--quiet", join(dir, "..", "probe"), sha], { cwd: dir });
+    t.regex(blocked.stderr, /failed to read .*commondir/, "git itself dies on the half-written worktree");
+    const filled = setTimeout(() => writeFileSync(join(ghost, "commondir"), "../..\n"), 300);
+    try {
+      t.is(
+        await withWorktree(dir, sha, undefined, async (wt) =>
+          (await git(["rev-parse", "HEAD"], { cwd: wt })).stdout.trim()
+        ),
+        sha
+      );
+    } finally {
+      clearTimeout(filled);
+    }
+    const started = Date.now();
+    await t.throwsAsync(
+      withWorktree(dir, "e".repeat(40), undefined, async () => 1),
+      { message: /^cannot check out/ }
+    );
+    t.true(Date.now() - started < 300, "no pause for a commit that is not there");
+  }
+);
+
 test("gitMessage() is git's first meaningful line; gitTopLevel() names why a repository was needed", async (t) => {
   t.is(gitMessage("hint: try this\nfatal: not a git repository\n"), "not a git repository");
   t.is(gitMessage("error: a\x1bb\n"), "a?b");
