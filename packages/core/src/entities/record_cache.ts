@@ -10,7 +10,9 @@
  * newest-first walk of the order reads the file front to back, a chunk at
  * a time, with no map of every id — then the file's lstat (inode, mtime,
  * ctime, size) and the record's payload (the caller's text: no newline),
- * after a U+001F. Lines come in blocks of about 64 KiB, each closed by a
+ * after a U+001F. Lines come in blocks (the first of about 4 KiB, each next
+ * twice as big up to 64 KiB: `list | head -1` checks a few records' bytes,
+ * not 64 KiB), each closed by a
  * line `U+001E <crc32 of the block's bytes, 8 hex>`: a block is checked
  * before any of its lines is trusted, so a torn or edited cache is never
  * printed (a bad block ends what the cache is trusted for).
@@ -30,8 +32,8 @@
  */
 import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { crc32 } from "../store/crc32.js";
 import { fileKey, fileStamp, folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
 
@@ -40,6 +42,7 @@ const SEP = "\x1f";
 const KEY = 57; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11"
 const CHUNK = 1 << 20;
 const BLOCK = 1 << 16;
+const FIRST_BLOCK = 1 << 12;
 const TRAILER = 10; // "\x1e" + 8 hex + "\n", after the block's last newline
 const TRAILER_AT = Buffer.from("\n\x1e");
 const NO_THROW = { throwIfNoEntry: false } as const;
@@ -162,6 +165,7 @@ export class RecordCache {
   #out: number | undefined;
   #outBuf = Buffer.alloc(0);
   #outLen = 0;
+  #blockSize = FIRST_BLOCK; // where the block being written ends
   // How much the next read asks for (`#more`).
   #want = BLOCK;
 
@@ -312,7 +316,7 @@ export class RecordCache {
     this.#outLen += this.#outBuf.write(head, this.#outLen, "utf8");
     this.#outLen += b.copy(this.#outBuf, this.#outLen, start, end);
     this.#outBuf[this.#outLen++] = 10;
-    if (this.#outLen >= BLOCK) this.#endBlock();
+    if (this.#outLen >= this.#blockSize) this.#endBlock();
   }
 
   /** The stamp a `put` of the entity `get` just missed keeps, or undefined when it keeps nothing. */
@@ -504,14 +508,14 @@ export class RecordCache {
     if (this.#out === undefined) return;
     this.#room(line.length * 3);
     this.#outLen += this.#outBuf.write(line, this.#outLen, "utf8");
-    if (this.#outLen >= BLOCK) this.#endBlock();
+    if (this.#outLen >= this.#blockSize) this.#endBlock();
   }
 
   #appendBytes(b: Buffer, from: number, to: number): void {
     if (this.#out === undefined) return;
     this.#room(to - from);
     this.#outLen += b.copy(this.#outBuf, this.#outLen, from, to);
-    if (this.#outLen >= BLOCK) this.#endBlock();
+    if (this.#outLen >= this.#blockSize) this.#endBlock();
   }
 
   /** Close the block being written with its checksum line, and write it. */
@@ -525,6 +529,7 @@ export class RecordCache {
       this.#discard();
     }
     this.#outLen = 0;
+    this.#blockSize = Math.min(BLOCK, this.#blockSize * 2);
   }
 
   /** Give up the new file (the old one stays). */

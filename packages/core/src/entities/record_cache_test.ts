@@ -188,6 +188,22 @@ test(
   }
 );
 
+test("blocks start small and double up to 64 KiB: a reader of the first record checks about 4 KiB", (t) => {
+  const { store, keys, files } = makeStore(600);
+  const mid = (i: number): string => `payload ${i} ${"y".repeat(400)}`; // ~470-byte lines
+  t.is(walkPayloads(t, store, keys, files, mid), 0);
+  const text = readFileSync(RECORDS(store), "latin1");
+  const body = text.indexOf("\n") + 1;
+  const ends = [...text.matchAll(/\n\x1e[0-9a-f]{8}\n/g)].map((m) => m.index + 1);
+  const sizes = ends.map((e, i) => e - (i === 0 ? body : ends[i - 1]! + 10));
+  // A block ends with the first line that takes it past its size: 4, 8, 16, 32, then 64 KiB.
+  for (const [i, size] of sizes.slice(0, -1).entries()) {
+    const want = Math.min(4096 << i, 65536);
+    t.true(size >= want && size < want + 600, `block ${i}: ${size} bytes, not just past ${want}`);
+  }
+  t.is(walkPayloads(t, store, keys, files, mid), 600);
+});
+
 test("lines longer than the first read, and than the 1 MiB chunk, are read whole", (t) => {
   const { store, keys, files } = makeStore(3);
   const sized = [100_000, 2_500_000, 10].map((n, i) => `payload ${i} ${"y".repeat(n)}`);

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { crc32 } from "node:zlib";
+import { crc32 } from "./crc32.js";
 import { pidAlive } from "./lock.js";
 import { readOpened } from "./read_file.js";
 
