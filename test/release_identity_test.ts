@@ -92,7 +92,10 @@ function isLink(p: string): boolean {
 function activations(dir: string): Array<Record<string, string>> {
   const d = join(dir, ".forge", "releases", "activations");
   if (!existsSync(d)) return [];
+  // A kill between a record's temp file and its rename leaves a stray `.<name>.<pid>.<hex>.tmp` (atomicWrite):
+  // not a record, and forge-release reads none.
   return readdirSync(d)
+    .filter((n) => !n.startsWith("."))
     .sort()
     .map((n) =>
       Object.fromEntries(
