@@ -73,6 +73,11 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
    * body, which the payload holds as they are); a payload with any other byte is parsed.
    */
   readonly words?: readonly string[];
+  /**
+   * Whether the filter reads only what the owning file says (not `updatedAt`, which its record folders move): a
+   * record it refuses needs no folder stamp.
+   */
+  readonly fileOnly?: boolean;
 };
 
 /**
@@ -83,7 +88,12 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
   const words = q.words.filter((w) => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w));
   return Object.assign(
     (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
-    { needles: extra?.needles ?? [], words }
+    {
+      needles: extra?.needles ?? [],
+      words,
+      // Every qualifier a record answers is its file's but `updated:`.
+      fileOnly: (!extra || extra.fileOnly === true) && !q.qualifiers.some((x) => x.key === "updated"),
+    }
   );
 }
 
@@ -113,7 +123,7 @@ export function issueFilter(f: IssueFilters): RecordFilter | undefined {
       if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
       return true;
     },
-    { needles }
+    { needles, fileOnly: true }
   );
 }
 
@@ -170,7 +180,14 @@ export async function* cachedIssueList(
       if (ref.archived) continue;
       const key = `${createdAt} ${ref.id}`;
       const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
-      let hit = ref.escapes ? undefined : lookup(cache, store, key, ref.id, pre);
+      // The state and a filter of what the owning file says (`fileOnly`) are tried on a record the file's lstat
+      // alone vouches for: its record folders (`updatedAt`) are stamped only when it passes (one lstat, not three,
+      // for each issue a filter passes over). Else the file's and its folders' stamps, first.
+      const file = entityFile(store, ISSUES, ref.id);
+      const light = !ref.escapes && !pre && (opts.match ? opts.match.fileOnly === true : want !== 0);
+      let hit = ref.escapes
+        ? undefined
+        : cache.get(key, file, pre, pre ? undefined : light ? false : activityDirs(file, false));
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {
         cache.putBytes(key, pre.buf, pre.start, pre.end);
@@ -198,16 +215,23 @@ export async function* cachedIssueList(
           hit = undefined;
         }
       }
+      if (hit && opts.match && !opts.match(json!)) continue;
+      if (hit && light && folderStamp(activityDirs(file, false)).value !== cache.hitFolders) {
+        // Passed, but a record was added to (or removed from) its folders since: read from its file, as a miss.
+        cache.refuse();
+        hit = undefined;
+      }
       let made: string | undefined;
       if (!hit) {
+        if (light) cache.stampFolders(activityDirs(file, false)); // before the folders are read
         const e = await readListed(store, ref, opts);
         if (!e) continue;
         json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
         made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
         cache.put(key, `${made}\x1f${linksText(e.data)}`, e.warnings.length === 0);
         if (want && json.state !== (want === 0x4f ? "OPEN" : "CLOSED")) continue;
+        if (opts.match && !opts.match(json)) continue;
       }
-      if (opts.match && !opts.match(json!)) continue;
       n++;
       if (!full) sink.text(`{${members(json!, fields)}}\n`);
       else if (hit) sink.record(hit.buf, hit.start, sep, hit.end, i + 1, url);
