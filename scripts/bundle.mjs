@@ -34,8 +34,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 /**
- * Run a bundle with no stdin (a form that reads stdin must not wait), in an empty folder (no store), PATH only.
- * Resolves with how it ended: an exit code, or a signal (a timeout is a SIGTERM from `timeout`).
+ * Run a bundle with no stdin (a form that reads stdin must not wait), in an empty folder (no store) and with PATH
+ * only unless told `cwd` and more `env` (the warm store's runs). Resolves with how it ended: an exit code, or a
+ * signal (a timeout is a SIGTERM from `timeout`).
  */
 function run(file, args, timeout, cwd = scratch, env = {}) {
   return new Promise((resolve) => {
@@ -284,8 +285,11 @@ m.loaded = true;`;
 // for `list | head -1`, ~5 ms for `create`.
 const WARM_RUNS = { "forge-issue": ["list", "--json"], "forge-pr": ["list", "--json"] };
 let warm;
-/** A folder with a git repository and a store of two issues (a label, a comment), its caches made; null when it
- * could not be made (the code caches are then made from `--help`). */
+/**
+ * A folder with a git repository and a store of two issues (a label, a comment), its caches made, for the
+ * WARM_RUNS; null when it could not be made (the code caches are then made from `--help`). Made once, when a
+ * code cache is to be made.
+ */
 function warmStore() {
   return (warm ??= (async () => {
     const dir = join(scratch, "warm");
@@ -323,12 +327,16 @@ async function codeCache(name) {
   const lib = join(out, "lib", `${name}.cjs`);
   const file = v8Of(lib);
   const flags = nodeFlags.get(name);
+  const keyOf = (argv) => `${process.version}\0${flags.join(" ")}\0${argv.join(" ")}\0${sha(readFileSync(lib))}`;
+  const kept = cache.v8?.[name];
+  // Kept only when made from the run it would be made from now (one from --help, the warm store having failed, is
+  // made again).
+  if (kept?.key === keyOf(WARM_RUNS[name] ?? ["--help"]) && existsSync(file) && sha(readFileSync(file)) === kept.sha)
+    return;
+  rmSync(file, { force: true });
   const store = WARM_RUNS[name] ? await warmStore() : null;
   const argv = store ? WARM_RUNS[name] : ["--help"];
-  const key = `${process.version}\0${flags.join(" ")}\0${argv.join(" ")}\0${sha(readFileSync(lib))}`;
-  const kept = cache.v8?.[name];
-  if (kept?.key === key && existsSync(file) && sha(readFileSync(file)) === kept.sha) return;
-  rmSync(file, { force: true });
+  const key = keyOf(argv);
   const producer = `const f = process.argv[1], c = undefined, out = process.argv[2];
 process.argv = [process.argv[0], f, ...${JSON.stringify(argv)}];
 process.on("exit", () => require("fs").writeFileSync(out + ".tmp", s.createCachedData()));
