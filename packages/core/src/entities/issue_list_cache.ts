@@ -185,9 +185,7 @@ export async function* cachedIssueList(
       // for each issue a filter passes over). Else the file's and its folders' stamps, first.
       const file = entityFile(store, ISSUES, ref.id);
       const light = !ref.escapes && !pre && (opts.match ? opts.match.fileOnly === true : want !== 0);
-      let hit = ref.escapes
-        ? undefined
-        : cache.get(key, file, pre, pre ? undefined : light ? false : activityDirs(file, false));
+      let hit = ref.escapes ? undefined : lookup(cache, file, key, pre, light);
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {
         cache.putBytes(key, pre.buf, pre.start, pre.end);
@@ -270,7 +268,7 @@ function finishStaged(
     if (ref.escapes) return i;
     const key = `${createdAt} ${ref.id}`;
     const pre = staged.get(ref.id);
-    if (lookup(cache, store, key, ref.id, pre)) continue;
+    if (lookup(cache, entityFile(store, ISSUES, ref.id), key, pre)) continue;
     if (!pre || !parts(pre)) return i;
     cache.putBytes(key, pre.buf, pre.start, pre.end);
   }
@@ -280,17 +278,17 @@ function finishStaged(
 /**
  * The cache's line for an issue, when it still holds: vouched for by the
  * staged read's stamps, or by the file's and its record folders' (`activityDirs`:
- * comments and edits move `updatedAt`) taken now.
+ * comments and edits move `updatedAt`) taken now; with `fileOnly`, by the
+ * file's alone (its folders are the caller's to check: `RecordCache.hitFolders`).
  */
 function lookup(
   cache: ReturnType<typeof openRecordCache>,
-  store: Store,
+  file: string,
   key: string,
-  id: string,
-  pre: KnownFile | undefined
+  pre: KnownFile | undefined,
+  fileOnly = false
 ): RecordHit | undefined {
-  const file = entityFile(store, ISSUES, id);
-  return cache.get(key, file, pre, pre ? undefined : activityDirs(file, false));
+  return cache.get(key, file, pre, pre ? undefined : fileOnly ? false : activityDirs(file, false));
 }
 
 /** Whether the payload holds every needle. */
