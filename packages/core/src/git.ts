@@ -157,9 +157,10 @@ export async function withWorktree<T>(
   try {
     const add = ["worktree", "add", "--detach", "--quiet", dir, commit];
     let r = await git(add, { cwd: top, env });
-    for (let pause = 20; r.code !== 0 && pause <= 640; pause *= 2) {
-      if (pause === 20 && (await git(["rev-parse", "--verify", "-q", `${commit}^{commit}`], { cwd: top, env })).code)
-        break; // no such commit: no pause will make one
+    // Tried again only for a commit that is there: no pause makes one that is not.
+    const verify = ["rev-parse", "--verify", "-q", `${commit}^{commit}`];
+    const retry = r.code !== 0 && (await git(verify, { cwd: top, env })).code === 0;
+    for (let pause = 20; retry && r.code !== 0 && pause <= 640; pause *= 2) {
       await new Promise((ok) => setTimeout(ok, pause * (1 + Math.random())));
       r = await git(add, { cwd: top, env });
     }
