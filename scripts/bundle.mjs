@@ -295,26 +295,27 @@ function warmStore() {
     const dir = join(scratch, "warm");
     mkdirSync(dir);
     const env = { FORGE_AUTHOR: "warm", GIT_CONFIG_NOSYSTEM: "1", HOME: dir };
-    const steps = [
+    const succeeds = async ([what, args]) => {
+      const [file, argv] =
+        what === "git" ? ["git", args] : [process.execPath, [join(out, "lib", `${what}.cjs`), ...args]];
+      const r = await run(file, argv, 60_000, dir, env);
+      return !r.error && r.code === 0;
+    };
+    const make = [
       ["git", ["init", "-q"]],
       ["forge", ["init"]],
       ["forge-issue", ["create", "-t", "Warm up", "-b", "the code cache", "-l", "bug"]],
       ["forge-issue", ["create", "-t", "Another", "-b", "with a comment"]],
       ["forge-issue", ["comment", "2", "-b", "a comment"]],
-      ["sleep", []], // the records of files written in the last 50 ms are not cached (racy clean)
+    ];
+    const warmCaches = [
       ["forge-issue", ["list", "--json"]],
       ["forge-pr", ["list", "--json"]],
     ];
-    for (const [what, args] of steps) {
-      if (what === "sleep") {
-        await new Promise((ok) => setTimeout(ok, 120));
-        continue;
-      }
-      const [file, argv] =
-        what === "git" ? ["git", args] : [process.execPath, [join(out, "lib", `${what}.cjs`), ...args]];
-      const r = await run(file, argv, 60_000, dir, env);
-      if (r.error || r.code !== 0) return null;
-    }
+    for (const step of make) if (!(await succeeds(step))) return null;
+    // The records of files written in the last 50 ms are not cached (racy clean).
+    await new Promise((ok) => setTimeout(ok, 120));
+    for (const step of warmCaches) if (!(await succeeds(step))) return null;
     return { dir, env };
   })());
 }
