@@ -522,6 +522,11 @@ if (huge) {
     (bin, runs) => peakMemory(ROOT, huge, ENV, Math.max(3, Math.min(runs, 7)), bin),
     (r) => `${r.medianMs} MiB`
   );
+  own(
+    "store: peak RSS of the cold",
+    (bin, runs) => peakMemory(ROOT, huge, ENV, Math.max(3, Math.min(runs, 5)), bin, true),
+    (r) => `${r.medianMs} MiB`
+  );
 }
 // The token audit (issue 28, tools/token_audit.ts): bytes an agent reads, not milliseconds; printed after the
 // table and kept in results.json. It runs this clone's bin/ only (no old side in A/B mode).
