@@ -160,19 +160,20 @@ const engineApart = {
   },
 };
 // node:crypto (with the stream modules it pulls in, ~4 ms of every start), node:child_process (~3 ms: a list
-// or view whose origin is cached runs no git) and node:zlib (~4 ms: only zip archives need it) are loaded the
+// or view whose origin is cached runs no git), node:zlib (~4 ms: only zip archives need it) and node:v8 (~1.3 ms:
+// only a cold list of a big store sets a flag) are loaded the
 // first time one of their functions is called: a read (list, view, observe, plan) hashes nothing. Each function
 // is a wrapper exported by name, so a bundle keeps only the ones it imports; importing anything else (a class, a
 // constant) fails the build.
 const lazyModules = {};
-for (const m of ["crypto", "child_process", "zlib"]) {
+for (const m of ["crypto", "child_process", "zlib", "v8"]) {
   const real = await import(`node:${m}`);
   lazyModules[m] = Object.keys(real).filter((k) => /^[a-z][A-Za-z0-9]*$/.test(k) && typeof real[k] === "function");
 }
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(crypto|child_process|zlib)$/ }, (a) =>
+    b.onResolve({ filter: /^(node:)?(crypto|child_process|zlib|v8)$/ }, (a) =>
       a.namespace === "lazy-builtins"
         ? { path: a.path, external: true }
         : { path: a.path.replace(/^node:/, ""), namespace: "lazy-builtins" }

@@ -311,7 +311,7 @@ function parts(h: RecordHit): boolean {
 }
 
 /** Staged records in memory up to this many bytes; past it, in a temp file beside the cache. */
-const STAGE_MEM = 4 << 20;
+const STAGE_MEM = 1 << 20;
 
 /**
  * The records a cold list's order pass makes as it reads each file once
@@ -319,7 +319,7 @@ const STAGE_MEM = 4 << 20;
  * file's lstat as taken before the read, for the list's walk to use in
  * place of reading the file again. Only clean records are staged (no
  * warning, no error): a file that has something to say is read by the walk,
- * which says it. At 100,000 issues the payloads are 70 MB: past 4 MiB they
+ * which says it. At 100,000 issues the payloads are 70 MB: past 1 MiB they
  * go to a temp file in `.cache/`, removed by `close` (or, if the process
  * dies, by the next writer's `cacheTemp`).
  */

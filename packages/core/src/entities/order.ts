@@ -26,13 +26,25 @@
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../frontmatter/parse.js";
 import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
-import { writeCacheFile } from "../store/cache_file.js";
+import { cacheTemp, dropCacheTemp, writeCacheFile } from "../store/cache_file.js";
+import { capYoungGeneration } from "../store/young_cap.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -77,6 +89,8 @@ export interface OrderOptions {
   onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string) => void | Promise<void>;
 }
 
+/** A kind folder this big (its own size, in bytes) is listed with the young generation held (young_cap.ts). */
+const BIG_FOLDER = 1 << 20;
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
 const MAGIC = "forge-order 2 ";
 /**
@@ -119,6 +133,9 @@ export async function entityOrder(
   // (createdAt never changes; the live/archived flag is refreshed); only new
   // ids are read from their files.
   const seen = newSum();
+  // No cache and a big folder (over 1 MiB of entries: ~16,000 on ext4): every file is to be read, a long pass; the
+  // young generation is held where it is (young_cap.ts) before the listing's names would grow it.
+  if (!text.startsWith(MAGIC) && folderBytes(kindDir(store, kind)) > BIG_FOLDER) capYoungGeneration();
   const refs = listEntityRefs(store, kind, (name, archived) => addName(seen, name, archived));
   // Without a cache every ref is new: no map of 100,000 of them.
   const listed = text.startsWith(MAGIC) ? new Map(refs.map((r) => [r.id, r])) : undefined;
@@ -152,10 +169,14 @@ export async function entityOrder(
   // Trust the listing later only if it was complete (the digest: these
   // names, these lines) and the folders were still (the stamp).
   const digest = errors.length === 0 ? digestText(seen) : "-";
-  const next = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest}\n${lines.join("")}`;
-  if (next !== text) writeCacheFile(path, next, "latin1");
-  // Over the one text just written, not the array of lines (100,000 strings the caller would keep alive).
-  return new CacheOrder(next, next.indexOf("\n") + 1, errors, digest);
+  const top = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest}\n`;
+  if (sameText(text, top, lines)) return new CacheOrder(text, top.length, errors, digest);
+  // Written a block at a time, never joined (at 100,000 entities a 6 MB string and its 6 MB of bytes), and read
+  // back through the file as the caller walks it: the 100,000 strings go when this returns.
+  const fd = writeLines(path, top, lines);
+  return fd === undefined
+    ? new CacheOrder(lines, 0, errors, digest)
+    : new WindowOrder(fd, top.length, lines.length, digest, errors);
 }
 
 /**
@@ -378,8 +399,8 @@ class WindowOrder extends CacheOrder {
     return undefined;
   }
 
-  private constructor(fd: number, body: number, length: number, digest: string) {
-    super(length, body, [], digest);
+  constructor(fd: number, body: number, length: number, digest: string, errors: Unranked[] = []) {
+    super(length, body, errors, digest);
     this.#fd = fd;
     this.#bodyAt = body;
     FDS.register(this, fd);
@@ -527,6 +548,59 @@ async function loadError(store: Store, kind: KindLayout, schema: EntitySchema, r
  */
 function flatLine(e: OrderEntry): string {
   return Buffer.from(lineOf(e), "latin1").toString("latin1");
+}
+
+/** A folder's own size (its entries' space), 0 when it cannot be stat'ed. */
+function folderBytes(dir: string): number {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.size ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether `text` is the header `head` and then `lines`. */
+function sameText(text: string, head: string, lines: readonly string[]): boolean {
+  if (text.length !== head.length + lines.length * LINE || !text.startsWith(head)) return false;
+  for (let i = 0; i < lines.length; i++) if (!text.startsWith(lines[i]!, head.length + i * LINE)) return false;
+  return true;
+}
+
+/**
+ * Write the cache (`head`, then `lines`) by rename, 64 KiB at a time; the
+ * written file's fd, open for reading (whatever is renamed over the path
+ * later), or undefined when it cannot be written.
+ */
+function writeLines(path: string, head: string, lines: readonly string[]): number | undefined {
+  let tmp: string | undefined;
+  let fd: number | undefined;
+  try {
+    tmp = cacheTemp(path);
+    fd = openSync(tmp, "wx+");
+    const buf = Buffer.allocUnsafe(Math.max(1 << 16, head.length));
+    let len = buf.write(head, 0, "latin1");
+    for (const l of lines) {
+      if (len + LINE > buf.length) {
+        writeAll(fd, buf, len);
+        len = 0;
+      }
+      len += buf.write(l, len, "latin1");
+    }
+    writeAll(fd, buf, len);
+    renameSync(tmp, path);
+    const out = fd;
+    fd = undefined;
+    return out;
+  } catch {
+    dropCacheTemp(tmp);
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, buf: Buffer, len: number): void {
+  for (let at = 0; at < len;) at += writeSync(fd, buf, at, len - at);
 }
 
 /** A cache line's separators and flag are where they belong (cheap; a damaged line ends the walk). */

@@ -29,7 +29,7 @@ function makeStore(n: number): { store: Store; want: string[] } {
   for (let i = 0; i < n; i++) {
     const k = (i * 7) % n; // scrambled
     const id = `${String(k).padStart(8, "0")}-0000-4000-8000-${String(i).padStart(12, "0")}`;
-    const at = `2025-01-${String(1 + (k >> 1)).padStart(2, "0")}T00:00:00Z`;
+    const at = new Date(Date.UTC(2025, 0, 1) + (k >> 1) * 86_400_000).toISOString().replace(".000Z", "Z");
     createIssue(store, { title: `t${i}`, body: "", author: "a", labels: [], assignees: [], now: at, id });
     made.push({ id, at });
   }
@@ -388,3 +388,39 @@ test(
     t.is(all.at(-1), mine);
   }
 );
+
+test(
+  "entityOrder() writes a listing's cache in blocks, byte for byte its lines, and answers from the file it wrote " +
+    "even once another replaces it",
+  async (t) => {
+    // 1,200 lines: 72 KB, more than one 64 KiB block.
+    const { store, want } = makeStore(1200);
+    age(store);
+    const o = await entityOrder(store, ISSUES, ISSUE);
+    const text = readFileSync(ORDER(store), "latin1");
+    const lines = text.slice(text.indexOf("\n") + 1);
+    t.is(lines.length, 1200 * 60);
+    t.is(lines, o.entries.map((e) => `${e.createdAt} ${e.ref.id} L\n`).join(""));
+    t.deepEqual(
+      o.entries.map((e) => e.ref.id),
+      want
+    );
+    // Another writer's cache renamed over it: the order already given reads what it wrote.
+    writeFileSync(ORDER(store) + ".x", "forge-order 2 unstamped -\n");
+    renameSync(ORDER(store) + ".x", ORDER(store));
+    t.is(o.at(1199)!.ref.id, want[1199]);
+    t.is(o.rankOf(o.at(600)!.createdAt, want[600]!), 600);
+  }
+);
+
+test("entityOrder() ranks from its lines in memory when the cache cannot be written", async (t) => {
+  const { store, want } = makeStore(30);
+  writeFileSync(cacheDir(store), "not a folder");
+  const o = await entityOrder(store, ISSUES, ISSUE);
+  t.deepEqual(
+    o.entries.map((e) => e.ref.id),
+    want
+  );
+  t.is(o.at(-1)!.ref.id, want[29]);
+  t.is(readFileSync(cacheDir(store), "utf8"), "not a folder");
+});
