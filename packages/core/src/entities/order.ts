@@ -91,6 +91,8 @@ export interface OrderOptions {
 
 /** A kind folder this big (its own size, in bytes) is listed with the young generation held (young_cap.ts). */
 const BIG_FOLDER = 1 << 20;
+/** The young generation such a listing holds (young_cap.ts): 2 MiB peaked at 94–96 MiB at 100,000 issues, 4 at 102. */
+const YOUNG_BYTES = 2 << 20;
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
 const MAGIC = "forge-order 2 ";
 /**
@@ -133,10 +135,15 @@ export async function entityOrder(
   // (createdAt never changes; the live/archived flag is refreshed); only new
   // ids are read from their files.
   const seen = newSum();
-  // No cache and a big folder (over 1 MiB of entries: ~16,000 on ext4): every file is to be read, a long pass; the
-  // young generation is held where it is (young_cap.ts) before the listing's names would grow it.
-  if (!text.startsWith(MAGIC) && folderBytes(kindDir(store, kind)) > BIG_FOLDER) capYoungGeneration();
-  const refs = listEntityRefs(store, kind, (name, archived) => addName(seen, name, archived));
+  // No cache and a big folder (over 1 MiB of entries: ~16,000 on ext4): every file is to be read, a long pass. Its
+  // young generation is held at 2 MiB (young_cap.ts), checked as the names come (they are what first grows it) and
+  // then as the files are read.
+  let capped = text.startsWith(MAGIC) || folderBytes(kindDir(store, kind)) <= BIG_FOLDER;
+  let names = 0;
+  const refs = listEntityRefs(store, kind, (name, archived) => {
+    addName(seen, name, archived);
+    if (!capped && (++names & 255) === 0) capped = capYoungGeneration(YOUNG_BYTES);
+  });
   // Without a cache every ref is new: no map of 100,000 of them.
   const listed = text.startsWith(MAGIC) ? new Map(refs.map((r) => [r.id, r])) : undefined;
   const kept: string[] = [];
@@ -156,6 +163,7 @@ export async function entityOrder(
   const fresh: string[] = [];
   const errors: Unranked[] = [];
   for (const ref of listed ? listed.values() : refs) {
+    if (!capped && (++names & 255) === 0) capped = capYoungGeneration(YOUNG_BYTES);
     // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
     // still ranks.
     const c = await (opts.onRead ? createdAtRead(store, kind, ref, opts.onRead) : createdAtOf(store, kind, ref));
