@@ -44,7 +44,7 @@ import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../fro
 import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheTemp, dropCacheTemp, writeCacheFile } from "../store/cache_file.js";
-import { capYoungGeneration } from "../store/young_cap.js";
+import { boundHeap } from "../store/heap_bound.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -89,9 +89,9 @@ export interface OrderOptions {
   onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string) => void | Promise<void>;
 }
 
-/** A kind folder this big (its own size, in bytes) is listed with the young generation held (young_cap.ts). */
+/** A kind folder this big (its own size, in bytes) is listed with the heap bounded (heap_bound.ts). */
 const BIG_FOLDER = 1 << 20;
-/** The young generation such a listing holds (young_cap.ts): 2 MiB peaked at 94–96 MiB at 100,000 issues, 4 at 102. */
+/** The young generation such a listing holds (heap_bound.ts): 2 MiB peaked at 86–88 MiB at 100,000 issues. */
 const YOUNG_BYTES = 2 << 20;
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
 const MAGIC = "forge-order 2 ";
@@ -136,13 +136,13 @@ export async function entityOrder(
   // ids are read from their files.
   const seen = newSum();
   // No cache and a big folder (over 1 MiB of entries: ~16,000 on ext4): every file is to be read, a long pass. Its
-  // young generation is held at 2 MiB (young_cap.ts), checked as the names come (they are what first grows it) and
+  // heap is bounded, its young generation at 2 MiB (heap_bound.ts), checked as the names come (they first grow it) and
   // then as the files are read.
-  let capped = text.startsWith(MAGIC) || folderBytes(kindDir(store, kind)) <= BIG_FOLDER;
+  let bounded = text.startsWith(MAGIC) || folderBytes(kindDir(store, kind)) <= BIG_FOLDER;
   let names = 0;
   const refs = listEntityRefs(store, kind, (name, archived) => {
     addName(seen, name, archived);
-    if (!capped && (++names & 255) === 0) capped = capYoungGeneration(YOUNG_BYTES);
+    if (!bounded && (++names & 255) === 0) bounded = boundHeap(YOUNG_BYTES);
   });
   // Without a cache every ref is new: no map of 100,000 of them.
   const listed = text.startsWith(MAGIC) ? new Map(refs.map((r) => [r.id, r])) : undefined;
@@ -163,7 +163,7 @@ export async function entityOrder(
   const fresh: string[] = [];
   const errors: Unranked[] = [];
   for (const ref of listed ? listed.values() : refs) {
-    if (!capped && (++names & 255) === 0) capped = capYoungGeneration(YOUNG_BYTES);
+    if (!bounded && (++names & 255) === 0) bounded = boundHeap(YOUNG_BYTES);
     // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
     // still ranks.
     const c = await (opts.onRead ? createdAtRead(store, kind, ref, opts.onRead) : createdAtOf(store, kind, ref));

@@ -2,7 +2,7 @@ import test from "ava";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const MOD = fileURLToPath(new URL("./young_cap.js", import.meta.url));
+const MOD = fileURLToPath(new URL("./heap_bound.js", import.meta.url));
 const MIB = 1 << 20;
 
 /**
@@ -14,7 +14,7 @@ function pass(cap: boolean): { start: number; end: number; first: boolean | null
     `const m = await import(${JSON.stringify(MOD)});` +
     `const start = m.youngCapacity(); let first = null; let capped = false;` +
     `const keep = []; for (let i = 1; i <= 300000; i++) { keep.push({ id: "x" + i, n: i });` +
-    (cap ? `if (!capped && (i & 255) === 0) { capped = m.capYoungGeneration(${2 * MIB}); first ??= capped; }` : "") +
+    (cap ? `if (!capped && (i & 255) === 0) { capped = m.boundHeap(${2 * MIB}); first ??= capped; }` : "") +
     `}` +
     `console.log(JSON.stringify({ start, end: m.youngCapacity(), first, n: keep.length }));`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", src], { encoding: "utf8" });
@@ -22,7 +22,7 @@ function pass(cap: boolean): { start: number; end: number; first: boolean | null
   return JSON.parse(r.stdout) as { start: number; end: number; first: boolean | null };
 }
 
-test("capYoungGeneration() lets the young generation reach its size and no further; unasked, it grows on", (t) => {
+test("boundHeap() lets the young generation reach its size and no further; unasked, it grows on", (t) => {
   const free = pass(false);
   t.true(free.end > 4 * MIB, `unasked: ${free.start} → ${free.end}`);
   const held = pass(true);
