@@ -161,7 +161,7 @@ const engineApart = {
 };
 // node:crypto (with the stream modules it pulls in, ~4 ms of every start), node:child_process (~3 ms: a list
 // or view whose origin is cached runs no git), node:zlib (~4 ms: only zip archives need it) and node:v8 (~1.3 ms:
-// only a cold list of a big store sets a flag) are loaded the
+// only a cold list of a big store bounds its heap) are loaded the
 // first time one of their functions is called: a read (list, view, observe, plan) hashes nothing. Each function
 // is a wrapper exported by name, so a bundle keeps only the ones it imports; importing anything else (a class, a
 // constant) fails the build.

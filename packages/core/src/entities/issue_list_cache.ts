@@ -7,11 +7,11 @@
  * Benchmarked: 10,000 issues, `list --json` ≤ 300 ms (tools/bench.ts).
  */
 import { isAscii } from "node:buffer";
-import { closeSync, openSync, readSync, writeSync, type Stats } from "node:fs";
+import { closeSync, openSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
 import { FIRST_CHUNK, nextChunk } from "../jsonl/chunk_size.js";
-import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { folderStamp } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
@@ -440,7 +440,7 @@ export class IssueStaging {
         this.#tmp = cacheTemp(join(cacheDir(this.#store), `${ISSUES.plural}.staged`));
         this.#fd = openSync(this.#tmp, "wx+");
       }
-      for (let at = 0; at < this.#memLen;) at += writeSync(this.#fd, this.#mem, at, this.#memLen - at);
+      writeAll(this.#fd, this.#mem, this.#memLen);
       this.#fileLen += this.#memLen;
       this.#memLen = 0;
       return true;

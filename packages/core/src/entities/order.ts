@@ -43,7 +43,7 @@ import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entitie
 import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../frontmatter/parse.js";
 import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
-import { cacheTemp, dropCacheTemp, writeCacheFile } from "../store/cache_file.js";
+import { cacheTemp, dropCacheTemp, writeAll, writeCacheFile } from "../store/cache_file.js";
 import { boundHeap } from "../store/heap_bound.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
@@ -605,10 +605,6 @@ function writeLines(path: string, head: string, lines: readonly string[]): numbe
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-function writeAll(fd: number, buf: Buffer, len: number): void {
-  for (let at = 0; at < len;) at += writeSync(fd, buf, at, len - at);
 }
 
 /** A cache line's separators and flag are where they belong (cheap; a damaged line ends the walk). */

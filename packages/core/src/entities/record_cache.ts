@@ -32,7 +32,7 @@
  */
 import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { cacheTemp, dropCacheTemp } from "../store/cache_file.js";
+import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { crc32 } from "../store/crc32.js";
 import { fileKey, fileStamp, folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
@@ -487,7 +487,7 @@ export class RecordCache {
       for (let at = this.#bodyAt; at < this.#blockAt;) {
         const n = readSync(this.#fd!, copy, 0, Math.min(CHUNK, this.#blockAt - at), at);
         if (n === 0) throw new Error("short read");
-        writeSync(this.#out, copy, 0, n);
+        writeAll(this.#out, copy, n);
         at += n;
       }
       // The current block's lines kept so far are in the read buffer: they open the new file's next block.
@@ -524,7 +524,7 @@ export class RecordCache {
     const sum = crc32(this.#outBuf.subarray(0, this.#outLen)).toString(16).padStart(8, "0");
     this.#outLen += this.#outBuf.write(`\x1e${sum}\n`, this.#outLen, "latin1");
     try {
-      for (let at = 0; at < this.#outLen;) at += writeSync(this.#out, this.#outBuf, at, this.#outLen - at);
+      writeAll(this.#out, this.#outBuf, this.#outLen);
     } catch {
       this.#discard();
     }

@@ -8,7 +8,17 @@
  * nothing here throws but `cacheTemp`.
  */
 import { randomBytes } from "node:crypto";
-import { constants, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { crc32 } from "./crc32.js";
 import { pidAlive } from "./lock.js";
@@ -41,6 +51,11 @@ export function dropCacheTemp(tmp: string | undefined): void {
   } catch {
     // .cache is not a folder
   }
+}
+
+/** Write `buf[0, len)` to `fd` whole (a write may take less than it is given). */
+export function writeAll(fd: number, buf: Uint8Array, len: number): void {
+  for (let at = 0; at < len;) at += writeSync(fd, buf, at, len - at);
 }
 
 /**
