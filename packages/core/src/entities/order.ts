@@ -89,8 +89,10 @@ export interface OrderOptions {
   onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string) => void | Promise<void>;
 }
 
-/** A kind folder this big (its own size, in bytes) is listed with the heap bounded (heap_bound.ts). */
+/** A kind folder this big (its own size, in bytes) is listed with the heap bounded (heap_bound.ts)… */
 const BIG_FOLDER = 1 << 20;
+/** …as is one with this many names, where a folder's size is not its entries' bytes (ZFS gives their count). */
+const BIG_NAMES = 16_384;
 /** The young generation such a listing holds (heap_bound.ts): 2 MiB peaked at 86–88 MiB at 100,000 issues. */
 const YOUNG_BYTES = 2 << 20;
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
@@ -135,15 +137,20 @@ export async function entityOrder(
   // (createdAt never changes; the live/archived flag is refreshed); only new
   // ids are read from their files.
   const seen = newSum();
-  // No cache and a big folder (over 1 MiB of entries: ~16,000 on ext4): every file is to be read, a long pass. Its
-  // heap is bounded, its young generation at 2 MiB (heap_bound.ts), checked as the names come (they first grow it) and
-  // then as the files are read.
-  let bounded = text.startsWith(MAGIC) || folderBytes(kindDir(store, kind)) <= BIG_FOLDER;
+  // No cache and a big folder (`bigListing`): every file is to be read, a long pass. Its heap is bounded, its young
+  // generation at 2 MiB (heap_bound.ts), checked as the names come (they first grow it) and then as the files are read.
+  const cold = !text.startsWith(MAGIC);
+  const bytes = cold ? folderBytes(kindDir(store, kind)) : 0;
+  let big = bigListing(bytes, 0);
+  let bounded = !cold;
   let names = 0;
   const refs = listEntityRefs(store, kind, (name, archived) => {
     addName(seen, name, archived);
-    if (!bounded && (++names & 255) === 0) bounded = boundHeap(YOUNG_BYTES);
+    if (bounded || (++names & 255) !== 0) return;
+    big = bigListing(bytes, names);
+    if (big) bounded = boundHeap(YOUNG_BYTES);
   });
+  let reads = 0;
   // Without a cache every ref is new: no map of 100,000 of them.
   const listed = text.startsWith(MAGIC) ? new Map(refs.map((r) => [r.id, r])) : undefined;
   const kept: string[] = [];
@@ -163,7 +170,7 @@ export async function entityOrder(
   const fresh: string[] = [];
   const errors: Unranked[] = [];
   for (const ref of listed ? listed.values() : refs) {
-    if (!bounded && (++names & 255) === 0) bounded = boundHeap(YOUNG_BYTES);
+    if (!bounded && big && (++reads & 255) === 0) bounded = boundHeap(YOUNG_BYTES);
     // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
     // still ranks.
     const c = await (opts.onRead ? createdAtRead(store, kind, ref, opts.onRead) : createdAtOf(store, kind, ref));
@@ -185,6 +192,18 @@ export async function entityOrder(
   return fd === undefined
     ? new CacheOrder(lines, 0, errors, digest)
     : new WindowOrder(fd, top.length, lines.length, digest, errors);
+}
+
+/**
+ * Whether a listing with no cache is a pass long enough to bound its heap
+ * (heap_bound.ts): its kind folder's own size is over 1 MiB (~16,000
+ * entries on ext4), or `names` entries have come so far (16,384): on a
+ * filesystem whose folder size counts entries (ZFS), the size alone would
+ * never tell.
+ * @param bytes the kind folder's size (stat)
+ */
+export function bigListing(bytes: number, names: number): boolean {
+  return bytes > BIG_FOLDER || names >= BIG_NAMES;
 }
 
 /**

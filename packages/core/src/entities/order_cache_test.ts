@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
 import { createIssue } from "./issue.js";
-import { entityOrder, recordCreated } from "./order.js";
+import { bigListing, entityOrder, recordCreated } from "./order.js";
 import { ISSUE } from "./schema.js";
 
 const ORDER = (s: Store) => join(cacheDir(s), "issues.order");
@@ -423,4 +423,11 @@ test("entityOrder() ranks from its lines in memory when the cache cannot be writ
   );
   t.is(o.at(-1)!.ref.id, want[29]);
   t.is(readFileSync(cacheDir(store), "utf8"), "not a folder");
+});
+
+test("bigListing() holds a cold listing by its folder's size, or by its names where the size counts entries", (t) => {
+  t.false(bigListing(600_000, 10_000), "10,000 issues on ext4");
+  t.true(bigListing(2_000_000, 0), "over 1 MiB of entries: from the first name");
+  t.false(bigListing(100_002, 16_128), "ZFS (a size of 2 + entries): not yet");
+  t.true(bigListing(100_002, 16_384), "ZFS, once 16,384 names have come");
 });
