@@ -160,29 +160,35 @@ const engineApart = {
   },
 };
 // node:crypto (with the stream modules it pulls in, ~4 ms of every start), node:child_process (~3 ms: a list
-// or view whose origin is cached runs no git), node:zlib (~4 ms: only zip archives need it) and node:v8 (~1.3 ms:
-// only a cold list of a big store bounds its heap) are loaded the
+// or view whose origin is cached runs no git), node:zlib (~4 ms: only zip archives need it), node:v8 (~1.3 ms:
+// only a cold list of a big store bounds its heap) and node:worker_threads (~1.7 ms: only a long filtered list
+// starts a thread) are loaded the
 // first time one of their functions is called: a read (list, view, observe, plan) hashes nothing. Each function
-// is a wrapper exported by name, so a bundle keeps only the ones it imports; importing anything else (a class, a
-// constant) fails the build.
+// is a wrapper exported by name, so a bundle keeps only the ones it imports; a class in `lazyClasses` is a
+// wrapper that constructs the real one (with `new`: it is not the class, so no instanceof); importing anything
+// else (another class, a constant) fails the build.
+const lazyClasses = { worker_threads: ["Worker"] };
 const lazyModules = {};
-for (const m of ["crypto", "child_process", "zlib", "v8"]) {
+for (const m of ["crypto", "child_process", "zlib", "v8", "worker_threads"]) {
   const real = await import(`node:${m}`);
   lazyModules[m] = Object.keys(real).filter((k) => /^[a-z][A-Za-z0-9]*$/.test(k) && typeof real[k] === "function");
 }
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(crypto|child_process|zlib|v8)$/ }, (a) =>
+    b.onResolve({ filter: /^(node:)?(crypto|child_process|zlib|v8|worker_threads)$/ }, (a) =>
       a.namespace === "lazy-builtins"
         ? { path: a.path, external: true }
         : { path: a.path.replace(/^node:/, ""), namespace: "lazy-builtins" }
     );
+    const call = (k) => `export function ${k}(...a) { return real().${k}(...a); }\n`;
+    const make = (k) => `export function ${k}(...a) { return new (real().${k})(...a); }\n`;
     b.onLoad({ filter: /.*/, namespace: "lazy-builtins" }, (a) => ({
       loader: "js",
       contents:
         `let m;\nconst real = () => (m ??= require("node:${a.path}"));\n` +
-        `${lazyModules[a.path].map((k) => `export function ${k}(...a) { return real().${k}(...a); }`).join("\n")}\n`,
+        lazyModules[a.path].map(call).join("") +
+        (lazyClasses[a.path] ?? []).map(make).join(""),
     }));
   },
 };
