@@ -44,7 +44,7 @@ import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../fro
 import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheTemp, dropCacheTemp, writeAll, writeCacheFile } from "../store/cache_file.js";
-import { boundHeap } from "../store/heap_bound.js";
+import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -93,8 +93,6 @@ export interface OrderOptions {
 const BIG_FOLDER = 1 << 20;
 /** …as is one with this many names, where a folder's size is not its entries' bytes (ZFS gives their count). */
 const BIG_NAMES = 16_384;
-/** The young generation such a listing holds (heap_bound.ts): 2 MiB peaked at 86–88 MiB at 100,000 issues. */
-const YOUNG_BYTES = 2 << 20;
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
 const MAGIC = "forge-order 2 ";
 /**
@@ -148,7 +146,7 @@ export async function entityOrder(
     addName(seen, name, archived);
     if (bounded || (++names & 255) !== 0) return;
     big = bigListing(bytes, names);
-    if (big) bounded = boundHeap(YOUNG_BYTES);
+    if (big) bounded = boundHeap(HELD_YOUNG);
   });
   let reads = 0;
   // Without a cache every ref is new: no map of 100,000 of them.
@@ -170,7 +168,7 @@ export async function entityOrder(
   const fresh: string[] = [];
   const errors: Unranked[] = [];
   for (const ref of listed ? listed.values() : refs) {
-    if (!bounded && big && (++reads & 255) === 0) bounded = boundHeap(YOUNG_BYTES);
+    if (!bounded && big && (++reads & 255) === 0) bounded = boundHeap(HELD_YOUNG);
     // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
     // still ranks.
     const c = await (opts.onRead ? createdAtRead(store, kind, ref, opts.onRead) : createdAtOf(store, kind, ref));
@@ -314,6 +312,24 @@ async function createdAtRead(
   }
 }
 
+/** An order's lines as its cache holds them, for a reader that takes them apart itself (another thread). */
+export interface OrderIds {
+  /** The lines' size in bytes (latin1). */
+  readonly bytes: number;
+  /** Write the lines into `into` (at least `bytes` long): line i at `i * stride`, its id at `[idAt, idAt + 36)`, and
+   * `A` at `flagAt` when the entity is archived. */
+  write(into: Buffer): void;
+  readonly stride: number;
+  readonly idAt: number;
+  readonly flagAt: number;
+}
+
+/** The lines of an order kept as its cache's (`OrderIds`; every order `entityOrder` gives), else undefined. */
+export function orderIds(order: Order): OrderIds | undefined {
+  if (!(order instanceof CacheOrder)) return undefined;
+  return { bytes: order.length * LINE, write: (into) => order.writeBody(into), stride: LINE, idAt: 21, flagAt: 58 };
+}
+
 /** An Order read straight out of the cache text: line i is one slice. */
 class CacheOrder implements Order {
   readonly length: number;
@@ -346,6 +362,13 @@ class CacheOrder implements Order {
   /** The length of the cache text's header when this order was read from it whole; -1 otherwise. */
   get headerLength(): number {
     return this.#lines ? -1 : this.#body;
+  }
+  /** Every line, as the cache's body holds them, into `into` as latin1 (one read, not a string, for a window). */
+  writeBody(into: Buffer): void {
+    if (this.#lines) {
+      let o = 0;
+      for (const l of this.#lines) o += into.write(l, o, "latin1");
+    } else into.write(this.#text.slice(this.#body), 0, "latin1");
   }
   /** Every line, as the cache's body holds them. */
   bodyText(): string {
@@ -431,6 +454,17 @@ class WindowOrder extends CacheOrder {
     this.#fd = fd;
     this.#bodyAt = body;
     FDS.register(this, fd);
+  }
+  override writeBody(into: Buffer): void {
+    const n = this.length * LINE;
+    let got = 0;
+    while (got < n) {
+      const k = readSync(this.#fd, into, got, n - got, this.#bodyAt + got);
+      if (k === 0) break;
+      got += k;
+    }
+    // Truncated in place under the fd: blank, as `#block` reads it.
+    into.fill(0x20, got, n);
   }
   override bodyText(): string {
     const out: string[] = [];

@@ -18,6 +18,9 @@
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 
+/** The young generation a long pass holds: 2 MiB peaked at 86–88 MiB for a cold list of 100,000 issues. */
+export const HELD_YOUNG = 2 << 20;
+
 let bounded = false;
 
 /**

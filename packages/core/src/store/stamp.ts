@@ -64,8 +64,11 @@ export function stillFromMs(stamp: FolderStamp): number {
   return Number((stamp.mtimeNs + stillFor(stamp)) / 1_000_000n) + 1;
 }
 
+/** The lstat fields a file's stamp is made of. */
+export type StampedStat = Pick<Stats, "ino" | "mtimeMs" | "ctimeMs" | "size">;
+
 /** A file's identity as caches key it: the lstat fields that change with every write (inode, mtime, ctime, size). */
-export function fileKey(st: Stats): string {
+export function fileKey(st: StampedStat): string {
   return `${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}`;
 }
 
@@ -76,7 +79,7 @@ export function fileKey(st: Stats): string {
  * its mtime (racy clean, as for folder stamps).
  * @param now ms since the epoch, taken before the lstat
  */
-export function fileStamp(st: Stats, now: number): string | null {
+export function fileStamp(st: StampedStat, now: number): string | null {
   const still = now - Number((st.mtimeMs % 1000 === 0 ? STILL_COARSE_NS : STILL_NS) / 1_000_000n);
   return st.mtimeMs < still && st.ctimeMs < still ? fileKey(st) : null;
 }

@@ -1,0 +1,114 @@
+import test from "ava";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileKey, fileStamp } from "../store/stamp.js";
+import { entityFile, ISSUES, storeAt, type Store } from "../store/store.js";
+import { archiveIssue, createIssue, ISSUE_FIELDS, type IssueContext } from "./issue.js";
+import { cachedIssueFields, cachedIssueList, issueFilter } from "./issue_list_cache.js";
+import { loadEntity } from "./load.js";
+import { entityOrder } from "./order.js";
+import { PreStat } from "./prestat.js";
+import { ISSUE } from "./schema.js";
+
+const ID = (i: number): string => `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000`;
+
+/** A store of `n` issues, every fourth labelled `bug`, created a minute apart. */
+function storeOf(n: number): Store {
+  const dir = join(mkdtempSync(join(tmpdir(), "forge-prestat-")), ".forge");
+  mkdirSync(dir);
+  const s = storeAt(dir);
+  for (let i = 0; i < n; i++) {
+    const now = `2026-01-01T${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}:00Z`;
+    const labels = i % 4 === 0 ? ["bug"] : [];
+    createIssue(s, { title: `t${i}`, body: `b${i}`, author: "a", labels, assignees: [], now, id: ID(i) });
+  }
+  return s;
+}
+
+test("PreStat gives each live issue's lstat as the walk's own lstat would key and stamp it", async (t) => {
+  const s = storeOf(30);
+  archiveIssue(s, await loadEntity(s, ISSUES, ISSUE, { id: ID(3), archived: false }));
+  // Not a regular file: a symlink in place of issue 7's file.
+  const seven = entityFile(s, ISSUES, ID(7));
+  renameSync(seven, `${seven}.real`);
+  symlinkSync(`${seven}.real`, seven);
+  await sleep(120); // past the racy-clean window of the writes
+  const order = await entityOrder(s, ISSUES, ISSUE);
+  const now = Date.now();
+  const ps = PreStat.start(s, ISSUES, order, now, order.length);
+  t.truthy(ps, "a thread started");
+  await ps!.exited;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const { ref } = order.at(i)!;
+    const got = ps!.known(i);
+    if (ref.archived || ref.id === ID(7)) {
+      t.is(got, undefined, `${ref.id}: left to the walk`);
+      continue;
+    }
+    const st = lstatSync(entityFile(s, ISSUES, ref.id));
+    t.deepEqual(got, { key: fileKey(st), stamp: fileStamp(st, now) }, ref.id);
+    t.not(got!.stamp, null, "still for 120 ms: it vouches");
+  }
+  // Taken for a walk that started before the files were still: they cannot vouch.
+  const early = PreStat.start(s, ISSUES, order, now - 60_000, order.length);
+  await early!.exited;
+  t.is(early!.known(0)!.stamp, null);
+});
+
+test("a rank the walk reaches first stays the walk's: the thread stops before it", async (t) => {
+  const s = storeOf(40);
+  const order = await entityOrder(s, ISSUES, ISSUE);
+  const ps = PreStat.start(s, ISSUES, order, Date.now(), order.length);
+  // Asked before the thread can have started: the walk lstats it itself.
+  t.is(ps!.known(39), undefined);
+  await ps!.exited;
+  t.is(ps!.known(39), undefined, "never given later");
+  t.truthy(ps!.known(38), "the ranks below it were the thread's");
+  t.is(ps!.known(40), undefined, "past the ranks it was given");
+});
+
+const DEFS: IssueContext = { labels: new Map(), milestones: new Map(), baseUrl: "https://x.test/o/r" };
+
+async function bugs(s: Store, ahead?: { after: number; left: number; settle: boolean }): Promise<string> {
+  const order = await entityOrder(s, ISSUES, ISSUE);
+  const fail = (e: unknown): never => {
+    throw new Error(String(e));
+  };
+  const opts = {
+    state: "all" as const,
+    limit: 1000,
+    fields: cachedIssueFields(
+      ISSUE_FIELDS.filter((f) => f !== "comments"),
+      false,
+      false
+    )!,
+    onError: fail,
+    onWarning: fail,
+    closed: () => false,
+    match: issueFilter({ labels: ["bug"] }),
+    ahead,
+  };
+  const out: Buffer[] = [];
+  for await (const b of cachedIssueList(s, order, DEFS, opts)) out.push(Buffer.from(b));
+  return Buffer.concat(out).toString("utf8");
+}
+
+test("a filtered list with the thread's lstats is the list without them, after an edit in place too", async (t) => {
+  const s = storeOf(60);
+  await sleep(120);
+  const alone = await bugs(s); // 60 issues: no thread; writes the cache
+  t.is(alone.split("\n").length - 1, 15);
+  const shared = { after: 1, left: 0, settle: true }; // the thread takes every rank below the newest
+  t.is(await bugs(s, shared), alone, "from the cache");
+  // An old issue (a rank the thread stats) gains the label in place: same inode, no folder moves.
+  const f = entityFile(s, ISSUES, ID(1));
+  const text = readFileSync(f, "utf8");
+  t.true(text.includes("\nlabels:\nassignees:"));
+  writeFileSync(f, text.replace("\nlabels:\n", "\nlabels:\n  - bug\n"));
+  const edited = await bugs(s, shared);
+  t.is(edited.split("\n").length - 1, 16);
+  t.regex(edited.split("\n")[14]!, /"title":"t1"/);
+  t.is(await bugs(s), edited, "the same without the thread");
+});
