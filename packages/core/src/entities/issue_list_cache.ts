@@ -202,7 +202,7 @@ export async function* cachedIssueList(
       }
       // Bounded once the thread runs (its first stat): bounded before it started, the young generation was not
       // held in 6 runs of 6 (as the thread's isolate is set up), while it started in 3 of 6; after, held in 10 of 10.
-      if (long && (walked & 31) === 0 && ahead?.running !== false) long = !boundHeap(HELD_YOUNG);
+      if (long && (walked & 31) === 0 && ahead?.running !== false) long = !boundHeap(HELD_YOUNG, ahead !== undefined);
       const key = `${createdAt} ${ref.id}`;
       const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
       // The state and a filter of what the owning file says (`fileOnly`) are tried on a record the file's lstat

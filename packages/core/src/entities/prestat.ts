@@ -98,7 +98,9 @@ export class PreStat {
     const data = { sab, n, bytes, stride, idAt, flagAt, dir: kindDir(store, kind) + sep, file: sep + kind.file };
     // Its heap held small: its garbage is a Stats object per file (unheld, its young generation grew to 16 MiB).
     const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
-    const w = new Worker(THREAD, { eval: true, workerData: data, stdout: true, stderr: true, resourceLimits });
+    // No flag of this process's (`--input-type=module` would make the script a module, without require).
+    const opts = { eval: true, workerData: data, stdout: true, stderr: true, resourceLimits, execArgv: [] };
+    const w = new Worker(THREAD, opts);
     // Its end, or its failure, only leaves the rest to the walk; the process never waits for it.
     this.#exit = new Promise((resolve) =>
       w.once("exit", () => {
