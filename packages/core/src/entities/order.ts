@@ -467,9 +467,9 @@ class WindowOrder extends CacheOrder {
     into.fill(0x20, got, n);
   }
   override bodyText(): string {
-    const out: string[] = [];
-    for (let b = 0; b * WINDOW < this.length; b++) out.push(this.#block(b));
-    return out.join("");
+    const body = Buffer.allocUnsafe(this.length * LINE);
+    this.writeBody(body);
+    return body.toString("latin1");
   }
   override line(i: number): string {
     const b = Math.floor(i / WINDOW);
