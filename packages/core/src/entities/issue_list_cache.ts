@@ -239,7 +239,8 @@ export async function* cachedIssueList(
         }
       }
       if (hit && opts.match && !opts.match(json!)) continue;
-      if (hit && light && folderStamp(activityDirs(file, false)).value !== cache.hitFolders) {
+      // Their stamp as the thread took it ahead of the walk (prestat.ts), else taken now.
+      if (hit && light && (ahead?.folders(i) ?? folderStamp(activityDirs(file, false)).value) !== cache.hitFolders) {
         // Passed, but a record was added to (or removed from) its folders since: read from its file, as a miss.
         cache.refuse();
         hit = undefined;

@@ -3,9 +3,10 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileKey, fileStamp } from "../store/stamp.js";
+import { fileKey, fileStamp, folderStamp } from "../store/stamp.js";
 import { entityFile, ISSUES, storeAt, type Store } from "../store/store.js";
-import { archiveIssue, createIssue, ISSUE_FIELDS, type IssueContext } from "./issue.js";
+import { activityDirs } from "./activity.js";
+import { addComment, archiveIssue, createIssue, ISSUE_FIELDS, type IssueContext } from "./issue.js";
 import { cachedIssueFields, cachedIssueList, issueFilter } from "./issue_list_cache.js";
 import { loadEntity } from "./load.js";
 import { entityOrder } from "./order.js";
@@ -111,4 +112,48 @@ test("a filtered list with the thread's lstats is the list without them, after a
   t.is(edited.split("\n").length - 1, 16);
   t.regex(edited.split("\n")[14]!, /"title":"t1"/);
   t.is(await bugs(s), edited, "the same without the thread");
+});
+
+test("the thread stamps record folders ahead of the walk as folderStamp does", async (t) => {
+  const s = storeOf(60);
+  // Folders there (a comment's), and not.
+  for (const k of [2, 5, 40]) {
+    const e = await loadEntity(s, ISSUES, ISSUE, { id: ID(k), archived: false });
+    addComment(s, e, { body: "seen", author: "b", now: "2026-02-01T00:00:00Z" });
+  }
+  await sleep(120);
+  const order = await entityOrder(s, ISSUES, ISSUE);
+  const ps = PreStat.start(s, ISSUES, order, Date.now(), order.length);
+  await ps!.exited;
+  let given = 0;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const got = ps!.folders(i);
+    if (got === undefined) continue;
+    given++;
+    t.is(got, folderStamp(activityDirs(entityFile(s, ISSUES, order.at(i)!.ref.id), false)).value, `rank ${i}`);
+  }
+  // The walk is at the top: the thread stamps all but the 16 ranks just ahead of it.
+  t.is(given, 60 - 16);
+  t.regex(ps!.folders(2)!, /^\d+\.\d+;-;$/);
+  t.is(ps!.folders(3), "-;-;");
+  t.is(ps!.folders(60), undefined);
+});
+
+test("a filtered list with the thread's folder stamps sees a comment added to an old issue", async (t) => {
+  const s = storeOf(60);
+  await sleep(120);
+  const shared = { after: 1, left: 0, settle: true };
+  const before = await bugs(s, shared); // writes the cache
+  t.is(await bugs(s, shared), before, "from the cache");
+  // Issue 4 (a bug, a rank the thread stamps): a comment moves its updatedAt, not its file.
+  const e = await loadEntity(s, ISSUES, ISSUE, { id: ID(4), archived: false });
+  addComment(s, e, { body: "again", author: "b", now: "2026-03-01T00:00:00Z" });
+  await sleep(120);
+  const after = await bugs(s, shared);
+  t.not(after, before);
+  t.regex(
+    after.split("\n").find((l) => l.includes('"title":"t4"'))!,
+    /"updatedAt":"2026-03-01T00:00:00Z"/
+  );
+  t.is(await bugs(s), after, "the same without the thread");
 });
