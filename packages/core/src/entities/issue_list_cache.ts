@@ -188,6 +188,8 @@ export async function* cachedIssueList(
   // the thread's 8 included). A cold walk has the order pass's stats.
   const handOver =
     (opts.match !== undefined || want !== 0) && !opts.staged?.size ? (opts.ahead ?? PRESTAT_AT) : undefined;
+  // The state and a filter of what the owning file says (`fileOnly`) are tried before the record folders are stamped.
+  const lightWalk = opts.match ? opts.match.fileOnly === true : want !== 0;
   let ahead: PreStat | undefined;
   let walked = 0;
   let long = false;
@@ -197,7 +199,8 @@ export async function* cachedIssueList(
       if (ref.archived) continue;
       if (handOver && ++walked === handOver.after && i >= handOver.left) {
         long = true;
-        ahead = PreStat.start(store, ISSUES, order, now, i);
+        // Folder stamps ahead only for a walk that stamps them after its filter; another does with each lookup.
+        ahead = PreStat.start(store, ISSUES, order, now, i, lightWalk);
         if (handOver.settle) await ahead?.exited;
       }
       // Bounded once the thread runs (its first stat): bounded before it started, the young generation was not
@@ -209,7 +212,7 @@ export async function* cachedIssueList(
       // alone vouches for: its record folders (`updatedAt`) are stamped only when it passes (one lstat, not three,
       // for each issue a filter passes over). Else the file's and its folders' stamps, first.
       const file = entityFile(store, ISSUES, ref.id);
-      const light = !ref.escapes && !pre && (opts.match ? opts.match.fileOnly === true : want !== 0);
+      const light = !ref.escapes && !pre && lightWalk;
       let hit = ref.escapes ? undefined : lookup(cache, file, key, pre, light, pre ? undefined : ahead?.known(i));
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {

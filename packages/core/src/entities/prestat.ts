@@ -119,21 +119,30 @@ export class PreStat {
    * Start the thread over the files of `order`'s ranks `[0, end)` of `kind` (the oldest first), for a walk that
    * started at `now` (ms since the epoch) and goes on from `end` down; undefined when the order is not kept as
    * lines or no thread starts.
+   * @param folders whether the thread then stamps record folders (`folders`): only a walk that stamps them after its
+   *   filter (`fileOnly`) asks; another stamps them with each lookup
    */
-  static start(store: Store, kind: KindLayout, order: Order, now: number, end: number): PreStat | undefined {
+  static start(
+    store: Store,
+    kind: KindLayout,
+    order: Order,
+    now: number,
+    end: number,
+    folders = true
+  ): PreStat | undefined {
     const ids = orderIds(order);
     if (!ids || end <= 0) return undefined;
     try {
-      return new PreStat(store, kind, Math.min(end, order.length), ids, now);
+      return new PreStat(store, kind, Math.min(end, order.length), ids, now, folders);
     } catch {
       return undefined;
     }
   }
 
-  private constructor(store: Store, kind: KindLayout, n: number, ids: OrderIds, now: number) {
+  private constructor(store: Store, kind: KindLayout, n: number, ids: OrderIds, now: number, folders: boolean) {
     // The thread's control words, its stats, the order's lines (copied in, not cloned as a string), the folder
     // stamps' offsets and their arena (a rank's stamp at most 42 bytes a folder; pages are only taken as written).
-    const subs = ACTIVITY_RECORDS[kind.plural] ?? [];
+    const subs = folders ? (ACTIVITY_RECORDS[kind.plural] ?? []) : [];
     const atAt = 16 + n * 32 + ids.bytes + ((4 - (ids.bytes % 4)) % 4);
     const arenaAt = atAt + 4 * n;
     const arena = subs.length > 0 ? n * (1 + 42 * subs.length) : 0;

@@ -137,6 +137,11 @@ test("the thread stamps record folders ahead of the walk as folderStamp does", a
   t.regex(ps!.folders(2)!, /^\d+\.\d+;-;$/);
   t.is(ps!.folders(3), "-;-;");
   t.is(ps!.folders(60), undefined);
+  // A walk that stamps folders with each lookup asks for none: the thread only lstats.
+  const lstatsOnly = PreStat.start(s, ISSUES, order, Date.now(), order.length, false);
+  await lstatsOnly!.exited;
+  t.truthy(lstatsOnly!.known(0), "its lstats");
+  for (let i = 0; i < order.length; i++) t.is(lstatsOnly!.folders(i), undefined, `rank ${i}`);
 });
 
 test("a filtered list with the thread's folder stamps sees a comment added to an old issue", async (t) => {
