@@ -8,7 +8,7 @@
 import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { entityDir, type KindLayout, type Store } from "../store/store.js";
-import { isUuid } from "../time.js";
+import { UUID } from "../time.js";
 import { appendRecord } from "./folder_entity.js";
 import { laterRecordId } from "./later_id.js";
 import type { LoadedEntity } from "./load.js";
@@ -21,12 +21,26 @@ export const ACTIVITY_RECORDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** How much of a record file is read for its `createdAt` (a canonical record has it on its fourth line). */
-const HEAD = 4096;
+export const RECORD_HEAD = 4096;
 // One buffer for every record's head (read synchronously): one of 4 KiB per entity was 40 MB of external memory
 // at 10,000 entities, and the collections it set off.
 let headBuf: Buffer | undefined;
-const CREATED = /\ncreatedAt: "?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"?\n/;
-const DRAFT = /\nisDraft: (true|false)\n/;
+/** `scanRecords`' patterns: a record's name (a uuid), its `createdAt` and an edit's `isDraft`. */
+export const SCAN_RE = {
+  uuid: UUID,
+  created: /\ncreatedAt: "?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"?\n/,
+  draft: /\nisDraft: (true|false)\n/,
+} as const;
+/** How `scanRecords` opens a record: following no symlink, waiting on no FIFO. */
+export const SCAN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** This thread's file calls for `scanRecords`. */
+const SCAN_FS: ScanFs = {
+  flags: SCAN_FLAGS,
+  readdirSync: (dir) => readdirSync(dir),
+  openSync,
+  readSync,
+  closeSync,
+};
 
 /** What an entity's records say: the last activity, and the latest draft state an edit record set (with its key). */
 interface Activity {
@@ -110,32 +124,90 @@ export function isDraftPr(e: LoadedEntity): boolean {
 function activityOf(e: LoadedEntity): Activity {
   const k = knownOf(e);
   if (k?.memo !== undefined) return k.memo;
-  const out: Activity = { at: "" };
-  const buf = (headBuf ??= Buffer.allocUnsafe(HEAD));
-  const absent = k?.absent;
-  for (const dir of activityDirs(e.path, e.ref.archived)) {
-    if (absent?.includes(dir)) continue;
+  const buf = (headBuf ??= Buffer.allocUnsafe(RECORD_HEAD));
+  const out = scanRecords(activityDirs(e.path, e.ref.archived), k?.absent, SCAN_FS, buf, SCAN_RE);
+  const made = k ?? knownOf(e, true);
+  if (made) made.memo = out;
+  return out;
+}
+
+/**
+ * The entity with its activity as another thread read it (`PreRead`, with `scanRecords`), so it is not read again.
+ * @param at the latest `createdAt` of its records ("" when none)
+ */
+export function withScannedActivity<E extends LoadedEntity>(e: E, at: string): E {
+  const k = knownOf(e, true);
+  if (k) k.memo = { at };
+  return e;
+}
+
+/** The file calls `scanRecords` makes, and the flags it opens records with (another thread passes its own). */
+export interface ScanFs {
+  readonly flags: number;
+  readdirSync(dir: string): string[];
+  openSync(path: string, flags: number): number;
+  readSync(fd: number, buf: Buffer, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+}
+
+/**
+ * What the records in `dirs` say (`Activity`): each `<uuid>.md` file's
+ * `createdAt` near its top (the frontmatter in the first `buf.length` bytes),
+ * and an edit record's `isDraft`. A folder that cannot be listed, or a record
+ * that cannot be read or has no `createdAt` there, moves nothing.
+ *
+ * Self-contained (it names only its parameters and globals): another thread
+ * runs its source (`PreRead`), so both read records the same way.
+ * @param skip folders known to be missing (not listed)
+ * @param re the uuid, createdAt and isDraft patterns (`SCAN_RE`)
+ */
+export function scanRecords(
+  dirs: readonly string[],
+  skip: readonly string[] | undefined,
+  fs: ScanFs,
+  buf: Buffer,
+  re: { readonly uuid: RegExp; readonly created: RegExp; readonly draft: RegExp }
+): { at: string; draft?: { key: string; value: boolean } } {
+  const out: { at: string; draft?: { key: string; value: boolean } } = { at: "" };
+  for (const dir of dirs) {
+    if (skip?.includes(dir)) continue;
     let names: string[];
     try {
-      names = readdirSync(dir);
+      names = fs.readdirSync(dir);
     } catch {
       continue;
     }
     const edits = dir.endsWith("/edits");
     for (const n of names) {
-      if (!n.endsWith(".md") || !isUuid(n.slice(0, -3))) continue;
-      const head = frontmatterHead(`${dir}/${n}`, buf);
-      const m = CREATED.exec(head);
+      if (!n.endsWith(".md") || !re.uuid.test(n.slice(0, -3))) continue;
+      // The frontmatter's first bytes (`---\n` … `\n---\n`), or "" when the file cannot be read or has none.
+      let head = "";
+      let fd: number;
+      try {
+        fd = fs.openSync(`${dir}/${n}`, fs.flags);
+      } catch {
+        continue;
+      }
+      try {
+        const text = buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0));
+        if (text.startsWith("---\n")) {
+          const end = text.indexOf("\n---", 3);
+          head = end < 0 ? text : text.slice(0, end + 1);
+        }
+      } catch {
+        // unreadable: moves nothing
+      } finally {
+        fs.closeSync(fd);
+      }
+      const m = re.created.exec(head);
       if (!m) continue;
       const t = m[1]!;
       if (t > out.at) out.at = t;
-      const dm = edits ? DRAFT.exec(head) : null;
+      const dm = edits ? re.draft.exec(head) : null;
       const key = `${t} ${n}`;
       if (dm && (!out.draft || key > out.draft.key)) out.draft = { key, value: dm[1] === "true" };
     }
   }
-  const made = k ?? knownOf(e, true);
-  if (made) made.memo = out;
   return out;
 }
 
@@ -150,28 +222,6 @@ export function withActivity<E extends LoadedEntity>(e: E, at: string, draft?: b
   const k = knownOf(e, true);
   if (k) k.memo = next;
   return e;
-}
-
-/** The frontmatter's first bytes (up to HEAD), or "" when the file cannot be read or has none. */
-function frontmatterHead(path: string, buf: Buffer): string {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return "";
-  }
-  try {
-    const n = readSync(fd, buf, 0, HEAD, 0);
-    const text = buf.toString("utf8", 0, n);
-    // Only inside the frontmatter: `---\n` … `\n---\n`.
-    if (!text.startsWith("---\n")) return "";
-    const end = text.indexOf("\n---", 3);
-    return end < 0 ? text : text.slice(0, end + 1);
-  } catch {
-    return "";
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

@@ -7,7 +7,7 @@
  * Benchmarked: 10,000 issues, `list --json` ≤ 300 ms (tools/bench.ts).
  */
 import { isAscii } from "node:buffer";
-import { closeSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Frontmatter } from "../frontmatter/parse.js";
 import { FIRST_CHUNK, nextChunk } from "../jsonl/chunk_size.js";
@@ -16,11 +16,12 @@ import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
 import { folderStamp } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
-import { absentFolders, activityDirs } from "./activity.js";
+import { absentFolders, activityDirs, withScannedActivity } from "./activity.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order } from "./order.js";
+import type { Ahead, ReadStat } from "./pre_read.js";
 import { PRESTAT_AT, PreStat } from "./prestat.js";
 import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
@@ -388,13 +389,22 @@ export class IssueStaging {
   }
 
   /** `entityOrder`'s `onRead`: the file's record made and staged when it is clean. */
-  readonly onRead = async (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string): Promise<void> => {
+  readonly onRead = async (
+    ref: EntityRef,
+    fm: Frontmatter,
+    st: ReadStat,
+    before: number,
+    text: string,
+    ahead?: Ahead
+  ): Promise<void> => {
     if (this.#off) return;
     const defs = await this.#defs;
     const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm, text);
     if (e.warnings.length > 0) return;
-    // The record folders' stamps before they are read (issueToJson reads them for updatedAt).
-    const known = knownFile(st, before, activityDirs(e.path, false));
+    // The record folders' stamps before they are read (issueToJson reads them for updatedAt), and what they hold:
+    // taken by the thread ahead when it has, else now.
+    const known = knownFile(st, before, activityDirs(e.path, false), ref.archived ? undefined : ahead);
+    if (!ref.archived && ahead?.folders) withScannedActivity(e, ahead.folders.activity);
     const json = issueToJson(absentFolders(e, known.absent), 1, defs) as unknown as Record<string, unknown>;
     this.#add(ref.id, known, payloadOf(json, e.data));
   };

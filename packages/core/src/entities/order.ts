@@ -36,20 +36,20 @@ import {
   renameSync,
   statSync,
   writeSync,
-  type Stats,
 } from "node:fs";
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../frontmatter/parse.js";
-import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
+import { READ_FLAGS, readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheTemp, dropCacheTemp, writeAll, writeCacheFile } from "../store/cache_file.js";
-import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
+import { boundHeap, HELD_YOUNG, reboundHeap } from "../store/heap_bound.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
 import { isTimestamp } from "../time.js";
 import { loadEntity } from "./load.js";
+import { PREREAD_AT, PreRead, type Ahead, type ReadStat } from "./pre_read.js";
 import type { EntitySchema } from "./schema.js";
 
 /** One entity's place in the order. */
@@ -84,9 +84,17 @@ export interface OrderOptions {
    * Told of each file the order reads for its createdAt (an entity the
    * cache lacks), with its frontmatter as parsed and its stat taken on the
    * open file before the read: a cold list makes its records from these instead of opening
-   * every file again. Its errors are ignored (the caller reads the file itself).
+   * every file again. Its errors are ignored (the caller reads the file itself). With no cache at all, a long
+   * listing is read ahead by another thread (`PreRead`): `ahead` is what it found of the entity.
    */
-  onRead?: (ref: EntityRef, fm: Frontmatter, st: Stats, before: number, text: string) => void | Promise<void>;
+  onRead?: (
+    ref: EntityRef,
+    fm: Frontmatter,
+    st: ReadStat,
+    before: number,
+    text: string,
+    ahead?: Ahead
+  ) => void | Promise<void>;
 }
 
 /** A kind folder this big (its own size, in bytes) is listed with the heap bounded (heap_bound.ts)… */
@@ -148,6 +156,11 @@ export async function entityOrder(
     big = bigListing(bytes, names);
     if (big) bounded = boundHeap(HELD_YOUNG);
   });
+  // No cache: a long listing's files are read ahead by another thread, for a caller that makes records of them
+  // (`PreRead`). (Started before the listing, its set-up slowed the listing as much as it gained: no faster.)
+  const pre =
+    cold && opts.onRead && refs.length >= PREREAD_AT.refs ? PreRead.start(store, kind, READ_FLAGS) : undefined;
+  pre?.list(refs);
   let reads = 0;
   // Without a cache every ref is new: no map of 100,000 of them.
   const listed = text.startsWith(MAGIC) ? new Map(refs.map((r) => [r.id, r])) : undefined;
@@ -167,13 +180,28 @@ export async function entityOrder(
   }
   const fresh: string[] = [];
   const errors: Unranked[] = [];
-  for (const ref of listed ? listed.values() : refs) {
-    if (!bounded && big && (++reads & 255) === 0) bounded = boundHeap(HELD_YOUNG);
-    // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
-    // still ranks.
-    const c = await (opts.onRead ? createdAtRead(store, kind, ref, opts.onRead) : createdAtOf(store, kind, ref));
-    if (c !== undefined) fresh.push(flatLine({ ref, createdAt: c }));
-    else errors.push({ ref, error: await loadError(store, kind, schema, ref) });
+  let rebound = false;
+  try {
+    let rank = 0;
+    for (const ref of listed ? listed.values() : refs) {
+      if (!bounded && big && (++reads & 255) === 0) bounded = boundHeap(HELD_YOUNG);
+      // Its isolate's set-up undoes a bounded heap's growth factor (heap_bound.ts): bounded again until it runs.
+      if (pre && !rebound && (rank & 15) === 0) {
+        const ran = pre.running;
+        reboundHeap();
+        rebound = ran;
+      }
+      const ahead = pre?.take(rank++);
+      // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
+      // still ranks.
+      const c = await (opts.onRead
+        ? createdAtRead(store, kind, ref, opts.onRead, ahead)
+        : createdAtOf(store, kind, ref));
+      if (c !== undefined) fresh.push(flatLine({ ref, createdAt: c }));
+      else errors.push({ ref, error: await loadError(store, kind, schema, ref) });
+    }
+  } finally {
+    await pre?.stop();
   }
   // Fixed-width "<createdAt> <id> <flag>" lines sort as (createdAt, id).
   fresh.sort();
@@ -287,21 +315,23 @@ async function createdAtRead(
   store: Store,
   kind: KindLayout,
   ref: EntityRef,
-  onRead: NonNullable<OrderOptions["onRead"]>
+  onRead: NonNullable<OrderOptions["onRead"]>,
+  ahead: Ahead | undefined
 ): Promise<string | undefined> {
   if (ref.escapes) return undefined;
   try {
     const path = entityFile(store, kind, ref.id, ref.archived);
-    const before = Date.now();
-    // The stat of the file read (fstat of the open file): a symlink has none, and is read by the walk itself.
-    const { text, stat: st } = readStoreFileStat(store, path);
+    // The stat of the file read (fstat of the open file): a symlink has none, and is read by the walk itself. Read by
+    // the thread ahead, as of when it began on it.
+    const before = ahead?.file ? ahead.at : Date.now();
+    const { text, stat: st } = ahead?.file ?? readStoreFileStat(store, path);
     const fm =
       parseFrontmatterFast(text, displayPath(store, path)) ?? (await parseFrontmatter(text, displayPath(store, path)));
     const at = fm.data.createdAt;
     if (fm.data.id !== ref.id || !isTimestamp(at)) return undefined;
     if (st?.isFile()) {
       try {
-        await onRead(ref, fm, st, before, text);
+        await onRead(ref, fm, st, before, text, ahead);
       } catch {
         // the caller reads the file itself
       }

@@ -34,8 +34,9 @@ import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeS
 import { join } from "node:path";
 import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { crc32 } from "../store/crc32.js";
-import { fileKey, fileStamp, folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
+import { fileKey, fileStamp, folderStamp, isStill, type FolderStamp, type StampedStat } from "../store/stamp.js";
 import { cacheDir, type KindLayout, type Store } from "../store/store.js";
+import type { Ahead, AheadFolders } from "./pre_read.js";
 
 const MAGIC = "forge-records 2";
 const SEP = "\x1f";
@@ -98,14 +99,24 @@ export interface KnownFile {
  * What a caller that reads a file itself (before the walk) knows of it, as
  * `get` and `put` stamp a line: `st` taken before the read, `dirs`' stamps
  * taken before they are read; it vouches only when all were still at `now`.
+ * @param ahead what another thread found (`PreRead`): its stamp of `dirs`, when it took one, is used, not taken now
  */
-export function knownFile(st: Stats, now: number, dirs: readonly string[]): KnownFile {
-  const ds = dirs.length > 0 ? folderStamp(dirs) : undefined;
+export function knownFile(st: StampedStat, now: number, dirs: readonly string[], ahead?: Ahead): KnownFile {
+  const f = ahead?.folders;
+  const ds = f ? aheadStamp(f, dirs) : dirs.length > 0 ? folderStamp(dirs) : undefined;
   const key = lineStamp(fileKey(st), ds);
-  const still = fileStamp(st, now) !== null && (!ds || isStill(ds, BigInt(now) * 1_000_000n));
+  // The folders judged still as of when they were stamped: by another thread (`ahead`), at its own time.
+  const at = f ? ahead!.at : now;
+  const still = fileStamp(st, now) !== null && (!ds || isStill(ds, BigInt(Math.floor(at)) * 1_000_000n));
   // A folder missing when stamped is one a record made now need not list: made without it, the line says it was
   // missing, and a folder made since moves the stamp.
   return { key, stamp: still ? key : null, absent: ds?.absent };
+}
+
+/** The stamp of `dirs` another thread took (`PreRead`), as `folderStamp` gives it. */
+function aheadStamp(f: AheadFolders, dirs: readonly string[]): FolderStamp {
+  const absent = f.absent.length > 0 ? f.absent.map((i) => dirs[i]!) : undefined;
+  return { value: f.value, mtimeNs: f.mtimeNs, absent };
 }
 
 /** A line's stamp: the file's, and the folders' when the record depends on some. */
