@@ -406,7 +406,7 @@ export class IssueStaging {
     const known = knownFile(st, before, activityDirs(e.path, false), ref.archived ? undefined : ahead);
     if (!ref.archived && ahead?.folders) withScannedActivity(e, ahead.folders.activity);
     const json = issueToJson(absentFolders(e, known.absent), 1, defs) as unknown as Record<string, unknown>;
-    this.#add(ref.id, known, payloadOf(json, e.data));
+    this.#add(ref.id, known, payloadOfFirst(json, e.data));
   };
 
   /** The staged payload of an issue (valid until the next call), with its file's lstat; undefined when none. */
@@ -496,6 +496,20 @@ export class IssueStaging {
 function payloadOf(json: Record<string, unknown>, d: Record<string, unknown>): string {
   return `${members(json, BEFORE)}\x1f${members(json, AFTER)}\x1f${linksText(d)}`;
 }
+
+/**
+ * `payloadOf` a record `issueToJson` made as number 1 without comments (its keys in `FULL`'s order), in one
+ * `JSON.stringify`: cut before `"number":1,` and before `"url":`. A string value cannot hold either cut (its quotes
+ * are escaped), and a nested `number` is not followed by `"state"`.
+ */
+function payloadOfFirst(json: Record<string, unknown>, d: Record<string, unknown>): string {
+  const text = JSON.stringify(json);
+  const a = text.indexOf(`${NUMBER_ONE}"state":`);
+  const b = text.lastIndexOf(',"url":');
+  if (a < 0 || b < a) return payloadOf(json, d);
+  return `${text.slice(1, a)}\x1f${text.slice(a + NUMBER_ONE.length, b)}\x1f${linksText(d)}`;
+}
+const NUMBER_ONE = ',"number":1,';
 
 // --- internal ---
 

@@ -80,8 +80,13 @@ export function fileKey(st: StampedStat): string {
  * @param now ms since the epoch, taken before the lstat
  */
 export function fileStamp(st: StampedStat, now: number): string | null {
+  return fileStill(st, now) ? fileKey(st) : null;
+}
+
+/** Whether `fileStamp` vouches (without making the key). */
+export function fileStill(st: StampedStat, now: number): boolean {
   const still = now - Number((st.mtimeMs % 1000 === 0 ? STILL_COARSE_NS : STILL_NS) / 1_000_000n);
-  return st.mtimeMs < still && st.ctimeMs < still ? fileKey(st) : null;
+  return st.mtimeMs < still && st.ctimeMs < still;
 }
 
 /** How long the folders must have been still (their mtimes' granularity decides). */
