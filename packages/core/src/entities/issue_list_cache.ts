@@ -9,7 +9,6 @@
 import { isAscii } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import type { Frontmatter } from "../frontmatter/parse.js";
 import { FIRST_CHUNK, nextChunk } from "../jsonl/chunk_size.js";
 import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
@@ -20,8 +19,7 @@ import { absentFolders, activityDirs, withScannedActivity } from "./activity.js"
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
-import type { Order } from "./order.js";
-import type { Ahead, ReadStat } from "./pre_read.js";
+import type { Order, OrderOptions } from "./order.js";
 import { PRESTAT_AT, PreStat } from "./prestat.js";
 import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
@@ -389,14 +387,7 @@ export class IssueStaging {
   }
 
   /** `entityOrder`'s `onRead`: the file's record made and staged when it is clean. */
-  readonly onRead = async (
-    ref: EntityRef,
-    fm: Frontmatter,
-    st: ReadStat,
-    before: number,
-    text: string,
-    ahead?: Ahead
-  ): Promise<void> => {
+  readonly onRead: NonNullable<OrderOptions["onRead"]> = async (ref, fm, st, before, text, ahead) => {
     if (this.#off) return;
     const defs = await this.#defs;
     const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm, text);
