@@ -20,8 +20,13 @@
  * the same way it leaves to the reader: an archived entity (its activity
  * has the live folders too), a symlink, a file that is not regular or over
  * a quarter of the `TEXT` bytes the files' text is kept in, a folder that
- * cannot be stat'ed, an edit record that sets `isDraft`. Any failure of the thread (none started, an error) only leaves
- * every entity to the reader.
+ * cannot be stat'ed, an edit record that sets `isDraft`. Any failure of the
+ * thread (none started, an error) only leaves every entity to the reader.
+ *
+ * Measured (interleaved, against the list without it): a cold full list at
+ * 10,000 issues 478 vs 549 ms (its read floor 296), at 100,000 2.8–3.2 s vs
+ * 4.8 (floor 2.6–2.8), output and record cache byte for byte the same. The
+ * thread costs ~10 MiB while it runs (heap_bound.ts).
  */
 import { sep } from "node:path";
 import { Worker } from "node:worker_threads";
