@@ -7,7 +7,7 @@
  * and the cache it leaves answers the same.
  */
 import test from "ava";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { COMMENT, formatFrontmatter, ISSUES, toFrontmatter } from "@forge/core";
@@ -53,4 +53,30 @@ test("a cold list read ahead by a thread answers as the uncached path, and its c
     if (c.updatedAt !== c.createdAt) moved++;
   }
   t.is(moved, Math.ceil(N / 7), "each commented issue's updatedAt is its comment's");
+});
+
+test("a cold list read ahead while issues are edited and commented on: later answers are the uncached", async (t) => {
+  const repo = scratch(tempRepo("forge-cold-race-"));
+  writeManyIssues(repo, N);
+  await sleep(120);
+  const list = async (): Promise<string> => {
+    const r = await run("forge-issue", ["list", "-s", "all", "-L", "10000", "--json"], { cwd: repo });
+    t.is(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  // Writers on old and new issues (ranks the thread reads ahead, or has read) while the cold list runs.
+  const writes = (async () => {
+    for (let i = 0; i < 6; i++) {
+      const n = String(((i * 977) % N) + 1);
+      const c = await run("forge-issue", ["comment", n, "-b", `meanwhile ${i}`], { cwd: repo });
+      const e = await run("forge-issue", ["edit", String(N - i * 13), "-t", `retitled ${i}`], { cwd: repo });
+      t.deepEqual([c.code, e.code], [0, 0], c.stderr + e.stderr);
+    }
+  })();
+  await list();
+  await writes;
+  const warm = await list();
+  renameSync(join(repo, ".forge", ".cache"), join(repo, "cache.was"));
+  t.is(warm, await list(), "the answer with no cache");
+  t.is(warm.split("\n").filter((l) => l.includes('"title":"retitled')).length, 6);
 });
