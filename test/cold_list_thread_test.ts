@@ -17,7 +17,7 @@ import { removeScratch, scratch } from "./lib/scratch.js";
 
 test.after.always(removeScratch);
 
-const N = 4300;
+const N = 8300;
 
 test("a cold list read ahead by a thread answers as the uncached path, and its cache as well", async (t) => {
   const repo = scratch(tempRepo("forge-cold-thread-"));
