@@ -5,8 +5,9 @@
  * so two clones that edit or comment one item never touch a shared line, and
  * `updatedAt` still moves on every edit and comment.
  */
-import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { READ_FLAGS } from "../store/read_file.js";
 import { entityDir, type KindLayout, type Store } from "../store/store.js";
 import { UUID } from "../time.js";
 import { appendRecord } from "./folder_entity.js";
@@ -31,11 +32,9 @@ export const SCAN_RE = {
   created: /\ncreatedAt: "?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"?\n/,
   draft: /\nisDraft: (true|false)\n/,
 } as const;
-/** How `scanRecords` opens a record: following no symlink, waiting on no FIFO. */
-export const SCAN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-/** This thread's file calls for `scanRecords`. */
+/** This thread's file calls for `scanRecords`: a record is opened as a store file is read (`READ_FLAGS`). */
 const SCAN_FS: ScanFs = {
-  flags: SCAN_FLAGS,
+  flags: READ_FLAGS,
   readdirSync: (dir) => readdirSync(dir),
   openSync,
   readSync,
@@ -167,8 +166,8 @@ export function scanRecords(
   fs: ScanFs,
   buf: Buffer,
   re: { readonly uuid: RegExp; readonly created: RegExp; readonly draft: RegExp }
-): { at: string; draft?: { key: string; value: boolean } } {
-  const out: { at: string; draft?: { key: string; value: boolean } } = { at: "" };
+): Activity {
+  const out: Activity = { at: "" };
   for (const dir of dirs) {
     if (skip?.includes(dir)) continue;
     let names: string[];

@@ -394,8 +394,8 @@ export class IssueStaging {
     if (e.warnings.length > 0) return;
     // The record folders' stamps before they are read (issueToJson reads them for updatedAt), and what they hold:
     // taken by the thread ahead when it has, else now.
-    const known = knownFile(st, before, activityDirs(e.path, false), ref.archived ? undefined : ahead);
-    if (!ref.archived && ahead?.folders) withScannedActivity(e, ahead.folders.activity);
+    const known = knownFile(st, before, activityDirs(e.path, false), ahead);
+    if (ahead?.folders) withScannedActivity(e, ahead.folders.activity);
     const json = issueToJson(absentFolders(e, known.absent), 1, defs) as unknown as Record<string, unknown>;
     this.#add(ref.id, known, payloadOfFirst(json, e.data));
   };

@@ -40,10 +40,10 @@ import {
 import { join, sep } from "node:path";
 import { eachFolderName, listEntityRefs, type EntityRef } from "../store/entities_dir.js";
 import { parseFrontmatter, parseFrontmatterFast, type Frontmatter } from "../frontmatter/parse.js";
-import { READ_FLAGS, readStoreFile, readStoreFileStat } from "../store/read_file.js";
+import { readStoreFile, readStoreFileStat } from "../store/read_file.js";
 import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheTemp, dropCacheTemp, writeAll, writeCacheFile } from "../store/cache_file.js";
-import { boundHeap, HELD_YOUNG, reboundHeap } from "../store/heap_bound.js";
+import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
 import { holdsKindLock } from "../store/lock.js";
 import { InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -158,8 +158,7 @@ export async function entityOrder(
   });
   // No cache: a long listing's files are read ahead by another thread, for a caller that makes records of them
   // (`PreRead`). (Started before the listing, its set-up slowed the listing as much as it gained: no faster.)
-  const pre =
-    cold && opts.onRead && refs.length >= PREREAD_AT.refs ? PreRead.start(store, kind, READ_FLAGS) : undefined;
+  const pre = cold && opts.onRead && refs.length >= PREREAD_AT.refs ? PreRead.start(store, kind) : undefined;
   pre?.list(refs);
   let reads = 0;
   // Without a cache every ref is new: no map of 100,000 of them.
@@ -180,17 +179,10 @@ export async function entityOrder(
   }
   const fresh: string[] = [];
   const errors: Unranked[] = [];
-  let rebound = false;
   try {
     let rank = 0;
     for (const ref of listed ? listed.values() : refs) {
       if (!bounded && big && (++reads & 255) === 0) bounded = boundHeap(HELD_YOUNG);
-      // Its isolate's set-up undoes a bounded heap's growth factor (heap_bound.ts): bounded again until it runs.
-      if (pre && !rebound && (rank & 15) === 0) {
-        const ran = pre.running;
-        reboundHeap();
-        rebound = ran;
-      }
       const ahead = pre?.take(rank++);
       // Ranking needs the createdAt of a file whose id is its folder's, nothing else: a file invalid in another field
       // still ranks.

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { listEntityRefs } from "../store/entities_dir.js";
-import { READ_FLAGS, readStoreFileStat } from "../store/read_file.js";
+import { readStoreFileStat } from "../store/read_file.js";
 import { folderStamp } from "../store/stamp.js";
 import { cacheDir, entityDir, entityFile, ISSUES, storeAt, type Store } from "../store/store.js";
 import { activityDirs, lastActivity } from "./activity.js";
@@ -70,7 +70,7 @@ test("PreRead gives each live issue's file and record folders as the reader woul
   writeFileSync(join(entityDir(s, ISSUES, ID(10)), "comments"), "not a folder");
   draftEdit(s, 11);
   const refs = listEntityRefs(s, ISSUES);
-  const pre = PreRead.start(s, ISSUES, READ_FLAGS);
+  const pre = PreRead.start(s, ISSUES);
   t.truthy(pre, "a thread started");
   pre!.list(refs);
   await pre!.exited; // 40 ranks: all published (a ring of 512), the reader at none
@@ -119,7 +119,7 @@ test("PreRead gives each live issue's file and record folders as the reader woul
 test("a rank the reader reaches first stays the reader's: the thread goes on past it", async (t) => {
   const s = await storeOf(40);
   const refs = listEntityRefs(s, ISSUES);
-  const pre = PreRead.start(s, ISSUES, READ_FLAGS)!;
+  const pre = PreRead.start(s, ISSUES)!;
   pre.list(refs);
   // Asked before the thread can have started (its set-up takes ms): the reader reads it itself.
   t.is(pre.take(0), undefined);
@@ -135,7 +135,7 @@ test("the thread's stamps are judged still as of when it took them, not when the
   const later = Date.now() / 1000 + 5;
   utimesSync(join(entityDir(s, ISSUES, ID(0)), "comments"), later, later);
   const refs = listEntityRefs(s, ISSUES);
-  const pre = PreRead.start(s, ISSUES, READ_FLAGS)!;
+  const pre = PreRead.start(s, ISSUES)!;
   pre.list(refs);
   await pre.exited;
   const rank = refs.findIndex((r) => r.id === ID(0));

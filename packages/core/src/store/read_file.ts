@@ -40,7 +40,6 @@ function readChecked(store: Store, abs: string, want: StatWanted | undefined): s
   // shared buffer a byte longer than the cap (a file that fills it is too big: nothing past the cap is
   // read, and no fstat or per-file buffer is needed), close. list reads 100,000 files this way.
   const fd = openChecked(store, abs, constants.O_NONBLOCK, want);
-  // (READ_FLAGS: these flags, which another thread reading as this does opens with.)
   let n = 0;
   try {
     if (want?.stat === null) want.stat = fstatSync(fd);
@@ -65,13 +64,15 @@ function readChecked(store: Store, abs: string, want: StatWanted | undefined): s
 
 const SHARED = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
 
-/** How `readStoreFile` first opens a file (no symlink followed, no FIFO waited on): a thread reading as it does. */
-export const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** How a store file is opened: no symlink followed (SEC-02). */
+const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
+/** How `readStoreFile` opens a file (no FIFO waited on either): another reader reading as it does opens so too. */
+export const READ_FLAGS = NOFOLLOW | constants.O_NONBLOCK;
 
 /** Open a store file for reading: no symlink followed unless it stays in the store (SEC-02). */
 function openChecked(store: Store, abs: string, extra = 0, want?: StatWanted): number {
   try {
-    return openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | extra);
+    return openSync(abs, NOFOLLOW | extra);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new NotFoundError(`${displayPath(store, abs)}: no such file`);
