@@ -4,12 +4,15 @@
  * holder's pid already in it, re-reads the
  * file under it, writes, renames, and removes the lock. A lock whose process
  * is gone (same host, pid not alive) or that is older than `STALE_MS` is
- * broken, with a note. Contention waits a bounded time, then fails with one
+ * broken, with a note, by one process at a time (it holds `<lock>.break.lock`
+ * meanwhile), and a lock taken while a break runs counts only once the break
+ * is over and the lock is still its taker's: no break ever takes away a lock
+ * it did not judge. Contention waits a bounded time, then fails with one
  * line naming the file. A lock held as long as its process lives (a loop
  * round, a release activation) sets `staleMs: Infinity` and its own
  * messages: it is the same lock.
  */
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
@@ -207,8 +210,9 @@ function acquire(lock: string, opts: LockOptions): string {
   let pause = 1;
   for (;;) {
     const line = tryCreate(lock, opts.pidOnly === true);
-    if (line !== undefined) return line;
-    if (breakIfStale(lock, opts)) continue;
+    if (line !== undefined) {
+      if (stillMine(lock, line)) return line;
+    } else if (breakIfStale(lock, opts)) continue;
     if (Date.now() >= deadline) {
       const by = holder(lock);
       if (opts.busy) throw new ConflictError(opts.busy(by && validPid(by.pid) ? by.pid : undefined));
@@ -267,12 +271,74 @@ function holder(lock: string): Holder | undefined {
   return { pid: Number(pid), host: host ?? "", text };
 }
 
+/** What a lock's breaker holds while it breaks it (`<lock>.break.lock`): one break at a time. */
+const BREAK = ".break.lock";
+
+/** A break token older than this is a stopped or dead breaker's (a break takes well under a second). */
+const BREAK_STALE_MS = 10_000;
+
 /**
- * Break the lock when its holder is dead or it is too old. The lock is first
- * renamed aside (atomic: only one breaker wins), and checked again there, so
- * a lock taken meanwhile by a live process is never removed.
+ * Whether a lock just taken is its taker's. A break that judged the lock's
+ * former holder may have moved it aside meanwhile, and put it back or not
+ * (another took the name in between): wait the break out, then read it.
+ * (A break that starts later judges this lock itself, and its holder lives.)
+ */
+function stillMine(lock: string, line: string): boolean {
+  const token = lock + BREAK;
+  while (existsSync(token) && !clearStaleToken(token)) sleep(1);
+  try {
+    return readFileSync(lock, "latin1") === line;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove a break token whose breaker is gone or too old (moved aside and
+ * checked, as a lock is).
+ * @returns whether no token of a live breaker stands
+ */
+function clearStaleToken(token: string): boolean {
+  const h = holder(token);
+  let age: number;
+  try {
+    age = Date.now() - statSync(token).mtimeMs;
+  } catch {
+    return true;
+  }
+  if (!h) return true;
+  const dead = h.host === HOST && validPid(h.pid) && !pidAlive(h.pid);
+  if (!dead && age < BREAK_STALE_MS) return false;
+  moveAside(token, h.text);
+  return true;
+}
+
+/**
+ * Break the lock when its holder is dead or it is too old, holding the break
+ * token (one breaker at a time, so none moves aside a lock another put back).
+ * @returns whether to try again at once
  */
 function breakIfStale(lock: string, opts: LockOptions): boolean {
+  const token = lock + BREAK;
+  const mine = tryCreate(token, false);
+  if (mine === undefined) return clearStaleToken(token);
+  try {
+    return breakHeld(lock, opts);
+  } finally {
+    try {
+      if (readFileSync(token, "latin1") === mine) unlinkSync(token);
+    } catch {
+      // cleared as stale by another process
+    }
+  }
+}
+
+/**
+ * Break the lock, the break token held: it is first renamed aside (atomic),
+ * and checked again there, so a lock taken meanwhile by a live process is put
+ * back (and its taker waits for the token before it counts it: `stillMine`).
+ */
+function breakHeld(lock: string, opts: LockOptions): boolean {
   const h = holder(lock);
   let age: number;
   try {
@@ -288,11 +354,28 @@ function breakIfStale(lock: string, opts: LockOptions): boolean {
   else if (opts.pidOnly) dead = !validPid(h.pid) || !pidAlive(h.pid);
   else dead = h.host === HOST && validPid(h.pid) && !pidAlive(h.pid);
   if (!dead && age < (opts.staleMs ?? STALE_MS)) return false;
-  const aside = `${lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
+  if (!moveAside(lock, h.text)) return true;
+  if (opts.onBreak) {
+    opts.onBreak({ pid: validPid(h.pid) ? h.pid : undefined, dead, ageMs: age });
+  } else {
+    const why = dead ? " is gone" : `, ${Math.round(age / 1000)} s old`;
+    sink(`broke a stale lock on ${opts.file ?? "a file"} (pid ${h.pid}${why})`);
+  }
+  return true;
+}
+
+/**
+ * Remove `path` if it still holds `text`: renamed aside first (atomic: only
+ * one remover wins), read there, and put back when it is another one (link
+ * fails if a newer one holds the name already).
+ * @returns whether the file judged was removed
+ */
+function moveAside(path: string, text: string): boolean {
+  const aside = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
   try {
-    renameSync(lock, aside);
+    renameSync(path, aside);
   } catch {
-    return true; // another process broke or released it
+    return false; // another process broke or released it
   }
   let moved = "";
   try {
@@ -300,25 +383,19 @@ function breakIfStale(lock: string, opts: LockOptions): boolean {
   } catch {
     // vanished: nothing to restore
   }
-  if (moved !== h.text) {
-    // Not the lock judged stale: put it back (link fails if a new one is there already).
+  if (moved !== text) {
     try {
-      linkSync(aside, lock);
+      linkSync(aside, path);
     } catch {
-      // a newer lock holds the name
+      // a newer one holds the name
     }
-  } else if (opts.onBreak) {
-    opts.onBreak({ pid: validPid(h.pid) ? h.pid : undefined, dead, ageMs: age });
-  } else {
-    const why = dead ? " is gone" : `, ${Math.round(age / 1000)} s old`;
-    sink(`broke a stale lock on ${opts.file ?? "a file"} (pid ${h.pid}${why})`);
   }
   try {
     unlinkSync(aside);
   } catch {
     // gone already
   }
-  return true;
+  return moved === text;
 }
 
 function validPid(pid: number): boolean {

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { holdLock, lockFile, setNoteSink, withKindLock, withLock, type StaleLock } from "./lock.js";
 import { ISSUES } from "./store.js";
 
@@ -142,4 +143,71 @@ test.serial("holdLock() for a lock held while its process lives: its pid alone, 
   );
   t.deepEqual(notes, [], "onBreak, not the note sink");
   t.deepEqual(readdirSync(dir), []);
+});
+
+/** A pid that was a process of this host and is gone. */
+function deadPid(): string {
+  return spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+}
+
+/** Run `body` on another thread after `ms` (this one waits synchronously meanwhile, as a lock's taker does). */
+function later(ms: number, body: string, data: Record<string, string>): Worker {
+  const w = new Worker(
+    `const fs = require("node:fs"); const d = require("node:worker_threads").workerData;
+    setTimeout(() => { ${body} }, ${ms});`,
+    { eval: true, workerData: data }
+  );
+  w.unref();
+  return w;
+}
+
+test.serial(
+  "a lock taken while another process breaks counts once the break is over and only if still its own",
+  (t) => {
+    const f = file();
+    const token = f + ".lock.break.lock";
+    const other = `${process.pid} ${hostname()} ${Date.now()}\n`;
+    // The breaker moved the new lock aside and another took the name before it could put it back.
+    writeFileSync(token, other);
+    later(
+      150,
+      "fs.renameSync(d.lock, d.lock + '.aside.stale'); fs.writeFileSync(d.lock, d.other); fs.unlinkSync(d.token);",
+      {
+        lock: f + ".lock",
+        other,
+        token,
+      }
+    );
+    const err = t.throws(() => lockFile(f, { waitMs: 600 }));
+    t.is(err?.name, "ConflictError");
+    t.is(readFileSync(f + ".lock", "latin1"), other, "the other holder's lock stands");
+    // The break put it back: the lock is the taker's, once the break is over.
+    const g = file();
+    writeFileSync(g + ".lock.break.lock", other);
+    later(150, "fs.unlinkSync(d.token);", { token: g + ".lock.break.lock" });
+    const t0 = Date.now();
+    const held = lockFile(g, { waitMs: 5000 });
+    t.true(Date.now() - t0 >= 140, "it waited for the break");
+    t.regex(readFileSync(g + ".lock", "latin1"), new RegExp(`^${process.pid} `));
+    held.release();
+    t.deepEqual(readdirSync(join(g, "..")), []);
+  }
+);
+
+test.serial("one break at a time: a live breaker's token stands; a dead or stopped breaker's is cleared", (t) => {
+  const f = file();
+  const token = f + ".lock.break.lock";
+  const stale = `${deadPid()} ${hostname()} ${Date.now()}\n`;
+  writeFileSync(f + ".lock", stale);
+  writeFileSync(token, `${process.pid} ${hostname()} ${Date.now()}\n`);
+  t.throws(() => lockFile(f, { waitMs: 200 }), { name: "ConflictError" });
+  t.is(readFileSync(f + ".lock", "latin1"), stale, "not broken while another breaks");
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(token, old, old);
+  lockFile(f, { waitMs: 2000 }).release();
+  t.deepEqual(readdirSync(join(f, "..")), [], "the stopped breaker's token is gone, and the lock");
+  writeFileSync(f + ".lock", stale);
+  writeFileSync(token, `${deadPid()} ${hostname()} ${Date.now()}\n`);
+  lockFile(f, { waitMs: 2000 }).release();
+  t.deepEqual(readdirSync(join(f, "..")), [], "the dead breaker's token is gone, and the lock");
 });
