@@ -111,6 +111,25 @@ for (const [name, write] of WRITES) {
   );
 }
 
+test.serial(
+  "after labels.md and milestones.md are rewritten, every answer from the caches is the answer with no cache",
+  async (t) => {
+    const repo = await fixtureRepo();
+    const before = await warmed(repo); // the definitions' caches too (.cache/labels.defs, milestones.defs)
+    for (const [cmd, args] of [
+      ["forge-label", ["edit", "bug", "--color", "112233", "--description", "Broken now"]],
+      ["forge-milestone", ["edit", "v1", "--description", "The first one"]],
+    ] as const) {
+      const r = await run(cmd, [...args], { cwd: repo });
+      t.is(r.code, 0, r.stderr);
+    }
+    const after = await answers(repo);
+    t.notDeepEqual(after, before, "the write changed some answer");
+    t.true(after[ANSWERS.indexOf(FULL)]!.includes('"color":"112233"'));
+    t.deepEqual(after, await coldAnswers(repo));
+  }
+);
+
 for (const f of FILTERS) {
   test.serial(`list ${f.join(" ")} from the record cache is the answer from the files`, async (t) => {
     const repo = await fixtureRepo();
@@ -178,7 +197,7 @@ const DAMAGE: Array<[string, (f: string) => void]> = [
 
 // The records carry a checksum per block; the order cache is trusted by its folders' stamp and its shape (a garbled
 // line under a stamp that still holds is not detected: not tested here).
-for (const file of ["issues.records", "issues.order"]) {
+for (const file of ["issues.records", "issues.order", "labels.defs"]) {
   for (const [what, harm] of DAMAGE) {
     if (file === "issues.order" && what.startsWith("garbled")) continue;
     test.serial(`${file} ${what} answers as no cache does, and is rebuilt`, async (t) => {

@@ -1,7 +1,8 @@
 import test from "ava";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkedCache, flushCacheWrites } from "../store/cache_file.js";
 import { labelsFile, milestonesFile, storeAt } from "../store/store.js";
 import { loadDefList, loadLabelDefs, loadMilestoneDefs, saveDefList } from "./defs.js";
 
@@ -77,4 +78,55 @@ test("loadLabelDefs() and loadMilestoneDefs() read hand-written YAML outside the
     [...(await loadMilestoneDefs(s)).values()],
     [{ number: 1, title: "v1", description: "", dueOn: "2026-03-01T00:00:00Z", state: "CLOSED" }]
   );
+});
+
+test("definitions come from .cache/*.defs only while the file is the one they were made of", async (t) => {
+  const s = store();
+  const labels = labelsFile(s);
+  const milestones = milestonesFile(s);
+  const labelsText = (color: string) =>
+    `---\nlabels:\n  - name: bug\n    color: ${color}\n    description: Broken\n` +
+    `  - name: ui\n    color: "0075ca"\n---\n`;
+  writeFileSync(labels, labelsText("d73a4a"));
+  writeFileSync(
+    milestones,
+    "---\nmilestones:\n  - title: v1\n    dueOn: 2026-01-01T00:00:00Z\n  - title: v2\n    state: closed\n---\n"
+  );
+  // Not a whole second: a whole-second mtime reads as a coarse filesystem's, which must be still for 2 s.
+  const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 10_000 + 321);
+  for (const f of [labels, milestones]) utimesSync(f, past, past);
+  const still = () => new Promise((r) => setTimeout(r, 80)); // ctime cannot be put back: it must be 50 ms old
+  await still();
+  const answer = async () => [[...(await loadLabelDefs(s))], [...(await loadMilestoneDefs(s))]];
+  const parsed = await answer();
+  flushCacheWrites();
+  const cached = join(s.dir, ".cache", "labels.defs");
+  t.true(
+    existsSync(cached) && existsSync(join(s.dir, ".cache", "milestones.defs")),
+    "written once the files are still"
+  );
+  t.deepEqual(await answer(), parsed, "the cache's answer is the parsed one");
+  // The cache is what answers: a cache made for this very file (its key) with other definitions is believed.
+  const key = readFileSync(cached, "utf8").split("\n")[1];
+  const forged = `${key}\n${JSON.stringify([{ name: "forged", color: "000000", description: "" }])}`;
+  writeFileSync(cached, checkedCache("forge-defs 1", forged));
+  t.deepEqual([...(await loadLabelDefs(s)).keys()], ["forged"]);
+  // Rewritten in place, same size, mtime put back: its ctime still moves, so the file is parsed again.
+  writeFileSync(labels, labelsText("a2eeef"));
+  utimesSync(labels, past, past);
+  await still();
+  t.is((await loadLabelDefs(s)).get("bug")?.color, "a2eeef");
+  // A torn cache, or none, is parsed past.
+  flushCacheWrites();
+  writeFileSync(cached, readFileSync(cached, "utf8").replace("a2eeef", "a2eeee"));
+  t.is((await loadLabelDefs(s)).get("bug")?.color, "a2eeef");
+  rmSync(join(s.dir, ".cache"), { recursive: true });
+  t.is((await loadLabelDefs(s)).get("bug")?.color, "a2eeef");
+  // A file changed just now cannot vouch: parsed, and no cache is written.
+  flushCacheWrites();
+  rmSync(join(s.dir, ".cache"), { recursive: true });
+  writeFileSync(labels, labelsText("cfd3d7"));
+  t.is((await loadLabelDefs(s)).get("bug")?.color, "cfd3d7");
+  flushCacheWrites();
+  t.false(existsSync(cached));
 });
