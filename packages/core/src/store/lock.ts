@@ -6,8 +6,8 @@
  * is gone (same host, pid not alive) or that is older than `STALE_MS` is
  * broken, with a note, by one process at a time (it holds `<lock>.break.lock`
  * meanwhile), and a lock taken while a break runs counts only once the break
- * is over and the lock is still its taker's: no break ever takes away a lock
- * it did not judge. Contention waits a bounded time, then fails with one
+ * is over and the lock is still its taker's: no two processes hold one lock
+ * at once. Contention waits a bounded time, then fails with one
  * line naming the file. A lock held as long as its process lives (a loop
  * round, a release activation) sets `staleMs: Infinity` and its own
  * messages: it is the same lock.
@@ -274,7 +274,11 @@ function holder(lock: string): Holder | undefined {
 /** What a lock's breaker holds while it breaks it (`<lock>.break.lock`): one break at a time. */
 const BREAK = ".break.lock";
 
-/** A break token older than this is a stopped or dead breaker's (a break takes well under a second). */
+/**
+ * A break token older than this is a stopped or dead breaker's (a break takes
+ * well under a second). A breaker stopped longer than this and then resumed
+ * could still move a lock aside unguarded: not handled.
+ */
 const BREAK_STALE_MS = 10_000;
 
 /**
