@@ -325,10 +325,7 @@ export class PreRead {
     this.#worker = w;
   }
 
-  /**
-   * Hand the listing over (in the order the reader goes through it), once: the thread starts on it. Until then it
-   * waits, set up (it is started before the listing, which takes as long as its set-up).
-   */
+  /** Hand the listing over (in the order the reader goes through it), once: the thread starts on it. */
   list(refs: readonly EntityRef[]): void {
     this.#refs = refs;
     Atomics.store(this.#ctl, 4, refs.length);

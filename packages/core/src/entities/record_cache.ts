@@ -115,7 +115,7 @@ export function knownFile(st: StampedStat, now: number, dirs: readonly string[],
   const key = lineStamp(fileKey(st), ds);
   // The folders judged still as of when they were stamped: by another thread (`ahead`), at its own time.
   const at = f ? ahead!.at : now;
-  const still = fileStill(st, now) && (!ds || isStill(ds, BigInt(Math.floor(at)) * 1_000_000n));
+  const still = fileStill(st, now) && (!ds || isStill(ds, BigInt(at) * 1_000_000n));
   // A folder missing when stamped is one a record made now need not list: made without it, the line says it was
   // missing, and a folder made since moves the stamp.
   return { key, stamp: still ? key : null, absent: ds?.absent };

@@ -39,7 +39,7 @@ function readChecked(store: Store, abs: string, want: StatWanted | undefined): s
   // The common case, read as cheaply as the checks allow: open (O_NOFOLLOW, O_NONBLOCK), read into one
   // shared buffer a byte longer than the cap (a file that fills it is too big: nothing past the cap is
   // read, and no fstat or per-file buffer is needed), close. list reads 100,000 files this way.
-  const fd = openChecked(store, abs, constants.O_NONBLOCK, want);
+  const fd = openChecked(store, abs, NONBLOCK, want);
   let n = 0;
   try {
     if (want?.stat === null) want.stat = fstatSync(fd);
@@ -66,8 +66,10 @@ const SHARED = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
 
 /** How a store file is opened: no symlink followed (SEC-02). */
 const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
-/** How `readStoreFile` opens a file (no FIFO waited on either): another reader reading as it does opens so too. */
-export const READ_FLAGS = NOFOLLOW | constants.O_NONBLOCK;
+/** What `readStoreFile` adds to them: no FIFO waited on. */
+const NONBLOCK = constants.O_NONBLOCK;
+/** How `readStoreFile` opens a file: another reader reading as it does opens so too. */
+export const READ_FLAGS = NOFOLLOW | NONBLOCK;
 
 /** Open a store file for reading: no symlink followed unless it stays in the store (SEC-02). */
 function openChecked(store: Store, abs: string, extra = 0, want?: StatWanted): number {
