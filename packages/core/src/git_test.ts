@@ -146,8 +146,9 @@ test(
       withWorktree(dir, "e".repeat(40), undefined, async () => 1),
       { message: /^cannot check out/ }
     );
-    // The pauses would add up to 1.26 s at least.
-    t.true(Date.now() - started < 1000, "no pause for a commit that is not there");
+    // The pauses would add up to 1.26 s at least, with the git runs on top; a loaded machine's git runs alone stay
+    // well under this.
+    t.true(Date.now() - started < 1250, "no pause for a commit that is not there");
   }
 );
 
