@@ -211,7 +211,7 @@ for (const file of ["issues.records", "issues.order", "labels.defs"]) {
 }
 
 test.serial(
-  "a filter's shortcut over the cached bytes never decides alone: quoted names, look-alike text",
+  "a filter's shortcut over the cached bytes: quoted names, look-alike text, the same name in another member",
   async (t) => {
     const repo = await fixtureRepo();
     const fl = (args: string[]): Promise<string> =>
@@ -220,6 +220,9 @@ test.serial(
       );
     await fl(["create", 'say "hi" ✓', "--color", "ededed"]);
     await fl(["create", "v1", "--color", "ededed"]);
+    await fl(["create", "bugfix", "--color", "ededed"]);
+    const ms = await run("forge-milestone", ["create", "bug"], { cwd: repo });
+    t.is(ms.code, 0, ms.stderr);
     const make = async (args: string[], author: string): Promise<void> => {
       const r = await run("forge-issue", ["create", ...args], { cwd: repo, env: { FORGE_AUTHOR: author } });
       if (r.code !== 0) throw new Error(r.stderr);
@@ -228,6 +231,9 @@ test.serial(
     await make(["-t", "v1", "-b", '"name":"bug" and "login":"alice" and "title":"v1"'], "carol");
     await make(["-t", 'labelled say "hi" ✓', "-l", 'say "hi" ✓'], "bug");
     await make(["-t", "label named like a milestone", "-l", "v1"], "dave");
+    // A label filter alone is decided by its bytes (`"name":"bug"`), unparsed: bug as an assignee, a milestone, a
+    // label's prefix, and in an escaped quote, must not pass it.
+    await make(["-t", "assigned to bug", "-a", "bug", "-m", "bug", "-l", "bugfix", "-b", '\\"name":"bug"'], "erin");
     await sleep(120);
     await issue(repo, FULL); // the caches, warm
     for (const f of [
@@ -238,16 +244,21 @@ test.serial(
       ["-m", "v1"],
       ["-l", "v1"],
     ]) {
-      const args = ["list", "-s", "all", ...f, "--json", "number,title,labels,author,milestone"];
-      const cached = jsonl(await issue(repo, args));
-      const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
-      t.is(r.code, 0, r.stderr);
-      t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], f.join(" "));
+      // Whole records (copied as bytes) and some fields (parsed).
+      for (const fields of [[], ["number,title,labels,author,milestone"]]) {
+        const args = ["list", "-s", "all", ...f, "--json", ...fields];
+        const cached = jsonl(await issue(repo, args));
+        const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
+        t.is(r.code, 0, r.stderr);
+        t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
+      }
     }
     // The body that names the members matches none of them; the quoted label matches its issue.
     const titles = async (f: string[]): Promise<unknown[]> =>
       jsonl(await issue(repo, ["list", "-s", "all", ...f, "--json", "title"])).map((x) => x.title);
     t.false((await titles(["-l", "bug"])).includes("v1"));
+    t.false((await titles(["-l", "bug"])).includes("assigned to bug"));
+    t.deepEqual(await titles(["-m", "bug"]), ["assigned to bug"]);
     t.deepEqual(await titles(["-l", 'say "hi" ✓']), ['labelled say "hi" ✓']);
     t.false((await titles(["-m", "v1"])).includes("v1"));
   }

@@ -84,6 +84,11 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
    * record it refuses needs no folder stamp.
    */
   readonly fileOnly?: boolean;
+  /**
+   * Whether a payload that holds every needle is accepted unparsed: each needle can only be where the filter looks
+   * (`"name":` is a key of a label and of nothing else in an issue's record; see `issueFilter`).
+   */
+  readonly exact?: boolean;
 };
 
 /**
@@ -129,7 +134,9 @@ export function issueFilter(f: IssueFilters): RecordFilter | undefined {
       if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
       return true;
     },
-    { needles, fileOnly: true }
+    // Labels alone: a label is the record's only object with a `name`, and a JSON string's own quotes are escaped,
+    // so `"name":"bug"` is in a payload only as one of its labels.
+    { needles, fileOnly: true, exact: assignee === undefined && author === undefined && milestone === undefined }
   );
 }
 
@@ -231,8 +238,9 @@ export async function* cachedIssueList(
       // A payload without a member the filter needs cannot match: passed over unparsed.
       if (hit && opts.match && !holdsAll(hit, opts.match.needles, opts.match.words)) continue;
       let json: Record<string, unknown> | undefined;
-      // A filter reads the record's fields: parsed even when it is copied as bytes.
-      if (hit && (!full || opts.match)) {
+      // A filter reads the record's fields (unless its needles decide: `exact`): parsed even when copied as bytes.
+      const decided = opts.match?.exact === true;
+      if (hit && (!full || (opts.match && !decided))) {
         try {
           const text = `{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, hit.end)}}`;
           json = { ...JSON.parse(text), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
@@ -240,7 +248,7 @@ export async function* cachedIssueList(
           hit = undefined;
         }
       }
-      if (hit && opts.match && !opts.match(json!)) continue;
+      if (hit && opts.match && !decided && !opts.match(json!)) continue;
       // Their stamp as the thread took it ahead of the walk (prestat.ts), else taken now.
       if (hit && light && (ahead?.folders(i) ?? folderStamp(activityDirs(file, false)).value) !== cache.hitFolders) {
         // Passed, but a record was added to (or removed from) its folders since: read from its file, as a miss.
