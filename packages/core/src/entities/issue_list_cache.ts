@@ -396,7 +396,8 @@ export class IssueStaging {
 
   /** `entityOrder`'s `onRead`: the file's record made and staged when it is clean. */
   readonly onRead: NonNullable<OrderOptions["onRead"]> = async (ref, fm, st, before, text, ahead) => {
-    if (this.#off) return;
+    // An archived issue is never listed (its line would be dropped): its record, folders and activity are not made.
+    if (this.#off || ref.archived) return;
     const defs = await this.#defs;
     const e = entityOfFrontmatter(this.#store, ISSUES, ISSUE, ref, fm, text);
     if (e.warnings.length > 0) return;

@@ -5,8 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cacheDir, entityDir, ISSUES, storeAt, type Store } from "../store/store.js";
-import { createIssue, ISSUE_FIELDS, type IssueContext } from "./issue.js";
+import { addComment, archiveIssue, createIssue, ISSUE_FIELDS, type IssueContext } from "./issue.js";
 import { cachedIssueFields, cachedIssueList, IssueStaging } from "./issue_list_cache.js";
+import { loadEntityFast } from "./load.js";
 import { entityOrder } from "./order.js";
 import { ISSUE } from "./schema.js";
 
@@ -18,8 +19,11 @@ test("cachedIssueFields() answers JSON lines filtered by state alone, without co
   t.is(cachedIssueFields(["comments", "title"], false, false), undefined, "comments");
 });
 
-/** A store of `n` issues (some closed, some labelled, a body with a newline), their files' mtimes in the past. */
-function storeOf(n: number): Store {
+/**
+ * A store of `n` issues (some closed, a body with a newline) and `archived` more, archived, with a comment each (a list
+ * passes over them), their files' mtimes in the past.
+ */
+function storeOf(n: number, archived = 0): Store {
   const dir = join(mkdtempSync(join(tmpdir(), "forge-staged-")), ".forge");
   mkdirSync(dir);
   const s = storeAt(dir);
@@ -32,6 +36,14 @@ function storeOf(n: number): Store {
       writeFileSync(f, readFileSync(f, "utf8").replace("state: open", "state: closed"));
     }
   }
+  for (let i = 0; i < archived; i++) {
+    const id = `${String(i).padStart(8, "0")}-0000-4000-8000-00000000000a`;
+    const now = `2025-12-31T00:00:${String(i).padStart(2, "0")}Z`;
+    createIssue(s, { title: `archived ${i}`, body: "", author: "a", labels: [], assignees: [], now, id });
+    const e = loadEntityFast(s, ISSUES, ISSUE, { id, archived: false })!;
+    addComment(s, e, { author: "b", body: "c", now: "2026-02-01T00:00:00Z" });
+    archiveIssue(s, e);
+  }
   const past = new Date(Date.now() - 10_000);
   for (const id of readdirSync(join(dir, "issues"))) utimesSync(join(entityDir(s, ISSUES, id), "issue.md"), past, past);
   return s;
@@ -41,7 +53,7 @@ const DEFS: IssueContext = { labels: new Map(), milestones: new Map(), baseUrl: 
 
 async function listed(s: Store, staged: IssueStaging | undefined, limit: number): Promise<string> {
   const order = await entityOrder(s, ISSUES, ISSUE, staged ? { onRead: staged.onRead } : {});
-  // Every file was read for the order, and all are clean: every record staged.
+  // Every file was read for the order, and all are clean: every live issue's record staged, no archived one's.
   if (staged) assert(staged.size === 40, `${staged.size} staged`);
   const out: Buffer[] = [];
   const fields = cachedIssueFields(FIELDS, false, false)!;
@@ -56,7 +68,7 @@ async function listed(s: Store, staged: IssueStaging | undefined, limit: number)
 const FIELDS = ISSUE_FIELDS.filter((f) => f !== "comments");
 
 test("a cold list from staged records (in memory or spilled) is the list read from the files", async (t) => {
-  const s = storeOf(40);
+  const s = storeOf(40, 3);
   await sleep(120); // past the racy-clean window of the writes (ctime too), so every record is cached
   const plain = await listed(s, undefined, 1000);
   const records = readFileSync(join(cacheDir(s), "issues.records"));
