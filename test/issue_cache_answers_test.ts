@@ -7,7 +7,7 @@
  * no cache at all (a fresh clone): the first list then opens each file once
  * and builds both caches as it goes.
  */
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,6 +56,20 @@ async function issue(repo: string, args: string[], quiet = true): Promise<string
   if (r.code !== 0 || (quiet && r.stderr !== ""))
     throw new Error(`forge-issue ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
   return r.stdout;
+}
+
+/**
+ * `list -s all <filter> --json <fields>` from the caches, checked against the same list on the general path; the
+ * cached answer.
+ */
+async function sameAsFiles(t: ExecutionContext, repo: string, filter: string[], fields: string[]): Promise<unknown[]> {
+  const args = ["list", "-s", "all", ...filter, "--json", ...fields];
+  const cached = jsonl(await issue(repo, args));
+  // FORGE_JSON=array goes through the general path, which reads every file and applies the CLI's filters.
+  const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
+  return cached;
 }
 
 /** Every answer with whatever caches there are (each run may update them for the next). */
@@ -136,12 +150,7 @@ for (const f of FILTERS) {
     await sleep(120);
     await issue(repo, FULL); // the caches, warm
     for (const fields of [[], ["number,labels,author"]]) {
-      const args = ["list", "-s", "all", ...f, "--json", ...fields];
-      const cached = jsonl(await issue(repo, args));
-      // FORGE_JSON=array goes through the general path, which reads every file and applies the CLI's filters.
-      const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
-      t.is(r.code, 0, r.stderr);
-      t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
+      const cached = await sameAsFiles(t, repo, f, fields);
       if (!f.includes("nosuch")) t.true(cached.length > 0, "it matches something");
     }
   });
@@ -245,13 +254,7 @@ test.serial(
       ["-l", "v1"],
     ]) {
       // Whole records (copied as bytes) and some fields (parsed).
-      for (const fields of [[], ["number,title,labels,author,milestone"]]) {
-        const args = ["list", "-s", "all", ...f, "--json", ...fields];
-        const cached = jsonl(await issue(repo, args));
-        const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
-        t.is(r.code, 0, r.stderr);
-        t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
-      }
+      for (const fields of [[], ["number,title,labels,author,milestone"]]) await sameAsFiles(t, repo, f, fields);
     }
     // The body that names the members matches none of them; the quoted label matches its issue.
     const titles = async (f: string[]): Promise<unknown[]> =>
@@ -302,13 +305,7 @@ test.serial("list -S from the record cache is the answer from the files, for eve
     "kernel in:comments",
     "is:blocked",
   ];
-  for (const q of queries) {
-    const args = ["list", "-s", "all", "-S", q, "--json", "number,title,state"];
-    const cached = jsonl(await issue(repo, args));
-    const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
-    t.is(r.code, 0, r.stderr);
-    t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], q);
-  }
+  for (const q of queries) await sameAsFiles(t, repo, ["-S", q], ["number,title,state"]);
   const titles = async (q: string): Promise<unknown[]> =>
     jsonl(await issue(repo, ["list", "-S", q, "--json", "title"])).map((x) => x.title);
   t.deepEqual(await titles("kernel"), ["plain kernel words", "\u212Aernel panic"]);
