@@ -121,8 +121,12 @@ export async function entityOrder(
   const path = cachePath(store, kind);
   // The header first: when the stamp vouches for the cache, its lines are read a block at a time as they are
   // asked for (view and create at 100,000 issues read a few KiB of the 6 MB, not all of it).
+  const vouched = <O extends CacheOrder>(o: O): O => {
+    o.links = stamp.links;
+    return o;
+  };
   const windowed = stamp.value !== "" ? WindowOrder.open(path, stamp.value, holdsKindLock(store, kind)) : undefined;
-  if (windowed) return windowed;
+  if (windowed) return vouched(windowed);
   let text = "";
   try {
     text = readFileSync(path, "latin1");
@@ -136,7 +140,7 @@ export async function entityOrder(
     const digest = folderDigest(store, kind);
     if (digest === head.digest) {
       if (stampable) writeCacheFile(path, `${MAGIC}${stamp.value} ${digest}\n${text.slice(head.body)}`, "latin1");
-      return new CacheOrder(text, head.body, [], digest);
+      return vouched(new CacheOrder(text, head.body, [], digest));
     }
   }
   // List the folders. Cached lines of ids still there are kept as they are
@@ -203,13 +207,15 @@ export async function entityOrder(
   // names, these lines) and the folders were still (the stamp).
   const digest = errors.length === 0 ? digestText(seen) : "-";
   const top = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest}\n`;
-  if (sameText(text, top, lines)) return new CacheOrder(text, top.length, errors, digest);
+  if (sameText(text, top, lines)) return vouched(new CacheOrder(text, top.length, errors, digest));
   // Written a block at a time, never joined (at 100,000 entities a 6 MB string and its 6 MB of bytes), and read
   // back through the file as the caller walks it: the 100,000 strings go when this returns.
   const fd = writeLines(path, top, lines);
-  return fd === undefined
-    ? new CacheOrder(lines, 0, errors, digest)
-    : new WindowOrder(fd, top.length, lines.length, digest, errors);
+  return vouched(
+    fd === undefined
+      ? new CacheOrder(lines, 0, errors, digest)
+      : new WindowOrder(fd, top.length, lines.length, digest, errors)
+  );
 }
 
 /**
@@ -244,6 +250,10 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
     // ms would hide behind it). Only the next create trusts the stamp; any other reader checks the digest.
     const now = kindStamp(store, kind);
     if (now.value === "") return;
+    // A folder someone else added (or moved) since the order was vouched for, even in the same mtime tick as this
+    // one, would hide behind the stamp: where the link counts tell, the cache is left as it was (the next reader
+    // lists).
+    if (!addedAlone(order.links, now.links, entry.ref.archived)) return;
     const digest = order.digest === "-" ? "-" : withName(order.digest, entry.ref.archived, entry.ref.id);
     const head = `${MAGIC}r${now.value} ${digest}\n`;
     const rank = order.rankOf(entry.createdAt, entry.ref.id);
@@ -362,9 +372,12 @@ class CacheOrder implements Order {
   readonly errors: Unranked[];
   /** The digest of the names the lines were built from ("-" when unknown). */
   readonly digest: string;
+  /** The kind folders' link counts as `entityOrder` stamped them, before it vouched for the lines (`addedAlone`). */
+  links: readonly number[] | undefined;
   /** Over the cache text (from `body` on), an array of lines, or `src` lines a subclass reads (`line`). */
   constructor(src: string | string[] | number, body: number, errors: Unranked[], digest: string) {
     this.digest = digest;
+    this.links = undefined;
     if (typeof src === "number") {
       this.#text = "";
       this.#body = body;
@@ -712,8 +725,19 @@ function cachePath(store: Store, kind: KindLayout): string {
 }
 
 /** The stamp of the kind's live and archive folders. */
-function kindStamp(store: Store, kind: KindLayout): FolderStamp {
-  return folderStamp([kindDir(store, kind), archiveDir(store, kind)]);
+function kindStamp(store: Store, kind: KindLayout): FolderStamp & { links: number[] } {
+  const links: number[] = [];
+  return { ...folderStamp([kindDir(store, kind), archiveDir(store, kind)], links), links };
+}
+
+/**
+ * Whether the kind folders' link counts say that one folder, and no other, was added to them since the order was
+ * vouched for (`before`): a folder's link count is 2 plus its subfolders where the filesystem counts them (ext4 below
+ * 65,000, XFS, tmpfs; 1 on btrfs, 0 when missing). Where either count cannot tell, true: the stamp is the check.
+ */
+function addedAlone(before: readonly number[] | undefined, after: readonly number[], archived: boolean): boolean {
+  if (!before) return true;
+  return before.every((n, i) => n < 2 || after[i] === n + (i === (archived ? 1 : 0) ? 1 : 0));
 }
 
 /**

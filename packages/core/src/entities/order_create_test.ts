@@ -145,3 +145,32 @@ test("after a create, an entity archived or added by someone else is found by th
     [idOf(1), idOf(3)]
   );
 });
+
+test("a folder someone else adds while a create runs keeps the create's racy stamp from being trusted", async (t) => {
+  // Where a folder's link count counts its subfolders (ext4, XFS, tmpfs); elsewhere the stamp alone is the check.
+  const probe = join(mkdtempSync(join(tmpdir(), "forge-links-")), "d");
+  mkdirSync(join(probe, "sub"), { recursive: true });
+  if (statSync(probe).nlink !== 3) {
+    t.log("this filesystem does not count subfolders in a folder's link count: nothing to check here");
+    t.pass();
+    return;
+  }
+  const s = store();
+  t.is(await create(s, 1), 1);
+  // What `create` does, with a folder added by someone else (a git pull) between the order and the create: in the
+  // same mtime tick, the stamp the create takes after its own folder would hide it.
+  await withKindLock(s, ISSUES, async () => {
+    const before = await entityOrder(s, ISSUES, ISSUE);
+    const theirs = { title: "theirs", body: "", author: "b", labels: [], assignees: [], id: idOf(8) };
+    createIssue(s, { ...theirs, now: "2025-06-01T00:00:00Z" });
+    const now = "2026-01-01T00:00:02Z";
+    createIssue(s, { title: "t2", body: "", author: "a", labels: [], assignees: [], now, id: idOf(2) });
+    recordCreated(s, ISSUES, before, { createdAt: now, ref: { id: idOf(2), archived: false } });
+  });
+  // The next create counts theirs (the oldest): #4, not #3.
+  t.is(await create(s, 3), 4);
+  t.deepEqual(
+    (await entityOrder(s, ISSUES, ISSUE)).entries.map((e) => e.ref.id),
+    [idOf(8), idOf(1), idOf(2), idOf(3)]
+  );
+});

@@ -26,8 +26,11 @@ const STILL_COARSE_NS = 2_000_000_000n;
 
 const NO_ENTRY = { bigint: true, throwIfNoEntry: false } as const;
 
-/** The stamp of `dirs`, in order. */
-export function folderStamp(dirs: readonly string[]): FolderStamp {
+/**
+ * The stamp of `dirs`, in order.
+ * @param links when given, each folder's link count is pushed to it (0: missing), from the same stat
+ */
+export function folderStamp(dirs: readonly string[], links?: number[]): FolderStamp {
   let value = "";
   let newest = 0n;
   let absent: string[] | undefined;
@@ -39,6 +42,7 @@ export function folderStamp(dirs: readonly string[]): FolderStamp {
     } catch {
       return { value: "", mtimeNs: 0n };
     }
+    links?.push(st === undefined ? 0 : Number(st.nlink));
     if (st === undefined) {
       value += "-;";
       (absent ??= []).push(dir);
