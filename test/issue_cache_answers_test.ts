@@ -276,6 +276,9 @@ test.serial("list -S from the record cache is the answer from the files, for eve
   // U+212A (the Kelvin sign) lowercases to "k": an ASCII-only shortcut over the bytes would miss it.
   await make(["-t", "\u212Aernel panic", "-b", 'says "quoted" and a\\back slash']);
   await make(["-t", "plain kernel words", "-b", "nothing else\n"]);
+  // A title with a quote and a backslash run before it, and a body that names members (the bytes must not be taken
+  // for them).
+  await make(["-t", 'say "hi" \\\\"there"', "-b", '"title":"v1" and "body":"x"\\']);
   await sleep(120);
   await issue(repo, FULL); // the caches, warm
   const queries = [
@@ -299,13 +302,25 @@ test.serial("list -S from the record cache is the answer from the files, for eve
     "type:issue words",
     "updated:>2020-01-01",
     "updated:<2020-01-01",
+    // Words where a title and a body are not: a label, a login, a milestone's title, a member's name.
+    "bug",
+    "alice in:title,body",
+    "v1 in:title",
+    "title in:body",
+    "there in:title",
+    "hi -there",
+    '\\"there',
     // Not the records': answered from the files (the same answer either way).
     "reason:completed",
     "sort:created-asc kernel",
     "kernel in:comments",
     "is:blocked",
   ];
-  for (const q of queries) await sameAsFiles(t, repo, ["-S", q], ["number,title,state"]);
+  // Whole records (decided from the title's and body's bytes, unparsed) and some fields (parsed).
+  for (const q of queries)
+    for (const fields of [[], ["number,title,state"]]) await sameAsFiles(t, repo, ["-S", q], fields);
+  // With a label filter (its needles decide the label, the title and body the words).
+  for (const q of ["crash", "-crash in:title", "panic"]) await sameAsFiles(t, repo, ["-l", "bug", "-S", q], []);
   const titles = async (q: string): Promise<unknown[]> =>
     jsonl(await issue(repo, ["list", "-S", q, "--json", "title"])).map((x) => x.title);
   t.deepEqual(await titles("kernel"), ["plain kernel words", "\u212Aernel panic"]);

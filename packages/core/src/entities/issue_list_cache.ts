@@ -24,7 +24,7 @@ import { PRESTAT_AT, PreStat } from "./prestat.js";
 import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
 import { issueRecordSearchItem } from "../search/items.js";
-import { matchSearch, type SearchEnv } from "../search/match.js";
+import { matchSearch, type SearchEnv, type SearchItem } from "../search/match.js";
 import type { SearchQuery } from "../search/query.js";
 
 /** What a cached list asks for, and where it tells what it meets. */
@@ -89,6 +89,11 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
    * (`"name":` is a key of a label and of nothing else in an issue's record; see `issueFilter`).
    */
   readonly exact?: boolean;
+  /**
+   * The filter's answer from a cached payload's bytes, without parsing the record: its first part `[start, sep)`, its
+   * second `[sep + 1, end)`; undefined when the bytes cannot tell (the record is parsed).
+   */
+  readonly decide?: (buf: Buffer, start: number, sep: number, end: number) => boolean | undefined;
 };
 
 /**
@@ -97,6 +102,9 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
  */
 export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilter): RecordFilter {
   const words = q.words.filter((w) => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w));
+  // Words, and where they look (`in:`), read only the title and the body: the two strings are taken from the bytes
+  // and matched as the record's would be, the rest of it unparsed (with a label filter alone: its needles decide).
+  const textOnly = (!extra || extra.exact === true) && q.qualifiers.every((x) => x.key === "in");
   return Object.assign(
     (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
     {
@@ -104,8 +112,68 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
       words,
       // Every qualifier a record answers is its file's but `updated:`.
       fileOnly: (!extra || extra.fileOnly === true) && !q.qualifiers.some((x) => x.key === "updated"),
+      decide: textOnly
+        ? (b: Buffer, start: number, sep: number, end: number) => byText(q, env, b, start, sep, end)
+        : undefined,
     }
   );
+}
+
+const BODY = Buffer.from('"body":"');
+const TITLE = Buffer.from('"title":"');
+const NO_DATES = { createdAt: "", updatedAt: "" } as const;
+
+/** A text-only search (`searchFilter`) over a payload's title and body; undefined when either cannot be read. */
+function byText(
+  q: SearchQuery,
+  env: SearchEnv,
+  b: Buffer,
+  start: number,
+  sep: number,
+  end: number
+): boolean | undefined {
+  // The body is in the record's first part (before `number`), the title in its second: the milestone's title is in
+  // the first.
+  const body = memberString(b, start, sep, BODY);
+  if (body === undefined) return undefined;
+  const title = memberString(b, sep + 1, end, TITLE);
+  if (title === undefined) return undefined;
+  // Only `in:` qualifiers: the matcher reads nothing else of the item.
+  const item: SearchItem = {
+    kind: "issue",
+    state: "open",
+    author: "",
+    assignees: [],
+    labels: [],
+    title,
+    body,
+    ...NO_DATES,
+  };
+  return matchSearch(q, item, env);
+}
+
+/**
+ * The string value of the member `key` (its name, colon and opening quote) in `b[from, to)`, or undefined. Inside a
+ * JSON string every quote is escaped, so the key's bytes are found only as the record's own member; its value ends at
+ * the first quote after an even run of backslashes.
+ */
+function memberString(b: Buffer, from: number, to: number, key: Buffer): string | undefined {
+  const part = b.subarray(from, to);
+  const at = part.indexOf(key);
+  if (at < 0) return undefined;
+  const open = at + key.length - 1;
+  for (let q = part.indexOf(0x22, open + 1); q >= 0; q = part.indexOf(0x22, q + 1)) {
+    let k = q - 1;
+    while (part[k] === 0x5c) k--;
+    if ((q - 1 - k) % 2 !== 0) continue;
+    try {
+      const v: unknown = JSON.parse(part.toString("utf8", open, q + 1));
+      return typeof v === "string" ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -238,8 +306,14 @@ export async function* cachedIssueList(
       // A payload without a member the filter needs cannot match: passed over unparsed.
       if (hit && opts.match && !holdsAll(hit, opts.match.needles, opts.match.words)) continue;
       let json: Record<string, unknown> | undefined;
-      // A filter reads the record's fields (unless its needles decide: `exact`): parsed even when copied as bytes.
-      const decided = opts.match?.exact === true;
+      // A filter reads the record's fields, parsed even when it is copied as bytes, unless the bytes decide: a label
+      // filter's needles (`exact`), a search's title and body (`decide`).
+      let decided = opts.match?.exact === true;
+      if (hit && !decided && opts.match?.decide) {
+        const d = opts.match.decide(hit.buf, hit.start, sep, hit.end);
+        if (d === false) continue;
+        decided = d === true;
+      }
       if (hit && (!full || (opts.match && !decided))) {
         try {
           const text = `{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, hit.end)}}`;
