@@ -319,8 +319,13 @@ test.serial("list -S from the record cache is the answer from the files, for eve
   // Whole records (decided from the title's and body's bytes, unparsed) and some fields (parsed).
   for (const q of queries)
     for (const fields of [[], ["number,title,state"]]) await sameAsFiles(t, repo, ["-S", q], fields);
-  // With a label filter (its needles decide the label, the title and body the words).
-  for (const q of ["crash", "-crash in:title", "panic"]) await sameAsFiles(t, repo, ["-l", "bug", "-S", q], []);
+  // With a label filter (its needles decide the label, the title and body the words), and with an assignee filter
+  // (whose needle is in the author too: parsed).
+  for (const f of [
+    ["-l", "bug"],
+    ["-a", "alice"],
+  ])
+    for (const q of ["crash", "-crash in:title", "panic", "kernel"]) await sameAsFiles(t, repo, [...f, "-S", q], []);
   const titles = async (q: string): Promise<unknown[]> =>
     jsonl(await issue(repo, ["list", "-S", q, "--json", "title"])).map((x) => x.title);
   t.deepEqual(await titles("kernel"), ["plain kernel words", "\u212Aernel panic"]);

@@ -85,13 +85,8 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
    */
   readonly fileOnly?: boolean;
   /**
-   * Whether a payload that holds every needle is accepted unparsed: each needle can only be where the filter looks
-   * (`"name":` is a key of a label and of nothing else in an issue's record; see `issueFilter`).
-   */
-  readonly exact?: boolean;
-  /**
-   * The filter's answer from a cached payload's bytes, without parsing the record: its first part `[start, sep)`, its
-   * second `[sep + 1, end)`; undefined when the bytes cannot tell (the record is parsed).
+   * The filter's answer from the bytes of a cached payload that holds every needle, without parsing the record:
+   * its first part `[start, sep)`, its second `[sep + 1, end)`; undefined when the bytes cannot tell (it is parsed).
    */
   readonly decide?: (buf: Buffer, start: number, sep: number, end: number) => boolean | undefined;
 };
@@ -103,8 +98,9 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
 export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilter): RecordFilter {
   const words = q.words.filter((w) => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w));
   // Words, and where they look (`in:`), read only the title and the body: the two strings are taken from the bytes
-  // and matched as the record's would be, the rest of it unparsed (with a label filter alone: its needles decide).
-  const textOnly = (!extra || extra.exact === true) && q.qualifiers.every((x) => x.key === "in");
+  // and matched as the record's would be, the rest of it unparsed (with a list filter the bytes decide too).
+  const listed = extra?.decide;
+  const textOnly = (!extra || listed !== undefined) && q.qualifiers.every((x) => x.key === "in");
   return Object.assign(
     (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
     {
@@ -113,7 +109,10 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
       // Every qualifier a record answers is its file's but `updated:`.
       fileOnly: (!extra || extra.fileOnly === true) && !q.qualifiers.some((x) => x.key === "updated"),
       decide: textOnly
-        ? (b: Buffer, start: number, sep: number, end: number) => byText(q, env, b, start, sep, end)
+        ? (b: Buffer, start: number, sep: number, end: number) => {
+            const passes = listed ? listed(b, start, sep, end) : true;
+            return passes === true ? byText(q, env, b, start, sep, end) : passes;
+          }
         : undefined,
     }
   );
@@ -121,7 +120,6 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
 
 const BODY = Buffer.from('"body":"');
 const TITLE = Buffer.from('"title":"');
-const NO_DATES = { createdAt: "", updatedAt: "" } as const;
 
 /** A text-only search (`searchFilter`) over a payload's title and body; undefined when either cannot be read. */
 function byText(
@@ -145,9 +143,10 @@ function byText(
     author: "",
     assignees: [],
     labels: [],
+    createdAt: "",
+    updatedAt: "",
     title,
     body,
-    ...NO_DATES,
   };
   return matchSearch(q, item, env);
 }
@@ -184,8 +183,8 @@ function memberString(b: Buffer, from: number, to: number, key: Buffer): string 
  */
 export function issueFilter(f: IssueFilters): RecordFilter | undefined {
   const { labels, assignee, author, milestone } = f;
-  if (labels.length === 0 && assignee === undefined && author === undefined && milestone === undefined)
-    return undefined;
+  const labelsOnly = assignee === undefined && author === undefined && milestone === undefined;
+  if (labels.length === 0 && labelsOnly) return undefined;
   const member = (k: string, v: string): Buffer => Buffer.from(`"${k}":${JSON.stringify(v)}`);
   const needles = [
     ...labels.map((l) => member("name", l)),
@@ -203,10 +202,13 @@ export function issueFilter(f: IssueFilters): RecordFilter | undefined {
       return true;
     },
     // Labels alone: a label is the record's only object with a `name`, and a JSON string's own quotes are escaped,
-    // so `"name":"bug"` is in a payload only as one of its labels.
-    { needles, fileOnly: true, exact: assignee === undefined && author === undefined && milestone === undefined }
+    // so a payload that holds `"name":"bug"` is labelled bug.
+    { needles, fileOnly: true, decide: labelsOnly ? byNeedles : undefined }
   );
 }
+
+/** The answer of a filter its needles decide (a payload that holds them all passes). */
+const byNeedles = (): boolean => true;
 
 /**
  * The sorted fields of a list the record cache can answer: JSON lines (no
@@ -306,10 +308,10 @@ export async function* cachedIssueList(
       // A payload without a member the filter needs cannot match: passed over unparsed.
       if (hit && opts.match && !holdsAll(hit, opts.match.needles, opts.match.words)) continue;
       let json: Record<string, unknown> | undefined;
-      // A filter reads the record's fields, parsed even when it is copied as bytes, unless the bytes decide: a label
-      // filter's needles (`exact`), a search's title and body (`decide`).
-      let decided = opts.match?.exact === true;
-      if (hit && !decided && opts.match?.decide) {
+      // A filter reads the record's fields, parsed even when it is copied as bytes, unless its bytes decide (`decide`:
+      // a label filter's needles, a search's title and body).
+      let decided = false;
+      if (hit && opts.match?.decide) {
         const d = opts.match.decide(hit.buf, hit.start, sep, hit.end);
         if (d === false) continue;
         decided = d === true;
