@@ -373,11 +373,10 @@ class CacheOrder implements Order {
   /** The digest of the names the lines were built from ("-" when unknown). */
   readonly digest: string;
   /** The kind folders' link counts as `entityOrder` stamped them, before it vouched for the lines (`addedAlone`). */
-  links: readonly number[] | undefined;
+  links?: readonly number[];
   /** Over the cache text (from `body` on), an array of lines, or `src` lines a subclass reads (`line`). */
   constructor(src: string | string[] | number, body: number, errors: Unranked[], digest: string) {
     this.digest = digest;
-    this.links = undefined;
     if (typeof src === "number") {
       this.#text = "";
       this.#body = body;
@@ -737,7 +736,8 @@ function kindStamp(store: Store, kind: KindLayout): FolderStamp & { links: numbe
  */
 function addedAlone(before: readonly number[] | undefined, after: readonly number[], archived: boolean): boolean {
   if (!before) return true;
-  return before.every((n, i) => n < 2 || after[i] === n + (i === (archived ? 1 : 0) ? 1 : 0));
+  const into = archived ? 1 : 0;
+  return before.every((n, i) => n < 2 || after[i] === n + (i === into ? 1 : 0));
 }
 
 /**
