@@ -3,27 +3,28 @@
  * preload-index lstats the index's files on threads before `git status`
  * compares them. A warm filtered list lstats every issue's file (~2.2 µs
  * each in the kernel here, ~3 in Node), which no cache can spare (an edit
- * in place moves no folder's mtime): at 100,000 issues the thread took
- * 65–80 % of them, and `--label` / `-S` / `-s open` took 12–17 % / 8–13 % /
- * 9 % less time (the rest is the walk's own work on each record).
+ * in place moves no folder's mtime): at 100,000 issues the thread takes
+ * 85–98 % of them (the rest is the walk's own work on each record).
  *
- * The walk goes newest first; the other thread takes the oldest first and
- * publishes each stat as it goes (`done`). When the walk reaches an entity
- * the thread has not stat'ed, it lstats it itself and marks the thread's
- * end there (`limit`): they meet, and neither waits for the other. A stat
- * from the thread is taken after the walk's start (`now`) and before the
- * walk reads the file, as the walk's own would be: the record cache's
+ * Both go newest first, the thread `GAP` ranks ahead of the walk,
+ * publishing each stat as it goes (the ranks done). When the walk reaches
+ * an entity the thread has not stat'ed, it lstats it itself, and the thread
+ * jumps `GAP` ranks ahead of it again: neither waits for the other. (Taking
+ * the oldest first, to meet the walk, left the walk 28,000 of the 95,000
+ * lstats of `-l bug` at 100,000 issues, 4,300 this way: 527 → 478 ms.) A
+ * stat from the thread is taken after the walk's start (`now`) and before
+ * the walk reads the file, as the walk's own would be: the record cache's
  * checks are the same (`KnownFile`). Any failure of the thread (none
  * started, an error) only leaves every lstat to the walk.
  *
- * Once they meet, the thread stamps the record folders (`activityDirs`)
+ * Once the oldest is stat'ed, the thread stamps the record folders (`activityDirs`)
  * of the ranks just ahead of the walk, as `folderStamp` does: a filter's
  * match is printed from the cache only while its folders' stamp is its
  * line's (2 stats each, which the walk took itself: a quarter of `-S`'s
  * time at 100,000 issues). Caught up by the walk, the thread jumps ahead
- * of it again (`GAP`). At 100,000 issues it gave 35,002 of a search's
- * 43,566 stamps and 7,860 of `-l bug`'s 12,154: `-S` 1066 vs 1220 ms,
- * `-s open` 673 vs 854, `-l bug` unchanged (709 vs 718).
+ * of it again (`GAP`). At 100,000 issues, its lstats done first, it gives
+ * 24,600–28,300 of a search's 43,566 stamps and 1,100–1,800 of `-l bug`'s
+ * 12,154.
  */
 import { Worker } from "node:worker_threads";
 import { sep } from "node:path";
@@ -43,12 +44,14 @@ import type { KnownFile } from "./record_cache.js";
  */
 export const PRESTAT_AT: { after: number; left: number; settle?: boolean } = { after: 1024, left: 16_384 };
 
-/** How many ranks ahead of the walk the thread takes up stamping folders again when the walk has caught it up. */
+/** How many ranks ahead of the walk the thread starts, and takes up its lstats or stamps again when caught up. */
 const GAP = 16;
 
-// The thread: entity j's lstat (inode, mtime, ctime, size; size -1: not a file) at v[4j…], then done = j + 1. Then,
-// below the rank the walk is at (c[2]), each entity's record folders' stamp (as `folderStamp` makes it) as text in the
-// arena, its offset + 1 at a[j], until the walk is over (c[3]) or the oldest is stamped.
+// The thread: entity j's lstat (inode, mtime, ctime, size; size -1: not a file) at v[4j…], taken newest first just
+// ahead of the walk (c[2]: the rank it asked last), the ranks [c[0], c[1]] done. Caught up by the walk, it jumps `gap`
+// ranks ahead of it (c[1] moved first, then c[0]: a walk that reads the new c[0] reads the new c[1]). Then, below the
+// walk, each entity's record folders' stamp (as `folderStamp` makes it) as text in the arena, its offset + 1 at a[j],
+// until the walk is over (c[3]) or the oldest is stamped.
 const THREAD = `"use strict";
 const { workerData: d } = require("node:worker_threads");
 const { lstatSync, statSync } = require("node:fs");
@@ -59,8 +62,14 @@ const a = new Int32Array(d.sab, d.atAt, d.n);
 const t = Buffer.from(d.sab, d.arenaAt, d.arena);
 const o = { throwIfNoEntry: false };
 const idOf = (j) => b.toString("latin1", j * d.stride + d.idAt, j * d.stride + d.idAt + 36);
-let j = 0;
-for (; j < d.n && j < Atomics.load(c, 1); j++) {
+let j = d.n;
+for (; Atomics.load(c, 3) === 0; j--) {
+  if (j >= Atomics.load(c, 2)) {
+    j = Atomics.load(c, 2) - 1 - d.gap;
+    Atomics.store(c, 1, j);
+    Atomics.store(c, 0, j + 1);
+  }
+  if (j < 0) break;
   const id = idOf(j);
   let s;
   try {
@@ -73,12 +82,11 @@ for (; j < d.n && j < Atomics.load(c, 1); j++) {
     v[4 * j + 2] = s.ctimeMs;
     v[4 * j + 3] = s.size;
   } else v[4 * j + 3] = -1;
-  Atomics.store(c, 0, j + 1);
+  Atomics.store(c, 0, j);
 }
-const done = j;
 const B = { bigint: true, throwIfNoEntry: false };
 let end = 0;
-for (j = done - 1; d.subs.length > 0 && j >= 0 && Atomics.load(c, 3) === 0; j--) {
+for (j = j < 0 ? Atomics.load(c, 1) : -1; d.subs.length > 0 && j >= 0 && Atomics.load(c, 3) === 0; j--) {
   // A few ranks ahead of the walk: one it reaches first it stamps itself.
   const pos = Atomics.load(c, 2);
   if (j >= pos - 1) j = pos - 1 - d.gap;
@@ -108,12 +116,13 @@ export class PreStat {
   readonly #v: Float64Array;
   readonly #at: Int32Array;
   readonly #arena: Buffer;
+  readonly #known: KnownFile = { key: "", stamp: null };
   readonly #now: number;
   readonly #worker: Worker;
   readonly #exit: Promise<void>;
   #ended = false;
   readonly #st = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 } satisfies StampedStat;
-  #limit: number;
+  readonly #n: number;
 
   /**
    * Start the thread over the files of `order`'s ranks `[0, end)` of `kind` (the oldest first), for a walk that
@@ -152,7 +161,9 @@ export class PreStat {
     this.#v = new Float64Array(sab, 16, 4 * n);
     this.#at = new Int32Array(sab, atAt, n);
     this.#arena = Buffer.from(sab, arenaAt, arena);
-    this.#limit = n;
+    this.#n = n;
+    // None done ([n + 1, n]); the walk at n.
+    Atomics.store(this.#ctl, 0, n + 1);
     Atomics.store(this.#ctl, 1, n);
     Atomics.store(this.#ctl, 2, n);
     this.#now = now;
@@ -198,16 +209,13 @@ export class PreStat {
 
   /**
    * What the thread found of the file at rank `i` (`KnownFile`, of the file alone), or undefined when it has not
-   * stat'ed it (the caller lstats it, and the thread stops before it: ask in descending order; a rank once given
-   * to the caller stays the caller's), or found no regular file there.
+   * stat'ed it (the caller lstats it, and the thread goes on `GAP` ranks below it: ask in descending order), or
+   * found no regular file there. The object is reused: valid until the next call.
    */
   known(i: number): KnownFile | undefined {
     Atomics.store(this.#ctl, 2, i);
-    if (i < 0 || i >= this.#limit) return undefined;
-    if (i >= Atomics.load(this.#ctl, 0)) {
-      Atomics.store(this.#ctl, 1, (this.#limit = i));
-      return undefined;
-    }
+    // The range done, its low end first (moved after its top when the thread jumps).
+    if (i < 0 || i >= this.#n || i < Atomics.load(this.#ctl, 0) || i > Atomics.load(this.#ctl, 1)) return undefined;
     const o = 4 * i;
     const st = this.#st;
     st.size = this.#v[o + 3]!;
@@ -215,8 +223,10 @@ export class PreStat {
     st.ino = this.#v[o]!;
     st.mtimeMs = this.#v[o + 1]!;
     st.ctimeMs = this.#v[o + 2]!;
-    const stamp = fileStamp(st, this.#now);
-    return { key: stamp ?? fileKey(st), stamp };
+    const k = this.#known;
+    k.stamp = fileStamp(st, this.#now);
+    k.key = k.stamp ?? fileKey(st);
+    return k;
   }
 
   /**
@@ -231,12 +241,11 @@ export class PreStat {
 
   /** Whether the thread has begun its stats (its set-up is over) or ended. */
   get running(): boolean {
-    return this.#ended || Atomics.load(this.#ctl, 0) > 0;
+    return this.#ended || Atomics.load(this.#ctl, 1) < this.#n;
   }
 
   /** Stop the thread (the walk is over). */
   stop(): void {
-    Atomics.store(this.#ctl, 1, 0);
     Atomics.store(this.#ctl, 3, 1);
     this.#worker.terminate().catch(() => {});
   }
