@@ -75,6 +75,11 @@ export interface IssueFilters {
 export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
   readonly needles: readonly Buffer[];
   /**
+   * Needles looked for in the record's labels only (`"labels":[` to the end of its first part, where the milestone
+   * after them holds no `"name"`): a label filter's, not the whole payload's ~800 bytes.
+   */
+  readonly labelNeedles?: readonly Buffer[];
+  /**
    * Lowercase ASCII words an all-ASCII payload must hold, ignoring case (a search's plain words: in the title or
    * body, which the payload holds as they are); a payload with any other byte is parsed.
    */
@@ -105,6 +110,7 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
     (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
     {
       needles: extra?.needles ?? [],
+      labelNeedles: extra?.labelNeedles,
       words,
       // Every qualifier a record answers is its file's but `updated:`.
       fileOnly: (!extra || extra.fileOnly === true) && !q.qualifiers.some((x) => x.key === "updated"),
@@ -187,10 +193,10 @@ export function issueFilter(f: IssueFilters): RecordFilter | undefined {
   if (labels.length === 0 && labelsOnly) return undefined;
   const member = (k: string, v: string): Buffer => Buffer.from(`"${k}":${JSON.stringify(v)}`);
   const needles = [
-    ...labels.map((l) => member("name", l)),
     ...[assignee, author].filter((v) => v !== undefined).map((v) => member("login", v)),
     ...(milestone === undefined ? [] : [member("title", milestone)]),
   ];
+  const labelNeedles = labels.map((l) => member("name", l));
   return Object.assign(
     (r: Record<string, unknown>) => {
       const names = (r.labels as Array<{ name: string }>).map((l) => l.name);
@@ -203,7 +209,7 @@ export function issueFilter(f: IssueFilters): RecordFilter | undefined {
     },
     // Labels alone: a label is the record's only object with a `name`, and a JSON string's own quotes are escaped,
     // so a payload that holds `"name":"bug"` is labelled bug.
-    { needles, fileOnly: true, decide: labelsOnly ? byNeedles : undefined }
+    { needles, labelNeedles, fileOnly: true, decide: labelsOnly ? byNeedles : undefined }
   );
 }
 
@@ -287,9 +293,11 @@ export async function* cachedIssueList(
       // The state and a filter of what the owning file says (`fileOnly`) are tried on a record the file's lstat
       // alone vouches for: its record folders (`updatedAt`) are stamped only when it passes (one lstat, not three,
       // for each issue a filter passes over). Else the file's and its folders' stamps, first.
-      const file = entityFile(store, ISSUES, ref.id);
       const light = !ref.escapes && !pre && lightWalk;
-      let hit = ref.escapes ? undefined : lookup(cache, file, key, pre, light, pre ? undefined : ahead?.known(i));
+      const known = ref.escapes || pre ? undefined : ahead?.known(i);
+      // Its path, made only when it is lstat'ed or read here: not for each rank the thread stat'ed and a filter passes.
+      let file = known ? "" : entityFile(store, ISSUES, ref.id);
+      let hit = ref.escapes ? undefined : lookup(cache, file, key, pre, light, known);
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {
         cache.putBytes(key, pre.buf, pre.start, pre.end);
@@ -299,26 +307,25 @@ export async function* cachedIssueList(
       // is read from its file).
       const sep = hit ? hit.buf.indexOf(0x1f, hit.start) : -1;
       if (hit && !(sep > hit.start && sep < hit.end)) hit = undefined;
-      // The links after the record's second part (read by --ready only).
+      // The links after the record's second part (read by --ready only): the record ends at `end`.
       const end = hit ? hit.buf.lastIndexOf(0x1f, hit.end - 1) : -1;
-      if (hit && end > sep) hit = { buf: hit.buf, start: hit.start, end };
-      else hit = undefined;
+      if (hit && !(end > sep)) hit = undefined;
       // Its second part starts with `"state":"OPEN"` or `"state":"CLOSED"`.
       if (hit && want && hit.buf[sep + 10] !== want) continue;
       // A payload without a member the filter needs cannot match: passed over unparsed.
-      if (hit && opts.match && !holdsAll(hit, opts.match.needles, opts.match.words)) continue;
+      if (hit && opts.match && !holdsAll(hit.buf, hit.start, sep, end, opts.match)) continue;
       let json: Record<string, unknown> | undefined;
       // A filter reads the record's fields, parsed even when it is copied as bytes, unless its bytes decide (`decide`:
       // a label filter's needles, a search's title and body).
       let decided = false;
       if (hit && opts.match?.decide) {
-        const d = opts.match.decide(hit.buf, hit.start, sep, hit.end);
+        const d = opts.match.decide(hit.buf, hit.start, sep, end);
         if (d === false) continue;
         decided = d === true;
       }
       if (hit && (!full || (opts.match && !decided))) {
         try {
-          const text = `{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, hit.end)}}`;
+          const text = `{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, end)}}`;
           json = { ...JSON.parse(text), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
         } catch {
           hit = undefined;
@@ -326,6 +333,7 @@ export async function* cachedIssueList(
       }
       if (hit && opts.match && !decided && !opts.match(json!)) continue;
       // Their stamp as the thread took it ahead of the walk (prestat.ts), else taken now.
+      file ||= entityFile(store, ISSUES, ref.id);
       if (hit && light && (ahead?.folders(i) ?? folderStamp(activityDirs(file, false)).value) !== cache.hitFolders) {
         // Passed, but a record was added to (or removed from) its folders since: read from its file, as a miss.
         cache.refuse();
@@ -344,7 +352,7 @@ export async function* cachedIssueList(
       }
       n++;
       if (!full) sink.text(`{${members(json!, fields)}}\n`);
-      else if (hit) sink.record(hit.buf, hit.start, sep, hit.end, i + 1, url);
+      else if (hit) sink.record(hit.buf, hit.start, sep, end, i + 1, url);
       else {
         // The record is the payload's two parts around its number, and its url.
         const bytes = Buffer.from(made!);
@@ -406,10 +414,22 @@ function lookup(
   return pre ? cache.get(key, file, pre) : cache.get(key, file, ahead, fileOnly ? false : activityDirs(file, false));
 }
 
-/** Whether the payload holds every needle. */
-function holdsAll(h: RecordHit, needles: readonly Buffer[], words: readonly string[] = []): boolean {
-  // Within the payload's bytes only (the buffer holds the lines after it too).
-  const payload = h.buf.subarray(h.start, h.end);
+/** `"labels":[` (no JSON string holds it: its quotes would be escaped). */
+const LABELS = Buffer.from('"labels":[');
+
+/** Whether the record `b[start, end)` (its first part ends at `sep`) holds every needle of `m`. */
+function holdsAll(b: Buffer, start: number, sep: number, end: number, m: RecordFilter): boolean {
+  const { needles, labelNeedles = [], words = [] } = m;
+  if (labelNeedles.length > 0) {
+    // Searched back from the first part's end: past the milestone, not the body.
+    const at = b.lastIndexOf(LABELS, sep);
+    if (at < start) return false;
+    const labels = b.subarray(at, sep);
+    for (const n of labelNeedles) if (labels.indexOf(n) < 0) return false;
+  }
+  if (needles.length === 0 && words.length === 0) return true;
+  // Within the record's bytes only (the buffer holds the lines after it too).
+  const payload = b.subarray(start, end);
   for (const n of needles) if (payload.indexOf(n) < 0) return false;
   // Lowercasing is ASCII's only on ASCII text (`K`, the Kelvin sign, lowercases to `k`): other payloads are parsed.
   if (words.length === 0 || !isAscii(payload)) return true;
