@@ -53,7 +53,6 @@ const CHUNK = 1 << 20;
 const BLOCK = 1 << 16;
 const FIRST_BLOCK = 1 << 12;
 const TRAILER = 10; // "\x1e" + 8 hex + "\n", after the block's last newline
-const TRAILER_AT = Buffer.from("\n\x1e");
 const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** Options of `openRecordCache`. */
@@ -430,7 +429,7 @@ export class RecordCache {
   #loadBlock(): boolean {
     for (;;) {
       // The trailer: a line starting U+001E (the byte before #pos is a newline: the header's, or the last trailer's).
-      const t = this.#pos > 0 ? this.#buf.subarray(0, this.#len).indexOf(TRAILER_AT, this.#pos - 1) : -1;
+      const t = this.#pos > 0 ? this.#trailerAt() : -1;
       if (t >= 0 && t + TRAILER < this.#len) {
         const end = t + 1;
         const sum = this.#buf.toString("latin1", end + 1, end + 9);
@@ -447,6 +446,18 @@ export class RecordCache {
       }
       if (!this.#more()) return false;
     }
+  }
+
+  /**
+   * Where the next trailer's line starts after #pos (the newline before its U+001E), or -1 in the bytes read. A
+   * payload never holds a newline, but may a U+001E: one is a trailer only after a newline. Searched for one byte,
+   * not two: 10 of `-l bug`'s 476 ms at 100,000 issues.
+   */
+  #trailerAt(): number {
+    const read = this.#buf.subarray(0, this.#len);
+    for (let x = read.indexOf(0x1e, this.#pos); x >= 0; x = read.indexOf(0x1e, x + 1))
+      if (read[x - 1] === 10) return x - 1;
+    return -1;
   }
 
   /** Load the next old line; a malformed, out-of-order or unchecked line ends the old file (and is a change). */

@@ -217,6 +217,15 @@ test("lines longer than the first read, and than the 1 MiB chunk, are read whole
   );
 });
 
+test("a payload that holds U+001E, even where a block ends, is no block's end", (t) => {
+  const { store, keys, files } = makeStore(40);
+  // ~150-byte lines: the first block ends near the 27th; every payload has U+001E, one at its start.
+  const odd = (i: number): string => `\x1e${i}\x1e${"z".repeat(140)}\x1e`;
+  t.is(walkPayloads(t, store, keys, files, odd), 0);
+  t.true(readFileSync(RECORDS(store), "latin1").split("\n\x1e").length > 2, "more than one block");
+  t.is(walkPayloads(t, store, keys, files, odd), 40);
+});
+
 /** One writing walk: each hit checked against `payload(i)`, each miss put; the number of hits. */
 function walkPayloads(
   t: ExecutionContext,
