@@ -243,6 +243,12 @@ test.serial(
     // A label filter alone is decided by its bytes (`"name":"bug"`), unparsed: bug as an assignee, a milestone, a
     // label's prefix, and in an escaped quote, must not pass it.
     await make(["-t", "assigned to bug", "-a", "bug", "-m", "bug", "-l", "bugfix", "-b", '\\"name":"bug"'], "erin");
+    // The logins and milestone titles are read where the record holds them: a login as an author, not an assignee
+    // (and the other way round), a login's prefix, a quoted login and milestone, a milestone named like a label.
+    await run("forge-milestone", ["create", 'say "ms"'], { cwd: repo });
+    await make(["-t", "by alice", "-a", "bob", "-m", "v1"], "alice");
+    await make(["-t", "for alicex", "-a", "alicex,carol", "-m", 'say "ms"'], "alicex");
+    await make(["-t", "for al quote", "-a", 'al"ice', "-b", '{"login":"alice"}'], 'al"ice');
     await sleep(120);
     await issue(repo, FULL); // the caches, warm
     for (const f of [
@@ -252,6 +258,15 @@ test.serial(
       ["-a", "alice"],
       ["-m", "v1"],
       ["-l", "v1"],
+      ["-a", "alicex"],
+      ["-A", "alicex"],
+      ["-a", 'al"ice'],
+      ["-A", 'al"ice'],
+      ["-m", 'say "ms"'],
+      ["-m", "bug"],
+      ["-a", "carol", "-A", "alicex"],
+      ["-a", "bob", "-m", "v1", "-A", "alice"],
+      ["-l", "bugfix", "-a", "bug"],
     ]) {
       // Whole records (copied as bytes) and some fields (parsed).
       for (const fields of [[], ["number,title,labels,author,milestone"]]) await sameAsFiles(t, repo, f, fields);
@@ -264,6 +279,11 @@ test.serial(
     t.deepEqual(await titles(["-m", "bug"]), ["assigned to bug"]);
     t.deepEqual(await titles(["-l", 'say "hi" ✓']), ['labelled say "hi" ✓']);
     t.false((await titles(["-m", "v1"])).includes("v1"));
+    t.true((await titles(["-A", "alice"])).includes("by alice"));
+    t.false((await titles(["-a", "alice"])).includes("by alice"));
+    t.deepEqual(await titles(["-a", "alicex"]), ["for alicex"]);
+    t.deepEqual(await titles(["-a", 'al"ice']), ["for al quote"]);
+    t.deepEqual(await titles(["-m", 'say "ms"']), ["for alicex"]);
   }
 );
 
@@ -320,7 +340,7 @@ test.serial("list -S from the record cache is the answer from the files, for eve
   for (const q of queries)
     for (const fields of [[], ["number,title,state"]]) await sameAsFiles(t, repo, ["-S", q], fields);
   // With a label filter (its needles decide the label, the title and body the words), and with an assignee filter
-  // (whose needle is in the author too: parsed).
+  // (whose needle is in the author too: decided where the assignees are).
   for (const f of [
     ["-l", "bug"],
     ["-a", "alice"],

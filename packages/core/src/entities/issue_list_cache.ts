@@ -69,8 +69,8 @@ export interface IssueFilters {
  * passed over unparsed). Each is a member as JSON writes it, quotes
  * unescaped: inside a JSON string every quote is escaped, so only the
  * record's own structure can hold one. A payload that holds them all may
- * still be refused (an author's `"name"`, the issue's `"title"`): the
- * filter decides.
+ * still be refused (a login that is the author's, not an assignee's; the
+ * issue's `"title"`, not its milestone's): the filter decides.
  */
 export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
   readonly needles: readonly Buffer[];
@@ -207,14 +207,70 @@ export function issueFilter(f: IssueFilters): RecordFilter | undefined {
       if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
       return true;
     },
-    // Labels alone: a label is the record's only object with a `name`, and a JSON string's own quotes are escaped,
-    // so a payload that holds `"name":"bug"` is labelled bug.
-    { needles, labelNeedles, fileOnly: true, decide: labelsOnly ? byNeedles : undefined }
+    // A label is the record's only object with a `name`, and a JSON string's own quotes are escaped, so a payload
+    // whose labels hold `"name":"bug"` is labelled bug; the logins and the milestone's title are read where they are.
+    {
+      needles,
+      labelNeedles,
+      fileOnly: true,
+      decide: labelsOnly ? byNeedles : byMembers(assignee, author, milestone),
+    }
   );
 }
 
 /** The answer of a filter its needles decide (a payload that holds them all passes). */
 const byNeedles = (): boolean => true;
+
+const ASSIGNEES = Buffer.from('"assignees":[');
+const AUTHOR = Buffer.from('],"author":{"login":');
+const MILESTONE = Buffer.from('"milestone":');
+const MS_NUMBER = Buffer.from('{"number":');
+const TITLE_AT = Buffer.from(',"title":');
+const NULL = Buffer.from("null");
+
+/**
+ * A filter's answer from where a record's first part holds its assignees, author and milestone, which `issueToJson`
+ * writes as `"assignees":[{"login":…},…],"author":{"login":…},…,"milestone":{"number":…,"title":…,…}` (or
+ * `null`) up to the part's end; undefined when the bytes are not laid out so (the record is parsed). Every value is
+ * a JSON string as `JSON.stringify` writes it, so equal strings are equal bytes.
+ */
+function byMembers(
+  assignee: string | undefined,
+  author: string | undefined,
+  milestone: string | undefined
+): NonNullable<RecordFilter["decide"]> {
+  const login = assignee === undefined ? undefined : Buffer.from(`{"login":${JSON.stringify(assignee)}}`);
+  const by = author === undefined ? undefined : Buffer.from(JSON.stringify(author));
+  const title = milestone === undefined ? undefined : Buffer.from(JSON.stringify(milestone));
+  return (b, start, sep) => {
+    if (!startsAt(b, start, ASSIGNEES)) return undefined;
+    // The assignees' array ends where the author begins (no string holds the quotes between).
+    const close = b.indexOf(AUTHOR, start);
+    if (close < 0 || close >= sep) return undefined;
+    if (login && b.subarray(start, close).indexOf(login) < 0) return false;
+    // The author's login, whole: its closing quote is the needle's.
+    if (by && !(startsAt(b, close + AUTHOR.length, by) && b[close + AUTHOR.length + by.length] === 0x7d)) return false;
+    if (title) {
+      // The part's last member (searched back from its end: no string holds its quotes).
+      const m = b.lastIndexOf(MILESTONE, sep);
+      if (m < close) return undefined;
+      const v = m + MILESTONE.length;
+      if (startsAt(b, v, NULL) && v + NULL.length === sep) return false;
+      if (!startsAt(b, v, MS_NUMBER)) return undefined;
+      let d = v + MS_NUMBER.length;
+      while (b[d]! >= 0x30 && b[d]! <= 0x39) d++;
+      if (d === v + MS_NUMBER.length || !startsAt(b, d, TITLE_AT)) return undefined;
+      const t = d + TITLE_AT.length;
+      if (!(startsAt(b, t, title) && b[t + title.length] === 0x2c)) return false;
+    }
+    return true;
+  };
+}
+
+/** Whether `b` holds `x` at `at`. */
+function startsAt(b: Buffer, at: number, x: Buffer): boolean {
+  return at >= 0 && at + x.length <= b.length && b.compare(x, 0, x.length, at, at + x.length) === 0;
+}
 
 /**
  * The sorted fields of a list the record cache can answer: JSON lines (no
