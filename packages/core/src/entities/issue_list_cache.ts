@@ -372,7 +372,7 @@ export async function* cachedIssueList(
       if (hit && opts.match && !holdsAll(hit.buf, hit.start, sep, end, opts.match)) continue;
       let json: Record<string, unknown> | undefined;
       // A filter reads the record's fields, parsed even when it is copied as bytes, unless its bytes decide (`decide`:
-      // a label filter's needles, a search's title and body).
+      // a label filter's needles, the logins and milestone where the record holds them, a search's title and body).
       let decided = false;
       if (hit && opts.match?.decide) {
         const d = opts.match.decide(hit.buf, hit.start, sep, end);
