@@ -351,8 +351,7 @@ export async function* cachedIssueList(
       // for each issue a filter passes over). Else the file's and its folders' stamps, first.
       const light = !ref.escapes && !pre && lightWalk;
       const known = ref.escapes || pre ? undefined : ahead?.known(i);
-      // Its path, made only when it is lstat'ed or read here: not for each rank the thread stat'ed and a filter passes.
-      let file = known ? "" : entityFile(store, ISSUES, ref.id);
+      const file = entityFile(store, ISSUES, ref.id);
       let hit = ref.escapes ? undefined : lookup(cache, file, key, pre, light, known);
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {
@@ -389,7 +388,6 @@ export async function* cachedIssueList(
       }
       if (hit && opts.match && !decided && !opts.match(json!)) continue;
       // Their stamp as the thread took it ahead of the walk (prestat.ts), else taken now.
-      file ||= entityFile(store, ISSUES, ref.id);
       if (hit && light && (ahead?.folders(i) ?? folderStamp(activityDirs(file, false)).value) !== cache.hitFolders) {
         // Passed, but a record was added to (or removed from) its folders since: read from its file, as a miss.
         cache.refuse();

@@ -7,11 +7,18 @@ import { fileKey, fileStamp, folderStamp } from "../store/stamp.js";
 import { entityFile, ISSUES, storeAt, type Store } from "../store/store.js";
 import { activityDirs } from "./activity.js";
 import { addComment, archiveIssue, createIssue, ISSUE_FIELDS, type IssueContext } from "./issue.js";
-import { cachedIssueFields, cachedIssueList, issueFilter } from "./issue_list_cache.js";
+import {
+  cachedIssueFields,
+  cachedIssueList,
+  issueFilter,
+  searchFilter,
+  type RecordFilter,
+} from "./issue_list_cache.js";
 import { loadEntity } from "./load.js";
 import { entityOrder } from "./order.js";
 import { PreStat } from "./prestat.js";
 import { ISSUE } from "./schema.js";
+import { parseSearch } from "../search/query.js";
 
 const ID = (i: number): string => `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000`;
 
@@ -100,7 +107,11 @@ test("a walk racing the thread gets each lstat right, or none", async (t) => {
 
 const DEFS: IssueContext = { labels: new Map(), milestones: new Map(), baseUrl: "https://x.test/o/r" };
 
-async function bugs(s: Store, ahead?: { after: number; left: number; settle: boolean }): Promise<string> {
+async function bugs(
+  s: Store,
+  ahead?: { after: number; left: number; settle: boolean },
+  match: RecordFilter | undefined = issueFilter({ labels: ["bug"] })
+): Promise<string> {
   const order = await entityOrder(s, ISSUES, ISSUE);
   const fail = (e: unknown): never => {
     throw new Error(String(e));
@@ -116,7 +127,7 @@ async function bugs(s: Store, ahead?: { after: number; left: number; settle: boo
     onError: fail,
     onWarning: fail,
     closed: () => false,
-    match: issueFilter({ labels: ["bug"] }),
+    match,
     ahead,
   };
   const out: Buffer[] = [];
@@ -189,4 +200,34 @@ test("a filtered list with the thread's folder stamps sees a comment added to an
     /"updatedAt":"2026-03-01T00:00:00Z"/
   );
   t.is(await bugs(s), after, "the same without the thread");
+});
+
+test("a search by updatedAt with the thread's lstats stamps each record's folders: a comment moves it", async (t) => {
+  const s = storeOf(60);
+  await sleep(120);
+  // `updated:` reads what the record folders move: the walk stamps them with each lookup, not the thread.
+  const updated = searchFilter(parseSearch("updated:>2000-01-01"), {});
+  const shared = { after: 1, left: 0, settle: true };
+  const before = await bugs(s, shared, updated); // writes the cache
+  t.is(before.split("\n").length - 1, 60);
+  t.is(await bugs(s, shared, updated), before, "from the cache");
+  const e = await loadEntity(s, ISSUES, ISSUE, { id: ID(4), archived: false });
+  addComment(s, e, { body: "again", author: "b", now: "2026-03-01T00:00:00Z" });
+  await sleep(120);
+  const after = await bugs(s, shared, updated);
+  t.regex(
+    after.split("\n").find((l) => l.includes('"title":"t4"'))!,
+    /"updatedAt":"2026-03-01T00:00:00Z"/
+  );
+  t.is(after, await bugs(s, undefined, updated), "the same without the thread");
+  // Once more, from the cache the list above wrote: another comment still moves it.
+  const again = await loadEntity(s, ISSUES, ISSUE, { id: ID(5), archived: false });
+  addComment(s, again, { body: "and again", author: "b", now: "2026-04-01T00:00:00Z" });
+  await sleep(120);
+  const last = await bugs(s, shared, updated);
+  t.regex(
+    last.split("\n").find((l) => l.includes('"title":"t5"'))!,
+    /"updatedAt":"2026-04-01T00:00:00Z"/
+  );
+  t.is(last, await bugs(s, undefined, updated), "the same without the thread");
 });
