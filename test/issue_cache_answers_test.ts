@@ -245,7 +245,8 @@ test.serial(
     await make(["-t", "assigned to bug", "-a", "bug", "-m", "bug", "-l", "bugfix", "-b", '\\"name":"bug"'], "erin");
     // The logins and milestone titles are read where the record holds them: a login as an author, not an assignee
     // (and the other way round), a login's prefix, a quoted login and milestone, a milestone named like a label.
-    await run("forge-milestone", ["create", 'say "ms"'], { cwd: repo });
+    const quoted = await run("forge-milestone", ["create", 'say "ms"'], { cwd: repo });
+    t.is(quoted.code, 0, quoted.stderr);
     await make(["-t", "by alice", "-a", "bob", "-m", "v1"], "alice");
     await make(["-t", "for alicex", "-a", "alicex,carol", "-m", 'say "ms"'], "alicex");
     await make(["-t", "for al quote", "-a", 'al"ice', "-b", '{"login":"alice"}'], 'al"ice');
