@@ -23,6 +23,9 @@ export interface FolderStamp {
 // whole-second mtimes mean a filesystem with 1–2 s granularity.
 const STILL_NS = 50_000_000n;
 const STILL_COARSE_NS = 2_000_000_000n;
+/** The same in ms, for a file's lstat (a number: a walk asks for each file's). */
+const STILL_MS = Number(STILL_NS / 1_000_000n);
+const STILL_COARSE_MS = Number(STILL_COARSE_NS / 1_000_000n);
 
 const NO_ENTRY = { bigint: true, throwIfNoEntry: false } as const;
 
@@ -89,7 +92,7 @@ export function fileStamp(st: StampedStat, now: number): string | null {
 
 /** Whether `fileStamp` vouches (without making the key). */
 export function fileStill(st: StampedStat, now: number): boolean {
-  const still = now - Number((st.mtimeMs % 1000 === 0 ? STILL_COARSE_NS : STILL_NS) / 1_000_000n);
+  const still = now - (st.mtimeMs % 1000 === 0 ? STILL_COARSE_MS : STILL_MS);
   return st.mtimeMs < still && st.ctimeMs < still;
 }
 
