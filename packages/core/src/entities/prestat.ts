@@ -111,18 +111,31 @@ for (j = j < 0 ? Atomics.load(c, 1) : -1; d.subs.length > 0 && j >= 0 && Atomics
 }
 `;
 
+/** The thread's lstat of a file as `KnownFile`: `st`, its text made only when asked (a put, not a hit). */
+class AheadFile implements KnownFile {
+  readonly st: StampedStat = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 };
+  readonly #now: number;
+  constructor(now: number) {
+    this.#now = now;
+  }
+  get stamp(): string | null {
+    return fileStamp(this.st, this.#now);
+  }
+  get key(): string {
+    return fileKey(this.st);
+  }
+}
+
 /** The lstats of a kind's owning files, in the order's ranks, taken by another thread (see the module comment). */
 export class PreStat {
   readonly #ctl: Int32Array;
   readonly #v: Float64Array;
   readonly #at: Int32Array;
   readonly #arena: Buffer;
-  readonly #known: KnownFile = { key: "", stamp: null };
-  readonly #now: number;
+  readonly #known: AheadFile;
   readonly #worker: Worker;
   readonly #exit: Promise<void>;
   #ended = false;
-  readonly #st = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 } satisfies StampedStat;
   readonly #n: number;
 
   /**
@@ -167,7 +180,7 @@ export class PreStat {
     Atomics.store(this.#ctl, 0, n + 1);
     Atomics.store(this.#ctl, 1, n);
     Atomics.store(this.#ctl, 2, n);
-    this.#now = now;
+    this.#known = new AheadFile(now);
     const { bytes, stride, idAt, flagAt } = ids;
     const dir = kindDir(store, kind) + sep;
     const data = {
@@ -218,16 +231,13 @@ export class PreStat {
     // The range done, its low end first (moved after its top when the thread jumps).
     if (i < 0 || i >= this.#n || i < Atomics.load(this.#ctl, 0) || i > Atomics.load(this.#ctl, 1)) return undefined;
     const o = 4 * i;
-    const st = this.#st;
+    const st = this.#known.st;
     st.size = this.#v[o + 3]!;
     if (st.size < 0) return undefined;
     st.ino = this.#v[o]!;
     st.mtimeMs = this.#v[o + 1]!;
     st.ctimeMs = this.#v[o + 2]!;
-    const k = this.#known;
-    k.stamp = fileStamp(st, this.#now);
-    k.key = k.stamp ?? fileKey(st);
-    return k;
+    return this.#known;
   }
 
   /**

@@ -100,6 +100,11 @@ export interface KnownFile {
   stamp: string | null;
   /** Those of `knownFile`'s folders its stamp found missing (the caller need not list them: see `knownFile`). */
   absent?: readonly string[];
+  /**
+   * The file's lstat, taken after the walk's `now` (another thread's, `PreStat`): `get` takes it as its own and
+   * `key` and `stamp` are not read (no text is made for a hit).
+   */
+  st?: StampedStat;
 }
 
 /**
@@ -124,6 +129,28 @@ export function knownFile(st: StampedStat, now: number, dirs: readonly string[],
 function aheadStamp(f: AheadFolders, dirs: readonly string[]): FolderStamp {
   const absent = f.absent.length > 0 ? f.absent.map((i) => dirs[i]!) : undefined;
   return { value: f.value, mtimeNs: f.mtimeNs, absent };
+}
+
+/**
+ * Where the file part of a line's stamp (`stat`, up to its `+`) ends, when
+ * it is `fileKey(st)`, else -1. Compared as numbers, not as text: a line's
+ * fields are `fileKey`'s, each a number's shortest text, which reads back
+ * as that number, so the same numbers are the same text (a field must not
+ * be empty: `Number("")` is 0).
+ */
+export function fileKeyEnd(stat: string, st: StampedStat): number {
+  const a = stat.indexOf(":");
+  const b = stat.indexOf(":", a + 1);
+  const c = stat.indexOf(":", b + 1);
+  let e = stat.indexOf("+", c + 1);
+  if (e < 0) e = stat.length;
+  if (a <= 0 || b <= a + 1 || c <= b + 1 || e <= c + 1) return -1;
+  return +stat.slice(a + 1, b) === st.mtimeMs &&
+    +stat.slice(b + 1, c) === st.ctimeMs &&
+    +stat.slice(c + 1, e) === st.size &&
+    +stat.slice(0, a) === st.ino
+    ? e
+    : -1;
 }
 
 /** A line's stamp: the file's, and the folders' when the record depends on some. */
@@ -169,8 +196,10 @@ export class RecordCache {
   #disorder = false;
   #pendingHit = false;
   readonly #hit: RecordHit = { buf: Buffer.alloc(0), start: 0, end: 0 };
-  #missStat: Stats | undefined;
-  #hitStat: Stats | undefined;
+  #missStat: StampedStat | undefined;
+  #hitStat: StampedStat | undefined;
+  // A lstat another thread took (`KnownFile.st`), copied: the caller's object is reused.
+  readonly #ahead: StampedStat = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 };
   // The stamp `put` keeps when the caller told it the file (`get`'s `known`): undefined when it did not.
   #missKnown: string | null | undefined;
   #hitKnown: string | null | undefined;
@@ -236,25 +265,47 @@ export class RecordCache {
     if (this.#disorder || (this.#key === undefined && !this.#write)) return undefined;
     // Lines of entities that are gone (or archived) are dropped.
     while (this.#key !== undefined && this.#key > key) this.#consume(false);
-    let st: Stats | undefined;
-    if (known) this.#missKnown = known.stamp;
-    else {
-      try {
-        st = lstatSync(file, NO_THROW);
-      } catch {
-        st = undefined;
-      }
-      if (st === undefined || !st.isFile()) return undefined;
+    let st: StampedStat | undefined;
+    if (known?.st) {
+      const a = this.#ahead;
+      a.ino = known.st.ino;
+      a.mtimeMs = known.st.mtimeMs;
+      a.ctimeMs = known.st.ctimeMs;
+      a.size = known.st.size;
+      st = a;
       this.#missStat = st;
+    } else if (known) this.#missKnown = known.stamp;
+    else {
+      let own: Stats | undefined;
+      try {
+        own = lstatSync(file, NO_THROW);
+      } catch {
+        own = undefined;
+      }
+      if (own === undefined || !own.isFile()) return undefined;
+      st = this.#missStat = own;
     }
     const ds = dirs && dirs.length > 0 ? folderStamp(dirs) : undefined;
     this.#missDirs = ds;
     if (this.#key !== key) return undefined;
-    const fk = known ? known.key : fileKey(st!);
-    const same =
-      dirs === false
-        ? this.#stat.startsWith(fk) && (this.#stat.length === fk.length || this.#stat[fk.length] === "+")
-        : this.#stat === lineStamp(fk, ds);
+    let same: boolean;
+    if (st) {
+      // The line's file part is `fileKey(st)`, compared as numbers (making the text costs ~1 µs a file); then its
+      // folders' part.
+      const e = fileKeyEnd(this.#stat, st);
+      same =
+        e >= 0 &&
+        (dirs === false ||
+          (ds
+            ? this.#stat.length === e + 1 + ds.value.length && this.#stat.startsWith(ds.value, e + 1)
+            : e === this.#stat.length));
+    } else {
+      const fk = known!.key;
+      same =
+        dirs === false
+          ? this.#stat.startsWith(fk) && (this.#stat.length === fk.length || this.#stat[fk.length] === "+")
+          : this.#stat === lineStamp(fk, ds);
+    }
     if (!same) {
       this.#consume(false);
       return undefined;
