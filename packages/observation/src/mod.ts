@@ -18,5 +18,5 @@ export {
   type PrInput,
   type RunInput,
 } from "./inputs.js";
-export { observationLines, observationText, observe } from "./observe.js";
+export { observationLines, observationText, observationTextLines, observe } from "./observe.js";
 export { observeStore, type ObserveStoreOptions } from "./observe_store.js";

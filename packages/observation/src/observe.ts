@@ -57,9 +57,12 @@ export function observationLines(o: Observation): ObservationLine[] {
 
 /** The observation as JSON-lines text (canonical JSON: the same store gives the same bytes). */
 export function observationText(o: Observation): string {
-  return observationLines(o)
-    .map((l) => canonicalLine(l) + "\n")
-    .join("");
+  return [...observationTextLines(o)].join("");
+}
+
+/** observationText's lines one at a time, each with its newline: a writer sends the first before the rest are made. */
+export function* observationTextLines(o: Observation): Generator<string> {
+  for (const l of observationLines(o)) yield canonicalLine(l) + "\n";
 }
 
 /** `typed_diff` episodes: the latest category per patched check claim. */

@@ -8,11 +8,11 @@ import { defineCommand, type Ctx, type FlagsDef, fractionFlag, type Parsed } fro
 import { isScope } from "@forge/evidence";
 import { renderReportPage } from "@forge/html";
 import {
-  canonicalLine,
   DEFAULT_OBSERVE_CONFIG,
   evidenceDetail,
   humanSummary,
   observationLines,
+  observationTextLines,
   observeStore,
   type ObserveStoreOptions,
 } from "@forge/observation";
@@ -94,9 +94,9 @@ export default defineCommand({
       await ctx.out.write(humanSummary(o));
       return 0;
     }
-    // A line at a time (observationText's bytes), written in 64 KiB chunks as they are made: forge-plan, at the pipe's
-    // other end, parses the first lines while the rest are made.
-    for (const l of observationLines(o)) await ctx.out.write(canonicalLine(l) + "\n");
+    // Written in 64 KiB chunks as the lines are made: forge-plan, at the pipe's other end, parses the first lines while
+    // the rest are made.
+    for (const l of observationTextLines(o)) await ctx.out.write(l);
     return 0;
   },
 });
