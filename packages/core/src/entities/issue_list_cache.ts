@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { FIRST_CHUNK, nextChunk } from "../jsonl/chunk_size.js";
 import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
-import { folderStamp } from "../store/stamp.js";
+import { folderStamp, type StampedStat } from "../store/stamp.js";
 import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { absentFolders, activityDirs, withScannedActivity } from "./activity.js";
@@ -338,7 +338,7 @@ export async function* cachedIssueList(
       if (handOver && ++walked === handOver.after && i >= handOver.left) {
         long = true;
         // Folder stamps ahead only for a walk that stamps them after its filter; another does with each lookup.
-        ahead = PreStat.start(store, ISSUES, order, now, i, lightWalk);
+        ahead = PreStat.start(store, ISSUES, order, i, lightWalk);
         if (handOver.settle) await ahead?.exited;
       }
       // Bounded once the thread runs (its first stat): bounded before it started, the young generation was not
@@ -463,7 +463,7 @@ function lookup(
   key: string,
   pre: KnownFile | undefined,
   fileOnly = false,
-  ahead?: KnownFile
+  ahead?: StampedStat
 ): RecordHit | undefined {
   return pre ? cache.get(key, file, pre) : cache.get(key, file, ahead, fileOnly ? false : activityDirs(file, false));
 }

@@ -13,9 +13,9 @@
  * jumps `GAP` ranks ahead of it again: neither waits for the other. (Taking
  * the oldest first, to meet the walk, left the walk 28,000 of the 95,000
  * lstats of `-l bug` at 100,000 issues, 4,300 this way: 527 → 478 ms.) A
- * stat from the thread is taken after the walk's start (`now`) and before
- * the walk reads the file, as the walk's own would be: the record cache's
- * checks are the same (`KnownFile`). Any failure of the thread (none
+ * stat from the thread is taken after the walk's start (its `now`) and
+ * before the walk reads the file, as the walk's own would be: the record
+ * cache takes it as its own lstat (`RecordCache.get`). Any failure of the thread (none
  * started, an error) only leaves every lstat to the walk.
  *
  * Once the oldest is stat'ed, the thread stamps the record folders (`activityDirs`)
@@ -29,12 +29,11 @@
  */
 import { Worker } from "node:worker_threads";
 import { sep } from "node:path";
-import { fileKey, fileStamp, type StampedStat } from "../store/stamp.js";
+import type { StampedStat } from "../store/stamp.js";
 import { kindDir, type KindLayout, type Store } from "../store/store.js";
 import { ACTIVITY_RECORDS } from "./activity.js";
 import type { Order, OrderIds } from "./order.js";
 import { orderIds } from "./order.js";
-import type { KnownFile } from "./record_cache.js";
 
 /**
  * When a walk hands the rest of its lstats over: once it has passed over
@@ -111,28 +110,14 @@ for (j = j < 0 ? Atomics.load(c, 1) : -1; d.subs.length > 0 && j >= 0 && Atomics
 }
 `;
 
-/** The thread's lstat of a file as `KnownFile`: `st`, its text made only when asked (a put, not a hit). */
-class AheadFile implements KnownFile {
-  readonly st: StampedStat = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 };
-  readonly #now: number;
-  constructor(now: number) {
-    this.#now = now;
-  }
-  get stamp(): string | null {
-    return fileStamp(this.st, this.#now);
-  }
-  get key(): string {
-    return fileKey(this.st);
-  }
-}
-
 /** The lstats of a kind's owning files, in the order's ranks, taken by another thread (see the module comment). */
 export class PreStat {
   readonly #ctl: Int32Array;
   readonly #v: Float64Array;
   readonly #at: Int32Array;
   readonly #arena: Buffer;
-  readonly #known: AheadFile;
+  // The stat `known` gives (reused).
+  readonly #st: StampedStat = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 };
   readonly #worker: Worker;
   readonly #exit: Promise<void>;
   #ended = false;
@@ -140,29 +125,22 @@ export class PreStat {
 
   /**
    * Start the thread over the files of `order`'s ranks `[0, end)` of `kind` (the oldest first), for a walk that
-   * started at `now` (ms since the epoch) and goes on from `end` down; undefined when the order is not kept as
-   * lines or no thread starts.
+   * goes on from `end` down; undefined when the order is not kept as lines or no thread starts. Its lstats are
+   * taken from now on: after the walk's start, as the walk's own would be.
    * @param folders whether the thread then stamps record folders (`folders`): only a walk that stamps them after its
    *   filter (`fileOnly`) asks; another stamps them with each lookup
    */
-  static start(
-    store: Store,
-    kind: KindLayout,
-    order: Order,
-    now: number,
-    end: number,
-    folders = true
-  ): PreStat | undefined {
+  static start(store: Store, kind: KindLayout, order: Order, end: number, folders = true): PreStat | undefined {
     const ids = orderIds(order);
     if (!ids || end <= 0) return undefined;
     try {
-      return new PreStat(store, kind, Math.min(end, order.length), ids, now, folders);
+      return new PreStat(store, kind, Math.min(end, order.length), ids, folders);
     } catch {
       return undefined;
     }
   }
 
-  private constructor(store: Store, kind: KindLayout, n: number, ids: OrderIds, now: number, folders: boolean) {
+  private constructor(store: Store, kind: KindLayout, n: number, ids: OrderIds, folders: boolean) {
     // The thread's control words, its stats, the order's lines (copied in, not cloned as a string), the folder
     // stamps' offsets and their arena (a rank's stamp at most 42 bytes a folder; pages are only taken as written).
     const subs = folders ? (ACTIVITY_RECORDS[kind.plural] ?? []) : [];
@@ -180,7 +158,6 @@ export class PreStat {
     Atomics.store(this.#ctl, 0, n + 1);
     Atomics.store(this.#ctl, 1, n);
     Atomics.store(this.#ctl, 2, n);
-    this.#known = new AheadFile(now);
     const { bytes, stride, idAt, flagAt } = ids;
     const dir = kindDir(store, kind) + sep;
     const data = {
@@ -222,22 +199,23 @@ export class PreStat {
   }
 
   /**
-   * What the thread found of the file at rank `i` (`KnownFile`, of the file alone), or undefined when it has not
+   * The file's lstat at rank `i` as the thread took it (its inode, mtime, ctime and size: `RecordCache.get` takes it
+   * as its own), or undefined when it has not
    * stat'ed it (the caller lstats it, and the thread goes on `GAP` ranks below it: ask in descending order), or
    * found no regular file there. The object is reused: valid until the next call.
    */
-  known(i: number): KnownFile | undefined {
+  known(i: number): StampedStat | undefined {
     Atomics.store(this.#ctl, 2, i);
     // The range done, its low end first (moved after its top when the thread jumps).
     if (i < 0 || i >= this.#n || i < Atomics.load(this.#ctl, 0) || i > Atomics.load(this.#ctl, 1)) return undefined;
     const o = 4 * i;
-    const st = this.#known.st;
+    const st = this.#st;
     st.size = this.#v[o + 3]!;
     if (st.size < 0) return undefined;
     st.ino = this.#v[o]!;
     st.mtimeMs = this.#v[o + 1]!;
     st.ctimeMs = this.#v[o + 2]!;
-    return this.#known;
+    return st;
   }
 
   /**

@@ -36,6 +36,7 @@ import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { crc32 } from "../store/crc32.js";
 import {
   fileKey,
+  fileKeyEnd,
   fileStamp,
   fileStill,
   folderStamp,
@@ -100,11 +101,6 @@ export interface KnownFile {
   stamp: string | null;
   /** Those of `knownFile`'s folders its stamp found missing (the caller need not list them: see `knownFile`). */
   absent?: readonly string[];
-  /**
-   * The file's lstat, taken after the walk's `now` (another thread's, `PreStat`): `get` takes it as its own and
-   * `key` and `stamp` are not read (no text is made for a hit).
-   */
-  st?: StampedStat;
 }
 
 /**
@@ -129,28 +125,6 @@ export function knownFile(st: StampedStat, now: number, dirs: readonly string[],
 function aheadStamp(f: AheadFolders, dirs: readonly string[]): FolderStamp {
   const absent = f.absent.length > 0 ? f.absent.map((i) => dirs[i]!) : undefined;
   return { value: f.value, mtimeNs: f.mtimeNs, absent };
-}
-
-/**
- * Where the file part of a line's stamp (`stat`, up to its `+`) ends, when
- * it is `fileKey(st)`, else -1. Compared as numbers, not as text: a line's
- * fields are `fileKey`'s, each a number's shortest text, which reads back
- * as that number, so the same numbers are the same text (a field must not
- * be empty: `Number("")` is 0).
- */
-export function fileKeyEnd(stat: string, st: StampedStat): number {
-  const a = stat.indexOf(":");
-  const b = stat.indexOf(":", a + 1);
-  const c = stat.indexOf(":", b + 1);
-  let e = stat.indexOf("+", c + 1);
-  if (e < 0) e = stat.length;
-  if (a <= 0 || b <= a + 1 || c <= b + 1 || e <= c + 1) return -1;
-  return +stat.slice(a + 1, b) === st.mtimeMs &&
-    +stat.slice(b + 1, c) === st.ctimeMs &&
-    +stat.slice(c + 1, e) === st.size &&
-    +stat.slice(0, a) === st.ino
-    ? e
-    : -1;
 }
 
 /** A line's stamp: the file's, and the folders' when the record depends on some. */
@@ -198,7 +172,7 @@ export class RecordCache {
   readonly #hit: RecordHit = { buf: Buffer.alloc(0), start: 0, end: 0 };
   #missStat: StampedStat | undefined;
   #hitStat: StampedStat | undefined;
-  // A lstat another thread took (`KnownFile.st`), copied: the caller's object is reused.
+  // A stat the caller took (`get`'s `known`), copied: its object is reused, this one until the next `get`.
   readonly #ahead: StampedStat = { ino: 0, mtimeMs: 0, ctimeMs: 0, size: 0 };
   // The stamp `put` keeps when the caller told it the file (`get`'s `known`): undefined when it did not.
   #missKnown: string | null | undefined;
@@ -242,12 +216,18 @@ export class RecordCache {
    * still vouches for.
    * @param key `<createdAt> <id>` as the order has it; keys come in descending order
    * @param file the owning file
-   * @param known its lstat as the caller took it before reading it (none is taken here)
+   * @param known its lstat as the caller took it before reading it (none is taken here): its stamps (`KnownFile`),
+   *   or the stat itself, taken after this walk's `now` (another thread's: `PreStat`)
    * @param dirs folders the record also depends on (an entity's record folders: `activityDirs`); their
    *   stamps join the file's on its line, so a record added to one (or pulled into it) is a miss. `false`: the
    *   caller reads only what the owning file says (a reader, not the writer, of lines made with folders)
    */
-  get(key: string, file: string, known?: KnownFile, dirs?: readonly string[] | false): RecordHit | undefined {
+  get(
+    key: string,
+    file: string,
+    known?: KnownFile | StampedStat,
+    dirs?: readonly string[] | false
+  ): RecordHit | undefined {
     this.#missStat = undefined;
     this.#missKnown = undefined;
     this.#missDirs = undefined;
@@ -266,15 +246,9 @@ export class RecordCache {
     // Lines of entities that are gone (or archived) are dropped.
     while (this.#key !== undefined && this.#key > key) this.#consume(false);
     let st: StampedStat | undefined;
-    if (known?.st) {
-      const a = this.#ahead;
-      a.ino = known.st.ino;
-      a.mtimeMs = known.st.mtimeMs;
-      a.ctimeMs = known.st.ctimeMs;
-      a.size = known.st.size;
-      st = a;
-      this.#missStat = st;
-    } else if (known) this.#missKnown = known.stamp;
+    let stamps: KnownFile | undefined;
+    if (known && "ino" in known) st = this.#missStat = Object.assign(this.#ahead, known);
+    else if (known) this.#missKnown = (stamps = known).stamp;
     else {
       let own: Stats | undefined;
       try {
@@ -300,7 +274,7 @@ export class RecordCache {
             ? this.#stat.length === e + 1 + ds.value.length && this.#stat.startsWith(ds.value, e + 1)
             : e === this.#stat.length));
     } else {
-      const fk = known!.key;
+      const fk = stamps!.key;
       same =
         dirs === false
           ? this.#stat.startsWith(fk) && (this.#stat.length === fk.length || this.#stat[fk.length] === "+")

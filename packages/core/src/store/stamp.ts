@@ -80,6 +80,28 @@ export function fileKey(st: StampedStat): string {
 }
 
 /**
+ * Where the file part of a line's stamp (`stat`, up to its `+`) ends, when
+ * it is `fileKey(st)`, else -1. Compared as numbers, not as text: a line's
+ * fields are `fileKey`'s, each a number's shortest text, which reads back
+ * as that number, so the same numbers are the same text (a field must not
+ * be empty: `Number("")` is 0).
+ */
+export function fileKeyEnd(stat: string, st: StampedStat): number {
+  const a = stat.indexOf(":");
+  const b = stat.indexOf(":", a + 1);
+  const c = stat.indexOf(":", b + 1);
+  let e = stat.indexOf("+", c + 1);
+  if (e < 0) e = stat.length;
+  if (a <= 0 || b <= a + 1 || c <= b + 1 || e <= c + 1) return -1;
+  return +stat.slice(a + 1, b) === st.mtimeMs &&
+    +stat.slice(b + 1, c) === st.ctimeMs &&
+    +stat.slice(c + 1, e) === st.size &&
+    +stat.slice(0, a) === st.ino
+    ? e
+    : -1;
+}
+
+/**
  * A file's identity for a cache (`fileKey`), or null while it cannot vouch:
  * the file changed within 50 ms of `now` (2 s on a filesystem with
  * whole-second mtimes), and a change in the same clock tick would not move
