@@ -84,6 +84,8 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
    * body, which the payload holds as they are); a payload with any other byte is parsed.
    */
   readonly words?: readonly string[];
+  /** Whether `decide` looks for the words itself, in the title and body alone (`holdsAll` need not look for them). */
+  readonly decidesWords?: boolean;
   /**
    * Whether the filter reads only what the owning file says (not `updatedAt`, which its record folders move): a
    * record it refuses needs no folder stamp.
@@ -106,18 +108,20 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
   // and matched as the record's would be, the rest of it unparsed (with a list filter the bytes decide too).
   const listed = extra?.decide;
   const textOnly = (!extra || listed !== undefined) && q.qualifiers.every((x) => x.key === "in");
+  const raw = textOnly ? rawTextSearch(q) : undefined;
   return Object.assign(
     (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
     {
       needles: extra?.needles ?? [],
       labelNeedles: extra?.labelNeedles,
       words,
+      decidesWords: raw !== undefined,
       // Every qualifier a record answers is its file's but `updated:`.
       fileOnly: (!extra || extra.fileOnly === true) && !q.qualifiers.some((x) => x.key === "updated"),
       decide: textOnly
         ? (b: Buffer, start: number, sep: number, end: number) => {
             const passes = listed ? listed(b, start, sep, end) : true;
-            return passes === true ? byText(q, env, b, start, sep, end) : passes;
+            return passes === true ? (raw?.(b, start, sep, end) ?? byText(q, env, b, start, sep, end)) : passes;
           }
         : undefined,
     }
@@ -126,6 +130,77 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
 
 const BODY = Buffer.from('"body":"');
 const TITLE = Buffer.from('"title":"');
+
+/**
+ * A text-only search (`searchFilter`) over a payload's title and body as
+ * their JSON text is, where both are ASCII: what `matchSearch` answers, with
+ * no string parsed per record. A word of plain ASCII (no quote, backslash or
+ * control) is in the string where it is in its text at a place no escape
+ * covers, ignoring case. Undefined for any other word or text (`byText`).
+ */
+export function rawTextSearch(
+  q: SearchQuery
+): ((b: Buffer, start: number, sep: number, end: number) => boolean | undefined) | undefined {
+  const plain = (w: string): boolean => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w);
+  if (!q.words.every(plain) || !q.notWords.every(plain)) return undefined;
+  // As `matchSearch` has them: a negated qualifier (only `in:` here) holds for no record; un-negated `in:`s say where
+  // the words look (`in:comments`: a record holds none).
+  const refused = q.qualifiers.some((x) => x.negated);
+  const where = q.qualifiers.flatMap((x) => x.value.toLowerCase().split(","));
+  const inTitle = where.length === 0 || where.includes("title");
+  const inBody = where.length === 0 || where.includes("body");
+  const { words, notWords } = q;
+  // A word holds no newline: found in the title or in the body is found in matchSearch's `title\nbody`.
+  const holds = (title: string, body: string, w: string): boolean =>
+    (inTitle && holdsText(title, w)) || (inBody && holdsText(body, w));
+  return (b, start, sep, end) => {
+    // The body is in the record's first part (before `number`), the title in its second (see `byText`).
+    const body = rawText(b, start, sep, BODY);
+    if (body === undefined) return undefined;
+    const title = rawText(b, sep + 1, end, TITLE);
+    if (title === undefined) return undefined;
+    if (refused) return false;
+    for (const w of words) if (!holds(title, body, w)) return false;
+    for (const w of notWords) if (holds(title, body, w)) return false;
+    return true;
+  };
+}
+
+/** A byte past ASCII. */
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The JSON text of the string member `key` in `b[from, to)`, between its quotes and lowercased, when it is all ASCII;
+ * else undefined. Inside a JSON string every quote is escaped (as `memberString` finds its end).
+ */
+function rawText(b: Buffer, from: number, to: number, key: Buffer): string | undefined {
+  const at = b.indexOf(key, from);
+  if (at < 0 || at + key.length > to) return undefined;
+  const open = at + key.length;
+  for (let q = b.indexOf(0x22, open); q >= 0 && q < to; q = b.indexOf(0x22, q + 1)) {
+    let k = q - 1;
+    while (b[k] === 0x5c) k--;
+    if ((q - 1 - k) % 2 !== 0) continue;
+    const s = b.toString("latin1", open, q);
+    return NOT_ASCII.test(s) ? undefined : s.toLowerCase();
+  }
+  return undefined;
+}
+
+/** Whether a string's lowercased ASCII JSON text `s` holds the plain lowercase word `w` where no escape covers it. */
+function holdsText(s: string, w: string): boolean {
+  for (let p = s.indexOf(w); p >= 0; p = s.indexOf(w, p + 1)) {
+    // An escape that covers `p` begins at the last backslash before it (`w` holds none), within `\uXXXX`'s reach, and
+    // that backslash begins one when the run of backslashes it ends is odd (else it ends a `\\`).
+    const k = s.lastIndexOf("\\", p - 1);
+    if (k < 0 || k < p - 5) return true;
+    let j = k;
+    while (j > 0 && s.charCodeAt(j - 1) === 0x5c) j--;
+    if ((k - j) % 2 === 1) return true;
+    if (p !== k + 1 && !(s.charCodeAt(k + 1) === 0x75 && p <= k + 5)) return true;
+  }
+  return false;
+}
 
 /** A text-only search (`searchFilter`) over a payload's title and body; undefined when either cannot be read. */
 function byText(
@@ -486,7 +561,7 @@ function holdsAll(b: Buffer, start: number, sep: number, end: number, m: RecordF
   const payload = b.subarray(start, end);
   for (const n of needles) if (payload.indexOf(n) < 0) return false;
   // Lowercasing is ASCII's only on ASCII text (`K`, the Kelvin sign, lowercases to `k`): other payloads are parsed.
-  if (words.length === 0 || !isAscii(payload)) return true;
+  if (words.length === 0 || m.decidesWords === true || !isAscii(payload)) return true;
   const text = payload.toString("latin1").toLowerCase();
   for (const w of words) if (!text.includes(w)) return false;
   return true;
