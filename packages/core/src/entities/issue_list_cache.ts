@@ -84,8 +84,6 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
    * body, which the payload holds as they are); a payload with any other byte is parsed.
    */
   readonly words?: readonly string[];
-  /** Whether `decide` looks for the words itself, in the title and body alone (`holdsAll` need not look for them). */
-  readonly decidesWords?: boolean;
   /**
    * Whether the filter reads only what the owning file says (not `updatedAt`, which its record folders move): a
    * record it refuses needs no folder stamp.
@@ -103,7 +101,7 @@ export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
  * them, with `extra` (the list's other filters) as well.
  */
 export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilter): RecordFilter {
-  const words = q.words.filter((w) => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w));
+  const words = q.words.filter(plainWord);
   // Words, and where they look (`in:`), read only the title and the body: the two strings are taken from the bytes
   // and matched as the record's would be, the rest of it unparsed (with a list filter the bytes decide too).
   const listed = extra?.decide;
@@ -114,8 +112,8 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
     {
       needles: extra?.needles ?? [],
       labelNeedles: extra?.labelNeedles,
-      words,
-      decidesWords: raw !== undefined,
+      // None when the bytes decide the words (`raw`), in the title and body alone.
+      words: raw ? [] : words,
       // Every qualifier a record answers is its file's but `updated:`.
       fileOnly: (!extra || extra.fileOnly === true) && !q.qualifiers.some((x) => x.key === "updated"),
       decide: textOnly
@@ -141,8 +139,7 @@ const TITLE = Buffer.from('"title":"');
 export function rawTextSearch(
   q: SearchQuery
 ): ((b: Buffer, start: number, sep: number, end: number) => boolean | undefined) | undefined {
-  const plain = (w: string): boolean => /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w);
-  if (!q.words.every(plain) || !q.notWords.every(plain)) return undefined;
+  if (!q.words.every(plainWord) || !q.notWords.every(plainWord)) return undefined;
   // As `matchSearch` has them: a negated qualifier (only `in:` here) holds for no record; un-negated `in:`s say where
   // the words look (`in:comments`: a record holds none).
   const refused = q.qualifiers.some((x) => x.negated);
@@ -164,6 +161,11 @@ export function rawTextSearch(
     for (const w of notWords) if (holds(title, body, w)) return false;
     return true;
   };
+}
+
+/** A word of printable ASCII with no quote or backslash: one a payload's JSON text holds as it is. */
+function plainWord(w: string): boolean {
+  return /^[\x20-\x7e]+$/.test(w) && !/["\\]/.test(w);
 }
 
 /** A byte past ASCII. */
@@ -561,7 +563,7 @@ function holdsAll(b: Buffer, start: number, sep: number, end: number, m: RecordF
   const payload = b.subarray(start, end);
   for (const n of needles) if (payload.indexOf(n) < 0) return false;
   // Lowercasing is ASCII's only on ASCII text (`K`, the Kelvin sign, lowercases to `k`): other payloads are parsed.
-  if (words.length === 0 || m.decidesWords === true || !isAscii(payload)) return true;
+  if (words.length === 0 || !isAscii(payload)) return true;
   const text = payload.toString("latin1").toLowerCase();
   for (const w of words) if (!text.includes(w)) return false;
   return true;
