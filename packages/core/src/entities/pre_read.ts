@@ -33,6 +33,7 @@ import { sep } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { EntityRef } from "../store/entities_dir.js";
 import { reboundHeap } from "../store/heap_bound.js";
+import { rawStats } from "../store/raw_stat.js";
 import { READ_FLAGS } from "../store/read_file.js";
 import type { StampedStat } from "../store/stamp.js";
 import { kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -124,6 +125,8 @@ const THREAD = `"use strict";
 const { workerData: d } = require("node:worker_threads");
 const fs = require("node:fs");
 const scan = (${scanRecords.toString()});
+const raw = (${rawStats.toString()})(fs, process);
+const st = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
 const F = d.subs.length, L = d.at, R = d.ring, T = d.text;
 const c = new Int32Array(d.sab, 0, 8);
 const tag = new Int32Array(d.sab, L.tag, R);
@@ -141,7 +144,6 @@ const sfs = { flags: d.fileFlags, readdirSync: (p) => fs.readdirSync(p), openSyn
   closeSync: fs.closeSync };
 const re = { uuid: new RegExp(d.re[0]), created: new RegExp(d.re[1]), draft: new RegExp(d.re[2]) };
 const buf = Buffer.allocUnsafe(d.head);
-const B = { bigint: true, throwIfNoEntry: false };
 // The text ring: bytes [head…) are free up to the oldest text not yet taken (q: the ranks published with text and
 // where their text starts, oldest first; a rank below the reader's is taken).
 let head = 0;
@@ -185,10 +187,11 @@ for (let j = 0; Atomics.load(c, 2) === 0; ) {
   let wait = false;
   try {
     fd = fs.openSync(dir + d.file, d.fileFlags);
-    const st = fs.fstatSync(fd);
+    raw.fstat(fd, st);
+    const file = (st.mode & 0o170000) === 0o100000;
     const need = st.size + 1;
-    const o = st.isFile() && need <= T / 4 ? room(need, pos) : -1;
-    wait = o < 0 && st.isFile() && need <= T / 4;
+    const o = file && need <= T / 4 ? room(need, pos) : -1;
+    wait = o < 0 && file && need <= T / 4;
     if (o >= 0) {
       let n = 0;
       for (;;) {
@@ -229,7 +232,7 @@ for (let j = 0; Atomics.load(c, 2) === 0; ) {
     dirs.push(dir + d.subs[f]);
     let fst;
     try {
-      fst = fs.statSync(dirs[f], B);
+      fst = raw.folder(dirs[f]);
     } catch {
       ok = false;
       break;

@@ -29,6 +29,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { sep } from "node:path";
+import { rawStats } from "../store/raw_stat.js";
 import type { StampedStat } from "../store/stamp.js";
 import { kindDir, type KindLayout, type Store } from "../store/store.js";
 import { ACTIVITY_RECORDS } from "./activity.js";
@@ -54,13 +55,13 @@ const GAP = 16;
 // until the walk is over (c[3]) or the oldest is stamped.
 const THREAD = `"use strict";
 const { workerData: d } = require("node:worker_threads");
-const { lstatSync, statSync } = require("node:fs");
+const raw = (${String(rawStats)})(require("node:fs"), process);
 const c = new Int32Array(d.sab, 0, 4);
 const v = new Float64Array(d.sab, 16, 4 * d.n);
 const b = Buffer.from(d.sab, 16 + 32 * d.n, d.bytes);
 const a = new Int32Array(d.sab, d.atAt, d.n);
 const t = Buffer.from(d.sab, d.arenaAt, d.arena);
-const o = { throwIfNoEntry: false };
+const r = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
 const idOf = (j) => b.toString("latin1", j * d.stride + d.idAt, j * d.stride + d.idAt + 36);
 let j = d.n;
 for (; Atomics.load(c, 3) === 0; j--) {
@@ -71,20 +72,21 @@ for (; Atomics.load(c, 3) === 0; j--) {
   }
   if (j < 0) break;
   const id = idOf(j);
-  let s;
+  let file = false;
   try {
     // Archived (not walked), or not a plain name (the walk's own path would be normalised): left to the walk.
-    if (b[j * d.stride + d.flagAt] !== 65 && /^[0-9A-Za-z_-]+$/.test(id)) s = lstatSync(d.dir + id + d.file, o);
+    if (b[j * d.stride + d.flagAt] !== 65 && /^[0-9A-Za-z_-]+$/.test(id)) {
+      file = raw.lstat(d.dir + id + d.file, r) && (r.mode & 0o170000) === 0o100000;
+    }
   } catch {}
-  if (s !== undefined && s.isFile()) {
-    v[4 * j] = s.ino;
-    v[4 * j + 1] = s.mtimeMs;
-    v[4 * j + 2] = s.ctimeMs;
-    v[4 * j + 3] = s.size;
+  if (file) {
+    v[4 * j] = r.ino;
+    v[4 * j + 1] = r.mtimeMs;
+    v[4 * j + 2] = r.ctimeMs;
+    v[4 * j + 3] = r.size;
   } else v[4 * j + 3] = -1;
   Atomics.store(c, 0, j);
 }
-const B = { bigint: true, throwIfNoEntry: false };
 let end = 0;
 for (j = j < 0 ? Atomics.load(c, 1) : -1; d.subs.length > 0 && j >= 0 && Atomics.load(c, 3) === 0; j--) {
   // A few ranks ahead of the walk: one it reaches first it stamps itself.
@@ -96,7 +98,7 @@ for (j = j < 0 ? Atomics.load(c, 1) : -1; d.subs.length > 0 && j >= 0 && Atomics
   let value = "";
   try {
     for (const sub of d.subs) {
-      const st = statSync(d.dir + id + "/" + sub, B);
+      const st = raw.folder(d.dir + id + "/" + sub);
       value += st === undefined ? "-;" : st.ino + "." + st.mtimeNs + ";";
     }
   } catch {

@@ -30,10 +30,11 @@
  * something changed; the lines before the first change are copied as
  * bytes. A cache that cannot be read or written only costs time.
  */
-import { closeSync, constants, lstatSync, openSync, readSync, renameSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { crc32 } from "../store/crc32.js";
+import { isFileMode, raw, type RawStat } from "../store/raw_stat.js";
 import {
   fileKey,
   fileKeyEnd,
@@ -54,7 +55,6 @@ const CHUNK = 1 << 20;
 const BLOCK = 1 << 16;
 const FIRST_BLOCK = 1 << 12;
 const TRAILER = 10; // "\x1e" + 8 hex + "\n", after the block's last newline
-const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** Options of `openRecordCache`. */
 export interface RecordCacheOptions {
@@ -250,13 +250,12 @@ export class RecordCache {
     if (known && "ino" in known) st = this.#missStat = Object.assign(this.#ahead, known);
     else if (known) this.#missKnown = (stamps = known).stamp;
     else {
-      let own: Stats | undefined;
+      const own: RawStat = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
       try {
-        own = lstatSync(file, NO_THROW);
+        if (!raw.lstat(file, own) || !isFileMode(own.mode)) return undefined;
       } catch {
-        own = undefined;
+        return undefined;
       }
-      if (own === undefined || !own.isFile()) return undefined;
       st = this.#missStat = own;
     }
     const ds = dirs && dirs.length > 0 ? folderStamp(dirs) : undefined;

@@ -6,7 +6,8 @@
  * been still for a while — git's "racy clean" rule: a change in the same
  * clock tick as the last one would not move the mtime.
  */
-import { statSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
+import { raw } from "./raw_stat.js";
 
 /**
  * The folders' inode and mtime, `<ino>.<mtimeNs>;` each (`-;` for a missing one); value "" when one cannot be stat'ed.
@@ -27,8 +28,6 @@ const STILL_COARSE_NS = 2_000_000_000n;
 const STILL_MS = Number(STILL_NS / 1_000_000n);
 const STILL_COARSE_MS = Number(STILL_COARSE_NS / 1_000_000n);
 
-const NO_ENTRY = { bigint: true, throwIfNoEntry: false } as const;
-
 /**
  * The stamp of `dirs`, in order.
  * @param links when given, each folder's link count is pushed to it (0: missing), from the same stat
@@ -41,11 +40,11 @@ export function folderStamp(dirs: readonly string[], links?: number[]): FolderSt
     let st;
     try {
       // A missing folder is common (most items have no edits/): no exception made for it.
-      st = statSync(dir, NO_ENTRY);
+      st = raw.folder(dir);
     } catch {
       return { value: "", mtimeNs: 0n };
     }
-    links?.push(st === undefined ? 0 : Number(st.nlink));
+    links?.push(st === undefined ? 0 : st.nlink);
     if (st === undefined) {
       value += "-;";
       (absent ??= []).push(dir);
