@@ -17,11 +17,13 @@
  * `mergeCommit` (the merge records). Comments, the merge check and `-S`
  * search never use it. Deleting the cache changes no answer.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { sep } from "node:path";
 import {
   activityDirs,
   isDraftPr,
+  isFileMode,
+  isFolderMode,
   entityDir,
   fileStamp,
   FIRST_CHUNK,
@@ -30,12 +32,14 @@ import {
   openRecordCache,
   patchFile,
   PRS,
+  raw,
   recordContext,
   entityFile,
   type EntityRef,
   type IssueContext,
   type LoadedEntity,
   type PrJson,
+  type RawStat,
   type RecordCache,
   type Store,
 } from "@forge/core";
@@ -69,7 +73,6 @@ export interface CachedPr {
 
 /** The payload's layout (the cache's header names it: another layout, another cache). */
 const LAYOUT = "pr-list-2";
-const NO_THROW = { throwIfNoEntry: false } as const;
 const SEP = "\x1f";
 /** What a record holds that the cache does not keep (made at each list). */
 const KEPT_OUT = ["comments", "mergeCommit", "number", "url"];
@@ -79,6 +82,8 @@ export class PrListCache {
   readonly #store: Store;
   readonly #cache: RecordCache;
   readonly #now: number;
+  // The lstat `#fileStamp` reads into (its stamp is made before the next).
+  readonly #st: RawStat = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
   readonly #full: boolean;
   /** The stamps of the PR `get` just missed, taken before its files are read (undefined: not cacheable). */
   #stamps: string | undefined;
@@ -200,14 +205,13 @@ export class PrListCache {
    * mtime), `-` when there is none.
    */
   #fileStamp(path: string, folder = false): string | undefined {
-    let st;
+    const st = this.#st;
     try {
-      st = lstatSync(path, NO_THROW);
+      if (!raw.lstat(path, st)) return folder ? "-" : undefined;
     } catch {
       return undefined;
     }
-    if (st === undefined) return folder ? "-" : undefined;
-    if (folder ? !st.isDirectory() : !st.isFile()) return undefined;
+    if (folder ? !isFolderMode(st.mode) : !isFileMode(st.mode)) return undefined;
     return fileStamp(st, this.#now) ?? undefined;
   }
 }

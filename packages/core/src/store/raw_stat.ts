@@ -183,3 +183,6 @@ export const raw: RawStats = rawStats(fs, process);
 
 /** Whether a stat's mode is a regular file's. */
 export const isFileMode = (mode: number): boolean => (mode & 0o170000) === 0o100000;
+
+/** Whether a stat's mode is a folder's. */
+export const isFolderMode = (mode: number): boolean => (mode & 0o170000) === 0o040000;
