@@ -327,7 +327,7 @@ export class PreRead {
       re: [SCAN_RE.uuid.source, SCAN_RE.created.source, SCAN_RE.draft.source],
       head: RECORD_HEAD,
     };
-    // Its heap held small: its garbage is a few strings and Stats objects per entity.
+    // Its heap held small: its garbage is a few strings and stat objects per entity.
     const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
     const opts = { eval: true, workerData: data, stdout: true, stderr: true, resourceLimits, execArgv: [] };
     const w = new Worker(THREAD, opts);

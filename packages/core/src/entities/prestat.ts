@@ -55,7 +55,7 @@ const GAP = 16;
 // until the walk is over (c[3]) or the oldest is stamped.
 const THREAD = `"use strict";
 const { workerData: d } = require("node:worker_threads");
-const raw = (${String(rawStats)})(require("node:fs"), process);
+const raw = (${rawStats.toString()})(require("node:fs"), process);
 const c = new Int32Array(d.sab, 0, 4);
 const v = new Float64Array(d.sab, 16, 4 * d.n);
 const b = Buffer.from(d.sab, 16 + 32 * d.n, d.bytes);
@@ -177,7 +177,8 @@ export class PreStat {
       arena,
       gap: GAP,
     };
-    // Its heap held small: its garbage is a Stats object per file (unheld, its young generation grew to 16 MiB).
+    // Its heap held small: its garbage is a path string per file (with fs.Stats, unheld, its young generation grew to
+    // 16 MiB).
     const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
     // No flag of this process's (`--input-type=module` would make the script a module, without require).
     const opts = { eval: true, workerData: data, stdout: true, stderr: true, resourceLimits, execArgv: [] };

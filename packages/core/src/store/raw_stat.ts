@@ -1,17 +1,17 @@
 /**
  * lstat, stat and fstat as numbers, without `fs.Stats`. On Node 20 each
  * `fs.Stats` is built with four `Date`s (`BigIntStats` with BigInt
- * arithmetic as well): ~3 µs of a ~10 µs lstat here, and most of a walk's
- * garbage. Node's own binding fills one shared array per call; where the
+ * arithmetic as well): ~3 µs of a ~11 µs lstat here, and most of a walk's
+ * garbage. Node's own binding fills one shared array per call. Where the
  * running Node's `fs.lstatSync`, `fs.statSync` and `fs.fstatSync` call it
  * exactly as this module does (read from their source), and both ways
- * agree on the running `node` binary itself, the numbers are read from that
- * array. Anywhere else
- * (another Node, the permission model, `--pending-deprecation`, a patched
- * `fs`, a path with a NUL) the same answers come from `fs`.
+ * agree on the running `node` binary itself, the numbers are read from
+ * that array. Anywhere else (another Node, the permission model,
+ * `--pending-deprecation`, a patched `fs`, a path with a NUL) the same
+ * answers come from `fs`.
  *
- * `rawStats` is self-contained (no name from outside its body but `fs`, a
- * path, and `process`), so the walk's threads run its source as well.
+ * `rawStats` is self-contained (no name from outside its body but its two
+ * parameters and globals), so the walk's threads run its source as well.
  */
 import * as fs from "node:fs";
 
