@@ -38,7 +38,7 @@ export { CI_RUNS, ciStepsDir, importFile, importsDir, mergeFile, mergesDir } fro
 export { releaseBuildDir, releaseFile, releaseOutDir, releaseOutRoot, releasesDir, wikiDir } from "./store/store.js";
 export { evidenceImportFile, evidenceImportsDir } from "./store/store.js";
 export { fileStamp, folderStamp, isStill, stillFromMs, type FolderStamp } from "./store/stamp.js";
-export { isFileMode, isFolderMode, raw, type RawStat } from "./store/raw_stat.js";
+export { isFileMode, isFolderMode, raw, rawStat, type RawStat } from "./store/raw_stat.js";
 export { checkStoreVersion, STORE_VERSION, storeVersion, versionFile, writeStoreVersion } from "./store/version.js";
 export { mkdirInside } from "./store/mkdir_inside.js";
 export { atomicWrite } from "./store/atomic_write.js";

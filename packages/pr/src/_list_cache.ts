@@ -33,6 +33,7 @@ import {
   patchFile,
   PRS,
   raw,
+  rawStat,
   recordContext,
   entityFile,
   type EntityRef,
@@ -83,7 +84,7 @@ export class PrListCache {
   readonly #cache: RecordCache;
   readonly #now: number;
   // The lstat `#fileStamp` reads into (its stamp is made before the next).
-  readonly #st: RawStat = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
+  readonly #st: RawStat = rawStat();
   readonly #full: boolean;
   /** The stamps of the PR `get` just missed, taken before its files are read (undefined: not cacheable). */
   #stamps: string | undefined;

@@ -33,7 +33,7 @@ import { sep } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { EntityRef } from "../store/entities_dir.js";
 import { reboundHeap } from "../store/heap_bound.js";
-import { rawStats } from "../store/raw_stat.js";
+import { isFileMode, rawStat, rawStats } from "../store/raw_stat.js";
 import { READ_FLAGS } from "../store/read_file.js";
 import type { StampedStat } from "../store/stamp.js";
 import { kindDir, type KindLayout, type Store } from "../store/store.js";
@@ -126,7 +126,8 @@ const { workerData: d } = require("node:worker_threads");
 const fs = require("node:fs");
 const scan = (${scanRecords.toString()});
 const raw = (${rawStats.toString()})(fs, process);
-const st = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
+const st = (${rawStat.toString()})();
+const isFile = ${isFileMode.toString()};
 const F = d.subs.length, L = d.at, R = d.ring, T = d.text;
 const c = new Int32Array(d.sab, 0, 8);
 const tag = new Int32Array(d.sab, L.tag, R);
@@ -188,7 +189,7 @@ for (let j = 0; Atomics.load(c, 2) === 0; ) {
   try {
     fd = fs.openSync(dir + d.file, d.fileFlags);
     raw.fstat(fd, st);
-    const file = (st.mode & 0o170000) === 0o100000;
+    const file = isFile(st.mode);
     const need = st.size + 1;
     const o = file && need <= T / 4 ? room(need, pos) : -1;
     wait = o < 0 && file && need <= T / 4;

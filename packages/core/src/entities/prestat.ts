@@ -29,7 +29,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { sep } from "node:path";
-import { rawStats } from "../store/raw_stat.js";
+import { isFileMode, rawStat, rawStats } from "../store/raw_stat.js";
 import type { StampedStat } from "../store/stamp.js";
 import { kindDir, type KindLayout, type Store } from "../store/store.js";
 import { ACTIVITY_RECORDS } from "./activity.js";
@@ -61,7 +61,8 @@ const v = new Float64Array(d.sab, 16, 4 * d.n);
 const b = Buffer.from(d.sab, 16 + 32 * d.n, d.bytes);
 const a = new Int32Array(d.sab, d.atAt, d.n);
 const t = Buffer.from(d.sab, d.arenaAt, d.arena);
-const r = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
+const r = (${rawStat.toString()})();
+const isFile = ${isFileMode.toString()};
 const idOf = (j) => b.toString("latin1", j * d.stride + d.idAt, j * d.stride + d.idAt + 36);
 let j = d.n;
 for (; Atomics.load(c, 3) === 0; j--) {
@@ -76,7 +77,7 @@ for (; Atomics.load(c, 3) === 0; j--) {
   try {
     // Archived (not walked), or not a plain name (the walk's own path would be normalised): left to the walk.
     if (b[j * d.stride + d.flagAt] !== 65 && /^[0-9A-Za-z_-]+$/.test(id)) {
-      file = raw.lstat(d.dir + id + d.file, r) && (r.mode & 0o170000) === 0o100000;
+      file = raw.lstat(d.dir + id + d.file, r) && isFile(r.mode);
     }
   } catch {}
   if (file) {

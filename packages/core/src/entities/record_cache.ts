@@ -34,7 +34,7 @@ import { closeSync, constants, openSync, readSync, renameSync, writeSync } from 
 import { join } from "node:path";
 import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { crc32 } from "../store/crc32.js";
-import { isFileMode, raw, type RawStat } from "../store/raw_stat.js";
+import { isFileMode, raw, rawStat } from "../store/raw_stat.js";
 import {
   fileKey,
   fileKeyEnd,
@@ -250,7 +250,7 @@ export class RecordCache {
     if (known && "ino" in known) st = this.#missStat = Object.assign(this.#ahead, known);
     else if (known) this.#missKnown = (stamps = known).stamp;
     else {
-      const own: RawStat = { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 };
+      const own = rawStat();
       try {
         if (!raw.lstat(file, own) || !isFileMode(own.mode)) return undefined;
       } catch {

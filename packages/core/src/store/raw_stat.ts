@@ -25,6 +25,9 @@ export interface RawStat {
   nlink: number;
 }
 
+/** A RawStat to read into (all zeros). */
+export const rawStat = (): RawStat => ({ ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 });
+
 /** A folder's stamp fields, exact (as `{ bigint: true }` gives them). */
 export interface RawFolderStat {
   ino: bigint;

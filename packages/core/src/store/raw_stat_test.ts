@@ -3,9 +3,9 @@ import * as fs from "node:fs";
 import { mkdtempSync, mkdirSync, openSync, closeSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isFileMode, raw, rawStats, type RawStat } from "./raw_stat.js";
+import { isFileMode, raw, rawStat, rawStats, type RawStat } from "./raw_stat.js";
 
-const blank = (): RawStat => ({ ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0, mode: 0, nlink: 0 });
+const blank = rawStat;
 const fields = (s: fs.Stats): RawStat => ({
   ino: s.ino,
   size: s.size,
