@@ -86,6 +86,12 @@ export function rawStats(nodeFs: typeof fs, proc: NodeJS.Process): RawStats {
     into.mode = v[1]!;
     into.nlink = v[2]!;
   }
+  // BigIntStats' (nsFromTimeSpecBigInt).
+  const folderOf = (v: BigInt64Array): RawFolderStat => ({
+    ino: v[7]!,
+    mtimeNs: v[12]! * 1_000_000_000n + v[13]!,
+    nlink: Number(v[2]),
+  });
   type Binding = {
     lstat(path: string, bigint: boolean, req: undefined, throwIfNoEntry: boolean): Float64Array | undefined;
     stat(path: string, bigint: true, req: undefined, throwIfNoEntry: boolean): BigInt64Array | undefined;
@@ -99,7 +105,8 @@ export function rawStats(nodeFs: typeof fs, proc: NodeJS.Process): RawStats {
     const flags = `${p.execArgv.join(" ")} ${p.env.NODE_OPTIONS ?? ""}`;
     if (
       p.permission === undefined &&
-      !flags.includes("--pending-deprecation") &&
+      // Node takes its flags' dashes as underscores too.
+      !/--pending[-_]deprecation/.test(flags) &&
       p.env.NODE_PENDING_DEPRECATION !== "1" &&
       typeof p.binding === "function" &&
       calls("lstat", "pathModule\\.toNamespacedPath\\(path\\)", "options\\.throwIfNoEntry").test(
@@ -124,24 +131,20 @@ export function rawStats(nodeFs: typeof fs, proc: NodeJS.Process): RawStats {
   const agrees = (): boolean => {
     try {
       const path = proc.execPath;
-      const s = nodeFs.lstatSync(path);
+      // Each binding's array read before the next call: fs's own calls fill the same (shared) arrays.
+      const got = {} as RawStat; // not rawStat(): this function's source must stand alone
       const v = bound.lstat(path, false, undefined, true);
-      const r = {} as RawStat;
       if (v === undefined) return false;
-      fill(v, r);
-      const g = nodeFs.statSync(path, { bigint: true });
+      fill(v, got);
       const w = bound.stat(path, true, undefined, true);
+      if (w === undefined) return false;
+      const gotFolder = folderOf(w);
+      const want = {} as RawStat;
+      const wantFolder = viaFs.folder(path);
       return (
-        r.ino === s.ino &&
-        r.size === s.size &&
-        r.mtimeMs === s.mtimeMs &&
-        r.ctimeMs === s.ctimeMs &&
-        r.mode === s.mode &&
-        r.nlink === s.nlink &&
-        w !== undefined &&
-        w[7] === g.ino &&
-        w[12]! * 1_000_000_000n + w[13]! === g.mtimeNs &&
-        Number(w[2]) === Number(g.nlink)
+        viaFs.lstat(path, want) &&
+        (Object.keys(want) as (keyof RawStat)[]).every((k) => got[k] === want[k]) &&
+        (Object.keys(gotFolder) as (keyof RawFolderStat)[]).every((k) => gotFolder[k] === wantFolder?.[k])
       );
     } catch {
       return false;
@@ -164,9 +167,7 @@ export function rawStats(nodeFs: typeof fs, proc: NodeJS.Process): RawStats {
     folder(path) {
       if (path.includes("\0")) return viaFs.folder(path);
       const v = bound.stat(path, true, undefined, false);
-      return v === undefined
-        ? undefined
-        : { ino: v[7]!, mtimeNs: v[12]! * 1_000_000_000n + v[13]!, nlink: Number(v[2]) };
+      return v === undefined ? undefined : folderOf(v);
     },
   };
   let use: RawStats | undefined;

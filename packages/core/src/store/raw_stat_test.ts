@@ -40,11 +40,13 @@ function tree(): { dir: string; paths: string[] } {
   return { dir, paths };
 }
 
-test("the binding is read on this Node (20.19+), and the thread's copy of rawStats is self-contained", (t) => {
-  t.true(raw.fast);
-  // The source the walk's threads run: nothing but its parameters and globals.
+test("the binding is read on Node 20, and the thread's copy of rawStats is self-contained", (t) => {
+  // The Node this project runs on (engines: >=20.19; .ci/run's); another major may call its binding otherwise.
+  if (process.versions.node.startsWith("20.")) t.true(raw.fast);
+  // The source the walk's threads run: nothing but its parameters and globals (a name from outside would throw in
+  // the check before the first answer, and leave it to fs).
   const copy = new Function(`return (${rawStats.toString()});`)() as typeof rawStats;
-  t.true(copy(fs, process).fast);
+  t.is(copy(fs, process).fast, raw.fast);
 });
 
 test("lstat, folder and fstat give fs's numbers and fs's errors, for every kind of entry", (t) => {
@@ -134,6 +136,7 @@ test("fs answers under the permission model, --pending-deprecation, a patched fs
   const cases: [string, typeof fs, NodeJS.Process][] = [
     ["the permission model", fs, withProc({ permission: { has: () => true } })],
     ["--pending-deprecation", fs, withProc({ execArgv: ["--pending-deprecation"] })],
+    ["--pending_deprecation", fs, withProc({ execArgv: ["--pending_deprecation"] })],
     ["NODE_OPTIONS", fs, withProc({ env: { NODE_OPTIONS: "--pending-deprecation" } })],
     ["NODE_PENDING_DEPRECATION", fs, withProc({ env: { NODE_PENDING_DEPRECATION: "1" } })],
     ["no process.binding", fs, withProc({ binding: undefined })],
