@@ -34,6 +34,8 @@ const ANSWERS: string[][] = [
   ["list", "-s", "all", "-L", "1000"],
   ["view", "2", "--json", "number,title,state,labels,comments"],
   ["list", "-s", "all", "-l", "bug", "--json", "number,title,labels"],
+  ["list", "-s", "all", "-l", "bug"],
+  ["list", "-s", "all", "--json", "number,title,state", "--jq", '.[] | "\\(.number) \\(.state) \\(.title)"'],
 ];
 
 /** Filters the record cache answers (issue 33), each with a full record and with a few fields. */
@@ -58,6 +60,20 @@ async function issue(repo: string, args: string[], quiet = true): Promise<string
   return r.stdout;
 }
 
+/** Every field a list writes without a field list (all but comments). */
+const LISTED =
+  "assignees,author,body,closed,closedAt,createdAt,id,isArchived,isPinned,labels,milestone,number,state,stateReason," +
+  "title,updatedAt,url";
+
+/**
+ * `list -s all <filter> --json <fields>` on the general path, which reads every file and applies the CLI's filters
+ * (a field list with `comments` is no list the record cache answers), comments taken out again.
+ */
+async function fromFiles(repo: string, filter: string[], fields: string): Promise<Array<Record<string, unknown>>> {
+  const args = ["list", "-s", "all", ...filter, "--json", `${fields},comments`];
+  return (jsonl(await issue(repo, args)) as Array<Record<string, unknown>>).map(({ comments: _, ...r }) => r);
+}
+
 /**
  * `list -s all <filter> --json <fields>` from the caches, checked against the same list on the general path; the
  * cached answer.
@@ -65,11 +81,42 @@ async function issue(repo: string, args: string[], quiet = true): Promise<string
 async function sameAsFiles(t: ExecutionContext, repo: string, filter: string[], fields: string[]): Promise<unknown[]> {
   const args = ["list", "-s", "all", ...filter, "--json", ...fields];
   const cached = jsonl(await issue(repo, args));
-  // FORGE_JSON=array goes through the general path, which reads every file and applies the CLI's filters.
+  t.deepEqual(cached, await fromFiles(repo, filter, fields[0] ?? LISTED), args.join(" "));
+  return cached;
+}
+
+/**
+ * The answers a list gives from the records the cache holds, but not as JSON lines: a table (its columns alone),
+ * --jq, gh's one array (FORGE_JSON=array), each checked against the records on the general path.
+ */
+async function sameRendered(t: ExecutionContext, repo: string, filter: string[]): Promise<void> {
+  const files = await fromFiles(repo, filter, "number,state,title,labels,updatedAt");
+  const names = (r: Record<string, unknown>): string =>
+    (r.labels as Array<{ name: string }>).map((l) => l.name).join(", ");
+  const rows = files.map((r) => `${r.number}\t${r.state}\t${r.title}\t${names(r)}\t${r.updatedAt}\n`).join("");
+  t.is(await issue(repo, ["list", "-s", "all", ...filter]), rows, `table ${filter.join(" ")}`);
+  const jq = [
+    "list",
+    "-s",
+    "all",
+    ...filter,
+    "--json",
+    "number,labels",
+    "--jq",
+    '.[] | "\\(.number) \\([.labels[].name])"',
+  ];
+  const lines = files.map(
+    (r) => `${r.number} ${JSON.stringify((r.labels as Array<{ name: string }>).map((l) => l.name))}\n`
+  );
+  t.is(await issue(repo, jq), lines.join(""), `--jq ${filter.join(" ")}`);
+  const args = ["list", "-s", "all", ...filter, "--json", "title,number,author"];
   const r = await run("forge-issue", args, { cwd: repo, env: { FORGE_JSON: "array" } });
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(cached, JSON.parse(r.stdout) as unknown[], args.join(" "));
-  return cached;
+  t.is(
+    r.stdout,
+    `${JSON.stringify(await fromFiles(repo, filter, "author,number,title"))}\n`,
+    `array ${filter.join(" ")}`
+  );
 }
 
 /** Every answer with whatever caches there are (each run may update them for the next). */
@@ -149,10 +196,11 @@ for (const f of FILTERS) {
     const repo = await fixtureRepo();
     await sleep(120);
     await issue(repo, FULL); // the caches, warm
-    for (const fields of [[], ["number,labels,author"]]) {
+    for (const fields of [[], ["number,labels,author"], ["url"], ["title,updatedAt"]]) {
       const cached = await sameAsFiles(t, repo, f, fields);
       if (!f.includes("nosuch")) t.true(cached.length > 0, "it matches something");
     }
+    await sameRendered(t, repo, f);
   });
 }
 

@@ -72,10 +72,17 @@ export function wantsComments(req: JsonRequest | null, byDefault: boolean): bool
   return req.fields ? req.fields.includes("comments") : byDefault;
 }
 
+/** The fields a list row shows (`issueRow`): a table is written from the record cache with these alone. */
+export const ISSUE_ROW_FIELDS = ["labels", "number", "state", "title", "updatedAt"] as const;
+
 /**
  * A list row: `#12 title labels updated` on a TTY (coloured unless NO_COLOR), `12 STATE title labels updated` off it.
  */
-export function issueRow(i: IssueJson, tty: boolean, color = false): string[] {
+export function issueRow(
+  i: Pick<IssueJson, (typeof ISSUE_ROW_FIELDS)[number]>,
+  tty: boolean,
+  color = false
+): string[] {
   const labels = i.labels.map((l) => l.name).join(", ");
   if (!tty) return [String(i.number), i.state, i.title, labels, i.updatedAt];
   return [paint(`#${i.number}`, i.state === "OPEN" ? 32 : 35, color), i.title, labels, i.updatedAt];

@@ -34,6 +34,7 @@ import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed } f
 import {
   Issues,
   issueRender,
+  ISSUE_ROW_FIELDS,
   JSON_FLAGS,
   jsonRequest,
   listArg,
@@ -201,17 +202,18 @@ async function readListed(
 }
 
 /**
- * `list --json` from the record cache (core's `cachedIssueList`): the same
- * walk and the same bytes as `emit` of `streamIssues`, but an issue whose
- * file's lstat is unchanged is written from its cached JSON, not read.
+ * The list from the record cache (core's `cachedIssueList`) as JSON lines
+ * of `fields`: the same walk and the same bytes as `emit` of `streamIssues`,
+ * but an issue whose file's lstat is unchanged is written from its cached
+ * JSON, not read.
  */
-async function writeCachedList(
+async function* cachedLines(
   ctx: Ctx,
   opts: ListIssueOptions,
   fields: string[],
   tally: { failed: number },
   query?: SearchQuery
-): Promise<void> {
+): AsyncGenerator<Buffer> {
   const issues = new Issues(ctx.io);
   // The definitions (and the git call behind `url`) while the order is read.
   const defsP = issues.defs();
@@ -255,8 +257,35 @@ async function writeCachedList(
     match,
     staged,
   });
-  for await (const chunk of chunks) await ctx.out.writeBytes(chunk);
+  yield* chunks;
+}
+
+/**
+ * JSON lines as `emit` writes them: as they are, or as gh's one array (`FORGE_JSON=array`: `[` the lines joined by
+ * commas `]`, `[]` when none).
+ */
+async function writeLines(ctx: Ctx, chunks: AsyncIterable<Buffer>, array: boolean): Promise<void> {
+  let first = true;
+  for await (const chunk of chunks) {
+    if (array) {
+      // Whole lines: each newline becomes the comma after its record, the last one held back.
+      for (let k = chunk.indexOf(0x0a); k >= 0; k = chunk.indexOf(0x0a, k + 1)) chunk[k] = 0x2c;
+      await ctx.out.write(first ? "[" : ",");
+      await ctx.out.writeBytes(chunk.subarray(0, chunk.length - 1));
+    } else await ctx.out.writeBytes(chunk);
+    first = false;
+  }
+  if (array) await ctx.out.write(first ? "[]\n" : "]\n");
   await ctx.out.flush();
+}
+
+/** The records of JSON lines (the cached list's, of the fields asked for), for --jq or a table. */
+async function* linesRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<IssueJson> {
+  for await (const chunk of chunks) {
+    for (let a = 0, b = chunk.indexOf(0x0a); b >= 0; a = b + 1, b = chunk.indexOf(0x0a, a)) {
+      yield JSON.parse(chunk.toString("utf8", a, b)) as IssueJson;
+    }
+  }
 }
 
 export default defineCommand({
@@ -329,12 +358,15 @@ export default defineCommand({
     const filtered =
       (opts.search !== undefined && !recordSearch) ||
       (opts.ready && (opts.labels.length > 0 || !!opts.assignee || !!opts.author || !!opts.milestone));
+    // The record cache answers --json's fields, and the records --jq or a table reads (a table: its columns alone).
     const cached = opts.links
       ? undefined
-      : cachedIssueFields(shaped?.fields ?? undefined, args.jq !== undefined, filtered);
-    // The cache writes JSON lines; gh's one array (FORGE_JSON=array) goes through `emit`.
-    if (cached && jsonMode(ctx.io) === "lines") {
-      await writeCachedList(ctx, opts, cached, tally, recordSearch ? query : undefined);
+      : cachedIssueFields(shaped ? (shaped.fields ?? undefined) : ISSUE_ROW_FIELDS, filtered);
+    if (cached) {
+      const array = shaped && args.jq === undefined ? jsonMode(ctx.io) === "array" : undefined;
+      const lines = cachedLines(ctx, opts, cached, tally, recordSearch ? query : undefined);
+      if (array !== undefined) await writeLines(ctx, lines, array);
+      else await emit(ctx.io, ctx.out, linesRecords(lines), issueRender(args, shaped, false));
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).

@@ -21,6 +21,7 @@ import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order, OrderOptions } from "./order.js";
 import { PRESTAT_AT, PreStat } from "./prestat.js";
+import { MemberPicker } from "./record_members.js";
 import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
 import { ISSUE } from "./schema.js";
 import { issueRecordSearchItem } from "../search/items.js";
@@ -350,17 +351,15 @@ function startsAt(b: Buffer, at: number, x: Buffer): boolean {
 }
 
 /**
- * The sorted fields of a list the record cache can answer: JSON lines (no
- * --jq), no comments, no filter but the state and those `issueFilter` reads; else undefined.
+ * The sorted fields of a list the record cache can answer: no comments, no
+ * filter but the state and those `issueFilter` reads; else undefined. Its
+ * lines are the list's JSON lines, and the records for --jq or a table.
+ * @param fields the fields asked for (--json's, or a table's columns); undefined: none
  * @param filtered whether a filter the cache cannot answer is set (a search; any filter with --ready)
- * @example cachedIssueFields(["title", "number"], false, false) // ["number", "title"]
+ * @example cachedIssueFields(["title", "number"], false) // ["number", "title"]
  */
-export function cachedIssueFields(
-  fields: readonly string[] | undefined,
-  jq: boolean,
-  filtered: boolean
-): string[] | undefined {
-  if (!fields || jq || filtered) return undefined;
+export function cachedIssueFields(fields: readonly string[] | undefined, filtered: boolean): string[] | undefined {
+  if (!fields || filtered) return undefined;
   const sorted = [...fields].sort();
   return sorted.includes("comments") ? undefined : sorted;
 }
@@ -394,7 +393,8 @@ export async function* cachedIssueList(
     }
     return;
   }
-  const sink = new Sink();
+  const sink = new Sink(fields, url);
+  const picker = full ? undefined : new MemberPicker(BEFORE, AFTER, fields);
   let n = 0;
   let i = order.length - 1;
   // A walk that passes over issues (a filter, a state) lstats each one's file: a long one hands the oldest's
@@ -455,7 +455,10 @@ export async function* cachedIssueList(
         if (d === false) continue;
         decided = d === true;
       }
-      if (hit && (!full || (opts.match && !decided))) {
+      // A field list the record's bytes answer (`MemberPicker`) is copied, not parsed, unless the filter reads fields.
+      const parse = opts.match !== undefined && !decided;
+      const picked = hit !== undefined && picker !== undefined && !parse && picker.scan(hit.buf, hit.start, sep, end);
+      if (hit && !picked && (!full || parse)) {
         try {
           const text = `{${hit.buf.toString("utf8", hit.start, sep)},${hit.buf.toString("utf8", sep + 1, end)}}`;
           json = { ...JSON.parse(text), number: i + 1, url: `${defs.baseUrl ?? ""}/issues/${i + 1}` };
@@ -482,7 +485,8 @@ export async function* cachedIssueList(
         if (opts.match && !opts.match(json)) continue;
       }
       n++;
-      if (!full) sink.text(`{${members(json!, fields)}}\n`);
+      if (!full && hit && picked) sink.picked(hit.buf, picker!, i + 1);
+      else if (!full) sink.text(`{${members(json!, fields)}}\n`);
       else if (hit) sink.record(hit.buf, hit.start, sep, end, i + 1, url);
       else {
         // The record is the payload's two parts around its number, and its url.
@@ -782,6 +786,17 @@ class Sink {
   #buf = Buffer.allocUnsafe(1 << 18);
   #len = 0;
   #limit = FIRST_CHUNK;
+  /** Whether a picked record has its number, and its url (`,"url":"<base>/issues/`, see `record`). */
+  readonly #number: boolean;
+  readonly #url: Buffer | undefined;
+  /**
+   * @param fields the fields asked for, sorted
+   * @param url `,"url":"<base>/issues/`
+   */
+  constructor(fields: readonly string[], url: Buffer) {
+    this.#number = fields.includes("number");
+    this.#url = fields.includes("url") ? url : undefined;
+  }
   get length(): number {
     return this.#len;
   }
@@ -810,6 +825,35 @@ class Sink {
     at += url.copy(buf, at);
     at = digits(buf, at, n);
     buf[at++] = 0x22;
+    buf[at++] = 0x7d;
+    buf[at++] = 0x0a;
+    this.#len = at;
+  }
+  /**
+   * Some members of a record, as `members` would write them of its JSON:
+   * `picker`'s last scan of `b` (part one's, its number, part two's, its url), `{…}` and a newline.
+   */
+  picked(b: Buffer, picker: MemberPicker, n: number): void {
+    this.#room(picker.bytes + (this.#url?.length ?? 0) + 48);
+    const buf = this.#buf;
+    const from = this.#len;
+    let at = from;
+    buf[at++] = 0x7b;
+    at = picker.copy(b, 0, buf, at);
+    if (this.#number) {
+      // `,"number":` without its comma when it comes first.
+      for (let k = at === from + 1 ? 1 : 0; k < NUMBER.length; k++) buf[at++] = NUMBER[k]!;
+      at = digits(buf, at, n);
+    }
+    const two = at;
+    if (two > from + 1) buf[at++] = 0x2c;
+    const after = picker.copy(b, 1, buf, at);
+    at = after === at ? two : after;
+    if (this.#url) {
+      at += this.#url.copy(buf, at, at === from + 1 ? 1 : 0);
+      at = digits(buf, at, n);
+      buf[at++] = 0x22;
+    }
     buf[at++] = 0x7d;
     buf[at++] = 0x0a;
     this.#len = at;
@@ -976,7 +1020,8 @@ async function* readyRecords(
   url: Buffer,
   full: boolean
 ): AsyncGenerator<Buffer> {
-  const sink = new Sink();
+  const sink = new Sink(opts.fields, url);
+  const picker = full ? undefined : new MemberPicker(BEFORE, AFTER, opts.fields);
   let n = 0;
   for (const r of open) {
     if (n >= opts.limit) break;
@@ -985,6 +1030,7 @@ async function* readyRecords(
     if (!b) continue;
     n++;
     if (full) sink.record(b, 0, r.sep, b.length, r.i + 1, url);
+    else if (picker!.scan(b, 0, r.sep, b.length)) sink.picked(b, picker!, r.i + 1);
     else {
       const json = JSON.parse(`{${b.toString("utf8", 0, r.sep)},${b.toString("utf8", r.sep + 1)}}`);
       json.number = r.i + 1;

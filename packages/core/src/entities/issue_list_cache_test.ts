@@ -13,12 +13,11 @@ import { loadEntityFast } from "./load.js";
 import { entityOrder } from "./order.js";
 import { ISSUE } from "./schema.js";
 
-test("cachedIssueFields() answers JSON lines filtered by state alone, without comments, fields sorted", (t) => {
-  t.deepEqual(cachedIssueFields(["title", "number"], false, false), ["number", "title"]);
-  t.is(cachedIssueFields(undefined, false, false), undefined, "no --json");
-  t.is(cachedIssueFields(["title"], true, false), undefined, "--jq");
-  t.is(cachedIssueFields(["title"], false, true), undefined, "a filter");
-  t.is(cachedIssueFields(["comments", "title"], false, false), undefined, "comments");
+test("cachedIssueFields() answers a list filtered by state alone, without comments, fields sorted", (t) => {
+  t.deepEqual(cachedIssueFields(["title", "number"], false), ["number", "title"]);
+  t.is(cachedIssueFields(undefined, false), undefined, "no fields");
+  t.is(cachedIssueFields(["title"], true), undefined, "a filter");
+  t.is(cachedIssueFields(["comments", "title"], false), undefined, "comments");
 });
 
 /**
@@ -58,7 +57,7 @@ async function listed(s: Store, staged: IssueStaging | undefined, limit: number)
   // Every file was read for the order, and all are clean: every live issue's record staged, no archived one's.
   if (staged) assert(staged.size === 40, `${staged.size} staged`);
   const out: Buffer[] = [];
-  const fields = cachedIssueFields(FIELDS, false, false)!;
+  const fields = cachedIssueFields(FIELDS, false)!;
   const fail = (e: unknown): never => {
     throw new Error(String(e));
   };
@@ -97,7 +96,7 @@ test("a cold list from staged records (in memory or spilled) is the list read fr
 test("the first record is yielded alone, then about 4 KiB (| head -1 has its line as it is made)", async (t) => {
   const s = storeOf(40);
   await sleep(120); // past the racy-clean window: the second walk reads every record from the cache
-  const fields = cachedIssueFields(FIELDS, false, false)!;
+  const fields = cachedIssueFields(FIELDS, false)!;
   const fail = (e: unknown): never => {
     throw new Error(String(e));
   };

@@ -159,7 +159,7 @@ async function listed(s: Store, cold: boolean): Promise<string> {
   const fail = (e: unknown): never => {
     throw new Error(String(e));
   };
-  const fields = cachedIssueFields(FIELDS, false, false)!;
+  const fields = cachedIssueFields(FIELDS, false)!;
   const opts = { state: "all" as const, limit: 100_000, fields, onError: fail, onWarning: fail, closed: () => false };
   const out: Buffer[] = [];
   for await (const b of cachedIssueList(s, order, DEFS, { ...opts, staged: cold ? staged : undefined }))

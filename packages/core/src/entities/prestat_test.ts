@@ -124,7 +124,6 @@ async function bugs(
     limit: 1000,
     fields: cachedIssueFields(
       ISSUE_FIELDS.filter((f) => f !== "comments"),
-      false,
       false
     )!,
     onError: fail,
