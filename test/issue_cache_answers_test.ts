@@ -379,15 +379,26 @@ test.serial("list -S from the record cache is the answer from the files, for eve
     "there in:title",
     "hi -there",
     '\\"there',
+    // Sorted: every match read from the records, then sorted by the key read with them.
+    "sort:created-asc kernel",
+    "sort:updated-desc",
+    "sort:updated-asc is:open",
+    "sort:updated label:bug",
+    "sort:created-desc author:erin",
     // Not the records': answered from the files (the same answer either way).
     "reason:completed",
-    "sort:created-asc kernel",
+    "sort:comments-desc",
     "kernel in:comments",
     "is:blocked",
   ];
   // Whole records (decided from the title's and body's bytes, unparsed) and some fields (parsed).
   for (const q of queries)
     for (const fields of [[], ["number,title,state"]]) await sameAsFiles(t, repo, ["-S", q], fields);
+  // A sort cut short: the first of every match sorted, not the first matches.
+  for (const q of ["sort:updated-asc", "sort:created-asc"]) {
+    await sameAsFiles(t, repo, ["-S", q, "-L", "2"], ["number"]);
+    await sameRendered(t, repo, ["-S", q, "-L", "3"]);
+  }
   // With a label filter (its needles decide the label, the title and body the words), and with an assignee filter
   // (whose needle is in the author too: decided where the assignees are).
   for (const f of [

@@ -363,10 +363,24 @@ export default defineCommand({
       ? undefined
       : cachedIssueFields(shaped ? (shaped.fields ?? undefined) : ISSUE_ROW_FIELDS, filtered);
     if (cached) {
+      const render = issueRender(args, shaped, false);
+      // A `sort:` (by created or updated: `issueRecordSearchable`) sorts every match, its key read with the fields.
+      const sort = recordSearch ? query!.sort : undefined;
+      if (sort) {
+        const key = sort.field === "updated" ? "updatedAt" : "createdAt";
+        const fields = cached.includes(key) ? cached : [...cached, key].sort();
+        const all: IssueJson[] = [];
+        for await (const r of linesRecords(cachedLines(ctx, { ...opts, limit: Infinity }, fields, tally, query))) {
+          all.push(r);
+        }
+        const top = sortBySearch(query!, all, (r, f) => (f === "updated" ? r.updatedAt : r.createdAt));
+        await emit(ctx.io, ctx.out, top.slice(0, opts.limit), render);
+        return tally.failed ? 1 : 0;
+      }
       const array = shaped && args.jq === undefined ? jsonMode(ctx.io) === "array" : undefined;
       const lines = cachedLines(ctx, opts, cached, tally, recordSearch ? query : undefined);
       if (array !== undefined) await writeLines(ctx, lines, array);
-      else await emit(ctx.io, ctx.out, linesRecords(lines), issueRender(args, shaped, false));
+      else await emit(ctx.io, ctx.out, linesRecords(lines), render);
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).

@@ -75,12 +75,13 @@ const RECORD_QUALIFIERS: Readonly<Record<string, readonly string[] | undefined>>
 
 /**
  * Whether issues' JSON records (`issueRecordSearchItem`) answer the query as
- * their files do: no `sort:` (every match is read first), no comments, links
- * or `reason:` (a record holds gh's stateReason, not the search's), and only
- * qualifiers in RECORD_QUALIFIERS.
+ * their files do: no comments (`sort:comments` neither), links or `reason:`
+ * (a record holds gh's stateReason, not the search's), and only qualifiers
+ * in RECORD_QUALIFIERS. A `sort:` by created or updated is the caller's to
+ * apply, over every match (`sortBySearch`).
  */
 export function issueRecordSearchable(q: SearchQuery): boolean {
-  if (q.sort) return false;
+  if (q.sort?.field === "comments") return false;
   return q.qualifiers.every((x) => {
     if (!(x.key in RECORD_QUALIFIERS)) return false;
     const values = RECORD_QUALIFIERS[x.key];
