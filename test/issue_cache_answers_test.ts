@@ -11,6 +11,7 @@ import test, { type ExecutionContext } from "ava";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fixtureRepo } from "./lib/fixture.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
@@ -266,6 +267,31 @@ for (const file of ["issues.records", "issues.order", "labels.defs"]) {
     });
   }
 }
+
+test.serial(
+  "a record cache made by hand, checksums and all, is named in one line when a table cannot read it",
+  async (t) => {
+    const repo = await fixtureRepo();
+    await warmed(repo);
+    // The first block's first `"labels":` value made bad JSON of the same brackets, its checksum made again.
+    const f = join(cache(repo), "issues.records");
+    const text = readFileSync(f, "latin1");
+    const start = text.indexOf("\n") + 1;
+    const end = text.indexOf("\x1e");
+    const block = text.slice(start, end).replace(/"labels":\[/, '"labels":[,');
+    t.not(block, text.slice(start, end));
+    const sum = crc32(Buffer.from(block, "latin1")).toString(16).padStart(8, "0");
+    writeFileSync(f, `${text.slice(0, start)}${block}\x1e${sum}\n${text.slice(text.indexOf("\n", end) + 1)}`, "latin1");
+    const r = await run("forge-issue", ["list", "-s", "all", "-L", "1000"], { cwd: repo });
+    t.is(r.code, 1);
+    t.is(
+      r.stderr,
+      "forge-issue list: .forge/.cache/issues.records: a record that is not JSON (delete the file: it is rebuilt)\n"
+    );
+    rmSync(f);
+    t.deepEqual(await answers(repo), await coldAnswers(repo), "deleted, it is rebuilt");
+  }
+);
 
 test.serial(
   "a filter's shortcut over the cached bytes: quoted names, look-alike text, the same name in another member",

@@ -1,8 +1,12 @@
+import { join } from "node:path";
 import {
+  cacheDir,
   cachedIssueFields,
   cachedIssueList,
   currentAuthor,
+  displayPath,
   entityOrder,
+  ForgeError,
   ISSUE,
   issueFilter,
   issueRecordSearchable,
@@ -279,11 +283,26 @@ async function writeLines(ctx: Ctx, chunks: AsyncIterable<Buffer>, array: boolea
   await ctx.out.flush();
 }
 
-/** The records of JSON lines (the cached list's, of the fields asked for), for --jq or a table. */
-async function* linesRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<IssueJson> {
+/**
+ * The records of JSON lines (the cached list's, of the fields asked for), for --jq or a table.
+ * @throws ForgeError (exit 1) for a line that is not JSON: a record cache made by hand, checksums and all
+ */
+async function* linesRecords(chunks: AsyncIterable<Buffer>, ctx: Ctx): AsyncGenerator<IssueJson> {
   for await (const chunk of chunks) {
     for (let a = 0, b = chunk.indexOf(0x0a); b >= 0; a = b + 1, b = chunk.indexOf(0x0a, a)) {
-      yield JSON.parse(chunk.toString("utf8", a, b)) as IssueJson;
+      let r: IssueJson;
+      try {
+        r = JSON.parse(chunk.toString("utf8", a, b)) as IssueJson;
+      } catch {
+        const store = new Issues(ctx.io).store;
+        const file = join(displayPath(store, cacheDir(store)), "issues.records");
+        throw new ForgeError(
+          `${file}: a record that is not JSON (delete the file: it is rebuilt)`,
+          "E_INVALID_FILE",
+          1
+        );
+      }
+      yield r;
     }
   }
 }
@@ -364,23 +383,23 @@ export default defineCommand({
       : cachedIssueFields(shaped ? (shaped.fields ?? undefined) : ISSUE_ROW_FIELDS, filtered);
     if (cached) {
       const render = issueRender(args, shaped, false);
+      // JSON (lines, or gh's one array), unless --jq; else records for jq or a table. A bad FORGE_JSON fails first.
+      const array = shaped && args.jq === undefined ? jsonMode(ctx.io) === "array" : undefined;
       // A `sort:` (by created or updated: `issueRecordSearchable`) sorts every match, its key read with the fields.
       const sort = recordSearch ? query!.sort : undefined;
       if (sort) {
         const key = sort.field === "updated" ? "updatedAt" : "createdAt";
         const fields = cached.includes(key) ? cached : [...cached, key].sort();
         const all: IssueJson[] = [];
-        for await (const r of linesRecords(cachedLines(ctx, { ...opts, limit: Infinity }, fields, tally, query))) {
-          all.push(r);
-        }
+        const lines = cachedLines(ctx, { ...opts, limit: Infinity }, fields, tally, query);
+        for await (const r of linesRecords(lines, ctx)) all.push(r);
         const top = sortBySearch(query!, all, (r, f) => (f === "updated" ? r.updatedAt : r.createdAt));
         await emit(ctx.io, ctx.out, top.slice(0, opts.limit), render);
         return tally.failed ? 1 : 0;
       }
-      const array = shaped && args.jq === undefined ? jsonMode(ctx.io) === "array" : undefined;
       const lines = cachedLines(ctx, opts, cached, tally, recordSearch ? query : undefined);
       if (array !== undefined) await writeLines(ctx, lines, array);
-      else await emit(ctx.io, ctx.out, linesRecords(lines), render);
+      else await emit(ctx.io, ctx.out, linesRecords(lines, ctx), render);
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
