@@ -38,6 +38,7 @@ import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed } f
 import {
   Issues,
   issueRender,
+  issueRow,
   ISSUE_ROW_FIELDS,
   JSON_FLAGS,
   jsonRequest,
@@ -284,15 +285,33 @@ async function writeLines(ctx: Ctx, chunks: AsyncIterable<Buffer>, array: boolea
 }
 
 /**
- * The records of JSON lines (the cached list's, of the fields asked for), for --jq or a table.
+ * A table off a TTY (`emit`'s rows: `issueRow` joined by tabs) from the cached lines of its columns, a chunk's rows
+ * written at once.
+ */
+async function writeRows(ctx: Ctx, chunks: AsyncIterable<Buffer>): Promise<void> {
+  for await (const records of recordsOf(chunks, ctx)) {
+    let text = "";
+    for (const r of records) text += `${issueRow(r, false).join("\t")}\n`;
+    await ctx.out.write(text);
+  }
+  await ctx.out.flush();
+}
+
+/** The records of JSON lines (the cached list's, of the fields asked for), for --jq or a table. */
+async function* linesRecords(chunks: AsyncIterable<Buffer>, ctx: Ctx): AsyncGenerator<IssueJson> {
+  for await (const records of recordsOf(chunks, ctx)) yield* records;
+}
+
+/**
+ * Each chunk's records (its whole JSON lines).
  * @throws ForgeError (exit 1) for a line that is not JSON: a record cache made by hand, checksums and all
  */
-async function* linesRecords(chunks: AsyncIterable<Buffer>, ctx: Ctx): AsyncGenerator<IssueJson> {
+async function* recordsOf(chunks: AsyncIterable<Buffer>, ctx: Ctx): AsyncGenerator<IssueJson[]> {
   for await (const chunk of chunks) {
+    const out: IssueJson[] = [];
     for (let a = 0, b = chunk.indexOf(0x0a); b >= 0; a = b + 1, b = chunk.indexOf(0x0a, a)) {
-      let r: IssueJson;
       try {
-        r = JSON.parse(chunk.toString("utf8", a, b)) as IssueJson;
+        out.push(JSON.parse(chunk.toString("utf8", a, b)) as IssueJson);
       } catch {
         const store = new Issues(ctx.io).store;
         const file = join(displayPath(store, cacheDir(store)), "issues.records");
@@ -302,8 +321,8 @@ async function* linesRecords(chunks: AsyncIterable<Buffer>, ctx: Ctx): AsyncGene
           1
         );
       }
-      yield r;
     }
+    yield out;
   }
 }
 
@@ -399,7 +418,8 @@ export default defineCommand({
       }
       const lines = cachedLines(ctx, opts, cached, tally, recordSearch ? query : undefined);
       if (array !== undefined) await writeLines(ctx, lines, array);
-      else await emit(ctx.io, ctx.out, linesRecords(lines, ctx), render);
+      else if (shaped || ctx.io.stdout.isTTY === true) await emit(ctx.io, ctx.out, linesRecords(lines, ctx), render);
+      else await writeRows(ctx, lines);
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
