@@ -1,5 +1,6 @@
 /**
  * The store-under-load bench cases (issue 11), as ratios in one run:
+ * - a table and a field list against the full list at 10k, target ≤ 1.3×;
  * - the full list (`list --json -s all -L 100000`) against the read floor
  *   (a bare Node read of the same files) at 10k and 100k issues, target ≤ 1.3×;
  * - the time to the first line of `list -L 100000 --json | head -1` at 100k
@@ -80,9 +81,22 @@ export function storeCases(root: string, s10k: Gen, big: Gen, s1k: Gen): Case[] 
       subject: filtered(big, how),
     },
   ];
+  // The same list as a table (gh's default output) and as a field list: from the record cache too, unparsed.
+  const shaped = (g: Gen, how: "table" | "fields"): Cmd => ({
+    label: `forge-issue list -s all -L 100000${how === "table" ? "" : " --json number,title,labels"}`,
+    argv: [fi, "list", "-s", "all", "-L", "100000", ...(how === "table" ? [] : ["--json", "number,title,labels"])],
+    cwd: g.dir,
+    check: (out) => lines(readdirSync(join(g.store, "issues")).length)(out),
+  });
   return [
     ...filterCases("label"),
     ...filterCases("search"),
+    ...(["table", "fields"] as const).map((how): Case => ({
+      name: `store: ${how === "table" ? "a table" : "a field list"} vs the full list @${k(s10k)}`,
+      target: { kind: "ratio", max: 1.3 },
+      baseline: full(s10k),
+      subject: shaped(s10k, how),
+    })),
     {
       name: `store: full list vs read floor @${k(s10k)}`,
       target: { kind: "ratio", max: 1.3 },

@@ -1,9 +1,11 @@
 /**
- * `forge-issue list --json` from the record cache (record_cache.ts): the
- * same walk and the same bytes as the verb's general path (newest first,
+ * `forge-issue list` from the record cache (record_cache.ts): the same
+ * walk and the same bytes as the verb's general path (newest first,
  * archived skipped, stopping once `limit` matched), but an issue whose
- * file's lstat is unchanged is written from its cached JSON, not read, and
- * a full record is copied byte for byte around its number, with no parse.
+ * file's lstat is unchanged is written from its cached JSON, not read: a
+ * full record copied byte for byte around its number, a field list (a
+ * table's columns too) the members asked for (record_members.ts), neither
+ * parsed.
  * Benchmarked: 10,000 issues, `list --json` ≤ 300 ms (tools/bench.ts).
  */
 import { isAscii } from "node:buffer";
