@@ -1,17 +1,6 @@
 import test from "ava";
+import { rng as prng } from "../testing.js";
 import { MemberPicker, valueEnd } from "./record_members.js";
-
-/** A small PRNG (mulberry32), so a failure is reproducible from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Pieces of strings: what JSON escapes (quote, backslash, newline, U+0001), runs of backslashes before a quote, the
 // record cache's separator, brackets and braces, and bytes past ASCII.
