@@ -137,6 +137,7 @@ export {
 } from "./entities/order.js";
 export {
   openRecordCache,
+  recordCacheFile,
   RecordCache,
   recordContext,
   type RecordCacheOptions,

@@ -1,6 +1,4 @@
-import { join } from "node:path";
 import {
-  cacheDir,
   cachedIssueFields,
   cachedIssueList,
   currentAuthor,
@@ -21,6 +19,7 @@ import {
   loadEntityFast,
   matchSearch,
   parseSearch,
+  recordCacheFile,
   searchNeedsComments,
   searchNeedsLinks,
   searchFilter,
@@ -314,7 +313,7 @@ async function* recordsOf(chunks: AsyncIterable<Buffer>, ctx: Ctx): AsyncGenerat
         out.push(JSON.parse(chunk.toString("utf8", a, b)) as IssueJson);
       } catch {
         const store = new Issues(ctx.io).store;
-        const file = join(displayPath(store, cacheDir(store)), "issues.records");
+        const file = displayPath(store, recordCacheFile(store, ISSUES));
         throw new ForgeError(
           `${file}: a record that is not JSON (delete the file: it is rebuilt)`,
           "E_INVALID_FILE",

@@ -24,7 +24,14 @@ import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } fr
 import type { Order, OrderOptions } from "./order.js";
 import { PRESTAT_AT, PreStat } from "./prestat.js";
 import { MemberPicker } from "./record_members.js";
-import { knownFile, openRecordCache, recordContext, type KnownFile, type RecordHit } from "./record_cache.js";
+import {
+  knownFile,
+  openRecordCache,
+  recordCacheFile,
+  recordContext,
+  type KnownFile,
+  type RecordHit,
+} from "./record_cache.js";
 import { ISSUE } from "./schema.js";
 import { issueRecordSearchItem } from "../search/items.js";
 import { matchSearch, type SearchEnv, type SearchItem } from "../search/match.js";
@@ -1049,7 +1056,7 @@ const NONE: readonly string[] = [];
 /** The cache file opened for reading (fd undefined when there is none). */
 function cacheFileOf(store: Store): { fd: number | undefined } {
   try {
-    return { fd: openSync(join(cacheDir(store), `${ISSUES.plural}.records`), "r") };
+    return { fd: openSync(recordCacheFile(store, ISSUES), "r") };
   } catch {
     return { fd: undefined };
   }

@@ -84,11 +84,12 @@ export function recordContext(value: unknown): string {
  * entity in order, `put` the values of each one it missed, then `close`.
  */
 export function openRecordCache(store: Store, kind: KindLayout, opts: RecordCacheOptions): RecordCache {
-  return new RecordCache(
-    join(cacheDir(store), `${kind.plural}.${opts.name ?? "records"}`),
-    `${MAGIC} ${opts.layout} ${opts.context}`,
-    opts
-  );
+  return new RecordCache(recordCacheFile(store, kind, opts.name), `${MAGIC} ${opts.layout} ${opts.context}`, opts);
+}
+
+/** The cache file of a kind: `.forge/.cache/<kind>.records`, or `.<name>` (forge-observe's: `observed`). */
+export function recordCacheFile(store: Store, kind: KindLayout, name = "records"): string {
+  return join(cacheDir(store), `${kind.plural}.${name}`);
 }
 
 /**
