@@ -354,12 +354,22 @@ export interface OrderIds {
   readonly stride: number;
   readonly idAt: number;
   readonly flagAt: number;
+  /** Where a reader of its own finds the lines: the cache file's fd (open while the order is held), their offset. */
+  readonly file?: { readonly fd: number; readonly at: number };
 }
 
 /** The lines of an order kept as its cache's (`OrderIds`; every order `entityOrder` gives), else undefined. */
 export function orderIds(order: Order): OrderIds | undefined {
   if (!(order instanceof CacheOrder)) return undefined;
-  return { bytes: order.length * LINE, write: (into) => order.writeBody(into), stride: LINE, idAt: 21, flagAt: 58 };
+  const file = order instanceof WindowOrder ? order.file : undefined;
+  return {
+    bytes: order.length * LINE,
+    write: (into) => order.writeBody(into),
+    stride: LINE,
+    idAt: 21,
+    flagAt: 58,
+    file,
+  };
 }
 
 /** An Order read straight out of the cache text: line i is one slice. */
@@ -488,6 +498,10 @@ class WindowOrder extends CacheOrder {
     this.#fd = fd;
     this.#bodyAt = body;
     FDS.register(this, fd);
+  }
+  /** The cache file's fd and where its lines start (`OrderIds.file`). */
+  get file(): { fd: number; at: number } {
+    return { fd: this.#fd, at: this.#bodyAt };
   }
   override writeBody(into: Buffer): void {
     const n = this.length * LINE;

@@ -1,5 +1,15 @@
 import test from "ava";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,7 +25,7 @@ import {
   type RecordFilter,
 } from "./issue_list_cache.js";
 import { loadEntity } from "./load.js";
-import { entityOrder } from "./order.js";
+import { entityOrder, orderIds } from "./order.js";
 import { PreStat } from "./prestat.js";
 import { ISSUE } from "./schema.js";
 import { parseSearch } from "../search/query.js";
@@ -66,6 +76,28 @@ test("PreStat gives each live issue's lstat as the walk's own lstat would find i
       continue;
     }
     t.deepEqual(got && { ...got }, statOf(entityFile(s, ISSUES, ref.id)), ref.id);
+  }
+});
+
+test("the thread reads an order kept as its cache file itself, a block at a time, blank past a cut", async (t) => {
+  const s = storeOf(600); // three blocks of lines (256 a block)
+  await sleep(120);
+  const order = await entityOrder(s, ISSUES, ISSUE);
+  t.truthy(orderIds(order)?.file, "an order over its cache file: nothing copied into the thread's memory");
+  const ps = PreStat.start(s, ISSUES, order, order.length);
+  await ps!.exited;
+  for (let i = order.length - 17; i >= 0; i--) {
+    t.deepEqual({ ...ps!.known(i)! }, statOf(entityFile(s, ISSUES, order.at(i)!.ref.id)), `rank ${i}`);
+  }
+  // Cut in place under the fd (nothing forge does): the lines past the cut read as blanks, which name no file.
+  const again = await entityOrder(s, ISSUES, ISSUE);
+  const file = join(s.dir, ".cache", "issues.order");
+  truncateSync(file, statSync(file).size - 300 * 60); // 60 bytes a line
+  const cut = PreStat.start(s, ISSUES, again, again.length);
+  await cut!.exited;
+  for (let i = again.length - 17; i >= 0; i--) {
+    if (i >= 300) t.is(cut!.known(i), undefined, `rank ${i}: cut`);
+    else t.deepEqual({ ...cut!.known(i)! }, statOf(entityFile(s, ISSUES, again.at(i)!.ref.id)), `rank ${i}`);
   }
 });
 
