@@ -22,7 +22,7 @@ import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
 import type { Order, OrderOptions } from "./order.js";
-import { PRESTAT_AT, PreStat } from "./prestat.js";
+import { handOverAfter, PRESTAT_AT, PreStat } from "./prestat.js";
 import { MemberPicker } from "./record_members.js";
 import {
   knownFile,
@@ -412,6 +412,7 @@ export async function* cachedIssueList(
   // the thread's 8 included). A cold walk has the order pass's stats.
   const handOver =
     (opts.match !== undefined || want !== 0) && !opts.staged?.size ? (opts.ahead ?? PRESTAT_AT) : undefined;
+  const after = handOver && handOverAfter(handOver, opts.match !== undefined, opts.limit, order.length);
   // The state and a filter of what the owning file says (`fileOnly`) are tried before the record folders are stamped.
   const lightWalk = opts.match ? opts.match.fileOnly === true : want !== 0;
   let ahead: PreStat | undefined;
@@ -421,7 +422,7 @@ export async function* cachedIssueList(
     for (; i >= 0 && n < opts.limit && !opts.closed(); i--) {
       const { ref, createdAt } = order.at(i)!;
       if (ref.archived) continue;
-      if (handOver && ++walked === handOver.after && i >= handOver.left) {
+      if (handOver && ++walked === after && i >= handOver.left) {
         long = true;
         // Folder stamps ahead only for a walk that stamps them after its filter; another does with each lookup.
         ahead = PreStat.start(store, ISSUES, order, i, lightWalk);

@@ -26,7 +26,7 @@ import {
 } from "./issue_list_cache.js";
 import { loadEntity } from "./load.js";
 import { entityOrder, orderIds } from "./order.js";
-import { PreStat } from "./prestat.js";
+import { handOverAfter, PRESTAT_AT, PreStat } from "./prestat.js";
 import { ISSUE } from "./schema.js";
 import { parseSearch } from "../search/query.js";
 
@@ -99,6 +99,13 @@ test("the thread reads an order kept as its cache file itself, a block at a time
     if (i >= 300) t.is(cut!.known(i), undefined, `rank ${i}: cut`);
     else t.deepEqual({ ...cut!.known(i)! }, statOf(entityFile(s, ISSUES, again.at(i)!.ref.id)), `rank ${i}`);
   }
+});
+
+test("a filter's walk that no limit cuts short starts the thread at its first entity; others after 1,024", (t) => {
+  t.is(handOverAfter(PRESTAT_AT, true, 100_000, 100_000), 1, "-l bug -L 100000");
+  t.is(handOverAfter(PRESTAT_AT, true, 100_000, 20_000), 1);
+  t.is(handOverAfter(PRESTAT_AT, true, 30, 100_000), 1024, "a filter's 30: it may end soon");
+  t.is(handOverAfter(PRESTAT_AT, false, 100_000, 100_000), 1024, "a state alone (list | head -1)");
 });
 
 test("the thread lstats newest first, 16 ranks below the rank the walk asked last", async (t) => {
