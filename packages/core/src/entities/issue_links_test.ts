@@ -1,5 +1,5 @@
 import test from "ava";
-import { rng } from "../testing.js";
+import { rng } from "@forge/kernel/testing";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 
 const id = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;

@@ -1,5 +1,5 @@
 import test from "ava";
-import { rng as prng } from "../testing.js";
+import { rng as prng } from "@forge/kernel/testing";
 import { MemberPicker, valueEnd } from "./record_members.js";
 
 // Pieces of strings: what JSON escapes (quote, backslash, newline, U+0001), runs of backslashes before a quote, the
