@@ -33,11 +33,10 @@ import {
   type SearchQuery,
   type Store,
 } from "@forge/core";
-import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed } from "@forge/cli";
+import { defineCommand, emit, jsonMode, passesFilters, type Ctx, type Parsed, type RenderOptions } from "@forge/cli";
 import {
   Issues,
   issueRender,
-  issueRow,
   ISSUE_ROW_FIELDS,
   JSON_FLAGS,
   jsonRequest,
@@ -284,13 +283,14 @@ async function writeLines(ctx: Ctx, chunks: AsyncIterable<Buffer>, array: boolea
 }
 
 /**
- * A table off a TTY (`emit`'s rows: `issueRow` joined by tabs) from the cached lines of its columns, a chunk's rows
- * written at once.
+ * A table off a TTY as `emit` writes it (the render's rows joined by tabs) from the cached lines of its columns, a
+ * chunk's rows written at once (`emit` awaits a write per row).
  */
-async function writeRows(ctx: Ctx, chunks: AsyncIterable<Buffer>): Promise<void> {
+async function writeRows(ctx: Ctx, chunks: AsyncIterable<Buffer>, render: RenderOptions<IssueJson>): Promise<void> {
   for await (const records of recordsOf(chunks, ctx)) {
+    if (ctx.out.closed) break;
     let text = "";
-    for (const r of records) text += `${issueRow(r, false).join("\t")}\n`;
+    for (const r of records) text += `${render.row!(r, false, false).join("\t")}\n`;
     await ctx.out.write(text);
   }
   await ctx.out.flush();
@@ -418,7 +418,7 @@ export default defineCommand({
       const lines = cachedLines(ctx, opts, cached, tally, recordSearch ? query : undefined);
       if (array !== undefined) await writeLines(ctx, lines, array);
       else if (shaped || ctx.io.stdout.isTTY === true) await emit(ctx.io, ctx.out, linesRecords(lines, ctx), render);
-      else await writeRows(ctx, lines);
+      else await writeRows(ctx, lines, render);
       return tally.failed ? 1 : 0;
     }
     // Streamed: each record is written as soon as it matches (back-pressure through `emit`).
