@@ -68,7 +68,8 @@ const BLOCK = 256;
 // until the walk is over (c[3]) or the oldest is stamped.
 const THREAD = `"use strict";
 const { workerData: d } = require("node:worker_threads");
-const raw = (${rawStats.toString()})(require("node:fs"), process);
+const fs = require("node:fs");
+const raw = (${rawStats.toString()})(fs, process);
 const c = new Int32Array(d.sab, 0, 4);
 const v = new Float64Array(d.sab, 16, 4 * d.n);
 const a = new Int32Array(d.sab, d.atAt, d.n);
@@ -77,7 +78,6 @@ const r = (${rawStat.toString()})();
 const isFile = ${isFileMode.toString()};
 // The order's lines: copied in by the walk, or read here from its cache file a block at a time (a short read leaves
 // blanks, which name no entity: left to the walk).
-const fs = require("node:fs");
 const b = d.lines ? Buffer.alloc(${BLOCK} * d.stride) : Buffer.from(d.sab, 16 + 32 * d.n, d.bytes);
 let block = -1;
 const lineAt = (j) => {
