@@ -128,7 +128,7 @@ function fits(v: unknown, t: FieldType): boolean {
     case "boolean":
       return typeof v === "boolean";
     case "strings":
-      return Array.isArray(v) && v.every((s) => typeof s === "string");
+      return Array.isArray(v) && allStrings(v);
     case "object":
       return isObject(v);
     case "object|null":
@@ -136,15 +136,28 @@ function fits(v: unknown, t: FieldType): boolean {
     case "ref|null":
       return v === null || isRef(v);
     case "refs":
-      return Array.isArray(v) && v.every(isRef);
+      return Array.isArray(v) && allRefs(v);
   }
 }
 
+// Indexed loops, no destructuring or callbacks: forge-plan runs these once per process, mostly in the interpreter,
+// where an iterator or a closure per field cost twice the whole check (14 vs 6.5 ms over 2,874 lines).
+function allStrings(a: unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (typeof a[i] !== "string") return false;
+  return true;
+}
+
+function allRefs(a: unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (!isRef(a[i])) return false;
+  return true;
+}
+
 function checkSpec(v: Record<string, unknown>, spec: Spec, prefix: string): void {
-  for (const [f, t, optional] of spec) {
-    const x = v[f];
-    if (x === undefined && optional) continue;
-    if (!fits(x, t)) throw new RecordError(prefix + f, EXPECTED[t]);
+  for (let i = 0; i < spec.length; i++) {
+    const s = spec[i]!;
+    const x = v[s[0]];
+    if (x === undefined && s[2]) continue;
+    if (!fits(x, s[1])) throw new RecordError(prefix + s[0], EXPECTED[s[1]]);
   }
 }
 
