@@ -39,9 +39,27 @@ export class LineSplitter {
   push(chunk: Buffer): SplitLine[] {
     const out: SplitLine[] = [];
     let start = 0;
-    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-      out.push(this.#take(chunk.subarray(start, nl)));
+    const nl = chunk.indexOf(10);
+    if (nl >= 0) {
+      // The line the kept parts began ends here; the whole lines after it are decoded at once (a newline is never
+      // inside a UTF-8 character) and cut as text, when together they fit under the cap (so each does).
+      out.push(this.#take(chunk.subarray(0, nl)));
       start = nl + 1;
+      const last = chunk.lastIndexOf(10);
+      if (last > start && last - start <= this.#cap) {
+        const text = chunk.toString("utf8", start, last);
+        for (let at = 0; ;) {
+          const end = text.indexOf("\n", at);
+          out.push({ line: ++this.#line, text: end < 0 ? text.slice(at) : text.slice(at, end) });
+          if (end < 0) break;
+          at = end + 1;
+        }
+        start = last + 1;
+      }
+      for (let n = chunk.indexOf(10, start); n >= 0; n = chunk.indexOf(10, start)) {
+        out.push(this.#take(chunk.subarray(start, n)));
+        start = n + 1;
+      }
     }
     if (start < chunk.length) this.#keep(chunk.subarray(start));
     return out;

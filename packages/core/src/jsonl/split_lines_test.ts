@@ -76,6 +76,33 @@ test("LineSplitter: lines cut anywhere across chunks, inside a UTF-8 character t
   }
 });
 
+test("LineSplitter: a chunk's whole lines read as one text under the cap, one at a time over it", (t) => {
+  // Under the cap: the lines between the chunk's first and last newline are decoded at once, then cut.
+  const s = new LineSplitter(12);
+  t.deepEqual(
+    [...s.push(Buffer.from("a\né\n\nü—\nb")), ...s.end()],
+    [
+      { line: 1, text: "a" },
+      { line: 2, text: "é" },
+      { line: 3, text: "" },
+      { line: 4, text: "ü—" },
+      { line: 5, text: "b" },
+    ]
+  );
+  // Over it: each line is measured alone, so only the long one is refused.
+  const o = new LineSplitter(10);
+  t.deepEqual(
+    [...o.push(Buffer.from("ab\n0123456789\nabcdefghijk\nxy\nz")), ...o.end()],
+    [
+      { line: 1, text: "ab" },
+      { line: 2, text: "0123456789" },
+      { line: 3, tooLong: true },
+      { line: 4, text: "xy" },
+      { line: 5, text: "z" },
+    ]
+  );
+});
+
 test("LineSplitter: a line over the cap is one tooLong line, its bytes not kept; the next line reads", (t) => {
   const s = new LineSplitter(10);
   const got = [...s.push(Buffer.from("0123456789")), ...s.push(Buffer.from("ABC\nok\n0123456789x")), ...s.end()];
