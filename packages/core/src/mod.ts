@@ -222,6 +222,7 @@ export {
   type GitResult,
   type WorktreeOptions,
 } from "./git.js";
+export { readBranchTip, readHead, type HeadRead } from "./git_head.js";
 export { currentAuthor, editList, expandMe } from "./author.js";
 export {
   appendRecord,

@@ -33,6 +33,8 @@ import {
   recordContext,
   PR,
   PRS,
+  readBranchTip,
+  readHead,
   readStoreFile,
   validate,
   type EntityRef,
@@ -166,13 +168,19 @@ async function baseOf(
 ): Promise<ObserveInputs["base"]> {
   if (top === null) return { ref: ref ?? "main", sha: null, tree: null };
   if (ref !== undefined) return tipOf(top, ref, env);
-  // Both questions at once, while the heap is small (each git is a fork, which write-protects every page this process
-  // has): the branch HEAD is on, and HEAD's commit, which is that branch's tip. The full name, as `--short` prints
-  // `heads/main` when a tag is also called `main`.
-  const [head, tip] = await Promise.all([
-    git(["symbolic-ref", "--quiet", "HEAD"], { cwd: top, env }),
-    git(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
-  ]);
+  // The branch HEAD is on, and HEAD's commit, which is that branch's tip: read from the repository's files in the plain
+  // case (readHead), else both asked of git at once, while the heap is small (each git is a fork, which write-protects
+  // every page this process has). The full name, as `--short` prints `heads/main` when a tag is also called `main`.
+  const read = readHead(top, env ?? process.env);
+  const [head, tip] = read
+    ? [
+        { code: read.ref === null ? 1 : 0, stdout: read.ref ?? "" },
+        { code: read.tip === null ? 1 : 0, stdout: read.tip ?? "" },
+      ]
+    : await Promise.all([
+        git(["symbolic-ref", "--quiet", "HEAD"], { cwd: top, env }),
+        git(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
+      ]);
   // 128: not in a repository. Not on a branch (1: a detached HEAD): the base is `main`.
   if (head.code === 128) return { ref: "main", sha: null, tree: null };
   const full = head.code === 0 ? head.stdout.trim() : "";
@@ -184,6 +192,8 @@ const HEADS = "refs/heads/";
 
 /** A named branch, its tip and the tip's code tree. */
 async function tipOf(top: string, name: string, env: NodeJS.ProcessEnv | undefined): Promise<ObserveInputs["base"]> {
+  const read = readBranchTip(top, name, env ?? process.env);
+  if (read !== undefined) return withTree(top, name, read, env);
   const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${HEADS}${name}^{commit}`], {
     cwd: top,
     env,
