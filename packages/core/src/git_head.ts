@@ -101,7 +101,7 @@ function refTip(dir: string, ref: string): string | null | undefined {
     oid = loose;
   } else {
     if (stat(join(dir, ref)) !== undefined) return undefined; // there, but not a file git wrote
-    const packed = readText(join(dir, "packed-refs"));
+    const packed = readText(join(dir, "packed-refs"), 64 << 20);
     if (packed !== undefined) {
       for (const line of packed.split("\n")) {
         if (line.endsWith(` ${ref}`) && OID.test(line.slice(0, 40)) && line.length === 41 + ref.length) {
@@ -117,7 +117,7 @@ function refTip(dir: string, ref: string): string | null | undefined {
 
 /** `oid` when its object is a commit stored whole (loose, or packed not as a delta), else undefined. */
 function commitOrUndefined(dir: string, oid: string): string | undefined {
-  const loose = readBytes(join(dir, "objects", oid.slice(0, 2), oid.slice(2)));
+  const loose = readBytes(join(dir, "objects", oid.slice(0, 2), oid.slice(2)), 1 << 20);
   if (loose !== undefined) {
     try {
       // The header alone: `commit <size>\0`.
@@ -194,16 +194,15 @@ function stat(path: string): Stats | undefined {
   return lstatSync(path, { throwIfNoEntry: false });
 }
 
-/** A regular file's first line (what git writes in HEAD and a loose ref), or undefined. */
-function readText(path: string): string | undefined {
-  const b = readBytes(path);
-  if (b === undefined) return undefined;
-  const s = b.toString("utf8");
-  return path.endsWith("packed-refs") ? s : s.replace(/\n$/, "");
+/** A regular file's text without its last newline (HEAD, a loose ref, packed-refs), or undefined. */
+function readText(path: string, max = 4096): string | undefined {
+  return readBytes(path, max)?.toString("utf8").replace(/\n$/, "");
 }
 
-function readBytes(path: string): Buffer | undefined {
-  if (!stat(path)?.isFile()) return undefined;
+/** A regular file of at most `max` bytes (more: git's to read), or undefined. */
+function readBytes(path: string, max: number): Buffer | undefined {
+  const st = stat(path);
+  if (!st?.isFile() || st.size > max) return undefined;
   try {
     return readFileSync(path);
   } catch {
