@@ -5,7 +5,7 @@
  * does not fork git twice before it starts (~30 ms of a one-shot process
  * here). Anything else — a `GIT_*` variable that moves discovery, a `.git`
  * file (a linked worktree, a submodule), another owner, a file-system
- * boundary, reftable, alternates, a symbolic ref, a tip stored as a delta
+ * boundary, reftable, alternates, replaced objects, a symbolic ref, a tip stored as a delta
  * or not found, a SHA-256 repository — answers `undefined`: the caller asks
  * git, which stays the authority. Never a guess: a tip is given only once
  * its object is seen to be a commit (what `rev-parse --verify <ref>^{commit}`
@@ -38,10 +38,10 @@ const OID = /^[0-9a-f]{40}$/;
 export function readHead(cwd: string, env: NodeJS.ProcessEnv = process.env): HeadRead | undefined {
   const dir = gitDir(cwd, env);
   if (dir === undefined) return undefined;
-  const head = readText(join(dir, "HEAD"));
+  const head = readText(join(dir.path, "HEAD"));
   if (head === undefined) return undefined;
   if (OID.test(head)) {
-    const tip = commitOrUndefined(dir, head);
+    const tip = commitOrUndefined(dir.path, head);
     return tip === undefined ? undefined : { ref: null, tip };
   }
   const m = /^ref: (refs\/heads\/[^\s]+)$/.exec(head);
@@ -65,8 +65,14 @@ export function readBranchTip(
 
 // --- internal ---
 
+/** A `.git` folder, and its packed-refs (null: none). */
+interface GitDir {
+  path: string;
+  packed: string | null;
+}
+
 /** The `.git` folder git would find from `cwd`, in the plain case only. */
-function gitDir(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+function gitDir(cwd: string, env: NodeJS.ProcessEnv): GitDir | undefined {
   for (const k of Object.keys(env)) if (MOVES.test(k)) return undefined;
   const uid = process.getuid?.();
   let dev: number | undefined;
@@ -80,10 +86,15 @@ function gitDir(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
       // git's safe.directory: a repository someone else owns is git's to refuse or allow.
       if (!g.isDirectory() || g.uid !== uid || here.uid !== uid) return undefined;
       const dir = join(d, ".git");
-      // A linked worktree's folder, reftable, alternates: git's.
+      // A linked worktree's folder, reftable, alternates, replaced objects (git leaves refs/replace/ empty): git's.
       for (const other of ["commondir", "reftable", join("objects", "info", "alternates")])
         if (stat(join(dir, other)) !== undefined) return undefined;
-      return dir;
+      if (!isEmptyOrAbsent(join(dir, "refs", "replace"))) return undefined;
+      const file = join(dir, "packed-refs");
+      const packed = readText(file, 64 << 20);
+      if (packed === undefined && stat(file) !== undefined) return undefined;
+      if (packed?.includes(" refs/replace/")) return undefined;
+      return { path: dir, packed: packed ?? null };
     }
     const up = dirname(d);
     if (up === d) return undefined;
@@ -92,27 +103,24 @@ function gitDir(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** A ref's commit: null when it does not exist, undefined when only git can tell. */
-function refTip(dir: string, ref: string): string | null | undefined {
+function refTip(dir: GitDir, ref: string): string | null | undefined {
   if (ref.split("/").some((p) => p === "" || p === "." || p === ".." || p.endsWith(".lock"))) return undefined;
-  const loose = readText(join(dir, ref));
+  const loose = readText(join(dir.path, ref));
   let oid: string | undefined;
   if (loose !== undefined) {
     if (!OID.test(loose)) return undefined; // a symbolic ref, or a SHA-256 one
     oid = loose;
   } else {
-    if (stat(join(dir, ref)) !== undefined) return undefined; // there, but not a file git wrote
-    const packed = readText(join(dir, "packed-refs"), 64 << 20);
-    if (packed !== undefined) {
-      for (const line of packed.split("\n")) {
-        if (line.endsWith(` ${ref}`) && OID.test(line.slice(0, 40)) && line.length === 41 + ref.length) {
-          oid = line.slice(0, 40);
-          break;
-        }
+    if (stat(join(dir.path, ref)) !== undefined) return undefined; // there, but not a file git wrote
+    for (const line of dir.packed?.split("\n") ?? []) {
+      if (line.endsWith(` ${ref}`) && OID.test(line.slice(0, 40)) && line.length === 41 + ref.length) {
+        oid = line.slice(0, 40);
+        break;
       }
-    } else if (stat(join(dir, "packed-refs")) !== undefined) return undefined;
+    }
     if (oid === undefined) return null;
   }
-  return commitOrUndefined(dir, oid);
+  return commitOrUndefined(dir.path, oid);
 }
 
 /** `oid` when its object is a commit stored whole (loose, or packed not as a delta), else undefined. */
@@ -187,6 +195,17 @@ function packedType(idx: string, want: Buffer): number | null | undefined {
   } finally {
     if (fd !== undefined) closeSync(fd);
     if (pack !== undefined) closeSync(pack);
+  }
+}
+
+/** A folder that holds nothing, or nothing there. */
+function isEmptyOrAbsent(path: string): boolean {
+  const st = stat(path);
+  if (st === undefined) return true;
+  try {
+    return st.isDirectory() && readdirSync(path).length === 0;
+  } catch {
+    return false;
   }
 }
 

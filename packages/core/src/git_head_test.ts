@@ -116,6 +116,15 @@ test("readHead leaves git the cases only git can tell", (t) => {
     rmSync(p);
   }
   t.truthy(readHead(dir, ENV));
+  // Replaced objects (rev-parse reads the replacement), loose or packed.
+  const main = g(dir, "rev-parse", "main").trim();
+  g(dir, "replace", main, g(dir, "commit-tree", "-m", "other", `${main}^{tree}`).trim());
+  t.is(readHead(dir, ENV), undefined);
+  g(dir, "pack-refs", "--all");
+  rmSync(join(dir, ".git", "refs", "replace"), { recursive: true, force: true });
+  t.is(readHead(dir, ENV), undefined);
+  g(dir, "replace", "-d", main);
+  t.truthy(readHead(dir, ENV));
   // A work tree with a file called HEAD at its top: git may judge the folder itself.
   writeFileSync(join(dir, "HEAD"), "");
   t.is(readHead(dir, ENV), undefined);
