@@ -5,11 +5,11 @@
  * does not fork git twice before it starts (~30 ms of a one-shot process
  * here). Anything else — a `GIT_*` variable that moves discovery, a `.git`
  * file (a linked worktree, a submodule), another owner, a file-system
- * boundary, reftable, alternates, replaced objects, a symbolic ref, a tip stored as a delta
- * or not found, a SHA-256 repository — answers `undefined`: the caller asks
- * git, which stays the authority. Never a guess: a tip is given only once
- * its object is seen to be a commit (what `rev-parse --verify <ref>^{commit}`
- * checks).
+ * boundary, reftable, alternates, replaced objects, a symbolic ref, a tip
+ * stored as a delta or not found, a SHA-256 repository, a file bigger than
+ * git writes it — answers `undefined`: the caller asks git, which stays the
+ * authority. Never a guess: a tip is given only once its object is seen to
+ * be a commit (what `rev-parse --verify <ref>^{commit}` checks).
  */
 import { closeSync, type Stats, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
