@@ -12,8 +12,9 @@
  * be a commit (what `rev-parse --verify <ref>^{commit}` checks).
  */
 import { closeSync, type Stats, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { inflateSync } from "node:zlib";
+import { findGitDir } from "./git_dir.js";
 
 /** What `git symbolic-ref --quiet HEAD` and `git rev-parse --verify HEAD^{commit}` would answer. */
 export interface HeadRead {
@@ -23,10 +24,9 @@ export interface HeadRead {
   tip: string | null;
 }
 
-/** Variables git reads that move where a repository is found, or how its refs and objects are read (not GIT_SSL_*). */
+/** Variables git reads that change how refs and objects are read (`findGitDir` leaves those that move discovery). */
 const MOVES = new RegExp(
-  "^GIT_(DIR|WORK_TREE|COMMON_DIR|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|OBJECT_DIRECTORY|" +
-    "ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CONFIG|CONFIG_.*|REPLACE_REF_BASE|NO_REPLACE_OBJECTS|REF_.*|TEST_.*)$"
+  "^GIT_(OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|REPLACE_REF_BASE|NO_REPLACE_OBJECTS|REF_.*|TEST_.*)$"
 );
 const OID = /^[0-9a-f]{40}$/;
 
@@ -71,35 +71,22 @@ interface GitDir {
   packed: string | null;
 }
 
-/** The `.git` folder git would find from `cwd`, in the plain case only. */
+/** The `.git` folder git would find from `cwd` (`findGitDir`), where its refs and objects are plain files only. */
 function gitDir(cwd: string, env: NodeJS.ProcessEnv): GitDir | undefined {
   for (const k of Object.keys(env)) if (MOVES.test(k)) return undefined;
-  const uid = process.getuid?.();
-  let dev: number | undefined;
-  for (let d = cwd; ;) {
-    const here = stat(d);
-    if (!here?.isDirectory()) return undefined;
-    // git stops at a file-system boundary; and a folder that is itself a repository (bare) is git's to judge.
-    if ((dev ??= here.dev) !== here.dev || stat(join(d, "HEAD")) !== undefined) return undefined;
-    const g = stat(join(d, ".git"));
-    if (g !== undefined) {
-      // git's safe.directory: a repository someone else owns is git's to refuse or allow.
-      if (!g.isDirectory() || g.uid !== uid || here.uid !== uid) return undefined;
-      const dir = join(d, ".git");
-      // A linked worktree's folder, reftable, alternates, replaced objects (git leaves refs/replace/ empty): git's.
-      for (const other of ["commondir", "reftable", join("objects", "info", "alternates")])
-        if (stat(join(dir, other)) !== undefined) return undefined;
-      if (!isEmptyOrAbsent(join(dir, "refs", "replace"))) return undefined;
-      const file = join(dir, "packed-refs");
-      const packed = readText(file, 64 << 20);
-      if (packed === undefined && stat(file) !== undefined) return undefined;
-      if (packed?.includes(" refs/replace/")) return undefined;
-      return { path: dir, packed: packed ?? null };
-    }
-    const up = dirname(d);
-    if (up === d) return undefined;
-    d = up;
-  }
+  const found = findGitDir(cwd, env);
+  // git's safe.directory: a repository someone else owns is git's to refuse or allow.
+  if (found === undefined || !found.owned) return undefined;
+  const dir = found.gitDir;
+  // A linked worktree's folder, reftable, alternates, replaced objects (git leaves refs/replace/ empty): git's.
+  for (const other of ["commondir", "reftable", join("objects", "info", "alternates")])
+    if (stat(join(dir, other)) !== undefined) return undefined;
+  if (!isEmptyOrAbsent(join(dir, "refs", "replace"))) return undefined;
+  const file = join(dir, "packed-refs");
+  const packed = readText(file, 64 << 20);
+  if (packed === undefined && stat(file) !== undefined) return undefined;
+  if (packed?.includes(" refs/replace/")) return undefined;
+  return { path: dir, packed: packed ?? null };
 }
 
 /** A ref's commit: null when it does not exist, undefined when only git can tell. */

@@ -1,6 +1,6 @@
 import test from "ava";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HeadRead, readBranchTip, readHead } from "./git_head.js";
@@ -125,7 +125,23 @@ test("readHead leaves git the cases only git can tell", (t) => {
   t.is(readHead(dir, ENV), undefined);
   g(dir, "replace", "-d", main);
   t.truthy(readHead(dir, ENV));
-  // A work tree with a file called HEAD at its top: git may judge the folder itself.
+  // A work tree with a file called HEAD at its top: git takes its .git first, and so does readHead.
   writeFileSync(join(dir, "HEAD"), "");
+  t.deepEqual(readHead(dir, ENV), gitHead(dir));
+  // A HEAD on the way up from a sub-folder (a bare repository there, for git): git's.
+  mkdirSync(join(dir, "bare", "sub"), { recursive: true });
+  writeFileSync(join(dir, "bare", "HEAD"), "");
+  t.is(readHead(join(dir, "bare", "sub"), ENV), undefined);
+});
+
+// Making a folder another user owns needs root (as here and in CI); elsewhere the case is skipped, not passed.
+(process.getuid?.() === 0 ? test : test.skip)("readHead leaves a repository another user owns to git", (t) => {
+  const dir = repo();
+  commit(dir, "a");
+  t.truthy(readHead(dir, ENV));
+  chownSync(join(dir, ".git"), 4242, 4242);
+  t.is(readHead(dir, ENV), undefined);
+  chownSync(join(dir, ".git"), 0, 0);
+  chownSync(dir, 4242, 4242);
   t.is(readHead(dir, ENV), undefined);
 });

@@ -13,11 +13,12 @@
  * up, a folder on another filesystem, or a config with `include`s (an
  * `includeIf` can turn on the branch checked out).
  */
-import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { checkedCache, readCacheFile, writeCacheFile, writeCacheLater } from "./store/cache_file.js";
 import { fileStamp } from "./store/stamp.js";
 import { git, type GitResult } from "./git.js";
+import { findGitDir } from "./git_dir.js";
 
 const MAGIC = "forge-origin 1";
 
@@ -80,43 +81,22 @@ export async function originUrl(cwd: string, cacheDir: string | undefined): Prom
 
 // --- internal ---
 
-// The variables that change which repository git finds or which config it reads.
-const MOVES = /^GIT_(DIR|WORK_TREE|COMMON_DIR|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|CONFIG.*)$/;
-
 const uid = (): number => process.getuid?.() ?? -1;
 
 /**
- * The repository git finds from `cwd` (its physical path, as git walks it):
- * the first `.git` folder up the tree, or undefined where the stamps cannot
- * follow git (see the file comment).
+ * The repository git finds from `cwd` (`findGitDir`), with the `GIT_*`
+ * variables that do not move it and the two that name the global config,
+ * which key the answer; undefined where the stamps cannot follow git.
  */
 function located(cwd: string): { cwd: string; gitDir: string; env: string } | undefined {
+  const found = findGitDir(cwd);
+  if (found === undefined) return undefined;
   const vars = Object.keys(process.env)
     .filter((k) => k.startsWith("GIT_"))
     .sort();
-  if (vars.some((k) => MOVES.test(k))) return undefined;
   // HOME and XDG_CONFIG_HOME name the global config files.
   const env = [...vars, "HOME", "XDG_CONFIG_HOME"].map((k) => `${k}=${process.env[k] ?? ""}`).join("\0");
-  let dir: string;
-  try {
-    dir = realpathSync.native(cwd);
-  } catch {
-    return undefined;
-  }
-  const start = dir;
-  let dev: number | undefined;
-  for (;;) {
-    const here = lstat(dir);
-    if (here === undefined || !here.isDirectory() || (dev !== undefined && here.dev !== dev)) return undefined;
-    dev = here.dev;
-    const dotGit = lstat(join(dir, ".git"));
-    if (dotGit !== undefined) return dotGit.isDirectory() ? { cwd: start, gitDir: join(dir, ".git"), env } : undefined;
-    // A bare repository (or a .git folder itself) on the way up: git would take it.
-    if (lstat(join(dir, "HEAD")) !== undefined) return undefined;
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
+  return { cwd: found.cwd, gitDir: found.gitDir, env };
 }
 
 /**
@@ -160,14 +140,6 @@ function stampOf(file: string, now: number): string | null {
     st = undefined;
   }
   return st === undefined ? "-" : fileStamp(st, now);
-}
-
-function lstat(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 function read(path: string): Kept | undefined {
