@@ -38,6 +38,7 @@ import {
   readStoreFile,
   validate,
   type EntityRef,
+  type HeadRead,
   type EntitySchema,
   type KindLayout,
   type LoadedEntity,
@@ -168,24 +169,28 @@ async function baseOf(
 ): Promise<ObserveInputs["base"]> {
   if (top === null) return { ref: ref ?? "main", sha: null, tree: null };
   if (ref !== undefined) return tipOf(top, ref, env);
-  // The branch HEAD is on, and HEAD's commit, which is that branch's tip: read from the repository's files in the plain
-  // case (readHead), else both asked of git at once, while the heap is small (each git is a fork, which write-protects
-  // every page this process has). The full name, as `--short` prints `heads/main` when a tag is also called `main`.
+  const head = await headOf(top, env);
+  if (head === null) return { ref: "main", sha: null, tree: null };
+  // Not on a branch (detached): the base is `main`.
+  if (head.ref === null || !head.ref.startsWith(HEADS)) return tipOf(top, "main", env);
+  return withTree(top, head.ref.slice(HEADS.length), head.tip, env);
+}
+
+/**
+ * The ref HEAD names and its commit (null: not in a repository): read from the repository's files in the plain case
+ * (`readHead`), else both asked of git at once, while the heap is small (each git is a fork, which write-protects every
+ * page this process has). The full name, as `--short` prints `heads/main` when a tag is also called `main`.
+ */
+async function headOf(top: string, env: NodeJS.ProcessEnv | undefined): Promise<HeadRead | null> {
   const read = readHead(top, env ?? process.env);
-  const [head, tip] = read
-    ? [
-        { code: read.ref === null ? 1 : 0, stdout: read.ref ?? "" },
-        { code: read.tip === null ? 1 : 0, stdout: read.tip ?? "" },
-      ]
-    : await Promise.all([
-        git(["symbolic-ref", "--quiet", "HEAD"], { cwd: top, env }),
-        git(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
-      ]);
-  // 128: not in a repository. Not on a branch (1: a detached HEAD): the base is `main`.
-  if (head.code === 128) return { ref: "main", sha: null, tree: null };
-  const full = head.code === 0 ? head.stdout.trim() : "";
-  if (!full.startsWith(HEADS)) return tipOf(top, "main", env);
-  return withTree(top, full.slice(HEADS.length), tip.code === 0 ? tip.stdout.trim() : null, env);
+  if (read) return read;
+  const [head, tip] = await Promise.all([
+    git(["symbolic-ref", "--quiet", "HEAD"], { cwd: top, env }),
+    git(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
+  ]);
+  // 128: not in a repository; 1: a detached HEAD.
+  if (head.code === 128) return null;
+  return { ref: head.code === 0 ? head.stdout.trim() : null, tip: tip.code === 0 ? tip.stdout.trim() : null };
 }
 
 const HEADS = "refs/heads/";
