@@ -36,6 +36,36 @@ const OID = /^[0-9a-f]{40}$/;
  * @example readHead(top) // { ref: "refs/heads/main", tip: "3f…" }
  */
 export function readHead(cwd: string, env: NodeJS.ProcessEnv = process.env): HeadRead | undefined {
+  return gitsOnError(() => headOfFiles(cwd, env));
+}
+
+/**
+ * A branch's tip (`git rev-parse --verify refs/heads/<name>^{commit}`):
+ * the commit, null when there is no such branch, undefined when only git can tell.
+ */
+export function readBranchTip(
+  cwd: string,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env
+): string | null | undefined {
+  return gitsOnError(() => {
+    const dir = gitDir(cwd, env);
+    return dir === undefined ? undefined : refTip(dir, `refs/heads/${name}`);
+  });
+}
+
+// --- internal ---
+
+/** `read()`, or undefined when a file cannot be read as asked (a name too long, a loop, no access): git tells then. */
+function gitsOnError<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function headOfFiles(cwd: string, env: NodeJS.ProcessEnv): HeadRead | undefined {
   const dir = gitDir(cwd, env);
   if (dir === undefined) return undefined;
   const head = readText(join(dir.path, "HEAD"));
@@ -49,21 +79,6 @@ export function readHead(cwd: string, env: NodeJS.ProcessEnv = process.env): Hea
   const tip = refTip(dir, m[1]!);
   return tip === undefined ? undefined : { ref: m[1]!, tip };
 }
-
-/**
- * A branch's tip (`git rev-parse --verify refs/heads/<name>^{commit}`):
- * the commit, null when there is no such branch, undefined when only git can tell.
- */
-export function readBranchTip(
-  cwd: string,
-  name: string,
-  env: NodeJS.ProcessEnv = process.env
-): string | null | undefined {
-  const dir = gitDir(cwd, env);
-  return dir === undefined ? undefined : refTip(dir, `refs/heads/${name}`);
-}
-
-// --- internal ---
 
 /** A `.git` folder, and its packed-refs (null: none). */
 interface GitDir {
