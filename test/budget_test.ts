@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from "ava";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launcherArgv } from "@forge/core";
+import { launcherCommand } from "@forge/core";
 import { GOLDEN, run, tempRepo, type Ran } from "./lib/run.js";
 
 const VERBS = ["create", "list", "view", "comment", "close", "reopen", "edit", "archive", "status"];
@@ -597,7 +597,7 @@ test("every launcher's code cache is accepted for its bundle, and a launcher wit
     "{ filename: f, cachedData: fs.readFileSync(f.slice(0, -4) + '.v8') });" +
     "process.stdout.write(String(s.cachedDataRejected));";
   for (const name of names) {
-    const flags = launcherArgv(join(bin, name), [])!.slice(0, -1);
+    const flags = launcherCommand(join(bin, name), [], {})!.args.slice(0, -1);
     const r = await run(process.execPath, [...flags, "-e", check, join(bin, "lib", `${name}.cjs`)], { cwd: tmpdir() });
     t.is(r.stdout, "false", `${name} under ${flags.join(" ") || "no flags"}: ${r.stderr}`);
   }

@@ -476,6 +476,17 @@ test("the environment: the caller's, ci.env's variables, the run id and step nam
   t.is(step.logSha256, createHash("sha256").update(log.stdout).digest("hex"), "the record carries the log's digest");
 });
 
+test("a step gets the caller's MALLOC_ARENA_MAX, not the one the launcher's #! line gives node", async (t) => {
+  const dir = repo(
+    { "10-env": 'echo "arena=${MALLOC_ARENA_MAX-unset} saved=${FORGE_SAVED_MALLOC_ARENA_MAX-unset}"' },
+    ""
+  );
+  t.is((await ci(dir, ["run"], { MALLOC_ARENA_MAX: "3" })).code, 0);
+  t.is((await ci(dir, ["log", "1", "10-env"])).stdout, "arena=3 saved=unset\n");
+  t.is((await ci(dir, ["run"], {})).code, 0);
+  t.is((await ci(dir, ["log", "2", "10-env"])).stdout, "arena=unset saved=unset\n");
+});
+
 test("--docker with no engine is one error line, exit 1, and nothing runs", async (t) => {
   const fake = scratch(tempRepo("forge-ci-nodocker-"));
   writeFileSync(join(fake, "docker"), "#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n");

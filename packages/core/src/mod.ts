@@ -206,7 +206,7 @@ export { resolveRef, type Ranked, type Resolved } from "./refs/resolve_ref.js";
 export { MAX_JSON_ARRAY_BYTES, parseJsonLines, readJsonLines, refOfRecord, type JsonLine } from "./jsonl/read_lines.js";
 export { capText, LineSplitter, MAX_JSON_LINE_BYTES, type SplitLine, textLines } from "./jsonl/split_lines.js";
 export { FIRST_CHUNK, nextChunk } from "./jsonl/chunk_size.js";
-export { launcherArgv } from "./launcher.js";
+export { launcherCommand, type LauncherCommand } from "./launcher.js";
 export {
   codeTree,
   codeTreeOfListing,

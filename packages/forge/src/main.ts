@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { currentAuthor, launcherArgv, MAX_IMPORT_BYTES, UsageError, versionFile } from "@forge/core";
+import { currentAuthor, launcherCommand, MAX_IMPORT_BYTES, UsageError, versionFile } from "@forge/core";
 import { type Io, processIo, reportError } from "@forge/cli";
 import { FSCK_HELP, parseFsckOptions, runFsck } from "./fsck.js";
 import { checkWorkTree, initStore } from "./init.js";
@@ -128,10 +128,10 @@ function unknownNoun(noun: string, self: string): UsageError {
 /** Run `forge-<noun>`: the sibling of this executable first, then PATH. */
 function dispatch(noun: string, rest: string[], self: string): Promise<number> {
   const sibling = self ? join(dirname(self), `forge-${noun}`) : "";
-  const argv = sibling ? launcherArgv(sibling, rest) : undefined;
-  const [cmd, args] = argv ? [process.execPath, argv] : [`forge-${noun}`, rest];
+  const sib = sibling ? launcherCommand(sibling, rest, process.env) : undefined;
+  const [cmd, args] = sib ? [process.execPath, sib.args] : [`forge-${noun}`, rest];
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: "inherit" });
+    const child = spawn(cmd, args, { stdio: "inherit", env: sib?.env ?? process.env });
     child.on("error", (err: NodeJS.ErrnoException) => {
       reject(err.code === "ENOENT" ? unknownNoun(noun, self) : err);
     });
