@@ -1,5 +1,6 @@
 import test from "ava";
 import { execFileSync } from "node:child_process";
+import { crc32 } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,8 @@ test("a whole-file cache reads back what was written, and nothing it cannot vouc
   const d = dir();
   const path = join(d, "x.observed");
   const body = 'key é\n{"a":1}';
+  const sum = crc32(body).toString(16).padStart(8, "0");
+  t.is(checkedCache("forge-x 1", body).toString("utf8"), `forge-x 1 ${sum}\n${body}`, "the UTF-8 bytes of its text");
   t.true(writeCacheFile(path, checkedCache("forge-x 1", body)));
   t.is(readFileSync(join(d, ".gitignore"), "utf8"), "*\n", "the folder made, ignoring itself");
   t.deepEqual(readdirSync(d).sort(), [".gitignore", "x.observed"], "no temp file left");
