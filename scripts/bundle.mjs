@@ -90,9 +90,9 @@ const names = [];
 // Every launcher starts node with glibc's malloc held to one arena: V8's compiler and GC threads otherwise each take
 // an arena of their own, which glibc trims back to the system and faults in again (a page fault costs ~12 µs on the
 // machines this is measured on). A cold `forge-issue list --json` at 10,000 issues: ~20,500 -> ~14,000 page faults,
-// 3-12 % less CPU time; at 100,000 its peak RSS stays under 98 MiB. glibc reads the variable
-// only as a process starts, so it is set on the #! line (env -S), with the caller's own value (`\${…}`: empty when it
-// had none) kept beside it; the launcher puts that back before anything runs, so no command forge starts inherits it.
+// 3-12 % less CPU time; at 100,000 its peak RSS stays under 98 MiB. glibc reads the variable only as a process
+// starts, so it is set on the #! line (env -S), with the caller's own value (`\${…}`: empty when it had none, or set
+// empty) kept beside it; the launcher puts that back before anything runs, so no command forge starts inherits it.
 const ARENA = "MALLOC_ARENA_MAX";
 const SAVED_ARENA = "FORGE_SAVED_MALLOC_ARENA_MAX";
 // Each executable's node flags (package.json: forge.nodeFlags), on its launcher's #! line: V8's heap flags, which

@@ -37,9 +37,9 @@ function tables(): Int32Array {
  * @example crc32("hello") // 0x3610a686
  */
 export function crc32(data: Uint8Array | string): number {
-  // A string's length undercounts its UTF-8 bytes: it only decides sooner or later.
-  if ((checked += data.length) > ZLIB_PAST) return zlibCrc32(data);
   const b = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  // zlib is given bytes: Node 20's crc32 of a 565 KB string took 1.8-4.2 ms, of its bytes 0.1 ms (+0.2 to encode).
+  if ((checked += b.length) > ZLIB_PAST) return zlibCrc32(b);
   const t = (table ??= tables());
   let c = -1;
   let i = 0;
