@@ -30,6 +30,7 @@ export {
   milestonesFile,
   openStore,
   patchFile,
+  statStore,
   storeAt,
   type KindLayout,
   type Store,

@@ -36,6 +36,7 @@ import {
   readBranchTip,
   readHead,
   readStoreFile,
+  statStore,
   validate,
   type EntityRef,
   type HeadRead,
@@ -269,6 +270,8 @@ async function loadAll<T>(
   const order = await entityOrder(store, kind, schema);
   for (const u of order.errors) unreadable.push(`${noun}:${u.ref.id}`);
   const cache = r.cache && openRecordCache(store, kind, { ...r.cache, name: "observed", write: true });
+  // The files as the cache's lstats name them (`statStore`); read by their own paths.
+  const stats = statStore(store);
   const out: T[] = [];
   let i = order.length - 1;
   try {
@@ -277,9 +280,8 @@ async function loadAll<T>(
       const { ref, createdAt } = order.at(i)!;
       const number = i + 1;
       const key = `${createdAt} ${ref.id}`;
-      const path = entityFile(store, kind, ref.id, ref.archived);
       const input = !ref.archived || r.archived === true;
-      const hit = cache && !ref.escapes ? cache.get(key, path) : undefined;
+      const hit = cache && !ref.escapes ? cache.get(key, entityFile(stats, kind, ref.id, ref.archived)) : undefined;
       if (hit) {
         const v = !input
           ? hit.end - hit.start === 1 && hit.buf[hit.start] === READABLE
@@ -297,6 +299,7 @@ async function loadAll<T>(
       try {
         let v: T | undefined | typeof SLOW = SLOW;
         if (!ref.escapes) {
+          const path = entityFile(store, kind, ref.id, ref.archived);
           const text = readStoreFile(store, path);
           if (input)
             v = r.fromText(

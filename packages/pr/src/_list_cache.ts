@@ -35,6 +35,7 @@ import {
   raw,
   rawStat,
   recordContext,
+  statStore,
   entityFile,
   type EntityRef,
   type IssueContext,
@@ -94,7 +95,8 @@ export class PrListCache {
    *   then are a miss's stamps taken
    */
   constructor(store: Store, defs: IssueContext, full: boolean, now = Date.now()) {
-    this.#store = store;
+    // Only stat'ed through (`statStore`: the names relative to the working folder).
+    this.#store = statStore(store);
     this.#full = full;
     this.#now = now;
     const context = recordContext([[...defs.labels], [...defs.milestones]]);

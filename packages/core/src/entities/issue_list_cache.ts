@@ -15,7 +15,7 @@ import { FIRST_CHUNK, nextChunk } from "../jsonl/chunk_size.js";
 import { cacheTemp, dropCacheTemp, writeAll } from "../store/cache_file.js";
 import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
 import { folderStamp, type StampedStat } from "../store/stamp.js";
-import { cacheDir, ISSUES, entityFile, type Store } from "../store/store.js";
+import { cacheDir, ISSUES, entityFile, statStore, type Store } from "../store/store.js";
 import type { EntityRef } from "../store/entities_dir.js";
 import { absentFolders, activityDirs, withScannedActivity } from "./activity.js";
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
@@ -404,6 +404,8 @@ export async function* cachedIssueList(
   }
   const sink = new Sink(fields, url);
   const picker = full ? undefined : new MemberPicker(BEFORE, AFTER, fields);
+  // The store as the walk's stats name it (relative: fewer names for the kernel to resolve); reads use `store`.
+  const stats = statStore(store);
   let n = 0;
   let i = order.length - 1;
   // A walk that passes over issues (a filter, a state) lstats each one's file: a long one hands the oldest's
@@ -425,7 +427,7 @@ export async function* cachedIssueList(
       if (handOver && ++walked === after && i >= handOver.left) {
         long = true;
         // Folder stamps ahead only for a walk that stamps them after its filter; another does with each lookup.
-        ahead = PreStat.start(store, ISSUES, order, i, lightWalk);
+        ahead = PreStat.start(stats, ISSUES, order, i, lightWalk);
         if (handOver.settle) await ahead?.exited;
       }
       // Bounded once the thread runs (its first stat): bounded before it started, the young generation was not
@@ -438,7 +440,7 @@ export async function* cachedIssueList(
       // for each issue a filter passes over). Else the file's and its folders' stamps, first.
       const light = !ref.escapes && !pre && lightWalk;
       const known = ref.escapes || pre ? undefined : ahead?.known(i);
-      const file = entityFile(store, ISSUES, ref.id);
+      const file = entityFile(stats, ISSUES, ref.id);
       let hit = ref.escapes ? undefined : lookup(cache, file, key, pre, light, known);
       // Made by the order pass from the file it read (kept by the cache as if read here).
       if (!hit && pre && parts(pre)) {
@@ -508,7 +510,7 @@ export async function* cachedIssueList(
     if (sink.length > 0) yield sink.take();
     // A cold walk cut short (--limit, a closed reader) still leaves the whole cache when the order pass made the
     // rest: kept without reading a file (the first one it would have to read ends it).
-    if (opts.staged && opts.staged.size > 0) i = finishStaged(store, order, cache, opts.staged, i);
+    if (opts.staged && opts.staged.size > 0) i = finishStaged(stats, order, cache, opts.staged, i);
   } finally {
     ahead?.stop();
     cache.close(i < 0);
@@ -937,6 +939,7 @@ async function* readyList(
   const open: ReadyEntry[] = [];
   // The cache file as the walk reads it: opened before it, the same inode (checked), kept open past its close.
   const file = cacheFileOf(store);
+  const stats = statStore(store);
   let i = order.length - 1;
   try {
     for (; i >= 0 && !opts.closed(); i--) {
@@ -946,7 +949,7 @@ async function* readyList(
       const key = `${createdAt} ${ref.id}`;
       const pre = ref.escapes ? undefined : opts.staged?.get(ref.id);
       // Staged: its stamp (folders too) was taken as it was read. Else the file alone, its folders checked if ready.
-      const path = entityFile(store, ISSUES, ref.id);
+      const path = entityFile(stats, ISSUES, ref.id);
       const hit = ref.escapes ? undefined : pre ? cache.get(key, path, pre) : cache.get(key, path, undefined, false);
       if (!hit && pre && parts(pre)) {
         // Made by the order pass from the file it read: kept, and its record kept here (it is in no cache file yet).

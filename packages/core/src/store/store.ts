@@ -48,6 +48,26 @@ export interface KindLayout {
 /** Issues: `.forge/issues/<id>/issue.md`. */
 export const ISSUES: KindLayout = { plural: "issues", file: "issue.md", noun: "issue" };
 
+/**
+ * The store as a walk's stats name it: `dir` relative to the working folder
+ * when it lies under it, else the store itself. The kernel resolves each
+ * name of a path: an lstat of `.forge/issues/<id>/issue.md` took 4.2–4.5 µs
+ * here, of the same file by its absolute path (4 names more) 4.6–5.3, and a
+ * walk over 100,000 issues stats 100,000–300,000 paths. For stats and reads
+ * within one command only: no forge command changes its working folder,
+ * and a path it prints or writes stays absolute (`store`'s).
+ * @param cwd the working folder (default: the process's)
+ */
+export function statStore(store: Store, cwd?: string): Store {
+  let from = cwd;
+  try {
+    from ??= process.cwd();
+  } catch {
+    return store;
+  }
+  return store.dir.startsWith(from + sep) ? { ...store, dir: store.dir.slice(from.length + 1) } : store;
+}
+
 /** The live folder of a kind. */
 export function kindDir(store: Store, kind: KindLayout): string {
   // Concatenation: `store.dir` is normalised (storeAt) and the names are plain (list calls this per file).
