@@ -81,7 +81,8 @@ const KEPT_OUT = ["comments", "mergeCommit", "number", "url"];
 
 /** One newest-first walk over the PR record cache (get each live PR in order, put what missed, then close). */
 export class PrListCache {
-  readonly #store: Store;
+  /** The store as its files are stat'ed (`statStore`: named from the working folder). */
+  readonly #stats: Store;
   readonly #cache: RecordCache;
   readonly #now: number;
   // The lstat `#fileStamp` reads into (its stamp is made before the next).
@@ -95,8 +96,7 @@ export class PrListCache {
    *   then are a miss's stamps taken
    */
   constructor(store: Store, defs: IssueContext, full: boolean, now = Date.now()) {
-    // Only stat'ed through (`statStore`: the names relative to the working folder).
-    this.#store = statStore(store);
+    this.#stats = statStore(store);
     this.#full = full;
     this.#now = now;
     const context = recordContext([[...defs.labels], [...defs.milestones]]);
@@ -110,7 +110,7 @@ export class PrListCache {
    */
   get(key: string, ref: EntityRef): CachedPr | undefined {
     this.#stamps = undefined;
-    const file = entityFile(this.#store, PRS, ref.id);
+    const file = entityFile(this.#stats, PRS, ref.id);
     // updatedAt and isDraft read the PR's record folders (comments/, edits/, reviews/): their stamps key the line.
     const hit = ref.escapes ? undefined : this.#cache.get(key, file, undefined, activityDirs(file, false));
     if (hit) {
@@ -171,8 +171,8 @@ export class PrListCache {
    * review files, as a hit lists them; else of the ones there are), or undefined when one cannot vouch.
    */
   #stampsNow(ref: EntityRef, cached?: string): string | undefined {
-    const dir = entityDir(this.#store, PRS, ref.id, false);
-    const patch = this.#fileStamp(patchFile(this.#store, PRS, ref.id, false));
+    const dir = entityDir(this.#stats, PRS, ref.id, false);
+    const patch = this.#fileStamp(patchFile(this.#stats, PRS, ref.id, false));
     if (patch === undefined) return undefined;
     const reviews = dir + sep + "reviews";
     const folder = this.#fileStamp(reviews, true);

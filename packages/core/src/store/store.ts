@@ -9,7 +9,7 @@ import { checkStoreVersion } from "./version.js";
 
 /** An open store. */
 export interface Store {
-  /** Absolute path of `.forge/`. */
+  /** Absolute path of `.forge/` (relative to the working folder in `statStore`'s copy, which names files to stat). */
   readonly dir: string;
   /** The folder that holds `.forge/` (the repository root, usually). */
   readonly root: string;
