@@ -7,7 +7,7 @@
  */
 import test from "ava";
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cloneAs, commitAll, gitIn } from "./lib/clones.js";
@@ -146,6 +146,30 @@ test("a comment another clone added, brought by git pull, is listed from a warm 
   t.is((one.comments as Array<{ body: string }>).at(-1)?.body, "from the other clone");
   rmSync(records(clone), { force: true });
   t.is(await issue(clone, LISTS[0]!), warm);
+});
+
+test("a warm list, from the repository's root or a folder in it, takes every record from the cache", async (t) => {
+  const repo = await fixtureRepo();
+  const sub = join(repo, "sub");
+  mkdirSync(sub);
+  const lists = [LISTS[0]!, ["list", "--json", "-s", "all", "-l", "bug"]];
+  const before = await Promise.all(lists.map((args) => issue(repo, args)));
+  await sleep(120); // past the racy-clean window: the next walk caches every file, and the ones after rewrite nothing
+  await issue(repo, LISTS[0]!);
+  const stamp = (): string => {
+    const st = statSync(records(repo), { bigint: true });
+    return `${st.ino}:${st.mtimeNs}:${st.size}`;
+  };
+  const kept = stamp();
+  // From the root a walk stats by paths relative to it (statStore); a line whose lstat it could not take would be
+  // a miss, dropped, and the cache written again.
+  for (const cwd of [repo, sub]) {
+    for (const [k, args] of lists.entries()) {
+      const r = await run("forge-issue", args, { cwd });
+      t.is(r.stdout, before[k], `${args.join(" ")} from ${cwd === repo ? "the root" : "sub/"}`);
+    }
+    t.is(stamp(), kept, `the cache as it was, from ${cwd === repo ? "the root" : "sub/"}`);
+  }
 });
 
 test("a store whose cache folder cannot be written still lists (the cache only costs time)", async (t) => {
