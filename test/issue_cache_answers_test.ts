@@ -13,7 +13,7 @@ import { readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fixtureRepo } from "./lib/fixture.js";
+import { FIXTURE, fixtureRepo } from "./lib/fixture.js";
 import { removeScratch, scratch } from "./lib/scratch.js";
 import { git, jsonl, run } from "./lib/run.js";
 
@@ -49,6 +49,12 @@ const FILTERS: string[][] = [
   ["-m", "v1"],
   ["-l", "bug", "-A", "alice", "-m", "v1"],
   ["-l", "nosuch"],
+  // gh's filters ignore case (its list flags are search qualifiers; logins are GitHub's).
+  ["-l", "BUG"],
+  ["-a", "ALICE"],
+  ["-A", "Bob"],
+  ["-m", "V1"],
+  ["-l", "Bug", "-A", "ALICE", "-m", "V1"],
 ];
 
 const cache = (repo: string): string => join(repo, ".forge", ".cache");
@@ -204,6 +210,30 @@ for (const f of FILTERS) {
     await sameRendered(t, repo, f);
   });
 }
+
+test.serial("labels a file spells in another case are found by the record cache as by the files", async (t) => {
+  const repo = await fixtureRepo();
+  // Issue 1 (`Crash on start`), labelled by hand: BUG, the Kelvin sign (it lowercases to k), Ünïcode.
+  const file = join(repo, ".forge", "issues", FIXTURE[0]!.id, "issue.md");
+  const text = readFileSync(file, "utf8");
+  t.true(text.includes("labels:\n  - bug\n"));
+  writeFileSync(file, text.replace("labels:\n  - bug\n", "labels:\n  - BUG\n  - \u212a\n  - Ünïcode\n"));
+  await sleep(120);
+  await issue(repo, FULL); // the records of the files as they are now, cached
+  for (const f of [
+    ["-l", "bug"],
+    ["-l", "k"],
+    ["-l", "ÜNÏCODE"],
+    ["-l", "Bug", "-l", "ünïcode", "-A", "ALICE"],
+  ]) {
+    for (const fields of [[], ["number,labels"]]) {
+      const numbers = (await sameAsFiles(t, repo, f, fields)).map((r) => (r as { number: number }).number);
+      t.true(numbers.includes(1), `${f.join(" ")} finds issue 1`);
+    }
+    await sameRendered(t, repo, f);
+  }
+  t.deepEqual(jsonl(await issue(repo, ["list", "-s", "all", "-l", "nosuch", "-l", "bug", "--json", "number"])), []);
+});
 
 test.serial("a cold list cut short by --limit leaves caches that answer as no cache does", async (t) => {
   const repo = await fixtureRepo();

@@ -15,6 +15,7 @@ import {
   openStore,
   repoWebUrl,
   resolveRef,
+  sameName,
   type EntitySchema,
   type IssueContext,
   type KindLayout,
@@ -156,11 +157,17 @@ export interface ListFilters {
   milestone?: string;
 }
 
-/** Whether a loaded entity passes the common list filters. */
+/**
+ * Whether a loaded entity passes the common list filters: names ignoring case, as gh's do (`sameName`: its list flags
+ * are search qualifiers, or GitHub's filters over logins).
+ */
 export function passesFilters(d: Record<string, unknown>, f: ListFilters): boolean {
-  if (!f.labels.every((l) => ((d.labels as string[] | undefined) ?? []).includes(l))) return false;
-  if (f.assignee !== undefined && !((d.assignees as string[] | undefined) ?? []).includes(f.assignee)) return false;
-  if (f.author !== undefined && d.author !== f.author) return false;
-  if (f.milestone !== undefined && d.milestone !== f.milestone) return false;
+  const has = (xs: unknown, v: string): boolean =>
+    ((xs as string[] | undefined) ?? []).some((x) => typeof x === "string" && sameName(x, v));
+  if (!f.labels.every((l) => has(d.labels, l))) return false;
+  if (f.assignee !== undefined && !has(d.assignees, f.assignee)) return false;
+  if (f.author !== undefined && !(typeof d.author === "string" && sameName(d.author, f.author))) return false;
+  if (f.milestone !== undefined && !(typeof d.milestone === "string" && sameName(d.milestone, f.milestone)))
+    return false;
   return true;
 }

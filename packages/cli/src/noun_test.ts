@@ -14,6 +14,13 @@ test("passesFilters() checks labels (all), assignee, author and milestone", (t) 
   t.false(passesFilters(d, { labels: [], milestone: "v2" }));
 });
 
+test("passesFilters() ignores case, as gh's label, login and milestone filters do", (t) => {
+  const d = { labels: ["Bug", "\u212a"], assignees: ["Bob"], author: "alice", milestone: "V1" };
+  t.true(passesFilters(d, { labels: ["bug", "K"], assignee: "BOB", author: "Alice", milestone: "v1" }));
+  t.false(passesFilters(d, { labels: ["bugs"] }));
+  t.false(passesFilters({ ...d, milestone: 1 }, { labels: [], milestone: "1" }));
+});
+
 test(
   "NounStore resolves refs by number; writeEach and " + "changeStateEach confirm on stderr and skip what is already so",
   async (t) => {

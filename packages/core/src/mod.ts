@@ -299,6 +299,7 @@ export {
   type SearchEnv,
   type SearchItem,
 } from "./search/match.js";
+export { sameName } from "./search/fold.js";
 export { checkRepoFlag, originRepo, parseRepoName, repoWebUrl, type RepoName } from "./repo.js";
 export {
   issueRecordSearchable,

@@ -6,6 +6,7 @@ import {
   loadIssueGraph,
   loadEntity,
   loadEntityFast,
+  sameName,
   TASK,
   TASK_STATUSES,
   TASKS,
@@ -77,7 +78,7 @@ export async function listTasks(
     for (const w of e.warnings) ctx.log.warn(w);
     const col = columns.get(e.data.status as TaskStatus);
     if (!col || col.length >= opts.limit) continue;
-    if (assignee !== undefined && !(e.data.assignees as string[]).includes(assignee)) continue;
+    if (assignee !== undefined && !(e.data.assignees as string[]).some((a) => sameName(a, assignee))) continue;
     col.push(await tasks.json(e, i + 1));
   }
   const records = [...columns.values()].flat();

@@ -36,6 +36,7 @@ import { ISSUE } from "./schema.js";
 import { issueRecordSearchItem } from "../search/items.js";
 import { matchSearch, type SearchEnv, type SearchItem } from "../search/match.js";
 import type { SearchQuery } from "../search/query.js";
+import { foldedMember, foldedName, foldedString, sameName, type FoldedName } from "../search/fold.js";
 
 /** What a cached list asks for, and where it tells what it meets. */
 export interface CachedIssueListOptions {
@@ -85,10 +86,10 @@ export interface IssueFilters {
 export type RecordFilter = ((record: Record<string, unknown>) => boolean) & {
   readonly needles: readonly Buffer[];
   /**
-   * Needles looked for in the record's labels only (`"labels":[` to the end of its first part, where the milestone
-   * after them holds no `"name"`): a label filter's, not the whole payload's ~800 bytes.
+   * The labels looked for in the record's labels only (`"labels":[` to the end of its first part, where the milestone
+   * after them holds no `"name"`), ignoring case: a label filter's, not the whole payload's ~800 bytes.
    */
-  readonly labelNeedles?: readonly Buffer[];
+  readonly labels?: readonly LabelNeedle[];
   /**
    * Lowercase ASCII words an all-ASCII payload must hold, ignoring case (a search's plain words: in the title or
    * body, which the payload holds as they are); a payload with any other byte is parsed.
@@ -121,7 +122,7 @@ export function searchFilter(q: SearchQuery, env: SearchEnv, extra?: RecordFilte
     (r: Record<string, unknown>) => (!extra || extra(r)) && matchSearch(q, issueRecordSearchItem(r), env),
     {
       needles: extra?.needles ?? [],
-      labelNeedles: extra?.labelNeedles,
+      labels: extra?.labels,
       // None when the bytes decide the words (`raw`), in the title and body alone.
       words: raw ? [] : words,
       // Every qualifier a record answers is its file's but `updated:`.
@@ -271,44 +272,95 @@ function memberString(b: Buffer, from: number, to: number, key: Buffer): string 
 /**
  * The filters over an issue's JSON record, as `passesFilters` (cli) applies
  * them to its file's data: every label by name, the assignee and author by
- * login, the milestone by title (a record's names, logins and title are its
- * file's, as `issueToJson` copies them); undefined when there is none.
+ * login, the milestone by title, each ignoring case (`sameName`: a record's
+ * names, logins and title are its file's, as `issueToJson` copies them);
+ * undefined when there is none.
  */
 export function issueFilter(f: IssueFilters): RecordFilter | undefined {
   const { labels, assignee, author, milestone } = f;
   const labelsOnly = assignee === undefined && author === undefined && milestone === undefined;
   if (labels.length === 0 && labelsOnly) return undefined;
-  const member = (k: string, v: string): Buffer => Buffer.from(`"${k}":${JSON.stringify(v)}`);
-  const needles = [
-    ...[assignee, author].filter((v) => v !== undefined).map((v) => member("login", v)),
-    ...(milestone === undefined ? [] : [member("title", milestone)]),
-  ];
-  const labelNeedles = labels.map((l) => member("name", l));
+  // A name without a letter is found by its bytes in the whole payload (a login's or the milestone's title's): a
+  // payload without them is passed over unparsed. Any other is looked for where the record holds it (`byMembers`).
+  const folded = (v: string | undefined): FoldedName | undefined => (v === undefined ? undefined : foldedName(v));
+  const [by, to, ms] = [folded(assignee), folded(author), folded(milestone)];
+  const member = (k: string, n: FoldedName | undefined): Buffer[] =>
+    n?.exact ? [Buffer.concat([Buffer.from(`"${k}":`), n.text])] : [];
+  const needles = [...member("login", by), ...member("login", to), ...member("title", ms)];
+  const wanted = labels.map(labelNeedle);
   return Object.assign(
     (r: Record<string, unknown>) => {
       const names = (r.labels as Array<{ name: string }>).map((l) => l.name);
-      if (!labels.every((l) => names.includes(l))) return false;
-      if (assignee !== undefined && !(r.assignees as Array<{ login: string }>).some((a) => a.login === assignee))
+      if (!labels.every((l) => names.some((n) => sameName(n, l)))) return false;
+      if (assignee !== undefined && !(r.assignees as Array<{ login: string }>).some((a) => sameName(a.login, assignee)))
         return false;
-      if (author !== undefined && (r.author as { login: string }).login !== author) return false;
-      if (milestone !== undefined && (r.milestone as { title: string } | null)?.title !== milestone) return false;
+      if (author !== undefined && !sameName((r.author as { login: string }).login, author)) return false;
+      const title = (r.milestone as { title: string } | null)?.title;
+      if (milestone !== undefined && (title === undefined || !sameName(title, milestone))) return false;
       return true;
     },
     // A label is the record's only object with a `name`, and a JSON string's own quotes are escaped, so a payload
-    // whose labels hold `"name":"bug"` is labelled bug; the logins and the milestone's title are read where they are.
+    // whose labels hold `"name":"bug"` (or `"BUG"`) is labelled bug; the logins and the milestone's title are read
+    // where they are.
     {
       needles,
-      labelNeedles,
+      labels: wanted,
       fileOnly: true,
-      decide: labelsOnly ? byNeedles : byMembers(assignee, author, milestone),
+      decide: labelsOnly ? byLabels(wanted) : byMembers(wanted, by, to, ms),
     }
   );
 }
 
-/** The answer of a filter its needles decide (a payload that holds them all passes). */
-const byNeedles = (): boolean => true;
+/** A label a filter looks for: its name as `foldedString` finds it, and the member that holds it lowercased. */
+export interface LabelNeedle {
+  readonly name: FoldedName;
+  /** `"name":"<the label, lowercased>"`: found as it is, the label is there. */
+  readonly lower: Buffer;
+}
+
+const NAME = Buffer.from('"name":');
+
+function labelNeedle(label: string): LabelNeedle {
+  const name = foldedName(label);
+  return { name, lower: Buffer.concat([NAME, name.text]) };
+}
+
+/**
+ * Whether the labels `b[at, sep)` (from `"labels":[`) hold the label `l`, ignoring case; undefined when the bytes
+ * cannot tell.
+ */
+function holdsLabel(b: Buffer, at: number, sep: number, l: LabelNeedle): boolean | undefined {
+  const i = b.indexOf(l.lower, at);
+  if (i >= 0 && i < sep) return true;
+  return l.name.exact ? false : foldedMember(b, at, sep, NAME, l.name);
+}
+
+/** `"labels":[` (no JSON string holds it: its quotes would be escaped). */
+const LABELS = Buffer.from('"labels":[');
+
+/** The answer of a label filter from a record's bytes, its first part ending at `sep` (undefined: they cannot tell). */
+function labelsAnswer(b: Buffer, start: number, sep: number, wanted: readonly LabelNeedle[]): boolean | undefined {
+  if (wanted.length === 0) return true;
+  // Searched back from the first part's end: past the milestone, not the body.
+  const at = b.lastIndexOf(LABELS, sep);
+  if (at < start) return undefined;
+  let all: boolean | undefined = true;
+  for (const l of wanted) {
+    const r = holdsLabel(b, at, sep, l);
+    if (r === false) return false;
+    if (r === undefined) all = undefined;
+  }
+  return all;
+}
+
+/** The answer of a filter of labels alone. */
+const byLabels =
+  (wanted: readonly LabelNeedle[]): NonNullable<RecordFilter["decide"]> =>
+  (b, start, sep) =>
+    labelsAnswer(b, start, sep, wanted);
 
 const ASSIGNEES = Buffer.from('"assignees":[');
+const LOGIN = Buffer.from('{"login":');
 const AUTHOR = Buffer.from('],"author":{"login":');
 const MILESTONE = Buffer.from('"milestone":');
 const MS_NUMBER = Buffer.from('{"number":');
@@ -316,28 +368,32 @@ const TITLE_AT = Buffer.from(',"title":');
 const NULL = Buffer.from("null");
 
 /**
- * A filter's answer from where a record's first part holds its assignees, author and milestone, which `issueToJson`
- * writes as `"assignees":[{"login":…},…],"author":{"login":…},…,"milestone":{"number":…,"title":…,…}` (or
- * `null`) up to the part's end; undefined when the bytes are not laid out so (the record is parsed). Every value is
- * a JSON string as `JSON.stringify` writes it, so equal strings are equal bytes.
+ * A filter's answer from where a record's first part holds its labels, assignees, author and milestone, which
+ * `issueToJson` writes as `"assignees":[{"login":…},…],"author":{"login":…},…,"labels":[…],"milestone":{"number":…,
+ * "title":…,…}` (or `null`) up to the part's end; undefined when the bytes are not laid out so, or cannot tell (the
+ * record is parsed). Every value is a JSON string as `JSON.stringify` writes it (`foldedString`).
  */
 function byMembers(
-  assignee: string | undefined,
-  author: string | undefined,
-  milestone: string | undefined
+  wanted: readonly LabelNeedle[],
+  assignee: FoldedName | undefined,
+  author: FoldedName | undefined,
+  milestone: FoldedName | undefined
 ): NonNullable<RecordFilter["decide"]> {
-  const login = assignee === undefined ? undefined : Buffer.from(`{"login":${JSON.stringify(assignee)}}`);
-  const by = author === undefined ? undefined : Buffer.from(JSON.stringify(author));
-  const title = milestone === undefined ? undefined : Buffer.from(JSON.stringify(milestone));
   return (b, start, sep) => {
     if (!startsAt(b, start, ASSIGNEES)) return undefined;
     // The assignees' array ends where the author begins (no string holds the quotes between).
     const close = b.indexOf(AUTHOR, start);
     if (close < 0 || close >= sep) return undefined;
-    if (login && b.subarray(start, close).indexOf(login) < 0) return false;
-    // The author's login, whole: its closing quote is the needle's.
-    if (by && !(startsAt(b, close + AUTHOR.length, by) && b[close + AUTHOR.length + by.length] === 0x7d)) return false;
-    if (title) {
+    // A `false` decides; else an `undefined` does (the record is parsed).
+    let all = labelsAnswer(b, start, sep, wanted);
+    if (all === false) return false;
+    const and = (r: boolean | undefined): boolean => {
+      if (r === undefined) all = undefined;
+      return r === false;
+    };
+    if (assignee && and(foldedMember(b, start, close, LOGIN, assignee))) return false;
+    if (author && and(foldedString(b, close + AUTHOR.length, author, sep))) return false;
+    if (milestone) {
       // The part's last member (searched back from its end: no string holds its quotes).
       const m = b.lastIndexOf(MILESTONE, sep);
       if (m < close) return undefined;
@@ -347,10 +403,9 @@ function byMembers(
       let d = v + MS_NUMBER.length;
       while (b[d]! >= 0x30 && b[d]! <= 0x39) d++;
       if (d === v + MS_NUMBER.length || !startsAt(b, d, TITLE_AT)) return undefined;
-      const t = d + TITLE_AT.length;
-      if (!(startsAt(b, t, title) && b[t + title.length] === 0x2c)) return false;
+      if (and(foldedString(b, d + TITLE_AT.length, milestone, sep))) return false;
     }
-    return true;
+    return all;
   };
 }
 
@@ -561,19 +616,13 @@ function lookup(
   return pre ? cache.get(key, file, pre) : cache.get(key, file, ahead, fileOnly ? false : activityDirs(file, false));
 }
 
-/** `"labels":[` (no JSON string holds it: its quotes would be escaped). */
-const LABELS = Buffer.from('"labels":[');
-
-/** Whether the record `b[start, end)` (its first part ends at `sep`) holds every needle of `m`. */
+/**
+ * Whether the record `b[start, end)` (its first part ends at `sep`) may pass `m`: false when it lacks a needle, a
+ * label or a word.
+ */
 function holdsAll(b: Buffer, start: number, sep: number, end: number, m: RecordFilter): boolean {
-  const { needles, labelNeedles = [], words = [] } = m;
-  if (labelNeedles.length > 0) {
-    // Searched back from the first part's end: past the milestone, not the body.
-    const at = b.lastIndexOf(LABELS, sep);
-    if (at < start) return false;
-    const labels = b.subarray(at, sep);
-    for (const n of labelNeedles) if (labels.indexOf(n) < 0) return false;
-  }
+  const { needles, labels = [], words = [] } = m;
+  if (labels.length > 0 && labelsAnswer(b, start, sep, labels) === false) return false;
   if (needles.length === 0 && words.length === 0) return true;
   // Within the record's bytes only (the buffer holds the lines after it too).
   const payload = b.subarray(start, end);
