@@ -273,6 +273,16 @@ test.serial(
 const DAMAGE: Array<[string, (f: string) => void]> = [
   ["truncated mid-line", (f) => truncateSync(f, Math.floor(readFileSync(f).length / 2) + 7)],
   ["empty (a torn write)", (f) => truncateSync(f, 0)],
+  // An order cache's line is 60 bytes: one whole line cut off, as a torn append would leave it.
+  ["torn by 60 bytes at its end", (f) => truncateSync(f, readFileSync(f).length - 60)],
+  [
+    "grown by a copy of 60 bytes after its first line",
+    (f) => {
+      const b = readFileSync(f);
+      const nl = b.indexOf(10) + 1;
+      writeFileSync(f, Buffer.concat([b.subarray(0, nl), b.subarray(nl, nl + 60), b.subarray(nl)]));
+    },
+  ],
   [
     "garbled in the middle",
     (f) => {
@@ -283,8 +293,8 @@ const DAMAGE: Array<[string, (f: string) => void]> = [
   ],
 ];
 
-// The records carry a checksum per block; the order cache is trusted by its folders' stamp and its shape (a garbled
-// line under a stamp that still holds is not detected: not tested here).
+// The records carry a checksum per block; the order cache is trusted by its folders' stamp and its shape, its lines
+// counted (a garbled line under a stamp that still holds is not detected: not tested here).
 for (const file of ["issues.records", "issues.order", "labels.defs"]) {
   for (const [what, harm] of DAMAGE) {
     if (file === "issues.order" && what.startsWith("garbled")) continue;

@@ -21,7 +21,9 @@
  * trusted too. Being a sum, a create adds its own new name to it without
  * listing (`recordCreated`), so back-to-back creates never walk every
  * entry, and the first reader after them takes the same cheap check; a
- * change by anyone else makes the digest differ and is found.
+ * change by anyone else makes the digest differ and is found. The header
+ * also counts the lines after it: a cache torn (or grown) by whole lines
+ * is trusted by neither check (one torn mid-line is not whole lines).
  * Otherwise the folders are listed, the cache supplies the createdAt of
  * every id it knows (createdAt never changes), and only new files are
  * read. Deleting the cache changes no answer.
@@ -102,7 +104,7 @@ const BIG_FOLDER = 1 << 20;
 /** …as is one with this many names, where a folder's size is not its entries' bytes (ZFS gives their count). */
 const BIG_NAMES = 16_384;
 const LINE = 60; // "2026-01-02T03:04:05Z 0b8c2a8e-6f43-4b8a-9a55-3a4f0f7b2d11 L\n"
-const MAGIC = "forge-order 2 ";
+const MAGIC = "forge-order 3 ";
 /**
  * Rank every entity of a kind, from the cache when its stamp still holds,
  * else by listing the folders and reading only files the cache lacks.
@@ -139,7 +141,12 @@ export async function entityOrder(
     // The cheap check: the same names as the cache was built from.
     const digest = folderDigest(store, kind);
     if (digest === head.digest) {
-      if (stampable) writeCacheFile(path, `${MAGIC}${stamp.value} ${digest}\n${text.slice(head.body)}`, "latin1");
+      if (stampable)
+        writeCacheFile(
+          path,
+          `${MAGIC}${stamp.value} ${digest} ${count(head.lines)}\n${text.slice(head.body)}`,
+          "latin1"
+        );
       return vouched(new CacheOrder(text, head.body, [], digest));
     }
   }
@@ -206,7 +213,7 @@ export async function entityOrder(
   // Trust the listing later only if it was complete (the digest: these
   // names, these lines) and the folders were still (the stamp).
   const digest = errors.length === 0 ? digestText(seen) : "-";
-  const top = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest}\n`;
+  const top = `${MAGIC}${digest !== "-" && stampable ? stamp.value : "unstamped"} ${digest} ${count(lines.length)}\n`;
   if (sameText(text, top, lines)) return vouched(new CacheOrder(text, top.length, errors, digest));
   // Written a block at a time, never joined (at 100,000 entities a 6 MB string and its 6 MB of bytes), and read
   // back through the file as the caller walks it: the 100,000 strings go when this returns.
@@ -255,7 +262,7 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
     // lists).
     if (!addedAlone(order.links, now.links, entry.ref.archived)) return;
     const digest = order.digest === "-" ? "-" : withName(order.digest, entry.ref.archived, entry.ref.id);
-    const head = `${MAGIC}r${now.value} ${digest}\n`;
+    const head = `${MAGIC}r${now.value} ${digest} ${count(order.length + 1)}\n`;
     const rank = order.rankOf(entry.createdAt, entry.ref.id);
     // The usual case, the newest entity: the line is appended and the header, of the same length, rewritten
     // in place — no 6 MB rewrite at 100,000 entities. A reader that sees it half-way never trusts it
@@ -283,7 +290,7 @@ export function recordCreated(store: Store, kind: KindLayout, order: Order, entr
   const at = order.rankOf(entry.createdAt, entry.ref.id) * LINE;
   writeCacheFile(
     cachePath(store, kind),
-    `${MAGIC}unstamped ${digest}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`,
+    `${MAGIC}unstamped ${digest} ${count(order.length + 1)}\n${body.slice(0, at)}${lineOf(entry)}${body.slice(at)}`,
     "latin1"
   );
 }
@@ -479,8 +486,8 @@ class WindowOrder extends CacheOrder {
       const buf = Buffer.allocUnsafe(Math.min(size, 512));
       const n = readSync(fd, buf, 0, buf.length, 0);
       const nl = buf.indexOf(10);
-      const head = nl > 0 && nl < n ? header(buf.toString("latin1", 0, nl + 1)) : undefined;
-      if (head && (size - head.body) % LINE === 0 && (head.stamp === stamp || (locked && head.stamp === "r" + stamp))) {
+      const head = nl > 0 && nl < n ? header(buf.toString("latin1", 0, nl + 1), size) : undefined;
+      if (head && (head.stamp === stamp || (locked && head.stamp === "r" + stamp))) {
         const o = new WindowOrder(fd, head.body, (size - head.body) / LINE, head.digest);
         fd = undefined;
         return o;
@@ -556,12 +563,25 @@ const FDS = new FinalizationRegistry<number>((fd) => {
  * The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start; undefined when it is not a whole
  * cache.
  */
-function header(text: string): { stamp: string; digest: string; body: number } | undefined {
+/**
+ * A cache's header line (`<stamp> <digest> <lines>`), when the cache of `size` bytes holds that many whole lines
+ * after it (one torn, or grown, by whole lines is not one).
+ */
+function header(
+  text: string,
+  size = text.length
+): { stamp: string; digest: string; body: number; lines: number } | undefined {
   if (!text.startsWith(MAGIC)) return undefined;
   const body = text.indexOf("\n") + 1;
-  if (body === 0 || (text.length - body) % LINE !== 0) return undefined;
-  const [stamp, digest, extra] = text.slice(MAGIC.length, body - 1).split(" ");
-  return stamp && digest && extra === undefined ? { stamp, digest, body } : undefined;
+  if (body === 0 || (size - body) % LINE !== 0) return undefined;
+  const [stamp, digest, lines, extra] = text.slice(MAGIC.length, body - 1).split(" ");
+  const n = (size - body) / LINE;
+  return stamp && digest && lines === count(n) && extra === undefined ? { stamp, digest, body, lines: n } : undefined;
+}
+
+/** A header's count of lines: fixed width, so a create's header keeps its length. */
+function count(n: number): string {
+  return String(n).padStart(10, "0");
 }
 
 /**

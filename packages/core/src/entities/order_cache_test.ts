@@ -142,13 +142,16 @@ test(
     await ids(store);
     t.regex(
       readFileSync(ORDER(store), "utf8"),
-      /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/,
+      /^forge-order 3 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8} \d{10}\n/,
       "folders changed just now: racy, no stamp"
     );
     age(store);
     t.deepEqual(await ids(store), want);
     const stamped = readFileSync(ORDER(store), "utf8");
-    t.regex(stamped, /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+    t.regex(
+      stamped,
+      /^forge-order 3 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8} \d{10}\n/
+    );
     // Trusted without listing: a folder added behind the stamp's back (mtime put back) is not seen…
     const dirStat = statSync(join(store.dir, "issues"));
     const sneaky = "ffffffff-0000-4000-8000-00000000000a";
@@ -186,7 +189,7 @@ test("entityOrder() never stamps a cache while an issue cannot be ranked", async
   t.is(o.errors.length, 1);
   t.regex(
     readFileSync(ORDER(store), "utf8"),
-    /^forge-order 2 unstamped -\n/,
+    /^forge-order 3 unstamped - \d{10}\n/,
     "no digest either: the next read lists again"
   );
   t.is((await entityOrder(store, ISSUES, ISSUE)).errors.length, 1);
@@ -230,11 +233,16 @@ test(
     fresh(store);
     t.deepEqual(await ids(store), want);
     const text = readFileSync(ORDER(store), "utf8");
-    // Trusted on the names alone: a cache line removed behind the digest's back is not noticed…
+    // Trusted on the names alone: two cache lines swapped behind the digest's back are not noticed…
     const nl = text.indexOf("\n") + 1;
+    const swap = (x: string): string =>
+      x.slice(0, nl) + x.slice(nl + 60, nl + 120) + x.slice(nl, nl + 60) + x.slice(nl + 120);
+    writeFileSync(ORDER(store), swap(text));
+    t.deepEqual(await ids(store), [want[1]!, want[0]!, ...want.slice(2)]);
+    // …but one taken out is (the header counts the lines), and so is…
     writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
-    t.deepEqual(await ids(store), want.slice(1));
-    // …while a new name, a removed one, or a swap of one for another changes the digest and is seen.
+    t.deepEqual(await ids(store), want);
+    // …a new name, a removed one, or a swap of one for another changes the digest and is seen.
     writeFileSync(ORDER(store), text);
     const added = "ffffffff-0000-4000-8000-00000000000c";
     createIssue(store, {
@@ -287,7 +295,10 @@ test(
     recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
     fresh(store);
     const text = readFileSync(ORDER(store), "utf8");
-    t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+    t.regex(
+      text,
+      /^forge-order 3 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8} \d{10}\n/
+    );
     t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
     t.deepEqual(await ids(store), [...want, id]);
     t.is(readFileSync(ORDER(store), "utf8"), text, "trusted by its digest: not rewritten");
@@ -332,7 +343,7 @@ test(
     const before = await entityOrder(store, ISSUES, ISSUE); // trusted through the stamp: no names in hand
     t.regex(
       readFileSync(ORDER(store), "utf8"),
-      /^forge-order 2 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/
+      /^forge-order 3 \d+\.\d+;-; \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8} \d{10}\n/
     );
     const id = "ffffffff-0000-4000-8000-000000000010";
     createIssue(store, {
@@ -346,13 +357,22 @@ test(
     });
     recordCreated(store, ISSUES, before, { createdAt: "2026-06-01T00:00:00Z", ref: { id, archived: false } });
     const text = readFileSync(ORDER(store), "utf8");
-    t.regex(text, /^forge-order 2 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/);
+    t.regex(
+      text,
+      /^forge-order 3 unstamped \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8} \d{10}\n/
+    );
     t.true(text.endsWith(`2026-06-01T00:00:00Z ${id} L\n`));
-    // Trusted by its digest now: a line taken out behind its back is not noticed (the names still match).
+    // Trusted by its digest now: two lines swapped behind its back are not noticed (the names still match), but one
+    // taken out is (the header counts the lines).
     fresh(store);
     const nl = text.indexOf("\n") + 1;
+    writeFileSync(
+      ORDER(store),
+      text.slice(0, nl) + text.slice(nl + 60, nl + 120) + text.slice(nl, nl + 60) + text.slice(nl + 120)
+    );
+    t.deepEqual(await ids(store), [want[1]!, want[0]!, ...want.slice(2), id]);
     writeFileSync(ORDER(store), text.slice(0, nl) + text.slice(nl + 60));
-    t.deepEqual(await ids(store), [...want.slice(1), id]);
+    t.deepEqual(await ids(store), [...want, id]);
 
     // Someone else's folder appeared between the stamped read and the record: nothing is written, the next read lists.
     rmSync(ORDER(store));
@@ -406,7 +426,7 @@ test(
       want
     );
     // Another writer's cache renamed over it: the order already given reads what it wrote.
-    writeFileSync(ORDER(store) + ".x", "forge-order 2 unstamped -\n");
+    writeFileSync(ORDER(store) + ".x", "forge-order 3 unstamped -\n");
     renameSync(ORDER(store) + ".x", ORDER(store));
     t.is(o.at(1199)!.ref.id, want[1199]);
     t.is(o.rankOf(o.at(600)!.createdAt, want[600]!), 600);

@@ -32,7 +32,7 @@ test("creates under the kind lock record a racy stamp the next create trusts, wi
   const text = readFileSync(join(cacheDir(s), "issues.order"), "latin1");
   t.regex(
     text,
-    /^forge-order 2 r\S+ \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\n/,
+    /^forge-order 3 r\S+ \d{10}\.[0-9a-f]{8}\.[0-9a-f]{8}\/\d{10}\.[0-9a-f]{8}\.[0-9a-f]{8} \d{10}\n/,
     "a racy stamp, and the names' digest with the new one added"
   );
   t.is(await create(s, 2), 2);
