@@ -325,14 +325,10 @@ function labelNeedle(label: string): LabelNeedle {
   return { name, lower: Buffer.concat([NAME, name.text]) };
 }
 
-/**
- * Whether the labels `b[at, sep)` (from `"labels":[`) hold the label `l`, ignoring case; undefined when the bytes
- * cannot tell.
- */
-function holdsLabel(b: Buffer, at: number, sep: number, l: LabelNeedle): boolean | undefined {
-  const i = b.indexOf(l.lower, at);
-  if (i >= 0 && i < sep) return true;
-  return l.name.exact ? false : foldedMember(b, at, sep, NAME, l.name);
+/** Whether the labels `labels` (from `"labels":[`) hold the label `l`, ignoring case; undefined: cannot tell. */
+function holdsLabel(labels: Buffer, l: LabelNeedle): boolean | undefined {
+  if (labels.indexOf(l.lower) >= 0) return true;
+  return l.name.exact ? false : foldedMember(labels, 0, labels.length, NAME, l.name);
 }
 
 /** `"labels":[` (no JSON string holds it: its quotes would be escaped). */
@@ -344,9 +340,11 @@ function labelsAnswer(b: Buffer, start: number, sep: number, wanted: readonly La
   // Searched back from the first part's end: past the milestone, not the body.
   const at = b.lastIndexOf(LABELS, sep);
   if (at < start) return undefined;
+  // A view: a search in the whole buffer would run on through the lines after the record.
+  const labels = b.subarray(at, sep);
   let all: boolean | undefined = true;
   for (const l of wanted) {
-    const r = holdsLabel(b, at, sep, l);
+    const r = holdsLabel(labels, l);
     if (r === false) return false;
     if (r === undefined) all = undefined;
   }

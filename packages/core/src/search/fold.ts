@@ -71,9 +71,11 @@ export function foldedString(b: Buffer, at: number, n: FoldedName, limit = b.len
  * (`foldedString`); undefined when none does and one cannot tell.
  */
 export function foldedMember(b: Buffer, from: number, to: number, key: Buffer, n: FoldedName): boolean | undefined {
+  // A view of the span: a search in the whole buffer would run on through the lines after it.
+  const part = from === 0 && to === b.length ? b : b.subarray(from, to);
   let maybe = false;
-  for (let at = b.indexOf(key, from); at >= 0 && at < to; at = b.indexOf(key, at + key.length)) {
-    const r = foldedString(b, at + key.length, n, to);
+  for (let at = part.indexOf(key); at >= 0; at = part.indexOf(key, at + key.length)) {
+    const r = foldedString(part, at + key.length, n);
     if (r === true) return true;
     if (r === undefined) maybe = true;
   }
