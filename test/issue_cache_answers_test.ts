@@ -235,6 +235,32 @@ test.serial("labels a file spells in another case are found by the record cache 
   t.deepEqual(jsonl(await issue(repo, ["list", "-s", "all", "-l", "nosuch", "-l", "bug", "--json", "number"])), []);
 });
 
+test.serial(
+  "an issue's createdAt changed by hand under warm caches: a write by number refuses, a list says so, then every " +
+    "answer is the answer with no cache",
+  async (t) => {
+    const repo = await fixtureRepo();
+    await warmed(repo);
+    // Issue 1 (`Crash on start`, the oldest) made the newest by hand: every number moves.
+    const file = join(repo, ".forge", "issues", FIXTURE[0]!.id, "issue.md");
+    const text = readFileSync(file, "utf8");
+    t.true(text.includes(`createdAt: "${FIXTURE[0]!.createdAt}"`));
+    writeFileSync(file, text.replace(`createdAt: "${FIXTURE[0]!.createdAt}"`, 'createdAt: "2030-01-01T00:00:00Z"'));
+    const edit = await run("forge-issue", ["edit", "1", "--title", "edited"], { cwd: repo });
+    t.is(edit.code, 1);
+    t.regex(edit.stderr, /issue\.md: createdAt is not the one #1 was numbered by .*run the command again\n$/);
+    t.is(readFileSync(file, "utf8").includes("edited"), false, "nothing written");
+    t.deepEqual(await answers(repo), await coldAnswers(repo));
+    // Again, found by a list's walk this time (the cache warm, the file read as it changed).
+    await warmed(repo);
+    writeFileSync(file, text);
+    const list = await run("forge-issue", FULL, { cwd: repo });
+    t.is(list.code, 1);
+    t.regex(list.stderr, /issue\.md: createdAt is not the one it was numbered by .*run the command again\n$/);
+    t.deepEqual(await answers(repo), await coldAnswers(repo));
+  }
+);
+
 test.serial("a cold list cut short by --limit leaves caches that answer as no cache does", async (t) => {
   const repo = await fixtureRepo();
   await sleep(120);

@@ -8,10 +8,13 @@
  */
 import {
   cacheDir,
+  dropOrder,
   entityOrder,
+  ForgeError,
   loadEntity,
   loadLabelDefs,
   loadMilestoneDefs,
+  NotFoundError,
   openStore,
   repoWebUrl,
   resolveRef,
@@ -56,7 +59,26 @@ export class NounStore {
   async resolve(ref: string): Promise<{ entity: LoadedEntity; number: number }> {
     const order = await this.ranked();
     const r = resolveRef(order, ref, this.noun, order.errors);
-    return { entity: await loadEntity(this.store, this.kind, this.schema, r.ref), number: r.number };
+    let entity: LoadedEntity;
+    try {
+      entity = await loadEntity(this.store, this.kind, this.schema, r.ref);
+    } catch (err) {
+      // Ranked, yet its file is gone: the order is wrong (the next reader ranks every file again).
+      if (err instanceof NotFoundError) dropOrder(this.store, this.kind);
+      throw err;
+    }
+    // Ranked by another createdAt than its file's (edited since): its number, and maybe others', is wrong. Nothing is
+    // done with it; the next reader ranks every file again.
+    if (entity.data.createdAt !== order.at(r.number - 1)?.createdAt) {
+      dropOrder(this.store, this.kind);
+      throw new ForgeError(
+        `${entity.file}: createdAt is not the one #${r.number} was numbered by (changed since): numbers are made ` +
+          "again; run the command again",
+        "E_UNCERTAIN_NUMBERS",
+        1
+      );
+    }
+    return { entity, number: r.number };
   }
   /** Label and milestone definitions, and the web address `url` fields are built from. */
   async defs(): Promise<IssueContext> {

@@ -130,6 +130,7 @@ export {
 } from "./entities/load.js";
 export {
   createdAtOf,
+  dropOrder,
   entityOrder,
   recordCreated,
   type Order,

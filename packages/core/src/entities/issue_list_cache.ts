@@ -21,7 +21,8 @@ import { absentFolders, activityDirs, withScannedActivity } from "./activity.js"
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
-import type { Order, OrderOptions } from "./order.js";
+import { dropOrder, type Order, type OrderOptions } from "./order.js";
+import { ForgeError, NotFoundError } from "../errors.js";
 import { handOverAfter, PRESTAT_AT, PreStat } from "./prestat.js";
 import { MemberPicker } from "./record_members.js";
 import {
@@ -541,7 +542,7 @@ export async function* cachedIssueList(
       let made: string | undefined;
       if (!hit) {
         if (light) cache.stampFolders(activityDirs(file, false)); // before the folders are read
-        const e = await readListed(store, ref, opts);
+        const e = await readListed(store, ref, opts, createdAt);
         if (!e) continue;
         json = issueToJson(e, i + 1, defs) as unknown as Record<string, unknown>;
         made = `${members(json, BEFORE)}\x1f${members(json, AFTER)}`;
@@ -820,16 +821,32 @@ const FULL = [...BEFORE, "number", ...AFTER, "url"].join(",");
 async function readListed(
   store: Store,
   ref: EntityRef,
-  opts: CachedIssueListOptions
+  opts: CachedIssueListOptions,
+  rankedBy?: string
 ): Promise<LoadedEntity | undefined> {
   let e: LoadedEntity;
   try {
     e = loadEntityFast(store, ISSUES, ISSUE, ref) ?? (await loadEntity(store, ISSUES, ISSUE, ref));
   } catch (err) {
+    // Ranked, yet its file is gone: the order is wrong (the next reader ranks every file again).
+    if (rankedBy !== undefined && err instanceof NotFoundError) dropOrder(store, ISSUES);
     opts.onError(err);
     return undefined;
   }
   for (const w of e.warnings) opts.onWarning(w);
+  if (rankedBy !== undefined && e.data.createdAt !== rankedBy) {
+    // Ranked by another createdAt than its file's (edited since): numbers may be wrong. Told (exit 1), listed; the
+    // next reader ranks every file again.
+    dropOrder(store, ISSUES);
+    opts.onError(
+      new ForgeError(
+        `${e.file}: createdAt is not the one it was numbered by (changed since): numbers are made again; run the ` +
+          "command again",
+        "E_UNCERTAIN_NUMBERS",
+        1
+      )
+    );
+  }
   return e;
 }
 

@@ -238,6 +238,17 @@ export function bigListing(bytes: number, names: number): boolean {
 }
 
 /**
+ * Set the kind's order cache aside for a reader that found it wrong: a
+ * ranked entity whose file is gone, or whose `createdAt` is not the one it
+ * was ranked by (edited by hand, or by a checkout: the cache trusts both
+ * from its folders' stamp, and a listing keeps each known id's line). The
+ * next reader ranks every file again, as with no cache.
+ */
+export function dropOrder(store: Store, kind: KindLayout): void {
+  writeCacheFile(cachePath(store, kind), "", "latin1");
+}
+
+/**
  * Tell the cache about an entity just created, after its folder is in
  * place: the order it was ranked in (read just before) plus the new line,
  * under the order's digest plus the new name. Anything else that changed
