@@ -2,7 +2,7 @@
  * Names compared as gh compares them: a list's `--label`, `--assignee`,
  * `--author` and `--milestone` become search qualifiers (or GitHub's
  * filters over logins), and both ignore case. Two names are the same when
- * their lowercased forms are, as `matchSearch` has it. A cached record's
+ * their lowercased forms are (`matchSearch`'s qualifiers use it too). A cached record's
  * JSON bytes answer the same question without a string made per record
  * (`foldedString`). Pure: no I/O.
  */

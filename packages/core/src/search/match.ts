@@ -2,6 +2,7 @@
  * The matcher of gh's search syntax over one issue or pull request, in a
  * flat shape the callers build from their records. Pure: no I/O.
  */
+import { sameName } from "./fold.js";
 import { inRange, parseDateRange, type Qualifier, type SearchQuery } from "./query.js";
 
 /** What a search can look at in an issue or a PR. */
@@ -101,8 +102,9 @@ function who(v: string, env: SearchEnv): string {
   return v === "@me" && env.me ? env.me : v;
 }
 
+/** `sameName`, for a field an item may lack. */
 function eqi(a: string | undefined, b: string): boolean {
-  return a !== undefined && a.toLowerCase() === b.toLowerCase();
+  return a !== undefined && sameName(a, b);
 }
 
 /** Whether one (un-negated) qualifier holds. */
