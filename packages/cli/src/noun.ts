@@ -10,7 +10,6 @@ import {
   cacheDir,
   dropOrder,
   entityOrder,
-  ForgeError,
   loadEntity,
   loadLabelDefs,
   loadMilestoneDefs,
@@ -19,6 +18,7 @@ import {
   repoWebUrl,
   resolveRef,
   sameName,
+  staleRank,
   type EntitySchema,
   type IssueContext,
   type KindLayout,
@@ -68,16 +68,9 @@ export class NounStore {
       throw err;
     }
     // Ranked by another createdAt than its file's (edited since): its number, and maybe others', is wrong. Nothing is
-    // done with it; the next reader ranks every file again.
-    if (entity.data.createdAt !== order.at(r.number - 1)?.createdAt) {
-      dropOrder(this.store, this.kind);
-      throw new ForgeError(
-        `${entity.file}: createdAt is not the one #${r.number} was numbered by (changed since): numbers are made ` +
-          "again; run the command again",
-        "E_UNCERTAIN_NUMBERS",
-        1
-      );
-    }
+    // done with it.
+    const stale = staleRank(this.store, this.kind, entity, order.at(r.number - 1)?.createdAt, r.number);
+    if (stale) throw stale;
     return { entity, number: r.number };
   }
   /** Label and milestone definitions, and the web address `url` fields are built from. */

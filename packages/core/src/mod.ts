@@ -133,6 +133,7 @@ export {
   dropOrder,
   entityOrder,
   recordCreated,
+  staleRank,
   type Order,
   type OrderEntry,
   type Unranked,

@@ -21,8 +21,8 @@ import { absentFolders, activityDirs, withScannedActivity } from "./activity.js"
 import { ISSUE_FIELDS, issueToJson, type IssueContext } from "./issue.js";
 import { IssueGraph, type LinkNode } from "./issue_links.js";
 import { entityOfFrontmatter, loadEntity, loadEntityFast, type LoadedEntity } from "./load.js";
-import { dropOrder, type Order, type OrderOptions } from "./order.js";
-import { ForgeError, NotFoundError } from "../errors.js";
+import { dropOrder, staleRank, type Order, type OrderOptions } from "./order.js";
+import { NotFoundError } from "../errors.js";
 import { handOverAfter, PRESTAT_AT, PreStat } from "./prestat.js";
 import { MemberPicker } from "./record_members.js";
 import {
@@ -834,19 +834,9 @@ async function readListed(
     return undefined;
   }
   for (const w of e.warnings) opts.onWarning(w);
-  if (rankedBy !== undefined && e.data.createdAt !== rankedBy) {
-    // Ranked by another createdAt than its file's (edited since): numbers may be wrong. Told (exit 1), listed; the
-    // next reader ranks every file again.
-    dropOrder(store, ISSUES);
-    opts.onError(
-      new ForgeError(
-        `${e.file}: createdAt is not the one it was numbered by (changed since): numbers are made again; run the ` +
-          "command again",
-        "E_UNCERTAIN_NUMBERS",
-        1
-      )
-    );
-  }
+  // Ranked by another createdAt than its file's (edited since): numbers may be wrong. Told (exit 1), listed.
+  const stale = rankedBy === undefined ? undefined : staleRank(store, ISSUES, e, rankedBy);
+  if (stale) opts.onError(stale);
   return e;
 }
 

@@ -47,10 +47,10 @@ import { folderStamp, isStill, type FolderStamp } from "../store/stamp.js";
 import { cacheTemp, dropCacheTemp, writeAll, writeCacheFile } from "../store/cache_file.js";
 import { boundHeap, HELD_YOUNG } from "../store/heap_bound.js";
 import { holdsKindLock } from "../store/lock.js";
-import { InvalidFileError } from "../errors.js";
+import { ForgeError, InvalidFileError } from "../errors.js";
 import { archiveDir, cacheDir, displayPath, entityFile, kindDir, type KindLayout, type Store } from "../store/store.js";
 import { isTimestamp } from "../time.js";
-import { loadEntity } from "./load.js";
+import { loadEntity, type LoadedEntity } from "./load.js";
 import { PREREAD_AT, PreRead, type Ahead, type ReadStat } from "./pre_read.js";
 import type { EntitySchema } from "./schema.js";
 
@@ -246,6 +246,32 @@ export function bigListing(bytes: number, names: number): boolean {
  */
 export function dropOrder(store: Store, kind: KindLayout): void {
   writeCacheFile(cachePath(store, kind), "", "latin1");
+}
+
+/**
+ * A ranked entity's file against the line it was ranked by, for a reader
+ * that loaded it anyway: undefined when they agree; else, its `createdAt`
+ * changed since, the order cache is dropped (`dropOrder`) and this is the
+ * error to tell. (A ranked file that is gone drops it too: the caller's
+ * load fails with NotFoundError.)
+ * @param rankedBy the `createdAt` of its line in the order
+ * @param number the number it was resolved by, if any (for the message)
+ */
+export function staleRank(
+  store: Store,
+  kind: KindLayout,
+  e: LoadedEntity,
+  rankedBy: string | undefined,
+  number?: number
+): ForgeError | undefined {
+  if (e.data.createdAt === rankedBy) return undefined;
+  dropOrder(store, kind);
+  return new ForgeError(
+    `${e.file}: createdAt is not the one ${number === undefined ? "it" : `#${number}`} was numbered by (changed ` +
+      "since): numbers are made again; run the command again",
+    "E_UNCERTAIN_NUMBERS",
+    1
+  );
 }
 
 /**
@@ -571,12 +597,9 @@ const FDS = new FinalizationRegistry<number>((fd) => {
 });
 
 /**
- * The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start; undefined when it is not a whole
- * cache.
- */
-/**
- * A cache's header line (`<stamp> <digest> <lines>`), when the cache of `size` bytes holds that many whole lines
- * after it (one torn, or grown, by whole lines is not one).
+ * The cache's header: stamp (or `unstamped`), digest (or `-`), where the lines start and how many there are;
+ * undefined when the cache of `size` bytes is not a whole one: its header's count of lines is the number of whole
+ * lines after it (one torn, or grown, by whole lines is not whole).
  */
 function header(
   text: string,
